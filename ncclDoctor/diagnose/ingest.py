@@ -241,7 +241,10 @@ _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d
                        r"\[[\w.\-]{1,64}:\d{1,7}\] (?:\*\*\* |\[ ?\d{1,3}\] )|"
                        r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[|"
                        # a native backtrace's frame " 3  /usr/lib/x.so"
-                       r"\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?/\S+\.so\b")
+                       r"\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?/\S+\.so\b|"
+                       # NCCL's debug header with its host:pid:tid cut down or renamed by the reporter ("node [1] NCCL
+                       # INFO ...", "gpu3 [3] NCCL WARN ..."): a record of its own, never the rest of the line above it
+                       r"[\w.\-:]{1,64} \[\d{1,3}\] NCCL (?:INFO|WARN|ERROR|TRACE)\b")
 
 
 _QUOTE = re.compile(r">(?: ?>)* ?")  # Markdown quoting, added to every piece when a wrapped paste is quoted

@@ -272,6 +272,9 @@ SNIFF = 8192
 #             with the following error:" names rank N (parse._launcher_exit, lead rule I)
 #   shared memory init, shmem-mmap  Open MPI's shmem mmap component's "A system call failed during shared memory
 #             initialization" and its aggregated "help-opal-shmem-mmap.txt / sys call fail" (parse._shm, lead rule J)
+#   CMA support  PSM2/PSM3's "Reading from remote process' memory failed. Disabling CMA support" (libfabric's psm3
+#             provider under Intel MPI / oneCCL), which holds no other word: the host refusing one process reading
+#             another's memory, its shared-memory path failing after it (parse._shm, lead rules J, AQ (1))
 #   trainers, the trainer  Paddle's launcher's record "ABORT!!! Out of all 4 trainers, the trainer process with
 #             rank=[0, 3] was aborted" pasted without its "ERROR ... launch_utils.py" prefix (parse._launcher_exit,
 #             lead rules J, AC (2))
@@ -508,7 +511,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"computed world size", b"undefined symbol",
-            b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"trainers, the trainer", b"--ips",
+            b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"CMA support", b"trainers, the trainer",
+            b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP", b"did not send the data",

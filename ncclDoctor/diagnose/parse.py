@@ -1093,14 +1093,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
 
     def _attach_last_error(self, detail: str) -> None:
         """The text under "Last error:" joins the NCCL error above it. NCCL returns ncclInvalidUsage for two ranks on
-        one GPU (init.cc), so a paste that starts at "Last error:" (its code line cut) still says which code it was."""
+        one GPU (init.cc), so a paste that starts at "Last error:" (its code line cut) still says which code it was;
+        under another code torch printed (ncclInternalError) its "Duplicate GPU detected" still names the refusal."""
         ev = self.last_error
         ev.data["last_error"] = detail[: S.TEXT_CAP]
         ev.text += " | Last error: " + detail[:200]
-        dup = S.R_DUP_GPU.search(detail) if ev.data.get("code") == "unknown" else None
-        if dup:
-            ev.data.update(code="ncclInvalidUsage",
-                           duplicate_gpu=[int(dup.group(1)), int(dup.group(2))] if dup.group(1) else [])
+        dup = S.R_DUP_GPU.search(detail) if "GPU" in detail else None
+        if dup:  # NCCL's own words name the refusal, whatever code torch printed above them ("internal error" too)
+            ev.data["duplicate_gpu"] = [int(dup.group(1)), int(dup.group(2))] if dup.group(1) else []
+            if ev.data.get("code") == "unknown":
+                ev.data["code"] = "ncclInvalidUsage"
 
     @staticmethod
     def _other_rank(head: str, text: str) -> bool:

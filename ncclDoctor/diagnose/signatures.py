@@ -1303,6 +1303,13 @@ R_EFA_HOST = re.compile(r"(?<![A-Za-z0-9])(?:p3dn|p4de?|p5e?n?|trn1n?|trn2)(?![A
 # comp_status 1 err -12"
 R_RDMA_REFUSED = re.compile(r"\binfiniband \w{1,32}: Failed to (?:allocate|create|register|process command)\b"
                             r".{0,80}?(?:\[|\berr )-(?:12|28)\b")
+# Ascend HCCL's own words for the same at communicator set-up: "Allocation_Failure(EI0007): Failed to allocate
+# resource[qp] with info [aicpu rank:15,...,send_cq_depth:32768]. Reason: Memory resources are exhausted." -- the
+# queue pairs (or notifies, memory) of its links that the host cannot give; the "Create Dest error" of each link
+# follows from it (readers.nccl._nccl_info, verdict.nccl._warn_family, lead rule J: nccl_system). Its EI0007 code or
+# its reason in words is needed: "Failed to allocate resource" alone is any program's
+R_HCCL_RES_EXHAUSTED = re.compile(r"Failed to allocate resource\[(?P<res>[\w ]{1,32})\]")
+R_HCCL_RES_REASON = re.compile(r"\bEI0007\b|[Mm]emory resources are exhausted|resource insufficiency")
 # Stacks beside NCCL that move the data themselves (lead rule O read for them: a send that times out on a connected
 # path with every process alive is a transport stall). DeepEP's kernels: "DeepEP timeout check failed: rank = 7, thread
 # = 0)", "DeepEP RDMA sender coordinator timeout, channel: 4, IB: 0, nvl 4, dst IB: 2, tail: 240, remaining: 70",
@@ -1509,6 +1516,12 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the
 # code is the runtime's (ACL_ERROR_RT_*), its meaning in verdict.cuda._accel_error
 R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? error code is (?P<code>\d{1,7})\b")
+# Ascend's runtime refusing the device id it was asked to map ("rtGetDeviceIndexByPhyId execute failed, reason=[device
+# id error]", under HCCL's communicator creation; "EE9999 ... get error: phyid:0 realDeviceId:0 is err:0x7010003"
+# above it): its "invalid device ordinal" -- a device index the process's NPUs do not have, which the launch (the
+# visible devices, the local rank, a rank table) gave it (lead rules AN (2), AU (2), BA (5))
+R_NPU_DEVICE_ID = re.compile(r"\b(?P<call>(?:rt|acl|Hal|hal)\w{2,60}) execute failed, reason=\[(?:invalid )?device id "
+                             r"error\]")
 # Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
 # call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
 R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")
@@ -1547,10 +1560,14 @@ R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to de
 # Open MPI's own shared-memory transport failing on a system call of the host (lead rule J): the vader BTL's
 # single-copy (CMA, process_vm_readv) refused ("[host:pid] Read -1, expected 321120, errno = 1": EPERM, a container
 # without ptrace permission), or opal's shmem mmap component ("A system call failed during shared memory
-# initialization that should not have", aggregated as "help-opal-shmem-mmap.txt / sys call fail")
+# initialization that should not have", aggregated as "help-opal-shmem-mmap.txt / sys call fail"); and the same
+# single copy refused under PSM2/PSM3 (libfabric's psm3 provider, Intel MPI and oneCCL's transport), in its own words:
+# "host:rank1.prog: Reading from remote process' memory failed. Disabling CMA support" (its ptl_am shared-memory
+# path, which then fails on: "Assertion failure at psm3/ptl_am/ptl.c:196: nbytes == req->req_data.recv_msglen")
 R_MPI_SHM = re.compile(r"\bRead -1, expected \d{1,15}, errno = (\d{1,4})\b|"
                        r"(A system call failed during shared memory initialization|"
-                       r"help-opal-shmem-mmap\.txt / sys call fail)")
+                       r"help-opal-shmem-mmap\.txt / sys call fail)|"
+                       r"(Reading from remote process'? ?s? memory failed\.? ?Disabling CMA support)")
 R_SHM = re.compile(r"posix_fallocate failed|shared memory (?:segment|file)|failed to extend \S*/dev/shm|"
                    r"Could not map \S*/dev/shm")
 # NCCL's WARN prefix names its source location ("host:pid:tid [dev] misc/shmutils.cc:72 NCCL WARN <text>"; INFO lines

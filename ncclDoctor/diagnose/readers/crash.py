@@ -95,6 +95,14 @@ class CrashReaders:
                            cuda_code=None, watchdog=False, accel="ascend")
             self._cuda_open = (lineno, ev)
             return ev
+        di = S.R_NPU_DEVICE_ID.search(text) if "device id error" in text else None
+        if di:  # Ascend's runtime refusing a device id: its invalid device ordinal (lead rules AN (2), AU (2))
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what=f"invalid device ordinal: the Ascend runtime's {di.group('call')} refused the device "
+                                "id (device id error)", cuda_code=None, watchdog=False, accel="ascend", device_map=True,
+                           call=di.group("call"))
+            self._cuda_open = (lineno, ev)
+            return ev
         u = S.R_NPU_RT_ERROR.search(text) if "NPU function error" in text else None
         if u:  # Ascend's runtime failed a call on the process's own NPU while it ran: read as CUDA's (AN (2))
             ev = self._context(lineno, text, "cuda_error")

@@ -247,11 +247,13 @@ class NcclReaders:
         return ev
 
     def _shm(self, lineno: int, text: str) -> Event | None:
-        o = S.R_MPI_SHM.search(text) if "errno = " in text or "shm" in text or "shared memory" in text else None
-        if o:  # Open MPI's shared-memory transport refused by the host: the process's host:pid, no rank (rule J)
+        o = S.R_MPI_SHM.search(text) if ("errno = " in text or "shm" in text or "shared memory" in text
+                                          or "CMA support" in text) else None
+        if o:  # Open MPI's (or PSM's) shared-memory transport refused by the host: the process's, no rank (rule J)
             ev = self._context(lineno, text, "mpi_shm")
             ev.rank = None
-            ev.data.update(cma=o.group(1) is not None, errno=int(o.group(1)) if o.group(1) else None)
+            ev.data.update(cma=o.group(1) is not None or o.group(3) is not None,
+                           errno=int(o.group(1)) if o.group(1) else None, psm=o.group(3) is not None)
             return ev
         if "shmutils.cc:" in text and S.R_SHM_WARN_CUT.search(text):  # a shmutils.cc WARN, its message cut off
             ev = self._context(lineno, text, "shm_error")
@@ -301,6 +303,12 @@ class NcclReaders:
             return ev
         if "infiniband " in text and S.R_RDMA_REFUSED.search(text):  # the RDMA driver refusing a resource (rule J)
             return self._context(lineno, text, "rdma_refused")
+        if "allocate resource[" in text and (h := S.R_HCCL_RES_EXHAUSTED.search(text)) and \
+                S.R_HCCL_RES_REASON.search(text):  # HCCL's own resource for its links refused at set-up (rule J)
+            ev = self._context(lineno, text, "rdma_refused")
+            ev.rank = None  # its "aicpu rank:15" is the rank whose link failed, a set-up every rank shares
+            ev.data.update(lib="HCCL", resource=h.group("res").strip())
+            return ev
         m = S.R_NCCL_PREFIX.search(text)
         if m and "opCount " in text and (ct := S.R_COLL_TRACE.search(text)):
             self._coll_traced(lineno, text, m, ct)

@@ -264,9 +264,13 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
     # lead rule AU (2): with no traceback shown above it, nothing says the rank's own code computed the index: the
     # error is read as what it nearly always is, a process asking at start-up for a GPU its launch gave it -- where no
     # launcher's RECORD of a failed worker is shown (rule A's reading of one, round 23's simpletuner-40, stays)
-    if tagged and not several and not all(e.data.get("at_set_device") or (e.data.get("no_frames") and not record)
-                                          for e in evs):
+    # lead rule BA (5): an accelerator runtime refusing the device id it maps for the process (Ascend's "device id
+    # error" under its communicator's creation) is the device the process was given, as at set_device
+    if tagged and not several and not all(e.data.get("at_set_device") or e.data.get("device_map")
+                                          or (e.data.get("no_frames") and not record) for e in evs):
         return None  # a rank's own ordinal elsewhere (an index its code computed) stays its CUDA error
+    if all(e.data.get("accel") == "ascend" for e in evs):
+        return _npu_ordinal(evs, tagged)
     where = ("the frame selecting its GPU" if all(e.data.get("at_set_device") for e in evs) else "its CUDA call")
     who = ("more than one process asked" if several else f"{_named(tagged)} asked" if tagged else "a process asked")
     return Verdict(
@@ -279,6 +283,26 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
         "(--nproc_per_node / num_processes / the launch script's world_size and pipeline or tensor group sizes per "
         "host), and derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id "
         "/ device argument as local rank modulo the number of GPUs), not the global rank.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _npu_ordinal(evs: list[Event], tagged: list[int]) -> Verdict:
+    """_ordinal_launch on Ascend: its runtime's "device id error" (rtGetDeviceIndexByPhyId under HCCL's communicator
+    creation, lead rule BA (5)) is a device id the process's visible NPUs do not map -- the launch's."""
+    who = f"{_named(tagged)}'s" if tagged else "a process's"
+    return Verdict(
+        "config",
+        f"{who} Ascend runtime refused the device id it was to use ({evs[0].data.get('call') or 'its call'}: "
+        "'device id error'), the NPU's "
+        "'invalid device ordinal': the device comes from the launch (ASCEND_RT_VISIBLE_DEVICES, the local rank, "
+        "torch.npu.set_device, a rank table's device_id), which gives every process its NPU the same way -- a "
+        "launch setting, not a fault of the NPU and not one rank's",
+        "Give each process a device id its visible NPUs have: list them (npu-smi info), set ASCEND_RT_VISIBLE_DEVICES "
+        "to the NPUs of the node (the visible devices are renumbered from 0), start no more processes per node than "
+        "that (data / tensor / expert parallel sizes per node), and derive the device from the local rank "
+        "(torch.npu.set_device(LOCAL_RANK)); a rank table's device_id must name physical NPUs of that host. If they "
+        "match, the runtime cannot map physical to logical ids: the driver / firmware and the CANN toolkit do not "
+        "match -- upgrade CANN (and torch_npu) to the versions the driver supports.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 

@@ -375,6 +375,23 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     from ncclDoctor.diagnose.warn_families import classify
 
     refused = c.samples.get("rdma_refused", [])
+    hccl = next((e for e in refused if e.data.get("lib") == "HCCL"), None)
+    if hccl is not None:  # lead rule J: HCCL's own resources for its links (queue pairs) refused at set-up
+        res = hccl.data.get("resource") or "?"
+        links = [e for e in c.samples.get("rpc_setup", []) if e.data.get("link")]
+        return Verdict(
+            "nccl_system", f"HCCL (the collective library here) could not allocate resource[{res}] for its links at "
+            f"communicator set-up: memory resources exhausted ('{hccl.text.strip()[:160]}')"
+            + (f"; the {len(links)} link(s) it could not then create to its peers follow from it" if links else "")
+            + " -- the host / NPU refused the RDMA resources the set-up asked for, the same set-up every rank runs, "
+            "not a rank's fault nor the network's",
+            "Free the memory HCCL's links need: lower HCCL_BUFFSIZE (the buffer, in MB, each link between two NPUs "
+            "holds), leave room on the NPU beside the model (a lower --gpu-memory-utilization in vLLM), or fewer "
+            "ranks / smaller TP and EP per communicator (fewer links, fewer queue pairs: a queue pair's send_cq_depth "
+            "is what it allocates); check the locked-memory limit where the ranks run (ulimit -l unlimited; docker "
+            "--ulimit memlock=-1) and the NPU's memory (npu-smi info); the HCCL plog (ASCEND_GLOBAL_LOG_LEVEL=1) names "
+            "the allocation that failed.", "medium", [],
+            [hccl.brief()] + [e.brief() for e in links[:1]], job_wide=True)
     if refused:  # lead rule J: the host's RDMA driver refused to create a resource (a PD, a CQ) for lack of memory
         return Verdict(
             "nccl_system", "the kernel's RDMA driver refused to create a network resource for lack of memory "

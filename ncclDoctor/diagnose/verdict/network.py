@@ -308,11 +308,13 @@ def _link_unmade(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     peer that could not be created at communicator set-up (HCCL's EI0009 createLink, parse: ``rpc_setup`` with
     ``link``) is the connection between the ranks failing at set-up: network_setup, no rank at fault -- the rank that
     reports it found its peer not answering (a victim), and the peer's own side (its NPU, its network, whether it
-    reached the same set-up at all) is where the reason lies. A rank's own failure shown beside it is read first."""
+    reached the same set-up at all) is where the reason lies. A rank's own failure shown beside it is read first, and
+    so is the library's own word that the resources of those links could not be allocated (``rdma_refused``: HCCL's
+    EI0007, the host refusing them, rule J) -- then the links failing is what follows, not the peer not answering."""
     evs = [e for e in c.samples.get("rpc_setup", []) if e.data.get("link")]
     if not evs or c.child_failures or c.worker_failures:
         return None
-    if any(c.kinds.get(k) for k in ("cuda_error", "cuda_oom", "host_mem", "signal", "nccl_error")):
+    if any(c.kinds.get(k) for k in ("cuda_error", "cuda_oom", "host_mem", "signal", "nccl_error", "rdma_refused")):
         return None
     dst = sorted({e.data["dst"] for e in evs if e.data.get("dst") is not None})
     reporters = sorted({e.rank for e in evs if e.rank is not None})

@@ -114,6 +114,8 @@ def _mpi_shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     cma = [e for e in evs if e.data.get("cma")]
+    if any(e.data.get("psm") for e in cma):
+        return _psm_cma(c, [e for e in cma if e.data.get("psm")])
     errnos = sorted({e.data["errno"] for e in cma if e.data.get("errno") is not None})
     what = (
         "Open MPI's shared-memory transport (the vader BTL) could not copy between the processes: its single-copy "
@@ -134,6 +136,37 @@ def _mpi_shm(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(TMPDIR or --mca orte_tmpdir_base /tmp) and give the container a large enough /dev/shm (--shm-size or "
         "--ipc=host); --mca orte_base_help_aggregate 0 prints every process's own message.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _psm_cma(c: Collected, evs: list) -> Verdict:
+    """Lead rules J, AQ (1): PSM2/PSM3 (libfabric's psm3 provider, under Intel MPI or oneCCL) reading a peer process's
+    memory through cross memory attach (CMA, process_vm_readv) and refused ("Reading from remote process' memory
+    failed. Disabling CMA support"): the kernel's ptrace restriction (Yama's ptrace_scope) or a container without
+    SYS_PTRACE, the host every process on the node shares. What fails after it on that shared-memory path (PSM3's
+    ptl_am length assertion, the launcher's bad termination) follows from it: nccl_system, no rank."""
+    said = evs[0].text.strip()
+    said = said[max(0, said.find("Reading from")):][:120]
+    path, _, at = evs[0].where.rpartition(":")
+
+    def _after(x) -> bool:  # a failure line of the same file below the refusal
+        p, _, n = x.where.rpartition(":")
+        return p == path and n.isdigit() and at.isdigit() and int(n) > int(at)
+
+    later = [x for x in list(c.unread) + list(c.exceptions) if _after(x)][:1]
+    return Verdict(
+        "nccl_system",
+        "PSM3/PSM2 (the fabric provider under the MPI or oneCCL transport here) could not read a peer process's memory "
+        "through cross memory attach (CMA, process_vm_readv) and disabled it ('" + said + "')"
+        + (f"; what fails after it on its shared-memory path ('{later[0].text.strip()[:120]}') follows from it"
+           if later else "")
+        + ": the host refuses one process reading another's memory -- the kernel's ptrace restriction or the "
+        "container's missing SYS_PTRACE -- for every process on the node alike, not a rank's fault",
+        "Allow cross memory attach between the ranks' processes: sysctl kernel.yama.ptrace_scope=0 (cat "
+        "/proc/sys/kernel/yama/ptrace_scope; 1 or more refuses it), and in a container --cap-add=SYS_PTRACE (or "
+        "--privileged); or keep PSM3 off the intra-node path: run libfabric over another provider (FI_PROVIDER=tcp, "
+        "or shm) or oneCCL with CCL_ATL_TRANSPORT=mpi / ofi chosen accordingly; keep the oneCCL version, libfabric and "
+        "its PSM3 current (upgrade). FI_LOG_LEVEL=debug and CCL_LOG_LEVEL=debug show the provider chosen.",
+        "medium", [], [e.brief() for e in evs[:2]] + [x.brief() for x in later], job_wide=True)
 
 
 def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -268,7 +268,10 @@ def _pg_twice(c: Collected) -> Verdict | None:
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
-    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"]
+    # NCCL's "Duplicate GPU detected" under its "Last error:" is its refusal of two ranks on one GPU (init.cc), also
+    # where torch printed another code above it ("internal error ... ncclInternalError: Internal check failed.")
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidUsage"
+           or "duplicate_gpu" in e.data]
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c))
