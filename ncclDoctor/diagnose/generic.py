@@ -328,19 +328,10 @@ def exception_line(body: str) -> re.Match | None:
     return m
 
 
-# glog's INFO / WARNING level and date ("I0228 ") left in the stripped HEAD while the BODY starts at its clock
-# ("14:05:56.114109 ..."): a collector's timestamp before the glog header takes the level with it -- the same INFO or
-# WARNING line that R_NOT_A_FAILURE reads whole
-_R_GLOG_LEVEL_CUT = re.compile(r"(?:^|[\[\s])[IW]\d{4} ?$")
-_R_CLOCK_START = re.compile(r"\d\d:\d\d:\d\d\b")
-
-
 def is_failure_line(body: str, head: str = "") -> bool:
     """Whether a line no family read announces a failure (``R_FAILURE_WORD``, or an error level in the logger's
     header HEAD that was stripped from it) and is not one of the lines that merely contain those words
-    (``R_NOT_A_FAILURE``, also where HEAD took glog's INFO / WARNING level from the body's clock)."""
-    if head and _R_CLOCK_START.match(body) and _R_GLOG_LEVEL_CUT.search(head):
-        return False
+    (``R_NOT_A_FAILURE``)."""
     return ((R_FAILURE_WORD.search(body) is not None or (head != "" and R_LEVEL_HEAD.search(head) is not None))
             and R_NOT_A_FAILURE.search(body) is None)
 
