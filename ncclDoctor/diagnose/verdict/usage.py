@@ -265,6 +265,37 @@ def _pg_twice(c: Collected) -> Verdict | None:
         "high", [], [e.brief()], job_wide=True)
 
 
+# torch's symmetric memory rendezvous (CUDASymmetricMemoryAllocator::rendezvous, the buffers of an NVLink all-reduce
+# that vLLM / torch's symm_mem exchange at set-up) finding two ranks of one group with their buffers on the same GPU:
+# "detected allocations from overlapping devices from different ranks" -- two processes of the group mapped to one
+# device (the launch's or an orchestrator's device assignment), refused before any collective: the counterpart of
+# NCCL's "Duplicate GPU detected" (lead rule Q), whatever "rendezvous" in its name says of the store
+_SYMM_MEM_OVERLAP = re.compile(r"\b\w{0,20}SymmetricMemory\w{0,40}::rendezvous\b[^\n]{0,80}?\boverlapping devices\b|"
+                               r"\bdetected allocations from overlapping devices from different ranks\b")
+
+
+def _symm_mem_overlap(c: Collected) -> Verdict | None:
+    """Lead rule Q: torch's symmetric-memory rendezvous refusing two ranks of one group on the same GPU
+    (_SYMM_MEM_OVERLAP): the device each process was given, the same launch for every process -- invalid_usage, no
+    rank named (an orchestrator's pid or actor prefix is no rank, rule AD (2)), whichever process printed it."""
+    hit = next(((e, t) for e, t in _refused_texts(c) if "overlapping devices" in t and _SYMM_MEM_OVERLAP.search(t)),
+               None)
+    if hit is None:
+        return None
+    e, t = hit
+    return Verdict(
+        "invalid_usage",
+        f"torch's symmetric memory rendezvous refused the group ('{_SYMM_MEM_OVERLAP.search(t).group(0)[:160]}', "
+        f"{e.where}): two ranks of one group hold their buffers on the same GPU (overlapping devices) -- the device "
+        "each process was given at launch, the same set-up for every process of the group, so no rank is at fault",
+        "Give every rank of the group its own GPU, one GPU per rank: check the device each process sees and sets "
+        "(CUDA_VISIBLE_DEVICES, torch.cuda.set_device(local rank); under Ray, the GPUs each actor is given -- "
+        "num_gpus per worker and the engines' device mapping, so that the tensor-parallel ranks of one engine are "
+        "on different devices, not the same device); until then switch the symmetric memory all-reduce off (vLLM: "
+        "VLLM_ALLREDUCE_USE_SYMM_MEM=0, or disable_custom_all_reduce=True), which falls back to NCCL's all-reduce.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
@@ -274,7 +305,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            or "duplicate_gpu" in e.data]
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
-                or _pg_twice(c))
+                or _pg_twice(c) or _symm_mem_overlap(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
