@@ -17,6 +17,99 @@ _BANNER = ("WARNING:torch.distributed.run:\n************************************
            "needed.\n*****************************************\n")
 
 
+# --- a traceback cut at a module's top-level import ----------------------------------------------------------------
+def test_a_traceback_cut_at_a_module_level_import_is_the_shared_install(tmp_path):
+    """torchrun's banner, then a worker's traceback through two modules' top levels that stops at an import
+    statement, before its exception line: the process raised importing that package -- missing from the Python the
+    workers run, or a version without the names imported, the same on every worker (rule AF (2)): config, nobody
+    named, the fix naming the package and pip install."""
+    text = (_BANNER + "Traceback (most recent call last):\n"
+            '  File "/srv/jobs/finetune/run_sft.py", line 9, in <module>\n'
+            "    from trainer_utils import build_optimizer\n"
+            '  File "/srv/jobs/finetune/trainer_utils.py", line 4, in <module>\n'
+            "    from apex.normalization import FusedLayerNorm\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "apex" in v["fix"] and "pip install" in v["fix"] and "ImportError" in v["fix"], v["fix"]
+
+
+def test_a_traceback_cut_at_a_module_level_call_or_an_import_inside_a_function_stays_unknown(tmp_path):
+    """The near shapes: a cut at the script's top-level call (main()) says nothing of what raised below it, and an
+    import inside a function is not read as the start-up import: the cut traceback's unknown."""
+    for frame, code in (('  File "/srv/jobs/finetune/run_sft.py", line 88, in <module>\n', "    main(args)\n"),
+                        ('  File "/srv/jobs/finetune/run_sft.py", line 40, in build_model\n',
+                         "    from apex.normalization import FusedLayerNorm\n")):
+        v = _verdict(tmp_path, _BANNER + "Traceback (most recent call last):\n" + frame + code)
+        assert (v["cause"], v["culprits"]) == ("unknown", []), (code, v)
+
+
+# --- a traceback cut in c10d's own argument check ---------------------------------------------------------------------
+_C10D = "/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py"
+
+
+def test_a_traceback_cut_in_c10ds_argument_check_is_invalid_usage(tmp_path):
+    """A rank's traceback through its training step into all_reduce, stopping at c10d's _check_single_tensor line of
+    distributed_c10d.py: torch refused the call's arguments before any data moved -- the caller's code, alike on
+    every rank (rules AV, BB (4)): invalid_usage, nobody named, the fix naming the check."""
+    text = ("[rank2]: Traceback (most recent call last):\n"
+            '[rank2]:   File "/work/proj/train.py", line 210, in sync_metrics\n'
+            "[rank2]:     dist.all_reduce(stats, op=dist.ReduceOp.SUM)\n"
+            f'[rank2]:   File "{_C10D}", line 1550, in all_reduce\n'
+            '[rank2]:     _check_single_tensor(tensor, "tensor")\n')
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "_check_single_tensor" in v["fix"] and "torch.Tensor" in v["fix"], v["fix"]
+
+
+def test_a_traceback_cut_at_c10ds_collective_call_or_a_same_named_helper_elsewhere_stays_unknown(tmp_path):
+    """The near shapes: cut in distributed_c10d.py at the collective's own call (the backend's work, which fails for
+    other reasons than arguments), or at a helper of that name in the script's own file: the cut traceback's
+    unknown."""
+    for frame, code in ((f'[rank2]:   File "{_C10D}", line 1560, in all_reduce\n', "[rank2]:     work.wait()\n"),
+                        ('[rank2]:   File "/work/proj/dist_utils.py", line 31, in gather_all\n',
+                         "[rank2]:     _validate_output_list_for_rank(rank, dst, out)\n")):
+        v = _verdict(tmp_path, "[rank2]: Traceback (most recent call last):\n" + frame + code)
+        assert (v["cause"], v["culprits"]) == ("unknown", []), (code, v)
+
+
+# --- multiprocessing's spawn check for a main guard -------------------------------------------------------------------
+def test_spawned_children_failing_in_the_main_guard_check_are_config(tmp_path):
+    """Spawned children's stderr relayed by a logger at error level, interleaved, through a Pool's start into
+    spawn's get_preparation_data and its _check_not_importing_main() call -- the check raises only for a process
+    started while its parent is still bootstrapping: a script with no main guard under the spawn start method, every
+    child alike (rules Q, W): config, nobody named, the fix naming the guard."""
+    head = "2025-03-02 10:41:07 | ERROR | stderr | "
+    text = "".join(head + ln + "\n" for ln in (
+        '  File "/opt/py/lib/python3.11/multiprocessing/pool.py", line 215, in __init__',
+        '  File "/opt/py/lib/python3.11/multiprocessing/spawn.py", line 164, in get_preparation_data',
+        "    self._repopulate_pool()",
+        "    _check_not_importing_main()",
+        '  File "/opt/py/lib/python3.11/multiprocessing/context.py", line 119, in Pool',
+        "    return Pool(processes, initializer, initargs, maxtasksperchild,"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "__main__" in v["fix"] and "freeze_support" in v["fix"], v["fix"]
+    # the same check as the last frame of a plain traceback cut before its error
+    cut = ("Traceback (most recent call last):\n"
+           '  File "/opt/py/lib/python3.11/multiprocessing/spawn.py", line 164, in get_preparation_data\n'
+           "    _check_not_importing_main()\n")
+    v = _verdict(tmp_path, cut)
+    assert (v["cause"], v["culprits"]) == ("config", []) and "__main__" in v["fix"], v
+
+
+def test_spawn_frames_that_stop_elsewhere_are_not_the_main_guard(tmp_path):
+    """The near shape: the same spawn frames cut at get_preparation_data's caller (the Process's start, which fails
+    for many reasons) name no check: the cut traceback's unknown."""
+    cut = ("Traceback (most recent call last):\n"
+           '  File "/opt/py/lib/python3.11/multiprocessing/popen_spawn_posix.py", line 42, in _launch\n'
+           "    prep_data = spawn.get_preparation_data(process_obj._name)\n")
+    v = _verdict(tmp_path, cut)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+
+
 # --- torch's symmetric-memory rendezvous refusing two ranks on one GPU ------------------------------------------------
 def test_symmetric_memory_allocations_from_overlapping_devices_are_invalid_usage(tmp_path):
     """Two torchrun ranks' traceback ends: torch's CUDASymmetricMemoryAllocator::rendezvous found two ranks of one

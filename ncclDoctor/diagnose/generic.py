@@ -55,7 +55,31 @@ R_NOT_A_FAILURE = re.compile(
 # CUDA_LAUNCH_BLOCKING=1): config's reading below and named_setting's capture
 _SET_VAR = r"\bset (?!\w*(?:DEBUG|LOG|CUDA_LAUNCH_BLOCKING|SHOW_CPP|CUDA_DSA))"
 
+# multiprocessing's spawn refusing a process started while its parent is still being bootstrapped (spawn.py's
+# _check_not_importing_main in get_preparation_data: "An attempt has been made to start a new process before the
+# current process has finished its bootstrapping phase ... if __name__ == '__main__': freeze_support()"): a child
+# started with the spawn start method re-imports the script, and a script with no main guard starts its workers (a
+# Pool, mp.spawn) again from its top level -- the way the script starts them, the same in every child (lead rules Q,
+# W). The call's own code line in a traceback's frame (the line's end, behind whatever logger header) says it too where
+# the message was cut: that function raises nothing else
+R_SPAWN_NO_MAIN_GUARD = re.compile(r"\bcurrent process has finished its bootstrapping phase\b|"
+                                   r"(?:^|\s)_check_not_importing_main\(\)\s*$")
+SPAWN_NO_MAIN_GUARD = (
+    "the spawn start method (its child re-imports the main script) met a script with no `if __name__ == "
+    "'__main__':` guard: each child process re-ran the script's top level and tried to start its own workers (a "
+    "multiprocessing Pool, mp.spawn) while it was still bootstrapping -- the way the script starts its processes, the "
+    "same in every child, not one worker's fault")
+SPAWN_NO_MAIN_GUARD_FIX = (
+    "Put the script's top-level code under a main guard: if __name__ == \"__main__\": main() (with "
+    "multiprocessing.freeze_support() first where a frozen executable is built), so that a spawned child only "
+    "imports the module and does not start a Pool or workers again; a library's multi-process helper (a "
+    "multi-GPU encode pool, num_proc > 1) called at module level needs that guard too. Or run it as a single "
+    "process (num_proc=1 / one GPU) to check, and start method fork (multiprocessing.set_start_method('fork'), "
+    "Linux only, not with CUDA initialized before it) only where no CUDA is used in the parent.")
+
 _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
+    # (first: the children's failing start stops the job whatever the parent reports after it)
+    ("config", R_SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD_FIX),
     # a feature refused for the NCCL version ("ProcessGroupNCCL only supports alltoall* for NCCL lib version >=
     # 2.7.0", "requires NCCL >= 2.10"): torch's check is fixed when torch is compiled, so the NCCL the build saw is
     # older than needed whatever libnccl is loaded -- a version mismatch every rank shares (rule Q), no rank

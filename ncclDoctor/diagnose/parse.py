@@ -428,8 +428,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         else:
             return
         ev = self._context(frame[0], frame[2], "tb_cut")
-        # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state
-        ev.data.update(what="frames", rank=ev.rank)
+        # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
+        # the frame's function and the code line under it (None: the paste stops at the frame line) say what was
+        # running when it raised (verdict.unread._cut_where)
+        ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
+                       code=last[1].strip() if frame is not last else None)
         ev.rank = None
         self.aside.append(ev)
 

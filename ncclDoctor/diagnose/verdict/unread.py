@@ -434,6 +434,82 @@ _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its hea
                "shows the one elsewhere.")
 
 
+# A cut traceback's last frame running a module's top level ('File "x.py", line 33, in <module>') on an import
+# statement ("from fastchat.serve.inference import ...", "import deepspeed"): the process raised importing that
+# module -- a package missing from the Python the workers run, or a version without the names imported (lead rule
+# AF (2) and its round-41 sentence: the shared install, the same import on every worker). group 1 / 2: the module's
+# dotted name
+_R_IMPORT_STMT = re.compile(r"^(?:from\s+(\.{0,3}[\w.]{0,200})\s+import\b|import\s+([\w.]{1,200}))")
+# c10d's own argument checks in torch.distributed's Python API (distributed_c10d.py): functions that raise only on the
+# call's arguments, never on a peer or the network -- c10d refusing a call every rank makes alike (lead rules AV,
+# BA (3), BB (4)); what each checks, for the fix
+_C10D_ARG_CHECKS = {
+    "_validate_output_list_for_rank": (
+        "gather / gather_object's output list: object_gather_list (gather_list for gather) must be given on the "
+        "destination rank dst, as a list of world-size entries, and must be None on every other rank "
+        "(object_gather_list=None on non-destination ranks); dst is a global rank (dist.get_rank() of the process "
+        "that receives, accelerate's process_index), not LOCAL_RANK or a per-node index, which in a multi-node launch "
+        "names another process -- or use all_gather_object where every rank wants the result"),
+    "_check_single_tensor": "the argument named must be one torch.Tensor (not a list, a number or None)",
+    "_check_tensor_list": "the argument named must be a list of torch.Tensor, one per rank of the group",
+    "_ensure_all_tensors_same_dtype": "every tensor of the call must have the same dtype",
+    "_check_op": "a P2POp's op must be dist.isend or dist.irecv",
+    "_check_p2p_op_list": ("batch_isend_irecv's list must be a non-empty list of P2POp, all on one process group "
+                           "(and one backend)"),
+    "_check_not_self_rank": "a send / recv's peer must be another rank, not the caller's own",
+    "_check_valid_timeout": "the timeout must be a datetime.timedelta",
+}
+_R_C10D_ARG_CHECK = re.compile(r"^(?:\w+\s*=\s*)?(" + "|".join(_C10D_ARG_CHECKS) + r")\(")
+_R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]distributed_c10d\.py"')
+
+
+def _cut_where(ev, who: str) -> Verdict | None:
+    """What the cut traceback's last frame was running when it raised, where that alone says what failed
+    (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
+    config), c10d's own argument check (rules AV, BB (4): invalid_usage), multiprocessing's spawn check for a main
+    guard (generic.R_SPAWN_NO_MAIN_GUARD: config). Nobody named (the error itself was not pasted), low confidence."""
+    code, func = ev.data.get("code") or "", ev.data.get("func") or ""
+    if not code:
+        return None
+    imp = _R_IMPORT_STMT.match(code) if func == "<module>" else None
+    if imp is not None:
+        mod = (imp.group(1) or imp.group(2) or "").strip(".")
+        top = mod.split(".", 1)[0] if mod and not (imp.group(1) or "").startswith(".") else ""
+        said = f"the import of {mod}" if mod else "an import"
+        return Verdict(
+            "config",
+            f"the input stops inside {who} traceback at a module's top-level import ({ev.text[:200]}: '{code[:120]}'), "
+            f"before its exception line: the process raised in {said} -- a package missing from the Python the "
+            "workers run, or an installed version without the names imported; every worker imports the same "
+            "environment, so each stops on the same import, no rank's fault (the error itself was not pasted)",
+            (f"Run python -c 'import {mod}' with the launcher's interpreter (which python / sys.executable) to see the "
+             f"ImportError or ModuleNotFoundError itself; install the missing package there (pip install the "
+             f"distribution that provides {top} -- its PyPI name may differ from the import name; pip show it), at "
+             f"the version the code was written for ({top} version: the names imported from {mod} exist only in "
+             "some releases; the project's requirements pin it), in the one environment every node runs, then "
+             "relaunch. " if mod else
+             "Run the script once without the launcher (python script.py) to see the ImportError or "
+             "ModuleNotFoundError itself; pip install the missing package, at the version the code was written for, "
+             "in the one environment every node runs, then relaunch. ") + _CUT_TB_FIX,
+            "low", [], [ev.brief()], job_wide=True)
+    chk = _R_C10D_ARG_CHECK.match(code) if _R_C10D_FILE.search(ev.text) else None
+    if chk is not None:
+        return Verdict(
+            "invalid_usage",
+            f"the input stops inside {who} traceback in torch.distributed's own argument check of {func} "
+            f"('{code[:120]}', {ev.text[:200]}), before its exception line: c10d refused the call's arguments before "
+            "any data moved -- the caller's code, run alike on every rank, not a peer, the network or one rank's fault",
+            f"{chk.group(1)} is c10d's own check: {_C10D_ARG_CHECKS[chk.group(1)]}. Fix the call in the frame above "
+            f"it (the code that calls {func}), the same on every rank; paste the full error to see which argument it "
+            "refused.",
+            "low", [], [ev.brief()], job_wide=True)
+    if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
+        return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
+                       f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
+                       generic.SPAWN_NO_MAIN_GUARD_FIX, "low", [], [ev.brief()], job_wide=True)
+    return None
+
+
 def _cut_traceback(c: Collected) -> Verdict | None:
     """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
     rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
@@ -449,6 +525,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        "ncclCommWatchdog', its frames): its header, with the error or timeout, was cut off -- a "
                        "process failed, and these lines say neither why nor which rank first", _CUT_WD_FIX, "low",
                        [], [ev.brief()])
+    if (where := _cut_where(ev, who)) is not None:
+        return where
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
                    "a process raised there, and these lines show neither its error nor which rank failed first",
                    _CUT_TB_FIX, "low", [], [ev.brief()])
