@@ -110,6 +110,38 @@ def test_spawn_frames_that_stop_elsewhere_are_not_the_main_guard(tmp_path):
     assert (v["cause"], v["culprits"]) == ("unknown", []), v
 
 
+# --- the same IndexError over a tensor's number of dimensions on every rank -------------------------------------------
+def _index_error(rank: int, message: str) -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n"
+            f'[rank{rank}]:   File "/home/u/kernels/bench_attn.py", line 88, in <module>\n'
+            f"[rank{rank}]:     out_lse = split_lse(softmax_lse, offsets)\n"
+            f'[rank{rank}]:   File "/home/u/kernels/bench_attn.py", line 31, in split_lse\n'
+            f"[rank{rank}]:     piece = softmax_lse[:, j, :n]\n"
+            f"[rank{rank}]: IndexError: {message}\n")
+
+
+def test_every_rank_indexing_a_tensor_with_too_many_dimensions_is_the_shared_install(tmp_path):
+    """Ranks 3 and 5 raise the same IndexError over a tensor's number of dimensions: the same code on the same
+    install gets another layout than it indexes -- a dependency's returned value, its version (rule BB (1)): config,
+    nobody named, the fix naming the version."""
+    text = _index_error(3, "too many indices for tensor of dimension 3") + _index_error(
+        5, "too many indices for tensor of dimension 3")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "version" in v["fix"] and "IndexError" in v["fix"], v["fix"]
+
+
+def test_one_rank_or_another_index_error_is_not_the_shared_install(tmp_path):
+    """The near shapes: one rank alone raising it is that rank's own failure (rule A), and every rank raising an
+    index error of a list (data, not a layout) stays unknown."""
+    v = _verdict(tmp_path, _index_error(3, "too many indices for tensor of dimension 3"))
+    assert (v["cause"], v["culprits"]) == ("unknown", [3]), v
+    text = _index_error(3, "list index out of range") + _index_error(5, "list index out of range")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+
+
 # --- torch's symmetric-memory rendezvous refusing two ranks on one GPU ------------------------------------------------
 def test_symmetric_memory_allocations_from_overlapping_devices_are_invalid_usage(tmp_path):
     """Two torchrun ranks' traceback ends: torch's CUDASymmetricMemoryAllocator::rendezvous found two ranks of one

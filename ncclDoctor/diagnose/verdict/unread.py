@@ -139,6 +139,46 @@ def _arg_bound(e, own: list) -> Verdict | None:
         "medium", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
+# An index refused for a tensor's number of dimensions ("IndexError: too many indices for tensor of dimension 2",
+# "Dimension out of range (expected to be in range of [-2, 1], but got 2)"): the tensor has another layout than the
+# code indexing it expects -- its number of dimensions is set by the code that made it (a library's returned value),
+# not by one rank's data
+_R_LAYOUT_INDEX = re.compile(r"^(?:too many indices for tensor of dimension \d{1,3}|Dimension out of range \(expected "
+                             r"to be in range of \[-?\d{1,3}, -?\d{1,3}\], but got -?\d{1,3}\))")
+
+
+def _layout_alike(own: list) -> Verdict | None:
+    """Lead rule BB (1), with AF (2) and J: every process shown (two ranks' tags or more, or several untagged
+    tracebacks) ends on the same IndexError over a tensor's number of dimensions (_R_LAYOUT_INDEX), and nothing else
+    explains the lines: the same code on the same install gets a tensor of another layout than it indexes -- the
+    layout a dependency returns, its version not the one the code was written for: config, no rank."""
+    if len(own) < 2 or any((x.data["type"], x.data.get("message")) != (own[0].data["type"], own[0].data.get("message"))
+                           for x in own):
+        return None
+    e = own[0]
+    if e.data["type"].rpartition(".")[2] != "IndexError" or not _R_LAYOUT_INDEX.match(e.data.get("message") or ""):
+        return None
+    tags = {x.rank for x in own}
+    if None in tags and len(tags) > 1 or len(tags) == 1 and None not in tags:
+        return None  # one rank's error printed twice, or tagged and untagged copies: not every process shown
+    what = f"{e.data['type']}: {e.data['message'][:160]}"
+    n = len(tags) if None not in tags else len(own)
+    return Verdict(
+        "config",
+        f"{n} processes{' (ranks ' + ', '.join(map(str, sorted(tags))) + ')' if None not in tags else ''} end on the "
+        f"same {what}: the tensor they index has another number of dimensions than their code expects -- the same "
+        "code on the same install, so the layout comes from what produced that tensor (a library's returned value, "
+        "its version not the one the code was written for), not from one rank's data: a shared install, no rank's "
+        "fault",
+        f"Every rank raised {what} alike. Read the traceback's last frame: the tensor it indexes comes from a "
+        "library call above it (an attention kernel's output or softmax LSE, a model's output); print its shape and "
+        "compare it with the layout the code expects. Check the installed version of that library against the one "
+        "the code was written for (pip show it; the project's requirements or README pin it): install that version "
+        "(pip install <library>==<version>) or upgrade the code that calls it to the layout the installed version "
+        "returns, the same environment on every node, then rerun the script as one process first.",
+        "low", [], [x.brief() for x in own[:3]], job_wide=True)
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -175,7 +215,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        + read[2] + " " + _READ_AROUND,
                        "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
-    bound = None if disk or hosts or code or not own else _arg_bound(e, own)
+    bound = None if disk or hosts or code or not own else (_arg_bound(e, own) or _layout_alike(own))
     if bound is not None:
         return bound
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
