@@ -1,0 +1,41 @@
+"""How diagnose reads round 66's cases of fixer h4 (session 23): a node's torchrun record naming only a local_rank
+beside the one worker shown raising under its global rank tag (rule BB (3)), the interpreter's own fatal error under
+one rank's tag (rules A, AN (1)), an unranked GPU-0 OOM of a worker a driver ran (rule U (3)), impossible sizes built
+from counts exchanged in a sharded forward (rule BB (2), AH (1)), and a bare py-spy dump of a process with no
+collective shown (rules AB (2), AC (1)). Each test reads the shape from lines other than the corpus case's own, and
+a near shape that must NOT be read that way. Hosts, pids and paths are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+_P2P_FAIL = (
+    '{tag}   File "/env/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 2100, in irecv\n'
+    "{tag}     return pg.recv([tensor], group_src_rank, tag)\n"
+    "{tag} torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/NCCLUtils.hpp:275, "
+    "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n"
+    "{tag} ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.\n")
+_AGENT = (
+    "W0302 10:11:12.100000 4242 torch/distributed/elastic/multiprocessing/api.py:858] Sending process 77100 closing "
+    "signal SIGTERM\n"
+    "E0302 10:11:12.400000 4242 torch/distributed/elastic/multiprocessing/api.py:833] failed (exitcode: 1) "
+    "local_rank: {local} (pid: 77101) of binary: /env/bin/python\n")
+
+
+# --- a node's record naming a local_rank, the one worker shown raising under its global rank tag ------------------
+def test_a_local_rank_record_beside_the_one_worker_raising_under_its_global_tag_names_that_rank(tmp_path):
+    """A second node's agent (two workers) records local_rank 0 failing with exit 1, and the only process shown raising
+    is [rank2]'s, an uncaught set-up ncclSystemError: that worker is the record's (rule BB (3)) -- rank 2 named."""
+    text = _P2P_FAIL.format(tag="[rank2]:") + _AGENT.format(local=0)
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("nccl_system", [2]), v
+
+
+def test_a_rank_tag_below_the_records_local_rank_is_another_process(tmp_path):
+    """The near shape: [rank0] raising beside a record of local_rank 1 -- a global rank is never below its local index,
+    so two processes failed alike (rule J): nobody named."""
+    text = _P2P_FAIL.format(tag="[rank0]:") + _AGENT.format(local=1)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "nccl_system" and v["culprits"] == [], v
