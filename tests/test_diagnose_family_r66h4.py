@@ -39,3 +39,31 @@ def test_a_rank_tag_below_the_records_local_rank_is_another_process(tmp_path):
     text = _P2P_FAIL.format(tag="[rank0]:") + _AGENT.format(local=1)
     v = _verdict(tmp_path, text)
     assert v["cause"] == "nccl_system" and v["culprits"] == [], v
+
+
+# --- the interpreter's own fatal error under one rank's tag ---------------------------------------------------------
+_STEPS = "".join(f"[rank2]:[trainer] 2025-03-01 10:00:{s:02d},100 - INFO - step: {s * 10}  loss:  3.91\n"
+                 for s in range(1, 4))
+
+
+def test_the_interpreters_own_fatal_check_under_one_ranks_tag_names_that_rank(tmp_path):
+    """One rank's training steps, then its interpreter's own check failing ('GC object already tracked', not a
+    signal's name) with faulthandler's thread stacks: that rank's own failure, no other rank shown -- rank 2, cause
+    unknown, the fix naming faulthandler and an upgrade."""
+    text = _STEPS + ("[rank2]:Fatal Python error: _PyObject_GC_TRACK: object already tracked by the garbage collector\n"
+                     "[rank2]:Python runtime state: initialized\n"
+                     "[rank2]:\n[rank2]:Thread 0x00007f00aa000640 (most recent call first):\n"
+                     "[rank2]:  <no Python frame>\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
+    assert "PYTHONFAULTHANDLER" in v["fix"] and "upgrade" in v["fix"], v["fix"]
+
+
+def test_a_fatal_abort_under_one_ranks_tag_names_nobody(tmp_path):
+    """The near shape: faulthandler's 'Fatal Python error: Aborted' is a signal's name -- also how the watchdog ends a
+    waiting victim (rule I): nobody named."""
+    text = _STEPS + "[rank2]:Fatal Python error: Aborted\n[rank2]:\n[rank2]:Thread 0x00007f00aa000640 (most recent " \
+                    "call first):\n[rank2]:  <no Python frame>\n"
+    d = _report(tmp_path, text)
+    assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
