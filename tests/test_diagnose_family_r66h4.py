@@ -67,3 +67,24 @@ def test_a_fatal_abort_under_one_ranks_tag_names_nobody(tmp_path):
                     "call first):\n[rank2]:  <no Python frame>\n"
     d = _report(tmp_path, text)
     assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+
+
+# --- an unranked GPU-0 OOM of a worker a driver ran ------------------------------------------------------------------
+_OOM0 = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.20 GiB. GPU 0 has a total capacity of 79.10 "
+         "GiB of which 310.00 MiB is free. Including non-PyTorch memory, this process has 78.70 GiB memory in use. Of "
+         "the allocated memory 75.02 GiB is allocated by PyTorch, and 1.90 GiB is reserved by PyTorch but "
+         "unallocated.\n")
+
+
+def test_a_gpu0_oom_a_driver_reports_as_its_workers_failure_names_no_rank(tmp_path):
+    """The OOM alone on GPU 0, then Ray's driver raising the worker's failure (RayTaskError): the worker sees its own
+    GPU as 0 (rule U (3)), so the index names no rank -- gpu_oom, nobody named."""
+    text = _OOM0 + "ray.exceptions.RayTaskError(OutOfMemoryError): ray::ActorRollout.generate() (pid=5501)\n"
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+
+
+def test_a_gpu0_oom_alone_still_names_local_rank_0(tmp_path):
+    """The near shape: the same OOM with no driver's word keeps rule U (3)'s single-node reading, rank 0."""
+    v = _verdict(tmp_path, _OOM0)
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), v
