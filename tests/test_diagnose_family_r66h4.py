@@ -88,3 +88,31 @@ def test_a_gpu0_oom_alone_still_names_local_rank_0(tmp_path):
     """The near shape: the same OOM with no driver's word keeps rule U (3)'s single-node reading, rank 0."""
     v = _verdict(tmp_path, _OOM0)
     assert (v["cause"], v["culprits"]) == ("gpu_oom", [0]), v
+
+
+# --- a bare py-spy dump of a process, no collective shown --------------------------------------------------------
+_DUMP = ('Thread 0x7F3A11C2E740 (active+gil): "MainThread"\n'
+         "    _conv_forward (torch/nn/modules/conv.py:456)\n"
+         "    forward (model/unet.py:212)\n"
+         "    train_step (train.py:88)\n"
+         "    <module> (train.py:140)\n"
+         'Thread 0x7F39F5FFF640 (idle): "pin_memory"\n'
+         "    wait (threading.py:320)\n")
+
+
+def test_a_py_spy_dump_with_no_collective_frame_is_a_hang_whose_rank_is_unknown(tmp_path):
+    """A py-spy dump of one process (no rank tag, no collective frame, nothing failing): taken while the job hung, it
+    shows a hang, not which rank -- unknown, nobody named, the fix asking for every rank's dump (rules AB (2),
+    AC (1))."""
+    d = _report(tmp_path, _DUMP)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "py-spy dump" in v["fix"] and "every rank" in v["fix"], v["fix"]
+
+
+def test_thread_lines_that_are_no_py_spy_header_are_nothing(tmp_path):
+    """The near shape: a logger's own thread names ('Thread 3 (idle) finished: "loader"', no colon after the status)
+    are no py-spy dump: nothing failed."""
+    text = 'Thread 3 (idle) finished: "loader"\nepoch 1 done, loss 0.41\n'
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "none", v

@@ -256,6 +256,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # launch command line above them gave (--master_addr)
         self._before_version: tuple[str, int] | bool | None = None
         self._master_arg: str | None = None
+        self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)

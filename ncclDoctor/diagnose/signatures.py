@@ -1541,6 +1541,10 @@ R_PYSPY_COLLECTIVE = re.compile(
 # py-spy's error when ptrace cannot stop a process to read its stack (py-spy's python_spy.rs: "Failed to suspend
 # process"): beside dumps of the job's other processes, that process sits in the kernel (uninterruptible sleep)
 R_PYSPY_UNSUSPENDED = re.compile(r"\bFailed to suspend process\b")
+# A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
+# py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
+R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
+                            r'"[^"]{0,80}"\s*$')
 # Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
 # communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:

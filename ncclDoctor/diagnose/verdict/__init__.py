@@ -141,6 +141,7 @@ from ncclDoctor.diagnose.verdict.noise import (
 from ncclDoctor.diagnose.verdict.signals import (
     _launcher_waiting,
     _preempted,
+    _pyspy_bare,
     _runtime_signal,
     _signal,
 )
@@ -243,7 +244,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
-            or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _none(c, ks))
+            or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _none(c, ks))
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:
