@@ -116,3 +116,33 @@ def test_thread_lines_that_are_no_py_spy_header_are_nothing(tmp_path):
     text = 'Thread 3 (idle) finished: "loader"\nepoch 1 done, loss 0.41\n'
     v = _verdict(tmp_path, text)
     assert v["cause"] == "none", v
+
+
+# --- impossible sizes built from counts exchanged with peers ------------------------------------------------------
+def _moe(err: str, frame: bool = True) -> str:
+    return ("[rank5]: Traceback (most recent call last):\n"
+            '[rank5]:   File "/srv/moe/layers.py", line 301, in dispatch\n'
+            "[rank5]:     recv = torch.empty(int(sum(counts)), hidden, device=x.device)\n"
+            + ('[rank5]:   File "/env/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 3880, '
+               "in all_to_all_single\n[rank5]:     work = group.alltoall_base(\n" if frame else "")
+            + f"[rank5]: RuntimeError: {err}\n")
+
+
+def test_a_random_negative_dimension_under_an_all_to_all_is_a_desync_of_unknown_rank(tmp_path):
+    """A tensor sized from split counts an all_to_all_single exchanged, with a dimension of random 64-bit bytes: the
+    counts were never sent as such (rules BB (2), AH (1)) -- desync, nobody named, the fix naming the collective order
+    and nccl-tests' check."""
+    d = _report(tmp_path, _moe("Trying to create tensor with negative dimension -7051843329177530012: "
+                                "[-7051843329177530012, 4096]"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+    assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"] and "nccl-tests with -c 1" in v["fix"], v["fix"]
+
+
+def test_a_small_negative_dimension_or_no_exchange_frame_is_no_desync(tmp_path):
+    """The near shapes: a dimension of -1 is the script's arithmetic, and the same garbage size with no frame of an
+    exchange is no count a peer sent: neither is read as a desync."""
+    v = _verdict(tmp_path, _moe("Trying to create tensor with negative dimension -1: [-1, 4096]"))
+    assert v["cause"] != "desync", v
+    v = _verdict(tmp_path, _moe("Storage size calculation overflowed with sizes=[8410156404468110876]", frame=False))
+    assert v["cause"] != "desync", v

@@ -486,6 +486,10 @@ SNIFF = 8192
 #             "MainThread"'), which holds no other word: a dump of a live process, taken while the job hangs; with no
 #             collective frame and nothing failing it shows where a process was, not which rank (readers.nccl,
 #             verdict.signals._pyspy_bare, lead rules AB (2), AC (1))
+#   torchrec/distributed  a traceback frame of torchrec's sharded model (DistributedModelParallel's forward, its
+#             input all-to-all, the train pipeline), which holds no other word: an impossible size raised in that
+#             traceback was built from counts the rank's peers sent (S.R_EXCHANGE_FRAME, verdict.desync._garbage_sizes,
+#             lead rules BB (2), AH (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -545,7 +549,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
             b"batch in ", b"resource_sharer", b" rank:",
-            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "')
+            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
