@@ -482,6 +482,14 @@ SNIFF = 8192
 #    rank:   a logger's rank field in its record's header ("[1] DEEPMD rank:1  INFO ..."), a line with no other
 #             word: under a bare "[N] " label, it ties the label to the process's rank (S.R_BARE_TIE, parse._bare_rank,
 #             lead rule AM (3))
+#   (idle): ", (active): ", (active+gil): ", (gil): "   a py-spy dump's thread header ('Thread 4939 (idle):
+#             "MainThread"'), which holds no other word: a dump of a live process, taken while the job hangs; with no
+#             collective frame and nothing failing it shows where a process was, not which rank (readers.nccl,
+#             verdict.signals._pyspy_bare, lead rules AB (2), AC (1))
+#   torchrec/distributed  a traceback frame of torchrec's sharded model (DistributedModelParallel's forward, its
+#             input all-to-all, the train pipeline), which holds no other word: an impossible size raised in that
+#             traceback was built from counts the rank's peers sent (S.R_EXCHANGE_FRAME, verdict.desync._garbage_sizes,
+#             lead rules BB (2), AH (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -540,7 +548,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
-            b"batch in ", b"resource_sharer", b" rank:")
+            b"batch in ", b"resource_sharer", b" rank:",
+            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -47,6 +47,9 @@ class Lone:
     def who(self) -> str:
         if self.rank is not None and self.event.kind == "child_failed":
             return f"rank {self.rank}"
+        if self.rank is not None and self.local_rank is not None and self.rank != self.local_rank:
+            return (f"rank {self.rank} (the record's local_rank {self.local_rank}: the one worker shown failing, its "
+                    "own lines under its global rank tag)")
         if self.rank is not None:
             read = self.event.data.get("local_from") if self.local_rank is not None else None
             return (f"local rank {self.rank} (rank {self.rank} of this single-node job"
@@ -244,10 +247,25 @@ def lone_failure(c: Collected) -> Lone | None:
     local = e.data.get("local_rank")
     if rank is None and not multi and not others and not e.data.get("elastic"):
         rank = local  # (horovodrun's elastic "host[local]": ranks are reassigned at each reset, none to map to)
+    elif rank is None and local is not None and len(others) == 1 and isinstance(code, int) and code > 0 \
+            and others[0] >= local and not e.data.get("elastic") and _raised(c, others[0]):
+        # lead rule BB (3): the record names only a local_rank, and the one worker shown failing is a process that
+        # raised under its own global rank tag (exit code 1: an uncaught exception) -- that worker is the one the
+        # record names, so rule A's "only a local_rank" limit does not apply. Only where that rank can be the local
+        # one: an agent's workers hold consecutive global ranks from node_rank * nproc_per_node, never below their
+        # local index -- [rank0] raising beside a record of local_rank 1 is two processes failing (rule J)
+        rank = others[0]
     if (code in (-6, None) or e.data.get("uncaught")) and rank is not None and rank in c.ranks and \
             waiting(c.ranks[rank]):
         return None  # the watchdog's abort of a rank that was waiting (or an end the record does not say): a victim
     return Lone(e, code, rank, local, multi)
+
+
+def _raised(c: Collected, rank: int) -> bool:
+    """Whether rank's own lines end in an error it raised itself (an exception or NCCL error under its rank tag), not
+    a wait: a victim's timeout is no failure of its own."""
+    st = c.ranks.get(rank)
+    return st is not None and own_errors(st) and not waiting(st)
 
 
 def died_together(fails: list[Event]) -> bool:

@@ -256,6 +256,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # launch command line above them gave (--master_addr)
         self._before_version: tuple[str, int] | bool | None = None
         self._master_arg: str | None = None
+        self._exchange_seen = False  # a traceback frame of a sharded model's exchange read (S.R_EXCHANGE_FRAME)
+        self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)
@@ -804,6 +806,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._launcher_raise = 0  # the raise holds for the error line right after it (a hard wrap joined, or not)
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
+        if ("torchrec" in body or 'c10d.py", line' in body) and not self._exchange_seen and len(self.aside) < 8 \
+                and S.R_EXCHANGE_FRAME.search(body):
+            self._exchange_seen = True  # once per file: a frame sizing tensors from counts peers sent
+            ev = self._context(lineno, text, "exchange_frame")
+            ev.rank = None  # a frame of the library's code: where sizes come from, not a process's failure
+            self.aside.append(ev)
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
             self._site(lineno, f.group(1))

@@ -1541,6 +1541,15 @@ R_PYSPY_COLLECTIVE = re.compile(
 # py-spy's error when ptrace cannot stop a process to read its stack (py-spy's python_spy.rs: "Failed to suspend
 # process"): beside dumps of the job's other processes, that process sits in the kernel (uninterruptible sleep)
 R_PYSPY_UNSUSPENDED = re.compile(r"\bFailed to suspend process\b")
+# A traceback frame where a rank's tensors are sized from counts its peers sent: a sharded model's distributed modules
+# (torchrec's DistributedModelParallel forward, its KJT all-to-all and train pipeline: "torchrec/distributed/
+# model_parallel.py", line 276, in forward) or c10d's all_to_all / all_gather call (split sizes, lengths exchanged)
+R_EXCHANGE_FRAME = re.compile(r'[/\\]torchrec[/\\]distributed[/\\][\w/\\]{1,80}\.py", line \d{1,6}, in \w|'
+                              r'distributed_c10d\.py", line \d{1,6}, in (?:all_to_all|all_gather)')
+# A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
+# py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
+R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
+                            r'"[^"]{0,80}"\s*$')
 # Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
 # communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:

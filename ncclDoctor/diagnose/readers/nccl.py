@@ -441,6 +441,11 @@ class NcclReaders:
             if d:  # rank 0 prints every process's device line: the highest rank listed + 1 is the world
                 ev.data["tests_rank"] = int(d.group("rank"))
             return ev
+        if '): "' in text and not self._pyspy_seen and S.R_PYSPY_THREAD.match(self._body):
+            self._pyspy_seen = True  # once per file: a dump's first thread header says a dump was taken
+            ev = self._context(lineno, text, "pyspy_thread")
+            ev.rank = None  # py-spy names a process by pid; the verdict reads only that a dump was taken
+            return ev
         t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
         if t:  # a py-spy dump: a thread inside the process group's teardown
             ev = self._context(lineno, text, "teardown_stuck")

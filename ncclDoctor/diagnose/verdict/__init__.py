@@ -49,6 +49,7 @@ from ncclDoctor.diagnose.verdict.desync import (
     _ddp_params,
     _desync,
     _desync_report,
+    _garbage_sizes,
     _sites_split,
     ddp_gather_aborted,
 )
@@ -141,6 +142,7 @@ from ncclDoctor.diagnose.verdict.noise import (
 from ncclDoctor.diagnose.verdict.signals import (
     _launcher_waiting,
     _preempted,
+    _pyspy_bare,
     _runtime_signal,
     _signal,
 )
@@ -190,7 +192,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _module_missing, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
-    _desync_report, _lagging_report,
+    _desync_report, _garbage_sizes, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _gloo_stall, _barrier_owed,
     _beside_stall,
@@ -243,7 +245,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
-            or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _none(c, ks))
+            or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _none(c, ks))
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

@@ -3,6 +3,8 @@ report, DDP's unused parameters, Horovod's tensors ready on some ranks only."""
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import Event
 from ncclDoctor.diagnose.state import Collected
@@ -183,6 +185,54 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "; a count that was never sent can also be a transfer that delivered nothing: check the transport with "
             "nccl-tests (-c 1)" if unsent and not culprits else "") + ".",
         "medium" if culprits else "high", culprits, [x.brief() for x in evs[:3]])
+
+
+# torch's own size checks meeting a size no tensor has: the storage's byte count overflowing int64, or a dimension
+# below zero -- a count read from a buffer, never a size the code computed
+_R_IMPOSSIBLE_SIZE = re.compile(r"Storage size calculation overflowed with sizes=\[|"
+                                r"Trying to create tensor with negative dimension (-\d{1,20})")
+_NO_TENSOR_DIM = 1 << 40  # a negative dimension this far from zero is no arithmetic slip (-1): random 64-bit bytes
+
+
+def _impossible(message: str) -> bool:
+    m = _R_IMPOSSIBLE_SIZE.search(message)
+    return m is not None and (m.group(1) is None or -int(m.group(1)) >= _NO_TENSOR_DIM)
+
+
+def _garbage_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BB (2), AH (1): a size no tensor has (a storage size overflowing int64, a negative dimension of a
+    random 64-bit value) raised where the traceback shows tensors sized from counts the rank's peers sent (a sharded
+    model's distributed forward, torchrec's input all-to-all; c10d's all_to_all / all_gather): those counts were never
+    sent as such -- the ranks' collectives no longer matched (one rank in another all-to-all, a different number of
+    batches) or the transfer delivered garbage. One printing rank's line cannot say which rank went off path:
+    desync, nobody named, nobody innocent. Not without such a frame (a size a script computed wrong is its own bug),
+    nor beside a timeout or NCCL error, whose families read first."""
+    bad = [e for e in c.exceptions if _impossible(e.data.get("message") or e.text)]
+    if not bad or not c.samples.get("exchange_frame") or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    what = (bad[0].data.get("message") or bad[0].text)[:160]
+    return Verdict(
+        "desync",
+        f"the rank raised '{what}' -- a size no tensor has (random 64-bit bytes) -- inside a sharded model's exchange "
+        f"(its traceback runs through {_frame_where(c)}): the lengths / split sizes it received from its peers were "
+        "never sent as such, so the ranks were no longer in the same collective (one rank in another all-to-all or a "
+        "different number of batches) or the transfer delivered garbage; one rank's line does not say which rank went "
+        "off path",
+        "Make every rank run the same collectives in the same order: the same number of batches on every rank "
+        "(drop_last=True, the same dataset length per rank; a rank that runs out of data early calls no all-to-all "
+        "while the others do), no rank-conditional forward or train pipeline step; check the input lengths / KJT "
+        "lengths each rank feeds the sharded model (non-negative, summing to the values' length). Rerun with "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL (collective order and sizes checked across ranks) and NCCL_DEBUG=INFO; if the "
+        "collectives match, test the transport for silent corruption: nccl-tests with -c 1 (all_to_all_perf checks "
+        "the data) and NCCL_PROTO=Simple.",
+        "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["exchange_frame"][:1]])
+
+
+def _frame_where(c: Collected) -> str:
+    """The exchange frame's file and function, as the traceback prints them."""
+    e = c.samples["exchange_frame"][0]
+    m = re.search(r'([\w.-]{1,80}[/\\][\w.-]{1,80}\.py)", line \d{1,6}, in (\w{1,60})', e.text)
+    return f"{m.group(1)}'s {m.group(2)}" if m else "the library's distributed code"
 
 
 def _desync_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -665,6 +665,17 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "Enlarge /dev/shm (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory) "
                        "or lower num_workers.", "medium", [], [e.brief() for e in evs[:2]])
     native = what.lower().startswith(("segmentation fault", "floating point exception", "illegal instruction"))
+    own = _interpreter_own(c, evs)
+    if own is not None:  # lead rules A, AN (1): the interpreter's own check failed in that rank's process
+        return Verdict("unknown", f"rank {own}'s own lines show its interpreter aborting: 'Fatal Python error: "
+                       f"{what[:120]}' -- the interpreter's own check (a reference-count bug in native code: a C "
+                       "extension or a compiled graph's runtime), not a signal from outside nor a Python exception; "
+                       "no other rank is shown failing, so it failed first",
+                       ABORT_FIX + "That check ('none_dealloc', a refcount or GC check) is a bug in a C extension's or "
+                       "torch's native code: upgrade torch (or try a nightly) and the C extensions the job loads; "
+                       "with torch.compile, disable compile to see whether the compiled code is the one; rerun with "
+                       f"PYTHONFAULTHANDLER=1 and read rank {own}'s whole stderr (its 'Current thread' stack names "
+                       "the Python frame it died in).", "medium", [own], [e.brief() for e in evs[:2]])
     how = ("abort() was called in native code: torch's NCCL watchdog after a collective timeout or NCCL error, an "
            "uncaught C++ exception or a C extension" if what.lower().startswith("aborted") else
            "the interpreter or a C extension died in native code")
@@ -673,6 +684,28 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    (FPE_FIX if what.lower().startswith("floating point exception") else "")
                    + (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
+
+
+# faulthandler's names of the fatal signals it reports ("Fatal Python error: Segmentation fault"): the rest are the
+# interpreter's own checks (Py_FatalError: "none_dealloc: deallocating None", "PyThreadState_Get: ...")
+_FATAL_SIGNALS = ("aborted", "segmentation fault", "bus error", "floating point exception", "illegal instruction",
+                  "terminated", "killed", "cannot recover from stack overflow")
+
+
+def _interpreter_own(c: Collected, evs: list) -> int | None:
+    """Lead rules A, AN (1): every "Fatal Python error" line is one rank's, under its own rank tag, and none names a
+    fatal signal (faulthandler's "Aborted" is also how the watchdog ends a waiting victim, rule I): the interpreter's
+    own check failed in that process -- its own failure, read alone where no other rank is shown failing or waiting
+    and that rank is not shown waiting itself. None otherwise."""
+    ranks = {e.rank for e in evs}
+    if len(ranks) != 1 or None in ranks or any(e.data["what"].lower().startswith(_FATAL_SIGNALS) for e in evs):
+        return None
+    rank = ranks.pop()
+    if any(rank_waiting(st) or (r != rank and own_errors(st)) for r, st in c.ranks.items()):
+        return None
+    if c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    return rank
 
 
 # glog's fatal line of a failed CHECK ("F0721 02:48:28.834262 1159892 util.h:139] Check failed: ..."): glog aborts the

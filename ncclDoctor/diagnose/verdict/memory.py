@@ -184,7 +184,7 @@ def _gpu_owner(c: Collected) -> str:
         return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'): a process "
                 f"whose GPU index is {gpu} sees the node's GPU numbering, so it is local rank {gpu} of a job nothing "
                 "says spans nodes")
-    if gpu == 0 and _alone_on_gpu0(evs) and not (gpu in c.ranks and waiting(c.ranks[gpu])):
+    if gpu == 0 and _alone_on_gpu0(evs) and not (gpu in c.ranks and waiting(c.ranks[gpu])) and not _driven(c):
         return (" on GPU 0, which the failing process alone holds ('this process has ... in use', no other process "
                 "listed on it): the process computing on GPU 0 of a job nothing says spans nodes is local rank 0")
     procs = d.get("procs") or []
@@ -202,6 +202,19 @@ def _gpu_owner(c: Collected) -> str:
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+# A driver's own word that the failure was its remote worker's (RLinf's "Exiting main process due to a failure upon
+# worker execution.", Ray's RayTaskError / ActorDiedError): the process that failed is a worker the driver placed
+# itself, each with its own CUDA_VISIBLE_DEVICES, so every such worker sees its GPU as "GPU 0"
+_R_DRIVEN = re.compile(r"\bfailure upon worker execution\b|\bRayTaskError\b|\bActorDiedError\b")
+
+
+def _driven(c: Collected) -> bool:
+    """Lead rule U (3): the lines no family read, the exceptions or the OOM lines themselves (Ray's
+    "RayTaskError(OutOfMemoryError)") show a driver reporting its worker's failure:
+    GPU 0 is that worker's own visible device, no local rank (rlinf-272's reading without its other processes)."""
+    return any(_R_DRIVEN.search(x.text) for x in list(c.unread) + list(c.exceptions) + c.samples.get("cuda_oom", []))
 
 
 def _alone_on_gpu0(evs: list[Event]) -> bool:

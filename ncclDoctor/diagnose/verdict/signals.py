@@ -353,3 +353,27 @@ def _launcher_waiting(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "every worker (py-spy dump --pid PID) before stopping it, and rerun with NCCL_DEBUG=INFO and "
         "TORCH_DISTRIBUTED_DEBUG=DETAIL to see the collective it stands in.",
         "low", [], [e.brief() for e in waits[:2]])
+
+
+def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """A py-spy dump of the job's processes (its thread headers, 'Thread N (idle): "MainThread"') with no collective
+    frame, no teardown, nothing failing in the lines (the last detector before "none"): py-spy dump reads a live
+    process, so it was taken while the job hung -- a hang is shown, where it stands is not. A bare stack with no
+    collective shown stuck names no rank and proves no victim (lead rules AB (2), AC (1)): unknown, nobody named; the
+    fix says what shows the rank that is elsewhere."""
+    dumps = c.samples.get("pyspy_thread", [])
+    if not dumps or c.exceptions or c.unread or any(c.kinds.get(k) for k in (
+            "pyspy_waiting", "pyspy_unsuspended", "teardown_stuck", "run_done")):
+        return None
+    return Verdict(
+        "unknown",
+        "the lines are a py-spy dump of a process (its thread stacks) with no collective frame and nothing failing: "
+        "py-spy reads a live process, so the job hung or stalled there, but one process's stack shows neither which "
+        "rank the others wait for nor why",
+        "Take a py-spy dump of every rank's process while it hangs (py-spy dump --pid PID on each node, all ranks): "
+        "the rank whose main thread is elsewhere -- not in the collective (all_reduce, reduce_scatter, a DeepSpeed "
+        "overlap_comm bucket) the others wait in -- is the one to read. Rerun with NCCL_DEBUG=INFO and "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL, and enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
+        "TORCH_FR_BUFFER_SIZE on torch >= 2.8) with a collective timeout, so the hang ends in a dump that names the "
+        "collective and the ranks missing from it.",
+        "low", [], [e.brief() for e in dumps[:2]])
