@@ -727,6 +727,11 @@ R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess
 R_OMPI_SHMEM_BTL_WARN = re.compile(r"\bshmem: mmap: an error occurred while determining whether or not \S{1,400} "
                                    r"could be created|\bcreate_and_attach: unable to create shared memory BTL "
                                    r"coordinating structure")
+# Slurm's / Open MPI's PMIx "PMIX ERROR: ERROR in file .../src/mca/gds/ds12/gds_ds12_lock_pthread.c at line 169" (also
+# gds_ds21_lock.c): the shared-memory datastore's lock at PMIx start-up, known harmless where the client and server
+# PMIx versions differ (silenced with PMIX_MCA_gds=hash); the process goes on after it -- a start-up warning, not a
+# failure by itself (lead rules K, N, AZ (4)). PMIx errors in any other file are not this line
+R_PMIX_DS_LOCK = re.compile(r"\bPMIX ERROR: \w{1,40} in file \S{0,200}?\bgds_ds\d{1,3}_lock\w{0,20}\.c at line \d{1,6}")
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)

@@ -41,6 +41,8 @@ class ExitReaders:
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
         if ("shmem" in text or "coordinating" in text) and S.R_OMPI_SHMEM_BTL_WARN.search(text):
             return self._benign(lineno, text, "ompi shmem btl warning")
+        if "PMIX ERROR" in text and S.R_PMIX_DS_LOCK.search(text):
+            return self._benign(lineno, text, "pmix datastore lock warning")
         if ("suppress_errors" in text or "TORCHDYNAMO_VERBOSE" in text) and S.R_DYNAMO_ADVICE.search(text):
             ev = self._benign(lineno, text, "torch.compile error advice")  # the tail of a dynamo error: not a failure
             ev.data["dynamo"] = True  # by itself, it says where the process's own exception came from
