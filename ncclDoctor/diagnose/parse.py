@@ -92,6 +92,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.actor_rank: dict[int, int] = {}
         self.busid_rank: dict[tuple[str, str, str], tuple[int, str]] = {}  # (host, busId, nranks) -> (rank, pid)
         self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
+        # NVSHMEM's error macros' prefix seen in this file (signatures.R_NVSHMEM_MACRO), and the verbs calls named
+        # failing alone on their lines (first 64): those are NVSHMEM's messages split from that prefix (readers.nccl)
+        self._nvshmem_macro = False
+        self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause

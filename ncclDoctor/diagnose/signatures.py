@@ -1359,9 +1359,19 @@ R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?
 # ".../ibrc.cpp:1072: non-zero status: 12 ibv_poll_cq failed, status: 12" (a work completion's status). The same
 # calls as NCCL's "Call to ibv_X failed" (R_VERBS), read the same way (lead rule J); its return trail ("non-zero
 # status: 7 ep_create failed") carries no call
+# IBGDA's "ibgda.cpp:2234: NULL value Unable to create ah." is ibv_create_ah returning NULL: the address handle to the
+# peer's GID (its route on the fabric), read as UCX's ibv_create_ah failing (group ah)
 R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
-                             r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
-                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
+                             r"(?:(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
+                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?"
+                             r"|Unable to create (?P<ah>ah)\b)")
+# a verbs call's failure printed alone on its line ("ibv_modify_qp failed"): NVSHMEM's error macros write their
+# "<file>:<line>: non-zero status: N " prefix and their message with two writes, so several processes' stderr split
+# them apart; the call named failing is the same event whoever printed it (lead rule J)
+R_BARE_VERBS = re.compile(r"\s*(ibv_\w{2,32}) failed[.!]?\s*$")
+# NVSHMEM's error macros' prefix with its message split off (or none): the file shows NVSHMEM's own transport failing
+R_NVSHMEM_MACRO = re.compile(r"(?:\bnvshmem\w{0,20}/|/transport/(?:ibrc|ibgda|ibdevx|common)/)\S{0,200}\.c(?:pp|c|u)?:"
+                             r"\d{1,6}: (?:non-zero status: -?\d|NULL value)")
 # NVSHMEM's IBGDA transport moves its queue pairs through their states with mlx5's devx object calls, not ibv_modify_qp:
 # ".../ibgda/ibgda.cpp:1345: non-zero status: 121 Error in mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome 29e0df"
 # is the devx form of ibv_modify_qp failing (the return an errno, the firmware's syndrome after it): the queue pair

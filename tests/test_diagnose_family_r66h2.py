@@ -1,0 +1,72 @@
+"""How diagnose reads the transports of communication libraries beside NCCL failing at set-up (round 66, session 23,
+fixer h2): NVSHMEM's IBGDA refused an address handle, NVSHMEM's verbs message split from its error macro's prefix by
+other processes' writes, UCX's mlx5 DEVX allocation refused by the host, NVSHMEM's transport map with no path to a
+peer PE's GPU, and MSCCL++'s IB device index past the host's IB devices. Each test reads the shape from lines other
+than the corpus case's own (another build path, line, GPU, status, host), and a near shape that must NOT be read that
+way. Format strings are the libraries' own (nvshmemx_error.h, topo.cpp, ib_mlx5.c, mscclpp's utils); hosts, paths and
+numbers are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+
+def _nvshmem(path: str, line: int, what: str, status: int | None = None) -> str:
+    """A line of NVSHMEM's error macros (nvshmemx_error.h: "%s:%d: non-zero status: %d " or "%s:%d: NULL value ",
+    then the message)."""
+    return f"{path}:{line}: " + (f"non-zero status: {status} " if status is not None else "NULL value ") + what + "\n"
+
+
+_BUILD = "/opt/build/nvshmem_src_3.3.9/src"
+
+
+# --- NVSHMEM's IBGDA cannot create the address handle to a peer (lead rule J: the path to the peer's GID) ----------
+def test_nvshmems_ibgda_address_handle_refused_is_the_fabric(tmp_path):
+    """Round 66's nvshmem-33: "ibgda.cpp:2234: NULL value Unable to create ah." (ibv_create_ah returned NULL while its
+    shared DCT objects are built), then its trail ("create DCT share err.", "connect EPS failed", "nvshmem setup"):
+    an address handle is the verbs path to the peer's GID, read like UCX's ibv_create_ah and rule J's ibv_modify_qp:
+    ib_fabric, nobody named, NVSHMEM's own settings in the fix."""
+    text = (_nvshmem(f"{_BUILD}/modules/transport/ibgda/ibgda.cpp", 2251, "Unable to create ah.")
+            + _nvshmem(f"{_BUILD}/modules/transport/ibgda/ibgda.cpp", 2990, "create DCT share err.", 7)
+            + _nvshmem(f"{_BUILD}/host/transport/transport.cpp", 431, "connect EPS failed ", 7)
+            + _nvshmem(f"{_BUILD}/host/init/init.cu", 1060, "nvshmem setup connections failed", 7))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), v
+    assert "ibv_create_ah" in v["summary"] and "NVSHMEM_IB_GID_INDEX" in v["fix"], v
+
+
+def test_nvshmems_trail_without_the_address_handle_names_no_verbs_call(tmp_path):
+    """The near shape: the trail alone ("create DCT share err.", "connect EPS failed") says which step returned, not
+    which verbs call failed: not read as the fabric."""
+    text = (_nvshmem(f"{_BUILD}/modules/transport/ibgda/ibgda.cpp", 2990, "create DCT share err.", 7)
+            + _nvshmem(f"{_BUILD}/host/transport/transport.cpp", 431, "connect EPS failed ", 7))
+    assert _verdict(tmp_path, text)["cause"] != "ib_fabric"
+
+
+# --- NVSHMEM's verbs message split from its macro's prefix (two writes, several processes) --------------------------
+def test_nvshmems_verbs_message_split_from_its_prefix_is_still_the_call_failing(tmp_path):
+    """Round 66's sglang-7888: NVSHMEM's macros write "<file>:<line>: non-zero status: N " and the message with two
+    writes, so several processes' stderr leave "ibv_modify_qp failed" alone on its lines and the prefixes without it
+    ("ibrc.cpp:1433: non-zero status: 7 ", twice on one line). The call named failing is rule J's ibv_modify_qp at
+    set-up: ib_fabric, nobody named, NVSHMEM's settings in the fix (its prefixes before or after the message)."""
+    ibrc = "/workspace/deps/nvshmem/src/modules/transport/ibrc/ibrc.cpp"
+    prefix = f"{ibrc}:1447: non-zero status: 7 "
+    for text in ("ibv_modify_qp failed \n\nibv_modify_qp failed \n" + prefix + prefix + "\n\n" + prefix + "\n",
+                 prefix + "\n" + "[ep-worker-2] ibv_modify_qp failed\n" + "ibv_modify_qp failed\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("ib_fabric", []) and not _accused(d), (text, v)
+        assert "ibv_modify_qp" in v["summary"] and "NVSHMEM_IB_GID_INDEX" in v["fix"], v
+
+
+def test_a_verbs_call_inside_a_sentence_or_nvshmems_bare_prefix_is_not_a_call_failing(tmp_path):
+    """The near shapes: a line that only mentions a verbs call with more after "failed" (a counter, a test's summary)
+    is not read as the call failing (at most the last reading's low-confidence guess from its words), and NVSHMEM's
+    prefix with no message names no call."""
+    v = _verdict(tmp_path, "ibv_post_send failed=0 retries=3 (perf counters)\n")
+    assert v["confidence"] == "low" and "completion errors" not in v["summary"], v
+    bare = "/workspace/deps/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1447: non-zero status: 7 \n"
+    assert _verdict(tmp_path, bare)["cause"] != "ib_fabric"
