@@ -70,3 +70,27 @@ def test_a_verbs_call_inside_a_sentence_or_nvshmems_bare_prefix_is_not_a_call_fa
     assert v["confidence"] == "low" and "completion errors" not in v["summary"], v
     bare = "/workspace/deps/nvshmem/src/modules/transport/ibrc/ibrc.cpp:1447: non-zero status: 7 \n"
     assert _verdict(tmp_path, bare)["cause"] != "ib_fabric"
+
+
+# --- UCX's mlx5 DEVX allocation refused by the host (lead rule J: local resources, nccl_system) ---------------------
+_OMPI_INIT = ("--------------------------------------------------------------------------\n"
+              "It looks like MPI_INIT failed for some reason; your parallel process is\n")
+
+
+def test_ucx_devx_allocation_refused_at_mpi_init_is_a_system_error(tmp_path):
+    """Round 66's ucx-6223: UCX's "ib_mlx5.c:395 UCX ERROR mlx5dv_devx_alloc_uar() failed: Operation not supported"
+    then Open MPI's "MPI_INIT failed": DEVX allocating its user access region on the local HCA, refused by the host's
+    verbs stack -- rule J's resource creation the host refuses, nccl_system, nobody named; not the MPI install's
+    start-up (config), which only follows from it."""
+    text = ("[1700000000.123456] [gpu-b07:51423:0]        ib_mlx5.c:412  UCX  ERROR mlx5dv_devx_alloc_uar() failed: "
+            "Operation not supported\n"
+            "[gpu-b07:51423] pml_ucx.c:419  Error: ucp_ep_create(proc=1) failed: Out of memory\n" + _OMPI_INIT)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not _accused(d), v
+    assert "mlx5dv_devx_alloc_uar" in v["summary"] and "UCX_IB_MLX5_DEVX" in v["fix"], v
+
+
+def test_mpi_init_failing_without_a_refused_allocation_stays_the_mpi_install(tmp_path):
+    """The near shape: Open MPI's MPI_INIT failing with no verbs call shown refused is still its own start-up."""
+    assert _verdict(tmp_path, _OMPI_INIT)["cause"] == "config"

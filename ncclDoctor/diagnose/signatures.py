@@ -429,8 +429,9 @@ R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not 
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # UCX's own words for a verbs call it made failing, the call with its arguments, then the errno's strerror
 # ("ib_device.c:1250 UCX ERROR ibv_create_ah(dlid=49152 sl=0 port=1 ... dgid=::ffff:192.160.0.55 sgid_index=3 ...)
-# for UD verbs connect on bnxt_re0 failed: Connection timed out"): the same event as NCCL's "Call to ibv_X failed"
-R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+(ibv_\w{3,30})\([^\n]{0,400}?\)(?: for [\w ]{1,40}? on "
+# for UD verbs connect on bnxt_re0 failed: Connection timed out"): the same event as NCCL's "Call to ibv_X failed";
+# its mlx5 direct-verbs calls too ("ib_mlx5.c:395 UCX ERROR mlx5dv_devx_alloc_uar() failed: Operation not supported")
+R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+((?:ibv|mlx5dv)_\w{3,30})\([^\n]{0,400}?\)(?: for [\w ]{1,40}? on "
                          r"(?P<dev>[\w.\-]{1,32}))? failed: ?(?P<why>[A-Za-z][\w ]{1,60})")
 # TensorPipe's (torch RPC's) ibv transport throwing from tensorpipe/common/ibv.h, whose only throws are its verbs
 # checks (TP_CHECK_IBV_PTR / _INT: "In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported", the

@@ -162,7 +162,7 @@ class NcclReaders:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
             return ev
-        u = S.R_UCX_VERBS.search(text) if not a and "UCX" in text and "ibv_" in text else None
+        u = S.R_UCX_VERBS.search(text) if not a and "UCX" in text and ("ibv_" in text or "mlx5dv_" in text) else None
         if u:  # UCX (inside MPI, UCC, NIXL) naming the verbs call it made and its errno: read as NCCL's own
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=u.group(1), verbs_error=u.group("why").strip(), peer=None,
