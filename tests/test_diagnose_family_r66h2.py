@@ -94,3 +94,27 @@ def test_ucx_devx_allocation_refused_at_mpi_init_is_a_system_error(tmp_path):
 def test_mpi_init_failing_without_a_refused_allocation_stays_the_mpi_install(tmp_path):
     """The near shape: Open MPI's MPI_INIT failing with no verbs call shown refused is still its own start-up."""
     assert _verdict(tmp_path, _OMPI_INIT)["cause"] == "config"
+
+
+# --- NVSHMEM finds no transport to a peer PE's GPU (lead rules L, Z, J: the paths between the PEs at set-up) --------
+def test_nvshmems_transport_map_with_no_path_to_a_peer_gpu_is_the_set_up(tmp_path):
+    """Round 66's multi-gpu-programming-models-20 and pytorch-170479: "topo.cpp:469: [GPU 3] Peer GPU 8 is not
+    accessible, exiting ..." and "init.cu:1035: non-zero status: 3 building transport map failed" on every PE alike:
+    the peer is on another node and NVSHMEM had no remote transport for it (P2P only reaches GPUs of one node):
+    network_setup, nobody named, the fix NVSHMEM's remote transport. Also from the transport map line alone."""
+    topo = f"{_BUILD}/host/topo/topo.cpp:472: [GPU {{g}}] Peer GPU {{p}} is not accessible, exiting ... \n"
+    tmap = _nvshmem(f"{_BUILD}/host/init/init.cu", 1041, "building transport map failed ", 3)
+    for text in ("".join(topo.format(g=g, p=16) + tmap for g in (5, 6, 7)),
+                 "[node-12]: " + tmap + "[node-12]: " + tmap):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), (text, v)
+        assert "NVSHMEM_REMOTE_TRANSPORT" in v["fix"] and "nvidia_peermem" in v["fix"], v
+
+
+def test_a_service_not_accessible_is_not_nvshmems_peer_gpu(tmp_path):
+    """The near shapes: another program's "... is not accessible, exiting" and NVSHMEM's other init failures are not
+    its transport map."""
+    assert _verdict(tmp_path, "ERROR: Airflow is not accessible, exiting\n")["cause"] != "network_setup"
+    other = _nvshmem(f"{_BUILD}/host/init/init.cu", 990, "nvshmem detect topo failed ", 7)
+    assert _verdict(tmp_path, other)["cause"] != "network_setup"

@@ -1370,6 +1370,12 @@ R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1
 # "<file>:<line>: non-zero status: N " prefix and their message with two writes, so several processes' stderr split
 # them apart; the call named failing is the same event whoever printed it (lead rule J)
 R_BARE_VERBS = re.compile(r"\s*(ibv_\w{2,32}) failed[.!]?\s*$")
+# NVSHMEM's topology check (host/topo/topo.cpp) finding no transport from a PE's GPU to a peer PE's GPU ("[GPU 3] Peer
+# GPU 8 is not accessible, exiting ..."), and its init's return for it ("init.cu:1035: non-zero status: 3 building
+# transport map failed"): P2P reaches only GPUs of the same node, a remote transport (IBRC, IBGDA, UCX, libfabric)
+# the others; with neither, NVSHMEM cannot start -- the set-up of the paths between the PEs (verdict.network)
+R_NVSHMEM_PEER_GPU = re.compile(r"\[GPU (\d{1,5})\] Peer GPU (\d{1,5}) is not accessible\b")
+R_NVSHMEM_TMAP = re.compile(r"\.c(?:pp|c|u)?:\d{1,6}: non-zero status: -?\d{1,6} ?building transport map failed")
 # NVSHMEM's error macros' prefix with its message split off (or none): the file shows NVSHMEM's own transport failing
 R_NVSHMEM_MACRO = re.compile(r"(?:\bnvshmem\w{0,20}/|/transport/(?:ibrc|ibgda|ibdevx|common)/)\S{0,200}\.c(?:pp|c|u)?:"
                              r"\d{1,6}: (?:non-zero status: -?\d|NULL value)")

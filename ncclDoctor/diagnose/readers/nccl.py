@@ -142,6 +142,12 @@ class NcclReaders:
             self._nvshmem_macro = True  # NVSHMEM's own transport failing in this file: its split-off messages are its
             for ev in self._bare_verbs:
                 ev.data["stack"] = "NVSHMEM"
+        g = S.R_NVSHMEM_PEER_GPU.search(text) if "Peer GPU" in text else None
+        if g or ("transport map" in text and S.R_NVSHMEM_TMAP.search(text)):
+            ev = self._context(lineno, text, "nvshmem_no_path")
+            ev.rank = None  # a PE's GPU, not a rank a launcher gave
+            ev.data.update(gpu=int(g.group(1)) if g else None, peer_gpu=int(g.group(2)) if g else None)
+            return ev
         b = S.R_BARE_VERBS.match(self._body) if "ibv_" in text and " failed" in text else None
         if b and len(self._bare_verbs) < 64:
             return self._bare_verbs_line(lineno, text, b.group(1))
