@@ -118,3 +118,25 @@ def test_a_service_not_accessible_is_not_nvshmems_peer_gpu(tmp_path):
     assert _verdict(tmp_path, "ERROR: Airflow is not accessible, exiting\n")["cause"] != "network_setup"
     other = _nvshmem(f"{_BUILD}/host/init/init.cu", 990, "nvshmem detect topo failed ", 7)
     assert _verdict(tmp_path, other)["cause"] != "network_setup"
+
+
+# --- MSCCL++'s IB device index past the host's IB devices (lead rules Q, W: the host's set-up, config) --------------
+def test_msccl_ib_transport_out_of_range_is_the_hosts_nic_set_up(tmp_path):
+    """Round 66's mscclpp-254: "terminate called after throwing an instance of 'std::out_of_range' / what():  IB
+    transport out of range: 1 >= 1" on several processes: MSCCL++ gives each GPU index its own IB device, and the
+    host has fewer -- every process started the same way fails alike: config, nobody named. Newer builds throw
+    mscclpp::Error with the same words."""
+    for text in ("".join("terminate called after throwing an instance of 'std::out_of_range'\n"
+                         f"  what():  IB transport out of range: {i} >= 2\n" for i in (2, 3)),
+                 "[rank5]: mscclpp::Error: IB transport out of range: 5 >= 4 (InvalidUsage)\n"):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (text, v)
+        assert "MSCCLPP_HCA_DEVICES" in v["fix"] and "IB device" in v["summary"], v
+
+
+def test_an_index_out_of_range_elsewhere_is_not_the_ib_device_check(tmp_path):
+    """The near shape: Python's own "list index out of range" is a script's error, not MSCCL++'s device check."""
+    v = _verdict(tmp_path, "Traceback (most recent call last):\n  File \"train.py\", line 9, in <module>\n"
+                 "IndexError: list index out of range\n")
+    assert "MSCCL" not in v["summary"] and "MSCCLPP_HCA_DEVICES" not in v["fix"], v

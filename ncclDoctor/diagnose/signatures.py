@@ -1376,6 +1376,10 @@ R_BARE_VERBS = re.compile(r"\s*(ibv_\w{2,32}) failed[.!]?\s*$")
 # the others; with neither, NVSHMEM cannot start -- the set-up of the paths between the PEs (verdict.network)
 R_NVSHMEM_PEER_GPU = re.compile(r"\[GPU (\d{1,5})\] Peer GPU (\d{1,5}) is not accessible\b")
 R_NVSHMEM_TMAP = re.compile(r"\.c(?:pp|c|u)?:\d{1,6}: non-zero status: -?\d{1,6} ?building transport map failed")
+# MSCCL++'s own check that a GPU's IB transport (Transport::IB0..IB7, one IB device per GPU index) names an IB device
+# the host has (getIBDeviceName: "IB transport out of range: 2 >= 1", std::out_of_range or mscclpp::Error
+# InvalidUsage; older builds without the numbers): the host has fewer IB devices than the GPUs using IB
+R_IB_TRANSPORT_RANGE = re.compile(r"\bIB transport out of range(?:: ?(\d{1,3}) ?>= ?(\d{1,3}))?")
 # NVSHMEM's error macros' prefix with its message split off (or none): the file shows NVSHMEM's own transport failing
 R_NVSHMEM_MACRO = re.compile(r"(?:\bnvshmem\w{0,20}/|/transport/(?:ibrc|ibgda|ibdevx|common)/)\S{0,200}\.c(?:pp|c|u)?:"
                              r"\d{1,6}: (?:non-zero status: -?\d|NULL value)")

@@ -142,6 +142,13 @@ class NcclReaders:
             self._nvshmem_macro = True  # NVSHMEM's own transport failing in this file: its split-off messages are its
             for ev in self._bare_verbs:
                 ev.data["stack"] = "NVSHMEM"
+        r = S.R_IB_TRANSPORT_RANGE.search(text) if "transport out of range" in text else None
+        if r:  # a library's own check of its IB device index against the host's devices (verdict.network)
+            ev = self._context(lineno, text, "ib_device_range")
+            ev.rank = None  # every process of the host picks its device the same way
+            ev.data.update(index=int(r.group(1)) if r.group(1) else None, devices=int(r.group(2)) if r.group(2)
+                           else None)
+            return ev
         g = S.R_NVSHMEM_PEER_GPU.search(text) if "Peer GPU" in text else None
         if g or ("transport map" in text and S.R_NVSHMEM_TMAP.search(text)):
             ev = self._context(lineno, text, "nvshmem_no_path")

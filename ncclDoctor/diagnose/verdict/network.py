@@ -332,6 +332,32 @@ def _nvshmem_no_path(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+def _ib_device_range(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """MSCCL++'s own check that the IB transport a GPU uses names an IB device of the host ("IB transport out of
+    range: 2 >= 1", parse: ``ib_device_range``): it gives each GPU index its own IB device (Transport::IB0..IB7), so a
+    host with fewer IB devices than the GPUs that use IB refuses every process past them alike -- the host's set-up
+    against the library's, a library's own check (lead rules Q, W): config, nobody named."""
+    evs = c.samples.get("ib_device_range", [])
+    if not evs:
+        return None
+    have = next((e.data["devices"] for e in evs if e.data.get("devices") is not None), None)
+    idx = sorted({e.data["index"] for e in evs if e.data.get("index") is not None})
+    return Verdict(
+        "config",
+        "MSCCL++ refused the IB transport a GPU uses ('" + evs[0].text.strip()[:120] + "')"
+        + (f": IB device index {', '.join(map(str, idx))} asked for, the host has {have} IB device(s)"
+           if idx and have is not None else "")
+        + ": it gives each GPU (by its index) its own IB device (Transport::IB0..IB7, one IB device per GPU), so every "
+        "process whose GPU has no IB device of its own fails alike -- the host's NIC set-up against the library's, "
+        "not a rank's fault",
+        "Match the IB transports to the host's IB devices (ibv_devices lists them; the number of IB devices must "
+        "reach the GPUs that use IB, one NIC per GPU): name the devices to use with MSCCLPP_HCA_DEVICES, run as many "
+        "processes per node as there are IB devices (CUDA_VISIBLE_DEVICES), or have the test use CudaIpc (NVLink) "
+        "between GPUs of one node and IB only across nodes; a framework on NCCL instead picks its NICs with "
+        "NCCL_IB_HCA.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _link_unmade(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules L and X (1), read for HCCL like NCCL (AN (2)): a collective library's own link from a rank to its
     peer that could not be created at communicator set-up (HCCL's EI0009 createLink, parse: ``rpc_setup`` with
