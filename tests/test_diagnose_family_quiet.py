@@ -245,9 +245,10 @@ def test_open_mpis_shared_memory_failing_outright_is_not_read_as_that_warning(tm
 # .../src/mca/gds/ds12/gds_ds12_lock_pthread.c at line 169", PMIx's gds/ds12 component), printed by every process of
 # an srun --mpi=pmix launch whose PMIx versions differ, with the run going on after it (round 66, llmc-pr426)
 def test_pmix_datastore_lock_errors_with_the_run_going_on_are_none(tmp_path):
-    text = "".join(f"[gpu-{h}:{p}] PMIX ERROR: ERROR in file ../../../src/mca/gds/ds12/gds_ds12_lock_pthread.c at "
-                   f"line 168\n" for h, p in (("a1", 7001), ("b2", 9102), ("a1", 7002)))
-    text += "step 1/5000 | loss 10.98 | lr 6.0e-06\n"
+    text = "Allocated nodes:\ngpu-a1\ngpu-b12\n" + "".join(
+        f"[gpu-{h}:{p}] PMIX ERROR: ERROR in file ../../../src/mca/gds/ds12/gds_ds12_lock_pthread.c at line 168\n"
+        for h, p in (("a1", 7001), ("b12", 9102), ("a1", 7002)))
+    text += "Started training: ProcessID:0, NumProcess:3\n| micro batch size B | 32 |\n"
     v = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("none", []), v
     assert "PMIX_MCA_gds=hash" in v["fix"], v

@@ -1369,7 +1369,7 @@ R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1
 # a verbs call's failure printed alone on its line ("ibv_modify_qp failed"): NVSHMEM's error macros write their
 # "<file>:<line>: non-zero status: N " prefix and their message with two writes, so several processes' stderr split
 # them apart; the call named failing is the same event whoever printed it (lead rule J)
-R_BARE_VERBS = re.compile(r"\s*(ibv_\w{2,32}) failed[.!]?\s*$")
+R_BARE_VERBS = re.compile(r"^\s{0,16}(ibv_\w{2,32}) failed[.!]?\s*$")
 # NVSHMEM's topology check (host/topo/topo.cpp) finding no transport from a PE's GPU to a peer PE's GPU ("[GPU 3] Peer
 # GPU 8 is not accessible, exiting ..."), and its init's return for it ("init.cu:1035: non-zero status: 3 building
 # transport map failed"): P2P reaches only GPUs of the same node, a remote transport (IBRC, IBGDA, UCX, libfabric)
