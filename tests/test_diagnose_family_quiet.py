@@ -241,6 +241,29 @@ def test_open_mpis_shared_memory_failing_outright_is_not_read_as_that_warning(tm
     assert _verdict(tmp_path, OMPI_SHMEM_WARN + crash)["cause"] != "none"
 
 
+# lead rules K, N, AZ (4): PMIx's shared-memory datastore lock message ("PMIX ERROR: ERROR in file
+# .../src/mca/gds/ds12/gds_ds12_lock_pthread.c at line 169", PMIx's gds/ds12 component), printed by every process of
+# an srun --mpi=pmix launch whose PMIx versions differ, with the run going on after it (round 66, llmc-pr426)
+def test_pmix_datastore_lock_errors_with_the_run_going_on_are_none(tmp_path):
+    text = "Allocated nodes:\ngpu-a1\ngpu-b12\n" + "".join(
+        f"[gpu-{h}:{p}] PMIX ERROR: ERROR in file ../../../src/mca/gds/ds12/gds_ds12_lock_pthread.c at line 168\n"
+        for h, p in (("a1", 7001), ("b12", 9102), ("a1", 7002)))
+    text += "Started training: ProcessID:0, NumProcess:3\n| micro batch size B | 32 |\n"
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "PMIX_MCA_gds=hash" in v["fix"], v
+
+
+def test_pmix_errors_in_other_files_or_a_failure_after_the_lock_message_are_not_none(tmp_path):
+    """The near shapes: PMIx's error in another of its files (its server unreachable) is a failure the lines show,
+    and a failure after the lock message is the news."""
+    other = "[gpu-a1:7001] PMIX ERROR: UNREACHABLE in file ../../src/server/pmix_server.c at line 2795\n"
+    assert _verdict(tmp_path, other)["cause"] != "none"
+    lock = "[gpu-a1:7001] PMIX ERROR: ERROR in file gds_ds21_lock_pthread.c at line 99\n"
+    crash = "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert _verdict(tmp_path, lock + crash)["cause"] != "none"
+
+
 def test_start_up_info_alone_says_there_is_no_failure(tmp_path):
     text = ("[I ProcessGroupNCCL.cpp:665] [Rank 3] ProcessGroupNCCL initialization options:"
             "NCCL_ASYNC_ERROR_HANDLING: 1\n")

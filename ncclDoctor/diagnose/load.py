@@ -394,6 +394,12 @@ SNIFF = 8192
 #             (torch.cuda.set_device(i), CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice,
 #             transformers' TrainingArguments._setup_devices): an 'invalid device ordinal' raised right under it is the
 #             launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
+#   ibv_     a verbs call named failing alone on its line ("ibv_modify_qp failed"): NVSHMEM's message split from its
+#             macro's prefix by other processes' writes, no other word (readers.nccl._bare_verbs_line, lead rule J)
+#   Peer GPU  NVSHMEM's topology check "[GPU 3] Peer GPU 8 is not accessible, exiting ...": no transport reaches that
+#             PE's GPU, no other word (readers.nccl, verdict.network._nvshmem_no_path)
+#   transport out of range  MSCCL++'s "what():  IB transport out of range: 2 >= 1" (its GPU's IB device index past
+#             the host's IB devices), no other word (readers.nccl, verdict.network._ib_device_range; rules Q, W)
 #   non-zero status: , NULL value  NVSHMEM's error macros (nvshmemx_error.h), the prefix of every failure its IB
 #             transports print with no other word (".../ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
 #             ".../ibrc.cpp:304: NULL value cq creation failed"; DeepEP's internode set-up):
@@ -534,7 +540,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
             b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices", b"non-zero status: ",
-            b"NULL value ",
+            b"NULL value ", b"ibv_", b"Peer GPU ", b"transport out of range",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",

@@ -92,6 +92,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.actor_rank: dict[int, int] = {}
         self.busid_rank: dict[tuple[str, str, str], tuple[int, str]] = {}  # (host, busId, nranks) -> (rank, pid)
         self.ring_rank: dict[tuple[str, int, str], int] = {}  # (host, pid, tid) -> rank its ring lines name, -1: two
+        # NVSHMEM's error macros' prefix seen in this file (signatures.R_NVSHMEM_MACRO), and the verbs calls named
+        # failing alone on their lines (first 64): those are NVSHMEM's messages split from that prefix (readers.nccl)
+        self._nvshmem_macro = False
+        # PMIx's datastore-lock message per line (first 64, readers.exits): a start-up warning where the input goes
+        # on after it (lead rule AZ (4)), read at the input's end (input_tail); else left as the last reading's
+        self._pmix_lock: dict[int, str] = {}
+        self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
@@ -405,6 +412,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         no exception line after them -- shows a process that raised, its error cut off (lead rules AB (2), AN (1)):
         kept aside as ``tb_cut``, read only when nothing else explains the lines (verdict.unread._cut_traceback).
         A watchdog rethrow's tail read before any error of its own (``_wd_tail``, lead rule AF (3)) is the same."""
+        if self._pmix_lock:
+            self._pmix_went_on(tail, lines)
         if isinstance(self._wd_tail, tuple):
             lineno = self._wd_tail[0]
             ev = Event("tb_cut", f"{self.path}:{lineno}", "Exception raised from ncclCommWatchdog ...")
@@ -437,6 +446,23 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        code=last[1].strip() if frame is not last else None)
         ev.rank = None
         self.aside.append(ev)
+
+    def _pmix_went_on(self, tail: list[str], lines: int) -> None:
+        """PMIx's datastore-lock messages (readers.exits) with a line of the input after the last of them: the
+        process went on after them, so they are the start-up warning of lead rules K, N, AZ (4) (benign), not the
+        last reading's failure shown; where nothing follows them they stay unread."""
+        last = next((lines - len(tail) + 1 + i for i in range(len(tail) - 1, -1, -1)
+                     if tail[i].strip() and not tail[i].strip().startswith("```")), None)
+        if last is None or last <= max(self._pmix_lock):
+            return
+        keep = []
+        for ev in self.unread:
+            n = ev.where.rpartition(":")[2]
+            if n.isdigit() and int(n) in self._pmix_lock:
+                self.queued.append(self._benign(int(n), self._pmix_lock[int(n)], "pmix datastore lock warning"))
+            else:
+                keep.append(ev)
+        self.unread[:] = keep
 
     def _launcher_kill(self, text: str, lineno: int) -> None:
         """A launcher's sigkill_handler killing its workers, one "Killing subprocess P" line a worker in the order it

@@ -429,8 +429,9 @@ R_OFI_HANDSHAKE = re.compile(r"\bhandshake (?:failed|fail(?:ure)?|timed out|not 
 R_VERBS = re.compile(r"Call to (ibv_\w+) failed(?: with error ([\w ]{1,60}))?")
 # UCX's own words for a verbs call it made failing, the call with its arguments, then the errno's strerror
 # ("ib_device.c:1250 UCX ERROR ibv_create_ah(dlid=49152 sl=0 port=1 ... dgid=::ffff:192.160.0.55 sgid_index=3 ...)
-# for UD verbs connect on bnxt_re0 failed: Connection timed out"): the same event as NCCL's "Call to ibv_X failed"
-R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+(ibv_\w{3,30})\([^\n]{0,400}?\)(?: for [\w ]{1,40}? on "
+# for UD verbs connect on bnxt_re0 failed: Connection timed out"): the same event as NCCL's "Call to ibv_X failed";
+# its mlx5 direct-verbs calls too ("ib_mlx5.c:395 UCX ERROR mlx5dv_devx_alloc_uar() failed: Operation not supported")
+R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+((?:ibv|mlx5dv)_\w{3,30})\([^\n]{0,400}?\)(?: for [\w ]{1,40}? on "
                          r"(?P<dev>[\w.\-]{1,32}))? failed: ?(?P<why>[A-Za-z][\w ]{1,60})")
 # TensorPipe's (torch RPC's) ibv transport throwing from tensorpipe/common/ibv.h, whose only throws are its verbs
 # checks (TP_CHECK_IBV_PTR / _INT: "In operator() at tensorpipe/common/ibv.h:172 \"\": Operation not supported", the
@@ -727,6 +728,11 @@ R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess
 R_OMPI_SHMEM_BTL_WARN = re.compile(r"\bshmem: mmap: an error occurred while determining whether or not \S{1,400} "
                                    r"could be created|\bcreate_and_attach: unable to create shared memory BTL "
                                    r"coordinating structure")
+# Slurm's / Open MPI's PMIx "PMIX ERROR: ERROR in file .../src/mca/gds/ds12/gds_ds12_lock_pthread.c at line 169" (also
+# gds_ds21_lock.c): the shared-memory datastore's lock at PMIx start-up, known harmless where the client and server
+# PMIx versions differ (silenced with PMIX_MCA_gds=hash); the process goes on after it -- a start-up warning, not a
+# failure by itself (lead rules K, N, AZ (4)). PMIx errors in any other file are not this line
+R_PMIX_DS_LOCK = re.compile(r"\bPMIX ERROR: \w{1,40} in file \S{0,200}?\bgds_ds\d{1,3}_lock\w{0,20}\.c at line \d{1,6}")
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
@@ -1354,9 +1360,29 @@ R_NVSHMEM_TRUNC = re.compile(r"\bbootstrap\w*\.cpp:\w+:\d+: (Message truncated ?
 # ".../ibrc.cpp:1072: non-zero status: 12 ibv_poll_cq failed, status: 12" (a work completion's status). The same
 # calls as NCCL's "Call to ibv_X failed" (R_VERBS), read the same way (lead rule J); its return trail ("non-zero
 # status: 7 ep_create failed") carries no call
+# IBGDA's "ibgda.cpp:2234: NULL value Unable to create ah." is ibv_create_ah returning NULL: the address handle to the
+# peer's GID (its route on the fabric), read as UCX's ibv_create_ah failing (group ah)
 R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1,6})|NULL value) ?"
-                             r"(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
-                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?")
+                             r"(?:(ibv_\w{2,32}|(?:cq|qp|srq) creation|mem registration) failed\b"
+                             r"(?:, status: (\d{1,3})|\. Reason: ([A-Za-z][\w ]{1,60}))?"
+                             r"|Unable to create (?P<ah>ah)\b)")
+# a verbs call's failure printed alone on its line ("ibv_modify_qp failed"): NVSHMEM's error macros write their
+# "<file>:<line>: non-zero status: N " prefix and their message with two writes, so several processes' stderr split
+# them apart; the call named failing is the same event whoever printed it (lead rule J)
+R_BARE_VERBS = re.compile(r"^\s{0,16}(ibv_\w{2,32}) failed[.!]?\s*$")
+# NVSHMEM's topology check (host/topo/topo.cpp) finding no transport from a PE's GPU to a peer PE's GPU ("[GPU 3] Peer
+# GPU 8 is not accessible, exiting ..."), and its init's return for it ("init.cu:1035: non-zero status: 3 building
+# transport map failed"): P2P reaches only GPUs of the same node, a remote transport (IBRC, IBGDA, UCX, libfabric)
+# the others; with neither, NVSHMEM cannot start -- the set-up of the paths between the PEs (verdict.network)
+R_NVSHMEM_PEER_GPU = re.compile(r"\[GPU (\d{1,5})\] Peer GPU (\d{1,5}) is not accessible\b")
+R_NVSHMEM_TMAP = re.compile(r"\.c(?:pp|c|u)?:\d{1,6}: non-zero status: -?\d{1,6} ?building transport map failed")
+# MSCCL++'s own check that a GPU's IB transport (Transport::IB0..IB7, one IB device per GPU index) names an IB device
+# the host has (getIBDeviceName: "IB transport out of range: 2 >= 1", std::out_of_range or mscclpp::Error
+# InvalidUsage; older builds without the numbers): the host has fewer IB devices than the GPUs using IB
+R_IB_TRANSPORT_RANGE = re.compile(r"\bIB transport out of range(?:: ?(\d{1,3}) ?>= ?(\d{1,3}))?")
+# NVSHMEM's error macros' prefix with its message split off (or none): the file shows NVSHMEM's own transport failing
+R_NVSHMEM_MACRO = re.compile(r"(?:\bnvshmem\w{0,20}/|/transport/(?:ibrc|ibgda|ibdevx|common)/)\S{0,200}\.c(?:pp|c|u)?:"
+                             r"\d{1,6}: (?:non-zero status: -?\d|NULL value)")
 # NVSHMEM's IBGDA transport moves its queue pairs through their states with mlx5's devx object calls, not ibv_modify_qp:
 # ".../ibgda/ibgda.cpp:1345: non-zero status: 121 Error in mlx5dv_devx_obj_modify for INIT2RTR_QP with syndrome 29e0df"
 # is the devx form of ibv_modify_qp failing (the return an errno, the firmware's syndrome after it): the queue pair

@@ -41,6 +41,10 @@ class ExitReaders:
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
         if ("shmem" in text or "coordinating" in text) and S.R_OMPI_SHMEM_BTL_WARN.search(text):
             return self._benign(lineno, text, "ompi shmem btl warning")
+        if "PMIX ERROR" in text and S.R_PMIX_DS_LOCK.search(text) and len(self._pmix_lock) < 64:
+            # benign only where the process goes on printing after it (parse.input_tail); left to the last reading
+            self._pmix_lock[lineno] = text
+            return None
         if ("suppress_errors" in text or "TORCHDYNAMO_VERBOSE" in text) and S.R_DYNAMO_ADVICE.search(text):
             ev = self._benign(lineno, text, "torch.compile error advice")  # the tail of a dynamo error: not a failure
             ev.data["dynamo"] = True  # by itself, it says where the process's own exception came from

@@ -134,9 +134,30 @@ class NcclReaders:
                            ofi_name=(f.group(3) or "").strip(), ofi_prov=f.group(1),
                            ofi_handshake=bool(S.R_OFI_HANDSHAKE.search(text, f.start())))
             return ev
-        n = S.R_NVSHMEM_VERBS.search(text) if " failed" in text and ".c" in text else None
+        n = (S.R_NVSHMEM_VERBS.search(text) if (" failed" in text or "create ah" in text) and ".c" in text
+             else None)
         if n:
             return self._nvshmem_verbs(lineno, text, n)
+        if ("non-zero status: " in text or "NULL value" in text) and S.R_NVSHMEM_MACRO.search(text):
+            self._nvshmem_macro = True  # NVSHMEM's own transport failing in this file: its split-off messages are its
+            for ev in self._bare_verbs:
+                ev.data["stack"] = "NVSHMEM"
+        r = S.R_IB_TRANSPORT_RANGE.search(text) if "transport out of range" in text else None
+        if r:  # a library's own check of its IB device index against the host's devices (verdict.network)
+            ev = self._context(lineno, text, "ib_device_range")
+            ev.rank = None  # every process of the host picks its device the same way
+            ev.data.update(index=int(r.group(1)) if r.group(1) else None, devices=int(r.group(2)) if r.group(2)
+                           else None)
+            return ev
+        g = S.R_NVSHMEM_PEER_GPU.search(text) if "Peer GPU" in text else None
+        if g or ("transport map" in text and S.R_NVSHMEM_TMAP.search(text)):
+            ev = self._context(lineno, text, "nvshmem_no_path")
+            ev.rank = None  # a PE's GPU, not a rank a launcher gave
+            ev.data.update(gpu=int(g.group(1)) if g else None, peer_gpu=int(g.group(2)) if g else None)
+            return ev
+        b = S.R_BARE_VERBS.match(self._body) if "ibv_" in text and " failed" in text else None
+        if b and len(self._bare_verbs) < 64:
+            return self._bare_verbs_line(lineno, text, b.group(1))
         d = S.R_NVSHMEM_DEVX.search(text) if "mlx5dv_devx" in text else None
         if d:
             return self._nvshmem_devx(lineno, text, d)
@@ -154,7 +175,7 @@ class NcclReaders:
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=v.group(1), verbs_error=(v.group(2) or "").strip(), peer=None)
             return ev
-        u = S.R_UCX_VERBS.search(text) if not a and "UCX" in text and "ibv_" in text else None
+        u = S.R_UCX_VERBS.search(text) if not a and "UCX" in text and ("ibv_" in text or "mlx5dv_" in text) else None
         if u:  # UCX (inside MPI, UCC, NIXL) naming the verbs call it made and its errno: read as NCCL's own
             ev = self._context(lineno, text, "ib_completion")
             ev.data.update(status=None, verbs=u.group(1), verbs_error=u.group("why").strip(), peer=None,
@@ -187,7 +208,7 @@ class NcclReaders:
         returns an errno), or a work completion's status -- so lead rule J reads it as it reads NCCL's own."""
         ev = self._context(lineno, text, "ib_completion")
         ev.rank = None  # a process's transport, printed with no rank: the PE is not the rank a launcher gave
-        call = _NVSHMEM_CALLS.get(n.group(2), n.group(2))
+        call = "ibv_create_ah" if n.group("ah") else _NVSHMEM_CALLS.get(n.group(2), n.group(2))
         ret = int(n.group(1)) if n.group(1) else None
         if n.group(3):  # "ibv_poll_cq failed, status: 12": the completion's ibv_wc_status, a fabric's report
             ev.data.update(status=int(n.group(3)), peer=None, stack="NVSHMEM")
@@ -195,6 +216,18 @@ class NcclReaders:
         said = (n.group(4) or "").strip() or (
             _strerror(ret) if ret and call in _ERRNO_CALLS else f"status {ret}" if ret is not None else "")
         ev.data.update(status=None, verbs=call, verbs_error=said, peer=None, stack="NVSHMEM")
+        return ev
+
+    def _bare_verbs_line(self, lineno: int, text: str, call: str) -> Event:
+        """A verbs call named failing alone on its line (signatures.R_BARE_VERBS): NVSHMEM's message split from its
+        macro's prefix by other processes' writes where the file shows NVSHMEM's prefixes (before or after it), so
+        read as NVSHMEM's "non-zero status: N ibv_X failed" with its errno lost."""
+        ev = self._context(lineno, text, "ib_completion")
+        ev.rank = None  # a process's transport, printed with no rank
+        ev.data.update(status=None, verbs=call, verbs_error="", peer=None)
+        if self._nvshmem_macro:
+            ev.data["stack"] = "NVSHMEM"
+        self._bare_verbs.append(ev)
         return ev
 
     def _nvshmem_devx(self, lineno: int, text: str, d) -> Event:

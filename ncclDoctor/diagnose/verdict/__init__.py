@@ -125,9 +125,11 @@ from ncclDoctor.diagnose.verdict.nccl import (
     _warn_subsystem,
 )
 from ncclDoctor.diagnose.verdict.network import (
+    _ib_device_range,
     _ib_unseen,
     _link_unmade,
     _network,
+    _nvshmem_no_path,
     _peer_wait,
     _root_unreached,
     _rpc_setup,
@@ -196,7 +198,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _gloo_stall, _barrier_owed,
     _beside_stall,
-    _setup_aftermath, _root_unreached, _link_unmade, _rpc_setup, _network, _store_wait,
+    _setup_aftermath, _root_unreached, _nvshmem_no_path, _ib_device_range, _link_unmade, _rpc_setup, _network,
+    _store_wait,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,

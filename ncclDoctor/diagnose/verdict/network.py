@@ -303,6 +303,61 @@ def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _nvshmem_no_path(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NVSHMEM (DeepEP's and torch symmetric memory's transport, nvshmem_init / nvshmem_malloc) stopping at start-up
+    because no transport reaches a peer PE's GPU ("[GPU 3] Peer GPU 8 is not accessible, exiting ...", "building
+    transport map failed", parse: ``nvshmem_no_path``): P2P reaches the GPUs of one node only, a peer on another node
+    needs NVSHMEM's remote transport (IBRC / IBGDA over InfiniBand-RoCE, UCX, libfabric), which did not load or was
+    not chosen -- the paths between the PEs at set-up, every PE alike (lead rules L, Z, J): network_setup, nobody
+    named. A verbs call's own failure (verdict.transport._ib) or a rank's own error is read first."""
+    evs = c.samples.get("nvshmem_no_path", [])
+    if not evs:
+        return None
+    pairs = list(dict.fromkeys((e.data["gpu"], e.data["peer_gpu"]) for e in evs if e.data.get("peer_gpu") is not None))
+    said = ", ".join(f"GPU {g} cannot reach peer GPU {p}" for g, p in pairs[:4])
+    return Verdict(
+        "network_setup",
+        "NVSHMEM could not build its transport map at start-up" + (f" ({said})" if said else "")
+        + ": no transport reaches those peer PEs -- P2P (NVLink / PCIe peer access) only reaches GPUs of the same "
+        "node, and a peer on another node needs NVSHMEM's remote transport (IBRC or IBGDA over InfiniBand/RoCE, UCX, "
+        "libfabric), which did not load or was not selected; every PE fails alike at set-up, no rank's fault",
+        "Give NVSHMEM a remote transport for the peers on other nodes: rerun with NVSHMEM_DEBUG=INFO to see which "
+        "transports each PE loaded and why the remote one did not ('init failed for transport: ...'); load the GPU "
+        "driver's peer-memory module for GPUDirect RDMA (modprobe nvidia_peermem, or nv_peer_mem with MLNX_OFED; "
+        "lsmod | grep peermem), check the InfiniBand/RoCE devices are visible in the container (ibv_devinfo, "
+        "/dev/infiniband), and select the transport with NVSHMEM_REMOTE_TRANSPORT=ibrc (or ucx / libfabric for a "
+        "fabric without IB verbs, such as EFA) or NVSHMEM_IB_ENABLE_IBGDA=1 for IBGDA (NVSHMEM_REMOTE_TRANSPORT=none "
+        "leaves only P2P). For peers on the same node check GPU peer access (P2P): nvidia-smi topo -m, and that "
+        "CUDA_VISIBLE_DEVICES shows each process the GPUs its node's PEs use.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _ib_device_range(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """MSCCL++'s own check that the IB transport a GPU uses names an IB device of the host ("IB transport out of
+    range: 2 >= 1", parse: ``ib_device_range``): it gives each GPU index its own IB device (Transport::IB0..IB7), so a
+    host with fewer IB devices than the GPUs that use IB refuses every process past them alike -- the host's set-up
+    against the library's, a library's own check (lead rules Q, W): config, nobody named."""
+    evs = c.samples.get("ib_device_range", [])
+    if not evs:
+        return None
+    have = next((e.data["devices"] for e in evs if e.data.get("devices") is not None), None)
+    idx = sorted({e.data["index"] for e in evs if e.data.get("index") is not None})
+    return Verdict(
+        "config",
+        "MSCCL++ refused the IB transport a GPU uses ('" + evs[0].text.strip()[:120] + "')"
+        + (f": IB device index {', '.join(map(str, idx))} asked for, the host has {have} IB device(s)"
+           if idx and have is not None else "")
+        + ": it gives each GPU (by its index) its own IB device (Transport::IB0..IB7, one IB device per GPU), so every "
+        "process whose GPU has no IB device of its own fails alike -- the host's NIC set-up against the library's, "
+        "not a rank's fault",
+        "Match the IB transports to the host's IB devices (ibv_devices lists them; the number of IB devices must "
+        "reach the GPUs that use IB, one NIC per GPU): name the devices to use with MSCCLPP_HCA_DEVICES, run as many "
+        "processes per node as there are IB devices (CUDA_VISIBLE_DEVICES), or have the test use CudaIpc (NVLink) "
+        "between GPUs of one node and IB only across nodes; a framework on NCCL instead picks its NICs with "
+        "NCCL_IB_HCA.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _link_unmade(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules L and X (1), read for HCCL like NCCL (AN (2)): a collective library's own link from a rank to its
     peer that could not be created at communicator set-up (HCCL's EI0009 createLink, parse: ``rpc_setup`` with

@@ -457,6 +457,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "local, writable file system with room (OMPI_MCA_orte_tmpdir_base / TMPDIR), give the "
                       "container shared memory (/dev/shm: docker --shm-size / --ipc=host), or leave the BTL out "
                       "(mpirun --mca btl ^smcuda, OMPI_MCA_btl=^smcuda)")
+    if "pmix datastore lock warning" in whats and not any(_PMIX_DS12.search(u.text) for u in unread_before_done(c)):
+        # lead rules K, N, AZ (4): an MPI/PMIx library's shared-memory start-up message the process goes on after
+        benign.append("Slurm's / Open MPI's PMIx 'PMIX ERROR: ERROR in file .../gds_ds12_lock_pthread.c' is a known "
+                      "benign, harmless start-up message of its shared-memory datastore's lock (a PMIx version "
+                      "mismatch between srun --mpi=pmix's plugin and the MPI library's own PMIx, v3/v4): the "
+                      "processes go on after it, no action needed; silence it with PMIX_MCA_gds=hash in the job's "
+                      "environment (or launch with the srun --mpi plugin matching the MPI library's PMIx version)")
     if "Windows store connect warning" in whats:
         benign.append("the store client's 'failed to connect ... (system error: 10049 / errno: 22 - Invalid "
                       "argument / errno: 99 - Cannot assign requested address)' warning is a benign retried "

@@ -404,7 +404,10 @@ def _ofi_connect(c: Collected, evs: list) -> Verdict | None:
 # verbs calls that only allocate on the local HCA (no peer, no packet on the wire): their failure is the node's
 # resources or limits, a system error, not the fabric
 _LOCAL_VERBS = ("ibv_create_qp", "ibv_create_cq", "ibv_alloc_pd", "ibv_create_srq", "ibv_create_comp_channel",
-                TP_IBV_VERBS)
+                TP_IBV_VERBS,
+                # mlx5's direct verbs (DEVX) allocating on the local HCA: a user access region (its doorbell page), an
+                # object such as a queue pair (UCX's and NVSHMEM IBGDA's mlx5 paths)
+                "mlx5dv_devx_alloc_uar", "mlx5dv_devx_obj_create", "mlx5dv_create_")
 
 
 # The locked-memory advice both set-up verdicts give (the verbs call refused, the registration refused)
@@ -428,9 +431,21 @@ def _verbs_resource(evs: list) -> Verdict:
         "may hold them; lower NCCL_IB_QPS_PER_CONNECTION / NCCL_MAX_NCHANNELS, check ibv_devinfo -v max_qp / "
         "max_cq, dmesg for mlx5 errors) or the device is not usable in the container (/dev/infiniband mounted, "
         "rdma devices allowed)." + (_NVSHMEM_RESOURCE_FIX if e.data.get("stack") == "NVSHMEM" else "")
-        + (_TP_IBV_FIX if e.data.get("stack") == "TensorPipe" else ""),
+        + (_TP_IBV_FIX if e.data.get("stack") == "TensorPipe" else "")
+        + (_UCX_DEVX_FIX if e.data.get("stack") == "UCX" and str(e.data["verbs"]).startswith("mlx5dv_") else ""),
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
+
+# UCX's mlx5 transports use DEVX (mlx5 direct verbs' device objects) where rdma-core says the HCA supports it: a DEVX
+# allocation refused with "Operation not supported" is the host's verbs stack (rdma-core / MLNX_OFED, the firmware)
+# not giving that HCA DEVX, or a UCX built against another rdma-core than the one loaded
+_UCX_DEVX_FIX = (
+    " For UCX's mlx5 DEVX calls (mlx5dv_devx_alloc_uar, mlx5dv_devx_obj_create) refused with 'Operation not "
+    "supported': the host's verbs stack does not give the HCA DEVX -- check that rdma-core / MLNX_OFED, the HCA "
+    "firmware and the UCX version match on every host (ucx_info -v, ofed_info -s, ibv_devinfo), that UCX was built "
+    "against the rdma-core it loads; UCX_IB_MLX5_DEVX=no makes UCX use plain verbs instead of DEVX, and UCX_TLS "
+    "(e.g. UCX_TLS=rc_verbs,ud_verbs,self,sm) or Open MPI's --mca pml ob1 tells whether UCX's mlx5 path is the "
+    "cause.")
 
 # TensorPipe (torch RPC, init_rpc) picks its ibv transport whenever libibverbs finds a device: the same host limits,
 # plus its own switch to leave InfiniBand out
