@@ -499,6 +499,23 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(DS_BUILD_OPS=1 pip install deepspeed on a host with the toolkit, then ds_report) so nothing compiles at "
             "start-up. Then relaunch.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    ind = next((x for x in evs if x.data.get("inductor")), None)
+    if ind is not None:  # torch.compile's Inductor compiling its generated C++ with the host's compiler (rule AF (2))
+        return Verdict(
+            "config",
+            f"torch.compile's Inductor failed building the C++ it generated ({text[:200]}, {ind.where}): its "
+            "cpp_builder runs the host's C++ compiler (g++) on the wrapper / kernels it writes under its cache dir "
+            "(/tmp/torchinductor_<user>), and that compiler call failed -- the toolchain every rank compiles with "
+            "alike, so the rank that printed it is no culprit",
+            "Run the compiler command from the CalledProcessError by hand (or rerun with TORCH_LOGS=\"+inductor\" "
+            "TORCHDYNAMO_VERBOSE=1) to see the compiler's own error. Then fix the toolchain every node shares: a "
+            "working g++ / gcc that the installed torch supports (build-essential, or conda install gxx_linux-64 in "
+            "the environment; CXX pointing at it), the Python and torch headers it includes, and room in the cache "
+            "dir (TORCHINDUCTOR_CACHE_DIR on a local, writable disk; clear a stale /tmp/torchinductor_<user>). "
+            "Until then, run without the C++ wrapper (torch._inductor.config.cpp_wrapper = False, or mode='default' "
+            "instead of reduce-overhead / max-autotune), or disable torch.compile to confirm the model runs eager; "
+            "upgrade torch if its Inductor generates code the compiler rejects.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
         what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
         return Verdict(

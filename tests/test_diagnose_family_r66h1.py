@@ -1,0 +1,46 @@
+"""How diagnose reads round 66's cases of fixer h1 (session 23): torch.compile under DistributedDataParallel and the
+job's shared software at start-up -- Inductor's C++ build whose CalledProcessError the paste cut inside the compiler's
+command (rule AF (2)), DDPOptimizer refusing a graph and naming the setting that avoids it (rules W, AW), a Python
+3.11+ traceback cut under the caret marks of torch.compile's frames (rules AN (1), AF (2)), an installed module lacking
+the attribute a rank calls at start-up beside another rank's compile failure (rule AF (2), round 41's sentence), and a
+library's constructor refusing a keyword argument the entry script passes at its top level (rules AF (2), U (2)).
+Each test reads the shape from lines other than the corpus case's own (other ranks, paths, wordings), and a near
+shape that must NOT be read that way. Hosts, pids and paths are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+
+# --- Inductor's C++ build, its CalledProcessError cut inside the command ------------------------------------------
+def _cpe(rank: int, cmd: str, frame: str = "torch/_inductor/cpp_builder.py\", line 340, in _run_compile_cmd") -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n"
+            f"[rank{rank}]:   File \"/opt/conda/lib/python3.11/site-packages/{frame}\n"
+            f"[rank{rank}]:     subprocess.check_output(args=cmd, cwd=cwd, stderr=subprocess.STDOUT)\n"
+            f"[rank{rank}]: subprocess.CalledProcessError: Command '{cmd}\n")
+
+
+def test_a_compiler_command_cut_inside_its_list_is_the_shared_build(tmp_path):
+    """Rule AF (2): torch.compile's Inductor runs g++ on the C++ it generated under /tmp/torchinductor_<user>; the
+    paste keeps the CalledProcessError's first arguments only (no "returned non-zero exit status"). The compiler's
+    command failed all the same: the toolchain every rank shares, config, no rank -- whichever rank's tag it carries;
+    the fix is Inductor's (its cache dir, the compiler), not cpp_extension's ninja."""
+    for rank, cmd in ((5, "['/usr/bin/g++', '/tmp/torchinductor_alice/x7/cx7abc.cpp', '-shared', '-fPIC',"),
+                      (0, "['g++', '/tmp/torchinductor_bob/q2/cq2zz.cpp', '-D', 'TORCH_INDUCTOR_CPP_WRAPPER', '-O3'")):
+        d = _report(tmp_path, _cpe(rank, cmd))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+        assert "Inductor" in v["summary"] and "TORCHINDUCTOR_CACHE_DIR" in v["fix"] and "g++" in v["fix"], v
+
+
+def test_a_cut_command_that_is_no_compiler_or_a_compiler_killed_is_not_the_build(tmp_path):
+    """The near shapes: a launcher's CalledProcessError for a worker's python command, cut the same way, is that
+    worker's failure (rule A), not the toolchain; a compiler that died on a signal is read by its signal (a kill),
+    not as a build that failed."""
+    worker = _cpe(5, "['/opt/conda/bin/python', '-u', 'train.py', '--local_rank=5',",
+                  "subprocess.py\", line 413, in check_call")
+    assert _verdict(tmp_path, worker)["cause"] != "config"
+    killed = _cpe(2, "['g++', '/tmp/torchinductor_alice/x7/cx7abc.cpp', '-shared']' died with <Signals.SIGKILL: 9>.")
+    assert _verdict(tmp_path, killed)["cause"] != "config"
