@@ -44,3 +44,40 @@ def test_a_cut_command_that_is_no_compiler_or_a_compiler_killed_is_not_the_build
     assert _verdict(tmp_path, worker)["cause"] != "config"
     killed = _cpe(2, "['g++', '/tmp/torchinductor_alice/x7/cx7abc.cpp', '-shared']' died with <Signals.SIGKILL: 9>.")
     assert _verdict(tmp_path, killed)["cause"] != "config"
+
+
+# --- a library's check naming the Python setting that avoids it ----------------------------------------------------
+_DDP_OPT = ("NotImplementedError: DDPOptimizer backend: Found a higher order op in the graph. This is not supported. "
+            "Please turn off DDP optimizer using torch._dynamo.config.optimize_ddp=False. Note that this can cause "
+            "performance degradation because there will be one bucket for the entire Dynamo graph.")
+
+
+def test_a_refusal_that_names_the_python_setting_avoiding_it_quotes_it_in_the_fix(tmp_path):
+    """Rules W, AW: TorchDynamo's DDPOptimizer refuses a graph holding a higher-order op (activation checkpointing
+    under torch.compile and DDP) and names the setting to turn it off. The same code on every rank: config, no rank,
+    and the fix quotes the setting as the message gives it; another library's "set x.y = False" the same way."""
+    text = ("torch._dynamo.exc.BackendCompilerFailed: backend='compile_fn' raised:\n" + _DDP_OPT + "\n\n"
+            "You can suppress this exception and fall back to eager by setting:\n"
+            "    import torch._dynamo\n"
+            "    torch._dynamo.config.suppress_errors = True\n")
+    v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "torch._dynamo.config.optimize_ddp=False" in v["fix"] and "suppress_errors" not in v["fix"], v["fix"]
+    other = "RuntimeError: fused attention is not supported on this device; set kernels.config.use_fused = False\n"
+    v = _verdict(tmp_path, other)
+    assert v["cause"] == "config" and "kernels.config.use_fused=False" in v["fix"], v
+
+
+def test_an_environment_setting_or_dynamos_advice_alone_is_not_quoted_as_the_python_setting(tmp_path):
+    """The near shapes: a message naming an environment variable keeps that variable's fix (named first), and
+    dynamo's fall-back advice printed under a refusal that names no setting is not taken for the setting the check
+    names (it is on lines of its own, not the error's)."""
+    env = "RuntimeError: P2P is not supported on this system, set NCCL_P2P_DISABLE=1 or use torch.x.y = False\n"
+    v = _verdict(tmp_path, env)
+    assert "NCCL_P2P_DISABLE=1" in v["fix"] and "torch.x.y=False" not in v["fix"], v["fix"]
+    bare = ("NotImplementedError: this op is not supported by the backend\n\n"
+            "You can suppress this exception and fall back to eager by setting:\n"
+            "    import torch._dynamo\n"
+            "    torch._dynamo.config.suppress_errors = True\n")
+    v = _verdict(tmp_path, bare)
+    assert "suppress_errors=True" not in v["fix"] and "names the setting that avoids" not in v["fix"], v["fix"]
