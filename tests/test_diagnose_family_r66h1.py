@@ -81,3 +81,43 @@ def test_an_environment_setting_or_dynamos_advice_alone_is_not_quoted_as_the_pyt
             "    torch._dynamo.config.suppress_errors = True\n")
     v = _verdict(tmp_path, bare)
     assert "suppress_errors=True" not in v["fix"] and "names the setting that avoids" not in v["fix"], v["fix"]
+
+
+# --- a Python 3.11+ traceback cut under its caret marks -----------------------------------------------------------
+_DYNAMO_FRAMES = (
+    '[rank{r}]:   File "/env/lib/python3.11/site-packages/torch/_dynamo/output_graph.py", line 1446, in '
+    "_call_user_compiler\n"
+    "[rank{r}]:     compiled_fn = compiler_fn(gm, self.example_inputs())\n"
+    "[rank{r}]:                   ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
+    '[rank{r}]:   File "/env/lib/python3.11/site-packages/torch/_dynamo/backends/distributed.py", line 541, in '
+    "compile_fn\n"
+    "[rank{r}]:     submod_compiler.run(*example_inputs)\n"
+    '[rank{r}]:   File "/env/lib/python3.11/site-packages/torch/fx/interpreter.py", line 146, in run\n'
+    "[rank{r}]:     self.env[node] = self.run_node(node)\n"
+    "[rank{r}]:                      ^^^^^^^^^^^^^^^^^^^\n")
+
+
+def test_a_traceback_cut_under_the_caret_marks_of_compile_frames_is_a_cut_failure(tmp_path):
+    """Rules AN (1), AF (2): the paste stops at Python 3.11's caret marks under a frame's code line, inside
+    torch.compile's frames (DDPOptimizer's compile_fn): a process raised and its error was cut -- unknown, nobody
+    named, and the fix is torch.compile's (TORCHDYNAMO_VERBOSE, optimize_ddp=False), not 'nothing failed'."""
+    d = _report(tmp_path, _DYNAMO_FRAMES.format(r=3))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "TORCHDYNAMO_VERBOSE=1" in v["fix"] and "optimize_ddp=False" in v["fix"], v["fix"]
+    plain = ('  File "/work/train.py", line 88, in step\n'
+             "    loss = model(batch)\n"
+             "           ^^^^^^^^^^^^\n")
+    v = _verdict(tmp_path, plain)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "TORCHDYNAMO_VERBOSE" not in v["fix"] and "optimize_ddp" not in v["fix"], v["fix"]
+
+
+def test_caret_marks_under_a_line_that_is_no_frame_or_before_an_exception_are_not_a_cut(tmp_path):
+    """The near shapes: carets under a code line whose line above is no frame (a log's own underline) show no
+    traceback; a traceback whose carets are followed by its exception reads that exception, not a cut."""
+    underline = "training config loaded\n    lr = 3e-4\n    ^^^^^^^^^\n"
+    assert _verdict(tmp_path, underline)["cause"] == "none"
+    full = _DYNAMO_FRAMES.format(r=1) + "[rank1]: RuntimeError: boom in the compiled graph\n"
+    v = _verdict(tmp_path, full)
+    assert "the input stops inside" not in v["summary"], v

@@ -63,6 +63,8 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 # a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
 # of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
+# Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
+_CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -409,27 +411,35 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data.update(what="watchdog", rank=self._wd_tail[1])
             self.aside.append(ev)
             return
-        shown = []  # (line number, line as the process printed it), the last two that are not blank nor a fence
+        shown = []  # (line number, line as the process printed it), the last three that are not blank nor a fence
         for i in range(len(tail) - 1, -1, -1):
             t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()  # a blank line's prefix too
             while t.startswith(">"):  # a quoted paste's marks
                 t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
-                if len(shown) == 2:
+                if len(shown) == 3:
                     break
         if not shown:
             return
         last = shown[0]
         if S.R_PY_FRAME_END.search(last[1]):
             frame = last
-        elif len(shown) == 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):
+        elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):
             frame = shown[1]  # a code line, or the caret marks, under the last frame
+        elif (len(shown) == 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
+              and not S.R_EXC_OR_NAME.match(shown[1][1])):
+            frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
         else:
             return
         ev = self._context(frame[0], frame[2], "tb_cut")
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state
         ev.data.update(what="frames", rank=ev.rank)
+        # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
+        # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
+        seen = "\n".join(tail)
+        if "torch/_dynamo/" in seen or "torch/_inductor/" in seen or "BackendCompilerFailed" in seen:
+            ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
         ev.rank = None
         self.aside.append(ev)
 
