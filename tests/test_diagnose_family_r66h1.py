@@ -121,3 +121,49 @@ def test_caret_marks_under_a_line_that_is_no_frame_or_before_an_exception_are_no
     full = _DYNAMO_FRAMES.format(r=1) + "[rank1]: RuntimeError: boom in the compiled graph\n"
     v = _verdict(tmp_path, full)
     assert "the input stops inside" not in v["summary"], v
+
+
+# --- an installed module lacking the attribute a rank calls, beside another rank's compile failure ------------------
+_ADVICE = ("[rank{r}]: Set TORCH_LOGS=\"+dynamo\" and TORCHDYNAMO_VERBOSE=1 for more information\n\n"
+           "[rank{r}]: You can suppress this exception and fall back to eager by setting:\n"
+           "[rank{r}]:     import torch._dynamo\n"
+           "[rank{r}]:     torch._dynamo.config.suppress_errors = True\n")
+
+
+def _raised(rank: int, exc: str, call: str = "mlflow.start_run(run_name=args.name)") -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n"
+            f"[rank{rank}]:   File \"/home/u/proj/train.py\", line 120, in <module>\n"
+            f"[rank{rank}]:     {call}\n"
+            f"[rank{rank}]: {exc}\n")
+
+
+def test_a_module_lacking_the_attribute_a_rank_calls_is_the_shared_install(tmp_path):
+    """Rule AF (2), round 41's sentence: rank 2 alone raises "module 'mlflow' has no attribute 'start_run'" (the
+    module imported is not the package: another version, or a local folder of that name shadowing it) while rank 0's
+    output ends in torch.compile's advice -- both failing on the software every rank shares: config, no rank, the
+    fix naming the module and the shadowing check. The same line with no other rank shown is config too."""
+    text = (_raised(2, "AttributeError: module 'mlflow' has no attribute 'start_run'") + _ADVICE.format(r=0)
+            + "W0301 10:00:00.000000 4242 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 777 "
+              "closing signal SIGTERM\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "mlflow" in v["fix"] and "shadows" in v["fix"] and "TORCHDYNAMO_VERBOSE" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, _raised(1, "AttributeError: module 'tensorboardX' has no attribute 'SummaryWriter'",
+                                   "writer = tensorboardX.SummaryWriter(log_dir)"))
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+
+
+def test_an_objects_attribute_or_a_module_beside_a_run_failure_is_not_the_install(tmp_path):
+    """The near shapes: an object lacking an attribute ("'tuple' object has no attribute 'items'") is the code's own
+    data, that rank's failure (rule A); a module's AttributeError beside an NCCL error is no start-up install
+    failure; and another rank's compile advice beside a rank's own exception names neither rank alone."""
+    v = _verdict(tmp_path, _raised(0, "AttributeError: 'tuple' object has no attribute 'items'", "x = batch.items()"))
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    nccl = (_raised(3, "AttributeError: module 'mlflow' has no attribute 'start_run'")
+            + "[rank1]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, unhandled "
+              "system error, NCCL version 2.20.5\n")
+    assert _verdict(tmp_path, nccl)["cause"] != "config"
+    both = _raised(0, "KeyError: 'labels'", "loss = out['labels']") + _ADVICE.format(r=1)
+    d = _report(tmp_path, both)
+    assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]

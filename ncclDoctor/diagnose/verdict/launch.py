@@ -170,7 +170,7 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     every = (procs >= 2 and len(excs) >= procs
              or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
     if not every:
-        return None
+        return _module_lacks(c, excs, message) if kind == "AttributeError" else None
     n = procs if procs >= 2 and len(excs) >= procs else len(tags)
     return Verdict(
         "config",
@@ -184,6 +184,49 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "python -c 'import X' alone reproduces it without the launcher), in the one environment every node runs, then "
         "relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# "module 'wandb' has no attribute 'init'": the module the name imports is not the package the code calls
+_MODULE_ATTR = re.compile(r"^module '(?P<mod>[\w.]{1,80})' has no attribute '(?P<attr>\w{1,80})'")
+
+
+def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
+    """Lead rule AF (2), round 41's sentence: the one exception shown -- of one rank or of several, however few of
+    the workers -- is an installed module lacking the attribute the code calls on it ("AttributeError: module 'wandb'
+    has no attribute 'init'"), with no NCCL, CUDA, timeout or connection failure shown (``_one_error_alone``). The
+    module every process imports is not the package the code was written for (another version, a broken install, or
+    a local file or folder of that name shadowing it): the install every worker loads alike, config, no rank -- one
+    rank reaches the call first (a rank-0-only logger's init), the others would fail on it too. An object's attribute
+    ("'NoneType' object has no attribute") is the code's own data: not this."""
+    m = _MODULE_ATTR.match(message or "")
+    if m is None or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    mod, attr = m.group("mod"), m.group("attr")
+    top = mod.split(".", 1)[0]
+    ranks = sorted({e.rank for e in excs if e.rank is not None})
+    who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"
+    compiled = sorted({b.rank for b in c.samples.get("benign", []) if b.data.get("dynamo") and b.rank is not None}
+                      - set(ranks))
+    beside = (f"; rank {', '.join(map(str, compiled))} failed on its own too, in torch.compile (its output ends in "
+              "torch._dynamo's advice): the job's shared software failing at start-up on more than one rank, no "
+              "rank's own fault" if compiled else "")
+    return Verdict(
+        "config",
+        f"{who} stopped on an installed module lacking what the code calls on it (AttributeError: "
+        f"{message[:200]}, {excs[-1].where}): the '{mod}' that Python imported is not the package the script was "
+        "written for -- another version, a broken install, or a local file or folder named like it shadowing the "
+        f"package -- the same install every worker loads{beside}",
+        f"Check what '{mod}' resolves to under the launcher's interpreter: python -c 'import {mod}; print({mod}."
+        f"__file__, getattr({mod}, \"__version__\", None))'. A path in the working directory (a folder or file named "
+        f"{top}/ or {top}.py next to the script, or a leftover run directory) shadows the installed package: rename "
+        f"or remove it; otherwise reinstall the package (pip install -U --force-reinstall {top}) at the version that "
+        f"has {mod}.{attr} (module '{mod}' has no attribute '{attr}' in the version installed), in the one "
+        "environment every node runs, or turn off the feature that calls it in the script's settings; then "
+        "relaunch."
+        + (" The torch.compile failure beside it: rerun with TORCHDYNAMO_VERBOSE=1 for its error, or disable "
+           "compile (compile=False) to confirm the model runs eager; torch._dynamo.config.suppress_errors = True "
+           "falls back to eager where compiling fails." if compiled else ""),
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # Python's "cannot import name 'N' from 'M' (path)": the installed M has no N -- its version is not the one the

@@ -273,7 +273,8 @@ _R_ASSERT_EXC = re.compile(r"(?:^|\.)AssertionError$")
 def _own_exception(c: Collected, e, own: list) -> list[int]:
     """Lead rule A without a launcher's record: the exception ending a traceback whose lines carry one rank's tag
     ("[rank0]: KeyError: ..."), of no victim's class (a timeout, the store or a peer gone) and no assert (rule W),
-    where no other process is shown failing (every exception the lines hold is that rank's): that rank failed first,
+    where no other process is shown failing (every exception the lines hold is that rank's, and no other rank's
+    output ends in torch._dynamo's advice, the tail of an error it raised compiling): that rank failed first,
     [rank]. A rank from a file's name, or several ranks' exceptions, name nobody: []."""
     if e not in own or e.rank is None or any(e.data.get(k) for k in ("rank_from", "settings", "in_handler")):
         return []
@@ -281,6 +282,8 @@ def _own_exception(c: Collected, e, own: list) -> list[int]:
         return []
     if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:
         return []
+    if any(b.data.get("dynamo") and b.rank is not None and b.rank != e.rank for b in c.samples.get("benign", [])):
+        return []  # another rank's output ends in torch._dynamo's advice: it raised on its own too (rules J, AM (2))
     return [e.rank]
 
 
