@@ -167,3 +167,49 @@ def test_an_objects_attribute_or_a_module_beside_a_run_failure_is_not_the_instal
     both = _raised(0, "KeyError: 'labels'", "loss = out['labels']") + _ADVICE.format(r=1)
     d = _report(tmp_path, both)
     assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+
+
+# --- a library's constructor refusing the keyword the entry script passes at its top level --------------------------
+def _top(rank: int, call: str, exc: str, carets: bool = False, deeper: str = "") -> str:
+    p = f"[rank{rank}]: "
+    return (f"{p}Traceback (most recent call last):\n"
+            f"{p}  File \"/home/u/exp/run_small.py\", line 27, in <module>\n"
+            f"{p}    {call}\n"
+            + (f"{p}          {'^' * 40}\n" if carets else "")
+            + (f"{p}  File \"/home/u/exp/run_small.py\", line 9, in {deeper}\n{p}    return build(**kw)\n"
+               if deeper else "")
+            + f"{p}{exc}\n"
+            + f"{p}[W301 10:00:07.154035416 ProcessGroupNCCL.cpp:1250] WARNING: process group has NOT been destroyed "
+              "before it is being destructed\n")
+
+
+def test_a_constructor_refusing_the_scripts_top_level_keyword_is_the_install_version(tmp_path):
+    """Rules AF (2), U (2): the entry script's top-level line builds an installed library's object with a keyword its
+    version does not take ("TrainerArgs.__init__() got an unexpected keyword argument 'grad_ckpt'"; Python 3.9's
+    unqualified "__init__()"; 3.11's caret marks under the call): every worker runs that line on the same install --
+    config, no rank, the fix about the library's version and the keyword."""
+    for rank, call, exc, carets in (
+            (3, "args = TrainerArgs(lr=3e-4, grad_ckpt=True)",
+             "TypeError: TrainerArgs.__init__() got an unexpected keyword argument 'grad_ckpt'", False),
+            (0, "model = GPTConfig(n_layer=12, use_rope=True)",
+             "TypeError: __init__() got an unexpected keyword argument 'use_rope'", False),
+            (1, "cfg = ModelConfig.__class__(name='x', attn_impl='sdpa')",
+             "TypeError: ModelConfig.__init__() got an unexpected keyword argument 'attn_impl'", True)):
+        d = _report(tmp_path, _top(rank, call, exc, carets))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (exc, v)
+        kw = exc.rsplit("'", 2)[1]
+        assert kw in v["fix"] and "pip install" in v["fix"] and "version" in v["fix"], v["fix"]
+
+
+def test_a_keyword_refused_deeper_or_by_a_method_or_without_its_frame_is_not_the_install(tmp_path):
+    """The near shapes: the same refusal raised in a function the script calls (a deeper frame between) is the code's
+    own call, rule A's reading; a method refusing a keyword at the top level ("forward() got an unexpected keyword
+    argument") is no constructor of an installed class; and the bare line with no frame says nothing of where."""
+    exc = "TypeError: TrainerArgs.__init__() got an unexpected keyword argument 'grad_ckpt'"
+    deeper = _top(2, "args = make_args(cfg)", exc, deeper="make_args")
+    assert _verdict(tmp_path, deeper)["cause"] != "config"
+    method = _top(2, "out = model(input_ids, labels=y)",
+                  "TypeError: forward() got an unexpected keyword argument 'labels'")
+    assert _verdict(tmp_path, method)["cause"] != "config"
+    assert _verdict(tmp_path, f"[rank2]: {exc}\n")["cause"] != "config"

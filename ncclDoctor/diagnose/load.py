@@ -482,6 +482,11 @@ SNIFF = 8192
 #    rank:   a logger's rank field in its record's header ("[1] DEEPMD rank:1  INFO ..."), a line with no other
 #             word: under a bare "[N] " label, it ties the label to the process's rank (S.R_BARE_TIE, parse._bare_rank,
 #             lead rule AM (3))
+#   , in <module>  a traceback's frame at the entry script's top level ('File "repro.py", line 13, in <module>'),
+#             which holds no other word: an exception right under it (its code line and carets read through
+#             parse._follow, no deeper frame between) was raised by the script's own top-level call -- a library's
+#             constructor refusing the keyword the script passes is the install's version (parse._top_frame,
+#             verdict.launch._kwarg_refused, lead rules AF (2), U (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -540,7 +545,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
-            b"batch in ", b"resource_sharer", b" rank:")
+            b"batch in ", b"resource_sharer", b" rank:", b", in <module>")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

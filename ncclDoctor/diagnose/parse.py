@@ -276,6 +276,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._wd_tail: tuple[int, int | None] | None | bool = None
         self._call_traced: set[bool] = set()  # NCCL per-call INFO / tuner TRACE lines read (readers.nccl: is it TRACE)
         self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
+        # (line of a traceback's top-level frame 'File "x.py", line N, in <module>', the last line read after it with
+        # every line between read and none of them another frame): an exception read right after it was raised by a
+        # call at the script's top level, its traceback's innermost frame (crash._traceback_tail's ``top_level``)
+        self._top_frame: tuple[int, int] | None = None
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -749,6 +753,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._top_frame is not None:
+            # a line not read between (the follow ran out) or a deeper frame: the raise is no longer the top level's
+            self._top_frame = None if lineno != self._top_frame[1] + 1 or 'File "' in body else (
+                self._top_frame[0], lineno)
+        if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
+            self._top_frame = (lineno, lineno)
+            self._follow = max(self._follow, 8)  # its code line, carets and a wrapped line's blanks hold no trigger
         if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
                 fr := S.R_FIELD_RANK.match(body)):
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)

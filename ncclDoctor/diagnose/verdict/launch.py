@@ -229,6 +229,43 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# A class's constructor refusing a keyword argument: "Config.__init__() got an unexpected keyword argument
+# '_norm_class'" (Python 3.10+ names the class; older ones print "__init__() got ...")
+_KWARG_REFUSED = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?__init__\(\) got an unexpected keyword argument "
+                            r"'(?P<kw>\w{1,80})'")
+
+
+def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence) and U (2): every exception shown is one TypeError of a class's
+    constructor refusing a keyword argument, raised by a call at the entry script's top level (the traceback's
+    innermost frame is 'in <module>': parse._top_frame), with no NCCL, CUDA, timeout or connection failure. The script
+    builds an installed library's object with arguments that library's version does not take (written for another
+    release): every worker runs the same line against the same install, so config, no rank -- whichever rank's tag
+    the traceback carries. A keyword refused deeper in the code (a method, a function of the run) is not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _KWARG_REFUSED.match(message or "")
+    if kind.rpartition(".")[2] != "TypeError" or m is None or not all(e.data.get("top_level") for e in excs) or any(
+            e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    cls, kw = m.group("cls") or "the class", m.group("kw")
+    return Verdict(
+        "config",
+        f"the script's own top-level call failed at start-up: {cls}'s constructor refuses the keyword argument "
+        f"'{kw}' ({kind}: {message[:200]}, {excs[-1].where}) -- the installed library that defines {cls} is of "
+        "another version than the script was written for (the argument renamed, removed or not yet added); every "
+        "worker runs the same line against the same install, so no rank is at fault",
+        f"Match the script and the installed library: check the installed version of the package that defines "
+        f"{cls} (pip show <package>; python -c 'import <package>; print(<package>.__version__)' under the "
+        "launcher's interpreter) against the version the script was written for, then install that version (pip "
+        "install <package>==<version>, or pip install -U <package> to upgrade, or install it from the same commit "
+        f"as the script), or change the call to the installed version's signature ({cls}'s current name for "
+        f"'{kw}'). Run the script once without the launcher to confirm; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # Python's "cannot import name 'N' from 'M' (path)": the installed M has no N -- its version is not the one the
 # importing code was written for (N added, renamed or removed between releases)
 _CANNOT_IMPORT = re.compile(r"\bcannot import name '(\w{1,80})' from '([\w.]{1,160})'")
