@@ -277,9 +277,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._call_traced: set[bool] = set()  # NCCL per-call INFO / tuner TRACE lines read (readers.nccl: is it TRACE)
         self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
         # (line of a traceback's top-level frame 'File "x.py", line N, in <module>', the last line read after it with
-        # every line between read and none of them another frame): an exception read right after it was raised by a
-        # call at the script's top level, its traceback's innermost frame (crash._traceback_tail's ``top_level``)
-        self._top_frame: tuple[int, int] | None = None
+        # every line between read and none of them another frame, the lines with text among them): an exception read
+        # right after it was raised by a call at the script's top level, its traceback's innermost frame
+        # (crash._traceback_tail's ``top_level``)
+        self._top_frame: tuple[int, int, int] | None = None
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -606,6 +607,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if self._top_frame is not None and self._top_frame[1] == lineno and self._top_frame[2] < 3:
+            # a top-level frame's code line, carets and a wrapped line's blanks hold no trigger: read them one by one,
+            # up to the exception or the next frame (parse._top_frame)
+            self._follow = max(self._follow, 1)
         if "NCCL" in text and self._before_version is not False:
             self._version_printer(lineno, text)
         if self._tag_head is not None and lineno == self._tag_head[0] + 1 and not self._body.strip():
@@ -754,12 +759,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
         if self._top_frame is not None:
-            # a line not read between (the follow ran out) or a deeper frame: the raise is no longer the top level's
-            self._top_frame = None if lineno != self._top_frame[1] + 1 or 'File "' in body else (
-                self._top_frame[0], lineno)
+            # a line not read between, a deeper frame, or more than the frame's code line, its carets and the
+            # exception: the raise is not the top level's
+            start, last, n = self._top_frame
+            n += bool(body.strip(" \t>"))
+            self._top_frame = None if lineno != last + 1 or 'File "' in body or n > 3 else (start, lineno, n)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
-            self._top_frame = (lineno, lineno)
-            self._follow = max(self._follow, 8)  # its code line, carets and a wrapped line's blanks hold no trigger
+            self._top_frame = (lineno, lineno, 0)
         if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
                 fr := S.R_FIELD_RANK.match(body)):
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)
