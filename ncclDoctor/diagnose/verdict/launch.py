@@ -197,10 +197,13 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     module every process imports is not the package the code was written for (another version, a broken install, or
     a local file or folder of that name shadowing it): the install every worker loads alike, config, no rank -- one
     rank reaches the call first (a rank-0-only logger's init), the others would fail on it too. An object's attribute
-    ("'NoneType' object has no attribute") is the code's own data: not this."""
+    ("'NoneType' object has no attribute") is the code's own data: not this; nor a lone worker that a launcher's
+    failure record names (rule A, test_one_workers_import_failure_of_four_is_still_that_workers)."""
     m = _MODULE_ATTR.match(message or "")
     if m is None or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
         return None
+    if c.worker_failures or c.child_failures:
+        return None  # a launcher's record names the failed worker: rule A reads it (one of several launched)
     mod, attr = m.group("mod"), m.group("attr")
     top = mod.split(".", 1)[0]
     ranks = sorted({e.rank for e in excs if e.rank is not None})
