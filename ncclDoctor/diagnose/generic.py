@@ -369,6 +369,14 @@ _R_NAMED_SETTING = re.compile(_SET_VAR + r"([A-Z][A-Z0-9]*_[A-Z0-9_]+)=([^\s,;'\
 _R_INVALID_VALUE = re.compile(r"(?i)\binvalid (?:[\w-]{1,20} ){0,2}(?:path|url|uri|endpoint): ?\S{1,200}")
 
 
+# a library's check naming the Python setting that avoids it, with its value, in the words of its advice ("Please turn
+# off DDP optimizer using torch._dynamo.config.optimize_ddp=False", "set torch.backends.cudnn.enabled = False"): a
+# module attribute, dotted, set to a literal -- quoted in the fix of config's reading above
+_R_NAMED_ATTR = re.compile(r"\b(?:using|[Ss]et(?:ting)?|with|by) `?"
+                           r"(?P<attr>[A-Za-z_]\w{0,40}(?:\.[A-Za-z_]\w{0,40}){1,6})"
+                           r" ?= ?(?P<val>True|False|None|-?\d{1,12}(?:\.\d{1,12})?)\b")
+
+
 # a library's check naming a setting of the host or device as not set right ("[XCCL][util.cpp:424] dev 0 addr_window
 # not properly set"): group 1, the setting's name
 _R_NOT_SET_RIGHT = re.compile(r"\b([A-Za-z_][\w.-]{1,60}) (?:is |was )?not (?:properly|correctly) (?:set|configured)\b")
@@ -379,6 +387,13 @@ def named_setting(texts: list[str], beside: list[str] = ()) -> str:
     rules Q, W: one setting every worker shares, no rank's fault), or (in TEXTS or the unread lines BESIDE it) a
     setting of the host or device a library's own check found not set right (lead rules V (1), W, BA (5)); else ''."""
     m = next((m for t in texts if (m := _R_NAMED_SETTING.search(t))), None)
+    a = next((a for t in texts if (a := _R_NAMED_ATTR.search(t))), None) if m is None else None
+    if a is not None:
+        said = f"{a.group('attr')}={a.group('val')}"
+        return (f"The library's own message names the setting that avoids this check: {said} -- set it in the "
+                "script before the call that failed (the same on every rank, the code every worker runs) and rerun; "
+                "read what the message says it costs (a slower or less optimised path), and whether a newer "
+                "release of the library supports the case without it. ")
     if m is None:
         v = next((v for t in texts if (v := _R_INVALID_VALUE.search(t))), None)
         if v is not None:

@@ -496,6 +496,11 @@ SNIFF = 8192
 #             input all-to-all, the train pipeline), which holds no other word: an impossible size raised in that
 #             traceback was built from counts the rank's peers sent (S.R_EXCHANGE_FRAME, verdict.desync._garbage_sizes,
 #             lead rules BB (2), AH (1))
+#   , in <module>  a traceback's frame at the entry script's top level ('File "repro.py", line 13, in <module>'),
+#             which holds no other word: an exception right under it (its code line and carets read through
+#             parse._follow, no deeper frame between) was raised by the script's own top-level call -- a library's
+#             constructor refusing the keyword the script passes is the install's version (parse._top_frame,
+#             verdict.launch._kwarg_refused, lead rules AF (2), U (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -554,7 +559,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
-            b"batch in ", b"resource_sharer", b" rank:",
+            b"batch in ", b"resource_sharer", b" rank:", b", in <module>",
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

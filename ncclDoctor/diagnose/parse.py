@@ -63,6 +63,8 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 # a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
 # of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
+# Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
+_CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -283,6 +285,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._wd_tail: tuple[int, int | None] | None | bool = None
         self._call_traced: set[bool] = set()  # NCCL per-call INFO / tuner TRACE lines read (readers.nccl: is it TRACE)
         self._comm_init = ""  # file:line of a traceback's call into NCCL's communicator creation (R_COMM_INIT_FRAME)
+        # (line of a traceback's top-level frame 'File "x.py", line N, in <module>', the last line read after it with
+        # every line between read and none of them another frame, the lines with text among them): an exception read
+        # right after it was raised by a call at the script's top level, its traceback's innermost frame
+        # (crash._traceback_tail's ``top_level``)
+        self._top_frame: tuple[int, int, int] | None = None
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -420,30 +427,39 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data.update(what="watchdog", rank=self._wd_tail[1])
             self.aside.append(ev)
             return
-        shown = []  # (line number, line as the process printed it), the last two that are not blank nor a fence
+        shown = []  # (line number, line as the process printed it), the last three that are not blank nor a fence
         for i in range(len(tail) - 1, -1, -1):
             t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()  # a blank line's prefix too
             while t.startswith(">"):  # a quoted paste's marks
                 t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
-                if len(shown) == 2:
+                if len(shown) == 3:
                     break
         if not shown:
             return
         last = shown[0]
         if S.R_PY_FRAME_END.search(last[1]):
             frame = last
-        elif len(shown) == 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):
+        elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):
             frame = shown[1]  # a code line, or the caret marks, under the last frame
+        elif (len(shown) == 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
+              and not S.R_EXC_OR_NAME.match(shown[1][1])):
+            frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
         else:
             return
         ev = self._context(frame[0], frame[2], "tb_cut")
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
         # the frame's function and the code line under it (None: the paste stops at the frame line) say what was
         # running when it raised (verdict.unread._cut_where)
+        code = None if frame is last else (last[1] if frame is shown[1] else shown[1][1])
         ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
-                       code=last[1].strip() if frame is not last else None)
+                       code=code.strip() if code is not None else None)
+        # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
+        # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
+        seen = "\n".join(tail)
+        if "torch/_dynamo/" in seen or "torch/_inductor/" in seen or "BackendCompilerFailed" in seen:
+            ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
         ev.rank = None
         self.aside.append(ev)
 
@@ -623,6 +639,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if self._top_frame is not None and self._top_frame[1] == lineno and self._top_frame[2] < 3:
+            # a top-level frame's code line, carets and a wrapped line's blanks hold no trigger: read them one by one,
+            # up to the exception or the next frame (parse._top_frame)
+            self._follow = max(self._follow, 1)
         if "NCCL" in text and self._before_version is not False:
             self._version_printer(lineno, text)
         if self._tag_head is not None and lineno == self._tag_head[0] + 1 and not self._body.strip():
@@ -770,6 +790,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._top_frame is not None:
+            # a line not read between, a deeper frame, or more than the frame's code line, its carets and the
+            # exception: the raise is not the top level's
+            start, last, n = self._top_frame
+            n += bool(body.strip(" \t>"))
+            self._top_frame = None if lineno != last + 1 or 'File "' in body or n > 3 else (start, lineno, n)
+        if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
+            self._top_frame = (lineno, lineno, 0)
         if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
                 fr := S.R_FIELD_RANK.match(body)):
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)

@@ -2234,6 +2234,12 @@ def settings_clash(text: str) -> re.Match | None:
 # rank prints it is no culprit: config, no rank.
 R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmake|nvcc|hipcc|gcc|g\+\+|c\+\+|clang\+\+)"
                             r"(?![\w.+-])[^\n]{0,300}?returned non-zero exit status|"
+                            # the same CalledProcessError with its line cut inside the command's list (a paste that
+                            # keeps the first arguments only, torch.compile's Inductor building its generated C++ in
+                            # cpp_builder: "Command '['g++', '/tmp/torchinductor_u/ab/x.cpp', '-D', ...,"): the
+                            # compiler's command failed all the same; its status was cut, not a signal ("died with")
+                            r"CalledProcessError: Command '\['(?:[^' \n]{0,200}/)?(?:ninja|make|cmake|nvcc|hipcc|gcc|"
+                            r"g\+\+|c\+\+|clang\+\+)'(?:, '[^'\n]{0,400}'){0,80}(?:, '[^'\n]{0,400})?,?[ \t]*$|"
                             r"\bError building extension '(?P<ext>[\w.-]{1,80})'|"
                             # the ranks that waited on that build, loading the module it never wrote
                             r"torch_extensions/[^\n:]{0,200}?/(?P<so>\w{1,80})\.so: cannot open shared object file|"

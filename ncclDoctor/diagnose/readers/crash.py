@@ -288,7 +288,8 @@ class CrashReaders:
         ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
         shares (a traceback tail with ``settings``), which verdict.launch._settings_check reads as config, no rank."""
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
-                                                   or "torch_extensions" in text or "CUDA_HOME " in text) else None
+                                                   or "torch_extensions" in text or "CUDA_HOME " in text
+                                                   or "CalledProcessError: Command '[" in text) else None
         k = S.R_BINDING_MISSING.search(self._body) if b is None and "No constructor" in text else None
         if k is None and b is None and "incompatible constructor" in text and S.R_BINDING_ARGS.search(self._body):
             return self._binding_args(lineno, text)
@@ -306,7 +307,10 @@ class CrashReaders:
         said = ((m.group(2) or "").strip() if m else "") or self._body.strip()[:200]
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1) if m else "Error", message=said, line=m is None, settings=said,
-                       build=b.group("ext") or b.group("so") or "op", toolkit=b.group("toolkit") is not None)
+                       build=b.group("ext") or b.group("so") or "op", toolkit=b.group("toolkit") is not None,
+                       # torch.compile's Inductor compiling the C++ it generated (its cache dir
+                       # /tmp/torchinductor_<user>, its TORCH_INDUCTOR_* defines): the same toolchain, another fix
+                       inductor="torchinductor" in self._body or "TORCH_INDUCTOR" in self._body)
         self._last_exc = (lineno, ev)
         return ev
 
@@ -469,6 +473,9 @@ class CrashReaders:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        if self._top_frame is not None and self._top_frame[1] == lineno:
+            ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
+            self._top_frame = None  # its exception: nothing more to follow
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):

@@ -170,7 +170,7 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     every = (procs >= 2 and len(excs) >= procs
              or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
     if not every:
-        return None
+        return _module_lacks(c, excs, message) if kind == "AttributeError" else None
     n = procs if procs >= 2 and len(excs) >= procs else len(tags)
     return Verdict(
         "config",
@@ -184,6 +184,89 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "python -c 'import X' alone reproduces it without the launcher), in the one environment every node runs, then "
         "relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# "module 'wandb' has no attribute 'init'": the module the name imports is not the package the code calls
+_MODULE_ATTR = re.compile(r"^module '(?P<mod>[\w.]{1,80})' has no attribute '(?P<attr>\w{1,80})'")
+
+
+def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
+    """Lead rule AF (2), round 41's sentence: the one exception shown -- of one rank or of several, however few of
+    the workers -- is an installed module lacking the attribute the code calls on it ("AttributeError: module 'wandb'
+    has no attribute 'init'"), with no NCCL, CUDA, timeout or connection failure shown (``_one_error_alone``). The
+    module every process imports is not the package the code was written for (another version, a broken install, or
+    a local file or folder of that name shadowing it): the install every worker loads alike, config, no rank -- one
+    rank reaches the call first (a rank-0-only logger's init), the others would fail on it too. An object's attribute
+    ("'NoneType' object has no attribute") is the code's own data: not this; nor a lone worker that a launcher's
+    failure record names (rule A, test_one_workers_import_failure_of_four_is_still_that_workers)."""
+    m = _MODULE_ATTR.match(message or "")
+    if m is None or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    if c.worker_failures or c.child_failures:
+        return None  # a launcher's record names the failed worker: rule A reads it (one of several launched)
+    mod, attr = m.group("mod"), m.group("attr")
+    top = mod.split(".", 1)[0]
+    ranks = sorted({e.rank for e in excs if e.rank is not None})
+    who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"
+    compiled = sorted({b.rank for b in c.samples.get("benign", []) if b.data.get("dynamo") and b.rank is not None}
+                      - set(ranks))
+    beside = (f"; rank {', '.join(map(str, compiled))} failed on its own too, in torch.compile (its output ends in "
+              "torch._dynamo's advice): the job's shared software failing at start-up on more than one rank, no "
+              "rank's own fault" if compiled else "")
+    return Verdict(
+        "config",
+        f"{who} stopped on an installed module lacking what the code calls on it (AttributeError: "
+        f"{message[:200]}, {excs[-1].where}): the '{mod}' that Python imported is not the package the script was "
+        "written for -- another version, a broken install, or a local file or folder named like it shadowing the "
+        f"package -- the same install every worker loads{beside}",
+        f"Check what '{mod}' resolves to under the launcher's interpreter: python -c 'import {mod}; print({mod}."
+        f"__file__, getattr({mod}, \"__version__\", None))'. A path in the working directory (a folder or file named "
+        f"{top}/ or {top}.py next to the script, or a leftover run directory) shadows the installed package: rename "
+        f"or remove it; otherwise reinstall the package (pip install -U --force-reinstall {top}) at the version that "
+        f"has {mod}.{attr} (module '{mod}' has no attribute '{attr}' in the version installed), in the one "
+        "environment every node runs, or turn off the feature that calls it in the script's settings; then "
+        "relaunch."
+        + (" The torch.compile failure beside it: rerun with TORCHDYNAMO_VERBOSE=1 for its error, or disable "
+           "compile (compile=False) to confirm the model runs eager; torch._dynamo.config.suppress_errors = True "
+           "falls back to eager where compiling fails." if compiled else ""),
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# A class's constructor refusing a keyword argument: "Config.__init__() got an unexpected keyword argument
+# '_norm_class'" (Python 3.10+ names the class; older ones print "__init__() got ...")
+_KWARG_REFUSED = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?__init__\(\) got an unexpected keyword argument "
+                            r"'(?P<kw>\w{1,80})'")
+
+
+def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence) and U (2): every exception shown is one TypeError of a class's
+    constructor refusing a keyword argument, raised by a call at the entry script's top level (the traceback's
+    innermost frame is 'in <module>': parse._top_frame), with no NCCL, CUDA, timeout or connection failure. The script
+    builds an installed library's object with arguments that library's version does not take (written for another
+    release): every worker runs the same line against the same install, so config, no rank -- whichever rank's tag
+    the traceback carries. A keyword refused deeper in the code (a method, a function of the run) is not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _KWARG_REFUSED.match(message or "")
+    if kind.rpartition(".")[2] != "TypeError" or m is None or not all(e.data.get("top_level") for e in excs) or any(
+            e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    cls, kw = m.group("cls") or "the class", m.group("kw")
+    return Verdict(
+        "config",
+        f"the script's own top-level call failed at start-up: {cls}'s constructor refuses the keyword argument "
+        f"'{kw}' ({kind}: {message[:200]}, {excs[-1].where}) -- the installed library that defines {cls} is of "
+        "another version than the script was written for (the argument renamed, removed or not yet added); every "
+        "worker runs the same line against the same install, so no rank is at fault",
+        f"Match the script and the installed library: check the installed version of the package that defines "
+        f"{cls} (pip show <package>; python -c 'import <package>; print(<package>.__version__)' under the "
+        "launcher's interpreter) against the version the script was written for, then install that version (pip "
+        "install <package>==<version>, or pip install -U <package> to upgrade, or install it from the same commit "
+        f"as the script), or change the call to the installed version's signature ({cls}'s current name for "
+        f"'{kw}'). Run the script once without the launcher to confirm; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # Python's "cannot import name 'N' from 'M' (path)": the installed M has no N -- its version is not the one the
@@ -498,6 +581,23 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "environment of the launcher and every node; or use a deepspeed version with the ops pre-built "
             "(DS_BUILD_OPS=1 pip install deepspeed on a host with the toolkit, then ds_report) so nothing compiles at "
             "start-up. Then relaunch.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    ind = next((x for x in evs if x.data.get("inductor")), None)
+    if ind is not None:  # torch.compile's Inductor compiling its generated C++ with the host's compiler (rule AF (2))
+        return Verdict(
+            "config",
+            f"torch.compile's Inductor failed building the C++ it generated ({text[:200]}, {ind.where}): its "
+            "cpp_builder runs the host's C++ compiler (g++) on the wrapper / kernels it writes under its cache dir "
+            "(/tmp/torchinductor_<user>), and that compiler call failed -- the toolchain every rank compiles with "
+            "alike, so the rank that printed it is no culprit",
+            "Run the compiler command from the CalledProcessError by hand (or rerun with TORCH_LOGS=\"+inductor\" "
+            "TORCHDYNAMO_VERBOSE=1) to see the compiler's own error. Then fix the toolchain every node shares: a "
+            "working g++ / gcc that the installed torch supports (build-essential, or conda install gxx_linux-64 in "
+            "the environment; CXX pointing at it), the Python and torch headers it includes, and room in the cache "
+            "dir (TORCHINDUCTOR_CACHE_DIR on a local, writable disk; clear a stale /tmp/torchinductor_<user>). "
+            "Until then, run without the C++ wrapper (torch._inductor.config.cpp_wrapper = False, or mode='default' "
+            "instead of reduce-overhead / max-autotune), or disable torch.compile to confirm the model runs eager; "
+            "upgrade torch if its Inductor generates code the compiler rejects.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
         what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"

@@ -313,7 +313,8 @@ _R_ASSERT_EXC = re.compile(r"(?:^|\.)AssertionError$")
 def _own_exception(c: Collected, e, own: list) -> list[int]:
     """Lead rule A without a launcher's record: the exception ending a traceback whose lines carry one rank's tag
     ("[rank0]: KeyError: ..."), of no victim's class (a timeout, the store or a peer gone) and no assert (rule W),
-    where no other process is shown failing (every exception the lines hold is that rank's): that rank failed first,
+    where no other process is shown failing (every exception the lines hold is that rank's, and no other rank's
+    output ends in torch._dynamo's advice, the tail of an error it raised compiling): that rank failed first,
     [rank]. A rank from a file's name, or several ranks' exceptions, name nobody: []."""
     if e not in own or e.rank is None or any(e.data.get(k) for k in ("rank_from", "settings", "in_handler")):
         return []
@@ -321,6 +322,8 @@ def _own_exception(c: Collected, e, own: list) -> list[int]:
         return []
     if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:
         return []
+    if any(b.data.get("dynamo") and b.rank is not None and b.rank != e.rank for b in c.samples.get("benign", [])):
+        return []  # another rank's output ends in torch._dynamo's advice: it raised on its own too (rules J, AM (2))
     return [e.rank]
 
 
@@ -467,6 +470,16 @@ _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception an
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
                "set-up.")
+# a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
+_CUT_COMPILE_FIX = ("The frames are torch.compile's: the error is TorchDynamo's BackendCompilerFailed or the backend's "
+                    "own (its message after the frames). Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=\"+dynamo\") "
+                    "for the full error and the op it failed on; disable torch.compile to confirm the model runs "
+                    "eager (torch._dynamo.config.suppress_errors = True falls back to eager where compiling fails); "
+                    "check the torch version, and upgrade torch: compiler bugs are fixed release by release. ")
+_CUT_DDP_OPT_FIX = ("Under DistributedDataParallel, Dynamo's DDPOptimizer (torch/_dynamo/backends/distributed.py) "
+                    "splits the graph at DDP's bucket boundaries and compiles each piece: "
+                    "torch._dynamo.config.optimize_ddp=False compiles the whole graph as one instead (one bucket, "
+                    "less overlap of communication) and avoids its own failures. ")
 _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
                "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
                "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
@@ -567,6 +580,12 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        [], [ev.brief()])
     if (where := _cut_where(ev, who)) is not None:
         return where
+    comp = ev.data.get("compile")
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
-                   "a process raised there, and these lines show neither its error nor which rank failed first",
-                   _CUT_TB_FIX, "low", [], [ev.brief()])
+                   "a process raised there, and these lines show neither its error nor which rank failed first"
+                   + ("; its last frames are torch.compile's own (TorchDynamo handing the graph to its backend"
+                      + (", DDPOptimizer's compile_fn splitting it for DistributedDataParallel" if comp ==
+                         "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
+                      "compiles" if comp else ""),
+                   (_CUT_COMPILE_FIX if comp else "")
+                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
