@@ -240,19 +240,29 @@ def _field_rank(c: Collected) -> int | None:
     return rank
 
 
+def _oom_gpu_of_its_traceback(c: Collected, holds: str) -> int | None:
+    """GPU N of an unranked CUDA OOM whose every line says (data[HOLDS]) the failing process holds that GPU, pasted
+    with the traceback it belongs to under the launcher's prefix of rank N, on a job nothing says spans nodes, rank N
+    in the world and not shown waiting -- None otherwise (the shared checks of _tb_agrees and _pid_owner)."""
+    evs = c.samples.get("cuda_oom", [])
+    gpus = {e.data.get("gpu") for e in evs}
+    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
+        return None
+    gpu = evs[0].data["gpu"]
+    if not all(e.data.get(holds) and e.data.get("tb_rank") == gpu for e in evs):
+        return None
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return None
+    return gpu
+
+
 def _tb_agrees(c: Collected) -> str:
     """Lead rules U (3), A: an unranked CUDA OOM whose text says the failing process itself holds GPU N's memory
     ("GPU N ... this process has X memory in use"), pasted with the traceback it belongs to, that traceback under the
     launcher's prefix of rank N: the GPU index and the rank agree, and nothing says the job spans nodes -- rank N.
     "" when they disagree (another rank's traceback, a per-process CUDA_VISIBLE_DEVICES), or rank N is shown waiting."""
-    evs = c.samples.get("cuda_oom", [])
-    gpus = {e.data.get("gpu") for e in evs}
-    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
-        return ""
-    gpu = evs[0].data["gpu"]
-    if not all(e.data.get("this") and e.data.get("tb_rank") == gpu for e in evs):
-        return ""
-    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+    gpu = _oom_gpu_of_its_traceback(c, "this")
+    if gpu is None:
         return ""
     return (f" on GPU {gpu}, which the failing process itself holds ('this process has ... in use'), and the "
             f"traceback pasted with it is [rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans "
@@ -265,17 +275,10 @@ def _pid_owner(c: Collected) -> str:
     it is the raiser, holding the GPU's memory), pasted with the traceback it belongs to under the launcher's prefix of
     rank N, the only traceback there: the GPU index and the rank agree on a job nothing says spans nodes -- rank N.
     "" otherwise (no traceback of that rank: the index alone is not a rank; rank N shown waiting)."""
-    evs = c.samples.get("cuda_oom", [])
-    gpus = {e.data.get("gpu") for e in evs}
-    if not evs or len(gpus) != 1 or None in gpus or node_count(c) > 1:
-        return ""
-    gpu = evs[0].data["gpu"]
-    if not all(e.data.get("pid_own") and e.data.get("tb_rank") == gpu for e in evs):
-        return ""
-    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])) or any(
-            r != gpu and own_errors(st) for r, st in c.ranks.items()):
+    gpu = _oom_gpu_of_its_traceback(c, "pid_own")
+    if gpu is None or any(r != gpu and own_errors(st) for r, st in c.ranks.items()):
         return ""  # no such rank, rank N a victim, or another rank's own failure shown beside it
-    held = evs[0].data["pid_own"] / 2**30
+    held = c.samples["cuda_oom"][0].data["pid_own"] / 2**30
     return (f" on GPU {gpu}, which the failing process itself holds (the one process listed there, {held:.2f} GiB in "
             "use, is the only one its allocator's own figures fit in), and the traceback pasted with it is "
             f"[rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans nodes")
