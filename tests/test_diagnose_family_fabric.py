@@ -1505,6 +1505,25 @@ def test_nccls_bind_address_in_use_names_the_port_and_creating_the_group_once(tm
     assert "create the group once" in v["fix"] and "ip_local_port_range" in v["fix"] and "NCCL_COMM_ID" in v["fix"]
 
 
+def test_nccls_bind_address_in_use_alone_at_set_up_is_the_port(tmp_path):
+    """Lead rules K and L, round 67: NCCL's bootstrap set-up printed, then its bind WARN ('Call to bind failed :
+    Address already in use') and nothing after it (no return-code trail, the paste ends there): the WARN names its
+    class by itself -- the port NCCL needs is taken on that host (a stale process of an earlier run), network_setup,
+    no rank. The same errno from the c10d store's own server socket is the store's port, not NCCL's."""
+    text = (nccl_info("gpu-4", 2210, 0, "Bootstrap : Using eth0:10.1.2.3<0>", tid=2210)
+            + "NCCL version 2.10.3+cuda11.3\n\n"
+            "gpu-4:2210:2241 [0] misc/socket.cc:388 NCCL WARN Call to bind failed : Address already in use\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+    assert "stale process" in v["fix"] and "NCCL_COMM_ID" in v["fix"] and _accused(d) == set(), v
+    store = ("[W socket.cpp:426] [c10d] The server socket cannot be initialized on [::]:29500 (errno: 98 - Address "
+             "already in use).\n"
+             "RuntimeError: The server socket has failed to listen on any local network address. The server socket "
+             "has failed to bind to 0.0.0.0:29500 (errno: 98 - Address already in use).\n")
+    assert _verdict(tmp_path, store)["cause"] == "store_rendezvous"
+
+
 # socket.cc's socketFinalizeAccept: a socket-transport peer reaching an IB listener (or the reverse): the nodes picked
 # different network transports (IB up on one node only, NCCL_IB_DISABLE set on one node only)
 def test_a_wrong_socket_type_between_ib_and_sockets_is_the_nodes_transports_differing(tmp_path):

@@ -538,7 +538,12 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     setup = [k for k in ks if k.kind == "connection_setup"]
     bad = bad_interfaces(c)
     shared = shared_addresses(c)
-    if not (connect or gloo or boot or setup or bad or shared):
+    # NCCL's own socket could not bind (socket.h/socket.cc "Call to bind failed : Address already in use"): the port
+    # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
+    # created again and again (a new group per step) -- not the interface. The WARN names its class by itself (lead
+    # rules K, L): a paste cut right after it, with no return-code trail, is that failure too (round 67)
+    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    if not (connect or gloo or boot or setup or bad or shared or busy):
         return None
     if bad and not (connect or gloo or boot or setup or shared) and _topology_failed(c):
         return None  # an interface choice alone explains no topology failure: the host's sysfs does (verdict.nccl)
@@ -592,10 +597,6 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if loopback_master(c):
         seen.append(loopback_master(c))
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
-    # NCCL's own socket could not bind (socket.h/socket.cc "Call to bind failed : Address already in use"): the port
-    # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
-    # created again and again (a new group per step) -- not the interface
-    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
     # 3 vs 4: a rank of one node reached this one over IB's connection set-up while this node listens with the socket
     # transport (or the reverse): the nodes picked different network transports -- IB up (or enabled) on one only
     mixed = next((m for e in c.samples.get("nccl_warn", []) if (m := R_WRONG_TYPE.search(e.text))
@@ -629,9 +630,11 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "network_setup",
         "; ".join(seen) + (": a port on that host, not the path between the ranks" if busy and len(seen) <= 2 else
                            ": the network interface or path chosen between the ranks does not work"),
-        ("NCCL's bind failed with 'Address already in use': if NCCL_COMM_ID fixes the bootstrap port, pick a free "
-         "one (or unset it); if the job ran for a while first, it creates communicators again and again (a "
-         "dist.new_group or init per step): create the group once (outside the loop) and reuse it, and check the "
+        ("NCCL's bind failed with 'Address already in use': a stale process of an earlier run (one stopped with "
+         "Ctrl+C, its workers left behind) may still hold the port -- kill the leftover (nvidia-smi, ps); if "
+         "NCCL_COMM_ID fixes the bootstrap port, pick a free one (or unset it); if the job ran for a while first, "
+         "it creates communicators again and again (a dist.new_group or init per step): create the group once "
+         "(outside the loop) and reuse it, and check the "
          "ephemeral port range (sysctl net.ipv4.ip_local_port_range) and sockets in TIME_WAIT (ss -tan); an old "
          "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
         + (_MIXED_FIX if mixed else "")
