@@ -1710,6 +1710,28 @@ def test_one_global_rank_announced_twice_at_once_with_ranks_missing_is_config(tm
         assert _verdict(tmp_path, ok)["cause"] != "config", ok
 
 
+def test_one_global_rank_announced_under_two_launcher_task_labels_is_config(tmp_path):
+    """Lead rule AA (1), round 67: Lightning's announcements under srun -l's task labels ("0: ", "1: ") or mpirun's
+    "[1,N]<stdout>:": one global rank announced by two tasks is two processes holding it at once, whatever order the
+    lines come in and even with no new rank after the repeats (both nodes took node rank 0) -- config, no rank. One
+    task announcing its ranks again (a restart under the same label) and two tasks announcing their own ranks are
+    not."""
+    line = "{t}: Initializing distributed: GLOBAL_RANK: {r}, MEMBER: {m}/{w}\n"
+
+    def ann(pairs, w):
+        return "".join(line.format(t=t, r=r, m=r + 1, w=w) for t, r in pairs)
+
+    v = _verdict(tmp_path, ann([(0, 1), (0, 3), (0, 2), (1, 2), (1, 1), (1, 3)], 8))
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "node rank" in v["fix"] and "--ntasks-per-node" in v["fix"], v
+    mpi = "".join(f"[1,{t}]<stdout>:Initializing distributed: GLOBAL_RANK: {r}, MEMBER: {r + 1}/8\n"
+                  for t, r in ((0, 0), (0, 1), (4, 1), (4, 0)))
+    assert _verdict(tmp_path, mpi)["cause"] == "config"
+    for ok in (ann([(0, r) for r in range(4)] * 2, 8),  # one task's processes announced again: a restart
+               ann([(0, 0), (0, 1), (0, 2), (0, 3), (1, 4), (1, 5), (1, 6), (1, 7)], 8)):  # each node its own ranks
+        assert _verdict(tmp_path, ok)["cause"] != "config", ok
+
+
 def test_the_remote_shell_refusing_a_launchers_export_is_config(tmp_path):
     """A multi-host launcher's 'export ... && torchrun ...' refused by the remote shell ("bash: line 1: SSH_CLIENT:
     readonly variable"), then its report that the command failed on that host: the launch set-up before any worker

@@ -158,6 +158,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._member_world: int | None = None
         self._member_dup = False
         self._member_ev: Event | None = None
+        # the launcher's task label (srun -l's "N: ", mpirun's "[1,N]<stdout>:") each announced rank was first seen
+        # under: one rank announced under two labels is two processes holding it (_member_dup_ev)
+        self._member_tags: dict[int, str] = {}
         # this file's own announcements of one world, as one quiet event (rank_announce), compared across the files by
         # verdict.world._ranks_taken_twice
         self._member_seen: Event | None = None

@@ -269,12 +269,21 @@ class SettingsReaders:
         """One of Lightning's announcements of a process's place in the world. A global rank announced twice in one
         file, then another rank announced for the first time after it, is two processes given one rank at the same
         time (two nodes launched with the same node rank), not a restart (which announces every rank again after the
-        first round): one launch_args event per file, its data kept up to date (quiet._rank_args, lead rule AA (1))."""
+        first round): one launch_args event per file, its data kept up to date (quiet._rank_args, lead rule AA (1)).
+        So is one global rank announced under two launcher task labels (srun -l's "0: " and "1: ", mpirun's
+        "[1,0]<stdout>:" and "[1,4]<stdout>:"): a launcher's task is one process (or one node's launch) for the whole
+        run, so two of them announcing one rank are two processes holding it at once, whatever order the lines come
+        in -- a restart announces again under the same label (round 67: two Slurm tasks both announcing ranks 1-3)."""
         if self._member_world not in (None, world):  # another world announced: another run, start over
             self._members, self._member_dup, self._member_ev = {}, False, None
+            self._member_tags = {}
         self._member_world = world
         first = rank not in self._members
         self._members[rank] = self._members.get(rank, 0) + 1
+        tag = _launcher_tag(text, self._body)
+        if tag is not None and self._member_tags.setdefault(rank, tag) != tag:
+            self._member_dup = True
+            first = True  # this announcement is the second process's: the two are proven at once
         if self._member_ev is not None:
             self._member_ev.data["dup_members"] = sorted(r for r, n in self._members.items() if n > 1)
             self._member_ev.data["members"] = sorted(self._members)
@@ -618,3 +627,16 @@ def _machine_past(text: str) -> tuple[int, int] | None:
     if not counts or min(ranks) < max(counts):
         return None
     return min(ranks), max(counts)
+
+
+def _launcher_tag(text: str, body: str) -> str | None:
+    """The launcher's label of the task that printed a line: srun -l's "N: " at its start (or at the start of its body,
+    past a collector's timestamp or a quote's mark), or mpirun's --tag-output "[J,N]<stdout>:" (signatures.R_SRUN,
+    R_MPI_TAG's first form); None when the line carries neither."""
+    m = S.R_SRUN.match(text) or S.R_SRUN.match(body)
+    if m:
+        return f"srun {m.group(1)}"
+    m = S.R_MPI_TAG.search(text)
+    if m and m.group(1) is not None:
+        return f"mpi {m.group(1)}"
+    return None
