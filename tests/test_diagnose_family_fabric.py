@@ -944,6 +944,48 @@ def test_a_connect_warning_then_a_traceback_cut_in_accelerates_set_up_is_the_sto
     assert "MASTER_ADDR" in d["verdict"]["fix"] and _accused(d) == set()
 
 
+_SPAWNED_INTO_INIT = (
+    "Traceback (most recent call last):\n"
+    '  File "run.py", line 40, in <module>\n'
+    "    mp.spawn(worker, nprocs=2, join=True)\n"
+    '  File "/opt/py/lib/python3.9/site-packages/torch/multiprocessing/spawn.py", line 118, in join\n'
+    "    raise Exception(msg)\n"
+    "Exception: \n\n"
+    "-- Process 0 terminated with the following error:\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/py/lib/python3.9/site-packages/torch/multiprocessing/spawn.py", line 19, in _wrap\n'
+    "    fn(i, *args)\n"
+    '  File "/srv/app/run.py", line 12, in worker\n'
+    "    dist.init_process_group('nccl', rank=rank, world_size=2)\n"
+    '  File "/opt/py/lib/python3.9/site-packages/torch/distributed/distributed_c10d.py", line 500, in '
+    "init_process_group\n")
+_RDZV_NEXT = "    store, rank, world_size = next(rendezvous_iterator)\n"
+
+
+def test_a_traceback_cut_at_init_process_groups_rendezvous_step_is_the_store(tmp_path):
+    """Lead rules L, Q and AN (2), round 67: a spawned child's traceback cut (no exception line) at init_process_group's
+    rendezvous step -- 'store, rank, world_size = next(rendezvous_iterator)' (with Python 3.11's carets too) or the
+    env:// handler creating the TCPStore -- raised while the store every process shares was being set up:
+    store_rendezvous, nobody named (spawn's child 0 hosts the store; its own work never started). A cut at the
+    handler reading an environment variable, or past the store in init_process_group, is not read so; an exception
+    line shown decides by itself."""
+    handler = ('  File "/opt/py/lib/python3.9/site-packages/torch/distributed/rendezvous.py", line 190, in '
+               "_env_rendezvous_handler\n")
+    for tail in (_RDZV_NEXT, _RDZV_NEXT + " " * 30 + "^" * 25 + "\n",
+                 _RDZV_NEXT + handler + "    store = TCPStore(master_addr, master_port, world_size, start_daemon, "
+                 "timeout)\n"):
+        d = _report(tmp_path, _SPAWNED_INTO_INIT + tail)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), (tail, v)
+        assert "MASTER_PORT" in v["fix"] and "Address already in use" in v["fix"] and _accused(d) == set(), v
+    for tail in (_RDZV_NEXT + handler + '    rank = int(_get_env_or_raise("RANK"))\n',
+                 "    default_pg = _new_process_group_helper(\n"):
+        assert _verdict(tmp_path, _SPAWNED_INTO_INIT + tail)["cause"] != "store_rendezvous", tail
+    shown = (_RDZV_NEXT + "ValueError: Error initializing torch.distributed using env:// rendezvous: environment "
+             "variable MASTER_ADDR expected, but not set\n")
+    assert _verdict(tmp_path, _SPAWNED_INTO_INIT + shown)["cause"] == "config"
+
+
 def test_a_windows_traceback_cut_in_init_process_group_past_the_store_is_the_nccl_backend(tmp_path):
     """Lead rules L and Q, round 57: the 10049 warnings, then a (rich) traceback of a Windows install asking for the
     nccl backend, cut inside init_process_group past 'store = PrefixStore("default_pg", store)': the store was got

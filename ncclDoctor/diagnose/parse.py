@@ -465,6 +465,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
         ev.rank = None
         self.aside.append(ev)
+        if ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code):
+            # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore: the
+            # process raised there, while the store every process shares was being set up (verdict.store)
+            st = self._context(frame[0], frame[2], "store_timeout")
+            st.rank = None  # the store's set-up, shared by every process: no rank's own failure
+            st.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, rdzv_cut=code.strip())
+            self.aside.append(st)
 
     def _pmix_went_on(self, tail: list[str], lines: int) -> None:
         """PMIx's datastore-lock messages (readers.exits) with a line of the input after the last of them: the

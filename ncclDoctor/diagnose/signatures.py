@@ -1428,6 +1428,14 @@ R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16
 # A Python traceback's frame line ('  File "x.py", line 12, in main'), read only on the input's last lines
 # (parse.input_tail): faulthandler's stack dump ('File "x.py", line 12 in main', no comma) is a live stack, no failure
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
+# getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in
+# init_process_group") or the env:// / tcp:// handler's creation of the TCPStore ("store = TCPStore(", "store =
+# _create_c10d_store(", frame "in _env_rendezvous_handler" / "in _tcp_rendezvous_handler"): a paste cut there raised
+# while the job's shared store was being set up (lead rules L, Q, AN (2))
+R_RDZV_STEP = re.compile(r"^\s*store, rank, world_size = next\(rendezvous_iterator\)\s*$|"
+                         r"^\s*store = (?:TCPStore|_create_c10d_store)\(")
+RDZV_STEP_FUNCS = ("init_process_group", "_env_rendezvous_handler", "_tcp_rendezvous_handler")
 # a traceback's last line, or a name alone: an exception's class then ':' or nothing ("RuntimeError: x",
 # "KeyboardInterrupt"), not a frame's code line ("main()", "x = f(y)", "return g()")
 R_EXC_OR_NAME = re.compile(r"^\s*[A-Za-z_][\w.]{0,200}(?::|\s*$)")

@@ -66,6 +66,31 @@ def _connect_then_cut(c: Collected, evs: list) -> Verdict:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _rendezvous_cut(c: Collected, evs: list) -> Verdict:
+    """Lead rules L, Q, AN (2): the input stops inside init_process_group's rendezvous step -- its code line getting the
+    store from the rendezvous ('next(rendezvous_iterator)') or the env:// / tcp:// handler creating the TCPStore --
+    before the exception line (parse.input_tail): the process raised while the store at MASTER_ADDR:MASTER_PORT was
+    being created or connected, before any NCCL communicator existed. That store is one endpoint every process shares
+    (a port taken by another program or a stale run, an address not reachable, another service answering on it):
+    store_rendezvous, no rank (a spawned child 0 dying there hosts the store, it did not fail on its own work), low:
+    the error itself is not shown."""
+    code = evs[0].data.get("rdzv_cut") or ""
+    return Verdict(
+        "store_rendezvous",
+        f"the input stops inside init_process_group's rendezvous step ('{code[:100]}', {evs[0].text[:160]}), before "
+        "its exception line: the process raised while the job's c10d TCPStore at MASTER_ADDR:MASTER_PORT was being "
+        "created or connected, before any NCCL communicator existed -- the store's endpoint, shared by every "
+        "process, not a rank's own failure (the error itself was not pasted)",
+        "Give the exception text below the traceback to confirm which failure it was. Most often the store's port "
+        "is taken ('Address already in use': a stale process of an earlier run still holds it -- kill the leftover "
+        "(ps, nvidia-smi) -- or another program listens there, and an unexpected reply from the store is that other "
+        "service answering): pick a free port (MASTER_PORT, or the port of "
+        "init_method='tcp://HOST:PORT'; ss -ltnp | grep PORT). Otherwise MASTER_ADDR is not this host's or not "
+        "reachable (nc -zv MASTER_ADDR MASTER_PORT from every node); with env:// set MASTER_ADDR, MASTER_PORT, "
+        "RANK and WORLD_SIZE for every process.",
+        "low", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
 def _world_settings(c: Collected, evs: list) -> Verdict | None:
     """Lead rule AE: a barrier of the set-up short of its processes (the coordination service's tasks that never
     arrived, torch's store-based barrier with fewer joined than its world) beside the code line that sets the world up
@@ -191,6 +216,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _coord_barrier(c, coord)
     if all(e.data.get("init_cut") for e in evs):
         return _connect_then_cut(c, evs)
+    if all(e.data.get("rdzv_cut") for e in evs):
+        return _rendezvous_cut(c, evs)
     from ncclDoctor.diagnose.verdict.world import world_unfit
 
     unfit = world_unfit(c, evs)  # lead rule AE: settings shown that cannot form the world the store waits for
