@@ -2367,6 +2367,14 @@ R_DEVICE_COUNT_CHECK = re.compile(r"(?i:\bnumber of (?:devices|GPUs|TPU (?:cores
 R_DTYPE_CLASH = re.compile(r"\bexpected [\w ,]{1,60}? to have the same dtype\b|"
                            r"\bexpected scalar type \w{1,20} but found \w{1,20}|"
                            r"\bfound dtype \w{1,20} but expected \w{1,20}")
+# FSDP's own check of the parameters it flattens into one FlatParameter when it wraps a module
+# (torch/distributed/fsdp/_flat_param.py, _validate_tensors_to_flatten): "Must flatten tensors with uniform dtype but
+# got torch.bfloat16 and torch.float32" (an adapter kept in fp32 beside a bf16 base model), "Must flatten tensors with
+# uniform `requires_grad` when `use_orig_params=False`" (frozen and trainable parameters in one unit), "Must flatten
+# tensors on the same device but got both cpu and cuda:0". Every rank wraps the same model with the same settings, so
+# every rank fails the same check at wrap time (lead rules Q, W, AF (2)). Group what: the property that differs
+R_FSDP_FLATTEN = re.compile(r"\bMust flatten tensors (?:with uniform `?(?P<what>dtype|requires_grad)`?|"
+                            r"(?P<device>on the same device))\b")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")

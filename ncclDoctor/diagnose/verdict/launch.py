@@ -821,6 +821,8 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if one is None:
         return None
     excs, kind, message = one
+    if kind.rpartition(".")[2] == "ValueError" and (f := S.R_FSDP_FLATTEN.search(message or "")):
+        return _fsdp_flatten(excs, kind, message, f)
     if not (kind.endswith("RuntimeError") and S.R_DTYPE_CLASH.search(message or "")):
         return None
     return Verdict(
@@ -832,6 +834,49 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--default_dtype, torch.set_default_dtype / model.to(dtype) before building the model), and check that a "
         "loaded checkpoint or foundation model and the values computed from the data (per-element reference "
         "energies, normalisation constants) use that same dtype; then relaunch every rank.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# What to do about FSDP's flatten check, by the property its parameters differ in (signatures.R_FSDP_FLATTEN)
+_FSDP_FLATTEN_FIX = {
+    "dtype": (
+        "FSDP flattens every parameter of a wrapped unit into one FlatParameter, which needs the same dtype for all "
+        "parameters: cast the model once before wrapping so that none differs -- a PEFT / LoRA adapter is often "
+        "created in float32 beside a base model loaded in bfloat16 (torch_dtype=torch.bfloat16): cast the "
+        "trainable (LoRA) parameters to the same dtype (model.to(torch.bfloat16), or the LoRA/adapter weights to "
+        "bfloat16), or load the base model in float32 and let FSDP's mixed_precision policy "
+        "(MixedPrecision(param_dtype=torch.bfloat16), accelerate's / the trainer's mixed_precision=bf16, fsdp_config) "
+        "give the bf16 compute instead of a uniform dtype by hand; use_orig_params=True does not lift this check. "),
+    "requires_grad": (
+        "With use_orig_params=False FSDP flattens a unit's parameters into one FlatParameter, which is either "
+        "trainable or frozen: set use_orig_params=True (accelerate's fsdp_use_orig_params: true, the trainer's "
+        "fsdp_config) to mix frozen and trainable parameters (a PEFT / LoRA adapter over a frozen base model), or "
+        "wrap the trainable modules in their own FSDP units (an auto_wrap_policy such as PEFT's lambda policy) so "
+        "each unit is uniform. "),
+    "device": (
+        "FSDP needs every parameter of a wrapped unit on one device when it flattens them: move the model to the "
+        "process's own GPU before wrapping (or pass device_id=torch.cuda.current_device(); with a model loaded on the "
+        "CPU or the meta device, sync_module_states=True / param_init_fn), and load it without device_map='auto', "
+        "which spreads it over several devices. "),
+}
+
+
+def _fsdp_flatten(excs: list, kind: str, message: str, f: re.Match) -> Verdict:
+    """Lead rules Q, W and AF (2): FSDP's own check refusing to flatten a wrapped unit's parameters into one
+    FlatParameter because they differ in dtype, requires_grad or device (signatures.R_FSDP_FLATTEN). Every rank wraps
+    the same model with the same settings, so every rank fails the same check at wrap time, even where one rank's
+    traceback shows it: the model's set-up, config, no rank (called by _dtype_clash: the one failure shown)."""
+    what = "device" if f.group("device") else f.group("what")
+    differ = {"dtype": "dtypes", "requires_grad": "requires_grad (frozen and trainable)", "device": "devices"}[what]
+    return Verdict(
+        "config",
+        f"{_ranks_word(excs)} traceback ends in FSDP's own check {kind}: {message[:160]} ({excs[0].where}): wrapping "
+        f"the model, FSDP found the parameters of one unit in different {differ} and cannot flatten them into one "
+        "FlatParameter -- the model and FSDP settings every rank is built with alike, so every rank fails the same "
+        "check at wrap time and no rank is at fault",
+        _FSDP_FLATTEN_FIX[what] + "Print the parameters' dtype, requires_grad and device before wrapping "
+        "({(p.dtype, p.requires_grad, p.device) for p in model.parameters()}) to see which differ, fix the model's "
+        "set-up once for every rank, then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
