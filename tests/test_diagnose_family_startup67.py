@@ -48,3 +48,59 @@ def test_another_value_error_or_the_flatten_check_beside_a_hang_is_not_the_model
     v = _verdict(tmp_path, watchdog_line(1, 40, "ALLREDUCE", 600040, 600000)
                  + _fsdp_tb(3, "Must flatten tensors with uniform dtype but got torch.bfloat16 and torch.float32"))
     assert v["cause"] != "config", v
+
+
+# --- MPICH's start-up failing under torchrun -----------------------------------------------------------------------
+_MPICH = ("Abort(1090831) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown error class, error "
+          "stack:\n"
+          "MPIR_Init_thread(196): \n"
+          "MPID_Init(1612)......: \n"
+          "MPIR_pmi_init(142)...: PMI_KVS_Get returned -1\n"
+          "[cli_1]: write_line error; fd=12 buf=:cmd=abort exitcode=1090831\n"
+          ":\n"
+          "system msg for write_line failure : Broken pipe\n")
+_RECORD = ("E0312 09:41:07.118000 2211 site-packages/torch/distributed/elastic/multiprocessing/api.py:874] failed "
+           "(exitcode: -11) local_rank: 1 (pid: 2240) of binary: /opt/venv/bin/python3.11\n"
+           "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+           "============================================================\n"
+           "train.py FAILED\n"
+           "------------------------------------------------------------\n"
+           "Failures:\n"
+           "  <NO_OTHER_FAILURES>\n"
+           "------------------------------------------------------------\n"
+           "Root Cause (first observed failure):\n"
+           "[0]:\n"
+           "  time      : 2026-03-12_09:41:07\n"
+           "  host      : xpu-node3\n"
+           "  rank      : 1 (local_rank: 1)\n"
+           "  exitcode  : -11 (pid: 2240)\n"
+           "  error_file: <N/A>\n"
+           "  traceback : Signal 11 (SIGSEGV) received by PID 2240\n"
+           "============================================================\n")
+_CCL = ("2026:03:12-09:41:05:(2240) |CCL_WARN| value of CCL_WORKER_COUNT changed to be 2 (default:1)\n"
+        "2026:03:12-09:41:05:(2240) |CCL_INFO| process launcher: hydra, local_proc_idx: 1, local_proc_count: 2\n")
+
+
+def test_mpich_failing_to_start_in_torchrun_workers_is_the_launch_setup(tmp_path):
+    """Rule X (2): MPICH's own start-up fails in a worker torchrun started (its PMI client finds no process manager:
+    PMI_KVS_Get returned -1, its writes to the PMI socket on a broken pipe), then the worker dies on SIGSEGV. The
+    launch set-up every worker shares, not the rank torchrun recorded first nor a peer gone: config, no rank, the fix
+    naming mpiexec; where oneCCL's own log shows it is the library that initialised MPI, the fix names its OFI
+    transport under torchrun."""
+    d = _report(tmp_path, _MPICH + _RECORD)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "PMI_KVS_Get returned -1" in v["summary"] and "mpiexec" in v["fix"], v
+    assert "CCL_ATL_TRANSPORT" not in v["fix"], v["fix"]
+    v = _verdict(tmp_path, _CCL + _MPICH + _RECORD)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+    assert "CCL_ATL_TRANSPORT=ofi" in v["fix"] and "CCL_PROCESS_LAUNCHER=none" in v["fix"], v["fix"]
+
+
+def test_mpich_failing_in_another_call_than_its_start_up_is_not_the_launch_setup(tmp_path):
+    """The near shape: MPICH's fatal error in a collective of a running job ("Fatal error in PMPI_Allreduce") is no
+    start-up failure: not read as the launch set-up."""
+    mid = _MPICH.replace("PMPI_Init_thread", "PMPI_Allreduce").replace("MPIR_pmi_init(142)...: PMI_KVS_Get returned -1",
+                                                                        "MPIR_Allreduce_impl(293)...: ")
+    v = _verdict(tmp_path, mid + _RECORD)
+    assert v["cause"] != "config" and "MPI's own start-up" not in v["summary"], v

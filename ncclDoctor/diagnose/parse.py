@@ -233,6 +233,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
+        self._mpich_open: tuple[int, Event] | None = None  # MPICH's start-up failure, its error stack to come
+        self._oneccl = False  # a line of oneCCL's own log ("|CCL_WARN|", "|CCL_ERROR|") was read: the job runs oneCCL
         self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         # the rank its "Process name: [[J,V],N]" line named (horovodrun's elastic "host[local]": the host, local rank)
@@ -632,6 +634,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.store_host.data["launcher"] = "DeepSpeed's launch.py"
         if "Killing subprocess" in text:
             self._launcher_kill(text, lineno)
+        if "|CCL_" in text and not self._oneccl:  # oneCCL's own log: MPICH's start-up failure reads its transport
+            self._oneccl = True
+            if self._mpich_open is not None:
+                self._mpich_open[1].data["oneccl"] = True
         if (self._init_url is not None and self._rank0 is None and 0 < lineno - self._init_url[0] <= 2
                 and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(S.R_ANSI.sub("", text)))
                 and ha.group(2) == "0"):

@@ -1720,6 +1720,10 @@ R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?
 # the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup).
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
+                            # MPICH's and Intel MPI's own start-up failing in the process ("Abort(1090831) on node 0
+                            # (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown error class, error stack:"),
+                            # its error stack on the lines after it (R_MPICH_STACK)
+                            r"\bFatal error in (?P<mpich>P?MPI_Init(?:_thread)?):|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
 # Open MPI's (and PRRTE's) own start-up failing in a process, its help message "It looks like opal_init failed for some
 # reason; your parallel process is likely to abort." (orte_init, MPI_INIT, ompi_rte_init, prte_init alike): the MPI
@@ -1739,6 +1743,11 @@ R_CONTAINER_START = re.compile(r"\bpyxis: (?:container start failed with error c
 R_ENROOT_LOG = re.compile(r"\[ERROR\] (?:Command not found: (?P<cmd>[\w.+\-]{1,80})|(?P<hook>\S{0,200}/hooks\.d/"
                           r"[\w.\-]{1,80}) exited with return code \d{1,4})|\benroot: line \d{1,6}: (?P<var>\w{1,64}): "
                           r"unbound variable")
+# MPICH's error stack under its "Fatal error in PMPI_Init_thread" line, one function a line, the innermost one with
+# the error's own words ("MPIR_pmi_init(142)...: PMI_Get_appnum returned -1": its PMI client found no process manager
+# to talk to, the process started by another launcher than mpiexec / hydra; "MPIDI_OFI_mpi_init_hook(1578): OFI
+# addrinfo() failed"): group fn, the function; why, the words
+R_MPICH_STACK = re.compile(r"^\s{0,8}(?P<fn>[A-Za-z_]\w{0,60})\(\d{1,6}\)\.{0,60}: ?(?P<why>\S[^\n]{0,200}?)\s*$")
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")
