@@ -104,3 +104,45 @@ def test_mpich_failing_in_another_call_than_its_start_up_is_not_the_launch_setup
                                                                         "MPIR_Allreduce_impl(293)...: ")
     v = _verdict(tmp_path, mid + _RECORD)
     assert v["cause"] != "config" and "MPI's own start-up" not in v["summary"], v
+
+
+# --- a traceback cut in a DeepSpeed op's construction while the ops are JIT-built ----------------------------------
+_JIT = "".join("10.0.4.7: Using /home/ana/.cache/torch_extensions/py310_cu118 as PyTorch extensions root...\n"
+               for _ in range(4))
+
+
+def _cut(rank: int, code: str) -> str:
+    return (f"10.0.4.7: [rank{rank}]: Traceback (most recent call last):\n"
+            f"10.0.4.7: [rank{rank}]:   File \"/srv/rlhf/train_ppo.py\", line 212, in <module>\n"
+            f"10.0.4.7: [rank{rank}]:     main()\n"
+            f"10.0.4.7: [rank{rank}]:   File \"/srv/rlhf/train_ppo.py\", line 140, in main\n"
+            f"10.0.4.7: [rank{rank}]:     {code}\n")
+
+
+def test_a_traceback_cut_in_a_jit_built_ops_construction_is_the_shared_build(tmp_path):
+    """Rule AF (2): every worker prints torch's cpp_extension "Using ... as PyTorch extensions root..." (DeepSpeed's op
+    builder JIT-building its ops at start-up), and one rank's traceback stops at the construction of an op that
+    loads that build (DeepSpeedCPUAdam(...)), before its exception line. The job's shared software failing to build
+    or load, which every worker waits on alike: config, no rank; the fix names pre-building the ops. A cut inside
+    cpp_extension.py's own frames is the build itself, chatter or not."""
+    d = _report(tmp_path, _JIT + _cut(2, "optimizer = DeepSpeedCPUAdam(model.parameters(), lr=1e-5)"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "DS_BUILD_OPS" in v["fix"] and "pip install ninja" in v["fix"], v["fix"]
+    inside = ("[rank6]: Traceback (most recent call last):\n"
+              "[rank6]:   File \"/srv/kern/setup_ops.py\", line 30, in build\n"
+              "[rank6]:     return _load_ops()\n"
+              "[rank6]:   File \"/opt/venv/lib/python3.10/site-packages/torch/utils/cpp_extension.py\", line 1308, in "
+              "load\n"
+              "[rank6]:     return _jit_compile(\n")
+    v = _verdict(tmp_path, inside)
+    assert (v["cause"], v["culprits"]) == ("config", []), v
+
+
+def test_a_cut_at_an_op_without_the_jit_build_or_elsewhere_beside_it_stays_unknown(tmp_path):
+    """The near shapes: the same cut at FusedAdam(...) with no JIT build shown says nothing of what raised (the op
+    may be pre-built: its arguments, the parameters); and a cut at the script's own call beside the JIT lines
+    (building the model) is not the op's build: the cut traceback's unknown."""
+    for text in (_cut(2, "optimizer = FusedAdam(params, lr=2e-5)"), _JIT + _cut(2, "model = build_actor(cfg)")):
+        v = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("unknown", []), (text, v)
