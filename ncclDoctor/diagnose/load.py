@@ -451,6 +451,11 @@ SNIFF = 8192
 #             CUDA op(s)", its MissingCUDAException's message, pasted without its class), which holds no other word:
 #             the build toolchain every rank shares (readers.crash._shared_build, verdict.launch._settings_check, lead
 #             rules AF (2), X (2))
+#   PyTorch extensions root, Building extension module  torch's cpp_extension JIT-building an op at start-up ("Using
+#             ~/.cache/torch_extensions/py311_cu121 as PyTorch extensions root...", "Building extension module
+#             fused_adam...", DeepSpeed's op builder loading FusedAdam), lines with no other word: a traceback cut
+#             inside that op's construction is the shared build failing (parse.input_tail, verdict.unread._cut_where,
+#             lead rule AF (2))
 #   _env_or_raise(  the env:// rendezvous' frame asking for a variable ('rank = int(_get_env_or_raise("RANK"))'),
 #             which holds no other word, above its raise ('raise _env_error(env_var)', read by "rror") in a traceback
 #             cut before its message ("environment variable RANK expected, but not set"): started without a launcher
@@ -554,7 +559,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"shm_open", b"mesh master", b"modify QP",
-            b"CUDA_HOME does not", b"_env_or_raise(", b"failed for some reason",
+            b"CUDA_HOME does not", b"PyTorch extensions root", b"Building extension module",
+            b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",

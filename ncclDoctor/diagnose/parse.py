@@ -236,6 +236,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
+        self._mpich_open: tuple[int, Event] | None = None  # MPICH's start-up failure, its error stack to come
+        # the first line of torch's cpp_extension JIT-building an op ("Using ... as PyTorch extensions root...",
+        # "Building extension module X..."): a traceback cut in that op's construction is the build's (input_tail)
+        self._jit_at = 0
+        self._oneccl = False  # a line of oneCCL's own log ("|CCL_WARN|", "|CCL_ERROR|") was read: the job runs oneCCL
         self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
         # the rank its "Process name: [[J,V],N]" line named (horovodrun's elastic "host[local]": the host, local rank)
@@ -457,7 +462,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # running when it raised (verdict.unread._cut_where)
         code = None if frame is last else (last[1] if frame is shown[1] else shown[1][1])
         ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
-                       code=code.strip() if code is not None else None)
+                       code=code.strip() if code is not None else None,
+                       # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
+                       jit=f"{self.path}:{self._jit_at}" if self._jit_at else None)
         # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
         # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
         seen = "\n".join(tail)
@@ -642,6 +649,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.store_host.data["launcher"] = "DeepSpeed's launch.py"
         if "Killing subprocess" in text:
             self._launcher_kill(text, lineno)
+        if not self._jit_at and ("PyTorch extensions root" in text or "Building extension module" in text):
+            self._jit_at = lineno
+        if "|CCL_" in text and not self._oneccl:  # oneCCL's own log: MPICH's start-up failure reads its transport
+            self._oneccl = True
+            if self._mpich_open is not None:
+                self._mpich_open[1].data["oneccl"] = True
         if (self._init_url is not None and self._rank0 is None and 0 < lineno - self._init_url[0] <= 2
                 and "initialized host" in text and (ha := S.R_HOST_AS_RANK.search(S.R_ANSI.sub("", text)))
                 and ha.group(2) == "0"):

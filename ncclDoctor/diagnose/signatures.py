@@ -1728,6 +1728,10 @@ R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?
 # the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup).
 R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
+                            # MPICH's and Intel MPI's own start-up failing in the process ("Abort(1090831) on node 0
+                            # (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown error class, error stack:"),
+                            # its error stack on the lines after it (R_MPICH_STACK)
+                            r"\bFatal error in (?P<mpich>P?MPI_Init(?:_thread)?):|"
                             r"pdsh@[\w.\-]{1,255}: (?P<pdsh>[\w.\-]{1,255}): ssh exited with exit code 255\b")
 # Open MPI's (and PRRTE's) own start-up failing in a process, its help message "It looks like opal_init failed for some
 # reason; your parallel process is likely to abort." (orte_init, MPI_INIT, ompi_rte_init, prte_init alike): the MPI
@@ -1747,6 +1751,11 @@ R_CONTAINER_START = re.compile(r"\bpyxis: (?:container start failed with error c
 R_ENROOT_LOG = re.compile(r"\[ERROR\] (?:Command not found: (?P<cmd>[\w.+\-]{1,80})|(?P<hook>\S{0,200}/hooks\.d/"
                           r"[\w.\-]{1,80}) exited with return code \d{1,4})|\benroot: line \d{1,6}: (?P<var>\w{1,64}): "
                           r"unbound variable")
+# MPICH's error stack under its "Fatal error in PMPI_Init_thread" line, one function a line, the innermost one with
+# the error's own words ("MPIR_pmi_init(142)...: PMI_Get_appnum returned -1": its PMI client found no process manager
+# to talk to, the process started by another launcher than mpiexec / hydra; "MPIDI_OFI_mpi_init_hook(1578): OFI
+# addrinfo() failed"): group fn, the function; why, the words
+R_MPICH_STACK = re.compile(r"^\s{0,8}(?P<fn>[A-Za-z_]\w{0,60})\(\d{1,6}\)\.{0,60}: ?(?P<why>\S[^\n]{0,200}?)\s*$")
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")
@@ -2375,6 +2384,14 @@ R_DEVICE_COUNT_CHECK = re.compile(r"(?i:\bnumber of (?:devices|GPUs|TPU (?:cores
 R_DTYPE_CLASH = re.compile(r"\bexpected [\w ,]{1,60}? to have the same dtype\b|"
                            r"\bexpected scalar type \w{1,20} but found \w{1,20}|"
                            r"\bfound dtype \w{1,20} but expected \w{1,20}")
+# FSDP's own check of the parameters it flattens into one FlatParameter when it wraps a module
+# (torch/distributed/fsdp/_flat_param.py, _validate_tensors_to_flatten): "Must flatten tensors with uniform dtype but
+# got torch.bfloat16 and torch.float32" (an adapter kept in fp32 beside a bf16 base model), "Must flatten tensors with
+# uniform `requires_grad` when `use_orig_params=False`" (frozen and trainable parameters in one unit), "Must flatten
+# tensors on the same device but got both cpu and cuda:0". Every rank wraps the same model with the same settings, so
+# every rank fails the same check at wrap time (lead rules Q, W, AF (2)). Group what: the property that differs
+R_FSDP_FLATTEN = re.compile(r"\bMust flatten tensors (?:with uniform `?(?P<what>dtype|requires_grad)`?|"
+                            r"(?P<device>on the same device))\b")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")

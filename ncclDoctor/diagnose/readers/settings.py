@@ -74,8 +74,22 @@ class SettingsReaders:
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
-            return self._ompi_init_failed(lineno, text)
-        return self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"))
+            return self._ompi_init_failed(lineno, text) or self._mpich_stack(lineno)
+        ev = self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"),
+                         mpich=m.group("mpich"), mpich_why=None, oneccl=self._oneccl)
+        if m.group("mpich"):  # its error stack follows, one function a line, with no trigger word
+            self._mpich_open, self._follow = (lineno, ev), max(self._follow, 12)
+        return ev
+
+    def _mpich_stack(self, lineno: int) -> None:
+        """The error stack under MPICH's "Fatal error in PMPI_Init_thread" (signatures.R_MPICH_STACK): the first of its
+        lines that says what failed ("MPIR_pmi_init(142)...: PMI_Get_appnum returned -1") is kept on that event."""
+        if self._mpich_open is None or not 0 < lineno - self._mpich_open[0] <= 12:
+            return None
+        st = S.R_MPICH_STACK.match(self._body)
+        if st is not None and self._mpich_open[1].data["mpich_why"] is None:
+            self._mpich_open[1].data["mpich_why"] = f"{st.group('fn')}: {st.group('why')}"[:200]
+        return None
 
     def _ompi_init_failed(self, lineno: int, text: str) -> Event | None:
         """Open MPI's own start-up failing in a process (signatures.R_OMPI_INIT_FAILED, lead rule X (2)), and the step

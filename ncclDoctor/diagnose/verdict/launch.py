@@ -821,6 +821,8 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if one is None:
         return None
     excs, kind, message = one
+    if kind.rpartition(".")[2] == "ValueError" and (f := S.R_FSDP_FLATTEN.search(message or "")):
+        return _fsdp_flatten(excs, kind, message, f)
     if not (kind.endswith("RuntimeError") and S.R_DTYPE_CLASH.search(message or "")):
         return None
     return Verdict(
@@ -832,6 +834,49 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--default_dtype, torch.set_default_dtype / model.to(dtype) before building the model), and check that a "
         "loaded checkpoint or foundation model and the values computed from the data (per-element reference "
         "energies, normalisation constants) use that same dtype; then relaunch every rank.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# What to do about FSDP's flatten check, by the property its parameters differ in (signatures.R_FSDP_FLATTEN)
+_FSDP_FLATTEN_FIX = {
+    "dtype": (
+        "FSDP flattens every parameter of a wrapped unit into one FlatParameter, which needs the same dtype for all "
+        "parameters: cast the model once before wrapping so that none differs -- a PEFT / LoRA adapter is often "
+        "created in float32 beside a base model loaded in bfloat16 (torch_dtype=torch.bfloat16): cast the "
+        "trainable (LoRA) parameters to the same dtype (model.to(torch.bfloat16), or the LoRA/adapter weights to "
+        "bfloat16), or load the base model in float32 and let FSDP's mixed_precision policy "
+        "(MixedPrecision(param_dtype=torch.bfloat16), accelerate's / the trainer's mixed_precision=bf16, fsdp_config) "
+        "give the bf16 compute instead of a uniform dtype by hand; use_orig_params=True does not lift this check. "),
+    "requires_grad": (
+        "With use_orig_params=False FSDP flattens a unit's parameters into one FlatParameter, which is either "
+        "trainable or frozen: set use_orig_params=True (accelerate's fsdp_use_orig_params: true, the trainer's "
+        "fsdp_config) to mix frozen and trainable parameters (a PEFT / LoRA adapter over a frozen base model), or "
+        "wrap the trainable modules in their own FSDP units (an auto_wrap_policy such as PEFT's lambda policy) so "
+        "each unit is uniform. "),
+    "device": (
+        "FSDP needs every parameter of a wrapped unit on one device when it flattens them: move the model to the "
+        "process's own GPU before wrapping (or pass device_id=torch.cuda.current_device(); with a model loaded on the "
+        "CPU or the meta device, sync_module_states=True / param_init_fn), and load it without device_map='auto', "
+        "which spreads it over several devices. "),
+}
+
+
+def _fsdp_flatten(excs: list, kind: str, message: str, f: re.Match) -> Verdict:
+    """Lead rules Q, W and AF (2): FSDP's own check refusing to flatten a wrapped unit's parameters into one
+    FlatParameter because they differ in dtype, requires_grad or device (signatures.R_FSDP_FLATTEN). Every rank wraps
+    the same model with the same settings, so every rank fails the same check at wrap time, even where one rank's
+    traceback shows it: the model's set-up, config, no rank (called by _dtype_clash: the one failure shown)."""
+    what = "device" if f.group("device") else f.group("what")
+    differ = {"dtype": "dtypes", "requires_grad": "requires_grad (frozen and trainable)", "device": "devices"}[what]
+    return Verdict(
+        "config",
+        f"{_ranks_word(excs)} traceback ends in FSDP's own check {kind}: {message[:160]} ({excs[0].where}): wrapping "
+        f"the model, FSDP found the parameters of one unit in different {differ} and cannot flatten them into one "
+        "FlatParameter -- the model and FSDP settings every rank is built with alike, so every rank fails the same "
+        "check at wrap time and no rank is at fault",
+        _FSDP_FLATTEN_FIX[what] + "Print the parameters' dtype, requires_grad and device before wrapping "
+        "({(p.dtype, p.requires_grad, p.device) for p in model.parameters()}) to see which differ, fix the model's "
+        "set-up once for every rank, then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
@@ -973,10 +1018,11 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     reach = list(dict.fromkeys(e.data["ssh_host"] for e in evs if e.data.get("ssh_host")))
     ompi = [e for e in evs if e.data.get("ompi_init")]  # Open MPI's own start-up failing (readers.settings)
     agent = [e for e in evs if e.data.get("agent")]  # the launcher's remote start not found by a shell
+    mpich = [e for e in evs if e.data.get("mpich")]  # MPICH's / Intel MPI's own start-up failing (readers.settings)
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh or reach or ompi or agent) and not ssh and not mpi and (
+    if (ro or pdsh or reach or ompi or agent) and not ssh and not mpi and not mpich and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
@@ -1025,6 +1071,8 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _ompi_init(ompi)
     if agent and not ssh and not mpi:
         return _agent_missing(agent)
+    if mpich and not ssh and not mpi:
+        return _mpich_init(mpich)
     if ssh:
         return Verdict(
             "config",
@@ -1044,6 +1092,46 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Launch the job under an MPI launcher (mpirun / srun --mpi=pmix) when the code initialises MPI, or keep MPI "
         "out of it: bootstrap what needs it over NCCL/gloo instead (Transformer Engine / Megatron's "
         "tp_comm_overlap: --tp-comm-bootstrap-backend nccl); check that the MPI library matches the launcher's.",
+        "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+# oneCCL (torch's xccl / ccl backend on Intel GPUs) over its MPI transport: what its start-up under torchrun needs
+_ONECCL_MPI_FIX = (
+    "The job runs oneCCL (its |CCL_ log lines), whose MPI transport (CCL_ATL_TRANSPORT=mpi, the default of Intel's "
+    "builds, 'process launcher: hydra') initialises Intel MPI in every worker and expects an mpiexec / mpirun (hydra) "
+    "process manager: under torchrun there is none. Either switch oneCCL to its OFI transport with its own process "
+    "launcher off (export CCL_ATL_TRANSPORT=ofi CCL_PROCESS_LAUNCHER=none, so that oneCCL under torchrun takes the "
+    "ranks torchrun gives and never calls MPI_Init; CCL_ZE_IPC_EXCHANGE=sockets where pidfd is refused), or launch "
+    "with mpiexec instead of torchrun (mpiexec -n N python train.py, with the ranks taken from MPI's PMI_RANK / "
+    "PMI_SIZE). ")
+
+
+def _mpich_init(evs: list) -> Verdict:
+    """MPICH's or Intel MPI's own start-up failing in the process ("Fatal error in PMPI_Init_thread", its error stack
+    naming the step: "PMI_Get_appnum returned -1"; lead rule X (2)): MPI's initialisation found no process manager to
+    talk to (PMI), or its transport could not start -- before any worker ran a collective, the same launch in every
+    process: config, no rank, whatever the workers' exits (a SIGSEGV after the abort) say next."""
+    fn = evs[0].data["mpich"]
+    why = next((e.data["mpich_why"] for e in evs if e.data.get("mpich_why")), None)
+    pmi = why is not None and "pmi" in why.lower()
+    oneccl = any(e.data.get("oneccl") for e in evs)
+    return Verdict(
+        "config",
+        f"MPI's own start-up failed in the process ('Fatal error in {fn}', {evs[0].where}"
+        + (f"; its error stack ends in {why}" if why else "") + ")"
+        + (": MPI's PMI client found no process manager to talk to -- the process was not started by the MPI "
+           "launcher (mpiexec / mpirun, hydra) whose PMI server it expects" if pmi else "")
+        + (", and oneCCL is the library that initialised MPI" if oneccl else "")
+        + " -- a launch/bootstrap set-up every process shares, before any worker ran a collective, not one rank's "
+        "fault (the workers' exits after it are its consequence)",
+        (_ONECCL_MPI_FIX if oneccl else "")
+        + "A process that calls MPI_Init must be started by the MPI launcher it was built with: mpiexec / mpirun "
+        "(hydra) -n N, or srun --mpi=pmi2 / pmix, which give it its PMI server; a script started by torchrun or "
+        "python alone has none (PMI_Get_appnum / PMI_KVS_Get return -1). Keep MPI out of a torchrun launch instead "
+        "(no mpi4py / MPI-based library initialised in the workers), and check for stale PMI_* environment variables "
+        "(PMI_FD, PMI_RANK, PMI_SIZE from an outer mpiexec or an earlier job) that make MPI look for a PMI server that "
+        "is gone; run only one job at a time per node, each with a unique master_port. Test the MPI set-up alone first "
+        "(mpiexec -n 2 hostname, then an MPI hello world) with the same MPI the library was built against.",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 

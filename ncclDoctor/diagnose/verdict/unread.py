@@ -7,7 +7,13 @@ import re
 
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_ARGS_FACTORY_NAME, R_HTTP_STATUS, R_STORAGE_ERR, R_VICTIM_EXC
+from ncclDoctor.diagnose.signatures import (
+    R_ARGS_FACTORY_NAME,
+    R_HTTP_STATUS,
+    R_STORAGE_ERR,
+    R_VICTIM_EXC,
+    strip_prefixes,
+)
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
@@ -516,6 +522,28 @@ _R_C10D_ARG_CHECK = re.compile(r"^(?:\w+\s*=\s*)?(" + "|".join(_C10D_ARG_CHECKS)
 _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]distributed_c10d\.py"')
 
 
+# A cut traceback's last frame constructing or loading an op that torch's cpp_extension JIT-builds at start-up:
+# DeepSpeed's optimizers and kernels whose constructor loads their op (FusedAdam(...) calls FusedAdamBuilder().load()),
+# an op builder's load(), cpp_extension's load(...) / load_inline(...) -- read only beside the JIT build's own lines
+# (parse.input_tail's ``jit``); a frame inside cpp_extension.py or DeepSpeed's op_builder is the build itself
+_R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:(?:FusedAdam|FusedLamb|FusedLion|"
+                        r"DeepSpeedCPUAdam|DeepSpeedCPUAdagrad|DeepSpeedCPULion|DeepSpeedTransformerLayer|\w{1,60}Builder\(\)\."
+                        r"(?:load|jit_load))\(|(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
+_R_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
+                            r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
+_JIT_BUILD_FIX = (
+    "Read the build's own error above the traceback (ninja's / the compiler's output, a tool that refused to run: "
+    "'must run as root', 'command not found') and run the build once alone: python -c 'import deepspeed; from "
+    "deepspeed.ops.op_builder import FusedAdamBuilder; FusedAdamBuilder().load()' (the op the frame constructs). "
+    "Pre-build DeepSpeed's ops instead of JIT at start-up: DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
+    "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir, then ds_report lists them "
+    "installed; the JIT build needs ninja (pip install ninja), a CUDA toolkit matching torch's CUDA (CUDA_HOME, nvcc "
+    "on PATH) and a compiler, the same on every node. Clear a stale or half-written build dir (~/.cache/"
+    "torch_extensions, or TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH the workers "
+    "run with (a wrapper of the same name -- a sudo or container shim that says 'must run as root' -- ahead of the "
+    "real tool). ")
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -556,6 +584,21 @@ def _cut_where(ev, who: str) -> Verdict | None:
             f"it (the code that calls {func}), the same on every rank; paste the full error to see which argument it "
             "refused.",
             "low", [], [ev.brief()], job_wide=True)
+    op = _R_OP_LOAD.search(code) if ev.data.get("jit") else None
+    if op is not None or _R_BUILD_FRAME.search(ev.text):
+        shown = code[h.end():] if (h := generic.R_HOST_LABEL.match(code)) else code  # pdsh's "host: " label
+        shown = strip_prefixes(shown).strip()[:120]
+        what = f"'{shown}'" + (" (that op's construction or load)" if op is not None else " in the build's own code")
+        return Verdict(
+            "config",
+            f"the input stops inside {who} traceback at {what} ({ev.text[:200]}), before its exception line, "
+            + (f"while the lines show torch's cpp_extension JIT-building the job's ops at start-up ({ev.data['jit']})"
+               if ev.data.get("jit") else "in the JIT build of the job's ops (torch's cpp_extension, DeepSpeed's op "
+               "builder)")
+            + ": the process raised building or loading that op -- the job's shared software, which every worker "
+            "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
+            "error itself was not pasted)",
+            _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
         return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
