@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
 
@@ -228,9 +228,44 @@ def _garbage_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["exchange_frame"][:1]])
 
 
-def _frame_where(c: Collected) -> str:
+def _garbage_rng(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BB (2), AH (1) read through an RNG-state broadcast (round 67's accelerate-3206, as trlx-319 reads the
+    same error beside its timeouts): a rank's generator refuses the state it was given ("Invalid mt19937 state", a
+    state of the wrong size) where its traceback shows that state set right after a synchronisation that broadcasts
+    rank 0's (accelerate's synchronize_rng_state(s)). Rank 0 sends a state its own generator produced, so the value
+    the rank received was never sent as such: the ranks were not in the same broadcast (one rank in another collective
+    at that point), the nodes' installs disagree on the state's layout, or the transfer delivered garbage. One printing
+    rank's line cannot say which side went wrong: desync, nobody named, nobody innocent. Not without that frame (a state
+    loaded from a checkpoint file is the file's), nor beside a timeout or NCCL error, whose families read first."""
+    bad = [e for e in c.exceptions if R_BAD_RNG_STATE.search(e.data.get("message") or e.text)]
+    if not bad or not c.samples.get("rng_sync_frame") or c.kinds.get("watchdog_timeout") \
+            or c.kinds.get("nccl_error"):
+        return None
+    who = f"rank {bad[0].rank}" if bad[0].rank is not None else "a process"
+    what = (bad[0].data.get("message") or bad[0].text)[:160]
+    return Verdict(
+        "desync",
+        f"{who} raised '{what}' setting the generator state it had just received in an RNG state broadcast (its "
+        f"traceback runs through {_frame_where(c, 'rng_sync_frame')}): rank 0 sends a state its own generator made, "
+        "so the value received was never sent as such -- the ranks were not in the same broadcast (another collective "
+        "on one side), the nodes' torch builds disagree on the state, or the transfer delivered garbage; one rank's "
+        "line does not say which side went off path",
+        "The RNG state broadcast (accelerate's synchronize_rng_states, called by its prepared DataLoader at each "
+        "epoch for the rng_types it syncs) must be the same collective on every rank at that point: the same "
+        "collective order on every rank before it (no rank-conditional collective, evaluation or save on some ranks "
+        "only), the same number of batches per rank. Run the same torch/accelerate version on every node (pip show "
+        "torch accelerate on each) and a consistent accelerate config per node: the same num_machines and "
+        "main_process_ip, each node its own machine_rank. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective "
+        "order and shapes checked across ranks) and NCCL_DEBUG=INFO, with the flight recorder on "
+        "(TORCH_FR_BUFFER_SIZE=2000) to see each rank's last collectives; if they match, test the inter-node "
+        "transport for corrupted data with nccl-tests (-c 1). To run meanwhile, skip the sync: rng_types=[] (or "
+        "only 'generator') when preparing the DataLoader.",
+        "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["rng_sync_frame"][:1]])
+
+
+def _frame_where(c: Collected, kind: str = "exchange_frame") -> str:
     """The exchange frame's file and function, as the traceback prints them."""
-    e = c.samples["exchange_frame"][0]
+    e = c.samples[kind][0]
     m = re.search(r'([\w.-]{1,80}[/\\][\w.-]{1,80}\.py)", line \d{1,6}, in (\w{1,60})', e.text)
     return f"{m.group(1)}'s {m.group(2)}" if m else "the library's distributed code"
 
