@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
+from tests.conftest import watchdog_line as _wd
 
 # --- a generator refusing the state an RNG-state broadcast delivered --------------------------------------------------
 _RNG_TB = ("{tag}Traceback (most recent call last):\n"
@@ -68,3 +69,44 @@ def test_another_error_inside_the_rng_broadcast_is_not_read_as_a_garbage_state(t
     text = _RNG_TB.format(tag="[rank3]: ", error="CUDA error: an illegal memory access was encountered") + _AGENT
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] != "desync", v
+
+
+# --- a peer shown completing the all-to-all that a rank times out in ----------------------------------------------
+# torch/distributed/_functional_collectives.py: AsyncCollectiveTensor.__repr__ waits for the collective, then prints
+# "AsyncCollectiveTensor(" + the tensor's repr
+_DONE = ("result: AsyncCollectiveTensor(tensor([[5., 5., 5., 5.],\n"
+         "        [7., 7., 7., 7.]], device='cuda:{dev}'))\n")
+
+
+def test_a_peer_printing_its_all_to_all_result_while_a_rank_times_out_in_the_first_one_is_a_desync(tmp_path):
+    """Rules D, H: rank 1 times out in its group's first collective, an ALLTOALL (SeqNum 1), while another process
+    prints a functional collective's completed result: that peer got through the all-to-all, so no rank was missing
+    (not rule H's rank_missing) -- their split sizes disagree: desync, nobody named, rank 1 not proven a victim."""
+    text = _DONE.format(dev=0) + _wd(1, 1, "ALLTOALL", 1800123, 1800000, numel=(48, 40))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+    assert "output_split_sizes" in v["fix"] and "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"], v
+
+
+def test_a_first_all_to_all_timeout_with_no_peer_shown_done_stays_a_missing_rank(tmp_path):
+    """The near shape: the same timeout with no completed result printed: rule H's rank_missing stands."""
+    text = "input: tensor([[1., 1.]], device='cuda:1')\n" + _wd(1, 1, "ALLTOALL", 1800123, 1800000, numel=(48, 40))
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] == "rank_missing", v
+
+
+def test_a_result_printed_before_a_later_all_to_all_timeout_is_no_proof_of_a_peer(tmp_path):
+    """The near shape: the timeout is in the group's fifth collective, so the printed result may be the timing-out
+    rank's own earlier one: not read as a peer done (no desync)."""
+    text = _DONE.format(dev=1) + _wd(1, 5, "ALLTOALL", 1800123, 1800000, numel=(48, 40))
+    v = _report(tmp_path, text)["verdict"]
+    assert v["cause"] != "desync", v
+
+
+def test_a_peer_result_beside_a_first_allreduce_timeout_is_not_this_reading(tmp_path):
+    """The near shape: an all-reduce completes on no rank before every rank contributed, so a printed result beside a
+    rank timing out in a first ALLREDUCE says nothing of split sizes: not this all-to-all reading."""
+    text = _DONE.format(dev=0) + _wd(1, 1, "ALLREDUCE", 1800123, 1800000, numel=48)
+    v = _report(tmp_path, text)["verdict"]
+    assert "output_split_sizes" not in v["fix"], v

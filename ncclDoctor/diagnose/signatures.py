@@ -1581,6 +1581,10 @@ R_RNG_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:synchroni[sz]e|sync|broad
 # state no generator produced
 R_BAD_RNG_STATE = re.compile(r"\bInvalid mt19937 state\b|\bRNG state is wrong size\b|"
                              r"found the input RNG state size to be -?\d{1,20}")
+# The printed result of a functional collective (torch.distributed._functional_collectives): AsyncCollectiveTensor's
+# repr waits for its collective ("AsyncCollectiveTensor(" + the waited tensor's repr), so a process printing
+# "AsyncCollectiveTensor(tensor([[1., 2.], ...], device='cuda:1'))" got through that collective
+R_FUNCOL_RESULT = re.compile(r"\bAsyncCollectiveTensor\(tensor\(")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '

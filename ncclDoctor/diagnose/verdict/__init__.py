@@ -51,6 +51,7 @@ from ncclDoctor.diagnose.verdict.desync import (
     _desync_report,
     _garbage_rng,
     _garbage_sizes,
+    _peer_done,
     _sites_split,
     ddp_gather_aborted,
 )
@@ -204,7 +205,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _store_wait,
     _store,
     _exit_barrier,
-    _evaluating, _desync, _sites_split, _coll_split, _missing, _first_missing, _unsuspended, _blocked, _early_exit,
+    _evaluating, _desync, _sites_split, _coll_split, _peer_done, _missing, _first_missing, _unsuspended, _blocked,
+    _early_exit,
     _hccl_peer_lost,
     _mpi_peer_gone,
     _hvd_shut_down,
