@@ -49,6 +49,45 @@ def test_a_reducer_bookkeeping_assert_keeps_its_own_fix(tmp_path):
     assert "use_reentrant=False" in v["fix"] and "take no part in the loss" not in v["fix"], v
 
 
+# Round 67 (ms-swift-3446): the same reducer wordings under ONE rank's own tag, its traceback the only one shown
+_READY_TWICE = ("[rank3]: Traceback (most recent call last):\n"
+                '[rank3]:   File "/work/sft.py", line 77, in <module>\n'
+                "[rank3]:     loss.backward()\n"
+                "[rank3]: RuntimeError: Expected to mark a variable ready only once. This error is caused by one of "
+                "the following reasons: 1) Use of a module parameter outside the `forward` function. 2) Reused "
+                "parameters in multiple reentrant backward passes.\n"
+                "[rank3]: Parameter at index 41 with name module.blocks.5.attn.qkv.weight has been marked as ready "
+                "twice. This means that multiple autograd engine  hooks have fired for this particular parameter "
+                "during this iteration.\n")
+
+
+def test_a_variable_marked_ready_twice_under_one_ranks_tag_names_no_rank(tmp_path):
+    """Lead rule AW (round 67): DDP's reducer refusing a parameter marked ready twice, in the only traceback shown and
+    under [rank3]'s own tag, comes from the module and DDP setting every rank runs (reentrant checkpointing): no rank
+    named -- not rule A's lone own exception -- cause unknown, the fix the reducer's (use_reentrant=False)."""
+    d = _report(tmp_path, _READY_TWICE)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "use_reentrant=False" in v["fix"] and "static_graph" in v["fix"], v
+
+
+def test_unused_parameters_under_one_ranks_tag_name_no_rank(tmp_path):
+    """The other module-wide wording, parameters that got no gradient, under [rank1]'s own tag: nobody named either."""
+    text = "".join(f"[rank1]: {ln}\n" for ln in ("RuntimeError: " + _UNUSED).splitlines())
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "find_unused_parameters=True" in v["fix"], v
+
+
+def test_another_error_under_one_ranks_tag_still_names_that_rank(tmp_path):
+    """The near shape: the same rank's traceback ending in an error of its own data (a KeyError), not the reducer's:
+    rule A's lone own exception still names rank 3."""
+    text = _READY_TWICE.split("[rank3]: RuntimeError")[0] + "[rank3]: KeyError: 'input_ids'\n"
+    v = _report(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [3]), v
+
+
 # --- An HTTP server refusing a download ----------------------------------------------------------------------------
 # urllib/request.py's HTTPDefaultErrorHandler: raise HTTPError(req.full_url, code, msg, hdrs, fp), printed "HTTP Error
 # 403: Forbidden"; requests' Response.raise_for_status: "404 Client Error: Not Found for url: URL"

@@ -501,6 +501,14 @@ SNIFF = 8192
 #             input all-to-all, the train pipeline), which holds no other word: an impossible size raised in that
 #             traceback was built from counts the rank's peers sent (S.R_EXCHANGE_FRAME, verdict.desync._garbage_sizes,
 #             lead rules BB (2), AH (1))
+#   rng_state  a traceback frame of an RNG-state broadcast (accelerate's synchronize_rng_state(s), its DataLoader's
+#             __iter__), which holds no other word: a generator refusing the state set there ("Invalid mt19937 state")
+#             got a value from rank 0's broadcast that was never sent as such (S.R_RNG_SYNC_FRAME,
+#             verdict.desync._garbage_rng, lead rules BB (2), AH (1))
+#   AsyncCollectiveTensor(  a functional collective's printed result ("output: AsyncCollectiveTensor(tensor([[1.,
+#             ...]], device='cuda:1'))"), which holds no other word: its repr waits for the collective, so the
+#             process printing it got through it -- beside a rank timing out in a group's first all-to-all, a peer
+#             took part (S.R_FUNCOL_RESULT, verdict.desync._peer_done, lead rules D, H)
 #   , in <module>  a traceback's frame at the entry script's top level ('File "repro.py", line 13, in <module>'),
 #             which holds no other word: an exception right under it (its code line and carets read through
 #             parse._follow, no deeper frame between) was raised by the script's own top-level call -- a library's
@@ -566,7 +574,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
             b"batch in ", b"resource_sharer", b" rank:", b", in <module>",
-            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed")
+            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
+            b"rng_state", b"AsyncCollectiveTensor(")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

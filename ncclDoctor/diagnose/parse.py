@@ -274,6 +274,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._before_version: tuple[str, int] | bool | None = None
         self._master_arg: str | None = None
         self._exchange_seen = False  # a traceback frame of a sharded model's exchange read (S.R_EXCHANGE_FRAME)
+        self._rng_sync_seen = False  # a traceback frame of an RNG-state broadcast read (S.R_RNG_SYNC_FRAME)
+        self._funcol_done = 0  # printed results of a functional collective read (S.R_FUNCOL_RESULT), at most 4
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
@@ -888,6 +890,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._exchange_seen = True  # once per file: a frame sizing tensors from counts peers sent
             ev = self._context(lineno, text, "exchange_frame")
             ev.rank = None  # a frame of the library's code: where sizes come from, not a process's failure
+            self.aside.append(ev)
+        if "AsyncCollectiveTensor(" in body and self._funcol_done < 4 and S.R_FUNCOL_RESULT.search(body):
+            self._funcol_done += 1  # a process printed a functional collective's result: it got through that one
+            self.aside.append(self._context(lineno, text, "funcol_done"))
+        if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):
+            self._rng_sync_seen = True  # once per file: a frame setting a generator state rank 0 broadcast
+            ev = self._context(lineno, text, "rng_sync_frame")
+            ev.rank = None  # a frame of the library's code: where the state came from, not a process's failure
             self.aside.append(ev)
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))

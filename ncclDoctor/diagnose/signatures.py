@@ -1580,6 +1580,19 @@ R_PYSPY_UNSUSPENDED = re.compile(r"\bFailed to suspend process\b")
 # model_parallel.py", line 276, in forward) or c10d's all_to_all / all_gather call (split sizes, lengths exchanged)
 R_EXCHANGE_FRAME = re.compile(r'[/\\]torchrec[/\\]distributed[/\\][\w/\\]{1,80}\.py", line \d{1,6}, in \w|'
                               r'distributed_c10d\.py", line \d{1,6}, in (?:all_to_all|all_gather)')
+# A traceback frame of an RNG-state synchronisation: accelerate's synchronize_rng_state(s) (its DataLoader's
+# __iter__ at each epoch) broadcasts rank 0's generator state and every other rank sets what it received
+# ('File ".../accelerate/utils/random.py", line 127, in synchronize_rng_state'); a framework's sync_/broadcast_ alike
+R_RNG_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:synchroni[sz]e|sync|broadcast)_rng_states?\b')
+# torch's generator refusing the contents of a state it is given (CPUGeneratorImpl::set_state's "Invalid mt19937
+# state" and its size check "... but found the input RNG state size to be N"; CUDA's "RNG state is wrong size"): a
+# state no generator produced
+R_BAD_RNG_STATE = re.compile(r"\bInvalid mt19937 state\b|\bRNG state is wrong size\b|"
+                             r"found the input RNG state size to be -?\d{1,20}")
+# The printed result of a functional collective (torch.distributed._functional_collectives): AsyncCollectiveTensor's
+# repr waits for its collective ("AsyncCollectiveTensor(" + the waited tensor's repr), so a process printing
+# "AsyncCollectiveTensor(tensor([[1., 2.], ...], device='cuda:1'))" got through that collective
+R_FUNCOL_RESULT = re.compile(r"\bAsyncCollectiveTensor\(tensor\(")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '

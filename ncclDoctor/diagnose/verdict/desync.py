@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_VICTIM_EXC, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
 
@@ -228,9 +228,86 @@ def _garbage_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["exchange_frame"][:1]])
 
 
-def _frame_where(c: Collected) -> str:
+def _garbage_rng(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BB (2), AH (1) read through an RNG-state broadcast (round 67's accelerate-3206, as trlx-319 reads the
+    same error beside its timeouts): a rank's generator refuses the state it was given ("Invalid mt19937 state", a
+    state of the wrong size) where its traceback shows that state set right after a synchronisation that broadcasts
+    rank 0's (accelerate's synchronize_rng_state(s)). Rank 0 sends a state its own generator produced, so the value
+    the rank received was never sent as such: the ranks were not in the same broadcast (one rank in another collective
+    at that point), the nodes' installs disagree on the state's layout, or the transfer delivered garbage. One printing
+    rank's line cannot say which side went wrong: desync, nobody named, nobody innocent. Not without that frame (a state
+    loaded from a checkpoint file is the file's), nor beside a timeout or NCCL error, whose families read first."""
+    bad = [e for e in c.exceptions if R_BAD_RNG_STATE.search(e.data.get("message") or e.text)]
+    if not bad or not c.samples.get("rng_sync_frame") or c.kinds.get("watchdog_timeout") \
+            or c.kinds.get("nccl_error"):
+        return None
+    who = f"rank {bad[0].rank}" if bad[0].rank is not None else "a process"
+    what = (bad[0].data.get("message") or bad[0].text)[:160]
+    return Verdict(
+        "desync",
+        f"{who} raised '{what}' setting the generator state it had just received in an RNG state broadcast (its "
+        f"traceback runs through {_frame_where(c, 'rng_sync_frame')}): rank 0 sends a state its own generator made, "
+        "so the value received was never sent as such -- the ranks were not in the same broadcast (another collective "
+        "on one side), the nodes' torch builds disagree on the state, or the transfer delivered garbage; one rank's "
+        "line does not say which side went off path",
+        "The RNG state broadcast (accelerate's synchronize_rng_states, called by its prepared DataLoader at each "
+        "epoch for the rng_types it syncs) must be the same collective on every rank at that point: the same "
+        "collective order on every rank before it (no rank-conditional collective, evaluation or save on some ranks "
+        "only), the same number of batches per rank. Run the same torch/accelerate version on every node (pip show "
+        "torch accelerate on each) and a consistent accelerate config per node: the same num_machines and "
+        "main_process_ip, each node its own machine_rank. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective "
+        "order and shapes checked across ranks) and NCCL_DEBUG=INFO, with the flight recorder on "
+        "(TORCH_FR_BUFFER_SIZE=2000) to see each rank's last collectives; if they match, test the inter-node "
+        "transport for corrupted data with nccl-tests (-c 1). To run meanwhile, skip the sync: rng_types=[] (or "
+        "only 'generator') when preparing the DataLoader.",
+        "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["rng_sync_frame"][:1]])
+
+
+def _peer_done(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules D and H read through a functional collective's printed result (round 67's pytorch-117486): every
+    rank shown timing out does so in its group's FIRST collective (SeqNum 1), an all-to-all, while a process prints a
+    completed functional collective's result (AsyncCollectiveTensor's repr waits for it). The ranks timing out completed
+    no collective of the group, so the printing process is a peer, and it got through its side of the exchange: it was
+    not missing (rule H needs the rank absent). In an all-to-all a peer finishes while another waits only when the
+    amounts they exchange disagree -- their split sizes do not match -- so the ranks took different sizes into one
+    collective (rule D's different Numel); with no majority shown, nobody is named and nobody is innocent. Not where a
+    launcher records a rank other than those timing out failing on its own, nor where the result carries a timing-out
+    rank's own tag."""
+    done = c.samples.get("funcol_done")
+    if not done:
+        return None
+    ts = [t for st in c.ranks.values() for t in st.timeouts.values()] + [
+        e for e in c.samples.get("watchdog_timeout", []) if e.rank is None]
+    if not ts or any(t.seq != 1 or not (t.op or "").upper().startswith("ALLTOALL") for t in ts):
+        return None
+    timed = {t.rank for t in ts if t.rank is not None}
+    if any(e.rank in timed for e in done):
+        return None  # a timing-out rank's own print: from before, or of another group
+    if any(e.rank not in timed for e in c.child_failures + c.worker_failures) or any(
+            not e.data.get("line") and not R_VICTIM_EXC.match(e.data.get("type") or "") for e in c.exceptions):
+        return None  # a failure of its own elsewhere: rule A / I read it first
+    who = f"rank {', '.join(map(str, sorted(timed)))}" if timed else "a rank"
+    return Verdict(
+        "desync",
+        f"{who} timed out inside collective #1 ({ts[0].op}), its group's first, while another process printed the "
+        "completed result of a functional collective (AsyncCollectiveTensor): a peer got through its side of the "
+        "all-to-all, so no rank was missing from it -- in an all-to-all a peer finishes while another still waits "
+        "when the amounts they exchange disagree: the ranks' split sizes do not match (what one rank sends another "
+        "does not expect); the lines do not say which rank's split sizes are the wrong ones",
+        "Every rank's all_to_all_single (or all_to_all) split sizes must match its peers': rank i's "
+        "output_split_sizes[j] equals rank j's input_split_sizes[i], each list sums to its tensor's first dimension, "
+        "and a rank passing None uses equal splits, so either every rank passes split sizes or none does (the same "
+        "split sizes on every rank where the split is even). Exchange the counts first (an all_to_all_single of the "
+        "input_split_sizes gives each rank its output_split_sizes) and size the output from them; print each rank's "
+        "input/output split sizes and shapes before the call. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective "
+        "shapes checked across ranks) and NCCL_DEBUG=INFO; a functional collective (AsyncCollectiveTensor) is "
+        "waited on when first used, so print or use its result on every rank.",
+        "medium", [], [t.brief() for t in ts[:2]] + [e.brief() for e in done[:1]])
+
+
+def _frame_where(c: Collected, kind: str = "exchange_frame") -> str:
     """The exchange frame's file and function, as the traceback prints them."""
-    e = c.samples["exchange_frame"][0]
+    e = c.samples[kind][0]
     m = re.search(r'([\w.-]{1,80}[/\\][\w.-]{1,80}\.py)", line \d{1,6}, in (\w{1,60})', e.text)
     return f"{m.group(1)}'s {m.group(2)}" if m else "the library's distributed code"
 

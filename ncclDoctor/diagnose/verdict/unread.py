@@ -52,6 +52,15 @@ _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in 
                    "got no gradient. ")
 
 
+# ... and the two wordings whose cause is the module and DDP setting, not one process: a parameter that got no gradient
+# (_R_DDP_UNUSED) or one marked ready twice ("Expected to mark a variable ready only once": reentrant checkpointing or a
+# parameter shared by several forward-backward passes). Every rank runs the same module with the same DDP setting, so
+# the rank whose traceback shows it is no culprit (lead rule AW; round 67's ms-swift-3446, as ibot-30 untagged). Not
+# the reducer's internal assert (expect_autograd_hooks_), read as a rank's own failure (oevortex-unsloth-16)
+_R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
+                                r"Expected to have finished reduction in the prior iteration")
+
+
 def _ddp_reducer_fix(texts: list[str]) -> str:
     """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, else the fix of
     its bookkeeping asserts (_DDP_REDUCER_FIX); '' where no line is DDP's reducer refusing the backward."""
@@ -225,6 +234,15 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if bound is not None:
         return bound
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
+    if lone and _R_DDP_MODULE_WIDE.search(what):
+        return Verdict(
+            "unknown",
+            f"rank {lone[0]}'s own traceback ends in DDP's reducer refusing the backward ({what[:240]}): that check "
+            "follows the module and the DDP setting, which every rank runs alike (a parameter marked ready twice by "
+            "reentrant gradient checkpointing or shared across passes, or one that got no gradient), so the rank "
+            "that printed it first is not at fault (lead rule AW); which rank, these lines cannot say",
+            _ddp_reducer_fix([what]) + "TORCH_DISTRIBUTED_DEBUG=DETAIL names the parameters involved. " + _READ_AROUND,
+            "low", [], [x.brief() for x in own[:3]], job_wide=True)
     if lone:
         return Verdict(
             "unknown",
