@@ -1441,6 +1441,12 @@ R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin 
 # counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
 # processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
 R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
+# A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
+# (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
+# "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
+# rules A, AN (1)). Only where nothing but an exception's class stands between the ":" and the error -- a rank
+# named elsewhere in the line ("... crash on rank 0 or a network ...", "waiting for rank 3") is not the error's own.
+R_ERR_ON_RANK = re.compile(r"\b(?:on|in) rank (\d{1,7}) ?: ?(?:[A-Z][\w.]{0,80}(?:Error|Exception): ?)?$")
 # torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
 # the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
 R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"

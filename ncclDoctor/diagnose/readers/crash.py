@@ -141,6 +141,10 @@ class CrashReaders:
             return ev
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
+        said = S.R_ERR_ON_RANK.search(text, max(0, m.start() - 200), m.start()) if "rank " in text[:m.start()] else None
+        if said:  # the framework's line names the rank this error was raised on ("... on rank 6: CUDA error: ...")
+            ev.rank = int(said.group(1))
+            ev.data["rank_from"] = f"the error's own line ('{said.group(0).strip()}')"
         self._cuda_open = (lineno, ev)
         return ev
 

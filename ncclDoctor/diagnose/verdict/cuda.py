@@ -521,6 +521,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
             "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
         )
+    elif "uncorrectable nvlink" in text or "nvlinkuncorrectable" in text:
+        what, fix = (  # cudaErrorNvlinkUncorrectable (220): the driver saw an NVLink fault during the GPU's work
+            "an uncorrectable NVLink error (cudaErrorNvlinkUncorrectable): the NVLink between that GPU and its peers "
+            "(or the NVSwitch fabric) failed while it ran -- a hardware / driver fault (the driver's Xid 74), not the "
+            "training code",
+            "Drain that node and check the GPU's links: dmesg -T | grep -i xid (Xid 74: NVLink error, and the Xid "
+            "14x NVLink errors on newer GPUs), nvidia-smi nvlink -s / nvidia-smi nvlink -e (link state and error "
+            "counters), nvidia-smi -q, the fabric manager's log and service (nvidia-fabricmanager, its version equal "
+            "to the driver's) on NVSwitch systems, and DCGM diagnostics (dcgmi diag -r 3); reset the GPU "
+            "(nvidia-smi -r) or reboot the node, and exclude that GPU / node from the job until its links pass "
+            "(a link that fails again needs the hardware replaced).",
+        )
     elif "ecc error" in text:
         what, fix = (
             "an uncorrectable ECC error in the GPU's memory (cudaErrorECCUncorrectable): a hardware fault of that "
