@@ -1408,6 +1408,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# ROCm's HSA runtime reporting a GPU kernel's memory access fault (ROCR's "Memory access fault by GPU node-%u (Agent
+# handle: %p) on address %p%s. Reason: %s."): a kernel of the process that prints it read or wrote an address it may
+# not -- HIP's illegal memory access (lead rule AN (2)); "GPU core dump failed" often beside it. node-N is the GPU's
+# KFD topology node, not a rank
+R_HSA_MEM_FAULT = re.compile(r"Memory access fault by GPU node-(?P<node>\d{1,4}) \(Agent handle: \w{1,32}\) on "
+                             r"address (?P<addr>\w{1,32})[^\n]{0,60}?\. ?Reason: ?(?P<why>[^\n]{1,80})")
 # A CUDA kernel's own device-side assertion, printed by the GPU for each failing thread ("/pytorch/aten/src/ATen/
 # native/cuda/Loss.cu:102: operator(): block: [445,0,0], thread: [20,0,0] Assertion `input_val >= zero && input_val <=
 # one` failed."): the kernel's check on its input failed on this GPU -- cudaErrorAssert (710), a CUDA error of that

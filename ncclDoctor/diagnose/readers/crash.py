@@ -73,6 +73,15 @@ class CrashReaders:
             ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
                            cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
             return ev
+        f = S.R_HSA_MEM_FAULT.search(text) if "access fault" in text else None
+        if f:  # the HSA runtime's memory access fault: a kernel of the printing process (HIP's illegal memory access)
+            ev = self._context(lineno, text, "cuda_error")
+            why = f.group("why").strip().rstrip(".").strip()
+            # one wording for every process (lead rule J compares them): the GPU node and the address are its own
+            ev.data.update(what=f"memory access fault by a GPU kernel (ROCm, reason: {why})", cuda_code=None,
+                           watchdog=False, hsa_fault=int(f.group("node")), fault_addr=f.group("addr"), fault_why=why)
+            self._cuda_open = (lineno, ev)
+            return ev
         k = S.R_KERNEL_ASSERT.search(text) if "Assertion" in text and "thread: [" in text else None
         if k:
             return self._kernel_assert(lineno, text, k)
