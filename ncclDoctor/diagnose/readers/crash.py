@@ -754,6 +754,8 @@ class CrashReaders:
         if got and not got.isdigit():
             got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
         ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
+        if c and self.first_close is None:
+            self.first_close = ev
         bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
         if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
             ev.data["loading"] = True
