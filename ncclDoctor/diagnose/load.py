@@ -187,6 +187,8 @@ SNIFF = 8192
 #             58 bytes instead of 8", no other trigger word: parse._beside)
 #   HW Exception  ROCm's HSA runtime: "HW Exception by GPU node-9 (Agent handle: 0x..) reason :GPU Hang"
 #             (parse._cuda_error)
+#   access fault  ROCm's HSA runtime: "Memory access fault by GPU node-9 (Agent handle: 0x..) on address 0x...
+#             Reason: Unknown.", a kernel's illegal memory access (parse._cuda_error)
 #   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
 #             NCCL's own cuMem allocations fail too (verdict.cuda._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
@@ -535,7 +537,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"PrefixStore(", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
-            b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception",
+            b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception", b"access fault",
             b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.", b"received at time=",

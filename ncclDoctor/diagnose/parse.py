@@ -39,6 +39,7 @@ from ncclDoctor.diagnose.readers.common import (
     MAX_PIDS,
     _innermost,
     _numel,
+    _pid_gap,
 )
 from ncclDoctor.diagnose.readers.crash import CrashReaders
 from ncclDoctor.diagnose.readers.exits import ExitReaders
@@ -201,6 +202,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
         self._role_ranks: dict[int, set[int]] = {}  # "[defaultN]:" -> the global ranks tagged after it (R_ROLE_RANK)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
+        # the agent's first closing-signal event of the input: at its end, given the one pid missing from the run of
+        # pids the agent stopped ("pid_gap", readers.common._pid_gap; verdict.exits._agent_closing_alone)
+        self.first_close: Event | None = None
         self.evals: dict[int | None, Event] = {}  # the last evaluation output of each prefix's rank (_eval)
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
@@ -414,6 +418,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._pending = self._families(start, head)
         if self._srun_tasks:
             self._srun_first()
+        if self.first_close is not None and (gap := _pid_gap(self.closed_pids)[0]) is not None:
+            self.first_close.data["pid_gap"] = gap  # the worker the agent did not stop: it had exited already
         if self._role_ranks and self.bars:
             self._local_bars()
         ev, self._pending = self._pending, None

@@ -1408,6 +1408,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# ROCm's HSA runtime reporting a GPU kernel's memory access fault (ROCR's "Memory access fault by GPU node-%u (Agent
+# handle: %p) on address %p%s. Reason: %s."): a kernel of the process that prints it read or wrote an address it may
+# not -- HIP's illegal memory access (lead rule AN (2)); "GPU core dump failed" often beside it. node-N is the GPU's
+# KFD topology node, not a rank
+R_HSA_MEM_FAULT = re.compile(r"Memory access fault by GPU node-(?P<node>\d{1,4}) \(Agent handle: \w{1,32}\) on "
+                             r"address (?P<addr>\w{1,32})[^\n]{0,60}?\. ?Reason: ?(?P<why>[^\n]{1,80})")
 # A CUDA kernel's own device-side assertion, printed by the GPU for each failing thread ("/pytorch/aten/src/ATen/
 # native/cuda/Loss.cu:102: operator(): block: [445,0,0], thread: [20,0,0] Assertion `input_val >= zero && input_val <=
 # one` failed."): the kernel's check on its input failed on this GPU -- cudaErrorAssert (710), a CUDA error of that
@@ -1449,6 +1455,12 @@ R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin 
 # counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
 # processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
 R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
+# A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
+# (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
+# "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
+# rules A, AN (1)). Only where nothing but an exception's class stands between the ":" and the error -- a rank
+# named elsewhere in the line ("... crash on rank 0 or a network ...", "waiting for rank 3") is not the error's own.
+R_ERR_ON_RANK = re.compile(r"\b(?:on|in) rank (\d{1,7}) ?: ?(?:[A-Z][\w.]{0,80}(?:Error|Exception): ?)?$")
 # torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
 # the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
 R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"

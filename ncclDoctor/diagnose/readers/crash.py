@@ -73,6 +73,15 @@ class CrashReaders:
             ev.data.update(what=f"HSA hardware exception on GPU node-{h.group(1)}: {h.group(2).strip()}",
                            cuda_code=None, watchdog=False, hsa_node=int(h.group(1)))
             return ev
+        f = S.R_HSA_MEM_FAULT.search(text) if "access fault" in text else None
+        if f:  # the HSA runtime's memory access fault: a kernel of the printing process (HIP's illegal memory access)
+            ev = self._context(lineno, text, "cuda_error")
+            why = f.group("why").strip().rstrip(".").strip()
+            # one wording for every process (lead rule J compares them): the GPU node and the address are its own
+            ev.data.update(what=f"memory access fault by a GPU kernel (ROCm, reason: {why})", cuda_code=None,
+                           watchdog=False, hsa_fault=int(f.group("node")), fault_addr=f.group("addr"), fault_why=why)
+            self._cuda_open = (lineno, ev)
+            return ev
         k = S.R_KERNEL_ASSERT.search(text) if "Assertion" in text and "thread: [" in text else None
         if k:
             return self._kernel_assert(lineno, text, k)
@@ -141,6 +150,10 @@ class CrashReaders:
             return ev
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
+        said = S.R_ERR_ON_RANK.search(text, max(0, m.start() - 200), m.start()) if "rank " in text[:m.start()] else None
+        if said:  # the framework's line names the rank this error was raised on ("... on rank 6: CUDA error: ...")
+            ev.rank = int(said.group(1))
+            ev.data["rank_from"] = f"the error's own line ('{said.group(0).strip()}')"
         self._cuda_open = (lineno, ev)
         return ev
 
@@ -741,6 +754,8 @@ class CrashReaders:
         if got and not got.isdigit():
             got = S.SIGNAL_NUMBERS.get(got.removeprefix("Signals."), 0)
         ev.data.update(received=int(got) if got else None, sent=c.group(1) if c else None)
+        if c and self.first_close is None:
+            self.first_close = ev
         bar = S.R_LOADING_SHARDS.search(text[:c.start()]) if c else None
         if bar and not S.R_LOADING_DONE.search(text[bar.end():c.start()]):  # a bar ended by '\r', glued to this line
             ev.data["loading"] = True

@@ -63,6 +63,7 @@ from ncclDoctor.diagnose.verdict.early_exit import (
     _teardown_stuck,
 )
 from ncclDoctor.diagnose.verdict.exits import (
+    _agent_closing_alone,
     _exited,
     _fatal_python,
     _native_crash,
@@ -212,8 +213,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
     _driver_too_old, _warn_family, _nccl_other, _arch_unsupported,
-    _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _fatal_python, _native_crash,
-    _workers_raised, _rss_runaway, _sglang_crash,
+    _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _agent_closing_alone, _fatal_python,
+    _native_crash, _workers_raised, _rss_runaway, _sglang_crash,
 ]
 
 

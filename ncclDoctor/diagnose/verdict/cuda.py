@@ -496,6 +496,27 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "ROCm / amdgpu driver version pair and take the GPU out of the job until it passes a stress test "
                "(rocm-validation-suite, rvs). A 'GPU Hang' can also be a kernel that never finishes: rerun with "
                "AMD_LOG_LEVEL=3 or HIP_LAUNCH_BLOCKING=1 to find it.")
+    elif faults := sorted({e.data["hsa_fault"] for e in evs if e.data.get("hsa_fault") is not None}):
+        # ROCm's HSA runtime: "Memory access fault by GPU node-N ... Reason: X", HIP's illegal memory access (lead
+        # rule AN (2)) -- a kernel of that process, unless the reason is the GPU memory's own ECC
+        gpus = ", ".join(f"node-{n}" for n in faults[:6]) + (", ..." if c.kinds.get("cuda_error", 0) > len(evs) else "")
+        why = next(e.data["fault_why"] for e in evs if e.data.get("hsa_fault") is not None)
+        what = (f"a memory access fault of a GPU kernel under ROCm (the HSA runtime's 'Memory access fault by GPU "
+                f"node-N ... Reason: {why}', on GPU {gpus}: HIP's illegal memory access)")
+        fix = ("Rerun with AMD_SERIALIZE_KERNEL=3 and HIP_LAUNCH_BLOCKING=1 (every kernel waits for the one before, "
+               "so the traceback names the kernel that faulted) and AMD_LOG_LEVEL=3 for the failing launch. A memory "
+               "access fault is most often a kernel built or chosen for another GPU or ROCm version: a framework's "
+               "fused kernel or flash attention (its own HIP/CUDA extensions, hipified) built for another gfx "
+               "architecture (MI250X is gfx90a, MI300X gfx942: PYTORCH_ROCM_ARCH) or another ROCm version than "
+               "torch's (torch.version.hip) -- rebuild those extensions clean for this GPU and ROCm version, or "
+               "switch the fused kernels / flash attention off to confirm; check the ROCm version pairs (torch's ROCm "
+               "build, the node's ROCm and amdgpu driver). If it is one GPU only: rocm-smi --showras and the amdgpu "
+               "kernel log (dmesg) for that GPU, HSA_ENABLE_SDMA=0 as a test.")
+        if "ecc" in why.lower():
+            what += ": an ECC failure of the GPU's memory, a hardware fault of that GPU, not the training code"
+            fix = ("The GPU's memory reported an ECC failure: drain that node and check the GPU (rocm-smi --showras, "
+                   "the amdgpu kernel log in dmesg), take it out of the job until it passes a stress test "
+                   "(rocm-validation-suite, rvs); reset or replace it if the errors repeat. " + fix)
     elif accel := [e for e in evs if e.data.get("accel")]:
         # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU, Habana's SynapseAI,
         # AWS Neuron's runtime, Ascend's HCCP start) read as CUDA's (lead rule AN (2)); its out-of-device-memory code
@@ -520,6 +541,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Run without CUDA graphs to confirm (eager mode: the framework's disable_cuda_graphs / --enforce-eager / "
             "torch.compile mode without cudagraphs); then capture only after NCCL's warm-up collectives, keep "
             "TORCH_NCCL_ASYNC_ERROR_HANDLING on, and use a NCCL/torch that supports collectives in graph capture.",
+        )
+    elif "uncorrectable nvlink" in text or "nvlinkuncorrectable" in text:
+        what, fix = (  # cudaErrorNvlinkUncorrectable (220): the driver saw an NVLink fault during the GPU's work
+            "an uncorrectable NVLink error (cudaErrorNvlinkUncorrectable): the NVLink between that GPU and its peers "
+            "(or the NVSwitch fabric) failed while it ran -- a hardware / driver fault (the driver's Xid 74), not the "
+            "training code",
+            "Drain that node and check the GPU's links: dmesg -T | grep -i xid (Xid 74: NVLink error, and the Xid "
+            "14x NVLink errors on newer GPUs), nvidia-smi nvlink -s / nvidia-smi nvlink -e (link state and error "
+            "counters), nvidia-smi -q, the fabric manager's log and service (nvidia-fabricmanager, its version equal "
+            "to the driver's) on NVSwitch systems, and DCGM diagnostics (dcgmi diag -r 3); reset the GPU "
+            "(nvidia-smi -r) or reboot the node, and exclude that GPU / node from the job until its links pass "
+            "(a link that fails again needs the hardware replaced).",
         )
     elif "ecc error" in text:
         what, fix = (
@@ -795,6 +828,16 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "graphics_device_id set to its own GPU (cuda:LOCAL_RANK), one GPU per process (CUDA_VISIBLE_DEVICES "
                "per rank, or torch.cuda.set_device(local_rank) before the library starts) -- and run on a single "
                "GPU to compare; check the driver supports that library's build. " + fix)
+    seen = {(e.data["hsa_fault"], e.data.get("fault_addr")) for e in evs if e.data.get("hsa_fault") is not None}
+    if len(seen) >= 2 and not shown and not alone and not xids and not hsa and other is None:
+        # lead rules J, AX (4): several processes (other GPUs, other addresses) each hit the same memory access fault,
+        # none named by a rank: what they all run (the kernel, its build, the ROCm stack) failed, not one rank
+        return Verdict(
+            "cuda_error",
+            f"several processes each hit {what} alike ({max(len(seen), c.kinds.get('cuda_error', 0))} such lines, "
+            "other GPUs and addresses), no rank named on their lines: a cause they share -- a kernel or build every "
+            "rank runs, or the ROCm stack under them -- not one rank's fault",
+            fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone

@@ -537,6 +537,39 @@ def _agent_stopped(c: Collected) -> bool:
     return any(e.data.get("sent") == "SIGTERM" for e in c.samples.get("signal", []))
 
 
+def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """torchrun's agent's closing signals alone ("Sending process P closing signal SIGTERM"), nothing else failing in
+    the lines: no signal the agent received (its "Received N death signal" comes before them: verdict.signals), no
+    failure record, no rank's own error or traceback, not while the workers loaded their weights (_died_loading). The
+    agent sends them when it stops the group after a worker exited, and only to the workers still running
+    (SubprocessContext._close skips a process that has exited): one pid missing from the middle of the run it stops
+    is that worker (readers.common._pid_gap). Which rank failed and how is in the record these lines cut (rule A
+    needs it): unknown, nobody named, nobody shown innocent (the stopped workers are named by pid only)."""
+    sigs = c.samples.get("signal", [])
+    sent = [e for e in sigs if e.data.get("sent") == "SIGTERM"]
+    if (not sent or len(sent) != len(sigs) or c.child_failures or c.worker_failures or c.exceptions or c.unread
+            or any(own_errors(st) for st in c.ranks.values())):
+        return None
+    gap = next((e.data["pid_gap"] for e in sent if e.data.get("pid_gap") is not None), None)
+    if gap is None:
+        return None
+    return Verdict(
+        "unknown",
+        f"torchrun's agent sent SIGTERM to its workers ({sent[0].where}) skipping pid {gap} in the middle of the run "
+        "of pids it stopped, and no signal the agent received is shown: the agent stops the workers still running "
+        f"after one exits, so pid {gap} had already exited -- the worker whose failure ended the job. Which rank it "
+        "was and why is in the agent's failure record ('failed (exitcode: N) local_rank: L', its Root Cause), which "
+        "these lines cut; the workers stopped are named by pid only",
+        f"Read the lines after these: torchrun's record of the failed worker (Root Cause: its rank, exitcode and "
+        f"error_file; the worker that exited first is pid {gap}) and that worker's own traceback above it. With no "
+        "traceback, an exitcode of -9 was a kill from outside: dmesg -T | grep -i 'killed process' for the OOM killer "
+        "(host memory, RAM: a checkpoint save or an evaluation at that step holds more). Decorate the entry point with "
+        "@record (torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE so the record "
+        "carries the exception, and keep per-rank logs (torchrun --log-dir DIR --redirects 3 --tee 3); a worker that "
+        "hangs instead: py-spy dump --pid.",
+        "low", [], [e.brief() for e in sent[:3]])
+
+
 def _some_raised(c: Collected, rank: int, evs: list[Event], proof: list[str]) -> Verdict:
     """Lead rule J, its second half: the launcher's record names one rank exiting with code 1, another rank's own
     lines raise an exception of its own, and the agent is shown stopping the workers still running after them
