@@ -810,7 +810,10 @@ def _automata():
     fifth of diagnose's CPU, so the chunk is 44 (room for 4 more words in five). 232 words (session 22, round 62's
     fixes) in six of 44 (the sixth holding 12) at 286-320 MB per CPU-second (mean 303), in five of 47 at 277-315 (mean
     293), four runs each alternating at load 1.0-1.45 (bench_diagnose -j 2, 1 GB): no difference, so session 21's
-    sixth-automaton cost did not reproduce and the chunk stays 44."""
+    sixth-automaton cost did not reproduce and the chunk stays 44. 265 words (session 24, round 67's
+    fixes) in seven of 44 (the seventh holding 1) at 195-242 MB per CPU-second (mean 216), in six of 45 at 219-261
+    (mean 244), the session's base of 260 words in six of 44 at 210-234 (mean 221), three runs each alternating at load
+    1.0-1.15 (bench_diagnose -j 2, 1 GB): a seventh automaton for one word is not worth its pass, so the chunk is 45."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -821,7 +824,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 44
+_CHUNK = 45
 _AUTOMATON: dict = {}
 
 
