@@ -88,8 +88,9 @@ def test_publisher_sends_counters_after_init_process_group(tmp_path):
     env = base_env(tmp_path, site, RANK="0", LOCAL_RANK="0", WORLD_SIZE="1", MASTER_ADDR="127.0.0.1",
                    MASTER_PORT=str(_free_port()), NCD_LIVE_ADDR=f"127.0.0.1:{rx.getsockname()[1]}",
                    NCD_LIVE_POLL_S="0.1", NCD_LIVE_SOCK_DIR=str(tmp_path))
-    # the worker stays up until the test has seen a record of all three done (or 60 s): a fixed sleep was a window a
-    # loaded machine could miss (seen once at load 8-10: every record {} before the goodbye)
+    # the worker stays up until the test has seen a record of all three done with the group's membership (or 60 s): a
+    # fixed sleep was a window a loaded machine could miss (seen once at load 8-10: every record {} before the goodbye);
+    # membership is re-read at most once a second, so the first record with the counters may still carry none (CI, once)
     go = tmp_path / "go"
     code = ("import os, time, torch, torch.distributed as dist; dist.init_process_group('gloo');"
             "[dist.all_reduce(torch.ones(1)) for _ in range(3)]; t = time.monotonic()\n"
@@ -99,7 +100,7 @@ def test_publisher_sends_counters_after_init_process_group(tmp_path):
     try:
         while not records or not records[-1].get("exiting"):
             records.append(json.loads(rx.recv(65536)))
-            if records[-1].get("pgs", {}).get("0") == [3, 3]:
+            if records[-1].get("pgs", {}).get("0") == [3, 3] and records[-1].get("groups"):
                 go.touch()
     finally:
         p.communicate(timeout=120)
@@ -108,7 +109,7 @@ def test_publisher_sends_counters_after_init_process_group(tmp_path):
     # some record after the collectives shows all three completed
     done = [r for r in records if r.get("pgs", {}).get("0") == [3, 3]]
     assert done and done[-1]["backend"] == "gloo", [r.get("pgs") for r in records]
-    assert done[-1]["groups"] == {"0": [0]}
+    assert done[-1]["groups"] == {"0": [0]}, [(r.get("pgs"), r.get("groups")) for r in records]
     assert records[-1]["exiting"] is True and records[-1]["pgs"] == {}  # its goodbye
 
 
