@@ -540,9 +540,12 @@ R_DNS_C10D = re.compile(r"\bhost not found: (?:" + R_DNS.pattern + ")")
 # ("TCPStore is not available": the client reached no store); and a bare connection failure that is the exception of
 # a traceback whose frames just above create the store (TCPStore(...), init_process_group's rendezvous): the store
 # connection could not be made (refused, reset, timed out, no route) -- store_rendezvous, no rank at fault.
+# torch 1.0's THD (torch.distributed.deprecated) raises the same socket words with its source site glued on
+# ("RuntimeError: Connection reset by peer at .../torch/lib/THD/process_group/General.cpp:20", as R_BARE_IN_USE's
+# "Address already in use at ..."): the site is no other message (round 68's THD init on two nodes)
 R_STORE_PROTO = re.compile(r"Stop_waiting response is expected|TCPStore is not available")
-R_CONN_EXC = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection (?:timed out|reset by peer|refused)|No route to host|"
-                        r"Network is unreachable)\.?$")
+R_CONN_EXC = re.compile(r"(?:\[Errno \d{1,4}\] )?(?P<what>Connection (?:timed out|reset by peer|refused)|No route to "
+                        r"host|Network is unreachable)(?: at \S{1,300}\.(?:cpp|cc|h):\d{1,6})?\.?$")
 R_ADDRS_OF = re.compile(r"network addresses of \(([^,()]{1,255}), (\d{1,5})\)")
 # env:// rendezvous without a launcher: "environment variable MASTER_ADDR expected, but not set"
 R_ENV_MISSING = re.compile(r"environment variable (\w{1,32}) expected, but not set")

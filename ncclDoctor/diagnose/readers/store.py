@@ -226,7 +226,8 @@ class StoreReaders:
             return ev
         proto = S.R_STORE_PROTO.search(text) if "vailab" in text or "Stop_waiting" in text else None
         tail = S.R_EXC_TAIL.match(self._body) if near and not proto else None
-        conn = tail.group(2).strip() if tail and tail.group(2) and S.R_CONN_EXC.match(tail.group(2).strip()) else None
+        ce = S.R_CONN_EXC.match(tail.group(2).strip()) if tail and tail.group(2) else None
+        conn = (ce.group(0)[:ce.start("what")] + ce.group("what")) if ce else None  # without THD's " at <site>"
         if conn and "reset" in conn and self.tcp_init is not None:
             conn = None  # init_method tcp://: rank 0's own process hosts the store, a reset is that host gone (rule G)
         if proto or conn:
