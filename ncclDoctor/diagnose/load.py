@@ -492,6 +492,10 @@ SNIFF = 8192
 #             loop's "for step, batch in pbar:" source line, multiprocessing's resource_sharer.py frames that pass a
 #             worker's shared tensor), lines with no other word: a connection error right below is the loader's
 #             channel to its workers, not a peer rank's socket (S.R_BATCH_FETCH, crash._fetch_reset)
+#   queues.py", line  a traceback frame of multiprocessing's queue feeder thread ('File ".../multiprocessing/
+#             queues.py", line 240, in _feed'), a line with no other word: a BrokenPipeError right below it is that
+#             thread writing into a pipe whose reader closed (a DataLoader iterator shut down early), which the process
+#             outlives -- not a socket between ranks (S.R_MP_FEED_FRAME, readers.store._socket, lead rules N, AH (3))
 #    rank:   a logger's rank field in its record's header ("[1] DEEPMD rank:1  INFO ..."), a line with no other
 #             word: under a bare "[N] " label, it ties the label to the process's rank (S.R_BARE_TIE, parse._bare_rank,
 #             lead rule AM (3))
@@ -575,7 +579,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
-            b"batch in ", b"resource_sharer", b" rank:", b", in <module>",
+            b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(")
 

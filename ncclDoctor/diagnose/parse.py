@@ -122,6 +122,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._spawn_shown: tuple[int, Event] | None = None
         self._read_kinds: set[str] = set()  # the kinds of the failure events read so far (no QUIET_KINDS)
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
+        self._mp_feed = -99  # the frame of multiprocessing's queue feeder thread (R_MP_FEED_FRAME), until a traceback
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
@@ -868,6 +869,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._shm_open = lineno  # the exception below it is the shared-memory block's (crash._dataloader)
         if body[:1] == "[" and self._bare_tied is not False and "rank" in body and (t := S.R_BARE_TIE.match(body)):
             self._bare_rank(lineno, int(t.group(1)), int(t.group(2)))
+        if "_feed" in body and S.R_MP_FEED_FRAME.search(body):
+            self._mp_feed = lineno  # a BrokenPipeError below it is the feeder thread's pipe (feeder_pipe)
+        elif "Traceback (most recent" in body:
+            self._mp_feed = -99  # another traceback: its exception is not the feeder's
         if ("batch" in body or "resource_sharer" in body) and (f := S.R_BATCH_FETCH.search(body)):
             tag = _innermost(S.R_RANK_TAG, text)  # a connection error below it is the loader's (crash._fetch_reset)
             self._batch_fetch = (lineno, tag.group(0) if tag else "", f.group(0).lstrip().startswith("for"))

@@ -400,6 +400,14 @@ R_REM_ALLOC = re.compile(r"\[Rem Allocator\] Allocation failed")
 # teardown noise that names no rank and no peer (lead rule AC (1))
 R_IO_FLUSH_IGNORED = re.compile(r"Exception ignored in: <_io\.(?:BufferedWriter|BufferedRandom|TextIOWrapper|"
                                 r"FileIO)\b")
+# multiprocessing's queue feeder thread (multiprocessing/queues.py's Queue._feed, a background thread of the process
+# that put into the queue) writing a pickled item into the queue's pipe after its reader closed it: the thread prints
+# its own traceback ('File ".../multiprocessing/queues.py", line 240, in _feed' ... connection.py's _send, then
+# "BrokenPipeError: [Errno 32] Broken pipe") and ends, the process goes on. A DataLoader's workers do it when the
+# main process shuts the iterator down early (an epoch cut short, --prof N). A local pipe between one host's
+# processes, no socket between ranks and no peer rank gone (lead rules N, AH (3): news only if a failure follows)
+R_MP_FEED_FRAME = re.compile(r"\bmultiprocessing[/\\]queues\.py\"?, line \d{1,6}, in _feed\b")
+R_MP_PIPE_EXC = re.compile(r"^(?:builtins\.)?BrokenPipeError\b")
 # A peer that went away; gloo's pair.cc says "Socket closed [peer]" when the peer's end closed.
 # NCCL's topology detection failing to resolve a GPU's (or NVSwitch's) PCI path: getPciPath's realpath() of
 # "/sys/class/pci_bus/<domain:bus>/../../<busId>" (graph/xml.cc; include/topo.h in NCCL <= 2.4); a NIC's path comes

@@ -64,6 +64,9 @@ _TORCH_RANK_PREFIX = re.compile(r"\[rank\d{1,7}\]:\[[WEIF]\d")
 _R_ERROR_STRING = re.compile(r"^\s*nccl[A-Z]\w*Error: [^:]{5,120}\.\s*$")
 
 _ERR_NEAR = 8  # lines from a runtime's own error line to the fatal signal its process caught after it
+# lines from multiprocessing's queue feeder frame (S.R_MP_FEED_FRAME) to the BrokenPipeError its pipe write raised:
+# connection.py's send_bytes, _send_bytes and _send frames with their code lines (and 3.11's carets) between
+_FEED_NEAR = 16
 _PREAMBLE_NEAR = 4  # lines between two nccl-tests preambles printed by two processes at once (no device line between)
 _UNREAD_KEEP = 16  # lines no family reads that announce a failure, kept per file
 _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disconnected" to its "Peer host:"

@@ -12,6 +12,7 @@ from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import exception_line, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _ERR_NEAR,
+    _FEED_NEAR,
     _bytes,
     _innermost,
     _several_nodes,
@@ -471,6 +472,9 @@ class CrashReaders:
             return ev
         if self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
             return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised
+        if "BrokenPipe" in text and 0 < lineno - self._mp_feed <= _FEED_NEAR \
+                and S.R_MP_PIPE_EXC.match(self._body.lstrip()):
+            return None  # a queue feeder thread's own traceback (R_MP_FEED_FRAME): it ends, the process goes on
         k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None
         if k is not None:
             return k or None

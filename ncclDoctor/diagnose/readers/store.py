@@ -11,6 +11,7 @@ import re
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.readers.common import (
     _EARLY_GLOG,
+    _FEED_NEAR,
     _TORCH_RANK_PREFIX,
     _prefix_rank,
 )
@@ -396,6 +397,9 @@ class StoreReaders:
         m = S.R_SOCKET.search(text)
         if m and self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
             return None  # a file object's flush at interpreter exit into a pipe whose reader left: no socket, no peer
+        if m and "BrokenPipe" in text and 0 < lineno - self._mp_feed <= _FEED_NEAR \
+                and S.R_MP_PIPE_EXC.match(self._body.lstrip()):
+            return None  # multiprocessing's queue feeder thread writing into a closed pipe (R_MP_FEED_FRAME): teardown
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
         if m and ("Connection" in text or "exceptions." in text) and S.R_HTTP_CLIENT.search(text):
