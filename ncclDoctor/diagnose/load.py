@@ -406,6 +406,10 @@ SNIFF = 8192
 #             transports print with no other word (".../ibrc.cpp:418: non-zero status: 110 ibv_modify_qp failed",
 #             ".../ibrc.cpp:304: NULL value cq creation failed"; DeepEP's internode set-up):
 #             readers.nccl._nvshmem_verbs, verdict.transport._ib, lead rule J
+#   exited with a non-zero status  Google Cloud's managed training (Vertex AI, AI Platform) recording one replica of
+#             a worker pool failing ("The replica workerpool1-1 exited with a non-zero status of 1. Termination reason:
+#             Error."), no other word: a launcher's record of one machine, no rank (S.R_CLOUD_REPLICA,
+#             readers.exits._launcher_exit, verdict.exits._exited, lead rules A, I, AI (2))
 #   Nrt::     AWS Neuron's runtime error under XRT ("(0) INTERNAL: Nrt::Load failed on NeuronCores 0-0(2):
 #             nrt_load status=1"), a line with no other word: an accelerator runtime error (readers.crash._cuda_error,
 #             lead rule AN (2))
@@ -564,6 +568,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
             b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices", b"non-zero status: ",
+            b"exited with a non-zero status",
             b"NULL value ", b"ibv_", b"Peer GPU ", b"transport out of range",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",

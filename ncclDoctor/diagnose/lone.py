@@ -57,6 +57,9 @@ class Lone:
         if self.local_rank is not None and self.event.data.get("elastic"):
             return (f"local rank {self.local_rank} of host {self.event.host} (horovodrun's elastic launcher names a "
                     "worker by host and local index; its global rank, reassigned at each reset, is not printed)")
+        if self.event.data.get("replica"):
+            return (f"replica {self.event.data['replica']} ({self.event.data.get('launcher')}'s record: a machine of "
+                    "the job's worker pools, which runs one or more ranks; the record names no rank)")
         if self.local_rank is not None:
             return f"local rank {self.local_rank} of one node (the global rank is not printed in this multi-node job)"
         last = self.event.data.get("last_launched")

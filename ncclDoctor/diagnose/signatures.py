@@ -1196,6 +1196,21 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
 # "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
 R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
                          r"exited with code (\d{1,3})\b)")
+# Google Cloud's managed training (Vertex AI custom jobs; AI Platform Training before it) recording how one replica of
+# the job's worker pools ended: "The replica workerpool1-1 exited with a non-zero status of 1. Termination reason:
+# Error.", AI Platform's "The replica master 0 exited with a non-zero status of 1.", "The replica master 0 ran
+# out-of-memory and exited with a non-zero status of 9(SIGKILL)". A replica is a machine of a pool (workerpool0 the
+# chief, workerpool1 the workers, workerpool2 the reduction servers), not a rank: the service's record of one
+# process tree failing (lead rules A, I), which names no global rank (rule AI (2)'s per-node task)
+R_CLOUD_REPLICA = re.compile(r"\b[Rr]eplica (?P<name>[A-Za-z][\w\-]{0,63}(?: \d{1,6})?) "
+                             r"(?P<oom>ran out-of-memory and )?exited with a non-zero status of (?P<code>\d{1,4})"
+                             r"(?:\((?P<sig>SIG[A-Z]{2,6})\))?")
+# a traceback's frames (inside a record's message with its newlines escaped, as Vertex AI's carries the replica's) in
+# huggingface_hub's download of a file from the Hub (file_download.py's hf_hub_download / http_get, snapshot_download):
+# the process was downloading a model or dataset file when it failed
+R_HUB_DOWNLOAD_FRAME = re.compile(r"huggingface_hub[/\\]+(?:file_download|_snapshot_download)\.py\\?\"?, "
+                                  r"line \d{1,6}, in (hf_hub_download|http_get|snapshot_download|"
+                                  r"_download_to_tmp_and_move|get_hf_file_metadata)\b")
 # srun's own record of its tasks' ends ("srun: error: node-3: task 5: Exited with exit code 1", "srun: error: node-3:
 # tasks 9-10,12-15: Killed"): the node, the task ids (SLURM_PROCID), and how they ended; and the step's teardown that
 # srun or slurmstepd starts ("srun: launch/slurm: _step_signal: Terminating StepId=43.0", "*** STEP 43.0 ON node-3

@@ -373,6 +373,22 @@ class ExitReaders:
             ev = self._global_exit(lineno, text, int(w.group(1)), int(code) if code else None)
             ev.data["nonzero"] = True  # check_call raises only for a non-zero status
             return ev
+        cr = S.R_CLOUD_REPLICA.search(text) if "non-zero status of" in text else None
+        if cr:  # a managed training service's record of one replica (a machine of a worker pool) failing
+            status = int(cr.group("code"))
+            sig = S.SIGNAL_BY_NAME.get(cr.group("sig") or "")
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank, ev.host = None, cr.group("name")  # the replica runs one or more ranks: none of them is named
+            # the container's status: a signal named after it, or above 128 the shell's word for one (137: SIGKILL)
+            code = -sig if sig else -9 if cr.group("oom") and status == 9 else 128 - status if 128 < status < 160 \
+                else status
+            ev.data.update(exitcode=code, local_rank=None, pid=None, launcher="Vertex AI", replica=cr.group("name"))
+            if code != status:
+                ev.data["status"] = status
+            dl = S.R_HUB_DOWNLOAD_FRAME.findall(text) if "huggingface_hub" in text else []
+            if dl:  # the record's message carries the replica's traceback, in the Hub's download
+                ev.data["hub_download"] = (dl[-1], "in from_pretrained" in text)
+            return ev
         died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text
                                              or "unexpectedly exits" in text) else None
         if died:

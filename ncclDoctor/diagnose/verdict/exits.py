@@ -382,6 +382,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
              "its inputs) to see its error. " if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
+    replica = {e.data["replica"] for e in fails if e.data.get("replica")}
+    if lone is not None and not ranks and len(replica) == 1:  # a managed service's replica: a machine, its own log
+        tb = f"the full traceback of {next(iter(replica))}"
+        what = what.replace("; the launcher then stopped the others", "; the service then ended the job", 1)
+    hub = next((e.data["hub_download"] for e in fails if e.data.get("hub_download")), None)
+    if lone is not None and hub:  # the record's message carries the traceback, ending in the Hub's download
+        abort_fix = _HUB_FIX.format(via=" from from_pretrained" if hub[1] else "", frame=hub[0]) + abort_fix
     if whose and ranks:  # the record names the worker by its local rank: the traceback is that process's
         tb = f"the traceback of local_rank {lone.local_rank}" + (
             f" (rank {ranks[0]})" if lone.local_rank != ranks[0] else "")
@@ -906,6 +913,11 @@ LAUNCHER_LOGS = {
                           "the server was ready, and its exit code: read that scheduler's own lines above it (SGLang "
                           "prefixes them [time TPn]) for its last error; exit code -9 is a kill from outside (dmesg "
                           "-T for the OOM killer)."),
+    "Vertex AI": ("Vertex AI's record names the replica that failed (workerpoolN-M: replica M of worker pool N, a "
+                  "machine that runs one or more ranks), not a rank nor why: its message carries only the head of "
+                  "that replica's traceback, so read the replica's own log in Cloud Logging (the custom job's logs, "
+                  "filtered by that replica) for the full traceback and its exception; a status of 9 (SIGKILL) is "
+                  "host memory running out on that machine."),
     "torch.multiprocessing.spawn": ("mp.spawn's parent re-raises the first child's error as '-- Process N terminated "
                                     "with the following error:', that child's own traceback below it: process N is "
                                     "its index on this host; the children spawn stopped after it were only torn "
@@ -977,6 +989,14 @@ def _launcher(fails: list[Event]) -> str | None:
 _HTTP_FIX = ("The connection that failed is a download's (the Hugging Face hub, wandb, a dataset URL), not a peer "
              "rank's: pre-download the model and data into the cache before the launch (huggingface-cli download) and "
              "run with HF_HUB_OFFLINE=1, or retry; check the node's network, proxy and the server's rate limit. ")
+# A failed process's traceback ending in huggingface_hub's download (signatures.R_HUB_DOWNLOAD_FRAME): it failed
+# fetching the model or a file from the Hub, every replica doing the same at start-up
+_HUB_FIX = ("Its traceback goes{via} into huggingface_hub's download ({frame}): it failed downloading the model or a "
+            "file from the Hugging Face Hub (the exception itself is cut off). Download the model once before "
+            "training (huggingface-cli download on the chief, or into local storage / GCS) and load it from that "
+            "path with local_files_only=True or HF_HUB_OFFLINE=1, so no replica fetches it at start-up; check the "
+            "machine's access to huggingface.co (egress, proxy), HF_TOKEN for a gated model, and retry the "
+            "download. ")
 # What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
 # interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
 ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
