@@ -712,7 +712,7 @@ def single_line(c: Collected) -> list[Conclusion]:
             "first collectives, and "
             f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
-    elif unshown == "" or seqs and not piped and all(
+    elif unshown == "" or seqs and not piped and not _failed_alone(c) and all(
             t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs) \
             and (all(t.seq <= FIRST_SEQ for t in seqs) and not first_unshown(c, said, SETUP_SEQ)
                  or first_unshown(c, said, SETUP_SEQ) == ""):
@@ -728,6 +728,16 @@ def single_line(c: Collected) -> list[Conclusion]:
             "interface, firewall, P2P/IB), not the training step",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
+
+
+def _failed_alone(c: Collected) -> bool:
+    """A rank shown failing on its own (an error of its own: ncclInternalError raised, a crash) and not inside the
+    timed-out collective (no timeout or watchdog status of its own), beside ranks timing out in their first
+    collectives: that failure is the first one shown (lead rules AU (1), AN (1)), read by its own class, not the
+    connection set-up a tiny first timeout alone suggests (round 68's pippy-1146: rank 3's ncclInternalError while
+    rank 2 timed out in its first send/recv batch)."""
+    return any(own_errors(st) and not (st.timeouts or st.status or st.counts.get("watchdog_report"))
+               for st in c.ranks.values())
 
 
 _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's status line of a timed-out work
