@@ -50,3 +50,58 @@ def test_every_rank_shown_in_a_tiny_first_collective_with_no_own_error_stays_con
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+
+
+# --- every rank of a known world inside broadcasts at different SeqNums ---------------------------------------------
+def _init(n: int) -> str:
+    return "".join(f"gpu{r // 4}:{7100 + r}:{7200 + r} [{r % 4}] NCCL INFO comm 0x55a{r} rank {r} nranks {n} cudaDev "
+                   f"{r % 4} busId {r % 4}7000 commId 0x1b2c - Init COMPLETE\n" for r in range(n))
+
+
+def _wd23(rank: int, seq: int, op: str, numel: str, enq: int, done: int) -> str:
+    """torch 2.3's watchdog timeout and its "Timeout at NCCL work" status line, under the '[rankN]:' tag."""
+    return (f"[rank{rank}]:[E ProcessGroupNCCL.cpp:563] [Rank {rank}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={seq}, OpType={op}, {numel}, Timeout(ms)=600000) ran for 60003{rank} milliseconds "
+            f"before timing out.\n[rank{rank}]:[E ProcessGroupNCCL.cpp:1537] [PG 0 Rank {rank}] Timeout at NCCL work: "
+            f"{seq}, last enqueued NCCL work: {enq}, last completed NCCL work: {done}.\n")
+
+
+def _drifted(op: str) -> str:
+    """Four ranks of a four-rank world: rank 2 timed out in #11 (the last it enqueued), ranks 0 and 3 in #12
+    (enqueued #13), rank 1 far ahead in #30 -- each inside the collective its own watchdog names."""
+    at = {0: (12, 13), 1: (30, 30), 2: (11, 11), 3: (12, 13)}
+    return _init(4) + "".join(_wd23(r, seq, op, "NumelIn=640, NumelOut=640", enq, seq - 1)
+                              for r, (seq, enq) in sorted(at.items()))
+
+
+def test_every_rank_inside_broadcasts_at_different_seqnums_is_a_stall_not_a_rank_behind(tmp_path):
+    """Lead rule B over broadcasts: every rank of a four-rank world (NCCL's nranks) timed out by its own watchdog,
+    each inside a BROADCAST it had enqueued, at SeqNums 11 to 30. A broadcast does not hold its ranks in step, so the
+    rank at the lowest SeqNum is stuck inside its own broadcast, not missing from the others': transport_stall,
+    nobody named (round 68's alcf-nccl-tests VAE run)."""
+    d = _report(tmp_path, _drifted("BROADCAST"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), v
+
+
+def test_an_external_net_plugin_is_named_in_the_stalls_fix(tmp_path):
+    """The same stall with NCCL's set-up lines showing an external net plugin (aws-ofi-nccl over libfabric): the fix
+    says to rerun without the plugin, which tells the plugin's data path from the rest."""
+    plugin = ("gpu0:7100:7200 [0] NCCL INFO NET/OFI Using aws-ofi-nccl 1.7.4\n"
+              "gpu0:7100:7200 [0] NCCL INFO Using network AWS Libfabric\n")
+    d = _report(tmp_path, plugin + _drifted("BROADCAST"))
+    v = d["verdict"]
+    assert v["cause"] == "transport_stall" and "without the plugin" in v["fix"], v
+    assert "without the plugin" not in _report(tmp_path, _drifted("BROADCAST"))["verdict"]["fix"]
+
+
+def test_all_reduces_at_different_seqnums_still_name_the_rank_behind(tmp_path):
+    """The near shapes: the same SeqNums in ALLREDUCEs (their ranks finish together, so the rank that never enqueued
+    #12 is the one the others wait for: named, as before), and the broadcasts with a rank of the world not shown
+    (rank 1's lines missing: rule E, a rank not shown may be the one the others wait for -- no stall, nobody named)."""
+    d = _report(tmp_path, _drifted("ALLREDUCE"))
+    assert d["verdict"]["cause"] == "rank_missing" and 2 in _accused(d), d["verdict"]
+    text = "".join(line + "\n" for line in _drifted("BROADCAST").splitlines()
+                   if "[rank1]" not in line and " rank 1 nranks" not in line)
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] != "transport_stall" and not _accused(d), d["verdict"]

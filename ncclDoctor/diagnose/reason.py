@@ -205,9 +205,10 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
     untagged = pg == "?"
     behind = [] if untagged or unnamed else sorted(r for r, p in known.items() if target is not None and p < target)
-    if any(r not in c.ranks for r in members):
+    if any(r not in c.ranks for r in members) or unsynced(c, pg, members):
         # a rank whose own watchdog shows it inside an earlier collective is stuck there, waiting for a member of
-        # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named
+        # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named. Nor
+        # where every member timed out inside rooted collectives (broadcasts): those let ranks drift apart
         behind = [r for r in behind if r not in timed]
     ins = {r for r in members if inside(c, r, pg, target)} | timed
     silent = sorted(r for r in members if r not in ins and r not in behind
@@ -643,12 +644,43 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
                                                               or _whole_by_count(c, members)):
         return []
     seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
+    if len(seqs) != 1 and unsynced(c, pg, members):
+        ops = sorted({str(c.ranks[r].timeouts[pg].op) for r in timed})
+        return [Conclusion("all_joined", "medium",
+                           f"process group {pg}: all {len(timed)} ranks timed out, each inside a {'/'.join(ops)} it "
+                           f"had enqueued (SeqNums {min(seqs)}-{max(seqs)}: a rooted collective lets the ranks drift "
+                           "apart, so the one at the lowest SeqNum is stuck inside its own, not behind): no rank is "
+                           "missing", timed, pg, min(seqs), _victim_lines(c, pg, set(timed)))]
     if len(seqs) != 1:
         return []
     seq = seqs.pop()
     return [Conclusion("all_joined", "medium",
                        f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
+
+
+# collectives with a root: a broadcast's (a reduce's, a scatter's, a gather's) ranks do not all wait for each other,
+# so an upstream rank finishes its part and goes on to the next while a rank downstream still receives
+ROOTED_OPS = frozenset({"BROADCAST", "REDUCE", "SCATTER", "GATHER"})
+
+
+def unsynced(c: Collected, pg: str, members: list[int]) -> bool:
+    """Lead rule B over rooted collectives: every member of a known, whole group timed out by its own watchdog, each
+    inside a broadcast (reduce, scatter, gather) it had enqueued (its status line's last enqueued at or past its own
+    timed-out SeqNum), at different SeqNums. Those collectives do not hold the ranks in step, so a rank at a lower
+    SeqNum is stuck inside its own collective -- the data path into it stalled -- not a rank that never reached the
+    others' (round 68's alcf-nccl-tests VAE run: broadcasts timing out at SeqNums 5 to 56 on all 8 ranks). An
+    all-reduce or all-gather at different SeqNums is not read so (its ranks finish together)."""
+    if len(members) < 2 or not (complete_input(c) or _pg_config(c, pg)):
+        return False
+    ts = [c.ranks[r].timeouts.get(pg) if r in c.ranks else None for r in members]
+    if any(t is None or t.seq is None or str(t.op).upper() not in ROOTED_OPS for t in ts):
+        return False
+    for r, t in zip(members, ts):
+        s = c.ranks[r].status.get(pg)
+        if s is not None and s.data["enqueued"] < t.seq:
+            return False
+    return len({t.seq for t in ts}) > 1
 
 
 def _whole_by_count(c: Collected, members: list[int]) -> bool:
