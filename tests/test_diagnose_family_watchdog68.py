@@ -105,3 +105,33 @@ def test_all_reduces_at_different_seqnums_still_name_the_rank_behind(tmp_path):
                    if "[rank1]" not in line and " rank 1 nranks" not in line)
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] != "transport_stall" and not _accused(d), d["verdict"]
+
+
+# --- NCCL's collective trace showing the rank without a watchdog line inside the collective -------------------------
+def _traced(op_count: int, op: str = "AllGather", tied: bool = True) -> str:
+    """A two-rank world: the process on device 0 (pid 51200) traced by NCCL_DEBUG_SUBSYS=COLL issuing a collective at
+    ``op_count`` on its 2-rank communicator; rank 1 (pid 51201, tied to its pid by its own NCCL line when ``tied``)
+    timed out in ALLGATHER #40961, nothing later enqueued."""
+    trace = (f"trn-a:51200:51200 [0] NCCL INFO {op}: opCount {op_count:x} sendbuff 0x7f10a2000400 recvbuff "
+             "0x7f10a2000800 count 8 datatype 0 op 0 root 0 comm 0x2b7c900 [nranks=2] stream 0x3a11c40\n")
+    own = "trn-a:51201:51490 [1] NCCL INFO comm 0x6f1e200 rank 1 nranks 2 cudaDev 1 busId 81000 - Abort COMPLETE\n"
+    wd = _wd(1, 40961, "ALLGATHER", "NumelIn=2, NumelOut=4", 40961, 40960)
+    return trace + wd + (own if tied else "")
+
+
+def test_the_collective_trace_of_the_rank_without_a_timeout_puts_it_inside(tmp_path):
+    """Lead rule B: rank 1 timed out in ALLGATHER #40961 of a two-rank world; the other process of the world's
+    communicator is shown by NCCL's own trace issuing AllGather at opCount 40961 (hex a001): both ranks were inside
+    it, none missing -- transport_stall, nobody named (round 68's SOAP-9)."""
+    d = _report(tmp_path, _traced(40961))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("transport_stall", []) and not _accused(d), v
+
+
+def test_a_trace_short_of_the_collective_or_of_an_unknown_process_proves_nobody_inside(tmp_path):
+    """The near shapes: the trace's last opCount short of the timed-out collective (the process never issued it), a
+    different collective at that count, or no NCCL line tying rank 1 to its pid (the trace may be rank 1's own): no
+    stall is concluded, the rank not shown stays rule B's missing one."""
+    for text in (_traced(40959), _traced(40961, "Broadcast"), _traced(40961, tied=False)):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "rank_missing" and not _accused(d), d["verdict"]

@@ -210,7 +210,8 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
         # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named. Nor
         # where every member timed out inside rooted collectives (broadcasts): those let ranks drift apart
         behind = [r for r in behind if r not in timed]
-    ins = {r for r in members if inside(c, r, pg, target)} | timed
+    traced = traced_inside(c, pg, members, target)
+    ins = {r for r in members if inside(c, r, pg, target)} | timed | traced
     silent = sorted(r for r in members if r not in ins and r not in behind
                     and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
     silent = silent if timed and not split else []
@@ -640,10 +641,19 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     Flight Recorder pg_config, or the whole world with every rank's log): in an excerpt,
     "everyone shown joined" says nothing about the ranks not shown."""
     timed = [r for r in members if r in c.ranks and pg in c.ranks[r].timeouts]
+    seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
+    traced = traced_inside(c, pg, members, next(iter(seqs))) if len(seqs) == 1 and timed else set()
+    if traced and set(timed) | traced == set(members):
+        seq = next(iter(seqs))
+        return [Conclusion("all_joined", "medium",
+                           f"process group {pg}: rank(s) {_fmt_ranks(timed)} timed out inside collective #{seq} and "
+                           "NCCL's collective trace (NCCL_DEBUG_SUBSYS=COLL) shows rank(s) "
+                           f"{_fmt_ranks(sorted(traced))} issuing it too: every rank of the world was inside it, "
+                           "no rank is missing",
+                           sorted(set(timed) | traced), pg, seq, _victim_lines(c, pg, set(timed)))]
     if len(members) < 2 or len(timed) != len(members) or not (complete_input(c) or _pg_config(c, pg)
                                                               or _whole_by_count(c, members)):
         return []
-    seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
     if len(seqs) != 1 and unsynced(c, pg, members):
         ops = sorted({str(c.ranks[r].timeouts[pg].op) for r in timed})
         return [Conclusion("all_joined", "medium",
@@ -657,6 +667,48 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     return [Conclusion("all_joined", "medium",
                        f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
+
+
+def traced_inside(c: Collected, pg: str, members: list[int], seq: int | None) -> set[int]:
+    """Ranks of the world that NCCL's collective trace (NCCL_DEBUG_SUBSYS=COLL: "AllGather: opCount 109a2 ... comm 0x..
+    [nranks=2]") shows issuing collective ``seq`` of the default group or a later one: their own process's line, as a
+    watchdog line is. The trace names processes (host:pid) and devices, not ranks: a process is a rank where the same
+    file's NCCL lines tie its pid to one ("comm 0x.. rank 1 nranks 2"), or, where every rank that timed out is so tied,
+    the traced processes left over are the ranks left over, one for one. Only the process's one communicator of the
+    world's size is read (its opCount counts that communicator's collectives as the group's SeqNum does); its highest
+    opCount at or past ``seq`` is inside or past it under either numbering (from 0 or from 1). Lead rule B (round 68's
+    SOAP-9: rank 0's trace issuing AllGather 68002 while rank 1 timed out in ALLGATHER #68002)."""
+    size, _, sure = world_size(c)
+    evs = c.samples.get("coll_trace", [])
+    if not evs or seq is None or pg not in ("0", "?") or sure != "high" or not size or members != list(range(size)):
+        return set()
+    pid_rank: dict[str, int] = {}
+    far: dict[str, int] = {}
+    ops = {_op_word(c.ranks[r].timeouts[pg].op) for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
+    for e in evs:
+        pid_rank.update(e.data.get("pid_rank", {}))
+        for proc, comms in e.data.get("procs", {}).items():
+            world = [v for v in comms.values() if v["nranks"] == size]
+            if len(world) == 1 and world[0]["ops"]:
+                at = world[0]["ops"].get(seq)
+                if at is not None and _op_word(at[0]) not in ops:
+                    continue  # another collective at that count: not the one timed out (a desync is not "inside")
+                hp = proc.rsplit(":", 1)[0]
+                far[hp] = max(far.get(hp, -1), max(world[0]["ops"]))
+    out = {r for hp, r in pid_rank.items() if hp in far and far[hp] >= seq and r in members}
+    timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
+    tied = set(pid_rank.values())
+    rest = [r for r in members if r not in tied]
+    loose = [hp for hp in far if hp not in pid_rank]
+    if timed and timed <= tied and rest and len(loose) == len(rest) and all(far[hp] >= seq for hp in loose):
+        out |= set(rest)
+    return out - timed
+
+
+def _op_word(op) -> str:
+    """A collective's name as NCCL's trace and torch's OpType both spell it: "AllGather", "_ALLGATHER_BASE" ->
+    "allgather"."""
+    return str(op).lower().replace("_base", "").replace("_", "")
 
 
 # collectives with a root: a broadcast's (a reduce's, a scatter's, a gather's) ranks do not all wait for each other,
