@@ -587,6 +587,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(p.ds_kill)  # the launcher's kill lines are the only sign of a worker's failure
     if (builds := p.builds_seen()) is not None:  # two NCCL builds shown (lead rule AJ (1))
         c.add(builds)
+    if p.coll_trace is not None:  # which traced processes the file's own NCCL lines tie to a rank ("rank N nranks M")
+        p.coll_trace.data["pid_rank"] = {f"{h}:{pid}": r for (h, pid), r in list(p.pid_rank.items())[:64]}
     for ev in p.aside:  # a launch's processes per node, a node's GPUs, a traceback cut in init_process_group
         c.add(ev)
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite

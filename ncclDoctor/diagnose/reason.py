@@ -205,11 +205,13 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     target = seqs.most_common(1)[0][0] if seqs else max(known.values(), default=None)
     untagged = pg == "?"
     behind = [] if untagged or unnamed else sorted(r for r, p in known.items() if target is not None and p < target)
-    if any(r not in c.ranks for r in members):
+    if any(r not in c.ranks for r in members) or unsynced(c, pg, members):
         # a rank whose own watchdog shows it inside an earlier collective is stuck there, waiting for a member of
-        # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named
+        # it; with a rank of the group not shown, that member may be the unshown one (lead rule E): not named. Nor
+        # where every member timed out inside rooted collectives (broadcasts): those let ranks drift apart
         behind = [r for r in behind if r not in timed]
-    ins = {r for r in members if inside(c, r, pg, target)} | timed
+    traced = traced_inside(c, pg, members, target)
+    ins = {r for r in members if inside(c, r, pg, target)} | timed | traced
     silent = sorted(r for r in members if r not in ins and r not in behind
                     and not (r in c.ranks and (waiting(c.ranks[r]) or (untagged and reported(c.ranks[r])))))
     silent = silent if timed and not split else []
@@ -639,16 +641,98 @@ def all_joined(c: Collected, pg: str, members: list[int]) -> list[Conclusion]:
     Flight Recorder pg_config, or the whole world with every rank's log): in an excerpt,
     "everyone shown joined" says nothing about the ranks not shown."""
     timed = [r for r in members if r in c.ranks and pg in c.ranks[r].timeouts]
+    seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
+    traced = traced_inside(c, pg, members, next(iter(seqs))) if len(seqs) == 1 and timed else set()
+    if traced and set(timed) | traced == set(members):
+        seq = next(iter(seqs))
+        return [Conclusion("all_joined", "medium",
+                           f"process group {pg}: rank(s) {_fmt_ranks(timed)} timed out inside collective #{seq} and "
+                           "NCCL's collective trace (NCCL_DEBUG_SUBSYS=COLL) shows rank(s) "
+                           f"{_fmt_ranks(sorted(traced))} issuing it too: every rank of the world was inside it, "
+                           "no rank is missing",
+                           sorted(set(timed) | traced), pg, seq, _victim_lines(c, pg, set(timed)))]
     if len(members) < 2 or len(timed) != len(members) or not (complete_input(c) or _pg_config(c, pg)
                                                               or _whole_by_count(c, members)):
         return []
-    seqs = {c.ranks[r].timeouts[pg].seq for r in timed}
+    if len(seqs) != 1 and unsynced(c, pg, members):
+        ops = sorted({str(c.ranks[r].timeouts[pg].op) for r in timed})
+        return [Conclusion("all_joined", "medium",
+                           f"process group {pg}: all {len(timed)} ranks timed out, each inside a {'/'.join(ops)} it "
+                           f"had enqueued (SeqNums {min(seqs)}-{max(seqs)}: a rooted collective lets the ranks drift "
+                           "apart, so the one at the lowest SeqNum is stuck inside its own, not behind): no rank is "
+                           "missing", timed, pg, min(seqs), _victim_lines(c, pg, set(timed)))]
     if len(seqs) != 1:
         return []
     seq = seqs.pop()
     return [Conclusion("all_joined", "medium",
                        f"process group {pg}: all {len(timed)} ranks timed out inside collective #{seq}: "
                        "no rank is missing", timed, pg, seq, _victim_lines(c, pg, set(timed)))]
+
+
+def traced_inside(c: Collected, pg: str, members: list[int], seq: int | None) -> set[int]:
+    """Ranks of the world that NCCL's collective trace (NCCL_DEBUG_SUBSYS=COLL: "AllGather: opCount 109a2 ... comm 0x..
+    [nranks=2]") shows issuing collective ``seq`` of the default group or a later one: their own process's line, as a
+    watchdog line is. The trace names processes (host:pid) and devices, not ranks: a process is a rank where the same
+    file's NCCL lines tie its pid to one ("comm 0x.. rank 1 nranks 2"), or, where every rank that timed out is so tied,
+    the traced processes left over are the ranks left over, one for one. Only the process's one communicator of the
+    world's size is read (its opCount counts that communicator's collectives as the group's SeqNum does); its highest
+    opCount at or past ``seq`` is inside or past it under either numbering (from 0 or from 1). Lead rule B (round 68's
+    SOAP-9: rank 0's trace issuing AllGather 68002 while rank 1 timed out in ALLGATHER #68002)."""
+    size, _, sure = world_size(c)
+    evs = c.samples.get("coll_trace", [])
+    if not evs or seq is None or pg not in ("0", "?") or sure != "high" or not size or members != list(range(size)):
+        return set()
+    pid_rank: dict[str, int] = {}
+    far: dict[str, int] = {}
+    ops = {_op_word(c.ranks[r].timeouts[pg].op) for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
+    for e in evs:
+        pid_rank.update(e.data.get("pid_rank", {}))
+        for proc, comms in e.data.get("procs", {}).items():
+            world = [v for v in comms.values() if v["nranks"] == size]
+            if len(world) == 1 and world[0]["ops"]:
+                at = world[0]["ops"].get(seq)
+                if at is not None and _op_word(at[0]) not in ops:
+                    continue  # another collective at that count: not the one timed out (a desync is not "inside")
+                hp = proc.rsplit(":", 1)[0]
+                far[hp] = max(far.get(hp, -1), max(world[0]["ops"]))
+    out = {r for hp, r in pid_rank.items() if hp in far and far[hp] >= seq and r in members}
+    timed = {r for r in members if r in c.ranks and pg in c.ranks[r].timeouts}
+    tied = set(pid_rank.values())
+    rest = [r for r in members if r not in tied]
+    loose = [hp for hp in far if hp not in pid_rank]
+    if timed and timed <= tied and rest and len(loose) == len(rest) and all(far[hp] >= seq for hp in loose):
+        out |= set(rest)
+    return out - timed
+
+
+def _op_word(op) -> str:
+    """A collective's name as NCCL's trace and torch's OpType both spell it: "AllGather", "_ALLGATHER_BASE" ->
+    "allgather"."""
+    return str(op).lower().replace("_base", "").replace("_", "")
+
+
+# collectives with a root: a broadcast's (a reduce's, a scatter's, a gather's) ranks do not all wait for each other,
+# so an upstream rank finishes its part and goes on to the next while a rank downstream still receives
+ROOTED_OPS = frozenset({"BROADCAST", "REDUCE", "SCATTER", "GATHER"})
+
+
+def unsynced(c: Collected, pg: str, members: list[int]) -> bool:
+    """Lead rule B over rooted collectives: every member of a known, whole group timed out by its own watchdog, each
+    inside a broadcast (reduce, scatter, gather) it had enqueued (its status line's last enqueued at or past its own
+    timed-out SeqNum), at different SeqNums. Those collectives do not hold the ranks in step, so a rank at a lower
+    SeqNum is stuck inside its own collective -- the data path into it stalled -- not a rank that never reached the
+    others' (round 68's alcf-nccl-tests VAE run: broadcasts timing out at SeqNums 5 to 56 on all 8 ranks). An
+    all-reduce or all-gather at different SeqNums is not read so (its ranks finish together)."""
+    if len(members) < 2 or not (complete_input(c) or _pg_config(c, pg)):
+        return False
+    ts = [c.ranks[r].timeouts.get(pg) if r in c.ranks else None for r in members]
+    if any(t is None or t.seq is None or str(t.op).upper() not in ROOTED_OPS for t in ts):
+        return False
+    for r, t in zip(members, ts):
+        s = c.ranks[r].status.get(pg)
+        if s is not None and s.data["enqueued"] < t.seq:
+            return False
+    return len({t.seq for t in ts}) > 1
 
 
 def _whole_by_count(c: Collected, members: list[int]) -> bool:
@@ -712,7 +796,7 @@ def single_line(c: Collected) -> list[Conclusion]:
             "first collectives, and "
             f"{unshown}: the rank the others wait for is one these lines do not show (lead rule H)",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
-    elif unshown == "" or seqs and not piped and all(
+    elif unshown == "" or seqs and not piped and not _failed_alone(c) and all(
             t.seq <= SETUP_SEQ and (t.numel_in is None or t.numel_in <= SETUP_NUMEL) for t in seqs) \
             and (all(t.seq <= FIRST_SEQ for t in seqs) and not first_unshown(c, said, SETUP_SEQ)
                  or first_unshown(c, said, SETUP_SEQ) == ""):
@@ -728,6 +812,16 @@ def single_line(c: Collected) -> list[Conclusion]:
             "interface, firewall, P2P/IB), not the training step",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
+
+
+def _failed_alone(c: Collected) -> bool:
+    """A rank shown failing on its own (an error of its own: ncclInternalError raised, a crash) and not inside the
+    timed-out collective (no timeout or watchdog status of its own), beside ranks timing out in their first
+    collectives: that failure is the first one shown (lead rules AU (1), AN (1)), read by its own class, not the
+    connection set-up a tiny first timeout alone suggests (round 68's pippy-1146: rank 3's ncclInternalError while
+    rank 2 timed out in its first send/recv batch)."""
+    return any(own_errors(st) and not (st.timeouts or st.status or st.counts.get("watchdog_report"))
+               for st in c.ranks.values())
 
 
 _TIMEOUT_AT = re.compile(r"Timeout at NCCL work: ?\d")  # ProcessGroupNCCL's status line of a timed-out work

@@ -677,8 +677,23 @@ def _all_joined(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Run `ncclDoctor check --nodes N` (or nccl-tests' all_reduce_perf) on the same nodes to find the slow or "
         "broken link; a rerun with NCCL_P2P_DISABLE=1 tells a broken GPU peer-to-peer (P2P) path from the network, "
         "NCCL_DEBUG=INFO shows the transport each channel uses; dmesg / nvidia-smi for Xid errors. While it hangs, "
-        "py-spy dump --pid PID on every rank confirms they all wait inside the collective.",
+        "py-spy dump --pid PID on every rank confirms they all wait inside the collective." + _plugin_words(c),
         "medium",
         [],
         k.evidence,
     )
+
+
+def _plugin_words(c: Collected) -> str:
+    """An external net plugin NCCL's set-up lines show it running over ("NET/OFI Using aws-ofi-nccl 1.6.0"): the
+    data path that stalled is the plugin's (libfabric's provider under it), so a run without it tells the two apart."""
+    from ncclDoctor.diagnose.verdict.noise import _OWN_NETS
+
+    plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
+    if not plugins:
+        return ""
+    said = ", ".join(n + (f" ({c.networks[n + '_using'][:60]})" if c.networks.get(n + "_using") else "")
+                     for n in plugins[:3])
+    return (f" NCCL ran over an external net plugin ({said}), not its internal IB/Socket transports: rerun once "
+            "without the plugin (NCCL_NET=Socket, or NCCL_NET_PLUGIN=none) to tell the plugin and its "
+            "fabric provider (libfabric's FI_* settings, FI_LOG_LEVEL=warn) from the GPUs and the job.")
