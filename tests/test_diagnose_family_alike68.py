@@ -76,3 +76,49 @@ def test_some_workers_own_oom_under_a_record_of_one_still_names_them(tmp_path):
     d = _report(tmp_path, _oom(1, 1) + _record(2, 1), "one-of-two.log")
     v = d["verdict"]
     assert v["cause"] == "gpu_oom" and v["culprits"] == [1], v
+
+
+# --- mp.spawn's child cut inside a collective ------------------------------------------------------------------------
+def _spawned(last_frames: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "run_depth.py", line 402, in <module>\n'
+            "    main()\n"
+            '  File "/opt/conda/lib/python3.8/site-packages/torch/multiprocessing/spawn.py", line 118, in join\n'
+            "    raise Exception(msg)\n"
+            "Exception:\n\n"
+            "-- Process 2 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/conda/lib/python3.8/site-packages/torch/multiprocessing/spawn.py", line 19, in _wrap\n'
+            "    fn(i, *args)\n"
+            '  File "/home/u/depth/run_depth.py", line 377, in worker\n'
+            "    scores = validate(net, val_loader, gpu)\n" + last_frames)
+
+
+def test_a_spawned_childs_traceback_cut_in_a_collective_names_the_collective(tmp_path):
+    """mp.spawn's parent re-raises process 2's error and the paste stops inside that child's traceback, its last
+    frame a call of torch.distributed's all_gather / broadcast in the script's validation function: process 2 is
+    named (rules A, AL (2)), its cause unknown, and the fix names that collective, the function calling it, and
+    what such an error is (NCCL_DEBUG=INFO, a timeout, the same number of calls on every process)."""
+    for call, name in (("dist.all_gather(gathered, scores)", "all_gather"),
+                       ("torch.distributed.broadcast(scores, src=0)", "broadcast")):
+        d = _report(tmp_path, _spawned('  File "/home/u/depth/run_depth.py", line 211, in validate\n'
+                                       f"    {call}\n"), f"{name}.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", [2]), (call, v)
+        assert name in v["fix"] and "validate" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
+        assert "timeout" in v["fix"] and f"inside the collective {name}" in v["summary"], v["summary"]
+    # a log viewer's line numbers in front of every line: the code is read past them
+    numbered = "".join(f"{9000 + i} {line}\n" for i, line in enumerate(_spawned(
+        '  File "/home/u/depth/run_depth.py", line 211, in validate\n    dist.all_reduce(scores)\n').splitlines()))
+    v = _report(tmp_path, numbered, "numbered.log")["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]) and "'dist.all_reduce(scores)' in validate" in v["fix"], v
+
+
+def test_a_spawned_childs_traceback_cut_elsewhere_names_no_collective(tmp_path):
+    """The near shapes: the cut frame runs the script's own code (a metric, a .item()) or a function merely named
+    like a collective on another object: process 2 is still named, the frame is said, no collective's advice."""
+    for call in ("err = compute_errors(gt, pred)", "self.all_reduce(scores)"):
+        v = _report(tmp_path, _spawned('  File "/home/u/depth/run_depth.py", line 211, in validate\n'
+                                       f"    {call}\n"), "own.log")["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", [2]), (call, v)
+        assert f"'{call}' in validate" in v["fix"] and "NCCL_DEBUG=INFO" not in v["fix"], v["fix"]
