@@ -428,12 +428,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if single and lone.event.data.get("error_cut"):
         # mp.spawn's record whose child's traceback the paste cut before its exception (readers.exits._spawn_cut):
         # the error text is the traceback's last line, just past the last frame shown
-        cause += " (the child's traceback follows mp.spawn's record, but the lines stop before its last line)"
+        at, call_fix = _cut_call(c, lone.event, lone.local_rank)
+        cause += (" (the child's traceback follows mp.spawn's record, but the lines stop before its last line"
+                  + at + ")")
         abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
                      "text after the last frame shown (the call it was in names the code, not the reason). Read "
                      f"process {lone.local_rank}'s full traceback in the full output; with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
-                     "reproduces it without spawn. " + abort_fix)
+                     "reproduces it without spawn. " + call_fix + abort_fix)
     if single and exc is None and codes and codes[0] > 0 and lone.event.data.get("spawn_exit"):
         # mp.spawn's wrapper re-raises a child's Python exception as '-- Process N terminated with the following
         # error:' (its traceback below); 'process N terminated with exit code C' says none reached it: the child's
@@ -471,6 +473,49 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    + (NATIVE_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
+
+
+# A log viewer's line number in front of a traceback's frame line ('165265   File "x.py", line 304, in f'): the code
+# line under it carries one too
+_R_VIEWER_LINENO = re.compile(r"^\s*\d{1,9}\s+(?=File \")")
+# The code line of a cut traceback's last frame calling a collective of torch.distributed's Python API (read on that
+# one line only): group 1 the collective
+_R_CUT_COLLECTIVE = re.compile(
+    r"(?:^|[\s=(,])(?:torch\.)?(?:distributed|dist)\.(all_reduce|all_gather(?:_into_tensor|_object)?|"
+    r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
+    r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv|isend|irecv)\s*\(")
+
+
+def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
+    """Lead rules A, AL (2): mp.spawn's record of process N whose traceback the paste cut before its exception
+    (readers.exits._spawn_cut), the input's last frame below that record (parse.input_tail's tb_cut, its function
+    and code line): the words that say where it stopped, and the fix's words for that call. A call of a collective
+    of torch.distributed (dist.all_reduce in an evaluation function) says the exception came from that collective --
+    an NCCL error, a timeout waiting for a process that never made the same call, a tensor off the process's GPU --
+    and what to check for it. ("", "") where no such frame follows the record."""
+    path, _, at = rec.where.rpartition(":")
+    ev = next((e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames"
+               and (w := e.where.rpartition(":"))[0] == path and w[2].isdigit() and at.isdigit()
+               and int(w[2]) > int(at)), None)
+    if ev is None:
+        return "", ""
+    func, code = ev.data.get("func") or "", ev.data.get("code") or ""
+    if code and _R_VIEWER_LINENO.match(ev.text):
+        code = re.sub(r"^\d{1,9}\s+", "", code)
+    code = code.strip()
+    where = f"'{code[:120]}' in {func}" if code else f"function {func}"
+    coll = _R_CUT_COLLECTIVE.search(code) if code else None
+    if coll is None:
+        return f", at {where}", f"Its last frame shown is {where}: the exception was raised there or below it. "
+    name = coll.group(1)
+    return (f", inside the collective {name}: {where}",
+            f"Its last frame shown is {where}: process {n} raised inside that collective, so the error is the "
+            f"collective's own -- an NCCL error, a timeout (a process that never reached the same {name}: one ran "
+            "more iterations of that loop than another, an evaluation over data split unevenly between the "
+            "processes), or the tensor on another device than the process's own GPU. Rerun with NCCL_DEBUG=INFO and "
+            f"TORCH_DISTRIBUTED_DEBUG=DETAIL to see it; check that every process calls {func}'s {name} the same "
+            "number of times (a DistributedSampler giving each process the same number of batches, drop_last) with "
+            f"its tensor on its own GPU (.cuda(local rank)), or run that step on one process only. ")
 
 
 def _storage_error(c: Collected) -> str | None:

@@ -42,6 +42,9 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
     oom, ranks = ranks, _also_recorded(c, ranks)
+    every = _every_rank(c, ranks)
+    if every:
+        ranks = []  # lead rule J: every rank of the job ran out alike, no rank is the culprit
     also = [r for r in ranks if r not in oom]
     owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c))
     if owner:
@@ -56,13 +59,20 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
     engine += _tests_buffers(c) + _held_elsewhere(c)
     counted, retried = _counted(c, bool(ranks))
+    apart = "each on its own GPU, " if every and _own_gpus(c) else ""
     return Verdict(
         "gpu_oom",
-        (f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
+        (f"every rank of the job (ranks {_fmt_ranks(oom)}; {every}) ran out of GPU memory, {apart}in its own "
+         "traceback: the job's per-GPU memory (the batch, the sequence length, the model each rank holds) does not "
+         "fit, a limit every rank meets alike, not one rank's fault -- the launcher's single 'first failure' is only "
+         "the one it saw exit first" if every else
+         f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
          "its own as well (torchrun's record: a nonzero exit code, and the agent sent its closing signal only to the "
          "other workers, those still running); the others were stopped after them" if also else
          f"{_named(ranks)} ran out of GPU memory{owner}{counted}; the other ranks then waited for it"),
-        retried + engine + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+        retried + engine + ("Every rank needs less memory: lower the batch size (per GPU) or the sequence / context "
+                            "length on all of them, or spread the work over more GPUs. " if every else "")
+        + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
@@ -71,6 +81,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high" if len(ranks) == 1 and not owner else "medium",
         ranks,
         _samples(c, "cuda_oom"),
+        job_wide=bool(every),
     )
 
 
@@ -133,6 +144,39 @@ def _tests_buffers(c: Collected) -> str:
     return (f"Under nccl-tests/rccl-tests {said}: the message size is too large for the device memory -- run with a "
             "smaller -e (maxBytes, e.g. 8G, or half the GPU's memory at most) and -b, check free device memory "
             "(nvidia-smi / rocm-smi) for other processes, and NCCL_DEBUG=INFO for NCCL's own buffer sizes. ")
+
+
+def _every_rank(c: Collected, oom: list[int]) -> str:
+    """Lead rule J: two or more ranks each raising their own CUDA OOM (its line under the rank's own tag), and those
+    ranks are every rank of the job -- a world size the lines state, or on one node the workers torchrun's agent
+    accounts for: the ones its record shows exited plus the ones it sent its closing signal to (the agent signals
+    only the workers still running). Every rank hit the same memory limit on its own: a limit of the job's size, not
+    a culprit; a worker SIGTERM'd after raising its own OOM is no torn-down victim, and the record's one name is only
+    the worker it saw exit first. What proves the job's size, else ''."""
+    if len(oom) < 2 or oom != list(range(len(oom))) or c.kinds.get("watchdog_timeout"):
+        return ""
+    size, _, sure = world_size(c)
+    if sure == "high":
+        return f"the lines give the world size, {size}" if size == len(oom) else ""
+    closed = max((e.data.get("closed_n") or 0 for e in c.worker_failures), default=0)
+    fails = failed_on_own(c)
+    if not closed or node_count(c) != 1 or not fails or any(
+            (e.rank if e.rank is not None else e.data.get("local_rank")) not in oom for e in fails):
+        return ""
+    if closed + len(fails) != len(oom):
+        return ""
+    return (f"one node, whose {len(oom)} workers torchrun's agent accounts for: {len(fails)} its record shows "
+            f"exiting, {closed} it then stopped with its closing signal")
+
+
+def _own_gpus(c: Collected) -> bool:
+    """Whether every ranked OOM line names its GPU and no two ranks name the same one."""
+    gpus = {}
+    for e in c.samples.get("cuda_oom", []):
+        if e.rank is not None:
+            gpus.setdefault(e.rank, set()).add(e.data.get("gpu"))
+    got = [g for v in gpus.values() for g in v]
+    return bool(got) and None not in got and len(got) == len(set(got))
 
 
 def _also_recorded(c: Collected, ranks: list[int]) -> list[int]:
