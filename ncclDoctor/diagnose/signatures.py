@@ -47,6 +47,7 @@ traceback_tail       a traceback's last line ``SomethingError: text`` (kept apar
 no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs (or no loadable libnccl)
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
+group_failed         torchrun's agent: ``Worker group FAILED. N/M attempts left`` (a worker failed; which, its record says)
 nccl_warn            any other ``NCCL WARN``
 ddp_params           DDP's "expects same model across all ranks" (the ranks built different models)
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
@@ -2589,6 +2590,9 @@ R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
 # torchelastic's event of one worker the agent records FAILED (source WORKER; torch/distributed/elastic/agent/server/
 # api.py _record_worker_events: FAILED for a worker among the run's failures, TERMINATED for one the agent stopped):
 # that worker failed on its own; its local rank is in the nested metadata string ('\"local_rank\": [1]')
+# torchrun's agent after a worker of its group failed (api.py _invoke_run): "[default] Worker group FAILED. 3/3 attempts
+# left; will restart worker group" (or, its restarts spent, the failure record follows); the worker is in that record
+R_GROUP_FAILED = re.compile(r"Worker group FAILED\. ?(\d{1,4})/(\d{1,4}) attempts left")
 R_TE_WORKER_FAILED = re.compile(r'"torchelastic\.worker\.status\.FAILED", "source": "WORKER"')
 R_TE_LOCAL_RANK = re.compile(r'\\?"local_rank\\?": ?\[(\d{1,5})\]')
 R_TE_WORKER_ID = re.compile(r'"worker_id": "(\d{1,10})"')

@@ -578,6 +578,12 @@ class CrashReaders:
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:
+        gf = S.R_GROUP_FAILED.search(text) if "Worker group FAILED" in text else None
+        if gf:  # torchrun's agent: a worker of its group failed (its record, if pasted, says which): verdict.exits
+            ev = self._context(lineno, text, "group_failed")
+            ev.rank = None  # the agent's line, not a rank's
+            ev.data.update(left=int(gf.group(1)), restarts=int(gf.group(2)))
+            return ev
         d = S.R_DDP_PARAMS.search(text) if "DDP expects" in text else None
         if d:
             ev = self._context(lineno, text, "ddp_params")
