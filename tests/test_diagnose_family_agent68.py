@@ -86,3 +86,31 @@ def test_a_local_rank_under_a_one_node_launch_is_that_rank(tmp_path):
     for nnodes in ("1", "1:1"):
         d = _report(tmp_path, _launch(nnodes) + _record(local=0))
         assert d["verdict"]["culprits"] == [0], (nnodes, d["verdict"])
+
+
+_TB = ('Traceback (most recent call last):\n'
+       '  File "/srv/env/bin/torchrun", line 8, in <module>\n'
+       '    sys.exit(main())\n'
+       '  File "/srv/env/lib/python3.10/site-packages/torch/distributed/launcher/api.py", line 250, in launch_agent\n'
+       '    result = agent.run()\n')
+
+
+def test_a_cut_traceback_in_the_agents_worker_set_up_points_at_the_rendezvous(tmp_path):
+    """torchrun's own traceback cut at the agent's _invoke_run calling _initialize_workers (it rendezvouses and starts
+    the workers): unknown, nobody named -- not store_rendezvous, no rendezvous error shown -- the fix pointing at
+    the rendezvous endpoint every node must reach and the exception text the paste cut."""
+    tb = _TB + ('  File "/srv/env/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py", '
+                'line 860, in _invoke_run\n    self._initialize_workers(self._worker_group)\n')
+    d = _report(tmp_path, tb)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "--rdzv_endpoint" in v["fix"] and "LOGLEVEL=INFO" in v["fix"], v
+
+
+def test_a_cut_traceback_in_a_scripts_own_initialize_workers_is_not_the_agents(tmp_path):
+    """The near shape: the same call in the script's own file (not torch's agent/server/api.py): no agent set-up
+    read, no rendezvous advice."""
+    tb = _TB + ('  File "/srv/job/pool.py", line 40, in _invoke_run\n'
+                '    self._initialize_workers(self._worker_group)\n')
+    v = _report(tmp_path, tb)["verdict"]
+    assert v["cause"] == "unknown" and "--rdzv_endpoint" not in v["fix"], v

@@ -47,7 +47,7 @@ traceback_tail       a traceback's last line ``SomethingError: text`` (kept apar
 no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs (or no loadable libnccl)
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
-group_failed         torchrun's agent: ``Worker group FAILED. N/M attempts left`` (a worker failed; which, its record says)
+group_failed         torchrun's agent's ``Worker group FAILED. N/M attempts left`` (a worker failed; its record: which)
 nccl_warn            any other ``NCCL WARN``
 ddp_params           DDP's "expects same model across all ranks" (the ranks built different models)
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
