@@ -114,3 +114,34 @@ def test_a_cut_traceback_in_a_scripts_own_initialize_workers_is_not_the_agents(t
                 '    self._initialize_workers(self._worker_group)\n')
     v = _report(tmp_path, tb)["verdict"]
     assert v["cause"] == "unknown" and "--rdzv_endpoint" not in v["fix"], v
+
+
+def _agent_tb(frame_file: str, func: str, error: str) -> str:
+    return ('Traceback (most recent call last):\n'
+            '  File "/opt/env/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py", line 727, '
+            'in run\n    result = self._invoke_run(role)\n'
+            '  File "/opt/env/lib/python3.10/site-packages/myframework/launcher/agent.py", line 88, in _invoke_run\n'
+            '    self._initialize_workers(self._worker_group)\n'
+            f'  File "{frame_file}", line 540, in {func}\n    self._assign_worker_ranks(\n'
+            f'{error}\n')
+
+
+def test_a_torch_agent_call_refused_for_its_arguments_is_a_version_mismatch(tmp_path):
+    """torch's agent (agent/server/api.py) calls a hook, and the installed override refuses its arguments ('takes 3
+    positional arguments but 4 were given', 'got an unexpected keyword argument'): a framework's agent written for
+    another torch -- config, no rank, the fix matching the versions."""
+    api = "/opt/env/lib/python3.10/site-packages/torch/distributed/elastic/agent/server/api.py"
+    for err in ("TypeError: _assign_worker_ranks() takes 4 positional arguments but 5 were given",
+                "TypeError: _assign_worker_ranks() got an unexpected keyword argument 'use_agent_store'"):
+        d = _report(tmp_path, _agent_tb(api, "_rendezvous", err))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), (err, v)
+        assert "torch version" in v["fix"] and "_assign_worker_ranks" in v["fix"], v
+
+
+def test_the_same_call_refused_in_the_scripts_own_code_is_not_read_as_torchs(tmp_path):
+    """The near shape: the same TypeError raised right under the script's own frame (train.py), torch's agent only
+    further up: not torch's launcher code calling an override -- not read as a torch version mismatch."""
+    err = "TypeError: _assign_worker_ranks() takes 4 positional arguments but 5 were given"
+    v = _report(tmp_path, _agent_tb("/work/job/train.py", "build", err))["verdict"]
+    assert "torch's elastic launcher code called" not in v["summary"], v

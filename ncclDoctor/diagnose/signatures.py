@@ -1434,6 +1434,9 @@ R_CUDA_CHECK_FRAME = re.compile(r"\bframe #\d{1,3}: (?:c10d::)?ProcessGroupNCCL:
 R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16} at \S")
 # A Python traceback's frame line ('  File "x.py", line 12, in main'), read only on the input's last lines
 # (parse.input_tail): faulthandler's stack dump ('File "x.py", line 12 in main', no comma) is a live stack, no failure
+# A traceback frame in torch's elastic launcher code (torchrun's agent, its rendezvous handlers): parse._elastic_frame
+R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\][^"\n]{1,200}\.py", '
+                             r'line \d')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
 # getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in
