@@ -145,3 +145,12 @@ def test_the_same_call_refused_in_the_scripts_own_code_is_not_read_as_torchs(tmp
     err = "TypeError: _assign_worker_ranks() takes 4 positional arguments but 5 were given"
     v = _report(tmp_path, _agent_tb("/work/job/train.py", "build", err))["verdict"]
     assert "torch's elastic launcher code called" not in v["summary"], v
+
+
+def test_the_agents_lines_beside_a_cut_traceback_leave_that_traceback_to_speak(tmp_path):
+    """The near shape: the agent's closing signals with no pid skipped, then a worker's traceback that the paste cuts
+    before its error: the cut traceback is the failure shown (unread._cut_traceback), not the agent's lines alone."""
+    tb = ('Traceback (most recent call last):\n  File "/work/job/train.py", line 12, in <module>\n    main()\n'
+          '  File "/work/job/train.py", line 9, in main\n    step(batch)\n')
+    v = _report(tmp_path, _closing([8801, 8802, 8803]) + tb)["verdict"]
+    assert v["cause"] == "unknown" and "stops inside" in v["summary"], v

@@ -554,6 +554,8 @@ def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     gap = next((e.data["pid_gap"] for e in sent if e.data.get("pid_gap") is not None), None)
     if gap is None:
+        if c.samples.get("tb_cut"):
+            return None  # a process's own traceback (or watchdog rethrow) cut before its error: unread._cut_traceback
         shown = sent[0] if sent else group[0]
         said = (f"torchrun's agent sent SIGTERM to its workers ({len(sent)} closing signal(s), the first at "
                 f"{shown.where}) with no signal of its own received shown -- it stops the workers still running "
