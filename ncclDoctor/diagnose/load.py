@@ -71,6 +71,8 @@ SNIFF = 8192
 #   timed out torch's "TCP client failed to connect/validate to host H:P - timed out (try=N, ...)" (TCPStore.cpp,
 #             no other trigger word; found by instantiating the source templates: bench_diagnose_templates.py)
 #   NET/Socket  NCCL's socket interface list, pasted without its host:pid:tid prefix ("INFO NET/Socket : Using")
+#   Worker group FAILED  torchrun's agent after a worker of its group failed ("... 3/3 attempts left; will restart
+#             worker group", logged under the agent's dotted logger name: no other trigger word)
 #   forcefully  torchrun's "Unable to shutdown process N via Signals.SIGTERM, forcefully exiting via Signals.SIGKILL"
 #   Timed out gloo's "Timed out waiting 30000ms for recv operation to complete" logged on its own (wenet's
 #             "2024/06/05 12:08:28 [.../gloo/transport/tcp/unbound_buffer.cc:81] Timed out ...", no RuntimeError)
@@ -535,7 +537,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
             b"Horovod detected", b"std::bad_alloc", b"Killing subprocess", b"Segmentation fault",
             b"DefaultCPUAllocator", b"examples/s", b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/",
-            b"bytes failed",
+            b"bytes failed", b"Worker group FAILED",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ncclDoctor.diagnose.readers.common import _several_nodes
 from ncclDoctor.diagnose.reason import own_errors, waiting, world_size
 from ncclDoctor.diagnose.signatures import R_VICTIM_EXC, Event
 from ncclDoctor.diagnose.state import Collected
@@ -155,6 +156,10 @@ def node_count(c: Collected) -> int:
     if per and c.world and max(c.world)[0] > max(per):
         counts.append(2)
     if c.kinds.get("exit_barrier"):  # the agents' exit barrier (one agent a node) waited for another node's agent
+        counts.append(2)
+    if any(_several_nodes(e.data.get("nnodes") or "", False) for e in c.samples.get("launch_procs", [])):
+        # the launch command asks for more than one node (--nnodes=2, an elastic range 1:2): each node's agent
+        # numbers its workers from local_rank 0, so a local rank names no global one (lead rule A's multi-node limit)
         counts.append(2)
     return max(counts + [1])
 

@@ -305,6 +305,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # right after it was raised by a call at the script's top level, its traceback's innermost frame
         # (crash._traceback_tail's ``top_level``)
         self._top_frame: tuple[int, int, int] | None = None
+        # line of the last traceback frame read in torch's elastic launcher code (torch/distributed/elastic/: the
+        # agent, its rendezvous): an exception right under it was raised by torch's own launcher code calling on
+        # (crash._traceback_tail's ``elastic_frame``; verdict.launch._agent_api_mismatch)
+        self._elastic_frame = -9
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -830,6 +834,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._top_frame = None if lineno != last + 1 or 'File "' in body or n > 3 else (start, lineno, n)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
+        elif 'File "' in body and "elastic" in body and S.R_ELASTIC_FRAME.search(body):
+            self._elastic_frame = lineno
         if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
                 fr := S.R_FIELD_RANK.match(body)):
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)

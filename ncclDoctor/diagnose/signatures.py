@@ -47,6 +47,7 @@ traceback_tail       a traceback's last line ``SomethingError: text`` (kept apar
 no_nccl              the NCCL backend asked for on a CPU-only torch or a machine without GPUs (or no loadable libnccl)
 child_failed         torchrun's ChildFailedError summary (one event per failure entry)
 worker_failed        torchrun's ``failed (exitcode: N) local_rank: R (pid: P)``
+group_failed         torchrun's agent's ``Worker group FAILED. N/M attempts left`` (a worker failed; its record: which)
 nccl_warn            any other ``NCCL WARN``
 ddp_params           DDP's "expects same model across all ranks" (the ranks built different models)
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
@@ -1459,6 +1460,9 @@ R_CUDA_CHECK_FRAME = re.compile(r"\bframe #\d{1,3}: (?:c10d::)?ProcessGroupNCCL:
 R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16} at \S")
 # A Python traceback's frame line ('  File "x.py", line 12, in main'), read only on the input's last lines
 # (parse.input_tail): faulthandler's stack dump ('File "x.py", line 12 in main', no comma) is a live stack, no failure
+# A traceback frame in torch's elastic launcher code (torchrun's agent, its rendezvous handlers): parse._elastic_frame
+R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\][^"\n]{1,200}\.py", '
+                             r'line \d')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
 # getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in
@@ -2615,6 +2619,9 @@ R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
 # torchelastic's event of one worker the agent records FAILED (source WORKER; torch/distributed/elastic/agent/server/
 # api.py _record_worker_events: FAILED for a worker among the run's failures, TERMINATED for one the agent stopped):
 # that worker failed on its own; its local rank is in the nested metadata string ('\"local_rank\": [1]')
+# torchrun's agent after a worker of its group failed (api.py _invoke_run): "[default] Worker group FAILED. 3/3 attempts
+# left; will restart worker group" (or, its restarts spent, the failure record follows); the worker is in that record
+R_GROUP_FAILED = re.compile(r"Worker group FAILED\. ?(\d{1,4})/(\d{1,4}) attempts left")
 R_TE_WORKER_FAILED = re.compile(r'"torchelastic\.worker\.status\.FAILED", "source": "WORKER"')
 R_TE_LOCAL_RANK = re.compile(r'\\?"local_rank\\?": ?\[(\d{1,5})\]')
 R_TE_WORKER_ID = re.compile(r'"worker_id": "(\d{1,10})"')

@@ -490,6 +490,8 @@ class CrashReaders:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        if 0 < lineno - self._elastic_frame <= 3:
+            ev.data["elastic_frame"] = True  # raised right under a frame of torch's elastic launcher code
         if self._top_frame is not None and self._top_frame[1] == lineno:
             ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
             self._top_frame = None  # its exception: nothing more to follow
@@ -582,6 +584,12 @@ class CrashReaders:
         return ev
 
     def _signal(self, lineno: int, text: str) -> Event | None:
+        gf = S.R_GROUP_FAILED.search(text) if "Worker group FAILED" in text else None
+        if gf:  # torchrun's agent: a worker of its group failed (its record, if pasted, says which): verdict.exits
+            ev = self._context(lineno, text, "group_failed")
+            ev.rank = None  # the agent's line, not a rank's
+            ev.data.update(left=int(gf.group(1)), restarts=int(gf.group(2)))
+            return ev
         d = S.R_DDP_PARAMS.search(text) if "DDP expects" in text else None
         if d:
             ev = self._context(lineno, text, "ddp_params")

@@ -74,6 +74,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.launch import (
+    _agent_api_mismatch,
     _cuda_fork,
     _dtype_clash,
     _import_alike,
@@ -195,6 +196,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _import_alike, _version_required, _kwarg_refused,
+    _agent_api_mismatch,
     _module_missing, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,

@@ -590,21 +590,45 @@ def _agent_stopped(c: Collected) -> bool:
 
 
 def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    """torchrun's agent's closing signals alone ("Sending process P closing signal SIGTERM"), nothing else failing in
-    the lines: no signal the agent received (its "Received N death signal" comes before them: verdict.signals), no
-    failure record, no rank's own error or traceback, not while the workers loaded their weights (_died_loading). The
-    agent sends them when it stops the group after a worker exited, and only to the workers still running
-    (SubprocessContext._close skips a process that has exited): one pid missing from the middle of the run it stops
-    is that worker (readers.common._pid_gap). Which rank failed and how is in the record these lines cut (rule A
-    needs it): unknown, nobody named, nobody shown innocent (the stopped workers are named by pid only)."""
+    """torchrun's agent's closing signals alone ("Sending process P closing signal SIGTERM"), or its "Worker group
+    FAILED. N/M attempts left" (it restarts the group after a worker failed), nothing else failing in the lines: no
+    signal the agent received (its "Received N death signal" comes before them: verdict.signals), no failure record, no
+    rank's own error or traceback, not while the workers loaded their weights (_died_loading). The agent sends them when
+    it stops the group after a worker exited, and only to the workers still running (SubprocessContext._close skips a
+    process that has exited): one pid missing from the middle of the run it stops is that worker
+    (readers.common._pid_gap). Which rank failed and how is in the record these lines cut (rule A needs it): unknown,
+    nobody named, nobody shown innocent (the stopped workers are named by pid only, the restarted ones all alike)."""
     sigs = c.samples.get("signal", [])
     sent = [e for e in sigs if e.data.get("sent") == "SIGTERM"]
-    if (not sent or len(sent) != len(sigs) or c.child_failures or c.worker_failures or c.exceptions or c.unread
-            or any(own_errors(st) for st in c.ranks.values())):
+    group = c.samples.get("group_failed", [])
+    if (not (sent or group) or len(sent) != len(sigs) or c.child_failures or c.worker_failures or c.exceptions
+            or c.unread or any(own_errors(st) for st in c.ranks.values())):
         return None
     gap = next((e.data["pid_gap"] for e in sent if e.data.get("pid_gap") is not None), None)
     if gap is None:
-        return None
+        if c.samples.get("tb_cut"):
+            return None  # a process's own traceback (or watchdog rethrow) cut before its error: unread._cut_traceback
+        shown = sent[0] if sent else group[0]
+        said = (f"torchrun's agent sent SIGTERM to its workers ({len(sent)} closing signal(s), the first at "
+                f"{shown.where}) with no signal of its own received shown -- it stops the workers still running "
+                "after one of them exited" if sent else
+                f"torchrun's agent logged its worker group FAILED ({shown.where}: "
+                f"{group[0].data['left']}/{group[0].data['restarts']} attempts left) and restarts it -- a worker of "
+                "the group exited with an error")
+        return Verdict(
+            "unknown",
+            said + ": a worker failed on its own, and the lines name neither which rank it was nor how it ended (the "
+            "agent's failure record, 'failed (exitcode: N) local_rank: L' and its Root Cause, is not in them); the "
+            "workers stopped or restarted are not told apart from it by rank, so nobody is shown innocent",
+            "Read torchrun's record of the failed worker (Root Cause: its rank, exitcode and error_file; the line "
+            "'failed (exitcode: N) local_rank: L' before 'Worker group FAILED') and that worker's own traceback "
+            "(its stderr) above it: the first failure is the one to fix. Decorate the entry point with @record "
+            "(torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE so the record carries "
+            "the exception (error.json), and keep per-rank logs (torchrun --log-dir DIR --redirects 3 --tee 3); run "
+            "with --max_restarts 0 so the first failure ends the job with its record instead of a restart. With no "
+            "traceback, an exitcode of -9 was a kill from outside: dmesg -T | grep -i 'killed process' for the OOM "
+            "killer (host memory, RAM: free -h while it runs); a worker that hangs instead: py-spy dump --pid.",
+            "low", [], [e.brief() for e in (sent or group)[:3]])
     return Verdict(
         "unknown",
         f"torchrun's agent sent SIGTERM to its workers ({sent[0].where}) skipping pid {gap} in the middle of the run "

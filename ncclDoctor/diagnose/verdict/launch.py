@@ -269,6 +269,45 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# A call refused for its arguments: "_set_master_addr_port() takes 3 positional arguments but 4 were given", "f()
+# missing 1 required positional argument: 'x'", "f() got an unexpected keyword argument 'y'" (the callee's name first)
+_SIGNATURE_REFUSED = re.compile(r"^(?:[\w.]{1,120}\.)?(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
+                                r"positional arguments? but \d{1,3} (?:were|was) given|missing \d{1,3} required "
+                                r"(?:positional|keyword-only) arguments?|got an unexpected keyword argument)")
+
+
+def _agent_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) (round 41's sentence: one installed library rejecting another's API at start-up is config):
+    every exception shown is one TypeError refusing a call's arguments, raised right under a frame of torch's own
+    elastic launcher code (torchrun's agent, its rendezvous: parse._elastic_frame), with no NCCL, CUDA, timeout or
+    connection failure. torch's launcher calls its own hooks with the signature of the installed torch; a method that
+    refuses it is an override written against another torch -- a framework's agent subclassing torch's (DeepSpeed's
+    --elastic_training DSElasticAgent) -- so the installed versions do not match: config, no rank (no worker ran). A
+    TypeError raised in the script's own frames is not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _SIGNATURE_REFUSED.match(message or "")
+    if kind.rpartition(".")[2] != "TypeError" or m is None or not all(e.data.get("elastic_frame") for e in excs):
+        return None
+    fn = m.group("fn")
+    return Verdict(
+        "config",
+        f"torch's elastic launcher code called {fn}() and the installed method refused the call's arguments ({kind}: "
+        f"{message[:200]}, {excs[-1].where}): the method is an override from a library written against another torch "
+        "version (a framework's elastic agent subclassing torch's, such as DeepSpeed's --elastic_training agent), "
+        "so the installed torch and that library do not match -- a version mismatch of the shared install, before "
+        "any worker ran, no rank at fault",
+        f"Match the library and torch versions: find which package defines the {fn} override (the frames above the "
+        "error: deepspeed/elasticity/elastic_agent.py is DeepSpeed's) and upgrade it to a release made for the "
+        "installed torch version (pip install -U deepspeed), or downgrade torch / pin torch to the version that "
+        "library supports (its requirements or release notes name a compatible version); check both with pip show "
+        "torch <package>. Until they match, launch without that library's elastic agent (drop --elastic_training, "
+        "use torchrun's own). Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # Python's "cannot import name 'N' from 'M' (path)": the installed M has no N -- its version is not the one the
 # importing code was written for (N added, renamed or removed between releases)
 _CANNOT_IMPORT = re.compile(r"\bcannot import name '(\w{1,80})' from '([\w.]{1,160})'")

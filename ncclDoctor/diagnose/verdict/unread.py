@@ -540,6 +540,22 @@ _R_C10D_ARG_CHECK = re.compile(r"^(?:\w+\s*=\s*)?(" + "|".join(_C10D_ARG_CHECKS)
 _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]distributed_c10d\.py"')
 
 
+# A cut traceback's last frame in torchrun's elastic agent setting up its worker group (api.py: _invoke_run calling
+# _initialize_workers, or that function itself): the agent raised while it rendezvoused with the other agents and
+# started its workers -- before any worker ran, no frame below it shown (lead rules N, X (2), AB (2))
+_R_AGENT_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\]agent[/\\]server[/\\]'
+                           r'api\.py"')
+_R_AGENT_SETUP = re.compile(r"(?:self\.)?_initialize_workers\(")
+_AGENT_SETUP_FIX = (
+    "The exception text the paste cut says which part failed: a rendezvous error (RendezvousTimeoutError, "
+    "RendezvousClosedError, a store's DistNetworkError / 'Address already in use') or a failure starting the workers; "
+    "rerun with LOGLEVEL=INFO for the agent's own lines. The agent was meeting the other nodes' agents at the "
+    "rendezvous endpoint and starting its workers: check that every node runs the same command (same --nnodes, "
+    "--rdzv_endpoint / MASTER_ADDR and MASTER_PORT, rdzv_backend and rdzv_id; a distinct --node_rank per node with the "
+    "static backend), that the endpoint's host is reachable from every node on that port (nc -zv HOST PORT; a firewall "
+    "between the nodes) and that the port is free on it (ss -ltnp; another job's torchrun holds it). ")
+
+
 # A cut traceback's last frame constructing or loading an op that torch's cpp_extension JIT-builds at start-up:
 # DeepSpeed's optimizers and kernels whose constructor loads their op (FusedAdam(...) calls FusedAdamBuilder().load()),
 # an op builder's load(), cpp_extension's load(...) / load_inline(...) -- read only beside the JIT build's own lines
@@ -617,6 +633,14 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
             _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if _R_AGENT_FILE.search(ev.text) and (func == "_initialize_workers" or _R_AGENT_SETUP.match(code)):
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback in torchrun's elastic agent setting up its worker group "
+            f"({ev.text[:200]}: '{code[:120]}'), before its exception line: the agent raised while it rendezvoused "
+            "with the other agents and started its workers, before any worker ran -- no frame below it and no error "
+            "text show whether the rendezvous or the start failed, nor any rank at fault",
+            _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
         return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
