@@ -43,3 +43,31 @@ def test_another_library_not_supporting_an_input_is_not_a_backend_refusal(tmp_pa
     v = _verdict(tmp_path, text)
     assert "backend refused" not in v["summary"], v
 
+
+# --- the job's own prints of what it hands to a collective ------------------------------------------------------------
+def _prints(label: str, a: tuple[str, int], b: tuple[str, int]) -> str:
+    return (f"{label}: tensor([0.1250, 0.5000], device='{a[0]}') torch.Size([{a[1]}, 16])\n"
+            "epoch 3 step 120 loss 0.4312\n"
+            f"{label}: tensor([0.3750, 0.2500], device='{b[0]}') torch.Size([{b[1]}, 16])\n")
+
+
+def test_prints_of_different_sizes_handed_to_one_all_gather_are_a_desync(tmp_path):
+    """Two processes print the tensor they hand to all_gather (their own label, their device, its shape): cuda:2 holds
+    512 rows, cuda:3 509 -- one collective issued with different sizes (rules D, BB (2)): desync, nobody named (a
+    device is no rank), the fix padding to one size or gathering the sizes first."""
+    d = _report(tmp_path, _prints("embeddings pre all_gather", ("cuda:2", 512), ("cuda:3", 509)))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v
+    assert "pad" in v["fix"] and "all_gather_object" in v["fix"], v["fix"]
+
+
+def test_prints_of_one_size_of_results_or_of_one_device_are_no_desync(tmp_path):
+    """The near shapes: the same size on both devices, different sizes printed after the gather (its output), a
+    gather_object's inputs (any size), and one device printing two sizes at two calls: not a desync."""
+    for text in (_prints("embeddings pre all_gather", ("cuda:2", 512), ("cuda:3", 512)),
+                 _prints("embeddings after all_gather", ("cuda:2", 512), ("cuda:3", 509)),
+                 _prints("preds before gather_object", ("cuda:2", 512), ("cuda:3", 509)),
+                 _prints("embeddings pre all_gather", ("cuda:2", 512), ("cuda:2", 509))):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] != "desync", (text, v)
+
