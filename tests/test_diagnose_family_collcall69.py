@@ -71,3 +71,32 @@ def test_prints_of_one_size_of_results_or_of_one_device_are_no_desync(tmp_path):
         v = _verdict(tmp_path, text)
         assert v["cause"] != "desync", (text, v)
 
+
+# --- a failed call announced above a traceback the paste cuts ---------------------------------------------------------
+_ANNOUNCED = ("2025-03-04 09:12:41 ERROR 81233 [executor_base.py:96] Error executing method load_model. This might "
+              "cause deadlock in distributed execution.\n")
+_CUT_TB = ("2025-03-04 09:12:41 ERROR 81233 [executor_base.py:96] Traceback (most recent call last):\n"
+           '2025-03-04 09:12:41 ERROR 81233 [executor_base.py:96]   File "/opt/venv/lib/python3.11/site-packages/'
+           'engine/worker.py", line 210, in load_model\n'
+           "2025-03-04 09:12:41 ERROR 81233 [executor_base.py:96]     self.model_runner.load_model()\n"
+           '2025-03-04 09:12:41 ERROR 81233 [executor_base.py:96]   File "/opt/venv/lib/python3.11/site-packages/'
+           'engine/runner.py", line 1022, in load_model\n'
+           "2025-03-04 09:12:41 ERROR 81233 [executor_base.py:96]     weights = recv_dict(src=self.driver_rank)\n")
+
+
+def test_a_failed_call_announced_above_a_cut_traceback_asks_for_the_full_traceback(tmp_path):
+    """A serving engine's logger announcing that a method raised, its traceback after it cut inside the frames: the
+    error itself was not pasted (rules AB (2), AN (1)) -- unknown, nobody named, the fix asking for the full traceback
+    and every rank's log, the first error in time."""
+    d = _report(tmp_path, _ANNOUNCED + _CUT_TB)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "full traceback" in v["fix"] and "first error" in v["fix"], v["fix"]
+
+
+def test_a_failed_call_announced_with_no_cut_traceback_below_keeps_its_own_fix(tmp_path):
+    """The near shapes: the announcement alone, and a traceback above it that the lines go on after (the input does
+    not stop inside it): the unknown announcement's fix, not the cut traceback's."""
+    for text in (_ANNOUNCED, _CUT_TB + "epoch 1 step 3\n" + _ANNOUNCED):
+        v = _verdict(tmp_path, text)
+        assert v["cause"] == "unknown" and "Paste the full traceback" not in v["fix"], (text, v)
