@@ -521,6 +521,10 @@ SNIFF = 8192
 #             ...]], device='cuda:1'))"), which holds no other word: its repr waits for the collective, so the
 #             process printing it got through it -- beside a rank timing out in a group's first all-to-all, a peer
 #             took part (S.R_FUNCOL_RESULT, verdict.desync._peer_done, lead rules D, H)
+#   torch.Size([  a job's own print of a tensor it hands to a collective with its shape ("query_labels before all
+#             gather: tensor(3, device='cuda:1') torch.Size([21551])"), which holds no other word: two processes
+#             printing different shapes at the same call took different sizes into one collective (S.R_COLL_PRINT,
+#             verdict.desync._print_sizes, lead rules D, BB (2))
 #   , in <module>  a traceback's frame at the entry script's top level ('File "repro.py", line 13, in <module>'),
 #             which holds no other word: an exception right under it (its code line and carets read through
 #             parse._follow, no deeper frame between) was raised by the script's own top-level call -- a library's
@@ -588,7 +592,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
             b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
-            b"rng_state", b"AsyncCollectiveTensor(")
+            b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

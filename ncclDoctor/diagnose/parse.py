@@ -281,6 +281,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._exchange_seen = False  # a traceback frame of a sharded model's exchange read (S.R_EXCHANGE_FRAME)
         self._rng_sync_seen = False  # a traceback frame of an RNG-state broadcast read (S.R_RNG_SYNC_FRAME)
         self._funcol_done = 0  # printed results of a functional collective read (S.R_FUNCOL_RESULT), at most 4
+        self._coll_prints = 0  # a job's own prints of a tensor it hands to a collective (S.R_COLL_PRINT), at most 32
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
@@ -911,6 +912,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "AsyncCollectiveTensor(" in body and self._funcol_done < 4 and S.R_FUNCOL_RESULT.search(body):
             self._funcol_done += 1  # a process printed a functional collective's result: it got through that one
             self.aside.append(self._context(lineno, text, "funcol_done"))
+        if "torch.Size([" in body and self._coll_prints < 32 and (prints := [
+                (m.group("label").strip(), m.group("dev"), m.group("size").replace(" ", ""))
+                for m in S.R_COLL_PRINT.finditer(body)]):
+            self._coll_prints += 1  # the job printing what it hands to a collective (verdict.desync._print_sizes)
+            ev = self._context(lineno, text, "coll_print")
+            ev.data["prints"] = prints
+            self.aside.append(ev)
         if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):
             self._rng_sync_seen = True  # once per file: a frame setting a generator state rank 0 broadcast
             ev = self._context(lineno, text, "rng_sync_frame")

@@ -1635,6 +1635,13 @@ R_BAD_RNG_STATE = re.compile(r"\bInvalid mt19937 state\b|\bRNG state is wrong si
 # repr waits for its collective ("AsyncCollectiveTensor(" + the waited tensor's repr), so a process printing
 # "AsyncCollectiveTensor(tensor([[1., 2.], ...], device='cuda:1'))" got through that collective
 R_FUNCOL_RESULT = re.compile(r"\bAsyncCollectiveTensor\(tensor\(")
+# A job's own print of a tensor it hands to a collective, its label naming the collective and followed by the tensor's
+# repr (one line: its device) and its shape, as a debugging print writes them ("query_labels before all gather:
+# tensor(3, device='cuda:1') torch.Size([21551]) torch.int64"); two processes' prints may be glued on one line, each
+# found here. label: the print's own words before the repr (no colon), dev: the tensor's device, size: its shape
+R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}tensor\((?P<val>[^()]{0,400}?)"
+                          r"device='(?P<dev>[a-z]{2,8}:\d{1,3})'(?:,\s{0,4}[\w=.<>]{1,60}){0,3}\)\s{0,4},?\s{0,4}"
+                          r"torch\.Size\(\[(?P<size>[\d, ]{0,80})\]\)")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '

@@ -52,6 +52,7 @@ from ncclDoctor.diagnose.verdict.desync import (
     _garbage_rng,
     _garbage_sizes,
     _peer_done,
+    _print_sizes,
     _sites_split,
     ddp_gather_aborted,
 )
@@ -200,7 +201,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _module_missing, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
-    _desync_report, _garbage_sizes, _garbage_rng, _lagging_report,
+    _desync_report, _garbage_sizes, _garbage_rng, _print_sizes, _lagging_report,
     _monitored, _hvd_stall, _load_barrier, _xla_rendezvous, _uniqueid, _direct_hang, _busy, _behind, _p2p_check,
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _gloo_stall, _barrier_owed,
     _beside_stall,

@@ -263,6 +263,57 @@ def _garbage_rng(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["rng_sync_frame"][:1]])
 
 
+# a print's label naming a collective whose tensors must have one size on every rank; not the object collectives
+# (gather_object, all_gather_object: any size), an all-to-all (uneven splits are allowed), nor a print of what came
+# back (its size is the collective's output, not what the rank handed it)
+_R_SIZED_COLL = re.compile(r"(?i)\b(?:all[ _-]?gather|gather|all[ _-]?reduce|reduce[ _-]?scatter|broadcast)")
+_R_NOT_INPUT = re.compile(r"(?i)object|all[ _-]?to[ _-]?all|\bafter\b|gathered|reduced|\bresults?\b|\boutputs?\b|"
+                          r"received|\bout\b")
+
+
+def _print_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules D, BB (2) read through the job's own prints (round 69's lightning-17085): each process printing the
+    tensor it hands to a collective ("x before all gather: tensor(..., device='cuda:1') torch.Size([21551])"), two
+    devices at the same call (the n-th print of that label on each) with different sizes: the ranks issued one
+    collective with different sizes, which all_gather / all_reduce / broadcast require to be equal -- a desync in the
+    size. A device index is no rank (every node has a cuda:0), so nobody is named and nobody is innocent. Not for
+    prints of the same size, nor of one device only (one process's calls differ from step to step), nor beside a
+    timeout or NCCL error, whose families read first."""
+    evs = c.samples.get("coll_print")
+    if not evs or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    seen: dict[str, dict[tuple, list[str]]] = {}
+    for e in evs:
+        for label, dev, size in e.data.get("prints") or []:
+            if not _R_SIZED_COLL.search(label) or _R_NOT_INPUT.search(label):
+                continue
+            seen.setdefault(" ".join(label.lower().split()), {}).setdefault((e.rank, dev), []).append(size)
+    for label, by in seen.items():
+        if len(by) < 2:
+            continue
+        for i in range(min(len(v) for v in by.values())):
+            sizes = {k: v[i] for k, v in by.items()}
+            if len(set(sizes.values())) < 2:
+                continue
+            shown = ", ".join(f"{dev}{'' if r is None else f' (rank {r})'} [{sz}]" for (r, dev), sz in sizes.items())
+            proof = [e.brief() for e in evs if any(" ".join(p[0].lower().split()) == label for p in
+                                                   e.data.get("prints") or [])][:3]
+            return Verdict(
+                "desync",
+                f"the job's own prints show the processes handing tensors of different sizes to the same collective "
+                f"('{label}': {shown}): a collective such as all_gather needs the same tensor size on every rank, so "
+                "the ranks issued it with different sizes (its result is garbage, or it hangs); the prints name "
+                "devices, not ranks, and do not say which size is the wrong one",
+                "all_gather (and all_reduce, broadcast, reduce_scatter) needs the same size on every rank: where the "
+                "sizes come from the data (an uneven last batch, a DistributedSampler without drop_last, a per-rank "
+                "count), gather the sizes first (all_gather of each rank's length), pad every rank's tensor to the "
+                "largest size, gather, then cut each rank's part back to its length; or gather Python objects of any "
+                "size with all_gather_object; use drop_last=True / equal shards where the sizes should match. "
+                "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's shapes across ranks.",
+                "medium", [], proof, job_wide=True)
+    return None
+
+
 def _peer_done(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules D and H read through a functional collective's printed result (round 67's pytorch-117486): every
     rank shown timing out does so in its group's FIRST collective (SeqNum 1), an all-to-all, while a process prints a

@@ -461,6 +461,22 @@ _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPl
                    "(upgrade vLLM / torch: a pluggable allocator bug). ")
 
 
+_CUT_BELOW = ("; the traceback it announces stops inside its frames, before its exception line: the error itself was "
+              "not pasted")
+
+
+def _cut_below(c: Collected, quoted) -> bool:
+    """Rules AB (2), AN (1) (round 69's vllm-7772): the line announcing a failure (a framework logging that a call
+    raised, "Error executing method X", with the traceback after it) heads a traceback that the input cuts before its
+    exception line (parse.input_tail's tb_cut, in the same file, below it): what failed is in the lines not pasted."""
+    path, _, n = quoted.where.rpartition(":")
+    for ev in c.samples.get("tb_cut", []):
+        p, _, m = ev.where.rpartition(":")
+        if ev.data.get("what") == "frames" and p == path and n.isdigit() and m.isdigit() and int(n) < int(m):
+            return True
+    return False
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -476,8 +492,10 @@ def _unread_words(c: Collected) -> Verdict | None:
     said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
     proof = [quoted.brief()] + [u.brief() for u in unread[:3] if u is not quoted][:2]
     if read is None:
-        return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
-                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+        return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank"
+                       + (_CUT_BELOW if (cut := _cut_below(c, quoted)) else ""),
+                       (_CUT_TB_FIX + " " if cut else "")
+                       + (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")

@@ -296,6 +296,40 @@ def _symm_mem_overlap(c: Collected) -> Verdict | None:
         "medium", [], [e.brief()], job_wide=True)
 
 
+# A process group's backend refusing a collective it does not implement: c10d's ProcessGroupNCCL before torch 1.11
+# ("ProcessGroupNCCL does not support gather" / "... scatter"), ProcessGroupGloo's ("ProcessGroupGloo does not support
+# reduce_scatter"), and the Backend base class's default for any op a backend leaves out (Backend.hpp: "Backend nccl
+# does not support allgather_into_tensor_coalesced"). group 1: the backend, group 2: the op
+_BACKEND_LACKS = re.compile(r"^(?:\w{1,40}Error: )?(ProcessGroup\w{1,20}|Backend \w{1,20}) does not support "
+                            r"(\w{1,60})")
+
+
+def _backend_lacks(c: Collected) -> Verdict | None:
+    """Lead rules AV, BA (3), BB (4) (round 69's aadl-pr13): c10d's backend refusing a collective it does not implement
+    ('ProcessGroupNCCL does not support gather'): the call and the torch build are the same on every rank, so each
+    refuses it alike -- invalid_usage, no rank named, whichever process printed it. Only an exception's own message
+    (a warning or a framework's note that mentions a backend is no refusal)."""
+    hit = next(((e, m) for e in c.exceptions if "does not support" in (t := e.data.get("message") or "")
+                and (m := _BACKEND_LACKS.match(t))), None)
+    if hit is None:
+        return None
+    e, m = hit
+    backend, op = m.group(1), m.group(2)
+    gather = "gather" in op.lower() or "scatter" in op.lower()
+    return Verdict(
+        "invalid_usage",
+        f"the process group's backend refused the collective: '{m.group(0)[:160]}' ({e.where}) -- {backend} in this "
+        f"torch build does not implement {op}, so the call fails before any data moves; the same call on the same "
+        "build on every rank, so no rank is at fault, a usage error of the caller",
+        f"{backend} does not support {op} in this torch: use a collective the backend implements -- "
+        + ("dist.all_gather instead of dist.gather (every rank receives the list; keep the destination's entry), or "
+           "all_gather_object / gather_object for Python objects, or scatter via broadcast -- " if gather else "")
+        + "or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or upgrade PyTorch: "
+        "ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch version on every node; "
+        "python -c 'import torch; print(torch.__version__)').",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
@@ -305,7 +339,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            or "duplicate_gpu" in e.data]
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
-                or _pg_twice(c) or _symm_mem_overlap(c))
+                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
