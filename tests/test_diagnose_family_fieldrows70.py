@@ -31,7 +31,8 @@ def _run(tmp_path, text):
 
 
 def test_a_reference_matched_table_without_a_complete_row_is_not_judged_and_does_not_fail(tmp_path):
-    cut = ("gpu7:4101:4101 [0] NCCL INFO AllReduce: 8589934592 Bytes -> Algo RING proto SIMPLE channel{Lo..Hi}={0..23}\n"
+    cut = ("gpu7:4101:4101 [0] NCCL INFO AllReduce: 8589934592 Bytes -> Algo RING proto SIMPLE "
+           "channel{Lo..Hi}={0..23}\n"
            "    40112  214.15  214.15      0\n")
     rep, v = _run(tmp_path, HEAD + cut + TAIL)
     assert (v["cause"], v["culprits"]) == ("none", []), v
