@@ -61,3 +61,20 @@ def _two_sizes(tmp_path) -> dict:
 def test_one_node_alone_printing_the_version_stays_none(tmp_path):
     v = _verdict(tmp_path, _node("gpu-a", 3101))
     assert v["cause"] == "none", v
+
+
+def _prefixed(text: str, rank: int) -> str:
+    return "".join(f"[rank{rank}]: {line}\n" for line in text.splitlines())
+
+
+def test_the_same_global_rank_named_on_both_nodes_is_still_two_rank0s(tmp_path):
+    """Every line of both nodes under one global rank's prefix (a launcher's, a paste's): the two processes hold one
+    rank, the same launch fault."""
+    v = _two(tmp_path, _prefixed(_node("gpu-a", 3101), 3), _prefixed(_node("gpu-b", 5202), 3))
+    assert v["cause"] == "config", v
+
+
+def test_two_global_ranks_named_for_the_two_processes_stay_none(tmp_path):
+    """Node b's process is global rank 1: one world's two members, node b's version line a subgroup's rank 0."""
+    v = _two(tmp_path, _prefixed(_node("gpu-a", 3101), 0), _prefixed(_node("gpu-b", 5202), 1))
+    assert v["cause"] == "none", v

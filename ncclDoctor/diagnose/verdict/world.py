@@ -86,22 +86,26 @@ def _version_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ``if (myrank == 0) showVersion()``, once per process), so each of those processes was rank 0 of the communicator
     it created first. A subgroup (a TP/PP group, a per-node group) has a rank 0 of its own on every node, so the two
     are read as two rank 0s of one world only where the lines show nothing but that world: no communicator with a
-    rank other than 0, no two communicator sizes, no split and no global rank named. Then each node started its own
+    rank other than 0, no two communicator sizes, no split, and no two global ranks for the two processes (the same
+    global rank named on both nodes is the same launch fault). Then each node started its own
     rank 0 (the same node_rank / RANK on every node): lead rule AA (1), config, no rank (round 70, nccl-810)."""
     evs = [e for e in c.samples.get("rank0_proc", []) if not e.data.get("master")]
     if len(evs) < 2 or c.exceptions or c.child_failures or c.worker_failures or c.samples.get("nccl_error"):
         return None
-    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or finished(c) or set(c.ranks) - {0}:
-        return None  # a rank other than 0 named: the lines show more of the world than its rank 0s
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or finished(c):
+        return None
     two = next(((a, b) for i, a in enumerate(evs) for b in evs[i + 1:]
                 if _file(a) != _file(b) and _short(a.data["host"]) != _short(b.data["host"])), None)
     if two is None:
         return None
+    a, b = two
+    ra, rb = c.files_ranks.get(_file(a), set()), c.files_ranks.get(_file(b), set())
+    if (ra and rb and ra != rb) or set(c.ranks) - ra - rb:
+        return None  # the two processes name other global ranks, or another rank is shown: members of one world
     comms = [e for e in c.samples.get("transport", []) if e.data.get("nranks") is not None]
     if (len({n for n, _ in c.world}) > 1 or any(e.data.get("comm_rank") for e in comms)
             or any("ncclCommSplit" in e.text or " parent 0x" in e.text for e in comms)):
         return None  # another rank of a communicator, or communicators of two sizes: subgroups, whose rank 0s these are
-    a, b = two
     return Verdict(
         "config",
         f"NCCL's version line, which NCCL prints only in a communicator's rank 0, is printed by a process on "
