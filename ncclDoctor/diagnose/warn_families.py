@@ -45,6 +45,24 @@ class Family:
 
 FAMILIES = (
     Family(
+        # net.cc / init.cc: "Error: network %s not found." -- NCCL_NET names a network (gIB, AWS Libfabric, IB) no
+        # loaded net plugin or built-in transport provides, and init unwinds with ncclInvalidUsage (the bare "-> 5"
+        # trail is not the text: lead rule AZ (2)). The job chose the fabric meant to carry it and its plugin is not
+        # there (lead rules Z, AX (1)): network_setup, the setting every rank shares (round 70, gpu-recipes' gIB)
+        "net_not_found", "network_setup",
+        re.compile(r"Error ?: ?network \S[^\n]{0,62}? not found"),  # a name may hold a space: "AWS Libfabric"
+        "NCCL_NET asks NCCL for a network that no loaded net plugin (or built-in transport) provides, so NCCL "
+        "refuses to create the communicator: the net plugin for the fabric the job was meant to run over is not "
+        "loaded in these processes (not installed or not mounted into the container, not on LD_LIBRARY_PATH, or "
+        "NCCL_NET_PLUGIN names another), a setting every rank shares, not a rank",
+        "Load the net plugin the job asks for, or stop asking for it: make the plugin's library visible to every "
+        "process (for GCP's gIB: mount /usr/local/gib into the container, LD_LIBRARY_PATH=/usr/local/gib/lib64 and "
+        "source its set_nccl_env.sh; for EFA: aws-ofi-nccl, LD_LIBRARY_PATH /opt/amazon/ofi-nccl/lib), set "
+        "NCCL_NET_PLUGIN to it where its name differs, or unset NCCL_NET (NCCL_NET=Socket / IB for NCCL's own); "
+        "rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which net plugin NCCL loads ('Using network "
+        "...').",
+        job_wide=True),
+    Family(
         "connect_retries", "network_setup",
         # socket.cc's socketPollConnect is only ever a connect in progress: "SocketPollConnect to ADDR failed", and its
         # poll() seeing the socket never become writable ("socketPollConnect poll() returned 1, no POLLOUT events",

@@ -141,7 +141,9 @@ def field_tables(results: dict[str, Any]) -> list[Table]:
             judged = any(r.get("expected_pct") is not None for r in t.get("rows", []))
             rows = [[r["size"], _num(r["busbw_gbps"], ".3f")] + ([_num(r.get("expected_pct"), ".0f")] if judged else [])
                     + ["WRONG" if r["wrong"] else "ok"] for r in t.get("rows", [])]
-            note = (f"Peak busbw {_num(t.get('peak_busbw_gbps'), '.3f')} GB/s at {t.get('peak_size')} B"
+            peak = (f"Peak busbw {_num(t.get('peak_busbw_gbps'), '.3f')} GB/s at {t.get('peak_size')} B"
+                    if t.get("peak_busbw_gbps") is not None else "No complete result row")
+            note = (peak
                     + (f"; Avg bus bandwidth {t['avg_busbw_gbps']} GB/s" if t.get("avg_busbw_gbps") is not None else "")
                     + (f"; out of bounds values {t['out_of_bounds']}" if t.get("out_of_bounds") is not None else "")
                     + (f". Collective: {t['collective_inferred']}" if t.get("collective_inferred") else "")

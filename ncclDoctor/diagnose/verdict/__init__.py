@@ -186,6 +186,7 @@ from ncclDoctor.diagnose.verdict.world import (
     _rank0_elsewhere,
     _rank_args,
     _version_elsewhere,
+    _version_twice,
 )
 from ncclDoctor.findings import Finding, Severity
 
@@ -251,6 +252,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             return _with_settings(v, env_findings)
     return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
+            or _version_twice(c, ks)
             or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _rank_args(c, ks) or _launch_mode(c, ks)

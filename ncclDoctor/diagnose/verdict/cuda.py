@@ -569,6 +569,25 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "dmesg -T | grep -i xid "
             "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
         )
+    elif "invalid kernel file" in text or "kernel image is invalid" in text:
+        # hipErrorInvalidKernelFile ("invalid kernel file") / cudaErrorInvalidKernelImage and hipErrorInvalidImage
+        # ("device kernel image is invalid"): the library's code object for its kernels does not load on this GPU --
+        # built for another GPU architecture or another ROCm / CUDA than the one it runs under. Every rank loads that
+        # library (lead rules V (2), AX (4), as 'invalid device function'): the build, not a rank (round 70, RCCL in
+        # enqueue.cc at communicator creation)
+        build = True
+        said = "invalid kernel file" if "invalid kernel file" in text else "device kernel image is invalid"
+        what, fix = (
+            f"a GPU runtime error saying the library's kernel code object does not load on this GPU ('{said}')",
+            "The collective library's (RCCL / NCCL, or the framework's) kernels were built for another GPU "
+            "architecture or another ROCm / CUDA version than this one: use an RCCL build for this GPU and ROCm "
+            "version (the ROCm of torch.version.hip, the RCCL that ROCm release ships), or rebuild RCCL with "
+            "AMDGPU_TARGETS (GPU_TARGETS) naming this GPU's gfx architecture (rocminfo | grep gfx; MI250X gfx90a, "
+            "MI300X gfx942; PyTorch's own kernels: PYTORCH_ROCM_ARCH) -- a consumer GPU outside the build's list may "
+            "run with HSA_OVERRIDE_GFX_VERSION set to a supported one; under CUDA rebuild with NVCC_GENCODE / "
+            "TORCH_CUDA_ARCH_LIST for the GPU's compute capability and a toolkit the driver supports. Check that one "
+            "RCCL / NCCL library is loaded (ldd, LD_LIBRARY_PATH: torch's bundled one vs a system one).",
+        )
     elif "named symbol not found" in text or "no kernel image" in text or "invalid device function" in text:
         # cudaErrorNoKernelImageForDevice / cudaErrorInvalidDeviceFunction ("the requested device function does not
         # exist or is not compiled for the proper device architecture") / a missing symbol at kernel launch: the

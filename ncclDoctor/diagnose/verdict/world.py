@@ -80,6 +80,50 @@ def _version_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief()], job_wide=True)
 
 
+def _version_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """NCCL's bare version line printed by a process on each of two hosts (two files' ``rank0_proc``: the one process
+    whose NCCL lines come before it), with nothing failing. NCCL prints it only in a communicator's rank 0 (init.cc:
+    ``if (myrank == 0) showVersion()``, once per process), so each of those processes was rank 0 of the communicator
+    it created first. A subgroup (a TP/PP group, a per-node group) has a rank 0 of its own on every node, so the two
+    are read as two rank 0s of one world only where the lines show nothing but that world: no communicator with a
+    rank other than 0, no two communicator sizes, no split, and no two global ranks for the two processes (the same
+    global rank named on both nodes is the same launch fault). Then each node started its own
+    rank 0 (the same node_rank / RANK on every node): lead rule AA (1), config, no rank (round 70, nccl-810)."""
+    evs = [e for e in c.samples.get("rank0_proc", []) if not e.data.get("master")]
+    if len(evs) < 2 or c.exceptions or c.child_failures or c.worker_failures or c.samples.get("nccl_error"):
+        return None
+    if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or finished(c):
+        return None
+    two = next(((a, b) for i, a in enumerate(evs) for b in evs[i + 1:]
+                if _file(a) != _file(b) and _short(a.data["host"]) != _short(b.data["host"])), None)
+    if two is None:
+        return None
+    a, b = two
+    ra, rb = c.files_ranks.get(_file(a), set()), c.files_ranks.get(_file(b), set())
+    if (ra and rb and ra != rb) or set(c.ranks) - ra - rb:
+        return None  # the two processes name other global ranks, or another rank is shown: members of one world
+    comms = [e for e in c.samples.get("transport", []) if e.data.get("nranks") is not None]
+    if (len({n for n, _ in c.world}) > 1 or any(e.data.get("comm_rank") for e in comms)
+            or any("ncclCommSplit" in e.text or " parent 0x" in e.text for e in comms)):
+        return None  # another rank of a communicator, or communicators of two sizes: subgroups, whose rank 0s these are
+    return Verdict(
+        "config",
+        f"NCCL's version line, which NCCL prints only in a communicator's rank 0, is printed by a process on "
+        f"{a.data['host']} ({_file(a).rsplit('/', 1)[-1]}) and by one on {b.data['host']} "
+        f"({_file(b).rsplit('/', 1)[-1]}), each for the first communicator it created, and the lines show no other "
+        "communicator or rank: each node started its own rank 0 of the world (the same node_rank / RANK on every "
+        "node), so the nodes do not form one job and the set-up waits for ranks that never join -- a launch setting "
+        "of every node, not a rank's fault",
+        "Give each node its own node rank: torchrun --nnodes=2 --node_rank=0 on the MASTER_ADDR host and "
+        "--node_rank=1 (2, ...) on the others, the same --master_addr / --master_port (MASTER_ADDR, MASTER_PORT) on "
+        "every node, and a world_size of nnodes x nproc_per_node, so that global RANK = node_rank x GPUs per node + "
+        "local rank (print RANK and WORLD_SIZE in each process to check); if it still hangs at init, rerun with "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET on both nodes, check NCCL_SOCKET_IFNAME names the interface the "
+        "nodes reach each other on and that the firewall lets MASTER_PORT and NCCL's ports through, and take a "
+        "py-spy dump of a stuck process.",
+        "medium", [], [a.brief(), b.brief()], job_wide=True)
+
+
 def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """nccl-tests' preamble printed by two processes at once (parse: ``own_worlds``), with nothing failing: only a
     world's rank 0 prints it, so each process is rank 0 of its own world -- the binary was launched by mpirun without
