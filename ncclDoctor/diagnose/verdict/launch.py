@@ -402,6 +402,78 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the
+# libraries loaded with it: "ImportError: .../site-packages/bmtrain/optim/_cuda.cpython-310-x86_64-linux-gnu.so:
+# undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl". The extension was compiled against another version of the
+# library that defines the symbol (a C++ name of torch's c10 / ATen: another torch than the one installed). Group so:
+# the extension's file (its path when given), sym: the symbol.
+_EXT_SYMBOL = re.compile(r"^(?P<so>[^\s:]{0,400}?\.so(?:\.[\w.]{1,20})?): undefined symbol: (?P<sym>[\w.@$]{1,300})")
+# the package an installed file belongs to: the folder under site-packages / dist-packages
+_SITE_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[A-Za-z_][\w.-]{0,80}?)(?:-[\d.]+[^/\\]*)?"
+                       r"(?:\.egg)?[/\\]")
+# a C++ (Itanium ABI) name's outermost namespace: "_ZN3c10...", "_ZNK2at...", "_ZN5torch..."; the Python binding's
+# THP* functions are torch's too
+_MANGLED_NS = re.compile(r"^_ZN[rVKRO]{0,4}(?P<n>\d{1,3})")
+_TORCH_NS = ("c10", "at", "torch", "caffe2", "THP", "THC")
+
+
+def _symbol_owner(sym: str) -> str | None:
+    """The library that should define SYM, from its name: torch for a C++ name in c10 / at / torch / caffe2 (or a
+    THP* binding), a CUDA library from its C prefix (_SYMBOL_LIBS), else None."""
+    m = _MANGLED_NS.match(sym)
+    if m:
+        n = int(m.group("n"))
+        ns = sym[m.end():m.end() + n]
+        return "torch" if ns in _TORCH_NS else None
+    if sym.startswith("_Z"):
+        return "torch" if any(t in sym[:40] for t in ("THP", "c10", "2at", "5torch")) else None
+    return next((name for p, name, _ in _SYMBOL_LIBS if sym.lower().startswith(p.lower())), None)
+
+
+def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) with round 41's addition (one installed library rejecting another at start-up): every
+    traceback shown ends in Python's ImportError (or OSError) of a compiled extension module that the dynamic linker
+    refuses for an undefined symbol, with no NCCL, CUDA, timeout or connection failure shown. The extension was built
+    against another version of the library that defines the symbol (most often torch: a c10 / ATen C++ name) than the
+    one installed -- the shared install every worker imports, so each stops on the same import even where one
+    traceback is shown, whatever rank a launcher's record names first: config, no rank. NCCL's own probes of a
+    library ("dlvsym failed on ...: undefined symbol", INFO) are no exception and are not read here."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    said = [_EXT_SYMBOL.match(e.data.get("message") or "") for e in excs]
+    if not excs or not all(said) or not all(e.data["type"].rpartition(".")[2] in ("ImportError", "OSError")
+                                            for e in excs):
+        return None
+    m = said[-1]
+    so, sym = m.group("so"), m.group("sym")
+    base = so.replace("\\", "/").rsplit("/", 1)[-1]
+    p = _SITE_PKG.search(so)
+    pkg = p.group("pkg") if p else base.split(".", 1)[0]
+    owner = _symbol_owner(sym)
+    by = owner or "the library that defines it"
+    torch = owner == "torch"
+    return Verdict(
+        "config",
+        f"the worker stopped at start-up importing {pkg}'s compiled extension {base}: the dynamic linker found an "
+        f"undefined symbol, {sym} ({excs[-1].data['type']}, {excs[-1].where}) -- the extension was compiled against "
+        f"another version of {by} than the one installed{' (a C++ name of torch c10 / ATen)' if torch else ''}, a "
+        "version mismatch of the shared install every worker imports alike, so each would stop on the same import; no "
+        "rank is at fault, whatever rank a launcher's record names first",
+        f"Rebuild {pkg} against the installed {by}, or install the {by} version it was compiled against: "
+        f"pip uninstall {pkg}, then reinstall {pkg} from source in this environment (pip install "
+        f"--no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its checkout) so its extension "
+        f"compiles against the {by} that is installed -- --no-build-isolation keeps pip from building it against "
+        "another torch it downloads; a prebuilt wheel must be one made for this exact torch / CUDA version. "
+        + ("Check both versions under the launcher's interpreter (python -c 'import torch; print(torch.__version__, "
+           f"torch.version.cuda)'; pip show {pkg}) against the torch version its requirements.txt / release notes "
+           "name, and keep the same torch version on every node. " if torch else
+           f"Check which {by} loads (ldd {base}; LD_LIBRARY_PATH) and its version against the one {pkg} was built "
+           "with, the same on every node. ")
+        + f"python -c 'import {pkg}' alone reproduces it without the launcher; then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _usage_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules U (2) and Q: torchrun's failure table shows several workers failing -- an entry under its
     "Failures:" list (the failures besides its root cause) or more than one entry -- every one shown with exit code
