@@ -58,3 +58,29 @@ def test_an_undefined_symbol_beside_a_collective_timeout_or_in_ncclinfo_is_not_r
                  + nccl_info("gpu-3", 5120, 0, "Init COMPLETE comm 0x55d1 rank 0 nranks 2 cudaDev 0 busId 1000")):
         v = _report(tmp_path, text)["verdict"]
         assert "against the installed" not in v["fix"], (text, v)
+
+
+# --- a NameError for an optional package's import name (lead rules AF (2), AW) --------------------------------------
+def test_a_name_error_of_an_optional_packages_alias_is_the_shared_install(tmp_path):
+    """One rank-tagged traceback ends in NameError for 'hvd' (horovod.torch's import name), and the agent's record
+    names local rank 0: the guarded import left it unbound, horovod not installed or not importable -- config,
+    nobody named, and the fix installs horovod and checks its import alone."""
+    text = ("[rank0]: Traceback (most recent call last):\n[rank0]:   File \"/srv/rl/main.py\", line 88, in <module>\n"
+            "[rank0]:     hvd.init()\n[rank0]: NameError: name 'hvd' is not defined\n" + _AGENT.format(lr=0))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "pip install horovod" in v["fix"] and "import horovod.torch as hvd" in v["fix"], v
+
+
+def test_a_name_error_of_the_scripts_own_name_or_beside_a_timeout_is_not_read_so(tmp_path):
+    """The near shapes: a NameError of a name of the script's own (a variable) keeps the launcher record's reading of
+    its lone worker, and an optional package's NameError beside a collective timeout (the run got past its start)
+    is not read as a missing install."""
+    own = "NameError: name 'model_cfg' is not defined\n" + _AGENT.format(lr=0)
+    v = _report(tmp_path, own)["verdict"]
+    assert v["cause"] != "config" and "pip install" not in v["fix"], v
+    late = ("[rank1]: NameError: name 'bmt' is not defined\n"
+            + watchdog_line(0, 12, "ALLREDUCE", 1800011, 1800000))
+    v = _report(tmp_path, late)["verdict"]
+    assert "pip install bmtrain" not in v["fix"], v

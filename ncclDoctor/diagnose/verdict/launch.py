@@ -474,6 +474,57 @@ def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# The names an optional package of distributed training is imported under, by its own docs' convention ("import
+# bmtrain as bmt", "import horovod.torch as hvd"): frameworks import such a package inside a guard (try: ... except
+# ImportError: pass, or only when a setting asks for it), so where it is not installed or fails to import the name is
+# left unbound and the first use raises NameError. Name -> (the import that binds it, the package to install).
+_OPTIONAL_MODULES = {
+    "bmt": ("import bmtrain as bmt", "bmtrain"), "bmtrain": ("import bmtrain", "bmtrain"),
+    "hvd": ("import horovod.torch as hvd", "horovod"), "horovod": ("import horovod", "horovod"),
+    "apex": ("import apex", "apex"), "deepspeed": ("import deepspeed", "deepspeed"),
+    "xformers": ("import xformers", "xformers"), "flash_attn": ("import flash_attn", "flash-attn"),
+    "bnb": ("import bitsandbytes as bnb", "bitsandbytes"), "bitsandbytes": ("import bitsandbytes", "bitsandbytes"),
+    "te": ("import transformer_engine.pytorch as te", "transformer_engine"),
+    "transformer_engine": ("import transformer_engine", "transformer_engine"),
+    "xm": ("import torch_xla.core.xla_model as xm", "torch_xla"), "torch_xla": ("import torch_xla", "torch_xla"),
+    "torch_npu": ("import torch_npu", "torch_npu"),
+}
+_NAME_UNDEFINED = re.compile(r"^name '(?P<name>\w{1,80})' is not defined\b")
+
+
+def _optional_unbound(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) and Q (rule AW: code every rank runs): every traceback shown ends in a NameError for the name
+    an optional distributed-training package is imported under (_OPTIONAL_MODULES: "name 'bmt' is not defined" is
+    bmtrain's "import bmtrain as bmt"), with no NCCL, CUDA, timeout or connection failure shown. The framework imports
+    that package inside a guard; the name is unbound because the package is not installed, or failed to import, in
+    the environment every worker runs -- the shared install, so every worker would stop on the same name, even where
+    one traceback and a launcher's record of one local rank are shown: config, no rank. A NameError of the script's
+    own name (a typo, a variable) stays the script's bug (verdict.unread._script_bug)."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    said = [_NAME_UNDEFINED.match(e.data.get("message") or "") for e in excs]
+    if not excs or not all(said) or any(e.data["type"].rpartition(".")[2] != "NameError"
+                                        or e.data.get("in_handler") for e in excs):
+        return None
+    names = {m.group("name") for m in said}
+    if len(names) != 1 or (name := next(iter(names))) not in _OPTIONAL_MODULES:
+        return None
+    stmt, pkg = _OPTIONAL_MODULES[name]
+    return Verdict(
+        "config",
+        f"the worker stopped at start-up on NameError: name '{name}' is not defined ({excs[-1].where}): '{name}' is "
+        f"the name {pkg} is imported under ({stmt}), which frameworks import only inside a guard -- so {pkg} is not "
+        "installed, or failed to import, in the environment every worker runs: a shared install missing, the same "
+        "on every process, not one rank's fault, whatever rank the launcher's record names first",
+        f"Install {pkg} in the Python environment every worker runs (pip install {pkg}, or its setup.py install / "
+        f"the install steps of the framework's README for its multi-GPU mode, at the version matching torch), then "
+        f"check it imports on its own: python -c '{stmt}' under the launcher's interpreter (which python) -- an "
+        "ImportError there (a missing CUDA extension, a torch version mismatch) is the error the framework's guard "
+        "hid behind the NameError; the same environment on every node, then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _usage_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules U (2) and Q: torchrun's failure table shows several workers failing -- an entry under its
     "Failures:" list (the failures besides its root cause) or more than one entry -- every one shown with exit code
