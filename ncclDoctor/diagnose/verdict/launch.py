@@ -402,6 +402,129 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the
+# libraries loaded with it: "ImportError: .../site-packages/bmtrain/optim/_cuda.cpython-310-x86_64-linux-gnu.so:
+# undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl". The extension was compiled against another version of the
+# library that defines the symbol (a C++ name of torch's c10 / ATen: another torch than the one installed). Group so:
+# the extension's file (its path when given), sym: the symbol.
+_EXT_SYMBOL = re.compile(r"^(?P<so>[^\s:]{0,400}?\.so(?:\.[\w.]{1,20})?): undefined symbol: (?P<sym>[\w.@$]{1,300})")
+# the package an installed file belongs to: the folder under site-packages / dist-packages
+_SITE_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[A-Za-z_][\w.-]{0,80}?)(?:-[\d.]+[^/\\]*)?"
+                       r"(?:\.egg)?[/\\]")
+# a C++ (Itanium ABI) name's outermost namespace: "_ZN3c10...", "_ZNK2at...", "_ZN5torch..."; the Python binding's
+# THP* functions are torch's too
+_MANGLED_NS = re.compile(r"^_ZN[rVKRO]{0,4}(?P<n>\d{1,3})")
+_TORCH_NS = ("c10", "at", "torch", "caffe2", "THP", "THC")
+
+
+def _symbol_owner(sym: str) -> str | None:
+    """The library that should define SYM, from its name: torch for a C++ name in c10 / at / torch / caffe2 (or a
+    THP* binding), a CUDA library from its C prefix (_SYMBOL_LIBS), else None."""
+    m = _MANGLED_NS.match(sym)
+    if m:
+        n = int(m.group("n"))
+        ns = sym[m.end():m.end() + n]
+        return "torch" if ns in _TORCH_NS else None
+    if sym.startswith("_Z"):
+        return "torch" if any(t in sym[:40] for t in ("THP", "c10", "2at", "5torch")) else None
+    return next((name for p, name, _ in _SYMBOL_LIBS if sym.lower().startswith(p.lower())), None)
+
+
+def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) with round 41's addition (one installed library rejecting another at start-up): every
+    traceback shown ends in Python's ImportError (or OSError) of a compiled extension module that the dynamic linker
+    refuses for an undefined symbol, with no NCCL, CUDA, timeout or connection failure shown. The extension was built
+    against another version of the library that defines the symbol (most often torch: a c10 / ATen C++ name) than the
+    one installed -- the shared install every worker imports, so each stops on the same import even where one
+    traceback is shown, whatever rank a launcher's record names first: config, no rank. NCCL's own probes of a
+    library ("dlvsym failed on ...: undefined symbol", INFO) are no exception and are not read here."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    said = [_EXT_SYMBOL.match(e.data.get("message") or "") for e in excs]
+    if not excs or not all(said) or not all(e.data["type"].rpartition(".")[2] in ("ImportError", "OSError")
+                                            for e in excs):
+        return None
+    m = said[-1]
+    so, sym = m.group("so"), m.group("sym")
+    base = so.replace("\\", "/").rsplit("/", 1)[-1]
+    p = _SITE_PKG.search(so)
+    pkg = p.group("pkg") if p else base.split(".", 1)[0]
+    owner = _symbol_owner(sym)
+    by = owner or "the library that defines it"
+    torch = owner == "torch"
+    return Verdict(
+        "config",
+        f"the worker stopped at start-up importing {pkg}'s compiled extension {base}: the dynamic linker found an "
+        f"undefined symbol, {sym} ({excs[-1].data['type']}, {excs[-1].where}) -- the extension was compiled against "
+        f"another version of {by} than the one installed{' (a C++ name of torch c10 / ATen)' if torch else ''}, a "
+        "version mismatch of the shared install every worker imports alike, so each would stop on the same import; no "
+        "rank is at fault, whatever rank a launcher's record names first",
+        f"Rebuild {pkg} against the installed {by}, or install the {by} version it was compiled against: "
+        f"pip uninstall {pkg}, then reinstall {pkg} from source in this environment (pip install "
+        f"--no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its checkout) so its extension "
+        f"compiles against the {by} that is installed -- --no-build-isolation keeps pip from building it against "
+        "another torch it downloads; a prebuilt wheel must be one made for this exact torch / CUDA version. "
+        + ("Check both versions under the launcher's interpreter (python -c 'import torch; print(torch.__version__, "
+           f"torch.version.cuda)'; pip show {pkg}) against the torch version its requirements.txt / release notes "
+           "name, and keep the same torch version on every node. " if torch else
+           f"Check which {by} loads (ldd {base}; LD_LIBRARY_PATH) and its version against the one {pkg} was built "
+           "with, the same on every node. ")
+        + f"python -c 'import {pkg}' alone reproduces it without the launcher; then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# The names an optional package of distributed training is imported under, by its own docs' convention ("import
+# bmtrain as bmt", "import horovod.torch as hvd"): frameworks import such a package inside a guard (try: ... except
+# ImportError: pass, or only when a setting asks for it), so where it is not installed or fails to import the name is
+# left unbound and the first use raises NameError. Name -> (the import that binds it, the package to install).
+_OPTIONAL_MODULES = {
+    "bmt": ("import bmtrain as bmt", "bmtrain"), "bmtrain": ("import bmtrain", "bmtrain"),
+    "hvd": ("import horovod.torch as hvd", "horovod"), "horovod": ("import horovod", "horovod"),
+    "apex": ("import apex", "apex"), "deepspeed": ("import deepspeed", "deepspeed"),
+    "xformers": ("import xformers", "xformers"), "flash_attn": ("import flash_attn", "flash-attn"),
+    "bnb": ("import bitsandbytes as bnb", "bitsandbytes"), "bitsandbytes": ("import bitsandbytes", "bitsandbytes"),
+    "te": ("import transformer_engine.pytorch as te", "transformer_engine"),
+    "transformer_engine": ("import transformer_engine", "transformer_engine"),
+    "xm": ("import torch_xla.core.xla_model as xm", "torch_xla"), "torch_xla": ("import torch_xla", "torch_xla"),
+    "torch_npu": ("import torch_npu", "torch_npu"),
+}
+_NAME_UNDEFINED = re.compile(r"^name '(?P<name>\w{1,80})' is not defined\b")
+
+
+def _optional_unbound(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) and Q (rule AW: code every rank runs): every traceback shown ends in a NameError for the name
+    an optional distributed-training package is imported under (_OPTIONAL_MODULES: "name 'bmt' is not defined" is
+    bmtrain's "import bmtrain as bmt"), with no NCCL, CUDA, timeout or connection failure shown. The framework imports
+    that package inside a guard; the name is unbound because the package is not installed, or failed to import, in
+    the environment every worker runs -- the shared install, so every worker would stop on the same name, even where
+    one traceback and a launcher's record of one local rank are shown: config, no rank. A NameError of the script's
+    own name (a typo, a variable) stays the script's bug (verdict.unread._script_bug)."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    said = [_NAME_UNDEFINED.match(e.data.get("message") or "") for e in excs]
+    if not excs or not all(said) or any(e.data["type"].rpartition(".")[2] != "NameError"
+                                        or e.data.get("in_handler") for e in excs):
+        return None
+    names = {m.group("name") for m in said}
+    if len(names) != 1 or (name := next(iter(names))) not in _OPTIONAL_MODULES:
+        return None
+    stmt, pkg = _OPTIONAL_MODULES[name]
+    return Verdict(
+        "config",
+        f"the worker stopped at start-up on NameError: name '{name}' is not defined ({excs[-1].where}): '{name}' is "
+        f"the name {pkg} is imported under ({stmt}), which frameworks import only inside a guard -- so {pkg} is not "
+        "installed, or failed to import, in the environment every worker runs: a shared install missing, the same "
+        "on every process, not one rank's fault, whatever rank the launcher's record names first",
+        f"Install {pkg} in the Python environment every worker runs (pip install {pkg}, or its setup.py install / "
+        f"the install steps of the framework's README for its multi-GPU mode, at the version matching torch), then "
+        f"check it imports on its own: python -c '{stmt}' under the launcher's interpreter (which python) -- an "
+        "ImportError there (a missing CUDA extension, a torch version mismatch) is the error the framework's guard "
+        "hid behind the NameError; the same environment on every node, then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _usage_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules U (2) and Q: torchrun's failure table shows several workers failing -- an entry under its
     "Failures:" list (the failures besides its root cause) or more than one entry -- every one shown with exit code
