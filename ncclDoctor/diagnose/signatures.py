@@ -2215,6 +2215,10 @@ R_SETTINGS_CHECK = re.compile(
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
     r"(?:training|mode))\b"
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
+    # the framework refusing to shard the model class the settings chose (LoRAX / TGI's get_model: "sharded is not
+    # supported for AutoModel", the generic fallback when flash attention is unavailable; "Sharding is not supported
+    # with X"): the shard count every shard is launched with does not fit that model path (lead rules W, Q)
+    r"|\b[Ss]hard(?:ed|ing) (?:is|are) not (?:supported|implemented|available) (?:for|with|on)\b"
     # a framework's own assert that a package the settings ask for is not installed (R_NEEDS_PACKAGE)
     r"|\b(?:requires?|needs?) (?:the )?[\w.-]{1,40} (?:package|module|library)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
