@@ -36,3 +36,39 @@ def test_a_sharded_tensor_error_is_not_a_refused_setting(tmp_path):
     v = _verdict(tmp_path, _get_model("ValueError: sharded tensor has an unexpected shape for lm_head"))
     assert "flash attention needs compute capability" not in v["fix"], v
 
+
+_LAUNCH = "".join(
+    f"2024-08-26T19:59:58.33{r}Z  INFO shard-manager: lorax_launcher: Starting shard rank={r}\n" for r in range(4))
+_CUT = ("Traceback (most recent call last):\n"
+        '  File "/opt/conda/bin/lorax-server", line 8, in <module>\n'
+        "    sys.exit(app())\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/typer/main.py", line 311, in __call__\n'
+        "    return get_command(self)(*args, **kwargs)\n")
+
+
+def test_a_launchers_error_line_over_a_cut_traceback_asks_for_the_shards_stderr(tmp_path):
+    """The launcher's "Error when initializing model" with the traceback under it cut inside its frames: a shard
+    failed, neither which nor why is shown -- unknown, nobody named, and the fix asks for the shard's complete
+    standard error output and the full traceback."""
+    d = _report(tmp_path, _LAUNCH + "2024-08-26T20:00:14.389465Z ERROR lorax_launcher: server.py:287 Error when "
+                "initializing model\n" + _CUT)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and not _accused(d), v
+    assert "Shard complete standard error output" in v["fix"] and "full traceback" in v["fix"], v
+
+
+def test_an_error_line_with_no_traceback_under_it_gets_no_cut_traceback_fix(tmp_path):
+    """The same error line with nothing cut after it (the paste ends on it): still an unread failure, but no
+    traceback was cut, so the fix does not say one was."""
+    v = _verdict(tmp_path, _LAUNCH + "2024-08-26T20:00:14.389465Z ERROR lorax_launcher: server.py:287 Error when "
+                 "initializing model\n")
+    assert v["cause"] == "unknown", v
+    assert "Paste the full traceback" not in v["fix"], v
+
+
+def test_another_programs_error_over_a_cut_traceback_names_no_shards(tmp_path):
+    """A plain program's error line over a cut traceback: the fix asks for the full traceback, and says nothing of
+    a serving launcher's shards."""
+    v = _verdict(tmp_path, "2024-08-26 20:00:14 ERROR trainer: failed while building the model\n" + _CUT)
+    assert v["cause"] == "unknown", v
+    assert "full traceback" in v["fix"] and "Shard complete standard error output" not in v["fix"], v
