@@ -2222,6 +2222,10 @@ R_SETTINGS_CHECK = re.compile(
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
     r"(?:training|mode))\b"
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
+    # the framework refusing to shard the model class the settings chose (LoRAX / TGI's get_model: "sharded is not
+    # supported for AutoModel", the generic fallback when flash attention is unavailable; "Sharding is not supported
+    # with X"): the shard count every shard is launched with does not fit that model path (lead rules W, Q)
+    r"|\b[Ss]hard(?:ed|ing) (?:is|are) not (?:supported|implemented|available) (?:for|with|on)\b"
     # a framework's own assert that a package the settings ask for is not installed (R_NEEDS_PACKAGE)
     r"|\b(?:requires?|needs?) (?:the )?[\w.-]{1,40} (?:package|module|library)\b"
     # the platform every rank shares lacking a feature the settings ask for (Transformer Engine's "CUDA device,
@@ -2591,6 +2595,14 @@ R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iter
 # warning, the connection is made by address and goes on (lead rules K, L: a store warning with nothing failing)
 R_C10D_NO_HOSTNAME = re.compile(r"\[c10d\] The hostname of the client socket cannot be retrieved\.?"
                                 r"(?: err=(-?\d{1,4}))?")
+# FFmpeg / libav's own log line, "[<context> @ 0x<address>] <message>" (av_log's prefix: the codec, demuxer or scaler
+# instance that printed it): "[h264 @ 0x559ba07e2640] mmco: unref short failure", "[hevc @ 0x...] Could not find ref
+# with POC 12", "[mov,mp4,m4a,3gp,3g2,mj2 @ 0x...] stream 1, offset 0x...: partial file". A video decoder in the data
+# pipeline (torchvision / decord / PyAV, often a DataLoader worker) warning about the stream it decodes, then concealing
+# or skipping the frame and going on: no failure of the job by itself (lead rules K, N); a reader that cannot open or
+# decode a file raises its own exception, read by its own lines. The context is libav's short lower-case name list.
+R_FFMPEG_LOG = re.compile(r"\[(?:[a-z][a-z0-9_]{0,23}(?:,[a-z0-9_]{1,23}){0,8}|NULL|AVIOContext|SWR|SwrContext) @ "
+                          r"0x[0-9a-f]{6,16}\] \S")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

@@ -33,8 +33,8 @@ class ExitReaders:
         """Lines that look alarming and are not failures by themselves: the process-group
         destructor warning (torch >= 2.4, at every exit without destroy_process_group), the
         store's IPv6 lookup warning and the barrier's "devices ... currently unknown" warning, torch's notice that a
-        setting has no effect for some operations, DDP's grad-strides performance warning and c10d's warning that a
-        socket's peer has no host name."""
+        setting has no effect for some operations, DDP's grad-strides performance warning, c10d's warning that a
+        socket's peer has no host name and FFmpeg's own decoder log lines (signatures.R_FFMPEG_LOG)."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
@@ -94,6 +94,10 @@ class ExitReaders:
             return ev
         if S.R_C10D_DEBUG.search(text):
             return self._benign(lineno, text, "c10d debug line")
+        if " @ 0x" in text and S.R_FFMPEG_LOG.search(text):  # a video decoder's own warning (lead rules K, N)
+            ev = self._benign(lineno, text, "ffmpeg decoder warning")
+            ev.rank = None  # printed by a decoder (most often a DataLoader worker's): it shows no rank's progress
+            return ev
         return None
 
     def _benign(self, lineno: int, text: str, what: str) -> Event:

@@ -625,6 +625,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "collectives mismatch: nothing timed out or failed after it here. Keep the forward order the "
                       "same on every rank (same branches, every rank in eval together); if the job does hang there, "
                       "take a py-spy dump of every rank (py-spy if it hangs) and set TORCH_DISTRIBUTED_DEBUG=DETAIL")
+    if "ffmpeg decoder warning" in whats:  # lead rules K, N: a video decoder's note on its stream, then it goes on
+        benign.append("the '[h264 @ 0x...] ...' lines are FFmpeg's own decoder warnings, harmless: the video "
+                      "decoder of the data pipeline (DataLoader workers) met an odd frame ('mmco: unref short "
+                      "failure'), concealed it and went on. To silence them lower FFmpeg's log level "
+                      "(av.logging.set_level(av.logging.ERROR)) or re-encode the videos with ffmpeg; if the run "
+                      "stalls, look at the video decoding / dataloader num_workers (long videos decode slowly) as "
+                      "well as the collectives")
     nohost = [e for e in c.samples.get("benign", []) if e.data.get("what") == "c10d hostname warning"]
     if nohost:  # c10d's socket log line: it shows nothing failed, and nothing ran either
         err = nohost[0].data.get("err")

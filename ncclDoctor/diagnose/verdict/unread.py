@@ -461,20 +461,32 @@ _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPl
                    "(upgrade vLLM / torch: a pluggable allocator bug). ")
 
 
-_CUT_BELOW = ("; the traceback it announces stops inside its frames, before its exception line: the error itself was "
-              "not pasted")
+# A model-serving launcher that runs each shard (one GPU's part of the model, rank=N of --num-shard) as its own server
+# process and logs what the shard reports under its own name: Hugging Face TGI's text_generation_launcher (its
+# "shard-manager" span) and LoRAX's lorax_launcher, a fork of it. The shard's own error is in that shard's stderr,
+# which the launcher prints whole after a failed start ("Shard complete standard error output:").
+_R_SHARD_LAUNCHER = re.compile(r"\b(?:text_generation|lorax)_launcher\b|\bshard-manager:")
+_SHARD_STDERR = ("The launcher runs each shard (rank=N, one per GPU of --num-shard / num_shard) as its own server "
+                 "process: the error of the shard that failed is in that shard's own stderr, which the launcher "
+                 "prints whole after a failed start ('Shard complete standard error output:', then 'Shard N failed "
+                 "to start'): paste it, or each shard's log. To see that error alone, start the model with one "
+                 "shard (--num-shard 1, CUDA_VISIBLE_DEVICES=0); if the one shard starts, compare what differs with "
+                 "several (the GPUs each shard is given, NCCL between them: NCCL_DEBUG=INFO). ")
 
 
-def _cut_below(c: Collected, quoted) -> bool:
-    """Rules AB (2), AN (1) (round 69's vllm-7772): the line announcing a failure (a framework logging that a call
-    raised, "Error executing method X", with the traceback after it) heads a traceback that the input cuts before its
-    exception line (parse.input_tail's tb_cut, in the same file, below it): what failed is in the lines not pasted."""
-    path, _, n = quoted.where.rpartition(":")
-    for ev in c.samples.get("tb_cut", []):
-        p, _, m = ev.where.rpartition(":")
-        if ev.data.get("what") == "frames" and p == path and n.isdigit() and m.isdigit() and int(n) < int(m):
-            return True
-    return False
+def _cut_below(c: Collected, unread: list) -> object | None:
+    """The cut traceback (parse.input_tail's tb_cut, its frames) that follows an unread error line in the same input,
+    within a traceback's length below it: the paste stops inside the frames that line introduced, so the error it
+    reports is the exception that was not pasted (lead rules AB (2), AN (1)). None where there is none."""
+    for cut in c.samples.get("tb_cut", []):
+        if cut.data.get("what") != "frames":
+            continue
+        path, _, line = cut.where.rpartition(":")
+        for u in unread:
+            upath, _, uline = u.where.rpartition(":")
+            if upath == path and uline.isdigit() and line.isdigit() and 0 < int(line) - int(uline) <= 200:
+                return cut
+    return None
 
 
 def _unread_words(c: Collected) -> Verdict | None:
@@ -492,10 +504,15 @@ def _unread_words(c: Collected) -> Verdict | None:
     said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
     proof = [quoted.brief()] + [u.brief() for u in unread[:3] if u is not quoted][:2]
     if read is None:
-        return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank"
-                       + (_CUT_BELOW if (cut := _cut_below(c, quoted)) else ""),
-                       (_CUT_TB_FIX + " " if cut else "")
-                       + (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+        cut = _cut_below(c, unread)
+        if cut is not None:  # rules AB (2), AN (1): the error line's own traceback, its exception not pasted
+            shard = any(_R_SHARD_LAUNCHER.search(u.text) for u in unread)
+            return Verdict("unknown", said + "; the traceback under it stops inside its frames, before its exception "
+                           "line: something failed, and these lines say neither why nor on which "
+                           + ("shard" if shard else "rank"), (_SHARD_STDERR if shard else "") + _CUT_TB_FIX,
+                           "low", [], proof + [cut.brief()])
+        return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
+                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
