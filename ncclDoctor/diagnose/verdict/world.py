@@ -482,6 +482,25 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "GPUs on one machine use CUDA_VISIBLE_DEVICES, not the machine rank.",
             "high" if failed else "medium", [], [e.brief()] + [x.brief() for x in (failed or [])[:2]],
             job_wide=True)
+    sw = next((e for e in evs if e.data.get("swallowed")), None)
+    if sw is not None and not calls:  # lead rules V (1), AA (1): an option swallowed by the positional overrides
+        lst, opt, val, own = sw.data["swallowed"]
+        field = opt.lstrip("-").replace("-", "_")
+        return Verdict(
+            "config",
+            f"the arguments the trainer printed hold '{opt}'" + (f" '{val}'" if val else "") + f" inside {lst}=[...], "
+            f"its list of leftover positional words (e.g. config overrides), while its own {field} stays {own}: the "
+            f"option was written after the positional arguments, so argparse gave it to {lst} and the value meant "
+            f"never reached {field} -- every worker runs with the default{after}"
+            + (" (a default port that another job on the host may already hold: Address already in use)"
+               if "port" in field or "url" in field or "addr" in field else "")
+            + "; a launch setting, not a rank's fault",
+            f"Put {opt} (and every other option) before the positional overrides in the command line -- argument "
+            f"order: train_net.py --config-file CFG --num-gpus N {opt} {val or 'VALUE'} KEY VALUE ... -- so that "
+            f"{field} is set; for a rendezvous URL pick a different port that no other job holds (Address already in "
+            "use: ss -ltnp | grep PORT), or the launcher's 'auto' / a free MASTER_PORT.",
+            "high" if failed else "medium", [], [sw.brief()] + [x.brief() for x in (failed or [])[:2]],
+            job_wide=True)
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]

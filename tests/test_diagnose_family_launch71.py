@@ -1,0 +1,53 @@
+"""Launch settings that every worker shares and that cannot run the job, read from the lines (round 71 showed each):
+a script started without the launcher that exports its variables (torchpack's KeyError: 'MASTER_HOST'), a trainer's
+printed argparse Namespace whose leftover positional list swallowed one of its own options (--dist-url inside
+opts=[...], its dist_url left at the default), and DeepSpeed's launcher spawning every worker with an argument list
+that stops before the arguments a Hugging Face training script requires (--output_dir). Config, nobody named (lead
+rules Q, V (1), W, AA (1), AF (1)). Hosts, paths and values are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+_TB = ('Traceback (most recent call last):\n  File "/opt/proj/tools/run_train.py", line 40, in <module>\n    main()\n'
+       '  File "/opt/proj/tools/run_train.py", line 12, in main\n    dist.init()\n'
+       '  File "/usr/lib/python3.9/site-packages/torchpack/distributed/context.py", line 23, in init\n'
+       "    master_host = 'tcp://' + os.environ['MASTER_HOST']\n"
+       '  File "/usr/lib/python3.9/os.py", line 679, in __getitem__\n    raise KeyError(key) from None\n')
+
+
+def test_a_launcher_variable_missing_from_the_environment_is_config(tmp_path):
+    d = _report(tmp_path, _TB + "KeyError: 'MASTER_HOST'\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "torchpack dist-run" in v["fix"]
+
+
+def test_a_key_that_only_starts_like_a_launcher_variable_is_not_read_as_one(tmp_path):
+    v = _verdict(tmp_path, _TB.replace("os.environ['MASTER_HOST']", "cfg['MASTER_HOST_WEIGHTS']")
+                 + "KeyError: 'MASTER_HOST_WEIGHTS'\n")
+    assert v["cause"] != "config", v
+
+
+_NS = ("Command Line Args: Namespace(config_file='configs/det/R_101.yaml', dist_url='tcp://127.0.0.1:{own}', "
+       "eval_only=False, machine_rank=0, num_gpus=2, num_machines=1, opts=['SOLVER.IMS_PER_BATCH', '8', {tail}], "
+       "resume=False)\n")
+_URL = ("Process group URL: tcp://127.0.0.1:{own}\nTraceback (most recent call last):\n"
+        '  File "/home/u/det/tools/train_net.py", line 120, in <module>\n    args=(args,),\n')
+
+
+def test_an_option_swallowed_into_the_positional_overrides_is_config(tmp_path):
+    text = _NS.format(own=49152, tail="'--dist-url', 'tcp://127.0.0.1:23456'") + _URL.format(own=49152)
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--dist-url" in v["fix"] and "argument order" in v["fix"]
+
+
+def test_an_override_list_holding_no_option_of_the_parser_is_not_read_as_swallowed(tmp_path):
+    # a value that merely starts with dashes but names no field of the Namespace: the overrides as given
+    text = _NS.format(own=49152, tail="'MODEL.NAME', '--fcos-head'") + _URL.format(own=49152)
+    v = _verdict(tmp_path, text)
+    assert v["cause"] == "store_rendezvous", v
