@@ -51,3 +51,27 @@ def test_an_override_list_holding_no_option_of_the_parser_is_not_read_as_swallow
     text = _NS.format(own=49152, tail="'MODEL.NAME', '--fcos-head'") + _URL.format(own=49152)
     v = _verdict(tmp_path, text)
     assert v["cause"] == "store_rendezvous", v
+
+
+_SPAWN = ("[2025-02-11 09:14:{s:02d},112] [INFO] [launch.py:256:main] process {pid} spawned with command: "
+          "['/opt/conda/bin/python', '-u', 'llava/train/train_mem.py', '--local_rank={r}', '--deepspeed', "
+          "'./scripts/zero2.json', '--model_name_or_path', 'lmsys/vicuna-7b-v1.5', '--version', 'v1', "
+          "'--data_path', '/data/mix.json', '--bf16', 'True'{tail}]\n")
+
+
+def test_deepspeed_workers_spawned_without_the_trainers_output_dir_is_config(tmp_path):
+    text = "".join(_SPAWN.format(s=10 + r, pid=7700 + r, r=r, tail="") for r in range(4))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--output_dir" in v["fix"] and "backslash" in v["fix"]
+
+
+def test_deepspeed_workers_spawned_with_their_output_dir_or_a_cut_list_are_not_read_so(tmp_path):
+    full = "".join(_SPAWN.format(s=10 + r, pid=7700 + r, r=r, tail=", '--output_dir', './checkpoints/run1'")
+                   for r in range(4))
+    assert _verdict(tmp_path, full)["cause"] != "config"
+    # the paste cuts the list (no closing ']'): what follows is not shown, so nothing is known missing
+    cut = "".join(_SPAWN.format(s=10 + r, pid=7700 + r, r=r, tail="").rsplit(", '--bf16'", 1)[0] + "\n"
+                  for r in range(4))
+    assert _verdict(tmp_path, cut)["cause"] != "config"

@@ -338,6 +338,23 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "and its WORLD INFO DICT list every host of the hostfile (one line 'hostname slots=N' per host), then "
             "relaunch.",
             "medium", [], [ds.brief()], job_wide=True)
+    short = [e for e in evs if e.data.get("spawn_short") is not None]
+    if short:  # lead rule AF (1): every worker's printed command stops before the arguments its script requires
+        e = short[0]
+        return Verdict(
+            "config",
+            f"DeepSpeed's launcher spawns {'every worker' if len(short) > 1 else 'the worker'} with an argument list "
+            f"that ends at '{e.data['spawn_short']}' ('{e.text.strip()[:100]}...'): the training script "
+            f"{e.data['spawn_script'] or ''} is given its --deepspeed config and model but no --output_dir, the "
+            "argument its Trainer (TrainingArguments) requires, so the arguments after that point never reached it "
+            "-- a broken line continuation (a backslash missing or followed by a space) or a commented-out line in "
+            "the launch command; the same for every worker, not a rank's fault",
+            "Fix the launch command in the training script: every line but the last ends in a backslash with nothing "
+            "after it (no trailing space, no commented-out line between the arguments), so that all the arguments, "
+            "--output_dir among them, reach train.py; the launcher's 'spawned with command' line should then list "
+            "them. If it still stops, rerun with NCCL_DEBUG=INFO and keep the full log (the workers' return code; "
+            "py-spy dump --pid PID for a worker that hangs; dmesg for one killed).",
+            "medium", [], [x.brief() for x in short[:2]], job_wide=True)
     mis = next((e for e in evs if e.data.get("misspelled")), None)
     if mis is not None:  # lead rules L, V (1): a variable that does not exist, set where one that does was meant
         name, meant = mis.data["misspelled"], mis.data["meant"]
