@@ -132,13 +132,14 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     # message holds
     ("config",
      re.compile(r"(?i)environment variable '?\w+'? (?:expected|is not set|not set|must be set|is required)|"
-                r"KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_PORT|GROUP_RANK|"
-                r"NODE_RANK|SLURM_\w+|OMPI_COMM_WORLD_\w+|PMI_\w+)'|"
+                r"KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_HOST|"
+                r"MASTER_PORT|GROUP_RANK|NODE_RANK|SLURM_\w+|OMPI_COMM_WORLD_\w+|PMI_\w+)'|"
                 r"default process group (?:has not been|is not|was not) initiali[sz]ed"),
      "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
      "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
      "Start the script through its launcher (torchrun --nproc_per_node N script.py, srun with the variables "
-     "exported, accelerate launch / deepspeed), which sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
+     "exported, accelerate launch / deepspeed, torchpack dist-run -np N / mpirun for a torchpack script), which "
+     "sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
      "for each process, or set them yourself; call torch.distributed.init_process_group(...) before any distributed "
      "call (barrier, all_reduce, get_rank, a DDP wrapper), and guard single-process runs with dist.is_initialized()."),
     ("store_rendezvous",

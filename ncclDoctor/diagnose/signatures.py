@@ -2668,6 +2668,10 @@ R_NO_VISIBLE_GPU = re.compile(r"(?:^|[\s`;&(])(?:export\s+|-e\s+)?CUDA_VISIBLE_D
 R_NCCL_BACKEND = re.compile(r"init_process_group\(\s*(?:backend\s*=\s*)?['\"]nccl['\"]|\bbackend\s*=\s*['\"]nccl['\"]")
 # DeepSpeed's runner's command line of its per-node launcher ("cmd = python -u -m deepspeed.launcher.launch
 # --world_info=... --master_addr=... --master_port=... [--flags] USER_SCRIPT USER_ARGS"): what follows the module
+# DeepSpeed's per-node launcher's record of one worker's whole command, its Python list closed by ']' ("[launch.py:253:
+# main] process 4575 spawned with command: ['/usr/bin/python3', '-u', 'train.py', '--local_rank=1', ...]"): read only
+# on lines holding "spawned with command" (readers.settings._spawn_short)
+R_DS_SPAWN_CMD = re.compile(r"spawned with command: \[('[^\]]{0,8000}')\]\s*$")
 R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S{1,8192}.{0,4000})")
 # A traceback frame selecting the process's GPU (torch.cuda.set_device(i), torch's _cuda_setDevice, CuPy's
 # cupy.cuda.Device(i).use() and its runtime.setDevice, cudaSetDevice): an error right under it is that selection's.

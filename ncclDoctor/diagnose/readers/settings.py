@@ -7,6 +7,7 @@ which ``LineParser.__init__`` declares and documents."""
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import exception_line, is_failure_line
@@ -141,6 +142,10 @@ class SettingsReaders:
         host runs both)."""
         if "machine" in text and (ev := self._machine_past(lineno, text)) is not None:
             return ev
+        if "Namespace(" in text and "'--" in text and (ev := self._swallowed_option(lineno, text)) is not None:
+            return ev
+        if "spawned with command" in text and (ev := self._spawn_short(lineno, text)) is not None:
+            return ev
         if ("num_" in text or "main_process_ip" in text) and (ev := self._accel_world(lineno, text)) is not None:
             return ev
         if "init_process_group(" in text and (kw := _call_settings(text)) and "rank" in kw and "world_size" in kw:
@@ -157,6 +162,42 @@ class SettingsReaders:
         ev = self._context(lineno, text, "launch_args")
         ev.rank = None  # a command line, not a process's own line
         ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
+        return ev
+
+    def _swallowed_option(self, lineno: int, text: str) -> Event | None:
+        """The argument Namespace a trainer prints (argparse's "Namespace(..., opts=[...])") whose list of leftover
+        positional words holds an option of that very parser ("'--dist-url', 'tcp://...'" in opts=[...], the
+        Namespace's own dist_url left at its default): the option was written after the positional overrides
+        (argparse.REMAINDER takes everything after them), so the value meant never reached its option and every
+        worker runs with the default -- a launch setting, not a rank (lead rules V (1), AA (1);
+        verdict.world.world_unfit). Not read where the option named is no field of that Namespace."""
+        hit = _swallowed_option(text) if not is_failure_line(self._body) else None
+        if hit is None:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the launch's settings, not a process's own line
+        ev.data.update(swallowed=hit)
+        return ev
+
+    def _spawn_short(self, lineno: int, text: str) -> Event | None:
+        """DeepSpeed's per-node launcher's record of a worker's whole command ("[launch.py:253:main] process 4575
+        spawned with command: ['/usr/bin/python3', '-u', 'train.py', '--local_rank=1', '--deepspeed', 'ds.json',
+        '--model_name_or_path', ...]", the list closed by its ']') for a Hugging Face Trainer script (its
+        --deepspeed config and --model_name_or_path given) that never gives --output_dir, the argument the Trainer's
+        TrainingArguments requires: the launch command stops before the script's own arguments (a broken line
+        continuation, a commented-out line), the same for every worker -- config even with nothing failing shown (lead
+        rule AF (1), with V (1) and W; verdict.world._rank_args). Not read from a list the paste cuts (no ']')."""
+        m = S.R_DS_SPAWN_CMD.search(text)
+        if m is None:
+            return None
+        args = re.findall(r"'([^']*)'", m.group(1))
+        names = {a.split("=", 1)[0] for a in args if a.startswith("--")}
+        if not {"--deepspeed", "--model_name_or_path"} <= names or names & {"--output_dir", "--output-dir"}:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # the launcher's line, every worker's
+        ev.data.update(spawn_short=args[-1][:120] if args else "", spawn_script=next(
+            (a for a in args if a.endswith(".py")), "")[:200])
         return ev
 
     def _machine_past(self, lineno: int, text: str) -> Event | None:
@@ -615,6 +656,24 @@ def _call_settings(text: str) -> dict[str, int]:
     m = S.R_WORLD_CALL.search(text)
     kw = dict(S.R_WORLD_KWARG.findall(m.group(2))) if m else {}
     return {k: int(v) for k, v in kw.items() if k in ("rank", "world_size") and v.isdigit() and len(v) <= 7}
+
+
+_R_NS_LIST = re.compile(r"\b(\w{1,40})=\[([^\]]{0,2000})\]")
+_R_NS_OPT = re.compile(r"'--([A-Za-z][\w-]{0,40})'(?:\W{0,6}'([^']{0,200})')?")
+
+
+def _swallowed_option(text: str) -> tuple[str, str, str, str] | None:
+    """(list field, option, its value there or '', the Namespace's own value of that option) where a printed argparse
+    Namespace's list field holds "'--name'" and the Namespace itself has the field name (dashes as underscores);
+    else None."""
+    ns = text[text.find("Namespace("):]
+    for lst in _R_NS_LIST.finditer(ns):
+        for o in _R_NS_OPT.finditer(lst.group(2)):
+            field = o.group(1).replace("-", "_")
+            own = re.search(r"[(,\s*]" + re.escape(field) + r"=([^,)]{0,200})", ns)
+            if own is not None and field != lst.group(1):
+                return lst.group(1), "--" + o.group(1), o.group(2) or "", own.group(1).strip("*' ")
+    return None
 
 
 def _host_only(addr: str) -> bool:

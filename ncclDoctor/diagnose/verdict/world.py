@@ -338,6 +338,23 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "and its WORLD INFO DICT list every host of the hostfile (one line 'hostname slots=N' per host), then "
             "relaunch.",
             "medium", [], [ds.brief()], job_wide=True)
+    short = [e for e in evs if e.data.get("spawn_short") is not None]
+    if short:  # lead rule AF (1): every worker's printed command stops before the arguments its script requires
+        e = short[0]
+        return Verdict(
+            "config",
+            f"DeepSpeed's launcher spawns {'every worker' if len(short) > 1 else 'the worker'} with an argument list "
+            f"that ends at '{e.data['spawn_short']}' ('{e.text.strip()[:100]}...'): the training script "
+            f"{e.data['spawn_script'] or ''} is given its --deepspeed config and model but no --output_dir, the "
+            "argument its Trainer (TrainingArguments) requires, so the arguments after that point never reached it "
+            "-- a broken line continuation (a backslash missing or followed by a space) or a commented-out line in "
+            "the launch command; the same for every worker, not a rank's fault",
+            "Fix the launch command in the training script: every line but the last ends in a backslash with nothing "
+            "after it (no trailing space, no commented-out line between the arguments), so that all the arguments, "
+            "--output_dir among them, reach train.py; the launcher's 'spawned with command' line should then list "
+            "them. If it still stops, rerun with NCCL_DEBUG=INFO and keep the full log (the workers' return code; "
+            "py-spy dump --pid PID for a worker that hangs; dmesg for one killed).",
+            "medium", [], [x.brief() for x in short[:2]], job_wide=True)
     mis = next((e for e in evs if e.data.get("misspelled")), None)
     if mis is not None:  # lead rules L, V (1): a variable that does not exist, set where one that does was meant
         name, meant = mis.data["misspelled"], mis.data["meant"]
@@ -481,6 +498,25 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "(global rank = machine_rank * num_gpus + local_rank, world size = num_machines x num_gpus); to pick "
             "GPUs on one machine use CUDA_VISIBLE_DEVICES, not the machine rank.",
             "high" if failed else "medium", [], [e.brief()] + [x.brief() for x in (failed or [])[:2]],
+            job_wide=True)
+    sw = next((e for e in evs if e.data.get("swallowed")), None)
+    if sw is not None and not calls:  # lead rules V (1), AA (1): an option swallowed by the positional overrides
+        lst, opt, val, own = sw.data["swallowed"]
+        field = opt.lstrip("-").replace("-", "_")
+        return Verdict(
+            "config",
+            f"the arguments the trainer printed hold '{opt}'" + (f" '{val}'" if val else "") + f" inside {lst}=[...], "
+            f"its list of leftover positional words (e.g. config overrides), while its own {field} stays {own}: the "
+            f"option was written after the positional arguments, so argparse gave it to {lst} and the value meant "
+            f"never reached {field} -- every worker runs with the default{after}"
+            + (" (a default port that another job on the host may already hold: Address already in use)"
+               if "port" in field or "url" in field or "addr" in field else "")
+            + "; a launch setting, not a rank's fault",
+            f"Put {opt} (and every other option) before the positional overrides in the command line -- argument "
+            f"order: train_net.py --config-file CFG --num-gpus N {opt} {val or 'VALUE'} KEY VALUE ... -- so that "
+            f"{field} is set; for a rendezvous URL pick a different port that no other job holds (Address already in "
+            "use: ss -ltnp | grep PORT), or the launcher's 'auto' / a free MASTER_PORT.",
+            "high" if failed else "medium", [], [sw.brief()] + [x.brief() for x in (failed or [])[:2]],
             job_wide=True)
     if calls:
         e = calls[0]
