@@ -530,6 +530,11 @@ SNIFF = 8192
 #             parse._follow, no deeper frame between) was raised by the script's own top-level call -- a library's
 #             constructor refusing the keyword the script passes is the install's version (parse._top_frame,
 #             verdict.launch._kwarg_refused, lead rules AF (2), U (2))
+#   _run_module_as_main  a traceback's root frame in runpy ('File ".../runpy.py", line 196, in
+#             _run_module_as_main'), which holds no other word: the process runs a package's own module (python -m
+#             pkg.mod, as a launcher starts a library's server); an object of another library's class lacking the
+#             attribute that module's code calls is the installed versions not matching (parse._module_main,
+#             verdict.launch._object_lacks, lead rule AF (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -592,7 +597,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
             b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
-            b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([")
+            b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
+            b"_run_module_as_main")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -310,6 +310,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # agent, its rendezvous): an exception right under it was raised by torch's own launcher code calling on
         # (crash._traceback_tail's ``elastic_frame``; verdict.launch._agent_api_mismatch)
         self._elastic_frame = -9
+        # line of a traceback's root frame in runpy's module runner (S.R_RUNPY_MAIN: the process runs a package's
+        # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
+        # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
+        self._module_main = -9
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -837,6 +841,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._top_frame = (lineno, lineno, 0)
         elif 'File "' in body and "elastic" in body and S.R_ELASTIC_FRAME.search(body):
             self._elastic_frame = lineno
+        if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):
+            self._module_main = lineno
+        elif "Traceback (most recent" in body:
+            self._module_main = -9  # a new traceback: its root frame is read next
         if self._oom_field is not None and lineno == self._oom_field[0] + 1 and "rank=" in body and (
                 fr := S.R_FIELD_RANK.match(body)):
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)

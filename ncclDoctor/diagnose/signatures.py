@@ -1463,6 +1463,10 @@ R_WATCHDOG_TAIL = re.compile(r"^\s*Exception raised from ncclCommWatchdog\w{0,16
 # A traceback frame in torch's elastic launcher code (torchrun's agent, its rendezvous handlers): parse._elastic_frame
 R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\][^"\n]{1,200}\.py", '
                              r'line \d')
+# A traceback's root frame in runpy's module runner ('File ".../runpy.py", line 196, in _run_module_as_main'): the
+# process was started as `python -m package.module` (a library's own entry module, as a launcher starts its server or
+# worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
+R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
 # getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in

@@ -492,6 +492,9 @@ class CrashReaders:
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
         if 0 < lineno - self._elastic_frame <= 3:
             ev.data["elastic_frame"] = True  # raised right under a frame of torch's elastic launcher code
+        if 0 < self._module_main < lineno:
+            ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
+            self._module_main = -9
         if self._top_frame is not None and self._top_frame[1] == lineno:
             ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
             self._top_frame = None  # its exception: nothing more to follow

@@ -269,6 +269,87 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+
+# DDP's constructor refusing a model with no parameter to train (torch/nn/parallel/distributed.py:
+# "DistributedDataParallel is not needed when a module doesn't have any parameter that requires a gradient.")
+_NO_TRAINABLE = re.compile(r"^DistributedDataParallel is not needed when a module doesn't have any parameter that "
+                           r"requires a gradient")
+
+
+def _no_trainable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules Q, W and V (1): every exception shown is DDP's constructor refusing the model because none of its
+    parameters requires a gradient, with no NCCL, CUDA, timeout or connection failure (``_one_error_alone``). The
+    model was built with every parameter frozen -- a config's frozen/fixed module list covering every trainable
+    module, requires_grad=False set on all of them, or a stage that trains nothing -- the same settings every rank is
+    started with, so no rank is at fault even where a launcher's record names the worker that exited first: config,
+    no rank. One rank's refusal beside peers that time out (a rank-conditional freeze: the others wait in DDP's own
+    check) is a run that failed across ranks, not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    if kind.rpartition(".")[2] != "RuntimeError" or not _NO_TRAINABLE.match(message or ""):
+        return None
+    return Verdict(
+        "config",
+        f"DDP refused the model at start-up: none of its parameters requires a gradient ({kind}: {message[:200]}, "
+        f"{excs[-1].where}) -- the settings froze every module the run would train (a config's frozen / fixed "
+        "module list covering them all, requires_grad=False on every parameter, a training stage with nothing left "
+        "to train), the same settings every rank starts with, so no rank is at fault; a launcher's record names only "
+        "the worker that exited first",
+        "Leave at least one trainable parameter: check the config's list of frozen / fixed modules (fixed_modules, "
+        "freeze, frozen_stages...) against the stage being trained and unfreeze the modules it trains (their "
+        "parameters' requires_grad=True); print sum(p.numel() for p in model.parameters() if p.requires_grad) before "
+        "DDP(...) to confirm it is above 0. If nothing is meant to train (evaluation, a feature extractor), run it "
+        "without DDP (a single GPU, or the model unwrapped on every rank); find_unused_parameters=True is for "
+        "parameters that get no gradient in a step, not for a model with none to train.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# "'InferenceEngineV2' object has no attribute 'n_kv_cache_groups'": an object of a named class (CamelCase: not a
+# builtin's value, not None) lacking what the code calls on it
+_OBJECT_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
+
+
+def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) (round 41's sentence: one installed library rejecting another's API at start-up is config):
+    every exception shown is one AttributeError of an object of a named class lacking the attribute the code asks
+    for, raised in a traceback whose root is runpy's module runner (parse._module_main: the process runs a package's
+    own module, `python -m pkg.mod`, as a launcher starts a library's server or worker -- not the user's script),
+    with no NCCL, CUDA, timeout or connection failure (``_one_error_alone``). One package's released code calling on
+    another's object what that object's installed version does not have is the two installs not matching: the same
+    on every worker, so config, no rank; the launcher that then kills its worker names nobody (rule M). A script's
+    own traceback (its root 'in <module>' of a .py file), None's attribute, or a launcher's record naming one worker
+    of several is not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _OBJECT_ATTR.match(message or "")
+    if (kind.rpartition(".")[2] != "AttributeError" or m is None or m.group("cls") == "NoneType"
+            or not all(e.data.get("module_main") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "elastic_frame"))):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    cls, attr = m.group("cls"), m.group("attr")
+    return Verdict(
+        "config",
+        f"the library module the launcher started stopped at start-up on an object lacking what its code calls "
+        f"({kind}: {message[:200]}, {excs[-1].where}): the package's own code asks a {cls} for '{attr}', which the "
+        f"installed version of the library that defines {cls} does not have -- the two installed packages are of "
+        "versions that do not match (one newer than the other), the same install every worker loads, so no rank is "
+        "at fault; the launcher's kill of its worker names nobody",
+        f"Install matching versions of the two packages: the one whose module failed (the traceback's frames) and the "
+        f"one that defines {cls} (pip show both; the failing package's requirements / release notes name the "
+        "version it needs). Upgrade the older one (pip install -U <package>), or pin both to a release pair made "
+        "together; where the failing package was installed from source (a git checkout), install its dependency "
+        f"from source too at the matching commit, so {cls} has '{attr}'. Run the module once without the launcher "
+        "to confirm, then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
 # A call refused for its arguments: "_set_master_addr_port() takes 3 positional arguments but 4 were given", "f()
 # missing 1 required positional argument: 'x'", "f() got an unexpected keyword argument 'y'" (the callee's name first)
 _SIGNATURE_REFUSED = re.compile(r"^(?:[\w.]{1,120}\.)?(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
