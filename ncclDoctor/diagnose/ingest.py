@@ -239,6 +239,9 @@ _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d
                        # Open MPI's crash handler, each line its own ("[host:pid] *** Process received signal ***",
                        # "[host:pid] [ 3] /lib/libc.so.6(abort+0xd3)"): never the rest of the line above it
                        r"\[[\w.\-]{1,64}:\d{1,7}\] (?:\*\*\* |\[ ?\d{1,3}\] )|"
+                       # Abseil's failure-signal handler ("*** SIGTERM received at time=N on cpu 3 ***", then its
+                       # "PC: @ 0x7f... (unknown) recv" frame): each line its own, never the rest of the line above it
+                       r"\*\*\* SIG[A-Z]{2,6} received at time=|PC: @ |"
                        r"[\w.]*(?:Error|Exception|Warning):|[A-Z][A-Z_]{2,}:|[\w.\-]+:\d+:\d+ \[|"
                        # a native backtrace's frame " 3  /usr/lib/x.so"
                        r"\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?/\S+\.so\b|"

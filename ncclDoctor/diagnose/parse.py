@@ -107,6 +107,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
         self._cf_root_open = False  # a record's "Root Cause" header read, its entry not yet read as an event
+        self._cf_bare = False  # the input ends at torchrun's bare "ChildFailedError:" line, its record not shown
         self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
@@ -465,6 +466,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if not shown:
             return
         last = shown[0]
+        if last[1].rstrip().endswith("ChildFailedError:") and S.R_CHILD_FAILED_BARE.search(last[1]):
+            # torchrun's own traceback ending in its ChildFailedError with the paste cut before the failure record it
+            # prints as the message: a worker failed on its own (lead rule A), which one and how the lines do not
+            # say -- read as the record's Root Cause cut before its rank line (finish: _root_cut)
+            self._cf_root_open, self._cf_line, self._cf_alone, self.cf = True, last[0], False, {}
+            self._cf_bare = True
+            return
         if S.R_PY_FRAME_END.search(last[1]):
             frame = last
         elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):

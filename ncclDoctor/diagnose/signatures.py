@@ -1115,6 +1115,8 @@ R_MASTER_PATH = re.compile(r"(?:--master[_-]addr[= ]|\bMASTER_ADDR=)['\"]?"
 R_DS_MASTER_IP = re.compile(r"Using IP address of ([\d.]{7,15}) for node (\S{1,255})")
 R_ELAPSED = re.compile(r"Elapsed: (\d{1,9}(?:\.\d{1,20})?) ?s")
 R_CHILD_FAILED = re.compile(r"ChildFailedError")
+# torchrun's ChildFailedError raised with its message (the failure record) not shown: the exception line alone, last
+R_CHILD_FAILED_BARE = re.compile(r"^\s*(?:torch\.distributed\.elastic\.multiprocessing\.errors\.)?ChildFailedError:$")
 # Other launchers' "a worker exited": DeepSpeed's launch.py ("[ERROR] [launch.py:321:sigkill_handler] ['python',
 # '-u', 'train.py', '--local_rank=0'] exits with return code = -9"), torch.multiprocessing.spawn
 # ("process 1 terminated with signal SIGKILL" / "with exit code 1"; its ProcessRaisedException "-- Process 3

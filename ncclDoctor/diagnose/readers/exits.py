@@ -760,7 +760,8 @@ class ExitReaders:
         on its own (lead rule A), but which rank, and how it ended, the lines do not say."""
         ev = Event("child_failed", f"{self.path}:{self._cf_line or 0}", "Root Cause (first observed failure): cut")
         ev.data.update(root=True, listed=False, alone=self._cf_alone, local_rank=None, exitcode=None, pid=None,
-                       signal=None, time=None, traceback="", exit_cut=True, head_cut=False, rank_cut=True)
+                       signal=None, time=None, traceback="", exit_cut=True, head_cut=False, rank_cut=True,
+                       bare=self._cf_bare)
         self._cf_root_open = False
         return ev
 

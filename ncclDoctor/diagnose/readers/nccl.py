@@ -73,9 +73,18 @@ class NcclReaders:
             in_init = True  # raised under Paddle's init_parallel_env frame, in the same traceback: its set-up
         ev = self._context(lineno, text, "nccl_error")
         ev.data["code"] = code
-        t = S.R_NCCL_TESTS_HOST.search(self._body) if ev.host is None and "Test NCCL failure" in text else None
+        t = task = None
+        if ev.host is None and "Test NCCL failure" in text:
+            task = S.R_SRUN.match(self._body)  # srun -l's task label before the test's host
+            t = S.R_NCCL_TESTS_HOST.match(self._body[task.end():] if task else self._body)
         if t:
             ev.host = t.group(1)
+        if t and task and ev.rank == int(task.group(1)) and self.ranks_named == {ev.rank}:
+            # srun -l's task label on nccl-tests' failure line, no other task in the input: a task is one process
+            # that may drive every GPU (-g N), not shown to be a rank (lead rule AI (2); a lone process, as
+            # nccl-tests-230's): nobody is named
+            ev.rank = None
+            self.ranks_named.clear()
         if in_init:  # raised while the communicator was being created (its set-up, lead rule L)
             ev.data["in_init"] = True
         if unnamed:

@@ -277,11 +277,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", lone.culprits, [lone.event.brief()] + ([exc.brief()] if exc is not None else []))
     if lone is not None and lone.event.data.get("rank_cut"):
         alone = lone.event.data.get("alone")
+        head = ("torchrun's own traceback ends in its ChildFailedError, and the paste stops before the failure "
+                "record it prints as the message (the Root Cause table)" if lone.event.data.get("bare") else
+                "torchrun's failure record shows its Root Cause (first observed failure)"
+                + (", and its Failures: list says <NO_OTHER_FAILURES> -- one process failed alone," if alone else "")
+                + " but the paste ends at that entry before its rank, exit code and host")
         return Verdict(  # lead rule A without its rank: the record's first observed failure, its entry cut
-            "unknown", "torchrun's failure record shows its Root Cause (first observed failure)"
-            + (", and its Failures: list says <NO_OTHER_FAILURES> -- one process failed alone," if alone else "")
-            + " but the paste ends at that entry before its rank, exit code and host: a rank failed on its own, "
-            "which one and how these lines do not say",
+            "unknown", head + ": a rank failed on its own, which one and how these lines do not say",
             "Read the record's Root Cause entry whole (the full log, not its last lines: its rank, exitcode, host "
             "and error_file) and the failed rank's own output above the record -- its traceback is the cause; "
             "decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record (or set "
