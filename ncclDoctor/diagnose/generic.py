@@ -48,7 +48,10 @@ R_NOT_A_FAILURE = re.compile(
     # "emb_g.weight is not in the checkpoint" at error level, keeps the model's own initial value and goes on): a
     # model-loading note, not a failure (S.R_CKPT_KEY_NOTE); load_state_dict's strict "Missing key(s) in state_dict"
     # raises and stays read
-    r"|\b[\w.]{1,200} is not in the checkpoint\s*$")
+    r"|\b[\w.]{1,200} is not in the checkpoint\s*$"
+    # a deprecation notice's "will be treated as an error in a future release" (Open MPI 5's deprecated MPI_Info key
+    # box, which says "We have updated this for you and will proceed"): a warning of what is to come (round 71)
+    r"|\bas an error in a future (?:release|version)\b")
 
 # (cause, the words, what they say, what to do): the first that matches the failure's text is its reading
 # "set VAR=" where a library names an environment setting it needs, never its own debugging aids (NCCL_DEBUG=INFO,

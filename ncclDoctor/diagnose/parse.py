@@ -243,6 +243,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
         self._mpich_open: tuple[int, Event] | None = None  # MPICH's start-up failure, its error stack to come
+        # Open MPI 5's "A deprecated MPI_Info key was used" box: (its line, the key its next lines name, "" until
+        # then), for the MPI runtime's own error after it (_mpi_runtime)
+        self._mpi_info: tuple[int, str] | None = None
         # the first line of torch's cpp_extension JIT-building an op ("Using ... as PyTorch extensions root...",
         # "Building extension module X..."): a traceback cut in that op's construction is the build's (input_tail)
         self._jit_at = 0

@@ -1824,6 +1824,18 @@ R_ENROOT_LOG = re.compile(r"\[ERROR\] (?:Command not found: (?P<cmd>[\w.+\-]{1,8
 # to talk to, the process started by another launcher than mpiexec / hydra; "MPIDI_OFI_mpi_init_hook(1578): OFI
 # addrinfo() failed"): group fn, the function; why, the words
 R_MPICH_STACK = re.compile(r"^\s{0,8}(?P<fn>[A-Za-z_]\w{0,60})\(\d{1,6}\)\.{0,60}: ?(?P<why>\S[^\n]{0,200}?)\s*$")
+# Open MPI's runtime logging an error of its own code (ORTE up to Open MPI 4, PRRTE in 5: "[host:15806] PRTE ERROR: Bad
+# parameter in file base/odls_base_default_fns.c at line 962", "ORTE_ERROR_LOG: Not found in file plm_rsh_module.c at
+# line 412"): the MPI runtime that starts the processes failed (its file's framework says in what: odls its local
+# launch, plm its daemons' start, rmaps the mapping), read as the launch set-up only where nothing else ran (rule X (2);
+# verdict.launch._mpi_runtime). Round 71's tensorrt-llm-2476 showed it (MPI_Comm_spawn under Open MPI 5).
+R_MPI_RTE_ERROR = re.compile(r"\b(?P<rte>PRTE|ORTE)(?: ERROR:|_ERROR_LOG:) (?P<what>[A-Za-z][^\n]{0,80}?) in file "
+                             r"(?P<file>\S{1,200}) at line \d{1,6}")
+# Open MPI 5's help message that the application passed an MPI_Info key of an older release ("A deprecated MPI_Info key
+# was used." then "  Deprecated key:   env" / "  Corrected key:    PMIX_ENVAR"): the application (or mpi4py under it)
+# was written for Open MPI 4's keys, the MPI runtime it runs on is 5's (verdict.launch._mpi_runtime, lead rule AF (2))
+R_MPI_INFO_DEPRECATED = re.compile(r"\bA deprecated MPI_Info key was used\b")
+R_MPI_INFO_KEY = re.compile(r"^\s{0,8}Deprecated key:\s{1,20}(?P<key>[\w.:-]{1,60})\s*$")
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")

@@ -28,10 +28,12 @@ _NET_FIX = ("Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface th
 # aws-ofi-nccl's own words for failing to start (no usable EFA provider): its "ofi_init" family below where EFA was
 # meant, harmless otherwise (verdict.noise.R_OFI_INIT, lead rule Z)
 # (nccl_net_ofi_create_plugin's "Failed to initialize sendrecv protocol" / "... rdma protocol" and nccl_net_ofi_init's
-# "Initializing plugin failed" are its later releases' words for the same start failing)
+# "Initializing plugin failed" are its later releases' words for the same start failing, and its 1.1x releases'
+# "Unable to find a protocol that worked.  Failing initialization." after "No eligible providers were found":
+# round 71's gpustack-5553)
 OFI_START_FAILED = (r"Only EFA provider is supported|aws-ofi-nccl initialization failed|OFI fi_getinfo\(\) call failed|"
                     r"Couldn't find any optimal provider|Failed to initiali[sz]e \w{1,16} protocol|"
-                    r"Initiali[sz]ing plugin failed")
+                    r"Initiali[sz]ing plugin failed|Unable to find a protocol that worked")
 
 @dataclass(frozen=True)
 class Family:

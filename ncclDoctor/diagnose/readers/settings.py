@@ -75,7 +75,7 @@ class SettingsReaders:
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
-            return self._ompi_init_failed(lineno, text) or self._mpich_stack(lineno)
+            return self._ompi_init_failed(lineno, text) or self._mpich_stack(lineno) or self._mpi_runtime(lineno, text)
         ev = self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"),
                          mpich=m.group("mpich"), mpich_why=None, oneccl=self._oneccl)
         if m.group("mpich"):  # its error stack follows, one function a line, with no trigger word
@@ -106,6 +106,25 @@ class SettingsReaders:
         if st is not None and self._ompi_open[1].data["ompi_step"] is None:
             self._ompi_open[1].data["ompi_step"] = st.group("step")
         return None
+
+    def _mpi_runtime(self, lineno: int, text: str) -> Event | None:
+        """Open MPI's runtime (ORTE, PRRTE) logging an error of its own code ("PRTE ERROR: Bad parameter in file
+        base/odls_base_default_fns.c at line 962", signatures.R_MPI_RTE_ERROR; lead rule X (2)): a launch_setup event,
+        with the deprecated MPI_Info key Open MPI 5's help box named above it, if any (R_MPI_INFO_DEPRECATED: the
+        application asks the runtime in an older release's words, lead rule AF (2))."""
+        if "MPI_Info key" in text and S.R_MPI_INFO_DEPRECATED.search(text):
+            self._mpi_info, self._follow = (lineno, ""), max(self._follow, 4)  # its key's line has no trigger word
+            return None
+        if self._mpi_info is not None and "Deprecated key" in text and 0 < lineno - self._mpi_info[0] <= 4 and (
+                k := S.R_MPI_INFO_KEY.match(self._body)):
+            self._mpi_info = (self._mpi_info[0], k.group("key"))
+            return None
+        r = S.R_MPI_RTE_ERROR.search(text) if "RTE ERROR:" in text or "RTE_ERROR_LOG:" in text else None
+        if r is None:
+            return None
+        return self._setup(lineno, text, mpi_rte=r.group("rte"), rte_what=r.group("what").strip(),
+                           rte_file=r.group("file"), mpi_info=self._mpi_info is not None,
+                           mpi_info_key=self._mpi_info[1] if self._mpi_info else None)
 
     def _ds_script(self, lineno: int, text: str) -> Event | None:
         """DeepSpeed's runner's command line whose user script (the first argument after its launcher's own --options)

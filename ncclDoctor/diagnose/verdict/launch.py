@@ -1262,10 +1262,11 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ompi = [e for e in evs if e.data.get("ompi_init")]  # Open MPI's own start-up failing (readers.settings)
     agent = [e for e in evs if e.data.get("agent")]  # the launcher's remote start not found by a shell
     mpich = [e for e in evs if e.data.get("mpich")]  # MPICH's / Intel MPI's own start-up failing (readers.settings)
+    rte = [e for e in evs if e.data.get("mpi_rte")]  # Open MPI's runtime (ORTE, PRRTE) failing in its own code
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh or reach or ompi or agent) and not ssh and not mpi and not mpich and (
+    if (ro or pdsh or reach or ompi or agent or rte) and not ssh and not mpi and not mpich and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
@@ -1316,6 +1317,8 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _agent_missing(agent)
     if mpich and not ssh and not mpi:
         return _mpich_init(mpich)
+    if rte and not ssh and not mpi and not ompi:
+        return _mpi_runtime(rte)
     if ssh:
         return Verdict(
             "config",
@@ -1473,6 +1476,55 @@ def _ompi_init(evs: list) -> Verdict:
          "components are missing. ")
         + "Then relaunch; Horovod can also run without MPI (horovodrun --gloo).",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+# Open MPI's runtime frameworks, by the directory or file name of the source its error names (orte/mca/odls/...,
+# base/odls_base_default_fns.c): what the runtime was doing when it failed
+_RTE_FRAMEWORKS = (("odls", "launching the processes on the node (odls, its local launch)"),
+                   ("plm", "starting its daemons on the hosts (plm)"),
+                   ("rmaps", "mapping the processes onto the hosts' slots (rmaps)"),
+                   ("ras", "reading the hosts it was allocated (ras)"),
+                   ("ess", "setting up its own environment (ess)"),
+                   ("grpcomm", "exchanging the daemons' start-up data (grpcomm)"))
+
+
+def _mpi_runtime(evs: list) -> Verdict:
+    """Open MPI's runtime (ORTE up to Open MPI 4, PRRTE in 5) logging an error of its own code ("PRTE ERROR: Bad
+    parameter in file base/odls_base_default_fns.c at line 962") with nothing else failing (lead rule X (2)): the MPI
+    runtime that starts the processes failed before any worker ran -- config, no rank. Where Open MPI 5's help box
+    says the application passed a deprecated MPI_Info key (its MPI_Comm_spawn's "env"), the application or its mpi4py
+    was written for Open MPI 4 and runs on 5's runtime: the installed MPI does not match what the framework expects
+    (lead rule AF (2)). Round 71's tensorrt-llm-2476 (trtllm-bench spawning its executor's worker) showed it."""
+    e = evs[0]
+    rte, what, where = e.data["mpi_rte"], e.data.get("rte_what") or "an error", e.data.get("rte_file") or ""
+    fw, doing = next(((k, d) for k, d in _RTE_FRAMEWORKS if re.search(rf"(?<![a-z]){k}(?![a-z])", where)),
+                     (None, None))
+    name = "PRRTE, Open MPI 5's runtime" if rte == "PRTE" else "ORTE, the runtime of Open MPI up to 4.x"
+    info, key = e.data.get("mpi_info"), e.data.get("mpi_info_key")
+    summary = (f"Open MPI's runtime ({name}) failed in its own code ('{what}' in {where or 'its source'}, {e.where})"
+               + (f" while {doing}" if doing else "") + " before any worker ran: the launch set-up -- the MPI install "
+               "and how the job asks it to start its processes -- which every process shares, not a rank's fault")
+    if info:
+        summary += ("; just before, Open MPI's help box said the application passed a deprecated MPI_Info key"
+                    + (f" ('{key}')" if key else "") + ", a key of Open MPI 4's MPI_Comm_spawn that Open MPI 5 "
+                    "(PMIx, PRRTE) rewrites: the framework (or its mpi4py, spawning its workers with MPI_Comm_spawn, "
+                    "as an MPIPoolExecutor does) was written for an older Open MPI version than the one installed")
+    fix = ("Use the Open MPI version the framework supports -- Open MPI 4.x where it spawns its workers itself with "
+           "MPI_Comm_spawn (e.g. TensorRT-LLM's executor, through mpi4py): check `mpirun --version` / `ompi_info "
+           "--version`, install openmpi 4.1 (or downgrade the image's) and rebuild mpi4py against it (pip install "
+           "--force-reinstall --no-cache-dir --no-binary mpi4py mpi4py); or start the program under mpirun yourself "
+           "so that nothing is spawned: mpirun -n 1 --allow-run-as-root --oversubscribe <command> (as root, or "
+           "OMPI_ALLOW_RUN_AS_ROOT=1 "
+           "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1). " if info else
+           "Check the Open MPI install the job starts with: one Open MPI version on every node and the one mpi4py / "
+           "Horovod / the framework was built against (`mpirun --version`, `ompi_info --version`, no second MPI "
+           "first on PATH or LD_LIBRARY_PATH, no stale OMPI_MCA_* / PRTE_MCA_* settings); where the framework spawns "
+           "its workers with MPI_Comm_spawn (mpi4py's MPIPoolExecutor), use the Open MPI version it documents "
+           "(often Open MPI 4.x) or start it under mpirun yourself (mpirun -n 1 --allow-run-as-root --oversubscribe "
+           "<command>). ")
+    fix += (f"To see which step fails rerun mpirun with --{'prtemca' if rte == 'PRTE' else 'mca'} {fw}_base_verbose "
+            "100; then relaunch." if fw else "Then relaunch.")
+    return Verdict("config", summary, fix, "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 # the communication libraries a framework's backend option names (its factory compiles each in only when built with
