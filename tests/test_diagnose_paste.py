@@ -449,3 +449,42 @@ def test_a_collectors_clock_before_a_glog_info_header_keeps_the_header(tmp_path)
                    "encountered error set by ProcessGroupNCCL: Process Group shutdown on rank 3\n")
     v = diagnose([str(log)]).results["diagnose"]["verdict"]
     assert v["cause"] == "none", v
+
+
+@pytest.mark.parametrize("label", ["[rank3]: ", "[default0]:", "trainer-1  | ", "[2024-05-01 12:00:00,123] [INFO] ",
+                                   "(RayWorkerWrapper pid=5304, ip=10.0.0.1) ", "[2025-02-26 11:16:37 TP0] "])
+def test_a_wrapped_paste_under_one_launcher_prefix_on_every_piece_is_joined(tmp_path, label):
+    """Round 71's cvpr2023-occupancy-5 under the rank prefix: a paste already cut at 80 columns, then labelled
+    "[rank3]: " line by line, starts every piece alike, so a piece's rest looked like a line of its own and torchrun's
+    "failed (exitcode: -9) local_rank: 1" record, cut in three, was read as an unknown failure (and so under every
+    launcher's or collector's fixed prefix). Behind one prefix the text is wrapped (two cuts at least): the pieces are
+    joined, each joined line keeping its prefix. Two ranks' labels are not joined (a piece's label would not say it
+    is the rest of the other rank's line)."""
+    lines = ["2023-03-06 23:16:30,723 - mmdet - INFO - Saving checkpoint at 1 epochs",
+             "[>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>           ] 4712/6019, 6.7 task/s, elapsed: 706s, ETA:   196s"
+             "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9) local_rank: 1 (pid: 3636) of "
+             "binary: /home/u/anaconda3/envs/open-mmlab/bin/python",
+             "Traceback (most recent call last):",
+             '  File "/home/u/anaconda3/envs/open-mmlab/lib/python3.8/runpy.py", line 194, in _run_module_as_main']
+    terminal = _wrapped("\n".join(lines) + "\n", 80)
+    assert len(terminal.split("\n")) > len(lines) + 3
+    (tmp_path / "term.log").write_text(terminal)
+    labelled = "\n".join(label + x if x else x for x in terminal.split("\n"))
+    (tmp_path / "labelled.log").write_text(labelled)
+    joined = unwrap_stamped(labelled).split("\n")
+    assert len(joined) == len(labelled.split("\n"))  # every other line keeps its number
+    assert label + lines[1] in joined
+    want = _reading(tmp_path / "term.log")
+    assert want[0] == "host_oom", want
+    assert _reading(tmp_path / "labelled.log")[:3] == want[:3]
+    two = "\n".join(f"[rank{3 + i % 2}]: " + x if x else x for i, x in enumerate(terminal.split("\n")))
+    assert unwrap_stamped(two) is None
+    # llamafactory-2424 under "[default0]:": two lines of one template at one length far beyond any screen (a progress
+    # bar, then a watchdog line) are no screen's cut
+    bar = "Running tokenizer on dataset:   9%|" + "#" * 80 + "| 280000/2969526 [29:55<4:48:08, 155.57 examples/s]"
+    wd = ("[E ProcessGroupNCCL.cpp:475] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2, "
+          "OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 180032{r} milliseconds before "
+          "timing out.")
+    same = [bar + wd.format(r=2), wd.format(r=1), bar + wd.format(r=3), "[E ProcessGroupNCCL.cpp:495] down."]
+    assert len(same[0]) == len(same[2]) > 300
+    assert unwrap_stamped("\n".join(label + x for x in same)) is None

@@ -36,7 +36,7 @@ from ncclDoctor.diagnose.load import (
     text_lines,
 )
 from ncclDoctor.diagnose.parse import LineParser
-from ncclDoctor.diagnose.signatures import ISO_CLOCK, R_ANSI, Event, strip_prefixes
+from ncclDoctor.diagnose.signatures import ISO_CLOCK, R_ANSI, R_LINE_PREFIX, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.fieldformats import nccl_tests
 
@@ -495,25 +495,54 @@ def _unwrap_again(text: str, out: list[str], width: int) -> list[str]:
 _STAMP = re.compile(ISO_CLOCK + " ")
 
 
+def _one_prefix(lines: list[str]) -> str | None:
+    """The launcher's or collector's prefix (``R_LINE_PREFIX``: "[rank3]: ", "[default0]:", "trainer-1  | ", a Ray
+    actor's "(Name pid=N, ip=A) ") that every line but empty ones starts with, the same on each: one process's output,
+    already wrapped (a wrapped paste, a file saved from a narrow screen) and prefixed afterwards, which starts each
+    piece alike. The longest such prefix of the first line; None where there is none (several ranks' labels differ:
+    a piece's label would not say it is the line above's rest)."""
+    first = next((x for x in lines if x.strip()), "")
+    heads, rest = [], first
+    for _ in range(4):
+        m = R_LINE_PREFIX.match(rest)
+        if not m or not m.end():
+            break
+        rest = rest[m.end():]
+        heads.append(first[:len(first) - len(rest)])
+    for head in reversed(heads):
+        if all(x.startswith(head) or not x.strip() for x in lines[:-1]):  # the last may be cut by the head
+            return head
+    return None
+
+
 def _stamped(text: str) -> tuple[list, str, int] | None:
-    """(each line's clock match, the text behind the clocks, its wrap column) where every line that is not empty
-    starts with a collector's clock and the text behind them is hard-wrapped, cut at two lines at least; else None."""
-    if not text[:1].isdigit():
-        return None
+    """(each line's clock or prefix match, the text behind them, its wrap column) where every line that is not empty
+    starts with a collector's clock (or one prefix, the same on every line: ``_one_prefix``) and the text behind them
+    is hard-wrapped, cut at two lines at least; else None."""
     lines = text.split("\n")
-    stamps = [_STAMP.match(x) for x in lines]
-    if any(m is None and x.strip() for x, m in zip(lines[:-1], stamps)):  # the last may be cut by the head
-        return None
+    if text[:1].isdigit():
+        stamps = [_STAMP.match(x) for x in lines]
+        if any(m is None and x.strip() for x, m in zip(lines[:-1], stamps)):  # the last may be cut by the head
+            return None
+    else:
+        head = _one_prefix(lines)
+        if not head:
+            return None
+        lead = re.compile(re.escape(head))
+        stamps = [lead.match(x) for x in lines]
     body = "\n".join(x[m.end():] if m else x for x, m in zip(lines, stamps))
     width, cuts = _wrap_found(body.encode()[:MAX_UNWRAP], visible=True)
+    if width is not None and not text[:1].isdigit() and width > max(TERMINAL_WIDTHS):
+        return None  # behind a launcher's prefix, lines of one template at one length (a progress bar, then the same
+    # message) are no screen's cut: a prefix added after a wrap is added to a screen's or an issue box's lines
     return (stamps, body, width) if width is not None and cuts >= 2 else None
 
 
 def unwrap_stamped(text: str) -> str | None:
-    """``text`` with its wrapped lines joined where every line starts with a collector's clock (``_STAMP``) and the
-    lines behind the clocks are hard-wrapped (two cuts at least: one line of a usual width is no proof here, the
-    clock says each line was written as one). A joined line keeps its first piece's clock; None where no line was
-    joined. Lines keep their numbers (``unwrap``)."""
+    """``text`` with its wrapped lines joined where every line starts with a collector's clock (``_STAMP``) or one
+    launcher prefix (``_one_prefix``) and the lines behind them are hard-wrapped (two cuts at least: one line of a
+    usual width is no proof here, the clock says each line was written as one). A joined line keeps its first piece's
+    clock or prefix; None where no line was joined. Lines keep their numbers (``unwrap``)."""
     found = _stamped(text)
     if found is None:
         return None
@@ -548,8 +577,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 inp.notes.append(f"hard-wrapped at {width} columns: the pieces of each wrapped line were joined")
                 joined = "\n".join(_unwrap_again(text, unwrap(text, width, visible).split("\n"), width)).encode()
             else:
-                inp.notes.append("hard-wrapped behind a log collector's clocks: the pieces of each wrapped line were"
-                                 " joined")
+                behind = "a log collector's clocks" if text[:1].isdigit() else "one launcher prefix on every line"
+                inp.notes.append(f"hard-wrapped behind {behind}: the pieces of each wrapped line were joined")
                 joined = (unwrap_stamped(text) or text).encode()
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
