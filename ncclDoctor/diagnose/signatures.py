@@ -2473,9 +2473,13 @@ R_DTYPE_CLASH = re.compile(r"\bexpected [\w ,]{1,60}? to have the same dtype\b|"
 # got torch.bfloat16 and torch.float32" (an adapter kept in fp32 beside a bf16 base model), "Must flatten tensors with
 # uniform `requires_grad` when `use_orig_params=False`" (frozen and trainable parameters in one unit), "Must flatten
 # tensors on the same device but got both cpu and cuda:0". Every rank wraps the same model with the same settings, so
-# every rank fails the same check at wrap time (lead rules Q, W, AF (2)). Group what: the property that differs
+# every rank fails the same check at wrap time (lead rules Q, W, AF (2)). Group what: the property that differs.
+# The same function's "Cannot flatten integer dtype tensors" (round 72's axolotl-2250, llama-cookbook-675): a unit
+# holding quantized weights (bitsandbytes int8, or 4-bit stored as uint8) that FSDP cannot flatten -- the wrapper
+# refusing the model's parameters is config, not a c10d call's invalid usage (group integer)
 R_FSDP_FLATTEN = re.compile(r"\bMust flatten tensors (?:with uniform `?(?P<what>dtype|requires_grad)`?|"
-                            r"(?P<device>on the same device))\b")
+                            r"(?P<device>on the same device))\b|"
+                            r"\bCannot flatten (?P<integer>integer) dtype tensors\b")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")

@@ -1101,6 +1101,15 @@ _FSDP_FLATTEN_FIX = {
         "process's own GPU before wrapping (or pass device_id=torch.cuda.current_device(); with a model loaded on the "
         "CPU or the meta device, sync_module_states=True / param_init_fn), and load it without device_map='auto', "
         "which spreads it over several devices. "),
+    "integer": (
+        "FSDP flattens every parameter of a wrapped unit into one floating FlatParameter and cannot flatten integer "
+        "parameters -- quantized (int8/4-bit) weights: bitsandbytes' load_in_8bit stores int8, and load_in_4bit "
+        "packs the weights as uint8 unless told otherwise. For QLoRA under FSDP load in 4-bit with "
+        "bnb_4bit_quant_storage set to the floating dtype the rest of the model uses (BitsAndBytesConfig("
+        "load_in_4bit=True, bnb_4bit_quant_storage=torch.bfloat16), torch_dtype the same; axolotl's qlora adapter "
+        "with fsdp does this), so every parameter has the same floating dtype for all parameters of a unit; 8-bit "
+        "(load_in_8bit) weights cannot be sharded by FSDP -- train without FSDP (DDP or one GPU) or keep the "
+        "integer parameters out of FSDP (ignored_modules / ignored_states), never mixed dtypes in a wrapped module. "),
 }
 
 
@@ -1109,12 +1118,15 @@ def _fsdp_flatten(excs: list, kind: str, message: str, f: re.Match) -> Verdict:
     FlatParameter because they differ in dtype, requires_grad or device (signatures.R_FSDP_FLATTEN). Every rank wraps
     the same model with the same settings, so every rank fails the same check at wrap time, even where one rank's
     traceback shows it: the model's set-up, config, no rank (called by _dtype_clash: the one failure shown)."""
-    what = "device" if f.group("device") else f.group("what")
-    differ = {"dtype": "dtypes", "requires_grad": "requires_grad (frozen and trainable)", "device": "devices"}[what]
+    what = "device" if f.group("device") else "integer" if f.group("integer") else f.group("what")
+    differ = {"dtype": "dtypes", "requires_grad": "requires_grad (frozen and trainable)", "device": "devices",
+              "integer": ""}[what]
     return Verdict(
         "config",
         f"{_ranks_word(excs)} traceback ends in FSDP's own check {kind}: {message[:160]} ({excs[0].where}): wrapping "
-        f"the model, FSDP found the parameters of one unit in different {differ} and cannot flatten them into one "
+        f"the model, FSDP found the parameters of one unit "
+        + ("of an integer dtype (quantized weights)" if what == "integer" else f"in different {differ}")
+        + " and cannot flatten them into one "
         "FlatParameter -- the model and FSDP settings every rank is built with alike, so every rank fails the same "
         "check at wrap time and no rank is at fault",
         _FSDP_FLATTEN_FIX[what] + "Print the parameters' dtype, requires_grad and device before wrapping "
