@@ -2450,6 +2450,23 @@ R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|
 R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
                            r"\bnullptr\b|\bNULL\b|\bdtype\b")
 R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
+# A sharding planner's own check that the user's constraints leave a table no way to be sharded, raised while the plan
+# is made (torchrec's EmbeddingEnumerator: "No available sharding type and compute kernel combination after applying
+# user provided constraints for <table>", "No available compute kernels after applying ..."; round 72's torchrec-1614):
+# the ParameterConstraints every rank is given, a RuntimeError that is no rank's own run failing (lead rules W, Q),
+# config, no rank. Read on an exception's message only.
+R_PLAN_CONSTRAINTS = re.compile(r"\bNo available [\w ]{1,60}? after applying (?:the )?user[ -]provided constraints\b")
+# A script's own check that a data, model or checkpoint file its settings name cannot be read, the path in its words
+# (VideoChat-Flash's dataset: "AssertionError: Data in http://.../x.mp4 can't be read!"; round 72's videochat-flash-33,
+# rule U (2) as its adjudication reads it: a path every worker is launched with, shown refused), on an AssertionError
+# / ValueError / NotImplementedError's message only: config, no rank. Needs the path (a URL, or a path with a
+# separator or a file extension) right before the words, so "Data can't be read" alone is not read so.
+R_PATH_UNREADABLE = re.compile(
+    r"(?:[a-z][a-z0-9+.-]{1,10}://|[/\\~.]|[A-Za-z]:\\)[^\s'\"]{0,300}?(?:/|\.[A-Za-z0-9]{2,5})[\"'`]?!?"
+    r" (?:can't|can not|cannot|could not|couldn't) be (?:read|opened|loaded|decoded)\b|"
+    r"\b(?:[Cc]an't|[Cc]annot|[Cc]ould not|[Cc]ouldn't|[Uu]nable to|[Ff]ailed to) (?:read|open|load) (?:the )?"
+    r"(?:data|dataset|annotation|video|image|audio|file)s?(?: file)? (?:at |from |in )?[\"'`]?"
+    r"(?:[a-z][a-z0-9+.-]{1,10}://|[/\\~]|[A-Za-z]:\\)")
 # A framework's own check that the devices a process sees are as many as its launch expects, raised before anything
 # ran: torch_xla's replication set-up in each child of xmp.spawn ("RuntimeError: Cannot replicate if number of devices
 # (1) is different from 8": the child sees one device where the launch asks for eight, as when the parent process

@@ -510,12 +510,16 @@ class CrashReaders:
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
         if (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
-                m.group(1).endswith("RuntimeError") and S.R_NO_HANDLER.search(said)) or S.R_NO_SHARED_DIR.search(
+                m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(
+                    said))) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)
+        elif S.R_SETTINGS_EXC.search(m.group(1)) and S.R_PATH_UNREADABLE.search(said):
+            # the script's own check that a file its settings name cannot be read (lead rules U (2), W)
+            ev.data.update(settings=said[:200], unreadable=True)
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         return ev

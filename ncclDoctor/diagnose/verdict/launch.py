@@ -804,6 +804,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _host_assert(e, evs)
     if e.data.get("no_data"):
         return _no_data(e, evs)
+    if e.data.get("unreadable"):
+        return _unreadable(e, evs)
+    if S.R_PLAN_CONSTRAINTS.search(said):
+        return _plan_constraints(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
@@ -980,6 +984,52 @@ def _no_data(e, evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _unreadable(e, evs: list) -> Verdict:
+    """Lead rules U (2) and W, as round 72's adjudication (videochat-flash-33) reads them: the script's own check that a
+    data, model or checkpoint file its settings name cannot be read, the path in its words
+    (signatures.R_PATH_UNREADABLE). The data path (and the list of files it names) is what every worker is launched
+    with, so every rank stops on the same check and the one whose traceback is shown is no culprit: config, no rank."""
+    said = e.data["settings"]
+    url = re.search(r"\b[a-z][a-z0-9+.-]{1,10}://", said) is not None
+    return Verdict(
+        "config",
+        f"the script stopped on its own check that a file its settings name can't be read ({e.data['type']}: "
+        f"{said[:200]}, {e.where}): the dataset path (data_path, the data yaml / annotation list it names) every "
+        "worker is launched with points at a file that is not there or not readable"
+        + (" -- here a URL in the data list, which the loader reads as a local path" if url else "")
+        + "; every rank builds the same dataset from it, so no rank is at fault",
+        "Check the annotation / video paths the data config lists: every file it names must exist as a local path "
+        "under the data root on every node (download the videos locally and point data_path / the data yaml's "
+        "folder at them"
+        + ("; a URL in the data list is not fetched -- replace it by the downloaded file's local path" if url else "")
+        + "), readable by the job's user, and in a format the loader decodes (video decoding (decord/av) installed, "
+        "an uncorrupted dataset file); test the dataset with one process first, then relaunch every worker.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _plan_constraints(e, evs: list) -> Verdict:
+    """Lead rules W and Q: a sharding planner's own check that the user's constraints leave a table no sharding type
+    and compute kernel to use (torchrec's enumerator, signatures.R_PLAN_CONSTRAINTS; round 72's torchrec-1614). The
+    constraints and tables are what every rank is given (collective_plan makes the plan on one rank and broadcasts
+    it), so no rank is at fault: config."""
+    said = e.data["settings"]
+    table = re.search(r"\bconstraints for (\S{1,80})", said)
+    return Verdict(
+        "config",
+        f"the sharding planner stopped on its own check ({e.data['type']}: {said[:200]}, {e.where}): after the "
+        "user's constraints were applied no sharding type and compute kernel combination is left for "
+        + (f"table '{table.group(1)}'" if table else "a table")
+        + " -- the embedding table config and ParameterConstraints every rank is given (the planner runs on one rank "
+        "and broadcasts the plan), so no rank is at fault",
+        "Loosen the ParameterConstraints of that table so at least one sharding type and compute kernel pair is "
+        "allowed: its sharding_types (table_wise, row_wise, column_wise, data_parallel ...) and compute_kernels "
+        "(fused, dense, ...) lists must share a combination the sharders support on this device and the table's "
+        "embedding table config (dimension, data type) allows -- e.g. drop the compute_kernels constraint or add "
+        "EmbeddingComputeKernel.FUSED / DENSE, and pass sharders whose sharding types include the one asked for; "
+        "check the planner's topology (compute_device, world size) matches the launch, then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _ckpt_shards(said: str) -> str:
     """The fix's sentence where the check names the model-parallel size a checkpoint was saved with
     (signatures.R_CKPT_MP): the world size must match the number of checkpoint shards, one process (and GPU) per
@@ -1078,6 +1128,30 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "loaded checkpoint or foundation model and the values computed from the data (per-element reference "
         "energies, normalisation constants) use that same dtype; then relaunch every rank.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules J and Q: the tracebacks end on GitPython's InvalidGitRepositoryError (a script recording its commit
+    with git.Repo('.') at start-up; round 72's xmem-138, both workers alike) and nothing else failed: the directory
+    every worker is launched from is not a git checkout (a downloaded archive, a copied folder) -- the launch set-up
+    every process shares, so no rank is at fault: config."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    if kind.rpartition(".")[2] != "InvalidGitRepositoryError":
+        return None
+    return Verdict(
+        "config",
+        f"{_ranks_word(excs)} traceback ends in {kind}: {message[:160]} ({excs[-1].where}): the script looks up the "
+        "git repository it runs from (git.Repo('.'), to record its commit) and the working directory it was launched "
+        "from is not a git repository -- the same for every worker, which each stop on it before any process group "
+        "exists, so no rank is at fault",
+        "Run from the repository root of a git checkout: git clone the project (rather than a downloaded zip or a "
+        "copied folder) and launch from inside it, or git init there and commit once; or remove the git lookup in "
+        "train.py (the git_info / git.Repo('.') lines that only log the commit) so the working directory needs no "
+        ".git. Then relaunch every worker.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # What to do about FSDP's flatten check, by the property its parameters differ in (signatures.R_FSDP_FLATTEN)
