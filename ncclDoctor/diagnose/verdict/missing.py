@@ -66,6 +66,9 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unfit = world_unfit(c, [e for e in evs if e.data.get("root") == 0])  # lead rule AE over G: a world no launch fills
     if unfit is not None:
         return unfit
+    crossed = _root_inside(c, evs, roots, waiting)
+    if crossed is not None:
+        return crossed
     return Verdict(
         "rank_missing",
         f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the {uid} "
@@ -79,6 +82,47 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(init_process_group(timeout=...)) for legitimately long work; NCCL_DEBUG=INFO shows when each rank creates "
         "its communicator.",
         "medium", roots, proof)
+
+
+def _root_inside(c: Collected, evs: list[Event], roots: list[int], waiting: list[int]) -> Verdict | None:
+    """Lead rules G and D (round 72's diffae-71): rule G's culprit is the rank that never reached its first collective
+    of the new communicator, but when that same rank is shown timing out inside a collective of its own (its watchdog's
+    SeqNum/OpType line), it did reach collectives -- it waits in one the waiting ranks never issued, while they wait
+    for it in the set-up of a communicator it never started: the two sides issued different collectives, each waiting
+    for the other (a rank-conditional collective, or a tensor on another device creating a new communicator on some
+    ranks only). With no majority, nobody is named and nobody proven innocent (rule D). Only for a wait that timed out
+    (a reset or closed store is the store host gone, read above), and not where the root is also one of the waiters."""
+    if any(e.data.get("gone") for e in evs):
+        return None
+    inside = [t for r in roots if r not in waiting for t in c.ranks[r].timeouts.values() if t.seq is not None] \
+        if all(r in c.ranks for r in roots) else []
+    if not inside:
+        return None
+    t = inside[0]
+    key = _R_UID_KEY.search(evs[0].text)
+    which = f"store key '{key.group(1)}'" if key else "the store"
+    uid = evs[0].data.get("uid", "ncclUniqueId")
+    waits = f"rank(s) {_fmt_ranks(waiting)}" if waiting else "a rank (its number not in the line)"
+    return Verdict(
+        "desync",
+        f"{waits} waited in {which} for rank {t.rank}'s {uid} of a new communicator ({evs[0].data['error']}), while "
+        f"rank {t.rank} itself timed out inside collective #{t.seq} ({t.op or 'its op not shown'}) of its own: rank "
+        f"{t.rank} did reach collectives, so it is not a rank that never arrived -- the ranks issued different "
+        "collectives at this point (one side setting up a communicator the other never started, the other in a "
+        "collective the first never issued), each waiting for the other; two sides with no majority: the lines do "
+        "not say which side took the wrong path",
+        "Make every rank issue the same collectives in the same order: find the rank-conditional collective (a "
+        "metric, a barrier, a save or an evaluation run on some ranks only) or the collective issued with a tensor "
+        "on another device or in another group (a new communicator, a new_group / P2P send-recv created on some "
+        "ranks only) -- the same device on every rank (torch.cuda.set_device(local_rank) before any collective). "
+        "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across ranks and "
+        "with the Flight Recorder on (TORCH_FR_BUFFER_SIZE=2000) to see each rank's last collectives; a py-spy dump "
+        "of every rank while it hangs shows where each one stands.",
+        "low", [], [e.brief() for e in evs[:2]] + [t.brief()])
+
+
+# the store key a rank's unique-id read names ("by key '1', but store->get('1') got error")
+_R_UID_KEY = re.compile(r"by key '([^']{1,40})'")
 
 
 def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -1,0 +1,41 @@
+"""Ranks that stand at different points of the job, read from the lines (round 72 showed each): a rank waiting in the
+store for the ncclUniqueId of a new communicator from a rank that is itself shown timing out inside a collective of
+its own (the two sides issued different collectives: desync, nobody named, lead rules G and D). Hosts, ranks and
+values are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+
+
+def _uid_wait(rank: int, root: int, key: str, error: str = "Socket Timeout") -> str:
+    return (f"RuntimeError: [{rank}] is setting up NCCL communicator and retrieving ncclUniqueId from [{root}] via "
+            f"c10d key-value store by key '{key}', but store->get('{key}') got error: {error}\n")
+
+
+def _timeout(rank: int, seq: int, op: str = "ALLREDUCE") -> str:
+    return (f"[E ProcessGroupNCCL.cpp:474] [Rank {rank}] Watchdog caught collective operation timeout: "
+            f"WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for 1800241 "
+            "milliseconds before timing out.\n")
+
+
+def test_the_unique_id_root_timing_out_inside_its_own_collective_is_a_desync(tmp_path):
+    """diffae-71's shape with other numbers: rank 2 waits for rank 0's unique id under a later key while rank 0's
+    watchdog shows it inside all-reduce #517: rank 0 reached collectives, so not rule G's rank that never arrived;
+    each side waits for the other: desync, nobody named or proven innocent."""
+    for key in ("1", "0"):
+        d = _report(tmp_path, _uid_wait(2, 0, key) + _timeout(0, 517))
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), (key, v)
+        assert "same order" in v["fix"] and "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"], v
+
+
+def test_a_unique_id_wait_with_no_timeout_of_the_root_stays_rule_g(tmp_path):
+    """The near shapes: the wait alone, or beside a timeout of the waiting rank itself (not the root), is still
+    rule G's root that never reached its first collective; a closed store stays the store host gone."""
+    for text in (_uid_wait(2, 0, "1"), _uid_wait(2, 0, "1") + _timeout(2, 517)):
+        v = _report(tmp_path, text)["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), (text, v)
+    v = _report(tmp_path, _uid_wait(2, 0, "1", "Connection reset by peer") + _timeout(0, 517))["verdict"]
+    assert v["cause"] != "desync", v
