@@ -1,7 +1,8 @@
 """Ranks that stand at different points of the job, read from the lines (round 72 showed each): a rank waiting in the
 store for the ncclUniqueId of a new communicator from a rank that is itself shown timing out inside a collective of
-its own (the two sides issued different collectives: desync, nobody named, lead rules G and D). Hosts, ranks and
-values are made up."""
+its own (the two sides issued different collectives: desync, nobody named, lead rules G and D); torch's cross-rank
+check of a ShardedTensor's metadata finding two ranks' global sizes differ (desync, nobody named: rules AH (1), D, as
+round 72's adjudication of torchrec-1591 reads it). Hosts, ranks and values are made up."""
 
 from __future__ import annotations
 
@@ -38,4 +39,34 @@ def test_a_unique_id_wait_with_no_timeout_of_the_root_stays_rule_g(tmp_path):
         v = _report(tmp_path, text)["verdict"]
         assert (v["cause"], v["culprits"]) == ("rank_missing", [0]), (text, v)
     v = _report(tmp_path, _uid_wait(2, 0, "1", "Connection reset by peer") + _timeout(0, 517))["verdict"]
+    assert v["cause"] != "desync", v
+
+
+def _meta(prop: str, a: str, b: str, ra: int = 0, rb: int = 1) -> str:
+    return (f"ValueError: ShardedTensor {prop} property does not match from different ranks! Found {prop}={a} on "
+            f"rank:{ra}, and {prop}={b} on rank:{rb}.\n")
+
+
+_SPAWN_TB = ('Traceback (most recent call last):\n  File "shard_demo.py", line 88, in <module>\n    run(4)\n'
+             '  File "shard_demo.py", line 80, in run\n    assert p.exitcode == 0\nAssertionError\n')
+
+
+def test_sharded_tensor_ranks_disagreeing_on_global_size_are_a_desync(tmp_path):
+    """torchrec-1591's shape with other sizes and ranks: every process raises the same cross-rank check, then the
+    parent's exit-code assert: the ranks handed one all-gathered metadata different sizes: desync, nobody named, nobody
+    innocent (two ranks named, no majority); the fix names the sharding plan and the table sizes."""
+    line = _meta("global_size", "torch.Size([1026, 64])", "torch.Size([1024, 64])", 0, 2)
+    for text in (line * 3 + _SPAWN_TB, _meta("dtype", "torch.float32", "torch.float16")):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), (text, v)
+        assert "same global_size on every rank" in v["fix"] and "sharding plan" in v["fix"], v
+
+
+def test_sharded_tensor_local_shard_check_is_not_read_as_ranks_disagreeing(tmp_path):
+    """The near shape: its check of one rank's own local shards ("Local shards' tensor size property need to be the
+    same on rank:0!") compares no other rank -- not a cross-rank disagreement."""
+    text = ("ValueError: Local shards' tensor dtype property need to be the same on rank:0! Found one local shard "
+            "tensor dtype=torch.float32, the other local shard tensor dtype=torch.float16.\n" + _SPAWN_TB)
+    v = _report(tmp_path, text)["verdict"]
     assert v["cause"] != "desync", v
