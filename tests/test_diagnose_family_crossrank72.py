@@ -2,7 +2,9 @@
 store for the ncclUniqueId of a new communicator from a rank that is itself shown timing out inside a collective of
 its own (the two sides issued different collectives: desync, nobody named, lead rules G and D); torch's cross-rank
 check of a ShardedTensor's metadata finding two ranks' global sizes differ (desync, nobody named: rules AH (1), D, as
-round 72's adjudication of torchrec-1591 reads it). Hosts, ranks and values are made up."""
+round 72's adjudication of torchrec-1591 reads it). And, by the same round, a store read's poolFD line printed by Ray
+Train's workers (their actor prefix, no rank tag): processes of the job already connected, rule AR's rank_missing with
+nobody named, not the launcher's rendezvous. Hosts, ranks and values are made up."""
 
 from __future__ import annotations
 
@@ -70,3 +72,30 @@ def test_sharded_tensor_local_shard_check_is_not_read_as_ranks_disagreeing(tmp_p
             "tensor dtype=torch.float32, the other local shard tensor dtype=torch.float16.\n" + _SPAWN_TB)
     v = _report(tmp_path, text)["verdict"]
     assert v["cause"] != "desync", v
+
+
+_POOLFD = "[W socket.cpp:432] [c10d] While waitForInput, poolFD failed with (errno: 0 - Success).\n"
+_TRIAL = ("2025-02-01 09:40:30,679\tERROR tune_controller.py:1331 -- Trial task failed for trial "
+          "TorchTrainer_0ab12_00000\n")
+
+
+def test_ray_train_workers_store_reads_are_the_jobs_processes_waiting(tmp_path):
+    """ray-45825's shape with other hosts: two RayTrainWorker actors (one remote) print c10d's poolFD line, glued on
+    one line or each on its own, then the trial fails: rule AR's connected read, rank_missing, nobody named."""
+    for text in (f"(RayTrainWorker pid=4121, ip=10.2.0.7) {_POOLFD.strip()} (RayTrainWorker pid=811) {_POOLFD}"
+                 + _TRIAL,
+                 f"(RayTrainWorker pid=4121, ip=10.2.0.7) {_POOLFD}(RayTrainWorker pid=811) {_POOLFD}" + _TRIAL):
+        d = _report(tmp_path, text)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not _accused(d), (text, v)
+        assert "py-spy dump" in v["fix"] and "MASTER_ADDR" in v["fix"], v
+
+
+def test_a_poolfd_line_with_its_header_and_no_actor_or_rank_stays_the_rendezvous(tmp_path):
+    """The near shapes: the same line with its header but no rank tag and no actor prefix is still a process with no
+    rank yet (the rendezvous), and a Ray worker whose store connection fails is the store unreachable: both
+    store_rendezvous."""
+    for text in (_POOLFD + _TRIAL, "(RayTrainWorker pid=811) [W socket.cpp:663] [c10d] The client socket has failed "
+                 "to connect to [10.2.0.7]:29500 (errno: 110 - Connection timed out).\n" + _TRIAL):
+        v = _report(tmp_path, text)["verdict"]
+        assert v["cause"] == "store_rendezvous", (text, v)

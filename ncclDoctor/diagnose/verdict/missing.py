@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, barrier_roles, own_errors, world_size
-from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_VLLM_WORKER_LINE, Event
+from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.desync import _desync, _hvd_split
@@ -762,6 +762,19 @@ def _headless_wait(text: str) -> bool:
     return "waitForInput" in text and "[c10d]" not in text and "socket.cpp" not in text
 
 
+def _actor_wait(text: str) -> bool:
+    """c10d's waitForInput line printed by a Ray actor: its "(Name pid=N[, ip=A])" prefix stands right before the
+    line's log header (round 72's ray-45825: two RayTrainWorkers' poolFD lines)."""
+    at = text.find("waitForInput")
+    return at > 0 and any(_R_ACTOR_HEAD.match(text, m.end()) for m in R_RAY_PID.finditer(text, 0, at))
+
+
+# what follows a Ray actor prefix on c10d's line: its log header ("[W socket.cpp:432] [c10d]", a "[rank1]:" first,
+# a dated "[W611 10:02:03.1 socket.cpp:428]"), nothing of another process's text in between
+_R_ACTOR_HEAD = re.compile(r" ?(?:\[rank\d{1,7}\]:)?\[[WEI]\S{0,30}(?: \S{1,40})? ?socket\.cpp:\d{1,6}\] "
+                           r"\[c10d\] While waitForInput")
+
+
 def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A rank's read from the store (a get/wait: c10d's waitForInput on a socket it had connected) that times out: the
     store answered the connection, and the rank waits for a key another rank has not written yet -- that rank is
@@ -777,8 +790,12 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # no "socket.cpp:N]"): whether a "[rankN]:" stood before it cannot be told, so the connected read with no key shown
     # is rule Y's rank_missing, unless torchrun's agent is shown making it (its frames: below). With its header shown
     # and no rank tag, the process had no rank yet: the agent's or the set-up's rendezvous (store_rendezvous)
+    # a wait printed under a Ray actor's prefix ("(RayTrainWorker pid=3738, ip=10.0.0.5) [W socket.cpp:432] [c10d]
+    # While waitForInput, ..."): Ray Train's workers are the job's own processes (no torchrun agent runs under Ray;
+    # the rank-0 worker hosts the store), so the read is a process of the job, its rank not shown (rules AD (2), AR)
     evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
-           and (e.rank is not None or e.data.get("in_collective") or app or _headless_wait(e.text))]
+           and (e.rank is not None or e.data.get("in_collective") or app or _headless_wait(e.text)
+                or _actor_wait(e.text))]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None
