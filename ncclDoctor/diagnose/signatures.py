@@ -1637,6 +1637,13 @@ R_RNG_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:synchroni[sz]e|sync|broad
 # state no generator produced
 R_BAD_RNG_STATE = re.compile(r"\bInvalid mt19937 state\b|\bRNG state is wrong size\b|"
                              r"found the input RNG state size to be -?\d{1,20}")
+# torch's cross-rank check of sharded-tensor metadata (torch.distributed._shard's build_global_metadata, which every
+# rank runs on the metadata all-gathered from every rank): "ShardedTensor global_size property does not match from
+# different ranks! Found global_size=torch.Size([3070]) on rank:0, and global_size=torch.Size([3068]) on rank:1." (its
+# dtype / requires_grad / pin_memory alike). Not its local check of one rank's own shards ("Local shards' tensor size
+# property need to be the same on rank:0!"), which compares no other rank.
+R_XRANK_META = re.compile(r"\b(\w{1,40}) property does not match from different ranks! Found \w{1,40}=(.{1,80}?) on "
+                          r"rank:? ?(\d{1,7}), and \w{1,40}=(.{1,80}?) on rank:? ?(\d{1,7})")
 # The printed result of a functional collective (torch.distributed._functional_collectives): AsyncCollectiveTensor's
 # repr waits for its collective ("AsyncCollectiveTensor(" + the waited tensor's repr), so a process printing
 # "AsyncCollectiveTensor(tensor([[1., 2.], ...], device='cuda:1'))" got through that collective

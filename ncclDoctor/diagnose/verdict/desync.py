@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_VICTIM_EXC, Event
+from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_VICTIM_EXC, R_XRANK_META, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
 
@@ -262,6 +262,36 @@ def _garbage_rng(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "only 'generator') when preparing the DataLoader.",
         "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["rng_sync_frame"][:1]])
 
+
+
+def _meta_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AH (1) and D read through torch's cross-rank check of a ShardedTensor's metadata (round 72's
+    torchrec-1591, adjudicated): every rank all-gathers its shards' metadata and compares each rank's global size
+    (dtype, requires_grad, pin_memory) with the first rank's ("ShardedTensor global_size property does not match from
+    different ranks! Found global_size=... on rank:0, and global_size=... on rank:1"). The ranks handed one collective
+    different values -- a cross-rank count mismatch, not one rank's own argument refused alike everywhere (rules BB (4),
+    AV) -- and the check names the first rank that differs from the first one, so with no majority nobody is named and
+    nobody is innocent. Not its local check of one rank's own shards, nor beside a timeout or NCCL error, whose
+    families read first."""
+    bad = [(e, m) for e in c.exceptions if (m := R_XRANK_META.search(e.data.get("message") or e.text))]
+    if not bad or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    e, m = bad[0]
+    prop, a, ra, b, rb = m.group(1), m.group(2), m.group(3), m.group(4), m.group(5)
+    return Verdict(
+        "desync",
+        f"torch's cross-rank check of a sharded tensor's metadata found the ranks disagree: {prop}={a} on rank {ra} "
+        f"and {prop}={b} on rank {rb} (every rank all-gathers its shards' metadata and compares them): the ranks built "
+        "the same ShardedTensor from different sizes or properties, so the collective-built tensor cannot be "
+        "assembled; the check names the first rank that differs from the first one, not the wrong one",
+        "Give the ShardedTensor the same global_size on every rank (and the same dtype / requires_grad): every rank "
+        "must build it from the same table sizes and the same sharding plan. With torchrec / row-wise sharding the "
+        "table's num_embeddings (a managed-collision table's mch_size / zch size) must be the same on every rank "
+        "and, where the sharder splits rows evenly, a multiple of (divisible by) the world size / number of devices; "
+        "no per-rank random or data-derived table sizes (fix the seed / deterministic table sizes). When building it "
+        "yourself with init_from_local_shards, check each rank's local shard sizes and offsets add up to the same "
+        "global size. TORCH_DISTRIBUTED_DEBUG=DETAIL checks collectives' shapes across ranks.",
+        "medium", [], [x.brief() for x, _ in bad[:2]])
 
 # a print's label naming a collective whose tensors must have one size on every rank; not the object collectives
 # (gather_object, all_gather_object: any size), an all-to-all (uneven splits are allowed), nor a print of what came

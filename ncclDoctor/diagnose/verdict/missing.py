@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, barrier_roles, own_errors, world_size
-from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_VLLM_WORKER_LINE, Event
+from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.desync import _desync, _hvd_split
@@ -66,6 +66,9 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unfit = world_unfit(c, [e for e in evs if e.data.get("root") == 0])  # lead rule AE over G: a world no launch fills
     if unfit is not None:
         return unfit
+    crossed = _root_inside(c, evs, roots, waiting)
+    if crossed is not None:
+        return crossed
     return Verdict(
         "rank_missing",
         f"{who} waited for the group's rank {_fmt_ranks(roots)} to publish the {uid} "
@@ -79,6 +82,47 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(init_process_group(timeout=...)) for legitimately long work; NCCL_DEBUG=INFO shows when each rank creates "
         "its communicator.",
         "medium", roots, proof)
+
+
+def _root_inside(c: Collected, evs: list[Event], roots: list[int], waiting: list[int]) -> Verdict | None:
+    """Lead rules G and D (round 72's diffae-71): rule G's culprit is the rank that never reached its first collective
+    of the new communicator, but when that same rank is shown timing out inside a collective of its own (its watchdog's
+    SeqNum/OpType line), it did reach collectives -- it waits in one the waiting ranks never issued, while they wait
+    for it in the set-up of a communicator it never started: the two sides issued different collectives, each waiting
+    for the other (a rank-conditional collective, or a tensor on another device creating a new communicator on some
+    ranks only). With no majority, nobody is named and nobody proven innocent (rule D). Only for a wait that timed out
+    (a reset or closed store is the store host gone, read above), and not where the root is also one of the waiters."""
+    if any(e.data.get("gone") for e in evs):
+        return None
+    inside = [t for r in roots if r not in waiting for t in c.ranks[r].timeouts.values() if t.seq is not None] \
+        if all(r in c.ranks for r in roots) else []
+    if not inside:
+        return None
+    t = inside[0]
+    key = _R_UID_KEY.search(evs[0].text)
+    which = f"store key '{key.group(1)}'" if key else "the store"
+    uid = evs[0].data.get("uid", "ncclUniqueId")
+    waits = f"rank(s) {_fmt_ranks(waiting)}" if waiting else "a rank (its number not in the line)"
+    return Verdict(
+        "desync",
+        f"{waits} waited in {which} for rank {t.rank}'s {uid} of a new communicator ({evs[0].data['error']}), while "
+        f"rank {t.rank} itself timed out inside collective #{t.seq} ({t.op or 'its op not shown'}) of its own: rank "
+        f"{t.rank} did reach collectives, so it is not a rank that never arrived -- the ranks issued different "
+        "collectives at this point (one side setting up a communicator the other never started, the other in a "
+        "collective the first never issued), each waiting for the other; two sides with no majority: the lines do "
+        "not say which side took the wrong path",
+        "Make every rank issue the same collectives in the same order: find the rank-conditional collective (a "
+        "metric, a barrier, a save or an evaluation run on some ranks only) or the collective issued with a tensor "
+        "on another device or in another group (a new communicator, a new_group / P2P send-recv created on some "
+        "ranks only) -- the same device on every rank (torch.cuda.set_device(local_rank) before any collective). "
+        "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across ranks and "
+        "with the Flight Recorder on (TORCH_FR_BUFFER_SIZE=2000) to see each rank's last collectives; a py-spy dump "
+        "of every rank while it hangs shows where each one stands.",
+        "low", [], [e.brief() for e in evs[:2]] + [t.brief()])
+
+
+# the store key a rank's unique-id read names ("by key '1', but store->get('1') got error")
+_R_UID_KEY = re.compile(r"by key '([^']{1,40})'")
 
 
 def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -718,6 +762,19 @@ def _headless_wait(text: str) -> bool:
     return "waitForInput" in text and "[c10d]" not in text and "socket.cpp" not in text
 
 
+def _actor_wait(text: str) -> bool:
+    """c10d's waitForInput line printed by a Ray actor: its "(Name pid=N[, ip=A])" prefix stands right before the
+    line's log header (round 72's ray-45825: two RayTrainWorkers' poolFD lines)."""
+    at = text.find("waitForInput")
+    return at > 0 and any(_R_ACTOR_HEAD.match(text, m.end()) for m in R_RAY_PID.finditer(text, 0, at))
+
+
+# what follows a Ray actor prefix on c10d's line: its log header ("[W socket.cpp:432] [c10d]", a "[rank1]:" first,
+# a dated "[W611 10:02:03.1 socket.cpp:428]"), nothing of another process's text in between
+_R_ACTOR_HEAD = re.compile(r" ?(?:\[rank\d{1,7}\]:)?\[[WEI]\S{0,30}(?: \S{1,40})? ?socket\.cpp:\d{1,6}\] "
+                           r"\[c10d\] While waitForInput")
+
+
 def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A rank's read from the store (a get/wait: c10d's waitForInput on a socket it had connected) that times out: the
     store answered the connection, and the rank waits for a key another rank has not written yet -- that rank is
@@ -733,8 +790,12 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # no "socket.cpp:N]"): whether a "[rankN]:" stood before it cannot be told, so the connected read with no key shown
     # is rule Y's rank_missing, unless torchrun's agent is shown making it (its frames: below). With its header shown
     # and no rank tag, the process had no rank yet: the agent's or the set-up's rendezvous (store_rendezvous)
+    # a wait printed under a Ray actor's prefix ("(RayTrainWorker pid=3738, ip=10.0.0.5) [W socket.cpp:432] [c10d]
+    # While waitForInput, ..."): Ray Train's workers are the job's own processes (no torchrun agent runs under Ray;
+    # the rank-0 worker hosts the store), so the read is a process of the job, its rank not shown (rules AD (2), AR)
     evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
-           and (e.rank is not None or e.data.get("in_collective") or app or _headless_wait(e.text))]
+           and (e.rank is not None or e.data.get("in_collective") or app or _headless_wait(e.text)
+                or _actor_wait(e.text))]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None
