@@ -138,13 +138,23 @@ def traced_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     its return trail are followed right below by a traceback under one rank's tag ("[rank0]: Traceback ..."), and
     no other rank is named -- that traceback is the same process's, so the failure is that rank's own. ([], "")
     otherwise: with two processes, or a traceback under another rank, the device index stays no rank."""
-    if c.ranks or c.child_failures or c.worker_failures or len(c.procs) != 1 or not evs:
+    if c.ranks or c.child_failures or c.worker_failures or not evs:
         return [], ""
-    host, pid, _ = next(iter(c.procs))
     tagged = {e.data.get("tb_rank") for e in evs}
-    if len(tagged) != 1 or None in tagged or any((e.host, e.pid) != (host, pid) for e in evs):
+    if len(tagged) != 1 or None in tagged:
         return [], ""
     r = tagged.pop()
+    if not c.procs and all(e.data.get("kernel_assert") and e.host is None for e in evs):
+        # a kernel's device-side assert, untagged (the GPU prints it), then right below it the traceback of the one
+        # rank the lines name: that rank's process launched the kernel (round 72's weathergenerator-255, as
+        # easycontext-13 reads a lone rank's assert)
+        return [r], (f"rank {r} (the one rank these lines name: the kernel's device-side assert unwinds into the "
+                     f"traceback printed right below it under its rank tag '[rank{r}]')")
+    if len(c.procs) != 1:
+        return [], ""
+    host, pid, _ = next(iter(c.procs))
+    if any((e.host, e.pid) != (host, pid) for e in evs):
+        return [], ""
     return [r], (f"rank {r} (the only process in these lines; NCCL's CUDA failure unwinds into the traceback printed "
                  f"right below it under its rank tag '[rank{r}]')")
 
