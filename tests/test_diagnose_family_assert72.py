@@ -6,6 +6,7 @@ than the corpus case's own, and a near shape that must NOT be read that way. Pat
 
 from __future__ import annotations
 
+from ncclDoctor.diagnose import diagnose
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 
@@ -42,3 +43,32 @@ def test_an_untagged_kernel_assert_then_an_untagged_traceback_names_nobody(tmp_p
     d = _report(tmp_path, _ASSERT + _tb(7).replace("[rank7]: ", ""))
     v = d["verdict"]
     assert v["cause"] == "cuda_error" and not _accused(d), v
+
+
+def _wd(rank: int, what: str, ms: int) -> str:
+    return (f"[rank{rank}]:[E0311 10:02:17.{ms:09d} ProcessGroupNCCL.cpp:1515] [PG 0 (default_pg) Rank {rank}] Process "
+            f"group watchdog thread terminated with exception: CUDA error: {what}")
+
+
+def test_every_rank_hitting_one_cuda_error_one_line_cut_short_is_every_rank_alike(tmp_path):
+    """An extension's own check ('Error an illegal memory access was encountered at line 88 in file /src/csrc/
+    kern.cu'), then both ranks' watchdogs on the same error within one second, rank 0's line cut mid-text (two
+    excerpts of one paste): every rank alike (rules J, AX (4)) -- cuda_error, nobody named; the fix the extension's
+    illegal access, not 'upgrade src' (a build directory is no package)."""
+    (tmp_path / "a.log").write_text("Error an illegal memory access was encountered at line 88 in file "
+                                    "/src/csrc/kern.cu\n" + _wd(0, "an illegal memory", 100200300) + "\n")
+    (tmp_path / "b.log").write_text(_wd(1, "an illegal memory access was encountered", 200300400) + "\n")
+    d = diagnose([str(tmp_path)]).results["diagnose"]
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+    assert "compute-sanitizer" in v["fix"] and "upgrade src" not in v["fix"], v
+
+
+def test_two_ranks_with_different_cuda_errors_are_not_read_as_one_error_alike(tmp_path):
+    """The near shape: one rank's watchdog line cut to 'an illegal', too short to say which error (an illegal memory
+    access or instruction), the other's 'an illegal instruction was encountered': not read as one error alike."""
+    (tmp_path / "a.log").write_text(_wd(0, "an illegal", 100200300) + "\n")
+    (tmp_path / "b.log").write_text(_wd(1, "an illegal instruction was encountered", 200300400) + "\n")
+    d = diagnose([str(tmp_path)]).results["diagnose"]
+    v = d["verdict"]
+    assert v["cause"] == "cuda_error" and "alike" not in v["summary"], v
