@@ -236,6 +236,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cuda_open: tuple[int, Event] | None = None
         # pybind11's "incompatible constructor arguments" whose listing follows on the next lines (_binding_listed)
         self._binding_open: tuple[int, Event] | None = None
+        self._exc_record: tuple[int, str] | None = None  # a JSON exception record's "exc_type" (crash._exc_record)
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
         self._ascend_head: tuple[int, int] = (-99, -1)
