@@ -36,3 +36,12 @@ def test_json_with_other_keys_is_no_exception_record(tmp_path):
     d = _report(tmp_path, "epoch 1 step 30\n" + _record("type", "value"))
     v = d["verdict"]
     assert "RuntimeError" not in v["summary"], v
+
+
+def test_a_json_exception_record_whose_class_and_message_hold_no_other_trigger_word_is_still_read(tmp_path):
+    """A record of a class named neither ...Error nor ...Exception, its message no failure word: the "exc_type" key
+    brings it to the reader (load.TRIGGERS), and it is a failure shown -- not 'nothing failed'."""
+    d = _report(tmp_path, 'epoch 1 step 30\nException info:\n{\n  "exc_type": "ShardFault",\n  "exc_value": "shard 3 '
+                'holds no entry",\n  "exc_global_rank": 0\n}\n')
+    v = d["verdict"]
+    assert v["cause"] != "none" and "ShardFault" in v["summary"], v
