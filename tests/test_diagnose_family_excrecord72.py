@@ -45,3 +45,12 @@ def test_a_json_exception_record_whose_class_and_message_hold_no_other_trigger_w
                 'holds no entry",\n  "exc_global_rank": 0\n}\n')
     v = d["verdict"]
     assert v["cause"] != "none" and "ShardFault" in v["summary"], v
+
+
+def test_a_json_exception_record_hard_wrapped_at_80_columns_is_still_read(tmp_path):
+    """The same record pasted through an 80-column terminal: the value's pieces are joined (its line keeps the last
+    piece's number, farther below "exc_type"), and it is still read as the record's RuntimeError."""
+    wrapped = "\n".join(line[k:k + 80] for line in _record().split("\n") for k in range(0, max(len(line), 1), 80))
+    d = _report(tmp_path, "epoch 1 step 30\n" + wrapped)
+    v = d["verdict"]
+    assert v["cause"] == "unknown" and "RuntimeError: Expected" in v["summary"], v

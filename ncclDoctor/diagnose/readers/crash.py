@@ -445,7 +445,8 @@ class CrashReaders:
             return None
         v = S.R_EXC_RECORD_VALUE.match(self._body)
         rec, self._exc_record = self._exc_record, None
-        if v is None or rec is None or not 0 < lineno - rec[0] <= 2:
+        # the next key of the record; a hard-wrapped paste's joined value keeps its last piece's number (ingest.unwrap)
+        if v is None or rec is None or not 0 < lineno - rec[0] <= 64:
             return None
         said = v.group(1).replace("\\n", " ").replace('\\"', '"')
         ev = self._context(lineno, text, "traceback_tail")
