@@ -36,7 +36,7 @@ from ncclDoctor.diagnose.load import (
     text_lines,
 )
 from ncclDoctor.diagnose.parse import LineParser
-from ncclDoctor.diagnose.signatures import ISO_CLOCK, R_ANSI, R_LINE_PREFIX, Event, strip_prefixes
+from ncclDoctor.diagnose.signatures import ISO_CLOCK, R_ANSI, R_LINE_PREFIX, R_PY_FRAME_END, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.fieldformats import nccl_tests
 
@@ -288,6 +288,14 @@ def _cut_class(x: str, y: str) -> bool:
     return bool(_CLASS_HEAD.search(x) and _CLASS_REST.match(y))
 
 
+def _frame_then_code(x: str, y: str) -> bool:
+    """Whether x is a whole Python traceback frame line ('File "x.py", line N, in f') and y the indented code line
+    Python prints under it: a frame that ends at the column by chance, not a frame cut there (a frame's function
+    name cut at the column goes on with its rest, never with blanks then code). Round 72's dit-79: a DDP forward
+    frame of exactly 132 columns, then its code line, was joined into one line and the cut traceback went unread."""
+    return y[:1] in (" ", "\t") and bool(y.strip()) and bool(R_PY_FRAME_END.search(strip_prefixes(x)))
+
+
 def _continues(x: str, y: str) -> bool:
     """Whether y can be the rest of x cut at a column: not a separator line cut, not a line that
     starts like a new one (``_NEW_LINE``, or a launcher prefix), not one that starts like x.
@@ -303,7 +311,7 @@ def _continues(x: str, y: str) -> bool:
         return False
     if _closes(x, y) or _cut_class(x, y):
         return True  # the cut fell inside "<port>" (y closes x's bracket, not a quote) or an exception's class
-    if _NEW_LINE.match(y) or strip_prefixes(y) != y:
+    if _NEW_LINE.match(y) or strip_prefixes(y) != y or _frame_then_code(x, y):
         return False
     return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
 
@@ -383,7 +391,7 @@ def _starts_anew(x: str, y: str) -> bool:
     y = _rest(qx, y)
     if not y.strip() or _rule(x) or _rule(y) or _closes(x, y) or _cut_class(x, y):
         return False  # the end of the text, a separator, the rest of a cut "<port>" or exception class
-    if _NEW_LINE.match(y) or strip_prefixes(y) != y:
+    if _NEW_LINE.match(y) or strip_prefixes(y) != y or _frame_then_code(x, y):
         return True
     if _whole_row(x, y) or nccl_tests.result_row(strip_prefixes(y)):
         return True  # a whole nccl-tests row ends at the column by chance, or follows a line that does

@@ -338,6 +338,9 @@ SNIFF = 8192
 #             ...Exception ("Exception: shard 3 holds no entry", what `raise Exception(...)` prints), which holds no
 #             other word: without it the traceback's failure was never read and the verdict said nothing failed
 #             (signatures.R_EXC_TAIL, readers.crash._traceback_tail, verdict.unread)
+#   "exc_type"  a framework's exception record printed as JSON (fastNLP's "Exception info:" block: "exc_type":
+#             "KeyboardInterrupt", then "exc_value": "..."), whose class may hold no other word: read as the
+#             exception's own line (signatures.R_EXC_RECORD_TYPE, readers.crash._exc_record_line, round 72)
 #   CudaIPCTypes  torch's exit-time warning "[W CudaIPCTypes.cpp:16] Producer process has been terminated before all
 #             shared CUDA tensors released" (a process that shared CUDA tensors, a DataLoader worker's producer,
 #             exiting), which holds no other word: with nothing failing after it the lines are none, and the verdict
@@ -573,7 +576,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"pointer not allocated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
-            b"device handle", b"Exception:", b"CudaIPCTypes", b"num_processes", b"num_machines",
+            b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",

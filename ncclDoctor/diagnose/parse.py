@@ -236,6 +236,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cuda_open: tuple[int, Event] | None = None
         # pybind11's "incompatible constructor arguments" whose listing follows on the next lines (_binding_listed)
         self._binding_open: tuple[int, Event] | None = None
+        self._exc_record: tuple[int, str] | None = None  # a JSON exception record's "exc_type" (crash._exc_record)
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
         self._ascend_head: tuple[int, int] = (-99, -1)
@@ -1336,10 +1337,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._oom_open = None
         cuda = self._cuda_open
         if (cuda is not None and rank is not None and 0 < lineno - cuda[0] <= _CUDA_TB_NEAR and cuda[1].rank is None
-                and "NCCL WARN" in cuda[1].text):
+                and ("NCCL WARN" in cuda[1].text or cuda[1].data.get("kernel_assert"))):
             # NCCL's unranked 'Cuda failure' WARN, its return trail ("init.cc:1409 -> 1"), then the rank-tagged
-            # traceback the error raised in Python (verdict.cuda.traced_rank, lead rule AM (3))
-            cuda[1].data["tb_rank"] = rank
+            # traceback the error raised in Python (verdict.cuda.traced_rank, lead rule AM (3)); a kernel's unranked
+            # device-side assert the same, its process's traceback right below it (round 72's weathergenerator-255);
+            # two ranks' tracebacks under it leave it no one's
+            seen = cuda[1].data.get("tb_rank", rank)
+            cuda[1].data["tb_rank"] = rank if seen == rank and not cuda[1].data.get("tb_mixed") else None
+            cuda[1].data["tb_mixed"] = cuda[1].data["tb_rank"] is None
 
     def _plain(self, lineno: int, text: str, kind: str) -> Event:
         """An event of how far the job got: its host and process, never a rank (it is no rank's

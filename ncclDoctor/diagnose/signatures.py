@@ -2205,6 +2205,11 @@ R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 # The last line of a Python traceback, "SomethingError: text" (dotted module path allowed), at the
 # start of a line once launcher prefixes are stripped: a rank's own exception. Python's base class itself too
 # ("Exception: ...", what `raise Exception(...)` in a script prints).
+# A framework's own exception record printed as JSON (fastNLP's "Exception info:" block: "exc_type": "RuntimeError",
+# then "exc_value": "<the exception's message, its newlines escaped>", "exc_global_rank": N): the same exception a
+# traceback's last line states (readers.crash._exc_record; round 72's fastnlp-458)
+R_EXC_RECORD_TYPE = re.compile(r'^\s*"exc_type"\s*:\s*"((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Za-z_]\w{0,60})"\s*,?\s*$')
+R_EXC_RECORD_VALUE = re.compile(r'^\s*"exc_value"\s*:\s*"(.{1,100000}?)"?\s*,?\s*$')
 R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception))"
                         r"(?:: ?(.{0,300}?))?\s*$")
 # torch.utils.checkpoint's check that the tensors a recomputed forward saves match the first forward's: its

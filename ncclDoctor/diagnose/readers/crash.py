@@ -434,9 +434,31 @@ class CrashReaders:
                        message=m.group(2).strip())
         return ev
 
+    def _exc_record_line(self, lineno: int, text: str) -> Event | None:
+        """A framework's exception record printed as JSON (S.R_EXC_RECORD_TYPE, then S.R_EXC_RECORD_VALUE on the next
+        lines): read as the exception's own line would be, its class and message (round 72's fastnlp-458: fastNLP's
+        "Exception info:" block holding DDP's unfinished-reduction error, the traceback after it cut)."""
+        t = S.R_EXC_RECORD_TYPE.match(self._body)
+        if t is not None:
+            self._exc_record = (lineno, t.group(1))
+            self._follow = max(self._follow, 2)  # its "exc_value" line may hold no trigger word
+            return None
+        v = S.R_EXC_RECORD_VALUE.match(self._body)
+        rec, self._exc_record = self._exc_record, None
+        # the next key of the record; a hard-wrapped paste's joined value keeps its last piece's number (ingest.unwrap)
+        if v is None or rec is None or not 0 < lineno - rec[0] <= 64:
+            return None
+        said = v.group(1).replace("\\n", " ").replace('\\"', '"')
+        ev = self._context(lineno, text, "traceback_tail")
+        ev.data.update(type=rec[1], message=re.sub(r"\s+", " ", said).strip()[: S.TEXT_CAP], record="json")
+        self._last_exc = (lineno, ev)
+        return ev
+
     def _traceback_tail(self, lineno: int, text: str) -> Event | None:
         """A rank's own exception, the last line of its traceback. Read after every other family
         (a line they explain keeps their kind); torchrun's own ChildFailedError is not a rank's."""
+        if '"exc_' in text and (S.R_EXC_RECORD_TYPE.match(self._body) or S.R_EXC_RECORD_VALUE.match(self._body)):
+            return self._exc_record_line(lineno, text)
         if ("CheckpointException ranks" in text or "(RANK " in text) and (d := self._dcp_failure(lineno, text)):
             return d or None
         if "Termination signal` is detected" in text:

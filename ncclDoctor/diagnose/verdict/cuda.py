@@ -138,13 +138,23 @@ def traced_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     its return trail are followed right below by a traceback under one rank's tag ("[rank0]: Traceback ..."), and
     no other rank is named -- that traceback is the same process's, so the failure is that rank's own. ([], "")
     otherwise: with two processes, or a traceback under another rank, the device index stays no rank."""
-    if c.ranks or c.child_failures or c.worker_failures or len(c.procs) != 1 or not evs:
+    if c.ranks or c.child_failures or c.worker_failures or not evs:
         return [], ""
-    host, pid, _ = next(iter(c.procs))
     tagged = {e.data.get("tb_rank") for e in evs}
-    if len(tagged) != 1 or None in tagged or any((e.host, e.pid) != (host, pid) for e in evs):
+    if len(tagged) != 1 or None in tagged:
         return [], ""
     r = tagged.pop()
+    if not c.procs and all(e.data.get("kernel_assert") and e.host is None for e in evs):
+        # a kernel's device-side assert, untagged (the GPU prints it), then right below it the traceback of the one
+        # rank the lines name: that rank's process launched the kernel (round 72's weathergenerator-255, as
+        # easycontext-13 reads a lone rank's assert)
+        return [r], (f"rank {r} (the one rank these lines name: the kernel's device-side assert unwinds into the "
+                     f"traceback printed right below it under its rank tag '[rank{r}]')")
+    if len(c.procs) != 1:
+        return [], ""
+    host, pid, _ = next(iter(c.procs))
+    if any((e.host, e.pid) != (host, pid) for e in evs):
+        return [], ""
     return [r], (f"rank {r} (the only process in these lines; NCCL's CUDA failure unwinds into the traceback printed "
                  f"right below it under its rank tag '[rank{r}]')")
 
@@ -410,13 +420,28 @@ def _ucx_cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+# a directory a source checkout is built in, not a package's name ("/src/csrc/ops.cu", "/workspace/csrc/x.cu")
+_NO_PACKAGE = frozenset({"src", "source", "sources", "build", "workspace", "app", "tmp", "home", "root", "code", "repo",
+                         "opt", "usr", "lib", "csrc"})
+
+
 def _alike(evs: list, ranks: list[int]) -> bool:
     """Whether every rank shows the same CUDA error. torch's ncclUnhandledCudaError is the echo of NCCL's 'Cuda
     failure' line under it, so where each rank shows that line, the lines are compared, not the echoes."""
-    if len({(e.data.get("what") or "").lower() for e in evs}) == 1:
+    if _one_text({(e.data.get("what") or "").lower() for e in evs}):
         return True
     own = [e for e in evs if e.kind == "cuda_error" and e.data.get("what")]
-    return set(ranks) <= {e.rank for e in own} and len({e.data["what"].lower() for e in own}) == 1
+    return set(ranks) <= {e.rank for e in own} and _one_text({e.data["what"].lower() for e in own})
+
+
+def _one_text(whats: set[str]) -> bool:
+    """Whether the errors' texts are one: the same, or a paste's line cut short of the others' ("CUDA error: an
+    illegal memory" under one rank's tag, "... an illegal memory access was encountered" under the other's; round
+    72's torchtune-1856) -- a start of the longest, long enough to say which error it is."""
+    if len(whats) <= 1:
+        return True
+    whole = max(whats, key=len)
+    return all(whole.startswith(w) and len(w) >= 12 for w in whats)
 
 
 def _one_of_those_shown(c: Collected, ranks: list[int]) -> bool:
@@ -647,11 +672,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # a C/CUDA extension's own CUDA check (bitsandbytes' CUDA_CHECK_RETURN: "Error operation not supported at line
         # 351 in file .../bitsandbytes/csrc/pythonInterface.c"): the extension's CUDA call, not NCCL's
         pkg = re.search(r"([\w.\-]{1,64})/csrc/", ext.group(1))  # the package's source tree names it
-        lib = pkg.group(1) if pkg else "the extension"
+        # ... unless it is only a build's checkout directory ("/src/csrc/ops.cu": bitsandbytes built under /src)
+        lib = pkg.group(1) if pkg and pkg.group(1).lower() not in _NO_PACKAGE else "the extension"
         what = (f"a CUDA error in {lib}'s own C/CUDA code (its check printed 'Error ... at line N in file ...'), "
                 "not in NCCL or torch")
         fix = (f"The failing call is {lib}'s: upgrade {lib} to a build for this CUDA version and driver, or avoid the "
                "feature that needs it.")
+        if "illegal memory access" in text:
+            # the extension's own kernel read or wrote out of bounds (round 72's torchtune-1856: bitsandbytes'
+            # ops.cu under its paged optimizer)
+            fix += (f" 'an illegal memory access' at {ext.group(1)} is that extension's kernel reading or writing "
+                    "out of bounds: rerun with CUDA_LAUNCH_BLOCKING=1 (or under compute-sanitizer) to confirm the "
+                    "kernel, TORCH_USE_CUDA_DSA for torch's own asserts; replace the extension's op by torch's own "
+                    "(a bitsandbytes paged / 8-bit optimizer by torch.optim.AdamW) or upgrade the extension.")
         if "operation not supported" in text:
             fix += (" 'operation not supported' there is managed/paged memory (cudaMemPrefetchAsync) the GPU, driver, "
                     "WSL or vGPU does not support: for bitsandbytes use a plain optimizer instead of its paged one "

@@ -581,6 +581,10 @@ _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]dist
 _R_AGENT_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\]agent[/\\]server[/\\]'
                            r'api\.py"')
 _R_AGENT_SETUP = re.compile(r"(?:self\.)?_initialize_workers\(")
+# ... or its last frame still in torchrun's own launcher, above the agent: torch/distributed/run.py (main, run) or
+# launcher/api.py (elastic_launch's __call__, launch_agent) -- torchrun raised creating its rendezvous handler or
+# running the agent, no worker frame below it (lead rule BC (1); round 72's dlrover-374, as qwen-1004)
+_R_LAUNCHER_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\](?:run|launcher[/\\]api)\.py"')
 _AGENT_SETUP_FIX = (
     "The exception text the paste cut says which part failed: a rendezvous error (RendezvousTimeoutError, "
     "RendezvousClosedError, a store's DistNetworkError / 'Address already in use') or a failure starting the workers; "
@@ -668,6 +672,13 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
             _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if _R_LAUNCHER_FILE.search(ev.text):
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback in torchrun's own launcher ({ev.text[:200]}: '{code[:120]}'), "
+            "before its exception line: torchrun raised setting up its rendezvous or running its elastic agent, "
+            "above any worker -- no frame below it and no error text show what failed, nor any rank at fault",
+            _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if _R_AGENT_FILE.search(ev.text) and (func == "_initialize_workers" or _R_AGENT_SETUP.match(code)):
         return Verdict(
             "unknown",
