@@ -73,7 +73,9 @@ def _refused_texts(c: Collected) -> list[tuple]:
 def _cpu_tensor(c: Collected) -> Verdict | None:
     """A collective that ProcessGroupNCCL refused because a tensor was on the CPU: every rank runs the same code, so
     no rank is named (the first to print it is no more at fault than the others): the tensor's device is the fix."""
-    evs = [e for e in c.exceptions if _CPU_TENSOR.search(e.data.get("message") or "")]
+    # an exception's message, or the line alone where the paste dropped its "RuntimeError: " (an unread failure line:
+    # generic.R_FAILURE_WORD; round 72's dgl-7333)
+    evs = [e for e, t in _refused_texts(c) if _CPU_TENSOR.search(t)]
     if not evs:
         return _tensor_refused(c)
     return Verdict(
