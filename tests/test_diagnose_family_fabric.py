@@ -2366,6 +2366,40 @@ def test_c10d_finding_no_backend_for_a_cpu_tensor_is_the_same_invalid_usage(tmp_
     assert "gloo" in v["fix"] and "cpu:gloo,cuda:nccl" in v["fix"], v["fix"]
 
 
+def test_a_cpu_tensor_refusal_glued_to_the_next_lines_module_path_is_still_read(tmp_path):
+    """Round 72 (newsreclib-32): a paste that lost the newline after "Tensors must be CUDA and dense" glues the
+    launcher's "torch.distributed.elastic...ChildFailedError:" onto it ("densetorch.distributed..."): the message still
+    ends at "dense" -- rule AV's invalid_usage, nobody accused. A longer word there ("densely") is another message."""
+    tb = ('"/opt/venv/lib/python3.9/site-packages/torch/distributed/distributed_c10d.py", line 2450, in all_gather\n'
+          "    work = group.allgather([tensor_list], [tensor])\n")
+    tail = "\n" + "=" * 60 + "\nsrc/train.py FAILED \n"
+    glued = ("RuntimeError: Tensors must be CUDA and densetorch.distributed.elastic.multiprocessing.errors."
+             "ChildFailedError:")
+    d = _report(tmp_path, tb + glued + tail)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert ".cuda()" in v["fix"] and "gloo" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, tb + "RuntimeError: Tensors must be CUDA and densely packed for this kernel" + tail)
+    assert v["cause"] != "invalid_usage", v
+
+
+def test_c10d_no_backend_for_cpu_pasted_without_its_exception_class_is_the_same_invalid_usage(tmp_path):
+    """Round 72 (dgl-7333): "No backend type associated with device type cpu" alone on its line, the paste having
+    dropped its "RuntimeError: " (frames of an all_to_all before it, several ranks' code lines glued together): the
+    same c10d refusal of a CPU tensor, rule AV's invalid_usage with nobody accused. The same words in an INFO line of
+    a logger (a framework noting the fallback it takes) announce no failure."""
+    frames = ('File "/home/u/dgl/python/dgl/distributed/optim/pytorch/utils.py", line 86, in alltoall\n'
+              "            th.distributed.all_to_all(output_tensor_list, input_tensor_list)"
+              "th.distributed.all_to_all(output_tensor_list, input_tensor_list)\n")
+    d = _report(tmp_path, frames + "No backend type associated with device type cpu\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "cpu:gloo,cuda:nccl" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, "2024-05-02 10:11:12 INFO sync.py:40 No backend type associated with device type cpu, "
+                 "using the gloo group for CPU tensors\n")
+    assert v["cause"] != "invalid_usage", v
+
+
 
 # --- round 62: c10d refusing a collective's tensors for another device or for sizes (rule AV) ------------------------
 def _c10d_tb(rank: int, call: str, err: str) -> str:

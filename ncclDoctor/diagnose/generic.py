@@ -29,6 +29,9 @@ R_FAILURE_WORD = re.compile(
     # a pluggable CUDA allocator refusing a free (CUDAPluggableAllocator::raw_delete, the what() of that terminate):
     # its message holds no word above, and it is what the abort was about (verdict.unread._PLUGGABLE_FREE)
     r"|\bTrying to free a pointer not allocated here\b"
+    # c10d's dispatch refusing a collective whose tensors' device has no backend in the group ("No backend type
+    # associated with device type cpu"), pasted without its "RuntimeError: ": no word above (verdict.usage, rule AV)
+    r"|\bNo backend type associated with device type\b"
     # glog's FATAL level header ("F20220801 07:29:34.701110  2256 fs_coordinator.cc:42] ..."): LOG(FATAL) / a failed
     # CHECK, after which the library aborts the process ("*** Check failure stack trace: ***"), whatever its words
     r"|^F\d{4}(?:\d{4})? \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,4}\d{1,10} [\w.-]{1,120}:\d{1,6}\] ")

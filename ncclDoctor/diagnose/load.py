@@ -262,6 +262,9 @@ SNIFF = 8192
 #   pointer not allocated  a pluggable CUDA allocator's "what():  Trying to free a pointer not allocated here"
 #             (CUDAPluggableAllocator::raw_delete), the message of the terminate above it, no other word in it: kept
 #             as an unread failure line (generic.R_FAILURE_WORD, verdict.unread._PLUGGABLE_FREE)
+#   backend type associated  c10d's dispatch refusing a collective's tensors ("No backend type associated with device
+#             type cpu") pasted without its "RuntimeError: ", no other word in it: kept as an unread failure line
+#             (generic.R_FAILURE_WORD, verdict.usage._cpu_tensor / _tensor_refused, lead rule AV)
 #   HCCP process  Ascend's EJ0001 "Failed to initialize the HCCP process": that rank's NPU could not start HCCL's
 #             device-side process (readers.crash._cuda_error, lead rule AN (2))
 #   fftsplus task timeout  the device's EI9999 "hccl fftsplus task timeout occurred ... stuck notify": the same wait
@@ -573,7 +576,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP", b"did not send the data",
             b"fftsplus task timeout", b"Notify record", b"Heartbeat Lost", b"root node", b"root info", b"HCCP process",
-            b"pointer not allocated",
+            b"pointer not allocated", b"backend type associated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",

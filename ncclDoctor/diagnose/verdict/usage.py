@@ -38,8 +38,12 @@ def _size_mismatch(c: Collected) -> Verdict | None:
 # ProcessGroupNCCL's own check of a collective's tensors (check_gpu_single_tensor / checkGPUTensor): "Tensors must
 # be CUDA and dense": a tensor on the CPU handed to an NCCL collective -- the caller's code, the same on every rank.
 # Newer torch refuses it one layer earlier, in c10d's dispatch by device: "No backend type associated with device type
-# cpu" (the default group holds only an NCCL backend, none for CPU tensors) -- the same call and the same mistake
-_CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense\b|\bNo backend type associated with device type cpu\b")
+# cpu" (the default group holds only an NCCL backend, none for CPU tensors) -- the same call and the same mistake.
+# A paste that lost the newline after the message glues the next line's dotted name on ("Tensors must be CUDA and
+# densetorch.distributed.elastic.multiprocessing.errors.ChildFailedError:", round 72's newsreclib-32): the message
+# still ends at "dense" where a module path follows it, not in a longer word ("densely")
+_CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense(?:\b|(?=[a-z_]\w{0,30}\.[a-z_]\w{0,30}\.))|"
+                         r"\bNo backend type associated with device type cpu\b")
 # The same dispatch for a device of another kind ("No backend type associated with device type xpu" / "mps" / "hpu"):
 # the group was created with no backend for that device (rule AV), whatever rank printed it
 _NO_BACKEND = re.compile(r"\bNo backend type associated with device type (\w{1,16})\b")
@@ -69,7 +73,9 @@ def _refused_texts(c: Collected) -> list[tuple]:
 def _cpu_tensor(c: Collected) -> Verdict | None:
     """A collective that ProcessGroupNCCL refused because a tensor was on the CPU: every rank runs the same code, so
     no rank is named (the first to print it is no more at fault than the others): the tensor's device is the fix."""
-    evs = [e for e in c.exceptions if _CPU_TENSOR.search(e.data.get("message") or "")]
+    # an exception's message, or the line alone where the paste dropped its "RuntimeError: " (an unread failure line:
+    # generic.R_FAILURE_WORD; round 72's dgl-7333)
+    evs = [e for e, t in _refused_texts(c) if _CPU_TENSOR.search(t)]
     if not evs:
         return _tensor_refused(c)
     return Verdict(
