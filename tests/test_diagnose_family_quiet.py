@@ -1483,7 +1483,8 @@ def test_a_worker_that_cannot_import_a_module_at_start_is_its_environment_not_th
 def test_a_feature_refused_for_the_nccl_version_torch_was_built_with_is_a_shared_version_mismatch(tmp_path):
     """A collective refused because the NCCL version torch was compiled against is too old ("... only supports X for
     NCCL lib version >= N"), beside the loaded NCCL's own version line: a build/runtime NCCL mismatch every rank
-    shares (rule Q), nccl_internal, nobody named; the fix compares torch.cuda.nccl.version() with the loaded one."""
+    shares (rules Q, AF (2): one installed library rejecting another), config, nobody named; the fix compares
+    torch.cuda.nccl.version() with the loaded one."""
     tb = ('  File "/opt/conda/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 2410, in '
           "reduce_scatter_tensor\n    work = group._reduce_scatter_base(output, input, opts)\n"
           "[rank3]: RuntimeError: ProcessGroupNCCL only supports reduce_scatter_v for NCCL lib version >= 2.12.0\n")
@@ -1491,7 +1492,7 @@ def test_a_feature_refused_for_the_nccl_version_torch_was_built_with_is_a_shared
                  "ValueError: this sharded optimizer requires NCCL >= 2.18.1 for its uneven all-gather\n"):
         d = _report(tmp_path, text)
         v = d["verdict"]
-        assert v["cause"] == "nccl_internal" and v["culprits"] == [] and not _accused(d), v
+        assert v["cause"] == "config" and v["culprits"] == [] and not _accused(d), v
         assert "torch.cuda.nccl.version()" in v["fix"] and "USE_SYSTEM_NCCL" in v["fix"], v["fix"]
 
 

@@ -88,8 +88,10 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     ("config", R_SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD_FIX),
     # a feature refused for the NCCL version ("ProcessGroupNCCL only supports alltoall* for NCCL lib version >=
     # 2.7.0", "requires NCCL >= 2.10"): torch's check is fixed when torch is compiled, so the NCCL the build saw is
-    # older than needed whatever libnccl is loaded -- a version mismatch every rank shares (rule Q), no rank
-    ("nccl_internal",
+    # older than needed whatever libnccl is loaded -- a version mismatch every rank shares (rule Q), no rank: one
+    # installed library rejecting another over their versions, config by rules AF (2) and BB (1) (round 72's
+    # adjudication of param-13); nccl_internal needs ncclInternalError or rule AJ (1)'s mismatch between processes
+    ("config",
      re.compile(r"(?i)\bNCCL\b(?: lib(?:rary)?)? version (?:>=|>|of at least|at least)\s*v?\d+\.\d+|"
                 r"\b(?:requires?|needs?|only supports?)\b[^\n]{0,80}?\bNCCL\b(?: version)?\s*(?:>=|>)\s*v?\d+\.\d+"),
      "a feature needs a newer NCCL than the one this torch (or framework) build was compiled against: a version "

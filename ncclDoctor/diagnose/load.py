@@ -840,7 +840,8 @@ def _automata():
     sixth-automaton cost did not reproduce and the chunk stays 44. 265 words (session 24, round 67's
     fixes) in seven of 44 (the seventh holding 1) at 195-242 MB per CPU-second (mean 216), in six of 45 at 219-261
     (mean 244), the session's base of 260 words in six of 44 at 210-234 (mean 221), three runs each alternating at load
-    1.0-1.15 (bench_diagnose -j 2, 1 GB): a seventh automaton for one word is not worth its pass, so the chunk is 45."""
+    1.0-1.15 (bench_diagnose -j 2, 1 GB): a seventh automaton for one word is not worth its pass, so the chunk is 45.
+    272 words (session 26, round 72's fixes): six of 46, by the same reasoning (a seventh would hold two)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -851,7 +852,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 45
+_CHUNK = 46
 _AUTOMATON: dict = {}
 
 
