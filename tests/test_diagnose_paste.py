@@ -488,3 +488,30 @@ def test_a_wrapped_paste_under_one_launcher_prefix_on_every_piece_is_joined(tmp_
     same = [bar + wd.format(r=2), wd.format(r=1), bar + wd.format(r=3), "[E ProcessGroupNCCL.cpp:495] down."]
     assert len(same[0]) == len(same[2]) > 300
     assert unwrap_stamped("\n".join(label + x for x in same)) is None
+
+
+def test_an_address_cut_to_the_start_of_a_piece_is_the_rest_of_its_line_not_a_launcher_prefix(tmp_path):
+    """Round 72's torchgeo-1198 under wrap80: c10d's Windows warning "... failed to connect to [t2]:58152 (system error:
+    10049 ...)" cut just before the address put " [t2]:58152 (" at a piece's start, which read like a launcher's
+    "[name2]:" prefix, so the piece stood as a line of its own and the warning's head, without its W header's context,
+    was read as a store failure. A bracketed name then a port and " (" or the end is an address; "[default0]:" before
+    a clock, a progress bar, text or a cut number's rest is still a launcher's prefix."""
+    from ncclDoctor.diagnose.signatures import strip_prefixes
+
+    assert strip_prefixes(" [t2]:58152 (system error: 10049)") == " [t2]:58152 (system error: 10049)"
+    assert strip_prefixes("[node001]:29500") == "[node001]:29500"
+    assert strip_prefixes("[default3]:8000, Timeout(ms)=600000)") == "8000, Timeout(ms)=600000)"  # a cut number's rest
+    assert strip_prefixes("[default0]:2024-05-01 12:00:00,123 INFO x") == "INFO x"  # the prefix, then the clock
+    assert strip_prefixes("[rank0]:100%|####| 10/10") == "100%|####| 10/10"
+    assert strip_prefixes("[rank3]: RuntimeError: x") == "RuntimeError: x"
+    warn = (r"[W C:\actions-runner\_work\pytorch\pytorch\builder\windows\pytorch\torch\csrc\distributed\c10d\socket.cpp"
+            ":601] [c10d] The client socket has failed to connect to [t2]:58152 (system error: 10049 - The requested "
+            "address is not valid in its context.).")
+    text = "\n".join(["Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2", warn,
+                      "Initializing distributed: GLOBAL_RANK: 1, MEMBER: 2/2", warn]) + "\n"
+    assert any(x.startswith(" [t2]:58152") for x in _wrapped(text, 80).split("\n"))
+    (tmp_path / "whole.log").write_text(text)
+    (tmp_path / "wrapped.log").write_text(_wrapped(text, 80))
+    want = _reading(tmp_path / "whole.log")
+    assert want[0] == "none", want
+    assert _reading(tmp_path / "wrapped.log") == want

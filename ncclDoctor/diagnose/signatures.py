@@ -159,7 +159,10 @@ R_LINE_PREFIX = re.compile(
     r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
-    r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:"
+    # a launcher's "[default0]:" / "[rank3]:", not an address's "[host7]:58152 (" (a socket error's "[t2]:58152 (system
+    # error ..." that a wrap put at the start of a piece): a port, then " (" or the end, is no prefix ("[default3]:8000,
+    # Timeout(ms)=..." is a prefix before the rest of a number a wrap cut)
+    r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:(?!\d{2,5}(?: \(|$))"
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
     r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
