@@ -2640,6 +2640,11 @@ R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides"
 # iteration (eval after train, a module called twice in forward): a warning that says it *may* hang, nothing failed
 # (lead rules K, N, T); a hang or timeout after it is read by its own lines
 # (the kind before "order" left out of the pattern: a paste wraps the long line inside "All-gathe|r")
+# A training framework's resume finding no data-loader state for its data-parallel rank in the checkpoint it loads
+# (torchtitan's checkpoint.py: "WARNING - DataLoader state is empty for dp rank 16, expected key dp_rank_16."): the
+# checkpoint was saved without the StatefulDataLoader's state (or under another dp degree), so that rank's data loader
+# starts its data from the beginning -- a warning, nothing fails or stops after it (lead rules K, N)
+R_DATALOADER_STATE_EMPTY = re.compile(r"\b[Dd]ata[Ll]oader state is empty for dp rank (\d{1,7})\b")
 R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
