@@ -1030,6 +1030,13 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
                    # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
                    r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
+# vLLM's engine sizing its KV cache after loading the weights: the executor's "# GPU blocks: 0, # CPU blocks: 1638"
+# (the minimum over every worker of the tensor-parallel group: no GPU memory left for a single cache block, then
+# "Maximum concurrency ... 0.00x") and the worker's check that raises on it in initialize_cache ("ValueError: No
+# available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine."): the
+# model as configured leaves no GPU memory for the KV cache on the group -- a shared setting every worker meets alike
+# (lead rules J, AG), gpu_oom, no rank
+R_KV_CACHE_NONE = re.compile(r"# GPU blocks: 0\b|\bNo available memory for the cache blocks\b")
 # torch.cuda.memory_summary()'s table row "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |" (the caching allocator's
 # num_ooms and num_alloc_retries, since the process started): a count of 1 or more says this process's allocations
 # ran out of GPU memory -- frameworks print the table from their OOM handler (fairseq's) -- while 0 is what every
