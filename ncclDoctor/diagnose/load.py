@@ -368,6 +368,13 @@ SNIFF = 8192
 #             rank 0 -- collectives are unchecked and may give incorrect results or hang"), which holds no other word:
 #             with nothing failing after it the lines are none and the fix says what the warning means
 #             (readers.exits._exit_noise, verdict.noise._none, lead rules K, N)
+#   GPU blocks: 0  vLLM's engine sizing its KV cache to nothing after loading the weights ("# GPU blocks: 0, # CPU
+#             blocks: 1638"), an INFO line holding no other word: with a worker failing after it the model as
+#             configured leaves no memory for the cache (readers.crash._oom, verdict.memory._kv_cache, lead rules J, AG)
+#   state is empty  a resume's warning that the checkpoint holds no data loader state for a data-parallel rank
+#             (torchtitan: "DataLoader state is empty for dp rank 16, expected key dp_rank_16."), read with "WARN" too,
+#             named for a paste without its level: with nothing failing after it the lines are none and the fix says
+#             how to save the data loader's state (readers.exits._exit_noise, verdict.noise._none, lead rules K, N)
 #   create process  a Windows console-script launcher (torchrun.exe) unable to start its Python ("failed to create
 #             process.", "Fatal error in launcher: Unable to create process using ..."), which holds no other word:
 #             the launch set-up, before any worker (readers.crash._launcher_shim, verdict.launch._launcher_shim, lead
@@ -580,7 +587,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",
-            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs",
+            b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs", b"state is empty",
+            b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
             b"CUDA to be initiali",

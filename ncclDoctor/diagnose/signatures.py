@@ -1033,6 +1033,13 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
                    # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
                    r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
+# vLLM's engine sizing its KV cache after loading the weights: the executor's "# GPU blocks: 0, # CPU blocks: 1638"
+# (the minimum over every worker of the tensor-parallel group: no GPU memory left for a single cache block, then
+# "Maximum concurrency ... 0.00x") and the worker's check that raises on it in initialize_cache ("ValueError: No
+# available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing the engine."): the
+# model as configured leaves no GPU memory for the KV cache on the group -- a shared setting every worker meets alike
+# (lead rules J, AG), gpu_oom, no rank
+R_KV_CACHE_NONE = re.compile(r"# GPU blocks: 0\b|\bNo available memory for the cache blocks\b")
 # torch.cuda.memory_summary()'s table row "|  CUDA OOMs: 1  |  cudaMalloc retries: 1  |" (the caching allocator's
 # num_ooms and num_alloc_retries, since the process started): a count of 1 or more says this process's allocations
 # ran out of GPU memory -- frameworks print the table from their OOM handler (fairseq's) -- while 0 is what every
@@ -2643,6 +2650,11 @@ R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides"
 # iteration (eval after train, a module called twice in forward): a warning that says it *may* hang, nothing failed
 # (lead rules K, N, T); a hang or timeout after it is read by its own lines
 # (the kind before "order" left out of the pattern: a paste wraps the long line inside "All-gathe|r")
+# A training framework's resume finding no data-loader state for its data-parallel rank in the checkpoint it loads
+# (torchtitan's checkpoint.py: "WARNING - DataLoader state is empty for dp rank 16, expected key dp_rank_16."): the
+# checkpoint was saved without the StatefulDataLoader's state (or under another dp degree), so that rank's data loader
+# starts its data from the beginning -- a warning, nothing fails or stops after it (lead rules K, N)
+R_DATALOADER_STATE_EMPTY = re.compile(r"\b[Dd]ata[Ll]oader state is empty for dp rank (\d{1,7})\b")
 R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a

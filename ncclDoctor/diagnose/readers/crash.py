@@ -890,6 +890,10 @@ class CrashReaders:
             if h.group("abort"):
                 ev.data["abort"] = True  # std::terminate's abort: the process ends with SIGABRT (-6) of it
             return ev
+        if not m and ("GPU blocks: 0" in text or "cache blocks" in text) and S.R_KV_CACHE_NONE.search(text):
+            ev = self._context(lineno, text, "kv_cache_none")  # vLLM's KV cache sized to nothing (memory._kv_cache)
+            ev.rank = None  # the engine's reading of the whole tensor-parallel group, no rank's own
+            return ev
         if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")

@@ -81,6 +81,8 @@ class ExitReaders:
             return self._benign(lineno, text, "ddp grad strides")
         if "order differs" in text and S.R_FSDP_FIRST_ITER_ORDER.search(text):
             return self._benign(lineno, text, "fsdp order warning")
+        if "state is empty" in text and S.R_DATALOADER_STATE_EMPTY.search(text):  # a resume's warning (rules K, N)
+            return self._benign(lineno, text, "dataloader state empty")
         nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
         if nh:  # c10d could not name a peer's address for its log line (getnameinfo): a warning, nothing failed
             ev = self._context(lineno, text, "benign")

@@ -105,6 +105,7 @@ from ncclDoctor.diagnose.verdict.memory import (
     _gpu_oom,
     _host_mem,
     _killed,
+    _kv_cache,
     _mp_tmp,
     _rss_runaway,
 )
@@ -200,7 +201,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     # a shared library that cannot be loaded explains the aborts and worker deaths after it (rule AF (2))
     _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _nccl_crash, _cuda_lib_crash,
-    _host_mem, _mp_tmp, _service_wait,
+    _kv_cache, _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _not_a_checkout, _ext_symbol, _import_alike,

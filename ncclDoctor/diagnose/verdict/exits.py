@@ -419,6 +419,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what += (f"; the traceback in the lines ends in '{disk}': a file it wrote or read (a checkpoint's "
                  "torch.save, a log, a cache) failed on the storage under it, not the network nor NCCL")
         abort_fix = _storage_fix(disk) + abort_fix
+    gone = _missing_path(c) if single and not disk and codes == [1] else None
+    if gone:  # the failed process's exception (untagged, beside the launcher's record) is a path that does not exist
+        what += (f"; the exception in the lines is '{gone[:160]}': a file or directory the process opens (its dataset "
+                 "path, a checkpoint, a config file) does not exist where it looked")
+        abort_fix = _MISSING_PATH_FIX + abort_fix
     init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
     if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
         cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
@@ -458,7 +463,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
     # in the same exception: that exception is the cause the record points to, and the fix starts from it
     alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""
-    held = (", shown in the lines" if disk and not alike_tb else
+    held = (", shown in the lines" if (disk or gone) and not alike_tb else
             ", which these lines do not hold" if not alike_tb else
             "; the lines hold it: " + alike_tb.split(" -- ", 1)[0].replace("tracebacks end", "of the processes' "
                                                                              "tracebacks end", 1))
@@ -526,6 +531,32 @@ def _storage_error(c: Collected) -> str | None:
         m = S.R_STORAGE_ERR.search(exception_text(e))
         if m:
             return m.group(0)
+    return None
+
+
+# an exception's message saying a path does not exist (ENOENT: "lmdb.Error: lmdb: No such file or directory",
+# "FileNotFoundError: [Errno 2] No such file or directory: 'data/train'"): what the process was given to open
+_R_NO_SUCH_PATH = re.compile(r"\bNo such file or directory\b")
+# an exception line as Python prints it, its dotted type then its message ("lmdb.Error: lmdb: No such file ...")
+_R_EXC_LINE = re.compile(r"\b[A-Za-z_][\w.]{0,80}(?:Error|Exception): .{1,300}")
+_MISSING_PATH_FIX = ("'No such file or directory' is the process opening a path that does not exist: check the "
+                     "dataset path (and any checkpoint / config path) given on the command line or in the config "
+                     "(ls it from the host and container the process runs in; a relative path is read from the "
+                     "working directory), give the correct path, or create the dataset there first (the repository's "
+                     "data preparation step, e.g. building the lmdb from the images) before launching. ")
+
+
+def _missing_path(c: Collected) -> str | None:
+    """The exception (type: message) a traceback in the lines ends in, or an exception line no family reads, that
+    says a path does not exist (ENOENT), if any; one of a lost peer or a stop is no process's own."""
+    for e in c.exceptions:
+        text = exception_text(e)
+        if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text):
+            return text
+    for u in c.unread:  # an exception line no family reads ("lmdb.Error: lmdb: No such file or directory")
+        m = _R_EXC_LINE.search(u.text)
+        if m and _R_NO_SUCH_PATH.search(m.group(0)) and not _AFTERMATH_EXC.search(m.group(0)):
+            return m.group(0).strip()
     return None
 
 

@@ -85,6 +85,34 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _kv_cache(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """vLLM's engine finding no GPU memory left for its KV cache after loading the weights ("# GPU blocks: 0", the
+    minimum over every worker of the tensor-parallel group; or its check's own "No available memory for the cache
+    blocks"), with a failure shown after it (a worker's exception in initialize_cache, its traceback cut or whole,
+    a launcher's record): the model as configured does not leave room for the cache on the group -- a setting every
+    worker shares, each holding the same shard (lead rules J, AG): gpu_oom, no rank. The block count alone, nothing
+    failing after it, stays with the other readers."""
+    evs = c.samples.get("kv_cache_none", [])
+    said = [e for e in evs if "cache blocks" in e.text]  # the check's own error line names the failure itself
+    failed = said or c.unread or c.exceptions or c.samples.get("tb_cut") or c.kinds.get("worker_failed")
+    if not evs or not failed:
+        return None
+    return Verdict(
+        "gpu_oom",
+        "vLLM's engine found no GPU memory left for its KV cache after loading the model's weights ('"
+        + evs[0].text[:160] + "'): the number of cache blocks is the minimum over every worker of the tensor-parallel "
+        "group, each holding the same share of the model, so the engine as configured does not fit -- a setting every "
+        "worker shares, not one rank's fault; the worker's failure in initializing the cache follows from it",
+        "No GPU memory is left for the KV cache (cache blocks: 0) once the weights are loaded: raise "
+        "gpu_memory_utilization (the fraction of GPU memory vLLM may use, 0.9 by default) if the GPUs hold nothing "
+        "else, lower max_model_len (the context length the cache must hold at least one sequence of: the model's "
+        "full context length by default) and max_num_seqs, spread the model over more GPUs (a larger "
+        "tensor_parallel_size / pipeline_parallel_size: each worker then holds less of the weights), or load it "
+        "quantized (AWQ / GPTQ / fp8) to leave room; enforce_eager saves the CUDA graphs' memory. Check nvidia-smi "
+        "for other processes on those GPUs.",
+        "medium", [], [e.brief() for e in evs[:2]] + _samples(c, "tb_cut", 1), job_wide=True)
+
+
 def _counted(c: Collected, named: bool) -> tuple[str, str]:
     """Where every OOM line read is torch.cuda.memory_summary()'s count ("CUDA OOMs: N", readers.crash._oom_count):
     the words that say what shows the OOM, and the fix's words its "cudaMalloc retries" count adds: the caching

@@ -625,6 +625,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "collectives mismatch: nothing timed out or failed after it here. Keep the forward order the "
                       "same on every rank (same branches, every rank in eval together); if the job does hang there, "
                       "take a py-spy dump of every rank (py-spy if it hangs) and set TORCH_DISTRIBUTED_DEBUG=DETAIL")
+    if "dataloader state empty" in whats:  # lead rules K, N: a resume's warning, nothing failed after it
+        benign.append("the 'DataLoader state is empty for dp rank N, expected key dp_rank_N' lines are a warning, not "
+                      "a failure: on resume the checkpoint held no data loader state under that data-parallel rank's "
+                      "key (dp_rank_N), so those ranks' data loaders restart their data from the beginning (samples "
+                      "seen again) while training goes on. To resume the data where it stopped, save the dataloader "
+                      "state per rank in the checkpoint (a stateful dataloader: torchdata's StatefulDataLoader, its "
+                      "state_dict under each dp_rank key) and resume with the same data-parallel degree it was saved "
+                      "with; a checkpoint written before the data loader was checkpointed has none to restore")
     if "ffmpeg decoder warning" in whats:  # lead rules K, N: a video decoder's note on its stream, then it goes on
         benign.append("the '[h264 @ 0x...] ...' lines are FFmpeg's own decoder warnings, harmless: the video "
                       "decoder of the data pipeline (DataLoader workers) met an odd frame ('mmco: unref short "

@@ -461,6 +461,21 @@ _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPl
                    "(upgrade vLLM / torch: a pluggable allocator bug). ")
 
 
+# torch's device check on an op's arguments ("Expected all tensors to be on the same device, but found at least two
+# devices, cuda:0 and cuda:1! (when checking argument for argument weight in method wrapper_CUDA__cudnn_convolution)"):
+# one op was given tensors on two devices -- the model's weights spread over several GPUs (a device_map) or left on
+# another device than its inputs -- the same code every process runs, no rank's fault (lead rules J, AC (1))
+_R_DEVICE_MISMATCH = re.compile(r"\bExpected all tensors to be on the same device\b")
+_DEVICE_MISMATCH = ("That error is torch's check that an op's tensors are on the same device: one op got a weight or "
+                    "input on another GPU (or the CPU) than the rest -- with several processes, each process's model "
+                    "placed across several GPUs (a device_map such as \"auto\" spreading it, a vision tower or "
+                    "sub-module left on cuda:0) instead of one GPU per process. Put the whole model and its inputs on "
+                    "the process's own device (model.to(f\"cuda:{local_rank}\"), device_map={\"\": local_rank} or "
+                    "device_map=\"\" under accelerate launch / torchrun, the inputs .to(model.device)); or give each "
+                    "process its own GPUs (CUDA_VISIBLE_DEVICES) and run the model spread over them with "
+                    "num_processes=1; check the model library / transformers / accelerate versions its code expects. ")
+
+
 # A model-serving launcher that runs each shard (one GPU's part of the model, rank=N of --num-shard) as its own server
 # process and logs what the shard reports under its own name: Hugging Face TGI's text_generation_launcher (its
 # "shard-manager" span) and LoRAX's lorax_launcher, a fork of it. The shard's own error is in that shard's stderr,
@@ -516,6 +531,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
+                       + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
