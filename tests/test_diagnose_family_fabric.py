@@ -1566,6 +1566,27 @@ def test_nccls_bind_address_in_use_alone_at_set_up_is_the_port(tmp_path):
     assert _verdict(tmp_path, store)["cause"] == "store_rendezvous"
 
 
+def test_nccls_ras_listener_bind_in_use_with_set_up_going_on_is_harmless(tmp_path):
+    """Lead rules K, U (1) and AD (3), round 73: NCCL 2.24+'s RAS thread (ras/client_support.cc) could not bind its
+    client listener (NCCL_RAS_ADDR, localhost:28028, held by another process of the job) and the communicator's
+    set-up goes on: NCCL's monitoring port, not the job's -- none, no rank. The same WARN from NCCL's own socket code
+    (misc/socket.cc, the bootstrap's port) before the same set-up lines is still the port NCCL needs (network_setup)."""
+    after = "".join(nccl_info("node-7", 4411, 1, m, tid=4411) for m in (
+        "RAS failed to establish a client listening socket at localhost:28028",
+        "comm 0x5a1c3f0 rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0",
+        "Trees [0] -1/-1/-1->1->0 [1] -1/-1/-1->1->0",
+        "Channel 00 : 1[1] -> 0[0] via SHM/direct/direct",
+        "Connected all rings, use ring PXN 0 GDR 1"))
+    ras = "node-7:4411:4411 [1] ras/client_support.cc:171 NCCL WARN Call to bind failed: Address already in use\n"
+    v = _verdict(tmp_path, ras + after)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "NCCL_RAS_ENABLE=0" in v["fix"] and "28028" in v["fix"], v["fix"]
+    own = "node-7:4411:4411 [1] misc/socket.cc:388 NCCL WARN Call to bind failed : Address already in use\n"
+    v = _verdict(tmp_path, own + after.replace("RAS failed to establish a client listening socket at localhost:28028",
+                                               "Bootstrap : Using eth0:10.1.2.3<0>"))
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
+
+
 # socket.cc's socketFinalizeAccept: a socket-transport peer reaching an IB listener (or the reverse): the nodes picked
 # different network transports (IB up on one node only, NCCL_IB_DISABLE set on one node only)
 def test_a_wrong_socket_type_between_ib_and_sockets_is_the_nodes_transports_differing(tmp_path):
