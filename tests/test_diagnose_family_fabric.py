@@ -1208,6 +1208,26 @@ def test_a_unique_id_wait_timing_out_names_what_rank_0_was_doing_and_what_to_run
             assert words.lower() in v["fix"].lower(), (words, v["fix"])
 
 
+def test_a_unique_id_wait_cut_right_after_got_error_still_names_rank_0(tmp_path):
+    """Lead rule G (round 73): a rank's store get('0') of the ncclUniqueId, the paste cut right after "got error"
+    (its reason lost), under transformers' main_process_first barrier: the read failed all the same, so rank 0 never
+    reached its first collective; the waiting rank is not accused. Cut before "got error", the line shows no failed
+    read, and nobody is named from it."""
+    head = ("RuntimeError: [2] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+            "store by key '0', but store->get('0')")
+    frames = ("Traceback (most recent call last):\n"
+              '  File "/srv/app/sft.py", line 88, in prepare\n'
+              '    with args.main_process_first(desc="dataset map pre-processing"):\n'
+              '  File "/srv/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 3328, in '
+              "barrier\n"
+              "    work = default_pg.barrier(opts=opts)\n")
+    d = _report(tmp_path, frames + head + " got error\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [0]) and 2 not in _accused(d), v
+    d = _report(tmp_path, frames + head + "\n")
+    assert d["verdict"]["cause"] != "rank_missing" and 0 not in _accused(d), d["verdict"]
+
+
 def test_a_unique_id_wait_whose_head_was_cut_off_still_names_the_rank_it_waited_for(tmp_path):
     """Lead rule G (round 55): the paste kept only the last words of a rank's failed store read of the ncclUniqueId
     ("... This may indicate a possible application crash on rank 0 or a network set up issue.", its head lost among

@@ -569,8 +569,9 @@ R_ENV_RAISE = re.compile(r"^\s*raise _env_error\((?:['\"](\w{1,32})['\"]|\w{1,32
 # "retreiving"). A paste may cut the waiting rank's "[3] is" off: the wait is read all the same, by nobody's rank.
 # torch_npu's ProcessGroupHCCL says the same of HCCL's unique id ("[1] is setting up HCCL communicator and retrieving
 # hcclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: ..."): the same wait.
+# A paste cut right after "got error" (its reason lost, round 73) is the same failed read, its reason unknown.
 R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up [NH]CCL communicator and retr(?:ie|ei)ving [nh]cclUniqueId "
-                        r"from \[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
+                        r"from \[(\d{1,7})\][^:]{0,200}got error(?:: ?([^\n]{0,120})|[\s.]*$)")
 # The same error's last words ("... got error: ... This may indicate a possible application crash on rank 0 or a
 # network set up issue."): torch ends broadcastUniqueNCCLID's message with them, so a paste that lost the head (its
 # C++ frames printed between) still shows a rank's store read of the unique id the named rank publishes failing.
