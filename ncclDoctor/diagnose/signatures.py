@@ -948,6 +948,14 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
 # middle of a collective (lead rules O, AQ (2)), unlike "connect: Connection timed out" (a connection never made) or
 # "closed/reset by peer" (a peer gone)
 R_GLOO_IO_TIMEOUT = re.compile(r"\b(Read|Write) error \[([^\]\s]{1,200})\](?::([^\s:]{1,16}))?: Connection timed out")
+# gloo's GLOO_ERROR_MSG header with its message cut off the paste ("RuntimeError: [/pytorch/third_party/gloo/gloo/
+# transport/tcp/pair.cc:543]" and nothing after): the source location fixes the message where, in gloo's history of
+# tcp/pair.cc, that line prints only the read path's EOF check, "Connection closed by peer" (lead rules AM (1), AJ (1)
+# read a source site so) -- or, at 542/543 in some versions, the listener's "accept:", a set-up message that a pair
+# inside a running collective cannot print. Lines that another run-time message (Read error, Read timeout) shares
+# in some version are not read (round 73's torch 1.0 optimizer, its gloo of Nov-Dec 2018 at line 543)
+R_GLOO_PAIR_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/pair\.cc:(\d{1,5})\]\W*$")
+GLOO_PAIR_CLOSED_LINES = frozenset({500, 501, 541, 542, 543, 544, 545, 575, 597, 598})
 # gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
 # device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
 # next line
