@@ -1208,6 +1208,26 @@ def test_a_unique_id_wait_timing_out_names_what_rank_0_was_doing_and_what_to_run
             assert words.lower() in v["fix"].lower(), (words, v["fix"])
 
 
+def test_a_unique_id_wait_cut_right_after_got_error_still_names_rank_0(tmp_path):
+    """Lead rule G (round 73): a rank's store get('0') of the ncclUniqueId, the paste cut right after "got error"
+    (its reason lost), under transformers' main_process_first barrier: the read failed all the same, so rank 0 never
+    reached its first collective; the waiting rank is not accused. Cut before "got error", the line shows no failed
+    read, and nobody is named from it."""
+    head = ("RuntimeError: [2] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value "
+            "store by key '0', but store->get('0')")
+    frames = ("Traceback (most recent call last):\n"
+              '  File "/srv/app/sft.py", line 88, in prepare\n'
+              '    with args.main_process_first(desc="dataset map pre-processing"):\n'
+              '  File "/srv/venv/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py", line 3328, in '
+              "barrier\n"
+              "    work = default_pg.barrier(opts=opts)\n")
+    d = _report(tmp_path, frames + head + " got error\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [0]) and 2 not in _accused(d), v
+    d = _report(tmp_path, frames + head + "\n")
+    assert d["verdict"]["cause"] != "rank_missing" and 0 not in _accused(d), d["verdict"]
+
+
 def test_a_unique_id_wait_whose_head_was_cut_off_still_names_the_rank_it_waited_for(tmp_path):
     """Lead rule G (round 55): the paste kept only the last words of a rank's failed store read of the ncclUniqueId
     ("... This may indicate a possible application crash on rank 0 or a network set up issue.", its head lost among
@@ -1564,6 +1584,27 @@ def test_nccls_bind_address_in_use_alone_at_set_up_is_the_port(tmp_path):
              "RuntimeError: The server socket has failed to listen on any local network address. The server socket "
              "has failed to bind to 0.0.0.0:29500 (errno: 98 - Address already in use).\n")
     assert _verdict(tmp_path, store)["cause"] == "store_rendezvous"
+
+
+def test_nccls_ras_listener_bind_in_use_with_set_up_going_on_is_harmless(tmp_path):
+    """Lead rules K, U (1) and AD (3), round 73: NCCL 2.24+'s RAS thread (ras/client_support.cc) could not bind its
+    client listener (NCCL_RAS_ADDR, localhost:28028, held by another process of the job) and the communicator's
+    set-up goes on: NCCL's monitoring port, not the job's -- none, no rank. The same WARN from NCCL's own socket code
+    (misc/socket.cc, the bootstrap's port) before the same set-up lines is still the port NCCL needs (network_setup)."""
+    after = "".join(nccl_info("node-7", 4411, 1, m, tid=4411) for m in (
+        "RAS failed to establish a client listening socket at localhost:28028",
+        "comm 0x5a1c3f0 rank 1 nRanks 2 nNodes 1 localRanks 2 localRank 1 MNNVL 0",
+        "Trees [0] -1/-1/-1->1->0 [1] -1/-1/-1->1->0",
+        "Channel 00 : 1[1] -> 0[0] via SHM/direct/direct",
+        "Connected all rings, use ring PXN 0 GDR 1"))
+    ras = "node-7:4411:4411 [1] ras/client_support.cc:171 NCCL WARN Call to bind failed: Address already in use\n"
+    v = _verdict(tmp_path, ras + after)
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+    assert "NCCL_RAS_ENABLE=0" in v["fix"] and "28028" in v["fix"], v["fix"]
+    own = "node-7:4411:4411 [1] misc/socket.cc:388 NCCL WARN Call to bind failed : Address already in use\n"
+    v = _verdict(tmp_path, own + after.replace("RAS failed to establish a client listening socket at localhost:28028",
+                                               "Bootstrap : Using eth0:10.1.2.3<0>"))
+    assert (v["cause"], v["culprits"]) == ("network_setup", []), v
 
 
 # socket.cc's socketFinalizeAccept: a socket-transport peer reaching an IB listener (or the reverse): the nodes picked

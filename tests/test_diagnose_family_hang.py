@@ -659,6 +659,27 @@ def test_a_barrier_closed_by_its_peer_says_how_every_rank_should_leave(tmp_path)
     assert "barrier() before exit" in v["fix"] and "destroy_process_group" in v["fix"], v["fix"]
 
 
+def test_a_gloo_pair_error_cut_after_its_source_site_is_read_by_that_site(tmp_path):
+    """Rules U (4), O, read through a source site as rules AM (1) and AJ (1) read one (round 73): an untagged process's
+    all_reduce mid-run fails with gloo's GLOO_ERROR_MSG header and nothing after it ("[.../gloo/transport/tcp/
+    pair.cc:543]", the message cut): in gloo's tcp pair that line prints only the read path's "Connection closed by
+    peer", so a peer went away first -- early_exit, nobody named. A line that another run-time message (Read error,
+    Read timeout) shares in some gloo version, and gloo's enforce header ('enforce fail at') at the same site, say no
+    message, so they are not read as a peer's close."""
+    frames = ("Traceback (most recent call last):\n"
+              '  File "/srv/rl/learner.py", line 142, in sync_grads\n'
+              "    dist.all_reduce(count, op=dist.ReduceOp.SUM)\n"
+              '  File "/usr/lib/python3/site-packages/torch/distributed/distributed_c10d.py", line 838, in all_reduce\n'
+              "    work.wait()\n")
+    d = _report(tmp_path, frames + "RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:544]\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), v
+    assert "tcp/pair.cc:544" in v["summary"] and "dmesg (OOM killer)" in v["fix"], v
+    for cut in ("RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:563]\n",
+                "RuntimeError: [enforce fail at /pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:543]\n"):
+        assert _report(tmp_path, frames + cut)["verdict"]["cause"] != "early_exit", cut
+
+
 def test_a_broadcast_closed_by_its_peer_names_nobody_and_says_where_to_look(tmp_path):
     """Lead rule U(4): gloo's "Connection closed by peer" inside a collective (broadcast with src=N) is early_exit
     with no culprit named; the fix sends to the peer's own log, the OOM killer, py-spy and the network."""

@@ -66,6 +66,9 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
+# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",'
+_FRAME_HEAD_CUT = re.compile(r'^\s*File "[^"\n]{1,1000}'
+                             r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?\s*$')
 
 
 def _json_record_line(text: str) -> str | None:
@@ -484,6 +487,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif (len(shown) == 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
               and not S.R_EXC_OR_NAME.match(shown[1][1])):
             frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
+        elif (len(shown) == 3 and _FRAME_HEAD_CUT.match(last[1]) and S.R_PY_FRAME_END.search(shown[2][1])
+              and not S.R_EXC_OR_NAME.match(shown[1][1])):
+            # the paste stops inside the next frame's own line ('File "/.../c10d_logger.py",' -- its line number and
+            # function cut): the process was still below the last whole frame and its code line (round 73)
+            frame = shown[2]
         else:
             return
         ev = self._context(frame[0], frame[2], "tb_cut")

@@ -572,8 +572,9 @@ R_ENV_RAISE = re.compile(r"^\s*raise _env_error\((?:['\"](\w{1,32})['\"]|\w{1,32
 # "retreiving"). A paste may cut the waiting rank's "[3] is" off: the wait is read all the same, by nobody's rank.
 # torch_npu's ProcessGroupHCCL says the same of HCCL's unique id ("[1] is setting up HCCL communicator and retrieving
 # hcclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: ..."): the same wait.
+# A paste cut right after "got error" (its reason lost, round 73) is the same failed read, its reason unknown.
 R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up [NH]CCL communicator and retr(?:ie|ei)ving [nh]cclUniqueId "
-                        r"from \[(\d{1,7})\][^:]{0,200}got error: ?([^\n]{0,120})")
+                        r"from \[(\d{1,7})\][^:]{0,200}got error(?:: ?([^\n]{0,120})|[\s.]*$)")
 # The same error's last words ("... got error: ... This may indicate a possible application crash on rank 0 or a
 # network set up issue."): torch ends broadcastUniqueNCCLID's message with them, so a paste that lost the head (its
 # C++ frames printed between) still shows a rank's store read of the unique id the named rank publishes failing.
@@ -950,6 +951,14 @@ R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]dd
 # middle of a collective (lead rules O, AQ (2)), unlike "connect: Connection timed out" (a connection never made) or
 # "closed/reset by peer" (a peer gone)
 R_GLOO_IO_TIMEOUT = re.compile(r"\b(Read|Write) error \[([^\]\s]{1,200})\](?::([^\s:]{1,16}))?: Connection timed out")
+# gloo's GLOO_ERROR_MSG header with its message cut off the paste ("RuntimeError: [/pytorch/third_party/gloo/gloo/
+# transport/tcp/pair.cc:543]" and nothing after): the source location fixes the message where, in gloo's history of
+# tcp/pair.cc, that line prints only the read path's EOF check, "Connection closed by peer" (lead rules AM (1), AJ (1)
+# read a source site so) -- or, at 542/543 in some versions, the listener's "accept:", a set-up message that a pair
+# inside a running collective cannot print. Lines that another run-time message (Read error, Read timeout) shares
+# in some version are not read (round 73's torch 1.0 optimizer, its gloo of Nov-Dec 2018 at line 543)
+R_GLOO_PAIR_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/pair\.cc:(\d{1,5})\]\W*$")
+GLOO_PAIR_CLOSED_LINES = frozenset({500, 501, 541, 542, 543, 544, 545, 575, 597, 598})
 # gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
 # device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
 # next line

@@ -24,6 +24,17 @@ class StoreReaders:
             return None
         io = S.R_GLOO_IO_TIMEOUT.search(text) if "timed out" in text else None
         m = io or S.R_GLOO_KIND.search(text)
+        cut = (S.R_GLOO_PAIR_CUT.search(text) if not m and "pair.cc:" in text and "enforce fail" not in text
+               else None)
+        if cut and int(cut.group(1)) in S.GLOO_PAIR_CLOSED_LINES:
+            # the message cut after its source site, a line that prints only the peer's close (signatures)
+            ev = self._context(lineno, text, "gloo_error")
+            ev.data.update(what="Connection closed by peer", peer=None, site=f"tcp/pair.cc:{cut.group(1)}")
+            who = _prefix_rank(text)
+            self._gloo_gone.setdefault(who, ev)
+            if who in self._init_ranks:
+                ev.data["setup"] = True
+            return ev
         if not m:
             if S.R_GLOO_ENFORCE_HEAD.search(text):
                 # gloo's enforce with its condition and message on the next line (a paste or a terminal broke it
@@ -161,7 +172,7 @@ class StoreReaders:
             ev = self._context(lineno, text, "uniqueid_wait")
             if u.group(1):
                 ev.rank = int(u.group(1))
-            err = u.group(3).strip()
+            err = (u.group(3) or "").strip() or "the store read's error, its reason cut off"
             ev.data.update(root=int(u.group(2)), error=err[:120], uid="hcclUniqueId" if "hccl" in u.group(0) else
                            "ncclUniqueId",
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))

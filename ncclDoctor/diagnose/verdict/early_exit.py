@@ -354,9 +354,13 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned
         # processes): no pod, node or network between nodes to look at, only the processes' own outputs
         local = ip is not None and (ip.startswith("127.") or ip in ("::1", "localhost"))
+        # a gloo message cut after its source site, read by that site (readers.store._gloo, round 73)
+        site = next((str(e.data["site"]) for e in peer_gone if e.data.get("site")), None)
         return Verdict(
             "early_exit",
-            "a peer closed the connection" + (f" (the process at {ip})" if ip else "") + ": that process exited or "
+            "a peer closed the connection" + (f" (the process at {ip})" if ip else "")
+            + (f" (gloo's {site}, its message cut off: that line of gloo's tcp pair is its read path's 'Connection "
+               "closed by peer')" if site else "") + ": that process exited or "
             "crashed first; the rank printing this is its victim",
             (f"The peer is another process on this same host (loopback {ip}): find the process that exited first "
              "-- the first traceback of every process of the job (or of the test's spawned processes) -- and read "

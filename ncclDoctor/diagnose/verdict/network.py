@@ -542,7 +542,10 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # it wants is taken -- a fixed NCCL_COMM_ID port still held, or the ephemeral ports used up by communicators
     # created again and again (a new group per step) -- not the interface. The WARN names its class by itself (lead
     # rules K, L): a paste cut right after it, with no return-code trail, is that failure too (round 67)
-    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text)]
+    from ncclDoctor.diagnose.verdict.noise import harmless_warn  # noise imports this module
+
+    # NCCL's RAS listener (ras/*.cc) failing to bind is its monitoring port, not the job's (the noise table)
+    busy = [e for e in c.samples.get("nccl_warn", []) if R_BIND_BUSY.search(e.text) and not harmless_warn(c, e)]
     if not (connect or gloo or boot or setup or bad or shared or busy):
         return None
     if bad and not (connect or gloo or boot or setup or shared) and _topology_failed(c):

@@ -24,6 +24,15 @@ R_OFI_INIT = re.compile(rf"NET/OFI (?:{OFI_START_FAILED})")
 _NOISE = (
     (r"driver shutting down|Accept failed Resource temporarily unavailable|NCCL_\w+ (?:is )?deprecated|"
      r"\bignor(?:ed|ing)\b|[Ww]arning:", ""),
+    # ras/client_support.cc (NCCL 2.24+): the RAS monitoring thread's client listener (NCCL_RAS_ADDR, default
+    # localhost:28028, for the ncclras tool) could not bind -- another process of the job on that host holds it. NCCL
+    # logs "RAS failed to establish a client listening socket" and goes on; the job's own sockets are untouched
+    # (round 73's vLLM TP start-up)
+    (r"\bras/\w{1,40}\.cc:\d{1,6} NCCL WARN Call to bind failed", "NCCL's RAS 'Call to bind failed: Address "
+     "already in use' WARN is harmless: NCCL's RAS monitoring listener (NCCL_RAS_ADDR, default localhost port 28028, "
+     "queried by the ncclras tool) found its port held by another process of the job on the host, and NCCL went on "
+     "without it; set NCCL_RAS_ENABLE=0 (or a free NCCL_RAS_ADDR per process) to silence it. If the job then hangs, "
+     "NCCL_DEBUG=INFO and py-spy dump --pid show where"),
     (r"Could not find real path", "NCCL's 'Could not find real path' is harmless: a virtual device in its "
      "topology search (a container or VM NIC)"),
     # ibvwrap.cc's "lib wrapper not initialized." is the same absence seen by the IB transport's first verbs call
@@ -267,13 +276,16 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # collective in these lines. A WARN among them that names a problem is read by its own class.
         if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
             return None
+        # the harmless WARNs among them (the noise table's) are said by name (round 73's RAS listener bind)
+        said = [w for w in _noise_words(c) if w and w != _COLLNET_WORDS]
         return Verdict(
             "none",
             "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
-            "trees, channels) with no WARN, error, timeout or exit among them, and they cannot tell an excerpt from a "
-            "log that stopped there",
+            "trees, channels) with no " + ("WARN naming a failure, no " if said else "WARN, ")
+            + "error, timeout or exit among them, and they cannot tell an excerpt from a log that stopped there",
             "Nothing to fix in these lines. " + (_COLLNET_WORDS[0].upper() + _COLLNET_WORDS[1:] + ". "
-                                                 if collnet_fell_back(c) else "") + _if_it_hangs(c),
+                                                 if collnet_fell_back(c) else "")
+            + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + _if_it_hangs(c),
             "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
