@@ -114,7 +114,8 @@ def _amdgpu(status: str) -> str:
     return "".join(pre.format(b=b) + s + "\n" for b in ("1b", "9d") for s in (
         "[gfxhub] page fault (src_id:0 ring:40 vmid:3 pasid:32771)" if status != "0x00000000" else
         "  for process python3 pid 8812 thread python3 pid 8812)",
-        f"VM_L2_PROTECTION_FAULT_STATUS:{status}", "\t Faulty UTCL2 client ID: TCP (0x8)"))
+        f"VM_L2_PROTECTION_FAULT_STATUS:{status}",
+        "\t Faulty UTCL2 client ID: TCP (0x8)" if status != "0x00000000" else "\t RW: 0x0"))
 
 
 def test_amdgpu_page_faults_of_several_gpus_are_a_device_error_nobody_named(tmp_path):
@@ -123,7 +124,17 @@ def test_amdgpu_page_faults_of_several_gpus_are_a_device_error_nobody_named(tmp_
     assert "AMD_SERIALIZE_KERNEL=3" in v["fix"] and "rocm-smi" in v["fix"], v["fix"]
 
 
+def test_amdgpu_fault_client_alone_is_read_where_the_status_line_is_cut(tmp_path):
+    """The driver decodes the faulting client only for a fault: its line alone (the status line cut by a wrap) is
+    the same page fault."""
+    text = "".join(f"[Wed Jan 14 03:11:09 2026] amdgpu 0000:{b}:00.0: amdgpu:          Faulty UTCL2 client ID: "
+                   "SQC (data) (0xa)\n" for b in ("1b", "9d"))
+    d, v = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not _accused(d), v
+
+
 def test_amdgpu_fault_status_of_zeroes_is_no_device_error(tmp_path):
-    """The near shape: the register dump with an all-zero status and no page-fault line: nothing faulted."""
+    """The near shape: the register dump with an all-zero status and no page-fault or client line: nothing
+    faulted."""
     d, v = _verdict(tmp_path, _amdgpu("0x00000000"))
     assert v["cause"] != "cuda_error", v

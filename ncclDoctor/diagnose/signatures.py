@@ -1592,12 +1592,13 @@ R_NEO_ABORT = re.compile(r"\bAbort was called at (?P<line>\d{1,6}) line in file:
 # or i915 driver's GPU job timeout ("xe 0000:2b:00.0: [drm] Tile0: GT0: Timedout job: seqno=..., guc_id=0", i915's
 # "[drm] GPU HANG: ecode ..."), after which it resets the GT; amdgpu's GPU page fault ("amdgpu 0000:c6:00.0: amdgpu:
 # VM_L2_PROTECTION_FAULT_STATUS:0x00341051", "[gfxhub0] retry page fault (src_id:0 ...)": a kernel's access to memory
-# it may not, HIP's illegal address). The PCI address is the GPU's, not a rank (lead rules AN (2), AD (2)); a fault
-# status of all zeroes is no fault
+# it may not, HIP's illegal address; the client it decodes only for a fault, "Faulty UTCL2 client ID: TCP (0x8)", says
+# the same where the status line is cut). The PCI address is the GPU's, not a rank (lead rules AN (2), AD (2)); a
+# fault status of all zeroes is no fault
 R_GPU_KMD_FAULT = re.compile(r"\b(?P<drv>xe|i915|amdgpu) (?P<pci>[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\."
                              r"[0-9a-fA-F]): (?:\[drm\] |amdgpu: )[^\n]{0,80}?(?P<what>Timedout job|GPU HANG|"
                              r"VM_L2_PROTECTION_FAULT_STATUS: ?0x(?!0{8}\b)[0-9a-fA-F]{8}|"
-                             r"\[\w{2,10}hub\d?\] (?:retry |no-retry )?page fault)")
+                             r"\[\w{2,10}hub\d?\] (?:retry |no-retry )?page fault|Faulty UTCL2 client ID)")
 # Ascend's runtime failing a process's own NPU at the communicator's set-up, read like a CUDA error of that rank (lead
 # rules AN (2), AM (3)): EJ0001 "Failed to initialize the HCCP process. Reason: Maybe the last training process is
 # running." -- HCCP, the device-side process of HCCL's communication, cannot start on that NPU (most often an earlier

@@ -122,7 +122,7 @@ class CrashReaders:
             return ev
         kf = (S.R_GPU_KMD_FAULT.search(text)
               if "Timedout job" in text or "GPU HANG" in text or "PROTECTION_FAULT" in text or "page fault" in text
-              else None)
+              or "UTCL2 client" in text else None)
         if kf:  # an Intel / AMD GPU driver's own fault of a device in dmesg (their Xid): a PCI address, not a rank
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None
