@@ -428,6 +428,12 @@ SNIFF = 8192
 #   Nrt::     AWS Neuron's runtime error under XRT ("(0) INTERNAL: Nrt::Load failed on NeuronCores 0-0(2):
 #             nrt_load status=1"), a line with no other word: an accelerator runtime error (readers.crash._cuda_error,
 #             lead rule AN (2))
+#   Abort was called at  Intel's GPU compute runtime (NEO) aborting on its own check ("Abort was called at 345 line
+#             in file:"), no other word: an accelerator runtime error (readers.crash._cuda_error, lead rule AN (2))
+#   Timedout job, GPU HANG, PROTECTION_FAULT, page fault (, Faulty UTCL2  the xe / i915 / amdgpu kernel drivers'
+#             own fault of a GPU in dmesg ("xe 0000:2b:00.0: [drm] Tile0: GT0: Timedout job: ...", "amdgpu
+#             0000:c6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051", "... Faulty UTCL2 client ID: TCP
+#             (0x8)"): their Xid (signatures.R_GPU_KMD_FAULT, lead rule AN (2))
 #   Exception ignored in: <_io.  Python's report of a file object's flush failing at interpreter exit, the line
 #             before its "BrokenPipeError: [Errno 32] Broken pipe" (a pipe whose reader left), which holds no other
 #             word: that broken pipe is teardown noise, no socket between ranks (readers.store._socket, lead rule
@@ -564,7 +570,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
-            b"--rank", b"Nrt::",
+            b"--rank", b"Nrt::", b"Abort was called at", b"Timedout job", b"GPU HANG", b"PROTECTION_FAULT",
+            b"page fault (", b"Faulty UTCL2",
             b"TCPStore(", b"init_process_group", b"prepare_accelerator", b"Accelerator(", b"PartialState(",
             b"PrefixStore(", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",

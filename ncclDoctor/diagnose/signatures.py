@@ -1592,7 +1592,32 @@ R_ACCEL_ERROR = re.compile(r"\b(?P<backend>\w{2,16}) backend failed with error: 
                            r"(?: \[(?P<synname>[^\]\n]{1,60})\])?|"
                            r"\bNrt::(?P<nrtop>\w{2,30}) failed on (?P<cores>NeuronCores? [\w()-]{1,40}): "
                            r"(?P<nrtcall>nrt_\w{2,30}) status=(?P<nrtst>\d{1,4})"
-                           r"(?:, error message=\"(?P<nrtmsg>[^\"\n]{1,120})\")?")
+                           r"(?:, error message=\"(?P<nrtmsg>[^\"\n]{1,120})\")?|"
+                           r"\bFailure: (?P<nrtcode>NRT_[A-Z_]{2,40}) in (?P<nrtfn>nrt_\w{2,30})\(\)|"
+                           r"\bERROR\s{1,60}ENC:(?P<encop>\w{2,60})")
+# the Neuron runtime's own error dump names the failing call and its status code ("ERROR NRT:nrt_infodump  Failure:
+# NRT_INVALID in nrt_load()"; its other lines -- kernel, driver version -- say nothing failed), and its collective
+# engine (ENC, Neuron's NCCL-derived library) logs an error of a communicator's set-up at ERROR level ("ERROR
+# ENC:init_metaring_algorithm  [nec_dev 8 ch 2] failed to reuse global comm devmem reservation"): the device's
+# runtime failing that process's call, read like CUDA's (lead rule AN (2)). The message after the device's tag:
+R_ENC_MSG = re.compile(r"\[nec_dev \d{1,4}(?: ch \d{1,4})?\] (?P<msg>[a-zA-Z][^\[\n]{3,100}?)"
+                       r"(?= \d{2,8}:\d{2,8} |\[|\s*$)")
+# Intel's GPU compute runtime (NEO, under Level Zero / OpenCL) aborting the process on its own internal check
+# (UNRECOVERABLE_IF: "Abort was called at 345 line in file:" then its source file on the next line,
+# "./shared/source/memory_manager/memory_manager.cpp"): the device runtime failed, read like a CUDA error of that
+# process (lead rule AN (2)); its SIGABRT is what a launcher then records
+R_NEO_ABORT = re.compile(r"\bAbort was called at (?P<line>\d{1,6}) line in file:(?:\s{0,4}(?P<file>\S{3,200}))?")
+# A GPU kernel driver's own fault of a device in the kernel log (dmesg), the Intel / AMD counterpart of an Xid: the xe
+# or i915 driver's GPU job timeout ("xe 0000:2b:00.0: [drm] Tile0: GT0: Timedout job: seqno=..., guc_id=0", i915's
+# "[drm] GPU HANG: ecode ..."), after which it resets the GT; amdgpu's GPU page fault ("amdgpu 0000:c6:00.0: amdgpu:
+# VM_L2_PROTECTION_FAULT_STATUS:0x00341051", "[gfxhub0] retry page fault (src_id:0 ...)": a kernel's access to memory
+# it may not, HIP's illegal address; the client it decodes only for a fault, "Faulty UTCL2 client ID: TCP (0x8)", says
+# the same where the status line is cut). The PCI address is the GPU's, not a rank (lead rules AN (2), AD (2)); a
+# fault status of all zeroes is no fault
+R_GPU_KMD_FAULT = re.compile(r"\b(?P<drv>xe|i915|amdgpu) (?P<pci>[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\."
+                             r"[0-9a-fA-F]): (?:\[drm\] |amdgpu: )[^\n]{0,80}?(?P<what>Timedout job|GPU HANG|"
+                             r"VM_L2_PROTECTION_FAULT_STATUS: ?0x(?!0{8}\b)[0-9a-fA-F]{8}|"
+                             r"\[\w{2,10}hub\d?\] (?:retry |no-retry )?page fault|Faulty UTCL2 client ID)")
 # Ascend's runtime failing a process's own NPU at the communicator's set-up, read like a CUDA error of that rank (lead
 # rules AN (2), AM (3)): EJ0001 "Failed to initialize the HCCP process. Reason: Maybe the last training process is
 # running." -- HCCP, the device-side process of HCCL's communication, cannot start on that NPU (most often an earlier

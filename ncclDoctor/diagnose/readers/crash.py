@@ -120,8 +120,26 @@ class CrashReaders:
                            cuda_code=None, watchdog=False, accel="ascend", npu_code=int(u.group("code")))
             self._cuda_open = (lineno, ev)
             return ev
+        kf = (S.R_GPU_KMD_FAULT.search(text)
+              if "Timedout job" in text or "GPU HANG" in text or "PROTECTION_FAULT" in text or "page fault" in text
+              or "UTCL2 client" in text else None)
+        if kf:  # an Intel / AMD GPU driver's own fault of a device in dmesg (their Xid): a PCI address, not a rank
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            drv, what = kf.group("drv"), kf.group("what")
+            ev.data.update(what=f"{drv} {kf.group('pci')}: {what}", cuda_code=None, watchdog=False,
+                           pci=kf.group("pci"), kmd="amd" if drv == "amdgpu" else "intel")
+            return ev
+        na = S.R_NEO_ABORT.search(text) if "Abort was called" in text else None
+        if na:  # Intel's compute runtime aborting on its own check: that process's device runtime (lead rule AN (2))
+            ev = self._context(lineno, text, "cuda_error")
+            where = f" ({na.group('file')})" if na.group("file") else ""
+            ev.data.update(what=f"Intel GPU compute runtime (NEO) abort at line {na.group('line')}{where}",
+                           cuda_code=None, watchdog=False, accel="intel", aborts=True)
+            self._cuda_open = (lineno, ev)
+            return ev
         a = (S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text or "synStatus" in text or "Nrt::" in text
-             else None)
+             or "NRT_" in text or "ENC:" in text else None)
         if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
             ev = self._context(lineno, text, "cuda_error")
             runtime, what = _accel_what(a)
@@ -1001,6 +1019,11 @@ def _accel_what(a: re.Match) -> tuple[str, str]:
         op = a.group("synop") or "a SynapseAI call"
         return "habana", f"{op} failed: synStatus {a.group('syn')}" + (
             f" [{a.group('synname')}]" if a.group("synname") else "")
+    if a.group("nrtcode"):
+        return "neuron", f"{a.group('nrtcode')} in {a.group('nrtfn')}()"
+    if a.group("encop"):
+        m = S.R_ENC_MSG.search(a.string, a.end())
+        return "neuron", f"ENC:{a.group('encop')}" + (f": {m.group('msg').strip()}" if m else "")
     if a.group("nrtop"):
         msg = f" ({a.group('nrtmsg')})" if a.group("nrtmsg") else ""
         return "neuron", (f"Nrt::{a.group('nrtop')} failed on {a.group('cores')}: {a.group('nrtcall')} "

@@ -159,6 +159,22 @@ def traced_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
                  f"right below it under its rank tag '[rank{r}]')")
 
 
+def aborted_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """Lead rules A, I: a device runtime's own abort no line names (Intel's compute runtime: "Abort was called at N
+    line in file:", which raises SIGABRT in the process it runs in), and a launcher that records exactly one rank
+    failing, by SIGABRT (exit code -6): the abort is that rank's. ([], "") otherwise: another rank recorded failing,
+    an exit of another kind, or a failure that is not such an abort (round 73's streaming-331)."""
+    if not evs or not all(e.data.get("aborts") for e in evs):
+        return [], ""
+    recs = c.child_failures + c.worker_failures
+    ranks = {e.rank for e in recs}
+    if len(ranks) != 1 or None in ranks or any(e.data.get("exitcode") != -6 for e in recs):
+        return [], ""
+    r = ranks.pop()
+    return [r], (f"rank {r} (the launcher records it alone ending by SIGABRT, exit code -6: the device runtime's "
+                 "abort printed before that record is its own)")
+
+
 def _own_tag_alone(c: Collected, evs: list[Event], shown: list[int]) -> bool:
     """Lead rule AM (3): NCCL's own 'Cuda failure' WARN printed by one process of several, whose rank that process
     named on another of its lines (a Ray actor's "[Rank N]" tag), with no rank shown waiting on it: that rank failed
@@ -453,6 +469,42 @@ def _one_of_those_shown(c: Collected, ranks: list[int]) -> bool:
         own_errors(st) for r, st in c.ranks.items() if r not in ranks)
 
 
+# what to do about a GPU kernel's memory access fault under ROCm, whether the HSA runtime or the amdgpu driver says it
+HIP_FAULT_FIX = (
+    "Rerun with AMD_SERIALIZE_KERNEL=3 and HIP_LAUNCH_BLOCKING=1 (every kernel waits for the one before, so the "
+    "traceback names the kernel that faulted) and AMD_LOG_LEVEL=3 for the failing launch. A memory access fault is "
+    "most often a kernel built or chosen for another GPU or ROCm version: a framework's fused kernel or flash "
+    "attention (its own HIP/CUDA extensions, hipified) built for another gfx architecture (MI250X is gfx90a, MI300X "
+    "gfx942: PYTORCH_ROCM_ARCH) or another ROCm version than torch's (torch.version.hip) -- rebuild those "
+    "extensions clean for this GPU and ROCm version, or switch the fused kernels / flash attention off to confirm; "
+    "check the ROCm version pairs (torch's ROCm build, the node's ROCm and amdgpu driver). If it is one GPU only: "
+    "rocm-smi --showras and the amdgpu kernel log (dmesg) for that GPU, HSA_ENABLE_SDMA=0 as a test.")
+
+
+def _kmd_fault(evs: list) -> tuple[str, str]:
+    """A GPU kernel driver's own fault of a device in the kernel log (readers.crash: signatures.R_GPU_KMD_FAULT), the
+    Intel / AMD counterpart of an Xid, read like a CUDA error (lead rule AN (2)); the PCI addresses are the GPUs', no
+    rank (lead rule AD (2))."""
+    pcis = sorted({e.data["pci"] for e in evs})
+    gpus = ", ".join(pcis[:6]) + (", ..." if len(pcis) > 6 else "")
+    said = evs[0].data["what"]
+    if evs[0].data["kmd"] == "amd":
+        return (f"a GPU page fault in the amdgpu kernel log ({said}; GPU {gpus}): a GPU kernel read or wrote memory "
+                "it may not -- a memory access fault, HIP's illegal address, read like a CUDA error",
+                "Map the PCI address to the process's GPU (rocm-smi --showbus) and " + HIP_FAULT_FIX[0].lower()
+                + HIP_FAULT_FIX[1:] + " Faults of several GPUs at once in one job point at a kernel every rank runs "
+                "(an all-to-all or expert-parallel kernel: try without it), not one bad GPU.")
+    return (f"a GPU hang in the Intel xe / i915 driver's kernel log ({said}; GPU {gpus}): a job on that GPU timed out "
+            "(a GPU hang / job timeout) and the driver reset its engine, read like a CUDA error; the process using it "
+            "then sees the device lost (UR_RESULT_ERROR_DEVICE_LOST)",
+            f"Read the device coredump the driver wrote (devcoredump: /sys/class/drm/cardN/device/devcoredump/data) "
+            f"and dmesg around the timeout for GPU {gpus}; check its health with xpu-smi (xpu-smi diag) or "
+            "intel_gpu_top; keep the xe driver / kernel, the GuC firmware and the Level Zero / compute-runtime "
+            "version a matching set (update them, or roll back the image to the last one that ran); a hang in a "
+            "collective can be the oneCCL version or its algorithm (CCL_ALLREDUCE=ring as a test); if the same GPU "
+            "hangs again, take it out of the job.")
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule X (3): the driver refusing a call for its version, returned by NCCL as its internal error, is NCCL's
     # build against the driver (verdict.nccl._driver_too_old), not a CUDA fault
@@ -490,6 +542,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         alone, only = version_rank(c, evs)
     if not ranks and not alone and not other and not twice:
         alone, only = traced_rank(c, evs)
+    if not ranks and not alone and not other and not twice:
+        alone, only = aborted_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
@@ -528,20 +582,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         why = next(e.data["fault_why"] for e in evs if e.data.get("hsa_fault") is not None)
         what = (f"a memory access fault of a GPU kernel under ROCm (the HSA runtime's 'Memory access fault by GPU "
                 f"node-N ... Reason: {why}', on GPU {gpus}: HIP's illegal memory access)")
-        fix = ("Rerun with AMD_SERIALIZE_KERNEL=3 and HIP_LAUNCH_BLOCKING=1 (every kernel waits for the one before, "
-               "so the traceback names the kernel that faulted) and AMD_LOG_LEVEL=3 for the failing launch. A memory "
-               "access fault is most often a kernel built or chosen for another GPU or ROCm version: a framework's "
-               "fused kernel or flash attention (its own HIP/CUDA extensions, hipified) built for another gfx "
-               "architecture (MI250X is gfx90a, MI300X gfx942: PYTORCH_ROCM_ARCH) or another ROCm version than "
-               "torch's (torch.version.hip) -- rebuild those extensions clean for this GPU and ROCm version, or "
-               "switch the fused kernels / flash attention off to confirm; check the ROCm version pairs (torch's ROCm "
-               "build, the node's ROCm and amdgpu driver). If it is one GPU only: rocm-smi --showras and the amdgpu "
-               "kernel log (dmesg) for that GPU, HSA_ENABLE_SDMA=0 as a test.")
+        fix = HIP_FAULT_FIX
         if "ecc" in why.lower():
             what += ": an ECC failure of the GPU's memory, a hardware fault of that GPU, not the training code"
             fix = ("The GPU's memory reported an ECC failure: drain that node and check the GPU (rocm-smi --showras, "
                    "the amdgpu kernel log in dmesg), take it out of the job until it passes a stress test "
                    "(rocm-validation-suite, rvs); reset or replace it if the errors repeat. " + fix)
+    elif kmd := [e for e in evs if e.data.get("kmd")]:
+        what, fix = _kmd_fault(kmd)
     elif accel := [e for e in evs if e.data.get("accel")]:
         # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU, Habana's SynapseAI,
         # AWS Neuron's runtime, Ascend's HCCP start) read as CUDA's (lead rule AN (2)); its out-of-device-memory code
@@ -1147,6 +1195,11 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
            "(ZE_DEBUG=1 or UR_LOG_LEVEL0=\"level:error;output:stderr\" shows the failing call).")
     if "OUT_OF_RESOURCES" not in said:
         fix = fix.replace("OUT_OF_RESOURCES means", "If it says OUT_OF_RESOURCES: it means")
+    if "(NEO) abort" in said:  # the compute runtime's own internal check, in the source file printed under it
+        fix = ("The Intel GPU compute runtime (NEO) aborted on its own internal check (the source file printed under "
+               "'Abort was called at N line in file:' names the part, e.g. its memory_manager): upgrade the "
+               "compute-runtime / Level Zero and the GPU driver (or roll back to the last set that ran), and for a "
+               "report enable core dumps (ulimit -c unlimited; gdb python core -> bt). " + fix)
     return (f"an accelerator runtime error ({said}: Intel's Unified Runtime / Level Zero, torch's XPU device): "
             "the device or its runtime failed that process's call, not a peer", fix)
 
