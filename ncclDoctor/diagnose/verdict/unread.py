@@ -194,6 +194,54 @@ def _layout_alike(own: list) -> Verdict | None:
         "low", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
+# A C++ library's own invariant check, raised into Python as its message ("CHECK failed: it != end(): key not found:
+# _xla_send_recv_source_target_pairs" -- protobuf's / glog's CHECK; "Check failed: has_layout()" -- XLA's, Abseil's):
+# the library's code found its own state impossible, not an argument of the caller's refused
+_R_LIB_CHECK = re.compile(r"^(?:\[[^\]\n]{1,200}\] )?(?:CHECK|Check) failed: \S")
+# the library a check names as its own: XLA's (torch_xla's lowering, its attribute names "_xla_...", "xla::")
+_R_XLA_WORDS = re.compile(r"(?i)(?:\b|_)xla(?:\b|_|::)")
+
+
+def _check_alike(own: list) -> Verdict | None:
+    """Lead rule BB (1), with AF (2), J and AX (4) (round 73's xla-8074): every process shown -- two ranks' tags or
+    more, every traceback tagged -- ends on the same exception whose message is a C++ library's own invariant check
+    (_R_LIB_CHECK: "CHECK failed: ...") and nothing else explains the lines: the same code on the same install trips
+    the library's own check on every rank, so the library's build (its version against the code and torch calling
+    it) fails alike -- the shared install, config, no rank. One rank's check failing alone stays that rank's (rule
+    A)."""
+    if len(own) < 2 or any((x.data["type"], x.data.get("message")) != (own[0].data["type"], own[0].data.get("message"))
+                           for x in own):
+        return None
+    e = own[0]
+    message = e.data.get("message") or ""
+    if not _R_LIB_CHECK.match(message):
+        return None
+    tags = {x.rank for x in own}
+    if None in tags or len(tags) < 2:
+        return None  # untagged copies, or one rank's error printed twice: not every process shown
+    what = f"{e.data['type']}: {message[:200]}"
+    xla = bool(_R_XLA_WORDS.search(message))
+    return Verdict(
+        "config",
+        f"{len(tags)} processes (ranks {', '.join(map(str, sorted(tags)))}) end on the same {what}: a C++ library's "
+        "own invariant check failing inside the call, not an argument of the script refused -- the same code on the "
+        "same install trips it on every rank shown, so the installed library's build (its version against the code "
+        "and the torch that call it) is what fails, no rank's fault"
+        + ("; its words name XLA's own lowering (torch_xla)" if xla else ""),
+        ("That check is inside torch_xla / XLA's lowering of the call (the attribute it looks up is XLA's own): check "
+         "the torch_xla version against torch and the device's compiler (pip show torch torch_xla, and torch-neuronx "
+         "/ libtpu where used) -- matching torch, torch_xla and compiler versions, from one release -- and upgrade "
+         "torch_xla (pip install -U torch_xla with its matching torch) where the op (xm.send / xm.recv, their "
+         "collective_permute) is not supported by the installed version, or use another collective the backend "
+         "supports. " if xla else "")
+        + f"Every rank raised {what[:160]} alike: find the library whose check failed (the traceback's last frame and "
+        "the native lines around it, such as libprotobuf's or glog's FATAL), check its installed version against the "
+        "one the code was written for (pip show it; the project's requirements pin it), and install a matching "
+        "release (pip install -U <package>, or pin the versions made together), the same environment on every node; "
+        "rerun as one process first to see it alone.",
+        "low", [], [x.brief() for x in own[:3]], job_wide=True)
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -230,7 +278,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        + read[2] + " " + _READ_AROUND,
                        "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
-    bound = None if disk or hosts or code or not own else (_arg_bound(e, own) or _layout_alike(own))
+    bound = None if disk or hosts or code or not own else (_arg_bound(e, own) or _layout_alike(own)
+                                                                   or _check_alike(own))
     if bound is not None:
         return bound
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
