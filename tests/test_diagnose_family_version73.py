@@ -1,7 +1,7 @@
 """How diagnose reads a call refused for its keyword argument, as round 73 showed it (session 26): a framework's own
-per-rank error line or an MPI-tagged traceback ending in "X() got an unexpected keyword argument 'k'" with no launcher
-record naming a rank is the code and the installed library it calls written for different versions -- config, no
-rank (rules AF (2), J; lmdeploy-1273, petastorm-742). Each test reads the shape from lines other than the corpus
+per-rank error lines reporting two ranks or more failing alike on "X() got an unexpected keyword argument 'k'" are
+the code and the installed library it calls written for different versions -- config, no rank (rules AF (2), J;
+lmdeploy-1273). Each test reads the shape from lines other than the corpus
 case's own (other ranks, names, wordings), and a near shape that must NOT be read that way. Hosts, pids and paths are
 made up."""
 
@@ -29,16 +29,11 @@ def test_every_rank_refusing_a_constructors_keyword_is_a_version_mismatch(tmp_pa
     assert "version" in v["fix"] and "pip install -U" in v["fix"], v
 
 
-def test_an_mpi_tagged_function_refusing_a_keyword_names_no_rank(tmp_path):
-    """Rules AF (2), AZ (3): under mpirun's [1,N]<stderr> tags one process ends on a library function refusing a
-    keyword while another process's traceback starts beside it: an MPI tag is no failure record -- config, no rank."""
-    text = ("[1,12]<stderr>:TypeError: open_shard_reader() got an unexpected keyword argument 'shuffle_seed'\n"
-            "[1,40]<stderr>:Traceback (most recent call last):\n"
-            "[1,40]<stderr>:  File \"/opt/job/train.py\", line 88, in <module>\n"
-            "[1,40]<stderr>:    main()\n")
-    d = _report(tmp_path, text)
-    v = d["verdict"]
-    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+def test_one_ranks_refusal_alone_is_not_read_as_every_ranks(tmp_path):
+    """Near shape: the framework reports one rank alone failing on the refused keyword: one line says nothing of the
+    other ranks (as compile66's bare line) -- not read as the shared install."""
+    v = _verdict(tmp_path, _framework_lines("rank_pattern_v2", ranks=(1,)))
+    assert "ranks are reported failing alike" not in v["summary"], v
 
 
 def test_a_keyword_refused_where_the_launchers_record_names_the_rank_stays_that_ranks(tmp_path):
@@ -65,6 +60,7 @@ def test_a_keyword_refused_where_the_launchers_record_names_the_rank_stays_that_
 def test_other_keyword_words_are_not_read_as_a_refused_call(tmp_path):
     """Near shape: a config parser's own complaint about an unknown key ('unexpected keyword argument in section
     [model]') is no call refusing its argument: not read as the version mismatch."""
-    v = _verdict(tmp_path, "2025-05-02 11:20:00,510 - servekit - ERROR - rank[0] failed with error: unexpected "
-                           "keyword argument in section [model]: 'rank_pattern_v2'\n")
-    assert "keyword argument the called function does not take" not in v["summary"], v
+    line = ("2025-05-02 11:20:00,510 - servekit - ERROR - rank[{}] failed with error: unexpected keyword argument in "
+            "section [model]: 'rank_pattern_v2'\n")
+    v = _verdict(tmp_path, line.format(0) + line.format(1))
+    assert "ranks are reported failing alike" not in v["summary"], v

@@ -272,22 +272,6 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "python -m bitsandbytes prints which libbitsandbytes_cuda*.so it loads and why not); set BNB_CUDA_VERSION to "
      "the installed CUDA version if it picks the wrong one, with LD_LIBRARY_PATH holding that CUDA's libraries, the "
      "same on every node; meanwhile a non-paged optimizer (torch.optim.AdamW) avoids its paged optimizer."),
-    # a call refused a keyword argument ("__init__() got an unexpected keyword argument 'use_dora'",
-    # "make_batch_reader() got an unexpected keyword argument 'shard_seed'") with no launcher record naming a rank
-    # (rule A's record is read before these readings: genetictrading's rank 0): the code and the library it calls
-    # were written for different versions -- one installed library rejecting another's API, the same on every rank
-    # (lead rules AF (2), J; round 73's lmdeploy-1273 and petastorm-742)
-    ("config",
-     re.compile(r"\b\w{1,80}\(\) got an unexpected keyword argument '\w{1,80}'"),
-     "a call was refused for a keyword argument the called function does not take: the code calling it and the "
-     "installed library that defines it are of versions that do not match (the argument added, renamed or removed "
-     "between releases), the same install every rank runs, not one rank's fault",
-     "Match the versions: find the package that defines the function or class named in the error (for a "
-     "constructor's __init__, the class being built -- a config object such as peft's LoraConfig read from an "
-     "adapter_config.json written by a newer release) and check its installed version (pip show <package>) against "
-     "the one the calling code (the script or the other library) was written for; upgrade it (pip install -U "
-     "<package>), or install the version the caller requires (pip install <package>==<version>), or remove the "
-     "argument the installed version lacks. The same environment on every node; then relaunch."),
     # a library's own check refusing a path or address it was given ("Invalid tracker path: root://graphlearn/",
     # glog's fatal line before its abort; "invalid file path", "invalid master URL"): a value in the config or the
     # launch command every rank is started with (lead rules W, Q), not one rank's run

@@ -538,6 +538,33 @@ def _cut_below(c: Collected, unread: list) -> object | None:
     return None
 
 
+# a call refused a keyword argument ("__init__() got an unexpected keyword argument 'use_dora'")
+_R_KWARG_REFUSED = re.compile(r"\b\w{1,80}\(\) got an unexpected keyword argument '\w{1,80}'")
+
+
+def _kwarg_alike(unread: list) -> Verdict | None:
+    """Lead rules AF (2), J (round 73's lmdeploy-1273): two ranks or more that a framework reports failing with the
+    same call refused for a keyword argument (its own per-rank error lines, no traceback read): the code and the
+    installed library it calls were written for different versions, the same install on every rank -- config, no
+    rank. One such line alone says nothing of the others (compile66's bare line): not read here."""
+    said = [m.group(0) for u in unread if "unexpected keyword" in u.text and (m := _R_KWARG_REFUSED.search(u.text))]
+    if len(said) < 2 or len(set(said)) != 1:
+        return None
+    return Verdict(
+        "config",
+        f"{len(said)} ranks are reported failing alike with '{said[0][:200]}': a call refused for a keyword argument "
+        "the called function does not take -- the code calling it and the installed library that defines it are of "
+        "versions that do not match (the argument added, renamed or removed between releases), the same install "
+        "every rank runs, so no rank is at fault",
+        "Match the versions: find the package that defines the function or class named in the error (for a "
+        "constructor's __init__, the class being built -- a config object such as peft's LoraConfig read from an "
+        "adapter_config.json written by a newer release) and check its installed version (pip show <package>) against "
+        "the one the calling code was written for; upgrade it (pip install -U <package>), or install the version the "
+        "caller requires (pip install <package>==<version>), or remove the argument the installed version lacks. The "
+        "same environment on every node; then relaunch.",
+        "low", [], [u.brief() for u in unread[:2]], job_wide=True)
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -548,6 +575,8 @@ def _unread_words(c: Collected) -> Verdict | None:
     unread = [u for u in c.unread if not R_SHARP_LIB_LINE.search(u.text)] if collnet_fell_back(c) else c.unread
     if not unread:
         return None
+    if (alike := _kwarg_alike(unread)) is not None:
+        return alike
     read = generic.reading([u.text for u in unread])
     quoted = unread[read[3] if read else 0]
     said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
