@@ -225,6 +225,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
+        # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
+        self._ipy_exc: str | None = None
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
@@ -493,6 +496,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # function cut): the process was still below the last whole frame and its code line (round 73)
             frame = shown[2]
         else:
+            self._ipy_cut(tail, lines)
             return
         ev = self._context(frame[0], frame[2], "tb_cut")
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
@@ -517,6 +521,34 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             st.rank = None  # the store's set-up, shared by every process: no rank's own failure
             st.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, rdzv_cut=code.strip())
             self.aside.append(st)
+
+    def _ipy_cut(self, tail: list[str], lines: int) -> None:
+        """An IPython (notebook) traceback the paste cuts inside its frames: after an IPython header (S.R_IPY_TB_HEAD,
+        which names the exception first), the input ends on a frame line (S.R_IPY_FRAME) and the numbered source
+        lines under it (S.R_IPY_CODE), no exception line after them. Kept aside as a ``tb_cut`` like a Python
+        traceback's (lead rules AB (2), AN (1)), with the frame's function, the code line its arrow marks, and the
+        exception the header names (verdict.unread._cut_where reads it)."""
+        if self._ipy_exc is None:
+            return
+        code = None
+        for i in range(len(tail) - 1, -1, -1):
+            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()
+            if not t.strip() or t.lstrip().startswith("```"):
+                continue
+            m = S.R_IPY_CODE.match(t)
+            if m is not None:
+                if m.group("arrow") and code is None:
+                    code = (m.group("code") or "").strip()
+                continue
+            f = S.R_IPY_FRAME.match(t)
+            if f is None:
+                return  # an exception line, or anything but source lines under the last frame: not cut there
+            ev = self._context(lines - len(tail) + 1 + i, tail[i], "tb_cut")
+            ev.data.update(what="frames", rank=ev.rank, func=f.group("func"), code=code, ipython=self._ipy_exc,
+                           jit=None)
+            ev.rank = None  # a traceback cut before its error counts for no rank's state (input_tail)
+            self.aside.append(ev)
+            return
 
     def _pmix_went_on(self, tail: list[str], lines: int) -> None:
         """PMIx's datastore-lock messages (readers.exits) with a line of the input after the last of them: the
@@ -967,6 +999,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._set_device = lineno
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
+            if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
+                self._ipy_exc = ipy.group("exc")
             self._oom_tb_rank(lineno, text)
             self._tb_head_rank(text)
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:

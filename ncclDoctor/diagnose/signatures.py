@@ -1489,6 +1489,18 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
+# "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
+# prints the exception last, after "Traceback (most recent call last):"), frames as "<ipython-input-1-ab12> in main()",
+# "~/lib/python3.8/site-packages/torch/multiprocessing/spawn.py in start_processes(fn, args, ...)" (IPython 8: "File
+# ~/.../spawn.py:188, in start_processes(fn, ...)", "Cell In[1], line 36"), each followed by numbered source lines, the
+# one that ran marked with an arrow ("---> 188     while not context.join():"): parse.input_tail
+R_IPY_TB_HEAD = re.compile(r"^\s*(?P<exc>[A-Za-z_][\w.]{0,120}?)\s{2,}Traceback \(most recent call last\)\s*$")
+# (a hard-wrapped paste may have its first source line joined onto the frame line)
+R_IPY_FRAME = re.compile(r"^\s*(?:File )?(?P<file><ipython-input-[\w-]{1,120}>|\S{1,1000}?\.py(?::\d{1,7})?,?|"
+                         r"Cell In ?\[\d{1,6}\], line \d{1,7}) in (?P<func>[\w<>.]{1,200})(?:\(.{0,1000}?\))?"
+                         r"(?:\s{2,}\d{1,7}(?:\s.{0,1000})?)?\s*$")
+R_IPY_CODE = re.compile(r"^\s*(?:(?P<arrow>-{1,8}>)\s{0,8})?\d{1,7}(?:\s(?P<code>.{0,1000}))?$")
 # The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
 # getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in
 # init_process_group") or the env:// / tcp:// handler's creation of the TCPStore ("store = TCPStore(", "store =

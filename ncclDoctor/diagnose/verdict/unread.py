@@ -194,6 +194,54 @@ def _layout_alike(own: list) -> Verdict | None:
         "low", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
+# A C++ library's own invariant check, raised into Python as its message ("CHECK failed: it != end(): key not found:
+# _xla_send_recv_source_target_pairs" -- protobuf's / glog's CHECK; "Check failed: has_layout()" -- XLA's, Abseil's):
+# the library's code found its own state impossible, not an argument of the caller's refused
+_R_LIB_CHECK = re.compile(r"^(?:\[[^\]\n]{1,200}\] )?(?:CHECK|Check) failed: \S")
+# the library a check names as its own: XLA's (torch_xla's lowering, its attribute names "_xla_...", "xla::")
+_R_XLA_WORDS = re.compile(r"(?i)(?:\b|_)xla(?:\b|_|::)")
+
+
+def _check_alike(own: list) -> Verdict | None:
+    """Lead rule BB (1), with AF (2), J and AX (4) (round 73's xla-8074): every process shown -- two ranks' tags or
+    more, every traceback tagged -- ends on the same exception whose message is a C++ library's own invariant check
+    (_R_LIB_CHECK: "CHECK failed: ...") and nothing else explains the lines: the same code on the same install trips
+    the library's own check on every rank, so the library's build (its version against the code and torch calling
+    it) fails alike -- the shared install, config, no rank. One rank's check failing alone stays that rank's (rule
+    A)."""
+    if len(own) < 2 or any((x.data["type"], x.data.get("message")) != (own[0].data["type"], own[0].data.get("message"))
+                           for x in own):
+        return None
+    e = own[0]
+    message = e.data.get("message") or ""
+    if not _R_LIB_CHECK.match(message):
+        return None
+    tags = {x.rank for x in own}
+    if None in tags or len(tags) < 2:
+        return None  # untagged copies, or one rank's error printed twice: not every process shown
+    what = f"{e.data['type']}: {message[:200]}"
+    xla = bool(_R_XLA_WORDS.search(message))
+    return Verdict(
+        "config",
+        f"{len(tags)} processes (ranks {', '.join(map(str, sorted(tags)))}) end on the same {what}: a C++ library's "
+        "own invariant check failing inside the call, not an argument of the script refused -- the same code on the "
+        "same install trips it on every rank shown, so the installed library's build (its version against the code "
+        "and the torch that call it) is what fails, no rank's fault"
+        + ("; its words name XLA's own lowering (torch_xla)" if xla else ""),
+        ("That check is inside torch_xla / XLA's lowering of the call (the attribute it looks up is XLA's own): check "
+         "the torch_xla version against torch and the device's compiler (pip show torch torch_xla, and torch-neuronx "
+         "/ libtpu where used) -- matching torch, torch_xla and compiler versions, from one release -- and upgrade "
+         "torch_xla (pip install -U torch_xla with its matching torch) where the op (xm.send / xm.recv, their "
+         "collective_permute) is not supported by the installed version, or use another collective the backend "
+         "supports. " if xla else "")
+        + f"Every rank raised {what[:160]} alike: find the library whose check failed (the traceback's last frame and "
+        "the native lines around it, such as libprotobuf's or glog's FATAL), check its installed version against the "
+        "one the code was written for (pip show it; the project's requirements pin it), and install a matching "
+        "release (pip install -U <package>, or pin the versions made together), the same environment on every node; "
+        "rerun as one process first to see it alone.",
+        "low", [], [x.brief() for x in own[:3]], job_wide=True)
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -230,7 +278,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        + read[2] + " " + _READ_AROUND,
                        "low",
                        [], [x.brief() for x in (own or c.exceptions)[:3]])
-    bound = None if disk or hosts or code or not own else (_arg_bound(e, own) or _layout_alike(own))
+    bound = None if disk or hosts or code or not own else (_arg_bound(e, own) or _layout_alike(own)
+                                                                   or _check_alike(own))
     if bound is not None:
         return bound
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
@@ -504,6 +553,33 @@ def _cut_below(c: Collected, unread: list) -> object | None:
     return None
 
 
+# a call refused a keyword argument ("__init__() got an unexpected keyword argument 'use_dora'")
+_R_KWARG_REFUSED = re.compile(r"\b\w{1,80}\(\) got an unexpected keyword argument '\w{1,80}'")
+
+
+def _kwarg_alike(unread: list) -> Verdict | None:
+    """Lead rules AF (2), J (round 73's lmdeploy-1273): two ranks or more that a framework reports failing with the
+    same call refused for a keyword argument (its own per-rank error lines, no traceback read): the code and the
+    installed library it calls were written for different versions, the same install on every rank -- config, no
+    rank. One such line alone says nothing of the others (compile66's bare line): not read here."""
+    said = [m.group(0) for u in unread if "unexpected keyword" in u.text and (m := _R_KWARG_REFUSED.search(u.text))]
+    if len(said) < 2 or len(set(said)) != 1:
+        return None
+    return Verdict(
+        "config",
+        f"{len(said)} ranks are reported failing alike with '{said[0][:200]}': a call refused for a keyword argument "
+        "the called function does not take -- the code calling it and the installed library that defines it are of "
+        "versions that do not match (the argument added, renamed or removed between releases), the same install "
+        "every rank runs, so no rank is at fault",
+        "Match the versions: find the package that defines the function or class named in the error (for a "
+        "constructor's __init__, the class being built -- a config object such as peft's LoraConfig read from an "
+        "adapter_config.json written by a newer release) and check its installed version (pip show <package>) against "
+        "the one the calling code was written for; upgrade it (pip install -U <package>), or install the version the "
+        "caller requires (pip install <package>==<version>), or remove the argument the installed version lacks. The "
+        "same environment on every node; then relaunch.",
+        "low", [], [u.brief() for u in unread[:2]], job_wide=True)
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -514,6 +590,8 @@ def _unread_words(c: Collected) -> Verdict | None:
     unread = [u for u in c.unread if not R_SHARP_LIB_LINE.search(u.text)] if collnet_fell_back(c) else c.unread
     if not unread:
         return None
+    if (alike := _kwarg_alike(unread)) is not None:
+        return alike
     read = generic.reading([u.text for u in unread])
     quoted = unread[read[3] if read else 0]
     said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
@@ -633,12 +711,44 @@ _JIT_BUILD_FIX = (
     "real tool). ")
 
 
+_NOTEBOOK_SPAWN_FIX = (
+    "Run the example as a script, not from a notebook: save it to a file and start it with python script.py (or "
+    "torchrun --nproc_per_node N script.py), keeping mp.spawn / the process start under if __name__ == '__main__':. "
+    "The 'spawn' start method starts each child as a new Python that imports __main__ and unpickles the worker "
+    "function by name, and a Jupyter / IPython kernel's __main__ cannot be imported: a worker defined in a cell makes "
+    "every child die before it runs (\"AttributeError: Can't get attribute 'fn' on <module '__main__' (built-in)>\" "
+    "in the kernel's terminal, then 'process N terminated with exit code 1'). To stay in the notebook, move the worker "
+    "function into an importable module (a .py file next to the notebook, imported in the cell) and spawn that, or "
+    "use a notebook launcher (accelerate's notebook_launcher, start_method='fork' where no CUDA was initialized in the "
+    "kernel before it). The kernel's own output (the terminal that started jupyter) shows each child's error and "
+    "exit code.")
+
+
+def _notebook_spawn(ev, who: str) -> Verdict:
+    """Lead rule Q's last sentence (round 73's pytorch-55763, as accelerate-182 reads a notebook launch): an IPython
+    (Jupyter) traceback -- its header naming the exception first (parse._ipy_cut) -- of torch.multiprocessing's
+    ProcessExitedException, the paste cut before its message: a child started by spawn from a notebook died without
+    passing a Python exception back. A notebook's __main__ cannot be re-imported by the 'spawn' start method, so
+    every child fails the same way before reaching the worker function: the way the job was started, config, no rank
+    (the exit code itself was not pasted)."""
+    return Verdict(
+        "config",
+        f"the input stops inside {who} IPython (Jupyter notebook) traceback of torch.multiprocessing's "
+        f"ProcessExitedException ({ev.text[:200]}), before its message: a child process that mp.spawn started from "
+        "the notebook exited without passing a Python exception back -- under the 'spawn' start method each child "
+        "re-imports __main__, which a notebook's kernel cannot give it, so every child fails alike before it runs the "
+        "worker function: the way the job was launched, not a rank (the exit code itself was not pasted)",
+        _NOTEBOOK_SPAWN_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
     config), c10d's own argument check (rules AV, BB (4): invalid_usage), multiprocessing's spawn check for a main
     guard (generic.R_SPAWN_NO_MAIN_GUARD: config). Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
+    if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
+        return _notebook_spawn(ev, who)
     if not code:
         return None
     imp = _R_IMPORT_STMT.match(code) if func == "<module>" else None
