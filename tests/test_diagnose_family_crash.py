@@ -3844,6 +3844,34 @@ def test_a_keyboard_interrupt_with_nothing_failing_before_it_is_a_stop_from_outs
     assert _verdict(tmp_path, hung, "hung.log")["cause"] != "signal"
 
 
+
+def test_a_traceback_right_after_the_echoed_ctrl_c_is_a_stop_from_outside(tmp_path):
+    """Round 74 (mmpose-2586): the terminal echoes the user's "^C" and the interrupted processes' tracebacks start on
+    that same line ("^CTraceback (most recent call last):"), the paste cut before their "KeyboardInterrupt" line, both
+    still loading their dataset: SIGINT from outside, signal, no rank named. The same cut traceback without the echo
+    is not read as a stop (what it raised is not in the lines), nor is an echo after a rank's own timeout."""
+    frames = ('  File "/home/u/proj/tools/train.py", line 175, in <module>\n'
+              "    main()\n"
+              '  File "/home/u/proj/tools/train.py", line 150, in main\n'
+              "    datasets = [build_dataset(cfg.data.train)]\n"
+              '  File "/home/u/envs/x/lib/python3.9/site-packages/mmpose/datasets/builder.py", line 87, in '
+              "build_dataset\n"
+              "    dataset = build_from_cfg(cfg, DATASETS, default_args)\n")
+    d = _report(tmp_path, "^CTraceback (most recent call last):\n" + frames + "Traceback (most recent call last):\n"
+                + frames)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("signal", []) and not _accused(d), v
+    assert "py-spy" in v["fix"], v["fix"]
+    plain = "Traceback (most recent call last):\n" + frames
+    assert _verdict(tmp_path, plain, "plain.log")["cause"] != "signal"
+    inside = "echo '^C' Traceback (most recent call last):\n" + frames
+    assert _verdict(tmp_path, inside, "inside.log")["cause"] != "signal"
+    hung = watchdog_line(2, 88, "ALLREDUCE", 600105, 600000) + "\n^CTraceback (most recent call last):\n" + frames
+    assert _verdict(tmp_path, hung, "hung.log")["cause"] != "signal"
+    unfit = ("Command Line Args: Namespace(config_file='c.yml', dist_url='auto', eval_only=False, machine_rank=1, "
+             "num_gpus=2, num_machines=1, opts=[], resume=False)\n^CTraceback (most recent call last):\n" + frames)
+    assert _verdict(tmp_path, unfit, "unfit.log")["cause"] == "config"  # the hang's cause is shown: Ctrl-C is the user
+
 # --- session 13 (fix42-4): torchrun's agent passing on a Ctrl-C: the fix names SIGINT and the teardown --------
 def test_torchrun_agent_receiving_sigint_names_sigint_and_the_teardown_in_its_fix(tmp_path):
     """torch/distributed/elastic/agent/server/api.py: "Received 2 death signal, shutting down workers" and

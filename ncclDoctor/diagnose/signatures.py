@@ -2054,6 +2054,11 @@ R_SHELL_TERM = re.compile(r"^\s*(?:\S{1,200}: line \d{1,6}: +\d{1,10} +|\[\d{1,4
 # process (a launcher's parent waiting on its children, a rank) was interrupted from outside -- the user's Ctrl-C or a
 # kill -INT; alone, with nothing failing before it, the job was stopped by someone, not by a rank (lead rule T).
 R_KBD_INTERRUPT = re.compile(r"^\s*KeyboardInterrupt(?:: ?.{0,200})?\s*$")
+# The terminal's echo of the user's Ctrl-C ("^C") glued to the start of a traceback: the terminal echoes "^C" and the
+# process prints its traceback right after it, on the same line -- SIGINT interrupted the process there, even when the
+# paste stops before the traceback's last line ("KeyboardInterrupt") (mmpose-2586, round 74). Only at the line's
+# start: a "^C" inside text is not the echo.
+R_CTRL_C_TB = re.compile(r"^\s*(?:\^C)+\s*Traceback \(most recent call last\):?\s*$")
 # A job process's own SIGTERM handler logging the signal it got: Lightning's signal connector ("[rank: 0] Received
 # SIGTERM: 15", then "Bypassing SIGTERM: 15") and submitit's ("Bypassing signal SIGTERM"). Alone, it is a stop from
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.

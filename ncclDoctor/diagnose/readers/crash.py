@@ -776,6 +776,11 @@ class CrashReaders:
             ev.rank = None  # interrupted from outside, whichever process prints it: it names no rank at fault
             ev.data.update(received=None, sent=None, ctrl_c=True)
             return ev
+        if "^C" in text and S.R_CTRL_C_TB.match(self._body):  # the echoed Ctrl-C, a traceback right after it
+            ev = self._context(lineno, text, "signal")
+            ev.rank = None  # interrupted from outside, whichever process prints it: it names no rank at fault
+            ev.data.update(received=None, sent=None, ctrl_c=True, echo=True)
+            return ev
         gl = S.R_GLOG_SIGNAL.search(text) if "received by PID" in text else None
         if gl and gl.group(1) in ("SIGTERM", "SIGINT", "SIGHUP") and gl.group(3) != "0":
             # glog's handler: this process got a stop signal that another process (PID M) sent it

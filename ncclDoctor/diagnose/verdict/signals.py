@@ -159,6 +159,14 @@ def _node_failure(c: Collected, node: list[Event]) -> Verdict:
         "medium", [], [e.brief() for e in node[:3]])
 
 
+def _unfit(c: Collected) -> bool:
+    """Launch settings shown that cannot form the world (verdict.world.world_unfit, lead rules AA (1), V (1)): the job
+    hung in its set-up for them, and a Ctrl-C that then stopped it is the user giving up, not the cause (rule T;
+    fast-reid-212's machine_rank past num_machines, then '^CTraceback')."""
+    from ncclDoctor.diagnose.verdict.world import world_unfit
+    return world_unfit(c) is not None
+
+
 def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     got = [e for e in sigs if e.data.get("received")] or [e for e in sigs if e.data.get("sent") in PASSED_ON]
@@ -252,16 +260,16 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rerun with NCCL_DEBUG=INFO to see where it stood.",
             "medium", [], [e.brief() for e in term[:3]])
     ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
-    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c):
+    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c) and not _unfit(c):
         # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in
         # its join, a rank), and nothing failed before it: the user's Ctrl-C (or a kill -INT) stopped the job; the
         # ranks' teardown lines after it (ProcessGroupNCCL's destructor, abort) are that stop, no rank is at fault
         return Verdict(
             "signal",
-            "a process of the job was interrupted by SIGINT (its traceback ends in KeyboardInterrupt: Ctrl-C or a "
-            "kill -INT) and no rank shows an error, timeout or failure of its own before it: the job was stopped from "
-            "outside, and what the ranks print after it (their process group's destructor and abort) is the "
-            "teardown; no rank is at fault",
+            "a process of the job was interrupted by SIGINT (its traceback ends in KeyboardInterrupt, or starts "
+            "right after the terminal's echoed '^C': Ctrl-C or a kill -INT) and no rank shows an error, timeout or "
+            "failure of its own before it: the job was stopped from outside, and what the ranks print after it "
+            "(their process group's destructor and abort) is the teardown; no rank is at fault",
             "Nothing failed in the ranks: if the job was interrupted because it looked stuck, next time take stacks "
             "first (py-spy dump --pid PID on every rank) and rerun with NCCL_DEBUG=INFO to see where it stood; call "
             "dist.destroy_process_group() at the end of the script, and kill leftover worker processes a Ctrl-C "
