@@ -741,6 +741,39 @@ def _notebook_spawn(ev, who: str) -> Verdict:
         _NOTEBOOK_SPAWN_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# The cut frame inside PyTorch Lightning (pytorch_lightning / lightning.pytorch / lightning_fabric): its strategy's
+# launcher started the children, not an mp.spawn of a worker the notebook defines
+_R_LIGHTNING_FRAME = re.compile(r"(?:pytorch_lightning|lightning[/\\]pytorch|lightning_fabric|lightning[/\\]fabric)"
+                                r"[/\\][\w/\\]{1,200}\.py\b")
+_LIGHTNING_EXITED_FIX = (
+    "Paste the full traceback: the ProcessExitedException message (process N terminated with signal / exit code) "
+    "names the child and its exit signal, and the child process's own error is in the kernel's terminal (the one "
+    "that started jupyter). A signal (SIGSEGV, SIGABRT, SIGKILL) leaves no Python traceback: enable faulthandler "
+    "(PYTHONFAULTHANDLER=1 or import faulthandler; faulthandler.enable() in the worker), get a core dump (ulimit -c "
+    "unlimited, then gdb python core, bt) and read dmesg for the OOM killer. In a notebook Lightning forks its "
+    "workers (ddp_notebook; ddp_spawn is refused there): CUDA or a library touched in the kernel before the fit, and "
+    "fork-unsafe threads, break forked children -- run as a script instead of a notebook with strategy='ddp' (not "
+    "ddp_notebook/fork), or check the model alone first with devices=1.")
+
+
+def _lightning_exited(ev, who: str) -> Verdict:
+    """An IPython traceback of ProcessExitedException cut inside PyTorch Lightning's own frames (its strategy's
+    launcher, round 74's neuralforecast-482): Lightning started the children itself -- forked in a notebook
+    (ddp_notebook; it refuses ddp_spawn there), running its own importable worker -- so the notebook-spawn reading
+    (a kernel's __main__ that 'spawn' cannot re-import, _notebook_spawn) does not hold. The message naming the
+    process and its signal or exit code was cut, and no child's own error is shown: no cause, no rank (rules A, AL (2),
+    BA (1)), low confidence."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} IPython (Jupyter notebook) traceback of torch.multiprocessing's "
+        f"ProcessExitedException in PyTorch Lightning's own launcher ({ev.text[:200]}), before its message: a child "
+        "process Lightning started died without passing a Python exception back, and the lines name neither the "
+        "process nor its signal or exit code, nor show the child's own error -- Lightning forks its own worker in a "
+        "notebook, so it is not the notebook's __main__ that 'spawn' cannot re-import; which process failed, and why, "
+        "is not in these lines",
+        _LIGHTNING_EXITED_FIX, "low", [], [ev.brief()])
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -748,6 +781,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     guard (generic.R_SPAWN_NO_MAIN_GUARD: config). Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
+        if _R_LIGHTNING_FRAME.search(ev.text):
+            return _lightning_exited(ev, who)
         return _notebook_spawn(ev, who)
     if not code:
         return None
