@@ -252,7 +252,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unknown unless the failure's general words read as one (generic.reading: "Connection refused", "out of memory").
     With no exception, the lines no family read that announce a failure (_unread_words)."""
     if not c.exceptions:
-        return _unread_words(c) or _cut_traceback(c)
+        return _unread_words(c) or _cut_traceback(c) or _listed_cut(c)
     if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
         return None
     dcp = next((x for x in c.exceptions if x.data.get("dcp")), None)
@@ -853,6 +853,30 @@ def _cut_where(ev, who: str) -> Verdict | None:
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
                        generic.SPAWN_NO_MAIN_GUARD_FIX, "low", [], [ev.brief()], job_wide=True)
     return None
+
+
+def _listed_cut(c: Collected) -> Verdict | None:
+    """Lead rules J, AM (2) (round 74's yolov7-pose-bytetrack-6): the paste ends inside torchrun's failure record at
+    an entry of its "Failures:" list, before the entry's rank line (parse.finish). torchrun lists there the failures
+    BESIDES its root cause, so at least two processes failed on their own, none of them shown first nor torn down,
+    and no exit code or error is shown: unknown, nobody named, nobody innocent, low confidence."""
+    cut = c.samples.get("cf_listed_cut")
+    if not cut or c.child_failures or c.worker_failures:
+        return None
+    ev = cut[0]
+    return Verdict(
+        "unknown",
+        f"torchrun's failure record lists an entry under 'Failures:' ({ev.text[:120]}), and the paste ends there, "
+        "before its rank and exit code: torchrun lists under 'Failures:' the failures other than the root cause, so "
+        "at least two worker processes failed on their own, and the lines name neither which ranks nor how they "
+        "ended (no exit code, no worker's own error)",
+        "Read the workers' own tracebacks above the record and the record whole (its Root Cause section: rank, "
+        "exitcode, error_file), in each rank's log (torchrun --log-dir DIR --redirects 3 --tee 3); decorate the "
+        "entry point with @record (torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE "
+        "so the record carries the workers' own error (@record / error_file), or run the script without the "
+        "launcher once to see it. On Windows torch has no NCCL: use the gloo backend (Windows: gloo backend / "
+        "use_libuv=0 with torch 2.4+) or run on Linux.",
+        "low", [], [ev.brief()])
 
 
 def _cut_traceback(c: Collected) -> Verdict | None:
