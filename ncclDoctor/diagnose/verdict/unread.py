@@ -282,6 +282,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                                                    or _check_alike(own))
     if bound is not None:
         return bound
+    kw = None if disk or hosts or code else _kwarg_with_cut(c, e, own)
+    if kw is not None:
+        return kw
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
     if lone and _R_DDP_MODULE_WIDE.search(what):
         return Verdict(
@@ -555,6 +558,38 @@ def _cut_below(c: Collected, unread: list) -> object | None:
 
 # a call refused a keyword argument ("__init__() got an unexpected keyword argument 'use_dora'")
 _R_KWARG_REFUSED = re.compile(r"\b\w{1,80}\(\) got an unexpected keyword argument '\w{1,80}'")
+
+
+def _kwarg_with_cut(c: Collected, e, own: list) -> Verdict | None:
+    """Lead rules AF (2), J, AZ (3) (round 73's petastorm-742): one rank's exception is a call refused for a keyword
+    argument ("make_batch_reader() got an unexpected keyword argument 'shard_seed'") and ANOTHER rank's own traceback
+    is shown too, cut inside its frames before its exception (parse.input_tail's tb_cut, its rank tag another's):
+    several processes failing alike at the same start-up call -- the calling code and the installed library are of
+    versions that do not match, the same install on every rank: config, nobody named (the cut one proves no one
+    innocent). One such exception with no other rank's traceback stays rule A's (compile66's near shapes)."""
+    if e.rank is None or len(own) != 1 or e is not own[0] or not _R_KWARG_REFUSED.search(exception_text(e)):
+        return None
+    if not e.data["type"].endswith("TypeError") or c.child_failures or c.worker_failures:
+        return None
+    cut = next((x for x in c.samples.get("tb_cut", []) if x.data.get("what") == "frames"
+                and x.data.get("rank") is not None and x.data["rank"] != e.rank), None)
+    if cut is None:
+        return None
+    said = _R_KWARG_REFUSED.search(exception_text(e)).group(0)
+    return Verdict(
+        "config",
+        f"rank {e.rank}'s traceback ends in TypeError: {said[:200]}, and rank {cut.data['rank']}'s own traceback is "
+        f"shown failing too ({cut.text[:160]}, cut before its exception): several processes fail alike at start-up "
+        "on a call refused for a keyword argument the called function does not take -- the calling code and the "
+        "installed library that defines it are of versions that do not match (the argument added, renamed or removed "
+        "between releases), the same install every rank runs, so no rank is at fault (the cut traceback proves "
+        "nobody innocent)",
+        f"Match the versions: '{said.split('(', 1)[0]}' is defined by an installed package -- check its version (pip "
+        "show <package>) against the one the calling code (or the library calling it) was written for; upgrade it "
+        "(pip install -U <package>), or install matching versions of the caller and the callee (pip install "
+        "<package>==<version>), or remove the argument the installed version lacks. The same environment on every "
+        "node; then relaunch.",
+        "low", [], [e.brief(), cut.brief()], job_wide=True)
 
 
 def _kwarg_alike(unread: list) -> Verdict | None:
