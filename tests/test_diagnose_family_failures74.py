@@ -45,3 +45,10 @@ def test_a_list_that_says_no_other_failures_is_not_several_failing(tmp_path):
     not read as several processes failing."""
     v = _verdict(tmp_path, _HEAD + "  <NO_OTHER_FAILURES>\n")
     assert "at least two worker processes" not in v["summary"], v
+
+
+def test_the_cut_list_inside_a_markdown_fence_is_read_the_same(tmp_path):
+    """The same paste inside a ``` fence: the closing fence ends the record at the same cut entry -- the same
+    reading (a paste's form carries no cause)."""
+    v = _verdict(tmp_path, "```\n" + _HEAD + "[2]:\n  time      : 2024-03-05_08:14:11\n\n```\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and "Failures:" in v["summary"], v

@@ -33,3 +33,10 @@ def test_a_refused_keyword_alone_or_beside_its_own_cut_traceback_is_not_the_inst
     assert _verdict(tmp_path, _EXC)["cause"] != "config"
     same = _EXC + _CUT.replace("[1,9]", "[1,4]")
     assert "several processes fail alike" not in _verdict(tmp_path, same)["summary"]
+
+
+def test_the_two_mpi_ranks_under_one_launcher_prefix_are_still_two_processes(tmp_path):
+    """A launcher's "[rank3]: " prefix on every line: the lines' own MPI tags ([1,4], [1,9]) still tell two
+    processes apart -- the same reading, config."""
+    text = "".join(f"[rank3]: {line}\n" for line in (_EXC + _CUT).splitlines())
+    assert _verdict(tmp_path, text)["cause"] == "config"

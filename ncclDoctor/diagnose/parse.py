@@ -445,15 +445,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._role_ranks and self.bars:
             self._local_bars()
         ev, self._pending = self._pending, None
-        if (ev is None and self.cf_section == "other" and self._cf_listed and self._cf_listed_entry
-                and not S.R_CF_RANK.match(self.cf.get("rank", ""))):
-            # the paste ends inside the record's "Failures:" list, at an entry before its rank line: torchrun lists
-            # there the failures BESIDES its root cause, so another process failed on its own too -- which ones,
-            # and how, the lines do not say (kept aside: verdict.unread._listed_cut reads it when nothing else does)
-            cut = Event("cf_listed_cut", f"{self.path}:{self._cf_line or 0}",
-                        f"Failures: {self._cf_listed_entry} (cut before its rank line)")
-            cut.data.update(time=self.cf.get("time"))
-            self.aside.append(cut)
+        if ev is None:
+            self._listed_cut(self._cf_line or 0)
         if ev is None and self._cf_root_open and not S.R_CF_RANK.match(self.cf.get("rank", "")):
             # the record's Root Cause block was read but no entry of it became an event (the paste cut it before
             # its rank line, whatever line -- a blank, a fence -- followed the cut)
@@ -613,6 +606,20 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 ev.data.update(local_rank=local, pid=pid, local_from=(
                     f"pid {pid}, number {local + 1} of the {len(self.ds_kill_pids)} workers DeepSpeed's launcher "
                     "lists in the order it started them ('Killing subprocess P')"))
+
+    def _listed_cut(self, lineno: int) -> None:
+        """The paste ends (its last line, or its closing fence) inside the record's "Failures:" list, at an entry
+        before its rank line: torchrun lists there the failures BESIDES its root cause, so another process failed on
+        its own too -- which ones, and how, the lines do not say (kept aside: verdict.unread._listed_cut reads it
+        when nothing else does)."""
+        if (self.cf_section != "other" or not self._cf_listed or not self._cf_listed_entry
+                or S.R_CF_RANK.match(self.cf.get("rank", ""))):
+            return
+        cut = Event("cf_listed_cut", f"{self.path}:{lineno}",
+                    f"Failures: {self._cf_listed_entry} (cut before its rank line)")
+        cut.data.update(time=self.cf.get("time"))
+        self.aside.append(cut)
+        self._cf_listed_entry = ""
 
     def _cut_entry(self) -> Event | None:
         """The summary entry being read, ended before its error_file/traceback lines: an event when its

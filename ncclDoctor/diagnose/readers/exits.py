@@ -712,6 +712,8 @@ class ExitReaders:
                 self._cf_more -= 1
                 self._follow = max(self._follow, 2)
                 return False, None
+            if t.startswith("```"):  # the paste's closing fence ends the record: a listed entry cut before its rank
+                self._listed_cut(lineno)
             self._pending = self._cut_entry()  # returned with the next line that yields nothing else
             self.cf_section, self.cf = None, {}
             return False, None

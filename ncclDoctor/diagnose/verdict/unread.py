@@ -10,6 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
+    R_MPI_TAG,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
     strip_prefixes,
@@ -560,6 +561,11 @@ def _cut_below(c: Collected, unread: list) -> object | None:
 _R_KWARG_REFUSED = re.compile(r"\b\w{1,80}\(\) got an unexpected keyword argument '\w{1,80}'")
 
 
+def _tags_differ(a: str | None, b: str | None) -> bool:
+    """Two lines' own MPI rank tags, both shown and not the same: two processes, whatever prefix a launcher added."""
+    return a is not None and b is not None and a != b
+
+
 def _kwarg_with_cut(c: Collected, e, own: list) -> Verdict | None:
     """Lead rules AF (2), J, AZ (3) (round 73's petastorm-742): one rank's exception is a call refused for a keyword
     argument ("make_batch_reader() got an unexpected keyword argument 'shard_seed'") and ANOTHER rank's own traceback
@@ -571,14 +577,19 @@ def _kwarg_with_cut(c: Collected, e, own: list) -> Verdict | None:
         return None
     if not e.data["type"].endswith("TypeError") or c.child_failures or c.worker_failures:
         return None
+    def tag(text: str) -> str | None:  # the line's MPI rank tag ("[1,75]<stderr>:"), under any launcher prefix
+        m = R_MPI_TAG.search(text)
+        return m.group(0) if m else None
+
     cut = next((x for x in c.samples.get("tb_cut", []) if x.data.get("what") == "frames"
-                and x.data.get("rank") is not None and x.data["rank"] != e.rank), None)
+                and x.data.get("rank") is not None
+                and (x.data["rank"] != e.rank or _tags_differ(tag(x.text), tag(e.text)))), None)
     if cut is None:
         return None
     said = _R_KWARG_REFUSED.search(exception_text(e)).group(0)
     return Verdict(
         "config",
-        f"rank {e.rank}'s traceback ends in TypeError: {said[:200]}, and rank {cut.data['rank']}'s own traceback is "
+        f"rank {e.rank}'s traceback ends in TypeError: {said[:200]}, and another process's own traceback is "
         f"shown failing too ({cut.text[:160]}, cut before its exception): several processes fail alike at start-up "
         "on a call refused for a keyword argument the called function does not take -- the calling code and the "
         "installed library that defines it are of versions that do not match (the argument added, renamed or removed "
