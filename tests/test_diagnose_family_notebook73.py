@@ -56,3 +56,40 @@ def test_a_plain_python_traceback_cut_in_spawns_join_is_not_read_as_a_notebook(t
             "    while not context.join():\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "config" and "Jupyter" not in v["summary"], v
+
+
+def _lightning_cell(exc: str, frame: str) -> str:
+    return ("---------------------------------------------------------------------------\n"
+            f"{exc}                    Traceback (most recent call last)\n"
+            "Cell In[7], line 3\n"
+            "      1 trainer = L.Trainer(accelerator='gpu', devices=2)\n"
+            "----> 3 trainer.fit(net, datamodule=dm)\n"
+            "\n" + frame)
+
+
+_LIGHTNING_FRAME = (
+    "File /srv/conda/lib/python3.11/site-packages/lightning/pytorch/trainer/call.py:43, in "
+    "_call_and_handle_interrupt(trainer, trainer_fn, *args, **kwargs)\n"
+    "     41 try:\n"
+    "     42     if trainer.strategy.launcher is not None:\n"
+    "---> 43         return trainer.strategy.launcher.launch(trainer_fn, *args, trainer=trainer, **kwargs)\n")
+
+
+def test_an_exited_child_cut_in_lightnings_launcher_is_not_the_notebook_spawn(tmp_path):
+    """Round 74 (neuralforecast-482): ProcessExitedException cut inside PyTorch Lightning's own launcher frames --
+    Lightning forks its own importable worker in a notebook, so the kernel's __main__ is not the reason; the message
+    naming the process and its signal was cut: unknown, nobody named, the fix asking for the child's exit signal."""
+    d = _report(tmp_path, _lightning_cell("ProcessExitedException", _LIGHTNING_FRAME))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "faulthandler" in v["fix"] and "ddp_notebook" in v["fix"], v
+
+
+def test_an_exited_child_cut_at_spawns_join_under_a_user_launch_is_still_the_notebook_spawn(tmp_path):
+    """Near shape: the same cell's traceback cut at torch.multiprocessing's join (the notebook's own mp.spawn, no
+    Lightning frame): still the notebook launch, config."""
+    frame = ("File /srv/conda/lib/python3.11/site-packages/torch/multiprocessing/spawn.py:202, in start_processes(fn, "
+             "args, nprocs, join, daemon, start_method)\n"
+             "--> 202 while not context.join():\n")
+    v = _verdict(tmp_path, _lightning_cell("ProcessExitedException", frame))
+    assert v["cause"] == "config" and "importable module" in v["fix"], v

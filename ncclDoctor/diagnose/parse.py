@@ -108,6 +108,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
+        self._cf_listed_entry = ""  # the "[N]:" header of an entry read in that list (its rank line may be cut)
         self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
         self._cf_root_open = False  # a record's "Root Cause" header read, its entry not yet read as an event
         self._cf_bare = False  # the input ends at torchrun's bare "ChildFailedError:" line, its record not shown
@@ -444,6 +445,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if self._role_ranks and self.bars:
             self._local_bars()
         ev, self._pending = self._pending, None
+        if ev is None:
+            self._listed_cut(self._cf_line or 0)
         if ev is None and self._cf_root_open and not S.R_CF_RANK.match(self.cf.get("rank", "")):
             # the record's Root Cause block was read but no entry of it became an event (the paste cut it before
             # its rank line, whatever line -- a blank, a fence -- followed the cut)
@@ -603,6 +606,20 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 ev.data.update(local_rank=local, pid=pid, local_from=(
                     f"pid {pid}, number {local + 1} of the {len(self.ds_kill_pids)} workers DeepSpeed's launcher "
                     "lists in the order it started them ('Killing subprocess P')"))
+
+    def _listed_cut(self, lineno: int) -> None:
+        """The paste ends (its last line, or its closing fence) inside the record's "Failures:" list, at an entry
+        before its rank line: torchrun lists there the failures BESIDES its root cause, so another process failed on
+        its own too -- which ones, and how, the lines do not say (kept aside: verdict.unread._listed_cut reads it
+        when nothing else does)."""
+        if (self.cf_section != "other" or not self._cf_listed or not self._cf_listed_entry
+                or S.R_CF_RANK.match(self.cf.get("rank", ""))):
+            return
+        cut = Event("cf_listed_cut", f"{self.path}:{lineno}",
+                    f"Failures: {self._cf_listed_entry} (cut before its rank line)")
+        cut.data.update(time=self.cf.get("time"))
+        self.aside.append(cut)
+        self._cf_listed_entry = ""
 
     def _cut_entry(self) -> Event | None:
         """The summary entry being read, ended before its error_file/traceback lines: an event when its
@@ -1188,6 +1205,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._cf_root_open = self.cf_section == "root"
             self._cf_listed = self.cf_section == "other"
+            self._cf_listed_entry = ""
             self._cf_alone = self._cf_alone and self.cf_section == "root"  # a new record's list starts
             self._follow = 8
             return None

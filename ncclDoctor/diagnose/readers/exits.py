@@ -699,6 +699,7 @@ class ExitReaders:
             if t.endswith("]:") or t in ("<NO_OTHER_FAILURES>", "<NO OTHER FAILURES>"):  # "[1]:": the next entry
                 cut = self._cut_entry()
                 self._cf_alone = t.startswith("<NO") or (self._cf_alone and self.cf_section == "root")
+                self._cf_listed_entry = t if self.cf_section == "other" and t.endswith("]:") else ""
                 self._follow, self.cf, self._cf_ev = 7, {}, None
                 return True, cut
             if not t and self._cf_more > 0:  # a blank line unwrap() left for a piece it joined: read on
@@ -711,6 +712,8 @@ class ExitReaders:
                 self._cf_more -= 1
                 self._follow = max(self._follow, 2)
                 return False, None
+            if t.startswith("```"):  # the paste's closing fence ends the record: a listed entry cut before its rank
+                self._listed_cut(lineno)
             self._pending = self._cut_entry()  # returned with the next line that yields nothing else
             self.cf_section, self.cf = None, {}
             return False, None

@@ -10,6 +10,7 @@ from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
+    R_MPI_TAG,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
     strip_prefixes,
@@ -252,7 +253,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unknown unless the failure's general words read as one (generic.reading: "Connection refused", "out of memory").
     With no exception, the lines no family read that announce a failure (_unread_words)."""
     if not c.exceptions:
-        return _unread_words(c) or _cut_traceback(c)
+        return _unread_words(c) or _cut_traceback(c) or _listed_cut(c)
     if unread_before_done(c):  # lines announcing an error that a run completed after: they stopped nothing
         return None
     dcp = next((x for x in c.exceptions if x.data.get("dcp")), None)
@@ -282,6 +283,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                                                    or _check_alike(own))
     if bound is not None:
         return bound
+    kw = None if disk or hosts or code else _kwarg_with_cut(c, e, own)
+    if kw is not None:
+        return kw
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
     if lone and _R_DDP_MODULE_WIDE.search(what):
         return Verdict(
@@ -557,6 +561,48 @@ def _cut_below(c: Collected, unread: list) -> object | None:
 _R_KWARG_REFUSED = re.compile(r"\b\w{1,80}\(\) got an unexpected keyword argument '\w{1,80}'")
 
 
+def _tags_differ(a: str | None, b: str | None) -> bool:
+    """Two lines' own MPI rank tags, both shown and not the same: two processes, whatever prefix a launcher added."""
+    return a is not None and b is not None and a != b
+
+
+def _kwarg_with_cut(c: Collected, e, own: list) -> Verdict | None:
+    """Lead rules AF (2), J, AZ (3) (round 73's petastorm-742): one rank's exception is a call refused for a keyword
+    argument ("make_batch_reader() got an unexpected keyword argument 'shard_seed'") and ANOTHER rank's own traceback
+    is shown too, cut inside its frames before its exception (parse.input_tail's tb_cut, its rank tag another's):
+    several processes failing alike at the same start-up call -- the calling code and the installed library are of
+    versions that do not match, the same install on every rank: config, nobody named (the cut one proves no one
+    innocent). One such exception with no other rank's traceback stays rule A's (compile66's near shapes)."""
+    if e.rank is None or len(own) != 1 or e is not own[0] or not _R_KWARG_REFUSED.search(exception_text(e)):
+        return None
+    if not e.data["type"].endswith("TypeError") or c.child_failures or c.worker_failures:
+        return None
+    def tag(text: str) -> str | None:  # the line's MPI rank tag ("[1,75]<stderr>:"), under any launcher prefix
+        m = R_MPI_TAG.search(text)
+        return m.group(0) if m else None
+
+    cut = next((x for x in c.samples.get("tb_cut", []) if x.data.get("what") == "frames"
+                and x.data.get("rank") is not None
+                and (x.data["rank"] != e.rank or _tags_differ(tag(x.text), tag(e.text)))), None)
+    if cut is None:
+        return None
+    said = _R_KWARG_REFUSED.search(exception_text(e)).group(0)
+    return Verdict(
+        "config",
+        f"rank {e.rank}'s traceback ends in TypeError: {said[:200]}, and another process's own traceback is "
+        f"shown failing too ({cut.text[:160]}, cut before its exception): several processes fail alike at start-up "
+        "on a call refused for a keyword argument the called function does not take -- the calling code and the "
+        "installed library that defines it are of versions that do not match (the argument added, renamed or removed "
+        "between releases), the same install every rank runs, so no rank is at fault (the cut traceback proves "
+        "nobody innocent)",
+        f"Match the versions: '{said.split('(', 1)[0]}' is defined by an installed package -- check its version (pip "
+        "show <package>) against the one the calling code (or the library calling it) was written for; upgrade it "
+        "(pip install -U <package>), or install matching versions of the caller and the callee (pip install "
+        "<package>==<version>), or remove the argument the installed version lacks. The same environment on every "
+        "node; then relaunch.",
+        "low", [], [e.brief(), cut.brief()], job_wide=True)
+
+
 def _kwarg_alike(unread: list) -> Verdict | None:
     """Lead rules AF (2), J (round 73's lmdeploy-1273): two ranks or more that a framework reports failing with the
     same call refused for a keyword argument (its own per-rank error lines, no traceback read): the code and the
@@ -741,6 +787,39 @@ def _notebook_spawn(ev, who: str) -> Verdict:
         _NOTEBOOK_SPAWN_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# The cut frame inside PyTorch Lightning (pytorch_lightning / lightning.pytorch / lightning_fabric): its strategy's
+# launcher started the children, not an mp.spawn of a worker the notebook defines
+_R_LIGHTNING_FRAME = re.compile(r"(?:pytorch_lightning|lightning[/\\]pytorch|lightning_fabric|lightning[/\\]fabric)"
+                                r"[/\\][\w/\\]{1,200}\.py\b")
+_LIGHTNING_EXITED_FIX = (
+    "Paste the full traceback: the ProcessExitedException message (process N terminated with signal / exit code) "
+    "names the child and its exit signal, and the child process's own error is in the kernel's terminal (the one "
+    "that started jupyter). A signal (SIGSEGV, SIGABRT, SIGKILL) leaves no Python traceback: enable faulthandler "
+    "(PYTHONFAULTHANDLER=1 or import faulthandler; faulthandler.enable() in the worker), get a core dump (ulimit -c "
+    "unlimited, then gdb python core, bt) and read dmesg for the OOM killer. In a notebook Lightning forks its "
+    "workers (ddp_notebook; ddp_spawn is refused there): CUDA or a library touched in the kernel before the fit, and "
+    "fork-unsafe threads, break forked children -- run as a script instead of a notebook with strategy='ddp' (not "
+    "ddp_notebook/fork), or check the model alone first with devices=1.")
+
+
+def _lightning_exited(ev, who: str) -> Verdict:
+    """An IPython traceback of ProcessExitedException cut inside PyTorch Lightning's own frames (its strategy's
+    launcher, round 74's neuralforecast-482): Lightning started the children itself -- forked in a notebook
+    (ddp_notebook; it refuses ddp_spawn there), running its own importable worker -- so the notebook-spawn reading
+    (a kernel's __main__ that 'spawn' cannot re-import, _notebook_spawn) does not hold. The message naming the
+    process and its signal or exit code was cut, and no child's own error is shown: no cause, no rank (rules A, AL (2),
+    BA (1)), low confidence."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} IPython (Jupyter notebook) traceback of torch.multiprocessing's "
+        f"ProcessExitedException in PyTorch Lightning's own launcher ({ev.text[:200]}), before its message: a child "
+        "process Lightning started died without passing a Python exception back, and the lines name neither the "
+        "process nor its signal or exit code, nor show the child's own error -- Lightning forks its own worker in a "
+        "notebook, so it is not the notebook's __main__ that 'spawn' cannot re-import; which process failed, and why, "
+        "is not in these lines",
+        _LIGHTNING_EXITED_FIX, "low", [], [ev.brief()])
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -748,6 +827,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     guard (generic.R_SPAWN_NO_MAIN_GUARD: config). Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
+        if _R_LIGHTNING_FRAME.search(ev.text):
+            return _lightning_exited(ev, who)
         return _notebook_spawn(ev, who)
     if not code:
         return None
@@ -818,6 +899,30 @@ def _cut_where(ev, who: str) -> Verdict | None:
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
                        generic.SPAWN_NO_MAIN_GUARD_FIX, "low", [], [ev.brief()], job_wide=True)
     return None
+
+
+def _listed_cut(c: Collected) -> Verdict | None:
+    """Lead rules J, AM (2) (round 74's yolov7-pose-bytetrack-6): the paste ends inside torchrun's failure record at
+    an entry of its "Failures:" list, before the entry's rank line (parse.finish). torchrun lists there the failures
+    BESIDES its root cause, so at least two processes failed on their own, none of them shown first nor torn down,
+    and no exit code or error is shown: unknown, nobody named, nobody innocent, low confidence."""
+    cut = c.samples.get("cf_listed_cut")
+    if not cut or c.child_failures or c.worker_failures:
+        return None
+    ev = cut[0]
+    return Verdict(
+        "unknown",
+        f"torchrun's failure record lists an entry under 'Failures:' ({ev.text[:120]}), and the paste ends there, "
+        "before its rank and exit code: torchrun lists under 'Failures:' the failures other than the root cause, so "
+        "at least two worker processes failed on their own, and the lines name neither which ranks nor how they "
+        "ended (no exit code, no worker's own error)",
+        "Read the workers' own tracebacks above the record and the record whole (its Root Cause section: rank, "
+        "exitcode, error_file), in each rank's log (torchrun --log-dir DIR --redirects 3 --tee 3); decorate the "
+        "entry point with @record (torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE "
+        "so the record carries the workers' own error (@record / error_file), or run the script without the "
+        "launcher once to see it. On Windows torch has no NCCL: use the gloo backend (Windows: gloo backend / "
+        "use_libuv=0 with torch 2.4+) or run on Linux.",
+        "low", [], [ev.brief()])
 
 
 def _cut_traceback(c: Collected) -> Verdict | None:
