@@ -2608,6 +2608,12 @@ R_NO_GLOO_DEVICE = re.compile(r"makeDeviceFor(?:Hostname|Interface)\(\): unsuppo
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
 # the install every process shares has no NCCL (lead rule Q's last sentence), config, no rank.
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
+                       # the same check for the other c10d backends (distributed_c10d.py's _new_process_group_helper:
+                       # "Distributed package doesn't have MPI built in. MPI is only included if you build PyTorch
+                       # from source on a host that has MPI installed", and UCC's): the backend the job asked for is
+                       # not in the torch build every process shares (lead rule Q's last sentence; round 74's
+                       # open-ce-376), config, no rank
+                       r"(?P<built>\bDistributed package doesn't have (?P<pkg>MPI|UCC|Gloo|GLOO) built in)|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
                        # torch's own CUDA entry points called in a torch built without CUDA (torch/cuda/__init__.py

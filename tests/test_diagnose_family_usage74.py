@@ -1,0 +1,63 @@
+"""How diagnose reads two refusals that c10d makes before any rank talks to another, shown by round 74:
+c10d's own argument check refusing a non-contiguous tensor handed to a collective ("Tensors must be contiguous",
+llamafactory-850: invalid_usage, no rank), and a torch build without the c10d backend the job asked for
+("Distributed package doesn't have MPI built in", open-ce-376: config, no rank). Each has a near shape that must
+not be read that way. Lines are torch's format strings; paths and numbers are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+_GATHER = ('  File "/opt/env/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", line 2911, in '
+           "all_gather\n"
+           "    work = default_pg.allgather([tensor_list], [tensor])\n")
+
+
+def test_a_collective_refusing_a_non_contiguous_tensor_is_invalid_usage_naming_no_rank(tmp_path):
+    """c10d's "Tensors must be contiguous" under all_gather (a trainer's prediction loop gathering a transposed
+    tensor): the caller's tensor, the same code on every rank -- invalid_usage, nobody accused, fix .contiguous()."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/srv/job/predict.py", line 41, in gather_logits\n'
+            "    dist.all_gather(out, logits.t())\n" + _GATHER + "RuntimeError: Tensors must be contiguous\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert ".contiguous()" in v["fix"], v["fix"]
+
+
+def test_an_extensions_own_contiguity_check_is_not_read_as_a_refused_collective(tmp_path):
+    """A kernel's own check in a library's extension ("RuntimeError: x must be contiguous", no collective): not
+    c10d's words, so not the refused-collective verdict."""
+    text = ("Traceback (most recent call last):\n"
+            '  File "/srv/job/model.py", line 77, in forward\n'
+            "    y = fused_ops.layer_norm(x, w)\n"
+            "RuntimeError: x must be contiguous\n")
+    v = _verdict(tmp_path, text)
+    assert v["cause"] != "invalid_usage" and "contiguous" not in v["fix"], v
+
+
+_MPI = ("Traceback (most recent call last):\n"
+        '  File "/srv/job/run.py", line 9, in <module>\n'
+        "    dist.init_process_group(backend='mpi')\n"
+        '  File "/opt/env/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 512, in '
+        "_new_process_group_helper\n"
+        "    \"Distributed package doesn't have MPI built in.\"\n"
+        "RuntimeError: Distributed package doesn't have MPI built in. MPI is only included if you build PyTorch "
+        "from source on a host that has MPI installed.\n")
+
+
+def test_a_torch_build_without_the_mpi_backend_is_config_naming_no_rank(tmp_path):
+    """init_process_group(backend='mpi') in a torch built without MPI: the install every process shares (lead rule
+    Q's last sentence) -- config, nobody accused; the fix names the built-in backends and an MPI source build."""
+    d = _report(tmp_path, _MPI)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "USE_MPI" in v["fix"] and "gloo" in v["fix"], v["fix"]
+
+
+def test_the_nccl_built_in_check_keeps_its_own_fix(tmp_path):
+    """The same check for NCCL (a CPU-only build) is not read as a missing MPI: its own fix, the CUDA build."""
+    v = _verdict(tmp_path, _MPI.replace("MPI", "NCCL").replace("'mpi'", "'nccl'"))
+    assert v["cause"] == "config" and "USE_MPI" not in v["fix"] and "CUDA" in v["fix"], v
