@@ -1,8 +1,10 @@
 """How diagnose reads two refusals that c10d makes before any rank talks to another, shown by round 74:
 c10d's own argument check refusing a non-contiguous tensor handed to a collective ("Tensors must be contiguous",
 llamafactory-850: invalid_usage, no rank), and a torch build without the c10d backend the job asked for
-("Distributed package doesn't have MPI built in", open-ce-376: config, no rank). Each has a near shape that must
-not be read that way. Lines are torch's format strings; paths and numbers are made up."""
+("Distributed package doesn't have MPI built in", open-ce-376: config, no rank), and torchrun's own option written
+after the script on the command line shown, the script printing argparse's usage with its "error:" line cut off
+(time-moe-80: config, no rank). Each has a near shape that must not be read that way. Lines are torch's and
+argparse's format strings; paths and numbers are made up."""
 
 from __future__ import annotations
 
@@ -61,3 +63,34 @@ def test_the_nccl_built_in_check_keeps_its_own_fix(tmp_path):
     """The same check for NCCL (a CPU-only build) is not read as a missing MPI: its own fix, the CUDA build."""
     v = _verdict(tmp_path, _MPI.replace("MPI", "NCCL").replace("'mpi'", "'nccl'"))
     assert v["cause"] == "config" and "USE_MPI" not in v["fix"] and "CUDA" in v["fix"], v
+
+
+_USAGE = ("usage: train_ts.py [-h] [--data_path DATA_PATH] [--model_path MODEL_PATH] [--output_path OUTPUT_PATH] "
+          "[--seed SEED]\n"
+          "                   [--num_train_epochs NUM_TRAIN_EPOCHS] [--warmup_ratio WARMUP_RATIO]\n")
+_BANNER = ("W0311 08:01:12.120000 40411 site-packages/torch/distributed/run.py:793] "
+           "*****************************************\n")
+
+
+def test_a_torchrun_option_after_the_script_with_a_cut_usage_print_is_config(tmp_path):
+    """torchrun ... train_ts.py ... --master_port 29611: torchrun hands everything after the script to it, and the
+    script prints argparse's usage (its "error: unrecognized arguments" line cut from the paste): the command line
+    every worker is given (lead rules U (2), W) -- config, nobody accused, the fix puts the option before the script."""
+    cmd = ("$ torchrun --nnodes=1 --nproc_per_node=4 --master_port=29611 train_ts.py -d data.jsonl "
+           "--num_train_epochs 3 --master_port 29611\n")
+    d = _report(tmp_path, cmd + _BANNER + _USAGE)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--master_port before the training script" in v["fix"], v["fix"]
+
+
+def test_a_usage_print_is_not_read_as_a_misplaced_torchrun_option_where_none_is_after_the_script(tmp_path):
+    """The same usage print where torchrun's options all stand before the script, or where the script's own usage
+    lists the option it was given (it takes --master_port itself): no launcher option was handed to it wrongly."""
+    cmd = "$ torchrun --nnodes=1 --nproc_per_node=4 --master_port=29611 train_ts.py -d data.jsonl --seed 3\n"
+    v = _verdict(tmp_path, cmd + _BANNER + _USAGE, "before.log")
+    assert "before the training script" not in v["fix"], v
+    cmd = "$ torchrun --nproc_per_node=4 train_ts.py --seed 3 --master_port 29611\n"
+    usage = _USAGE.replace("[--seed SEED]", "[--seed SEED] [--master_port MASTER_PORT]")
+    v = _verdict(tmp_path, cmd + _BANNER + usage, "listed.log")
+    assert "before the training script" not in v["fix"], v

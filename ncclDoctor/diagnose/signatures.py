@@ -2130,6 +2130,15 @@ R_USAGE_ERROR = re.compile(r"(?:^|[\s:])error: (unrecognized arguments|the follo
 R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|"
                             r"log[_-]dir|devices|num[_-]gpus|num[_-]nodes|num[_-]processes|hostfile|include|"
                             r"rdzv[_-]\w+|standalone|started[_-]port|selected[_-]gpus|use[_-]env)\b")
+# torchrun's (torch.distributed.launch's) command line, the script it starts and what follows it: every word after the
+# script's path is the script's own argument, so torchrun's own option there (R_TORCHRUN_OPT) is handed to the script
+R_TORCHRUN_CMD = re.compile(r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
+                            r"(?P<script>[\w./\\~-]{1,200}\.py)\s(?P<args>[^\n]{1,2000})")
+R_TORCHRUN_OPT = re.compile(r"--(?:nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|rdzv[_-]\w+|"
+                            r"standalone|max[_-]restarts)(?=$|=)")
+# argparse's usage print, its first line ("usage: main.py [-h] [--data_path DATA_PATH] ..."): printed where the
+# script refuses its arguments (its "error:" line follows, which a paste may cut)
+R_ARGPARSE_USAGE = re.compile(r"^usage: (?P<prog>[\w./\\~-]{1,200}) \[-h\]")
 # The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "

@@ -23,7 +23,9 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("launch_arg", [])
     if not evs:
         return None
-    e = evs[0]
+    # argparse's own "error:" line, where shown, says what it refused: a usage print read from the command line alone
+    # (its error line cut off, ``cut``) steps aside for it
+    e = next((x for x in evs if not x.data.get("cut")), evs[0])
     lone = lone_failure(c)
     ranks: list[int] = []  # lead rules Q and U (2): every worker is launched the same way, the record's rank too
     if e.data.get("crlf"):
