@@ -1,9 +1,10 @@
-"""How diagnose reads two refusals that c10d makes before any rank talks to another, shown by round 74:
+"""How diagnose reads failures shown by round 74, each before any rank talks to another:
 c10d's own argument check refusing a non-contiguous tensor handed to a collective ("Tensors must be contiguous",
 llamafactory-850: invalid_usage, no rank), and a torch build without the c10d backend the job asked for
 ("Distributed package doesn't have MPI built in", open-ce-376: config, no rank), and torchrun's own option written
 after the script on the command line shown, the script printing argparse's usage with its "error:" line cut off
-(time-moe-80: config, no rank). Each has a near shape that must not be read that way. Lines are torch's and
+(time-moe-80: config, no rank); and a model's attribute read off its DDP wrapper (vector-quantize-pytorch-112:
+unknown, the fix names .module). Each has a near shape that must not be read that way. Lines are torch's and
 argparse's format strings; paths and numbers are made up."""
 
 from __future__ import annotations
@@ -94,3 +95,19 @@ def test_a_usage_print_is_not_read_as_a_misplaced_torchrun_option_where_none_is_
     usage = _USAGE.replace("[--seed SEED]", "[--seed SEED] [--master_port MASTER_PORT]")
     v = _verdict(tmp_path, cmd + _BANNER + usage, "listed.log")
     assert "before the training script" not in v["fix"], v
+
+
+def test_a_wrapped_models_missing_attribute_names_the_unwrapped_module(tmp_path):
+    """Round 74 (vector-quantize-pytorch-112): "'DistributedDataParallel' object has no attribute 'x'" -- the code
+    reads the model's own attribute off the DDP wrapper: still unknown and nobody named, the fix reads it through
+    .module / unwrap_model. Another class's missing attribute (a user's own class) gets no such fix."""
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/srv/job/fit.py", line 51, in <module>\n'
+          "    trainer = Trainer(model)\n"
+          '  File "/srv/job/trainer.py", line 88, in __init__\n'
+          "    self.depth = self.model.depth\n")
+    v = _verdict(tmp_path, tb + "AttributeError: 'DistributedDataParallel' object has no attribute 'depth'\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "model.module.depth" in v["fix"] and "unwrap_model" in v["fix"], v["fix"]
+    v = _verdict(tmp_path, tb + "AttributeError: 'ResNetBackbone' object has no attribute 'depth'\n", "own.log")
+    assert "unwrap_model" not in v["fix"], v
