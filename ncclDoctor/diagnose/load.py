@@ -567,7 +567,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"DefaultCPUAllocator", b"examples/s", b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/",
             b"bytes failed", b"Worker group FAILED",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
-            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
+            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file", b" [-h]",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
             b"--rank", b"Nrt::", b"Abort was called at", b"Timedout job", b"GPU HANG", b"PROTECTION_FAULT",

@@ -120,6 +120,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # torch.multiprocessing.spawn called with nprocs = the world size (one host: a child's index is its rank)
         self._spawn_world = False
         self._spawn_nprocs: int | None = None  # a spawn call's literal nprocs=N (S.R_SPAWN_NPROCS)
+        # torchrun's own option written after the script on its command line: (script, option) (S.R_TORCHRUN_CMD)
+        self._misplaced_opt: tuple[str, str] | None = None
         # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
         self._spawn_exc: tuple[int, Event] | None = None
         self._spawn_doubt = False  # something read says the held record's child met what every child meets
@@ -938,6 +940,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._warn_site(lineno, text, body)
         if "VLLM_USE_V1" in body or ("parallel" in body and self._vllm_v0 is not None):
             self._vllm_launch(lineno, text, body)
+        if self._misplaced_opt is None and ".py " in body and ("torchrun" in body or "torch.distributed." in body) \
+                and (m := S.R_TORCHRUN_CMD.search(body)):
+            # the script's arguments end where a command pasted after it starts again (a second launcher invocation)
+            args = re.split(r"torchrun|torch\.distributed\.", m.group("args"), maxsplit=1)[0]
+            flag = next((t.split("=", 1)[0] for t in args.split() if S.R_TORCHRUN_OPT.match(t)), None)
+            if flag is not None:  # a torchrun option after the script: the script is given it (lead rule U (2))
+                self._misplaced_opt = (m.group("script"), flag)
         if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
             self._launch_world(lineno, text, body)
         if "_default_pg." in body and S.R_OLD_DEFAULT_PG.match(body):

@@ -2139,6 +2139,15 @@ R_USAGE_ERROR = re.compile(r"(?:^|[\s:])error: (unrecognized arguments|the follo
 R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|"
                             r"log[_-]dir|devices|num[_-]gpus|num[_-]nodes|num[_-]processes|hostfile|include|"
                             r"rdzv[_-]\w+|standalone|started[_-]port|selected[_-]gpus|use[_-]env)\b")
+# torchrun's (torch.distributed.launch's) command line, the script it starts and what follows it: every word after the
+# script's path is the script's own argument, so torchrun's own option there (R_TORCHRUN_OPT) is handed to the script
+R_TORCHRUN_CMD = re.compile(r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
+                            r"(?P<script>[\w./\\~-]{1,200}\.py)\s(?P<args>[^\n]{1,2000})")
+R_TORCHRUN_OPT = re.compile(r"--(?:nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|rdzv[_-]\w+|"
+                            r"standalone|max[_-]restarts)(?=$|=)")
+# argparse's usage print, its first line ("usage: main.py [-h] [--data_path DATA_PATH] ..."): printed where the
+# script refuses its arguments (its "error:" line follows, which a paste may cut)
+R_ARGPARSE_USAGE = re.compile(r"^usage: (?P<prog>[\w./\\~-]{1,200}) \[-h\]")
 # The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
@@ -2617,6 +2626,12 @@ R_NO_GLOO_DEVICE = re.compile(r"makeDeviceFor(?:Hostname|Interface)\(\): unsuppo
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
 # the install every process shares has no NCCL (lead rule Q's last sentence), config, no rank.
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
+                       # the same check for the other c10d backends (distributed_c10d.py's _new_process_group_helper:
+                       # "Distributed package doesn't have MPI built in. MPI is only included if you build PyTorch
+                       # from source on a host that has MPI installed", and UCC's): the backend the job asked for is
+                       # not in the torch build every process shares (lead rule Q's last sentence; round 74's
+                       # open-ce-376), config, no rank
+                       r"(?P<built>\bDistributed package doesn't have (?P<pkg>MPI|UCC|Gloo|GLOO) built in)|"
                        r"ProcessGroupNCCL is only supported with GPUs, no GPUs found|"
                        r"\bdistributed NCCL backend is not available|"
                        # torch's own CUDA entry points called in a torch built without CUDA (torch/cuda/__init__.py

@@ -261,6 +261,18 @@ class CrashReaders:
             ev.rank = None  # argparse's usage line: every worker is given the same arguments
             ev.data.update(arg=a.group(2).strip()[:200], missing=a.group(1).startswith("the following"), usage=True)
             return ev
+        if self._misplaced_opt is not None and " [-h]" in text and (u := S.R_ARGPARSE_USAGE.match(self._body.strip())):
+            script, flag = self._misplaced_opt
+            if u.group("prog").replace("\\", "/").rsplit("/", 1)[-1] == script.replace("\\", "/").rsplit("/", 1)[-1] \
+                    and flag.replace("-", "_") not in self._body.replace("-", "_"):
+                # lead rules U (2), W: the script torchrun started prints argparse's usage (its "error:" line cut off)
+                # and torchrun's own option was written after the script on the command line shown: that option
+                # was handed to the script, which does not take it (its usage does not list it)
+                ev = self._context(lineno, text, "launch_arg")
+                ev.rank = None  # every worker is given the same command line
+                ev.data.update(arg=flag, missing=False, usage=True, cut=True)
+                self._misplaced_opt = ("", "")  # read once
+                return ev
         a = S.R_NO_SCRIPT.search(text) if "can't open file" in text else None
         if a:  # lead rule U (2): the script path the launcher starts every worker with is wrong
             ev = self._context(lineno, text, "launch_arg")

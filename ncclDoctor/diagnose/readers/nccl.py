@@ -316,7 +316,12 @@ class NcclReaders:
             return None  # (a traceback's source line of the check: its exception line follows)
         if m.group("noback") and self._body.lstrip(" \t>").startswith(("raise ", 'f"', "f'", '"', "'")):
             return None  # the check's source (pytest lists a frame's lines): its message's string, not the error
+        if m.group("built") and self._body.lstrip(" \t>").startswith(("raise ", 'f"', "f'", '"', "'")):
+            return None  # the check's source line in a traceback: its exception line follows
         ev = self._context(lineno, text, "no_nccl")
+        if m.group("built"):  # a c10d backend other than NCCL missing from this torch build (lead rule Q)
+            ev.data.update(what="unbuilt_c10d", backend=m.group("pkg").lower())
+            return ev
         if m.group("noback"):  # no backend given, and none known for the device torch found
             ev.data.update(what="no_backend", accel=m.group("accel"))
             return ev

@@ -23,7 +23,9 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("launch_arg", [])
     if not evs:
         return None
-    e = evs[0]
+    # argparse's own "error:" line, where shown, says what it refused: a usage print read from the command line alone
+    # (its error line cut off, ``cut``) steps aside for it
+    e = next((x for x in evs if not x.data.get("cut")), evs[0])
     lone = lone_failure(c)
     ranks: list[int] = []  # lead rules Q and U (2): every worker is launched the same way, the record's rank too
     if e.data.get("crlf"):
@@ -1711,6 +1713,22 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "or pass it only when dist.get_backend() == 'nccl'); for multi-GPU training with the nccl backend run "
             "on Linux or under WSL, or train on a single GPU without torchrun. Then relaunch every rank.",
             "high", [], [arg.brief()], job_wide=True)
+    cb = next((e for e in evs if e.data.get("what") == "unbuilt_c10d"), None)
+    if cb is not None:  # torch built without the c10d backend asked for (lead rule Q's last sentence)
+        name = cb.data["backend"]
+        how = ("MPI is only included if you build PyTorch from source on a host that has MPI installed (USE_MPI=1)"
+               if name == "mpi" else f"the {name} backend is only in torch builds made with it (USE_{name.upper()}=1)")
+        return Verdict(
+            "config",
+            f"init_process_group asked for the {name} backend, which this torch build does not have "
+            f"('{strip_prefixes(cb.text).strip()[:160]}', {cb.where}): {how} -- the install every process "
+            "shares, so no rank is at fault",
+            f"Use a backend the installed torch has built in: backend='nccl' for GPU tensors (the nccl backend), "
+            f"backend='gloo' for CPU tensors (torch.distributed.is_{name}_available() tells whether this build has "
+            f"the {name} backend); to use the {name} backend, build PyTorch from source with {name.upper()} "
+            f"(USE_{name.upper()}=1, on a host that has {'MPI' if name == 'mpi' else name.upper()} installed) or "
+            "install a distribution whose torch has it built in. Then relaunch every process.",
+            "high", [], [cb.brief()], job_wide=True)
     ub = next((e for e in evs if e.data.get("what") == "unbuilt_backend"), None)
     if ub is not None:  # a framework's own communication layer refusing a backend by name (lead rule Q's last sentence)
         name = ub.data["backend"]

@@ -243,6 +243,25 @@ def _check_alike(own: list) -> Verdict | None:
         "low", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
+# A wrapper's attribute error: "'DistributedDataParallel' object has no attribute 'has_multiscale_discrs'" -- DDP (and
+# DataParallel, FSDP) wrap the model, and nn.Module's __getattr__ finds only the wrapper's own attributes: the code
+# reads the model's own attribute off the wrapped model (round 74's vector-quantize-pytorch-112). Code every rank
+# runs alike; the fix is the unwrapped module.
+_R_WRAPPED_ATTR = re.compile(r"'(?P<cls>DistributedDataParallel|DataParallel|FullyShardedDataParallel)' object has no "
+                             r"attribute '(?P<attr>\w{1,80})'")
+
+
+def _wrapped_attr_fix(what: str) -> str:
+    m = _R_WRAPPED_ATTR.search(what) if "object has no attribute" in what else None
+    if m is None:
+        return ""
+    cls, attr = m.group("cls"), m.group("attr")
+    return (f"The code reads '{attr}' off the model after it was wrapped in {cls}: the wrapper does not forward the "
+            f"model's own attributes, so read it through the wrapped module -- model.module.{attr} (self.model.module "
+            f"in a trainer), accelerator.unwrap_model(model).{attr} under accelerate, or read it before wrapping; "
+            "where a library's trainer does it, update the library to a version that unwraps the model. ")
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -301,7 +320,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _ddp_reducer_fix([what]) + http_status_fix(what)
+            _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
@@ -314,7 +333,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "say neither why nor on which rank"
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own)) + _ddp_reducer_fix([what]) + http_status_fix(what)
+        (code or _raised_alike(own)) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")

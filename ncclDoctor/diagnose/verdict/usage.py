@@ -62,6 +62,12 @@ _COLL_SIZE = re.compile(r"\boutput tensor size must be equal to world_size times
                         r"\binput tensor must be the same size as output size times world size\b|"
                         r"\boutput tensor must have the same type as input tensor\b|"
                         r"\binput tensor must be the same type as the output tensor\b")
+# c10d's own check that a collective's tensors are dense and contiguous (ProcessGroupNCCL/ProcessGroupGloo's
+# check_tensor / assertDense: "Tensors must be contiguous"): a transposed, sliced or expanded tensor handed to
+# all_gather / broadcast -- the caller's tensor, refused before any data moves (lead rules AV, BA (3); round 74's
+# llamafactory-850). c10d's exact words only: the plural, capital "Tensors must be contiguous", not a kernel's own
+# "x must be contiguous" of a library's extension.
+_NOT_CONTIGUOUS = re.compile(r"(?<![\w.])Tensors must be contiguous\b")
 
 
 def _refused_texts(c: Collected) -> list[tuple]:
@@ -124,6 +130,7 @@ def _tensor_refused(c: Collected) -> Verdict | None:
     do not fit the world size. The call is the same code on every rank: invalid_usage, no rank named, whichever
     process printed it; the fix is the device's backend or the tensors' sizes."""
     device = mixed = sized = said = None
+    contig = False
     evs = []
     for e, t in _refused_texts(c):
         nb, ga = _NO_BACKEND.search(t), _GLOO_ARG.search(t)
@@ -140,6 +147,8 @@ def _tensor_refused(c: Collected) -> Verdict | None:
                 sized = sized or ga.group(0)[:200]
         elif ga or (cs := _COLL_SIZE.search(t)):
             sized = sized or (ga or cs).group(0)[:200]
+        elif _NOT_CONTIGUOUS.search(t):
+            contig = True
         else:
             continue
         evs.append(e)
@@ -164,6 +173,19 @@ def _tensor_refused(c: Collected) -> Verdict | None:
             "Read the traceback: the frame that calls the collective names the tensors. Put every tensor of the call "
             "on one device the group's backend serves (.to(device) on the inputs and outputs alike), or give the "
             "group a backend for each device (init_process_group(backend=\"cpu:gloo,cuda:nccl\")).",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if contig and not sized:
+        return Verdict(
+            "invalid_usage",
+            "the collective refused a non-contiguous tensor before any data moved ('Tensors must be contiguous', "
+            "c10d's own argument check): a transposed, sliced or expanded tensor handed to all_gather / broadcast "
+            "-- the caller's tensor, the same code on every rank, so no rank is at fault",
+            "Read the traceback: the frame that calls the collective (all_gather, broadcast, reduce) names the "
+            "tensor. Make it contiguous before the call (tensor.contiguous(), for the input and for every output "
+            "tensor of the list); where a library gathers it (a trainer's prediction / evaluation loop gathering "
+            "logits or labels), update the code -- upgrade the library (transformers, accelerate, deepspeed) to a "
+            "version that gathers contiguous tensors, or patch that call; with padded predictions, "
+            "per_device_eval_batch_size or a single-process predict avoids the gather.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     return Verdict(
         "invalid_usage",
