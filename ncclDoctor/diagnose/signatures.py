@@ -2119,6 +2119,10 @@ R_NUMA_MEMBIND = re.compile(r"\bnumactl\b[^'\"|;&]{0,200}?(?:--membind\b|\s-m\s{
 # Slurm says it of a step's cgroup in two wordings (slurmstepd's "Detected 1 oom_kill event in StepId=N.0", older
 # "oom-kill event(s)") and srun of the task it held ("srun: error: nid006024: task 0: Out Of Memory"): a task is a
 # process only where srun starts one a rank, so the task number is not read as a rank here (lead rule AI (2)).
+# An exception that is itself about memory or a signal (MemoryError, "DataLoader worker ... is killed by signal:
+# Killed", std::bad_alloc, "CUDA out of memory"): a "Killed" right after it is still the OOM killer's, not a process
+# killed on its way out after its own error (readers.exits._raised_before_kill)
+R_KILL_SAID = re.compile(r"(?i)memory|\bOOM|bad_alloc|alloc|kill|signal|SIG[A-Z]{2,6}\b|terminat")
 R_HOST_KILL = re.compile(r"^\s*(?:\S+: line \d+: +\d+ )?Killed(?:\b|[a-z]{1,3} )|Out of memory: Killed process|"
                          r"oom[-_]kill|Memory cgroup out of memory|\bOOMKilled\b|The node was low on resource: memory|"
                          r"The node had condition: \[MemoryPressure\]|\bsrun: error: \S{1,255}: tasks? \d[\d,-]{0,60}: "

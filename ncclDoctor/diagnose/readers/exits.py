@@ -164,8 +164,11 @@ class ExitReaders:
             if not k:
                 return None
             ev = self._context(lineno, text, "worker_failed")  # SIGKILL from outside: read as exit code -9
+            raised = self._raised_before_kill(lineno, ev.rank, k.group(0).strip())
             ev.rank = None
             ev.data.update(exitcode=-9, local_rank=None, pid=None, killed=k.group(0).strip())
+            if raised is not None:
+                ev.data.update(raised_rank=raised.rank, raised_at=raised.where)
             self._kill_binding(lineno, ev, self._body[k.end():])
             so = S.R_SRUN_OOM.search(text) if "srun" in text else None
             if so:  # the tasks srun says the OOM killer took: ranks only where the job runs a task a rank (verdict)
@@ -184,6 +187,22 @@ class ExitReaders:
             # it stopped tells how many had exited before (verdict.memory._also_recorded)
             ev.data["closed_n"] = len(set(self.closed_pids))
         return ev
+
+    def _raised_before_kill(self, lineno: int, rank: int | None, killed: str) -> Event | None:
+        """Lead rules A and J: the shell's "Killed" of a process whose own exception, under the same rank tag, is
+        the line (or two) right before it ("[0]<stderr>:RuntimeError: ..." then "[0]<stderr>:Killed"): that process
+        had already failed on its own error and was killed on its way out -- its launcher (horovodrun's elastic
+        driver, a framework's clean-up) stopping a process that raised but did not exit -- not by the OOM killer.
+        The exception, or None: no rank tag on either line (a shared console: another process may have raised),
+        the kernel's own kill record, or an exception about memory or a signal (that kill is the OOM's)."""
+        prev = self._last_exc
+        if rank is None or prev is None or not 0 < lineno - prev[0] <= 3 or prev[1].rank != rank:
+            return None
+        exc = prev[1]
+        if exc.data.get("line") or not re.fullmatch(r"(?:\S+: line \d+: +\d+ )?Killed\w{0,3}", killed):
+            return None  # an error line with no exception type, or not the shell's own word for a SIGKILL
+        said = f"{exc.data.get('type', '')}: {exc.data.get('message', '')}"
+        return None if S.R_KILL_SAID.search(said) else exc
 
     def _kill_binding(self, lineno: int, ev: Event, command: str) -> None:
         """The killed command's memory binding: a shell's "line 7: PID Killed   bash -c 'numactl --membind=N python

@@ -9,7 +9,7 @@ from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, place
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, exception_text, place
 
 # the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
 _PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
@@ -33,6 +33,31 @@ def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "handler (there let the process exit with the error, so the launcher stops the others, or call "
         "the group's abort), and py-spy dump the other ranks to see the collective they wait in.",
         "low", [], [e.brief() for e in evs[:3]])
+
+
+def _gone_ranks(peer_gone: list[Event]) -> list[int]:
+    return sorted({e.rank for e in peer_gone if e.rank is not None})
+
+
+def _raised_alone(c: Collected, peer_gone: list[Event]) -> tuple[int, Event] | None:
+    """Lead rules A and J: one rank raised an exception of its own (its traceback's last line, under its rank tag)
+    while every other rank shown failing lost its connection to a peer ('closed by peer', 'reset by peer'): the
+    rank that raised left first and the others failed only because it went. (rank, its exception), or None where
+    an exception carries no rank tag (a shared console: whose it is the lines do not say), where more than one rank
+    raised on its own, or where the rank that raised also lost its own connection (then its error may be that)."""
+    gone = set(_gone_ranks(peer_gone))
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    if not gone or not excs or any(e.rank is None for e in excs) or any(e.rank is None for e in peer_gone):
+        return None
+    own = [e for e in excs if e.rank not in gone and not R_PEER_GONE.search(exception_text(e))]
+    ranks = {e.rank for e in own}
+    if len(ranks) != 1 or any(e.rank not in gone | ranks for e in excs):
+        return None
+    return own[0].rank, own[0]
+
+
+def _killed_after(c: Collected, rank: int) -> bool:
+    return any(e.data.get("raised_rank") == rank for e in c.worker_failures)
 
 
 def _mpi_peer_gone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -349,6 +374,22 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "normally, it left before the others were done: end every rank with dist.barrier() then "
             "dist.destroy_process_group(). Rerun with NCCL_DEBUG=INFO to see which connection closed.",
             "medium", [0], [e.brief() for e in peer_gone[:3]] + [e.brief() for e in c.samples["launch_procs"][:1]])
+    if peer_gone and (alone := _raised_alone(c, peer_gone)) is not None:
+        rank, exc = alone
+        return Verdict(
+            "early_exit",
+            f"rank {rank} raised its own error ({exception_text(exc)[:160]}) and exited first"
+            + (" (then killed on its way out: its 'Killed' is right after its error, no OOM killer)"
+               if _killed_after(c, rank) else "")
+            + f"; the connection every other rank shown failing lost was to it ({_named(_gone_ranks(peer_gone))}: "
+            "'closed by peer' / 'reset by peer'), so they are its victims",
+            f"Fix rank {rank}'s own error first: its traceback is the cause (rank {rank}'s own error, the line "
+            "above its exit); the other ranks' lost connections go away with it. If the job is meant to survive a "
+            "worker leaving (Horovod elastic, torchrun --max-restarts), catch the failure where the framework can see "
+            "it (Horovod elastic: let the gloo IoException surface as HorovodInternalError so the state is restored) "
+            "and keep every rank alive until all of them leave the same way (dist.barrier() then "
+            "dist.destroy_process_group()).",
+            "medium", [rank], [exc.brief()] + [e.brief() for e in peer_gone[:2]])
     if peer_gone:
         ip = next((m.group(1) for e in peer_gone if (m := _PEER_IP.search(e.text))), None)
         # a loopback peer (127.x, ::1) is another process of this same host (a single-node job, a test's spawned
