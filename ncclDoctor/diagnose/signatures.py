@@ -931,6 +931,13 @@ R_WIN_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\[^\\\n]{1,120}\\")
 # PaddlePaddle's set-up call (paddle.distributed.init_parallel_env: its store, the NCCL communicator and a first
 # barrier over it): an ncclRemoteError raised under its frame is the connection set-up failing (lead rules L, O)
 R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
+# A C++ frame of gloo's own store read at a gloo group's set-up (c10's backtrace of the exception, "frame #10:
+# gloo::rendezvous::PrefixStore::wait(std::vector<...> const&, std::chrono::duration<...> const&) + 0x109 (0x.. in
+# .../libtorch_cpu.so)"): ProcessGroupGloo's constructor connects the full mesh (rendezvous::Context::connectFullMesh,
+# tcp::Context::createAndConnectAllPairs) after reading every peer's address from the store, and a backtrace is taken
+# where the exception was thrown -- inside that read: the store wait for the peers' addresses failed (lead rule AI (1):
+# store_rendezvous, culprits "unknown"), not gloo's own connection (its "connectFullMesh failed" text, rule L)
+R_GLOO_STORE_FRAME = re.compile(r"\bframe #\d{1,3}: gloo::rendezvous::PrefixStore::(wait|get)\(")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          # tcp/device.cc's enforce that both ends of a pair have one address family ("ss1.ss_family ==
                          # ss2.ss_family. 2 vs 10": AF_INET against AF_INET6): one rank bound IPv4, its peer IPv6

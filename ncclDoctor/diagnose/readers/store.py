@@ -141,6 +141,12 @@ class StoreReaders:
             return ev
         if "arrier timed out" in text and (ev := self._coord_barrier(lineno, text)) is not None:
             return ev
+        gs = S.R_GLOO_STORE_FRAME.search(text) if "rendezvous::PrefixStore::" in text else None
+        if gs:  # the exception was thrown inside gloo's store read of its peers' addresses at set-up (rule AI (1))
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           gloo_store=f"gloo::rendezvous::PrefixStore::{gs.group(1)}")
+            return ev
         busy = S.R_LAUNCH_PORT_BUSY.search(text) if "utilizing it" in text else None
         if busy:  # accelerate found the rendezvous port (its main_process_port, torchrun's MASTER_PORT) already bound
             ev = self._context(lineno, text, "store_timeout")

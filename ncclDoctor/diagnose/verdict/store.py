@@ -6,7 +6,7 @@ from __future__ import annotations
 import ipaddress
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import is_loopback
+from ncclDoctor.diagnose.signatures import Event, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.network import loopback_master
@@ -435,6 +435,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "MASTER_ADDR / --dist-init-addr / --rdzv-endpoint naming an address every node can route to; then read "
             "the missing ranks' own logs.",
             "high", [], _samples(c, "store_timeout"))
+    if all(e.data.get("gloo_store") for e in evs):
+        return _gloo_store_read(evs)
     if ep and ep.startswith(("127.", "localhost")) and len(hosts(c)) > 1:
         what += (f" — a loopback address while the job spans {len(hosts(c))} hosts: "
                  "MASTER_ADDR must be rank 0's routable address")
@@ -456,6 +458,30 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         _samples(c, "store_timeout"),
     )
+
+
+def _gloo_store_read(evs: list[Event]) -> Verdict:
+    """Lead rule AI (1): the C++ backtrace of an exception thrown inside gloo's own store read at a gloo group's
+    set-up (gloo::rendezvous::PrefixStore::wait, under ProcessGroupGloo's constructor connecting the full mesh): the
+    wait for the peers' addresses failed -- store_rendezvous; which process never published its address the lines do
+    not say, and a Ray actor's prefix is no rank (rule AD (2)): nobody named."""
+    frame = evs[0].data["gloo_store"]
+    return Verdict(
+        "store_rendezvous",
+        f"the exception was thrown inside gloo's store read at a gloo group's set-up ({frame}, the frame "
+        "ProcessGroupGloo's construction reaches through connectFullMesh / createAndConnectAllPairs, which read every "
+        "peer's address from the store before connecting to it): the wait for the other processes' addresses "
+        "failed -- a process of the group never published its address (never started, never reached the same "
+        "group creation, or crashed or hung before it) or the store could not be reached; which one the lines do not "
+        "say, so nobody is named",
+        "Check that every worker of the group started and reached the same init_process_group / new_group call "
+        "(every worker started / all ranks reach init_process_group; under Ray, that every actor of the group was "
+        "scheduled -- Ray worker placement, `ray status`, each actor's own log for an earlier error); py-spy dump "
+        "--pid the processes that did not arrive to see where they are; check that the store (MASTER_ADDR:"
+        "MASTER_PORT) is reachable from every node (nc -zv, the firewall between the nodes); raise the group's "
+        "store timeout if some are only slow to start; once all arrive, gloo connects over GLOO_SOCKET_IFNAME (an "
+        "interface every node can route to).",
+        "medium", [], [e.brief() for e in evs[:3]])
 
 
 def _exit_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
