@@ -69,3 +69,13 @@ def test_an_exception_of_another_rank_untagged_or_further_up_does_not_explain_th
     for i, head in enumerate(shapes):
         v = _report(tmp_path, head + _KILL + "\n" + _REST, f"near{i}.log")["verdict"]
         assert v["cause"] == "host_oom", (head, v)
+
+
+def test_a_pastes_rank_prefix_on_every_line_keeps_the_kill_its_own_errors_end(tmp_path):
+    """A paste's "[rank3]: " on every line gives every line one rank, against Horovod's own tags: the launcher's one
+    SIGKILL record is still the one "Killed" shown, right after its process's error -- no OOM killer (the cause
+    stays early_exit). A second SIGKILL record with no "Killed" of its own is another process killed: host_oom."""
+    text = "".join(f"[rank3]: {ln}" if ln.strip() else ln for ln in (_EXC + _KILL + "\n" + _REST).splitlines(True))
+    assert _report(tmp_path, text)["verdict"]["cause"] == "early_exit"
+    v = _report(tmp_path, _EXC + _KILL + "\n" + _REST + "Process 4 exit with status code 137.\n", "two.log")["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [4]), v

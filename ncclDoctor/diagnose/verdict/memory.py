@@ -442,11 +442,17 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
     # a process killed right after its own exception (parse: its "Killed" under the rank tag of the exception just
     # above it) had failed on its own: the kill stopped it on its way out, no OOM killer (lead rules A, J)
-    raised = {e.data["raised_rank"] for e in c.worker_failures if e.data.get("raised_rank") is not None}
     cf = [e for e in c.child_failures if (e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL")
-          and id(e) not in down and e.rank not in raised]
-    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9 and id(e) not in down
-          and e.data.get("raised_rank") is None]
+          and id(e) not in down]
+    wf = [e for e in c.worker_failures if e.data.get("exitcode") == -9 and id(e) not in down]
+    marked = [e for e in wf if e.data.get("raised_rank") is not None]
+    wf = [e for e in wf if e.data.get("raised_rank") is None]
+    if marked and not wf and len(cf) <= len(marked):
+        # every kill the lines show came right after its process's own error, and the launcher records no more
+        # SIGKILLs than that: its records are those same kills (whatever rank a paste's prefix gives the lines)
+        cf = []
+    raised = {k.data["raised_rank"] for k in marked}
+    cf = [e for e in cf if e.rank not in raised]
     if not cf and not wf:
         return None
     ranks = sorted({e.rank for e in cf if e.rank is not None})
