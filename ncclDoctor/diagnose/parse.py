@@ -519,6 +519,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
         ev.rank = None
         self.aside.append(ev)
+        coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
+        if coll is not None:
+            self._spawn_in_collective(frame[0], coll.group(1))
         if ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code):
             # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore: the
             # process raised there, while the store every process shares was being set up (verdict.store)

@@ -1493,6 +1493,19 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# The code line of a traceback's frame calling a collective of torch.distributed's Python API ("dist.all_gather(sizes,
+# t, group", "torch.distributed.barrier()"; read on that one line only): group 1 the collective. A cut traceback's
+# last frame making that call stopped inside the collective (parse.input_tail, verdict.exits._cut_call, rule BH (1))
+R_COLLECTIVE_CALL = re.compile(
+    r"(?:^|[\s=(,])(?:torch\.)?(?:distributed|dist)\.(all_reduce|all_gather(?:_into_tensor|_object)?|"
+    r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
+    r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv|isend|irecv)\s*\(")
+# A frame of torch.distributed's own collective code (distributed_c10d.py's all_gather, barrier, ...; the frame line
+# only): group 1 the collective. init_process_group, new_group and the other set-up functions are not collectives
+R_C10D_COLLECTIVE_FRAME = re.compile(
+    r'torch/distributed/distributed_c10d\.py", line \d{1,7}, in (all_reduce|all_gather(?:_into_tensor|_object)?|'
+    r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
+    r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv)\s*$")
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
 # prints the exception last, after "Traceback (most recent call last):"), frames as "<ipython-input-1-ab12> in main()",

@@ -583,6 +583,17 @@ class ExitReaders:
         ev.data["error_cut"] = True
         self.queued.append(ev)
 
+    def _spawn_in_collective(self, lineno: int, name: str) -> None:
+        """Lead rule BH (1): the input ends in a traceback cut inside a collective call (its last frame calls
+        dist.all_gather / all_reduce / broadcast / barrier, or is torch.distributed's own code of one) before any error
+        text, below mp.spawn's "-- Process N terminated with the following error:": that child was waiting in the
+        collective when it raised -- maybe the victim of a peer that left with exit code 0, which spawn does not
+        report. Process N is then not shown failing first (rule I's limit): the record is marked so, and names no
+        one (verdict.exits._spawn_in_collective), its fix the collective's."""
+        held = self._spawn_exc or self._spawn_shown
+        if held is not None and 0 < lineno - held[0] <= 200:
+            held[1].data["cut_in_collective"] = name
+
     def _spawn_shown_cut(self) -> None:
         """At the end of the input, mp.spawn's "-- Process N terminated with the following error:" read as the
         record of a known world (emitted at once, not held as _spawn_exc) with no failure read after it: the child's
