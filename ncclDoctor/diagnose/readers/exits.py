@@ -66,7 +66,12 @@ class ExitReaders:
         if "CudaIPCTypes" in text and S.R_CUDA_IPC_EXIT.search(text):
             return self._benign(lineno, text, "cuda ipc producer exit")
         if S.R_LAUNCH_DEPRECATED.search(text):
-            return self._benign(lineno, text, "launch deprecated")
+            ev = self._benign(lineno, text, "launch deprecated")
+            # torch.distributed.launch's own FutureWarning, printed by the launcher before it starts any worker: a
+            # "[rankN]:" prefix on it (a collector tagging every line of a stream) shows no rank alive (round 74's
+            # motr-63 under --perturb rankprefix: a rank 3 read from it widened a world of two)
+            ev.rank = None
+            return ev
         if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):
             return self._benign(lineno, text, "ddp no unused parameters")
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
