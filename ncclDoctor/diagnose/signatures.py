@@ -2530,7 +2530,8 @@ R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 # misc.check_ddp_consistency, which broadcasts each parameter and buffer from rank 0 and asserts it equals the rank's
 # own; a check_consistency / assert_consistent of another framework): group 1 its function. An AssertionError right
 # under it says the values differ across ranks (parse._check_frame, verdict.unread._consistency_fix)
-R_CONSISTENCY_FRAME = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in (\w{0,60}consisten(?:cy|t)\w{0,60})\s*$')
+R_CONSISTENCY_FRAME = re.compile(
+    r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in ((?:check|assert|verify)_\w{0,60}consisten(?:cy|t)\w{0,60})\s*$')
 # A C++/CUDA library's own host-side assertion printed with its file, line and condition: DeepEP's EP_HOST_ASSERT
 # ("RuntimeError: Failed: Assertion error csrc/deep_ep.cpp:32 'num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode'"),
 # a paste turning FILE:LINE into a Markdown link ("[internode.cu:1713](http://internode.cu:1713/)"). (glibc's
