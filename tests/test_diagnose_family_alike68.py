@@ -1,7 +1,8 @@
 """How diagnose reads two shapes round 68 showed (session 25): every rank of a job raising its own CUDA OOM while
 torchrun's record names only the worker it saw exit first (lead rule J: gpu_oom, nobody named), and mp.spawn's
-record of one child whose traceback the paste cut inside a call of a torch.distributed collective (lead rules A,
-AL (2): that child named, cause unknown, the fix naming the collective and the function that called it). Each test
+record of one child whose traceback the paste cut inside a call of a torch.distributed collective (lead rule BH (1),
+session 27: no one named -- that child may be a peer's victim -- cause unknown, the fix naming the collective and the
+function that called it; cut in the script's own code, rules A, AL (2) still name it). Each test
 reads the shape from lines other than the corpus case's own (other models, sizes, ranks, wordings), and a near shape
 that must NOT be read that way. Hosts, pids and paths are made up."""
 
@@ -96,22 +97,23 @@ def _spawned(last_frames: str) -> str:
 
 def test_a_spawned_childs_traceback_cut_in_a_collective_names_the_collective(tmp_path):
     """mp.spawn's parent re-raises process 2's error and the paste stops inside that child's traceback, its last
-    frame a call of torch.distributed's all_gather / broadcast in the script's validation function: process 2 is
-    named (rules A, AL (2)), its cause unknown, and the fix names that collective, the function calling it, and
-    what such an error is (NCCL_DEBUG=INFO, a timeout, the same number of calls on every process)."""
+    frame a call of torch.distributed's all_gather / broadcast in the script's validation function: process 2 raised
+    inside the collective and may be the victim of a peer spawn does not report, so no one is named (lead rule BH (1),
+    which relabelled round 68's bts-100), its cause unknown, and the fix names that collective, the function calling
+    it, and what such an error is (NCCL_DEBUG=INFO, a timeout, the same number of calls on every process)."""
     for call, name in (("dist.all_gather(gathered, scores)", "all_gather"),
                        ("torch.distributed.broadcast(scores, src=0)", "broadcast")):
         d = _report(tmp_path, _spawned('  File "/home/u/depth/run_depth.py", line 211, in validate\n'
                                        f"    {call}\n"), f"{name}.log")
         v = d["verdict"]
-        assert (v["cause"], v["culprits"]) == ("unknown", [2]), (call, v)
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), (call, v)
         assert name in v["fix"] and "validate" in v["fix"] and "NCCL_DEBUG=INFO" in v["fix"], v["fix"]
         assert "timeout" in v["fix"] and f"inside the collective {name}" in v["summary"], v["summary"]
     # a log viewer's line numbers in front of every line: the code is read past them
     numbered = "".join(f"{9000 + i} {line}\n" for i, line in enumerate(_spawned(
         '  File "/home/u/depth/run_depth.py", line 211, in validate\n    dist.all_reduce(scores)\n').splitlines()))
     v = _report(tmp_path, numbered, "numbered.log")["verdict"]
-    assert (v["cause"], v["culprits"]) == ("unknown", [2]) and "'dist.all_reduce(scores)' in validate" in v["fix"], v
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and "'dist.all_reduce(scores)' in validate" in v["fix"], v
 
 
 def test_a_spawned_childs_traceback_cut_elsewhere_names_no_collective(tmp_path):

@@ -725,6 +725,48 @@ def test_a_spawn_childs_traceback_cut_before_its_exception_still_names_that_chil
     assert not _accused(d), d["verdict"]
 
 
+def test_a_spawn_childs_traceback_cut_inside_a_collective_names_no_one(tmp_path):
+    """Lead rule BH (1) (round 74's bcnet-53, round 68's bts-100): mp.spawn's "-- Process N terminated with the
+    following error:" whose child traceback the paste cuts inside a collective call (its last frame's code calls
+    dist.all_gather / all_reduce, or is torch.distributed's own frame of one) before its error text: that child may be
+    the victim of a peer that returned with exit code 0 (spawn does not report it) -- unknown, culprits "unknown",
+    nobody accused, the fix the collective's. The same record cut in the program's own frames, or one whose traceback
+    goes through the collective and ends in the program's own exception, still names process N (rule AL (2))."""
+    head = ("Traceback (most recent call last):\n"
+            "  File \"tools/train.py\", line 90, in <module>\n"
+            "    mp.spawn(worker, nprocs=ngpus, args=(cfg,))\n"
+            "Exception: \n\n"
+            "-- Process 3 terminated with the following error:\n"
+            "Traceback (most recent call last):\n"
+            "  File \"/srv/det/engine/loop.py\", line 218, in run_step\n"
+            "    self._write_metrics(metrics)\n"
+            "  File \"/srv/det/utils/comm.py\", line 125, in _pad_to_largest_tensor\n")
+    d = _report(tmp_path, head + "    dist.all_gather(size_list, local_size, group\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    assert "all_gather" in v["fix"] and "full traceback" in v["fix"], v["fix"]
+    # spawn's nprocs the world size (the record read as a known rank's at once): the same
+    world = head.replace("nprocs=ngpus", "nprocs=cfg.world_size") + "    dist.all_gather(size_list, local_size, group\n"
+    d = _report(tmp_path, world, "world.log")
+    assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    # torch.distributed's own frame of the collective last (its code line is the backend's call)
+    c10d = head + ("    dist.barrier()\n"
+                   "  File \"/opt/conda/lib/python3.10/site-packages/torch/distributed/distributed_c10d.py\", line "
+                   "3685, in barrier\n"
+                   "    work = default_pg.barrier(opts=opts)\n")
+    d = _report(tmp_path, c10d, "c10d.log")
+    assert d["verdict"]["culprits"] == [] and not _accused(d), d["verdict"]
+    # near shapes: cut in the program's own frames below the collective's caller, or the traceback ending in the
+    # program's own exception raised after the collective: process 3 as rule AL (2) reads it
+    own = head + "    sizes = [int(s.item()) for s in size_list]\n"
+    assert _verdict(tmp_path, own, "own.log")["culprits"] == [3]
+    raised = head + ("    dist.all_gather(size_list, local_size, group)\n"
+                     "  File \"/srv/det/utils/comm.py\", line 131, in _pad_to_largest_tensor\n"
+                     "    max_size = max(size_list)\n"
+                     "TypeError: '>' not supported between instances of 'Tensor' and 'NoneType'\n")
+    assert _verdict(tmp_path, raised, "raised.log")["culprits"] == [3]
+
+
 def test_a_ray_worker_dead_of_a_system_error_is_a_first_failure_of_unknown_cause(tmp_path):
     # Ray core_worker's report; its "potential root causes" list names the OOM killer without meaning it
     text = ("(raylet, ip=192.168.7.7) A worker died or was killed while executing a task by an unexpected system "

@@ -143,6 +143,11 @@ SNIFF = 8192
 #   Process-  multiprocessing's "Process SpawnProcess-1:3:" header of a child whose target raised (parse._raised)
 #   "assert " a traceback's `assert ...` source line above a bare AssertionError: the condition a framework's own
 #             settings check tested (parse._traceback_tail, lead rule W)
+#   , in check_ / , in assert_ / , in verify_  a traceback's frame in a program's own check function, as in a
+#             cross-rank consistency check ('File "torch_utils/misc.py", line 195, in check_ddp_consistency') above its
+#             bare AssertionError: parameters that differ across ranks (parse._check_frame,
+#             verdict.unread._consistency_fix; round 74's mat-7). Only a frame line holds them (not "consistency", which
+#             a training loop's per-step "consistency_loss" would hold)
 #   Assertion `  a CUDA kernel's device-side assertion, printed per failing GPU thread ("Loss.cu:102: operator(): block:
 #             [445,0,0], thread: [20,0,0] Assertion `input_val >= zero && input_val <= one` failed."): a CUDA error
 #             (710) of the process that launched it (crash._kernel_assert)
@@ -570,6 +575,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file", b" [-h]",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
+            b", in check_", b", in assert_", b", in verify_",
             b"--rank", b"Nrt::", b"Abort was called at", b"Timedout job", b"GPU HANG", b"PROTECTION_FAULT",
             b"page fault (", b"Faulty UTCL2",
             b"TCPStore(", b"init_process_group", b"prepare_accelerator", b"Accelerator(", b"PartialState(",

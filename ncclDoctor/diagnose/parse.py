@@ -324,6 +324,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # agent, its rendezvous): an exception right under it was raised by torch's own launcher code calling on
         # (crash._traceback_tail's ``elastic_frame``; verdict.launch._agent_api_mismatch)
         self._elastic_frame = -9
+        self._check_frame = (-99, "")  # a traceback's frame in a cross-rank consistency check (its function)
         # line of a traceback's root frame in runpy's module runner (S.R_RUNPY_MAIN: the process runs a package's
         # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
         # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
@@ -519,6 +520,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
         ev.rank = None
         self.aside.append(ev)
+        coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
+        if coll is not None:
+            self._spawn_in_collective(frame[0], coll.group(1))
         if ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code):
             # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore: the
             # process raised there, while the store every process shares was being set up (verdict.store)
@@ -912,6 +916,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._top_frame = (lineno, lineno, 0)
         elif 'File "' in body and "elastic" in body and S.R_ELASTIC_FRAME.search(body):
             self._elastic_frame = lineno
+        elif 'File "' in body and "consisten" in body and (cf := S.R_CONSISTENCY_FRAME.search(body)):
+            self._check_frame = (lineno, cf.group(1))  # a cross-rank consistency check's frame (crash reader)
         if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):
             self._module_main = lineno
         elif "Traceback (most recent" in body:

@@ -1500,6 +1500,19 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# The code line of a traceback's frame calling a collective of torch.distributed's Python API ("dist.all_gather(sizes,
+# t, group", "torch.distributed.barrier()"; read on that one line only): group 1 the collective. A cut traceback's
+# last frame making that call stopped inside the collective (parse.input_tail, verdict.exits._cut_call, rule BH (1))
+R_COLLECTIVE_CALL = re.compile(
+    r"(?:^|[\s=(,])(?:torch\.)?(?:distributed|dist)\.(all_reduce|all_gather(?:_into_tensor|_object)?|"
+    r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
+    r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv|isend|irecv)\s*\(")
+# A frame of torch.distributed's own collective code (distributed_c10d.py's all_gather, barrier, ...; the frame line
+# only): group 1 the collective. init_process_group, new_group and the other set-up functions are not collectives
+R_C10D_COLLECTIVE_FRAME = re.compile(
+    r'torch/distributed/distributed_c10d\.py", line \d{1,7}, in (all_reduce|all_gather(?:_into_tensor|_object)?|'
+    r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
+    r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv)\s*$")
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
 # prints the exception last, after "Traceback (most recent call last):"), frames as "<ipython-input-1-ab12> in main()",
@@ -2524,6 +2537,12 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
                          r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# A traceback's frame in a program's own cross-rank consistency check (StyleGAN2-ADA's and its forks'
+# misc.check_ddp_consistency, which broadcasts each parameter and buffer from rank 0 and asserts it equals the rank's
+# own; a check_consistency / assert_consistent of another framework): group 1 its function. An AssertionError right
+# under it says the values differ across ranks (parse._check_frame, verdict.unread._consistency_fix)
+R_CONSISTENCY_FRAME = re.compile(
+    r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in ((?:check|assert|verify)_\w{0,60}consisten(?:cy|t)\w{0,60})\s*$')
 # A C++/CUDA library's own host-side assertion printed with its file, line and condition: DeepEP's EP_HOST_ASSERT
 # ("RuntimeError: Failed: Assertion error csrc/deep_ep.cpp:32 'num_ranks > NUM_MAX_NVL_PEERS or low_latency_mode'"),
 # a paste turning FILE:LINE into a Markdown link ("[internode.cu:1713](http://internode.cu:1713/)"). (glibc's

@@ -544,6 +544,11 @@ class CrashReaders:
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
         if 0 < lineno - self._elastic_frame <= 3:
             ev.data["elastic_frame"] = True  # raised right under a frame of torch's elastic launcher code
+        if 0 <= lineno - self._check_frame[0] <= 4 and m.group(1).endswith("AssertionError"):
+            # raised right under a frame of the program's own cross-rank consistency check (its code line, Python
+            # 3.11's carets between; the same line where a long frame line was read joined with the ones after it as
+            # a wrapped one): a parameter or buffer differs across ranks (verdict.unread._consistency_fix)
+            ev.data["consistency_check"] = self._check_frame[1]
         if 0 < self._module_main < lineno:
             ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
             self._module_main = -9

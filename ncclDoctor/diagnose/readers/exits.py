@@ -66,7 +66,12 @@ class ExitReaders:
         if "CudaIPCTypes" in text and S.R_CUDA_IPC_EXIT.search(text):
             return self._benign(lineno, text, "cuda ipc producer exit")
         if S.R_LAUNCH_DEPRECATED.search(text):
-            return self._benign(lineno, text, "launch deprecated")
+            ev = self._benign(lineno, text, "launch deprecated")
+            # torch.distributed.launch's own FutureWarning, printed by the launcher before it starts any worker: a
+            # "[rankN]:" prefix on it (a collector tagging every line of a stream) shows no rank alive (round 74's
+            # motr-63 under --perturb rankprefix: a rank 3 read from it widened a world of two)
+            ev.rank = None
+            return ev
         if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):
             return self._benign(lineno, text, "ddp no unused parameters")
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
@@ -601,6 +606,17 @@ class ExitReaders:
             return
         ev.data["error_cut"] = True
         self.queued.append(ev)
+
+    def _spawn_in_collective(self, lineno: int, name: str) -> None:
+        """Lead rule BH (1): the input ends in a traceback cut inside a collective call (its last frame calls
+        dist.all_gather / all_reduce / broadcast / barrier, or is torch.distributed's own code of one) before any error
+        text, below mp.spawn's "-- Process N terminated with the following error:": that child was waiting in the
+        collective when it raised -- maybe the victim of a peer that left with exit code 0, which spawn does not
+        report. Process N is then not shown failing first (rule I's limit): the record is marked so, and names no
+        one (verdict.exits._spawn_in_collective), its fix the collective's."""
+        held = self._spawn_exc or self._spawn_shown
+        if held is not None and 0 < lineno - held[0] <= 200:
+            held[1].data["cut_in_collective"] = name
 
     def _spawn_shown_cut(self) -> None:
         """At the end of the input, mp.spawn's "-- Process N terminated with the following error:" read as the

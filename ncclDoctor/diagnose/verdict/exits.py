@@ -217,6 +217,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "check dmesg -T for the OOM killer and host memory with free -h).", "low", [],
                        [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
+    if lone is not None and lone.event.data.get("cut_in_collective") and lone.event.data.get("error_cut"):
+        return _spawn_in_collective(c, lone.event, lone.local_rank)
     several = several_failures(c) if lone is None else []
     unshown = root_not_shown(c, failed_on_own(c))
     if any(e.data.get("exitcode") == -7 for e in fails) and (died_alike(c) or unshown):  # lead rule J with rule F
@@ -485,12 +487,6 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # A log viewer's line number in front of a traceback's frame line ('165265   File "x.py", line 304, in f'): the code
 # line under it carries one too
 _R_VIEWER_LINENO = re.compile(r"^\s*\d{1,9}\s+(?=File \")")
-# The code line of a cut traceback's last frame calling a collective of torch.distributed's Python API (read on that
-# one line only): group 1 the collective
-_R_CUT_COLLECTIVE = re.compile(
-    r"(?:^|[\s=(,])(?:torch\.)?(?:distributed|dist)\.(all_reduce|all_gather(?:_into_tensor|_object)?|"
-    r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
-    r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv|isend|irecv)\s*\(")
 
 
 def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
@@ -511,7 +507,7 @@ def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
         code = re.sub(r"^\d{1,9}\s+", "", code)
     code = code.strip()
     where = f"'{code[:120]}' in {func}" if code else f"function {func}"
-    coll = _R_CUT_COLLECTIVE.search(code) if code else None
+    coll = S.R_COLLECTIVE_CALL.search(code) if code else None
     if coll is None:
         return f", at {where}", f"Its last frame shown is {where}: the exception was raised there or below it. "
     name = coll.group(1)
@@ -523,6 +519,27 @@ def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
             f"TORCH_DISTRIBUTED_DEBUG=DETAIL to see it; check that every process calls {func}'s {name} the same "
             "number of times (a DistributedSampler giving each process the same number of batches, drop_last) with "
             f"its tensor on its own GPU (.cuda(local rank)), or run that step on one process only. ")
+
+
+def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
+    """Lead rule BH (1): mp.spawn's "-- Process N terminated with the following error:" whose child's traceback the
+    paste cuts inside a collective call (dist.all_gather, all_reduce, broadcast, barrier; torch.distributed's own
+    frames of one) before its error text (readers.exits._spawn_in_collective). Rule AL (2) names process N only as
+    the first to fail; one that raised while waiting in a collective may be the victim of a peer that left with exit
+    code 0 (spawn reports no such exit) or failed in the same call: unknown, culprits "unknown", nobody innocent."""
+    at, call_fix = _cut_call(c, rec, n)
+    name = rec.data["cut_in_collective"]
+    return Verdict(
+        "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
+        f"stops inside the collective {name}{at.split(':', 1)[1] if ':' in at else ''} before its exception: a "
+        "process that raises while waiting in a collective is not shown failing first -- a timeout or connection "
+        "error there is what a process meets when a peer left (one that returned with exit code 0 spawn does not "
+        "report) or never made the same call. Which process failed first, and why, these lines do not say",
+        f"Paste process {n}'s full traceback down to the exception below it (its last line: a timeout, an NCCL / "
+        "gloo error, a connection closed by a peer) and each process's own log, every rank's: the first error in time "
+        "is the cause. " + call_fix + "If it hangs there first, py-spy dump --pid of every process shows which one "
+        "is not in the same collective; dmesg -T for the OOM killer, which ends a peer without a traceback.",
+        "low", [], [rec.brief()])
 
 
 def _storage_error(c: Collected) -> str | None:

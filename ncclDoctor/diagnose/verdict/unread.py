@@ -262,6 +262,28 @@ def _wrapped_attr_fix(what: str) -> str:
             "where a library's trainer does it, update the library to a version that unwraps the model. ")
 
 
+def _consistency_fix(e) -> str:
+    """The fix's words for an AssertionError raised right under a frame of the program's own cross-rank consistency
+    check (crash reader's ``consistency_check``: StyleGAN2-ADA's misc.check_ddp_consistency broadcasts each parameter
+    and buffer from rank 0 and asserts the rank's own equals it; the message names the one that differs). Like rule
+    S's wrong values: nothing hung or failed in NCCL, the ranks hold different values. '' for any other exception."""
+    func = e.data.get("consistency_check")
+    if not func:
+        return ""
+    name = (e.data.get("message") or "").strip()
+    return (f"The AssertionError is raised in {func}, the program's own check that every rank holds the same values "
+            "(it broadcasts each parameter and buffer from rank 0 and asserts the rank's own equals it): "
+            + (f"'{name[:120]}' is inconsistent -- " if name else "")
+            + "parameters differ across ranks. Check that every rank starts from the same weights: the same seed on "
+            "every rank where the model is built (or broadcast parameters from rank 0 before the check; DDP does it "
+            "when it wraps the model), a resume checkpoint loaded on every rank (not only rank 0), no parameter "
+            "changed on one rank outside DDP's step (a module not under DDP, find_unused_parameters leaving one "
+            "without a gradient sync); NaN/Inf in the weights of one rank (a diverged step: the check compares with "
+            "nan_to_num, so look for a loss gone NaN and lower the learning rate). A buffer that is meant to differ "
+            "per rank (a running average, a mask, an index) goes into the check's ignore_regex; rerun with "
+            "deterministic settings to see which step makes them differ. ")
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -320,7 +342,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
+            _consistency_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
@@ -331,9 +353,13 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "unknown",
         f"the lines show a failure ({what[:240]}) that no known family explains: something failed, and these lines "
         "say neither why nor on which rank"
+        + (f"; it is raised in {e.data['consistency_check']}, the program's own check that every rank holds the same "
+           "parameters and buffers: they differ across ranks (or are NaN on one), which rank's are off the check does "
+           "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own)) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
+        (code or _raised_alike(own)) + _consistency_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
+        + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
