@@ -959,6 +959,11 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        "ncclCommWatchdog', its frames): its header, with the error or timeout, was cut off -- a "
                        "process failed, and these lines say neither why nor which rank first", _CUT_WD_FIX, "low",
                        [], [ev.brief()])
+    if ev.data.get("what") == "header":
+        return Verdict("unknown", f"the input stops at {who} traceback header ({ev.text[:200]}), before its first "
+                       "frame: a process began raising an uncaught exception there, and these lines show neither its "
+                       "error nor which rank failed first",
+                       _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low", [], [ev.brief()])
     if (where := _cut_where(ev, who)) is not None:
         return where
     comp = ev.data.get("compile")
