@@ -107,6 +107,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # PMIx's datastore-lock message per line (first 64, readers.exits): a start-up warning where the input goes
         # on after it (lead rule AZ (4)), read at the input's end (input_tail); else left as the last reading's
         self._pmix_lock: dict[int, str] = {}
+        self._mg_stamp: tuple[str, str] | None = None  # Megatron's last progress stamp (step, clock)
         self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
