@@ -380,6 +380,10 @@ SNIFF = 8192
 #             (torchtitan: "DataLoader state is empty for dp rank 16, expected key dp_rank_16."), read with "WARN" too,
 #             named for a paste without its level: with nothing failing after it the lines are none and the fix says
 #             how to save the data loader's state (readers.exits._exit_noise, verdict.noise._none, lead rules K, N)
+#   ] datetime:   Megatron-LM's own progress stamps ("[after dataloaders are built] datetime: 2023-09-11 07:02:50",
+#             "[after training is done] datetime: ..."), which hold no other word: training done within a second of
+#             the stamp before it is a loop that ran no iteration, nothing failing (readers.exits._megatron_stamp,
+#             verdict.noise._none, lead rules K, T)
 #   create process  a Windows console-script launcher (torchrun.exe) unable to start its Python ("failed to create
 #             process.", "Fatal error in launcher: Unable to create process using ..."), which holds no other word:
 #             the launch set-up, before any worker (readers.crash._launcher_shim, verdict.launch._launcher_shim, lead
@@ -601,6 +605,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs", b"state is empty",
+            b"] datetime: ",
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",

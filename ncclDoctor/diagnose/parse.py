@@ -69,6 +69,9 @@ _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",'
 _FRAME_HEAD_CUT = re.compile(r'^\s*File "[^"\n]{1,1000}'
                              r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?\s*$')
+# a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
+# header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
+_TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -104,6 +107,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # PMIx's datastore-lock message per line (first 64, readers.exits): a start-up warning where the input goes
         # on after it (lead rule AZ (4)), read at the input's end (input_tail); else left as the last reading's
         self._pmix_lock: dict[int, str] = {}
+        self._mg_stamp: tuple[str, str] | None = None  # Megatron's last progress stamp (step, clock)
         self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
         self.cf_section: str | None = None
@@ -488,6 +492,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # say -- read as the record's Root Cause cut before its rank line (finish: _root_cut)
             self._cf_root_open, self._cf_line, self._cf_alone, self.cf = True, last[0], False, {}
             self._cf_bare = True
+            return
+        if _TB_HEAD_ALONE.match(last[1]):
+            # the paste stops right at a traceback's header, before its first frame (round 75's grendel-gs-28): a
+            # process began raising an uncaught exception and nothing of it was pasted -- something failed, its error
+            # and its rank's part unread (lead rules AB (2), BG (6)); kept aside like a cut frame, nothing to read in it
+            ev = self._context(last[0], last[2], "tb_cut")
+            ev.data.update(what="header", rank=ev.rank, func=None, code=None, jit=None)
+            ev.rank = None  # a traceback cut before its error counts for no rank's state
+            self.aside.append(ev)
             return
         if S.R_PY_FRAME_END.search(last[1]):
             frame = last

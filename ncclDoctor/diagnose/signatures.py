@@ -2755,6 +2755,11 @@ R_DDP_GRAD_STRIDES = re.compile(r"Grad strides do not match bucket view strides"
 # checkpoint was saved without the StatefulDataLoader's state (or under another dp degree), so that rank's data loader
 # starts its data from the beginning -- a warning, nothing fails or stops after it (lead rules K, N)
 R_DATALOADER_STATE_EMPTY = re.compile(r"\b[Dd]ata[Ll]oader state is empty for dp rank (\d{1,7})\b")
+# Megatron-LM's own progress stamps (training.py's print_datetime: "[after dataloaders are built] datetime: 2023-09-11
+# 07:02:50", "[before the start of training step] datetime: ...", "[after training is done] datetime: ..."): the
+# stamp's step and its clock, read to the second (readers.exits._megatron_stamp)
+R_MEGATRON_STAMP = re.compile(r"\[(after [a-z ,]{1,80}|before the start of training step)\] datetime: "
+                              r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$")
 R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a

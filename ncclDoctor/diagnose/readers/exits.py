@@ -10,6 +10,7 @@ import ast
 import base64
 import json
 import re
+from datetime import datetime
 
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.readers.common import (
@@ -101,11 +102,37 @@ class ExitReaders:
             return ev
         if S.R_C10D_DEBUG.search(text):
             return self._benign(lineno, text, "c10d debug line")
+        if "] datetime: " in text:  # Megatron's own progress stamp (lead rules K, T)
+            return self._megatron_stamp(lineno, text)
         if " @ 0x" in text and S.R_FFMPEG_LOG.search(text):  # a video decoder's own warning (lead rules K, N)
             ev = self._benign(lineno, text, "ffmpeg decoder warning")
             ev.rank = None  # printed by a decoder (most often a DataLoader worker's): it shows no rank's progress
             return ev
         return None
+
+    def _megatron_stamp(self, lineno: int, text: str) -> Event | None:
+        """Megatron-LM's progress stamps (S.R_MEGATRON_STAMP): its "[after training is done]" stamp at most a second
+        after the stamp before it (the data loaders built, or the training step about to start) shows a training
+        loop that returned before any iteration -- nothing failed (lead rules K, T), but no training happened: the
+        iteration count was already reached (--train-iters against the checkpoint's iteration). Read as a benign
+        line whose fix names those settings (verdict.noise._none)."""
+        m = S.R_MEGATRON_STAMP.search(text)
+        if m is None:
+            return None
+        prev, self._mg_stamp = self._mg_stamp, (m.group(1), m.group(2))
+        if m.group(1) != "after training is done" or prev is None or prev[0] == m.group(1):
+            return None
+        try:
+            gap = (datetime.strptime(m.group(2), "%Y-%m-%d %H:%M:%S")
+                   - datetime.strptime(prev[1], "%Y-%m-%d %H:%M:%S")).total_seconds()
+        except ValueError:
+            return None
+        if not 0 <= gap <= 1:
+            return None
+        ev = self._benign(lineno, text, "megatron no iterations")
+        ev.rank = None  # printed by the last rank (print_datetime): it shows no rank's own progress
+        ev.data.update(step=prev[0], gap=int(gap))
+        return ev
 
     def _benign(self, lineno: int, text: str, what: str) -> Event:
         """A line that looks alarming and is not a failure by itself (verdict.noise reads ``what``)."""

@@ -652,6 +652,17 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "(av.logging.set_level(av.logging.ERROR)) or re-encode the videos with ffmpeg; if the run "
                       "stalls, look at the video decoding / dataloader num_workers (long videos decode slowly) as "
                       "well as the collectives")
+    idle = [e for e in c.samples.get("benign", []) if e.data.get("what") == "megatron no iterations"]
+    if idle:  # lead rules K, T: Megatron's loop returned at once -- no failure, but no training either
+        d = idle[0].data
+        benign.append(f"Megatron's '[after training is done]' stamp came {d['gap']} s after '[{d['step']}]': the "
+                      "training loop returned before running any iteration (no iteration line, no error). Megatron "
+                      "trains while the iteration count is below --train-iters (or the consumed samples below "
+                      "--train-samples): a checkpoint loaded with --load whose checkpoint iteration is already at or "
+                      "past --train-iters ends training at once. Raise --train-iters above the checkpoint iteration "
+                      "(its latest_checkpointed_iteration.txt), or pass --finetune to start a loaded model from "
+                      "iteration 0 (with --no-load-optim --no-load-rng), and check --exit-interval / "
+                      "--exit-duration-in-mins and that --train-iters is set at all")
     nohost = [e for e in c.samples.get("benign", []) if e.data.get("what") == "c10d hostname warning"]
     if nohost:  # c10d's socket log line: it shows nothing failed, and nothing ran either
         err = nohost[0].data.get("err")
@@ -676,7 +687,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       + "; if the job failed later, give the full log of that failure")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
-    if not hangs and not finished(c):  # lead rule T: a hang the reporter tells of, not shown by the lines
+    if not hangs and not finished(c) and not idle:  # lead rule T: a hang the reporter tells of, not shown by the lines
         hangs = (" If the job hung after these lines (nothing failed in them), what shows where each rank is: a "
                  "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), a Flight "
                  "Recorder dump (TORCH_FR_BUFFER_SIZE=2000), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "

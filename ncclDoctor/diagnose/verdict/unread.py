@@ -559,6 +559,26 @@ _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPl
                    "(upgrade vLLM / torch: a pluggable allocator bug). ")
 
 
+# A job's own value check reporting how far a result is from its reference, as a fraction or exponent
+# ("error in dLdA on global rank 1: 0.0007064342498779297", "max abs diff = 3.1e-04"; round 75's fairscale-810) -- a
+# fraction or an exponent, never a bare code ("error code: 1") nor a version ("2.7.8"): with no exception, hang or
+# timeout, lead rule S's wrong results -- a framework's own check saying the (reduced) values differ -- not a crash;
+# which GPU, link or precision setting makes them differ the lines do not say. Read only on the few lines no family
+# read (_unread_words), so no trigger word is added.
+_R_VALUE_CHECK = re.compile(
+    r"\b(?:error|err|diff(?:erence)?|deviation)\b[^:=\n]{0,80}[:=]\s*[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)"
+    r"[\s*]*$", re.IGNORECASE)
+_VALUE_CHECK = ("Those lines are the job's own value check (a test comparing a result -- a gradient or output that "
+                "passed through a collective such as the model-parallel all-reduce -- with its reference) finding it "
+                "off by more than its tolerance, with nothing failing: wrong results, not a crash (no hang, error or "
+                "timeout). First rule out precision: on Ampere or newer GPUs (A100, H100) TF32 matmuls give errors "
+                "near 1e-3 -- rerun with torch.backends.cuda.matmul.allow_tf32 = False (and cudnn.allow_tf32) or "
+                "NVIDIA_TF32_OVERRIDE=0, compare against a single-GPU reference in float64, and check the test's "
+                "tolerance against the dtype. If the difference stays, test the path for corrupted reductions: "
+                "nccl-tests with data checking on (-c 1), NCCL_PROTO=Simple and NCCL_ALGO=Ring one at a time, and a "
+                "per-node test to find a bad GPU or link. ")
+
+
 # torch's device check on an op's arguments ("Expected all tensors to be on the same device, but found at least two
 # devices, cuda:0 and cuda:1! (when checking argument for argument weight in method wrapper_CUDA__cudnn_convolution)"):
 # one op was given tensors on two devices -- the model's weights spread over several GPUs (a device_map) or left on
@@ -701,6 +721,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
+                       + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
@@ -985,6 +1006,11 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        "ncclCommWatchdog', its frames): its header, with the error or timeout, was cut off -- a "
                        "process failed, and these lines say neither why nor which rank first", _CUT_WD_FIX, "low",
                        [], [ev.brief()])
+    if ev.data.get("what") == "header":
+        return Verdict("unknown", f"the input stops at {who} traceback header ({ev.text[:200]}), before its first "
+                       "frame: a process began raising an uncaught exception there, and these lines show neither its "
+                       "error nor which rank failed first",
+                       _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low", [], [ev.brief()])
     if (where := _cut_where(ev, who)) is not None:
         return where
     comp = ev.data.get("compile")
