@@ -2553,6 +2553,16 @@ R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # the ParameterConstraints every rank is given, a RuntimeError that is no rank's own run failing (lead rules W, Q),
 # config, no rank. Read on an exception's message only.
 R_PLAN_CONSTRAINTS = re.compile(r"\bNo available [\w ]{1,60}? after applying (?:the )?user[ -]provided constraints\b")
+# A pipeline framework's own check that the processes launched and the stages the model was split into do not match,
+# raised while each process builds its stage (PiPPy's PipelineStage: "RuntimeError: Number of ranks is larger than
+# number of stages, some ranks are unused"; round 75's accelerate-2497, prepare_pippy with split_points='auto'): the
+# split and the process count are what every rank is given (lead rule W): config, no rank. Read on an exception's
+# message only, and only where it names both counts.
+R_STAGES_WORLD = re.compile(
+    r"(?i:\b(?:number of |num[_ ])?(?:ranks|processes|workers|devices|GPUs|world[_ ]size)\b[^\n]{0,20}?\b(?:is |are )?"
+    r"(?:larger|greater|more|bigger|smaller|less|fewer) than (?:the )?(?:number of |num[_ ])?(?:pipeline )?stages\b|"
+    r"\b(?:number of |num[_ ])?(?:pipeline )?stages\b[^\n]{0,20}?\b(?:is |are )?(?:larger|greater|more|bigger|smaller|"
+    r"less|fewer) than (?:the )?(?:number of |num[_ ])?(?:ranks|processes|workers|devices|GPUs|world[_ ]size)\b)")
 # A script's own check that a data, model or checkpoint file its settings name cannot be read, the path in its words
 # (VideoChat-Flash's dataset: "AssertionError: Data in http://.../x.mp4 can't be read!"; round 72's videochat-flash-33,
 # rule U (2) as its adjudication reads it: a path every worker is launched with, shown refused), on an AssertionError

@@ -561,7 +561,10 @@ class CrashReaders:
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
-        if (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
+        if m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "stages" in said and (
+                S.R_STAGES_WORLD.search(said)):  # the pipeline's stages against the processes launched (rule W)
+            ev.data.update(settings=said[:200], stages=True)
+        elif (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
                 m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(
                     said))) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):

@@ -808,6 +808,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _no_data(e, evs)
     if e.data.get("unreadable"):
         return _unreadable(e, evs)
+    if e.data.get("stages"):
+        return _stages_world(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
         return _plan_constraints(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
@@ -1006,6 +1008,27 @@ def _unreadable(e, evs: list) -> Verdict:
         + ("; a URL in the data list is not fetched -- replace it by the downloaded file's local path" if url else "")
         + "), readable by the job's user, and in a format the loader decodes (video decoding (decord/av) installed, "
         "an uncorrupted dataset file); test the dataset with one process first, then relaunch every worker.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _stages_world(e, evs: list) -> Verdict:
+    """Lead rule W (rule AC (1) for the untagged tracebacks), as round 75's accelerate-2497 reads it: a pipeline
+    framework's own check that the processes launched and the stages the model was split into do not match
+    (signatures.R_STAGES_WORLD: PiPPy's "Number of ranks is larger than number of stages, some ranks are unused"). The
+    split (split_points, the stage count) and the process count are what every rank is given, so every rank stops on
+    the same check and none is at fault: config, no rank."""
+    said = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the pipeline framework stopped on its own check that the stages and the processes do not match "
+        f"({e.data['type']}: {said[:200]}, {e.where}): the model was split into a number of pipeline stages other "
+        "than the number of processes launched (one stage per rank), the split settings and the launch's process "
+        "count every rank is given alike, so no rank is at fault",
+        "Make the number of pipeline stages equal the number of processes: launch as many processes as the split gives "
+        "stages (accelerate launch --num_processes N, torchrun --nproc_per_node N, or CUDA_VISIBLE_DEVICES listing N "
+        "GPUs), or split the model into as many stages as processes (explicit split_points, one per stage boundary, "
+        "instead of split_points='auto', or a num_stages / pipeline-parallel size equal to the world size); print the "
+        "stage count the split gives before building the stages to confirm, then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
