@@ -2563,6 +2563,17 @@ R_STAGES_WORLD = re.compile(
     r"(?:larger|greater|more|bigger|smaller|less|fewer) than (?:the )?(?:number of |num[_ ])?(?:pipeline )?stages\b|"
     r"\b(?:number of |num[_ ])?(?:pipeline )?stages\b[^\n]{0,20}?\b(?:is |are )?(?:larger|greater|more|bigger|smaller|"
     r"less|fewer) than (?:the )?(?:number of |num[_ ])?(?:ranks|processes|workers|devices|GPUs|world[_ ]size)\b)")
+# A framework's own check that the config file a launch argument names does not exist, after it tried the value as a
+# path, a dict and an inline (base64) config (transformers' / accelerate's HfDeepSpeedConfig: "ValueError: Expected a
+# string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds.json"; round
+# 75's baichuan-13b-148): the --deepspeed path every worker is launched with is not found from the working directory
+# (lead rules BF (3), U (2)): config, no rank. Read on an exception's message only. Group ``got``: the value given.
+R_CONFIG_PATH_REFUSED = re.compile(r"\b[Ee]xpected an? (?:string )?path to an existing (?P<what>[\w .-]{0,40}?)"
+                                   r"\bconfig(?:uration)?(?: file)?\b[^\n]{0,160}?"
+                                   r"(?:\bReceived:? ?(?P<got>\S{1,200}))?$")
+# the decoding try that same check makes of the value before it gives up (binascii's "Invalid base64-encoded string",
+# "Incorrect padding"), printed as the ValueError's own context: part of that refusal, no failure of its own
+R_DECODE_TRY = re.compile(r"^(?:Invalid base64-encoded string|Incorrect padding)\b")
 # A script's own check that a data, model or checkpoint file its settings name cannot be read, the path in its words
 # (VideoChat-Flash's dataset: "AssertionError: Data in http://.../x.mp4 can't be read!"; round 72's videochat-flash-33,
 # rule U (2) as its adjudication reads it: a path every worker is launched with, shown refused), on an AssertionError

@@ -572,6 +572,11 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)
+        elif S.R_SETTINGS_EXC.search(m.group(1)) and "existing" in said and S.R_CONFIG_PATH_REFUSED.search(said):
+            # the config file a launch argument names is not there (lead rules BF (3), U (2))
+            ev.data.update(settings=said[:200], config_path=True)
+        elif m.group(1).endswith("binascii.Error") and S.R_DECODE_TRY.match(said):
+            ev.data["decode_try"] = True  # a config check's own try at decoding the value (R_DECODE_TRY)
         elif S.R_SETTINGS_EXC.search(m.group(1)) and S.R_PATH_UNREADABLE.search(said):
             # the script's own check that a file its settings name cannot be read (lead rules U (2), W)
             ev.data.update(settings=said[:200], unreadable=True)

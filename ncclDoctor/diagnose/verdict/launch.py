@@ -794,7 +794,9 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.exceptions if e.data.get("settings")]
     if not evs or _run_failed(c, but="crash" if _assert_aborts(c, evs) else ""):
         return None
-    if any(not e.data.get("settings") and not e.data.get("line") and not _spawn_wrapper(e) for e in c.exceptions):
+    tried = any(e.data.get("config_path") for e in evs)  # a decoding try of that check's value is part of it
+    if any(not e.data.get("settings") and not e.data.get("line") and not _spawn_wrapper(e)
+           and not (tried and e.data.get("decode_try")) for e in c.exceptions):
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
@@ -810,6 +812,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _unreadable(e, evs)
     if e.data.get("stages"):
         return _stages_world(e, evs)
+    if e.data.get("config_path"):
+        return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
         return _plan_constraints(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
@@ -1008,6 +1012,32 @@ def _unreadable(e, evs: list) -> Verdict:
         + ("; a URL in the data list is not fetched -- replace it by the downloaded file's local path" if url else "")
         + "), readable by the job's user, and in a format the loader decodes (video decoding (decord/av) installed, "
         "an uncorrupted dataset file); test the dataset with one process first, then relaunch every worker.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _config_path(e, evs: list) -> Verdict:
+    """Lead rules BF (3) and U (2), as round 75's baichuan-13b-148 reads them: a framework's own check that the config
+    file a launch argument names does not exist (signatures.R_CONFIG_PATH_REFUSED: HfDeepSpeedConfig's "Expected a
+    string path to an existing deepspeed config ... Received: ds.json", after its base64 try failed). The --deepspeed
+    path is what every worker is launched with, resolved against each worker's working directory, so every rank stops
+    on the same check: config, no rank."""
+    said = e.data["settings"]
+    m = S.R_CONFIG_PATH_REFUSED.search(said)
+    got = (m.group("got") or "").strip("'\"`.,") if m else ""
+    what = ((m.group("what") or "").strip() if m else "") or "the framework's"
+    return Verdict(
+        "config",
+        f"the job stopped at start-up on the framework's own check that the {what} config file it was given does "
+        f"not exist ({e.data['type']}: {said[:200]}, {e.where}): the path"
+        + (f" '{got}'" if got else "")
+        + " every worker is launched with is not found from the working directory the workers run in (a relative "
+        "path, a typo, or a file not on every node), so the value was tried as an inline config and refused; every "
+        "rank reads the same argument, so no rank is at fault",
+        "Pass an existing config file: give the --deepspeed argument (or the config path setting) an absolute path "
+        + (f"to {got} " if got else "")
+        + "-- or launch from the directory that holds it -- and check it exists and is readable on every node (ls -l "
+        "<path> from the launch directory); the deepspeed config path resolves against each worker's working "
+        "directory, not the script's folder. Then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
