@@ -554,6 +554,11 @@ SNIFF = 8192
 #             pkg.mod, as a launcher starts a library's server); an object of another library's class lacking the
 #             attribute that module's code calls is the installed versions not matching (parse._module_main,
 #             verdict.launch._object_lacks, lead rule AF (2))
+#   , in __getattr__  a traceback's frame in a __getattr__ ('File ".../torch/distributed/fsdp/
+#             fully_sharded_data_parallel.py", line 529, in __getattr__'), which holds no other word: under torch's
+#             own module wrapper (FSDP forwarding a name it lacks to the wrapped model), an AttributeError of a private
+#             name is code asking the wrapper for an internal the installed torch does not have (parse._wrapper_getattr,
+#             verdict.launch._wrapper_internal, lead rules AF (2), AX (2))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -619,7 +624,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
-            b"_run_module_as_main")
+            b"_run_module_as_main", b", in __getattr__")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -328,6 +328,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
         # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
         self._module_main = -9
+        # line of the last traceback frame read in the __getattr__ of torch's own module wrappers (FSDP, DDP:
+        # S.R_WRAPPER_GETATTR): an AttributeError a few lines under it was that wrapper's lookup failing
+        # (crash._traceback_tail's ``wrapper_getattr``; verdict.launch._wrapper_internal)
+        self._wrapper_getattr = -9
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -912,6 +916,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._top_frame = (lineno, lineno, 0)
         elif 'File "' in body and "elastic" in body and S.R_ELASTIC_FRAME.search(body):
             self._elastic_frame = lineno
+        if ", in __getattr__" in body and S.R_WRAPPER_GETATTR.search(body):
+            self._wrapper_getattr = lineno
         if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):
             self._module_main = lineno
         elif "Traceback (most recent" in body:

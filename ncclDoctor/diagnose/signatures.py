@@ -1499,6 +1499,13 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # process was started as `python -m package.module` (a library's own entry module, as a launcher starts its server or
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
+# A traceback frame in the __getattr__ of torch's own module wrappers (FSDP's fully_sharded_data_parallel.py, whose
+# __getattr__ forwards a name it lacks to the wrapped module; DDP's): an AttributeError right under it asked the
+# wrapper for a name it does not have (parse._wrapper_getattr, crash._traceback_tail's ``wrapper_getattr``,
+# verdict.launch._wrapper_internal)
+R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distributed[/\\](?:fsdp|_composable)[/\\]'
+                               r'[^"\n]{1,200}|nn[/\\]parallel[/\\](?:distributed|data_parallel))\.py", line '
+                               r'\d{1,7}, in __getattr__\b')
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python

@@ -544,6 +544,8 @@ class CrashReaders:
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
         if 0 < lineno - self._elastic_frame <= 3:
             ev.data["elastic_frame"] = True  # raised right under a frame of torch's elastic launcher code
+        if 0 < lineno - self._wrapper_getattr <= 6 and m.group(1).endswith("AttributeError"):
+            ev.data["wrapper_getattr"] = True  # raised by the lookup a torch module wrapper's __getattr__ made
         if 0 < self._module_main < lineno:
             ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
             self._module_main = -9

@@ -97,6 +97,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _tiny_timeout,
     _usage_exit,
     _version_required,
+    _wrapper_internal,
 )
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
@@ -205,7 +206,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _not_a_checkout, _ext_symbol, _import_alike,
-    _version_required, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
+    _version_required, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks, _wrapper_internal,
     _module_missing, _optional_unbound, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,

@@ -311,6 +311,7 @@ def _no_trainable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # "'InferenceEngineV2' object has no attribute 'n_kv_cache_groups'": an object of a named class (CamelCase: not a
 # builtin's value, not None) lacking what the code calls on it
 _OBJECT_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
+_OBJECT_ATTR_ANY = re.compile(r"^'(?P<cls>[A-Za-z_]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
 
 
 def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -351,6 +352,45 @@ def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"from source too at the matching commit, so {cls} has '{attr}'. Run the module once without the launcher "
         "to confirm, then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence: one installed library asking another for what its installed version
+    lacks) and AX (2) (reached mid-run), as round 75's audiocraft-358 reads them: every exception shown is one
+    AttributeError of a PRIVATE name ('_handles') raised under the __getattr__ of torch's own module wrapper (FSDP,
+    whose __getattr__ forwards a name it lacks to the wrapped model, so the error names the model's class:
+    parse._wrapper_getattr), with no NCCL, CUDA, timeout or connection failure (``_one_error_alone``). Code that reads
+    a wrapper's underscore attribute reads torch's internals, which change between releases: a library written for
+    another torch than the one installed -- the same install on every rank, config, no rank. A public name falling
+    through to the model (the model's own attribute, or code reading the model's field off the wrapper) is the code's
+    own, not read here; nor a launcher's record naming one worker of several."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _OBJECT_ATTR_ANY.match(message or "")
+    if (kind.rpartition(".")[2] != "AttributeError" or m is None or not m.group("attr").startswith("_")
+            or m.group("attr").startswith("__") or not all(e.data.get("wrapper_getattr") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    cls, attr = m.group("cls"), m.group("attr")
+    return Verdict(
+        "config",
+        f"the code asked torch's module wrapper (FSDP / DDP) for its private attribute '{attr}' and the installed "
+        f"torch's wrapper has none, so its __getattr__ fell through to the wrapped {cls} ({kind}: {message[:200]}, "
+        f"{excs[-1].where}): the library calling it reads torch's internals as another torch version had them -- a "
+        "version mismatch of the install every rank shares, so no rank is at fault",
+        f"Match the library and torch versions: the code that reads '{attr}' (the frames above the error) relies on "
+        "FSDP internals of the torch version it was written for (a version mismatch) -- check the torch version (pip "
+        "show torch; the library's requirements or release notes name the one it needs) and pin torch to it (pip "
+        "install torch==<that version>), or upgrade the library to a release made for the installed torch (pip "
+        "install -U <library>); until they match, run without the wrapper that needs it (FSDP off in the run's "
+        "settings, or DDP) to confirm. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
 
 # A call refused for its arguments: "_set_master_addr_port() takes 3 positional arguments but 4 were given", "f()
 # missing 1 required positional argument: 'x'", "f() got an unexpected keyword argument 'y'" (the callee's name first)
