@@ -173,6 +173,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # this file's own announcements of one world, as one quiet event (rank_announce), compared across the files by
         # verdict.world._ranks_taken_twice
         self._member_seen: Event | None = None
+        # the launch environments pasted as dicts, one key a line (S.R_ENV_DICT_KEY): each block's keys read so far
+        # ({"start": line, "last": line, KEY: value}), the last one open; and the event once two blocks of one world
+        # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
+        self._env_blocks: list[dict] = []
+        self._env_twice: Event | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
@@ -916,6 +921,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._top_frame = (lineno, lineno, 0)
         elif 'File "' in body and "elastic" in body and S.R_ELASTIC_FRAME.search(body):
             self._elastic_frame = lineno
+        if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
+                ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
+            return ev
         if ", in __getattr__" in body and S.R_WRAPPER_GETATTR.search(body):
             self._wrapper_getattr = lineno
         if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):

@@ -1506,6 +1506,10 @@ R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in
 R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distributed[/\\](?:fsdp|_composable)[/\\]'
                                r'[^"\n]{1,200}|nn[/\\]parallel[/\\](?:distributed|data_parallel))\.py", line '
                                r'\d{1,7}, in __getattr__\b')
+# One key of a launch environment pasted as a dict, one key a line (a JSON dump or a dict's repr of what each process
+# was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
+R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
+                            r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
