@@ -1510,6 +1510,10 @@ R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distribute
 # was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
 R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
                             r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
+# a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
+R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
+# the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)
+R_CALLED_NAME = re.compile(r"([A-Za-z_]\w{0,80})\s*\(")
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python

@@ -549,6 +549,9 @@ class CrashReaders:
         if 0 < self._module_main < lineno:
             ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
             self._module_main = -9
+        if self._entry_call is not None and self._entry_call[0] == lineno:
+            ev.data["entry_call"] = list(self._entry_call[2])  # raised by a call on the first function's code line
+            self._entry_call = None
         if self._top_frame is not None and self._top_frame[1] == lineno:
             ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
             self._top_frame = None  # its exception: nothing more to follow

@@ -272,6 +272,55 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 
+# a call refusing a keyword argument, the callee's name first ("pipeline() got an unexpected keyword argument
+# 'mb_args'", "Trainer.__init__() got ...": the class for a constructor)
+_FN_KWARG_REFUSED = re.compile(r"^(?:[\w.]{0,120}?(?P<cls>\w{1,80})\.)?(?P<fn>\w{1,80})\(\) got an unexpected keyword "
+                               r"argument '(?P<kw>\w{1,80})'")
+
+
+def _entry_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence) and U (2), as round 75's pippy-1130 reads them: every exception shown is
+    one TypeError of a call refusing a keyword argument, raised on the code line of the script's first function -- the
+    one frame right under the entry script's top level, in the same file (its run(args) / main(): parse._entry_call)
+    -- where that line itself calls the refused name ("pipe = pipeline(" refused as "pipeline() got an unexpected
+    keyword argument 'mb_args'"), with no NCCL, CUDA, timeout or connection failure and no launcher record naming one
+    worker of several. The script's start-up calls a library's API with a keyword the installed version does not
+    take (written for another release): every worker runs that line against the same install, config, no rank. A
+    refusal deeper in the run (a training phase's own function), one passed on through another call (the line calls
+    another name, as build(**kw) refused as a constructor's), or with no frame shown is not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _FN_KWARG_REFUSED.match(message or "")
+    if kind.rpartition(".")[2] != "TypeError" or m is None or any(
+            e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "top_level")):
+        return None
+    fn, kw = (m.group("cls") if m.group("fn") == "__init__" and m.group("cls") else m.group("fn")), m.group("kw")
+    if not all(fn in (e.data.get("entry_call") or ()) for e in excs):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    return Verdict(
+        "config",
+        f"the script's start-up code (the first function its top level calls) called {fn}() with the keyword "
+        f"argument '{kw}' and the installed {fn}() does not take it ({kind}: {message[:200]}, {excs[-1].where}): the "
+        f"script was written for another version of the library that defines {fn} than the one installed (the "
+        "argument added, renamed or removed between releases) -- a version mismatch of the install every worker runs "
+        "the same line against, so no rank is at fault",
+        f"Match the script and the installed library: find the package {fn} is imported from (the script's imports) "
+        f"and check its installed version (pip show <package>; for torch's own APIs, torch.distributed.*, python -c "
+        "'import torch; print(torch.__version__)') against the "
+        "version the script or example was written for (its README / requirements); install that version (pip "
+        "install -U <package>, or a nightly / pre-release -- pip install --pre torch -- where the API is newer than "
+        f"any release), or use the example matching the installed version, or change the call to the installed "
+        f"signature of {fn}() (its current name for '{kw}'). Run the script once without the launcher to confirm; "
+        "then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # DDP's constructor refusing a model with no parameter to train (torch/nn/parallel/distributed.py:
 # "DistributedDataParallel is not needed when a module doesn't have any parameter that requires a gradient.")
 _NO_TRAINABLE = re.compile(r"^DistributedDataParallel is not needed when a module doesn't have any parameter that "
