@@ -563,6 +563,15 @@ SNIFF = 8192
 #             pkg.mod, as a launcher starts a library's server); an object of another library's class lacking the
 #             attribute that module's code calls is the installed versions not matching (parse._module_main,
 #             verdict.launch._object_lacks, lead rule AF (2))
+#   , in __getattr__  a traceback's frame in a __getattr__ ('File ".../torch/distributed/fsdp/
+#             fully_sharded_data_parallel.py", line 529, in __getattr__'), which holds no other word: under torch's
+#             own module wrapper (FSDP forwarding a name it lacks to the wrapped model), an AttributeError of a private
+#             name is code asking the wrapper for an internal the installed torch does not have (parse._wrapper_getattr,
+#             verdict.launch._wrapper_internal, lead rules AF (2), AX (2))
+#   RANK": , WORLD_SIZE": (and their single-quoted forms)  a launch environment pasted as a dict, one key a line
+#             ('"RANK": "0",'), which holds no other word: two dicts of one world giving the same RANK are two
+#             processes started as one rank (S.R_ENV_DICT_KEY, readers.settings._env_dict_key,
+#             verdict.world._env_rank_twice, lead rules AA (1), V (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -630,7 +639,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
-            b"_run_module_as_main")
+            b"_run_module_as_main", b", in __getattr__",
+            b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -177,6 +177,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # this file's own announcements of one world, as one quiet event (rank_announce), compared across the files by
         # verdict.world._ranks_taken_twice
         self._member_seen: Event | None = None
+        # the launch environments pasted as dicts, one key a line (S.R_ENV_DICT_KEY): each block's keys read so far
+        # ({"start": line, "last": line, KEY: value}), the last one open; and the event once two blocks of one world
+        # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
+        self._env_blocks: list[dict] = []
+        self._env_twice: Event | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
@@ -324,6 +329,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # right after it was raised by a call at the script's top level, its traceback's innermost frame
         # (crash._traceback_tail's ``top_level``)
         self._top_frame: tuple[int, int, int] | None = None
+        self._top_path = ""  # the file of that top-level frame
+        # (the last line read after the one frame right under that top-level frame, in the same file -- the script's
+        # first function, as its top level calls run(args) / main() -- with every line between read, the lines with
+        # text among them, the names its code line calls): an exception read right after it was raised by a call the
+        # script's first function makes on that line (crash._traceback_tail's ``entry_call``;
+        # verdict.launch._entry_kwarg_refused)
+        self._entry_call: tuple[int, int, tuple[str, ...]] | None = None
         # line of the last traceback frame read in torch's elastic launcher code (torch/distributed/elastic/: the
         # agent, its rendezvous): an exception right under it was raised by torch's own launcher code calling on
         # (crash._traceback_tail's ``elastic_frame``; verdict.launch._agent_api_mismatch)
@@ -333,6 +345,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
         # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
         self._module_main = -9
+        # line of the last traceback frame read in the __getattr__ of torch's own module wrappers (FSDP, DDP:
+        # S.R_WRAPPER_GETATTR): an AttributeError a few lines under it was that wrapper's lookup failing
+        # (crash._traceback_tail's ``wrapper_getattr``; verdict.launch._wrapper_internal)
+        self._wrapper_getattr = -9
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -772,6 +788,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a top-level frame's code line, carets and a wrapped line's blanks hold no trigger: read them one by one,
             # up to the exception or the next frame (parse._top_frame)
             self._follow = max(self._follow, 1)
+        if self._entry_call is not None and self._entry_call[0] == lineno and self._entry_call[1] < 3:
+            self._follow = max(self._follow, 1)  # the first function's code line, carets: read them (_entry_call)
         if "NCCL" in text and self._before_version is not False:
             self._version_printer(lineno, text)
         if self._tag_head is not None and lineno == self._tag_head[0] + 1 and not self._body.strip():
@@ -919,18 +937,35 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._entry_call is not None:
+            # the same bounds, under the script's first function's frame; its code line's called names kept
+            last, n, names = self._entry_call
+            n += bool(body.strip(" \t>"))
+            if n == 1:
+                names = tuple(S.R_CALLED_NAME.findall(body)[:8])
+            self._entry_call = None if lineno != last + 1 or 'File "' in body or n > 3 else (lineno, n, names)
         if self._top_frame is not None:
             # a line not read between, a deeper frame, or more than the frame's code line, its carets and the
             # exception: the raise is not the top level's
             start, last, n = self._top_frame
             n += bool(body.strip(" \t>"))
+            if lineno == last + 1 and 2 <= n <= 3 and 'File "' in body and ", in <module>" not in body and (
+                    (fr := S.R_PY_FRAME_FILE.search(body)) and fr.group(1) == self._top_path):
+                self._entry_call = (lineno, 0, ())  # the one frame right under the top level, in the same script
             self._top_frame = None if lineno != last + 1 or 'File "' in body or n > 3 else (start, lineno, n)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
+            fr = S.R_PY_FRAME_FILE.search(body)
+            self._top_path = fr.group(1) if fr else ""
         elif 'File "' in body and "elastic" in body and S.R_ELASTIC_FRAME.search(body):
             self._elastic_frame = lineno
         elif 'File "' in body and "consisten" in body and (cf := S.R_CONSISTENCY_FRAME.search(body)):
             self._check_frame = (lineno, cf.group(1))  # a cross-rank consistency check's frame (crash reader)
+        if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
+                ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
+            return ev
+        if ", in __getattr__" in body and S.R_WRAPPER_GETATTR.search(body):
+            self._wrapper_getattr = lineno
         if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):
             self._module_main = lineno
         elif "Traceback (most recent" in body:

@@ -1499,6 +1499,21 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # process was started as `python -m package.module` (a library's own entry module, as a launcher starts its server or
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
+# A traceback frame in the __getattr__ of torch's own module wrappers (FSDP's fully_sharded_data_parallel.py, whose
+# __getattr__ forwards a name it lacks to the wrapped module; DDP's): an AttributeError right under it asked the
+# wrapper for a name it does not have (parse._wrapper_getattr, crash._traceback_tail's ``wrapper_getattr``,
+# verdict.launch._wrapper_internal)
+R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distributed[/\\](?:fsdp|_composable)[/\\]'
+                               r'[^"\n]{1,200}|nn[/\\]parallel[/\\](?:distributed|data_parallel))\.py", line '
+                               r'\d{1,7}, in __getattr__\b')
+# One key of a launch environment pasted as a dict, one key a line (a JSON dump or a dict's repr of what each process
+# was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
+R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
+                            r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
+# a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
+R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
+# the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)
+R_CALLED_NAME = re.compile(r"([A-Za-z_]\w{0,80})\s*\(")
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # The code line of a traceback's frame calling a collective of torch.distributed's Python API ("dist.all_gather(sizes,
 # t, group", "torch.distributed.barrier()"; read on that one line only): group 1 the collective. A cut traceback's
@@ -2572,6 +2587,27 @@ R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
 # the ParameterConstraints every rank is given, a RuntimeError that is no rank's own run failing (lead rules W, Q),
 # config, no rank. Read on an exception's message only.
 R_PLAN_CONSTRAINTS = re.compile(r"\bNo available [\w ]{1,60}? after applying (?:the )?user[ -]provided constraints\b")
+# A pipeline framework's own check that the processes launched and the stages the model was split into do not match,
+# raised while each process builds its stage (PiPPy's PipelineStage: "RuntimeError: Number of ranks is larger than
+# number of stages, some ranks are unused"; round 75's accelerate-2497, prepare_pippy with split_points='auto'): the
+# split and the process count are what every rank is given (lead rule W): config, no rank. Read on an exception's
+# message only, and only where it names both counts.
+R_STAGES_WORLD = re.compile(
+    r"(?i:\b(?:number of |num[_ ])?(?:ranks|processes|workers|devices|GPUs|world[_ ]size)\b[^\n]{0,20}?\b(?:is |are )?"
+    r"(?:larger|greater|more|bigger|smaller|less|fewer) than (?:the )?(?:number of |num[_ ])?(?:pipeline )?stages\b|"
+    r"\b(?:number of |num[_ ])?(?:pipeline )?stages\b[^\n]{0,20}?\b(?:is |are )?(?:larger|greater|more|bigger|smaller|"
+    r"less|fewer) than (?:the )?(?:number of |num[_ ])?(?:ranks|processes|workers|devices|GPUs|world[_ ]size)\b)")
+# A framework's own check that the config file a launch argument names does not exist, after it tried the value as a
+# path, a dict and an inline (base64) config (transformers' / accelerate's HfDeepSpeedConfig: "ValueError: Expected a
+# string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds.json"; round
+# 75's baichuan-13b-148): the --deepspeed path every worker is launched with is not found from the working directory
+# (lead rules BF (3), U (2)): config, no rank. Read on an exception's message only. Group ``got``: the value given.
+R_CONFIG_PATH_REFUSED = re.compile(r"\b[Ee]xpected an? (?:string )?path to an existing (?P<what>[\w .-]{0,40}?)"
+                                   r"\bconfig(?:uration)?(?: file)?\b[^\n]{0,160}?"
+                                   r"(?:\bReceived:? ?(?P<got>\S{1,200}))?$")
+# the decoding try that same check makes of the value before it gives up (binascii's "Invalid base64-encoded string",
+# "Incorrect padding"), printed as the ValueError's own context: part of that refusal, no failure of its own
+R_DECODE_TRY = re.compile(r"^(?:Invalid base64-encoded string|Incorrect padding)\b")
 # A script's own check that a data, model or checkpoint file its settings name cannot be read, the path in its words
 # (VideoChat-Flash's dataset: "AssertionError: Data in http://.../x.mp4 can't be read!"; round 72's videochat-flash-33,
 # rule U (2) as its adjudication reads it: a path every worker is launched with, shown refused), on an AssertionError

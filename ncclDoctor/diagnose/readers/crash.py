@@ -549,9 +549,14 @@ class CrashReaders:
             # 3.11's carets between; the same line where a long frame line was read joined with the ones after it as
             # a wrapped one): a parameter or buffer differs across ranks (verdict.unread._consistency_fix)
             ev.data["consistency_check"] = self._check_frame[1]
+        if 0 < lineno - self._wrapper_getattr <= 6 and m.group(1).endswith("AttributeError"):
+            ev.data["wrapper_getattr"] = True  # raised by the lookup a torch module wrapper's __getattr__ made
         if 0 < self._module_main < lineno:
             ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
             self._module_main = -9
+        if self._entry_call is not None and self._entry_call[0] == lineno:
+            ev.data["entry_call"] = list(self._entry_call[2])  # raised by a call on the first function's code line
+            self._entry_call = None
         if self._top_frame is not None and self._top_frame[1] == lineno:
             ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
             self._top_frame = None  # its exception: nothing more to follow
@@ -566,7 +571,10 @@ class CrashReaders:
         if lineno - self._handler_line <= 4:  # raised inside the launcher's signal handler: the signal's, not a rank's
             ev.data["in_handler"] = True
         said = ev.data["message"] or (self._assert_src[1] if lineno - self._assert_src[0] <= 3 else "")
-        if (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
+        if m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "stages" in said and (
+                S.R_STAGES_WORLD.search(said)):  # the pipeline's stages against the processes launched (rule W)
+            ev.data.update(settings=said[:200], stages=True)
+        elif (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))) or (
                 m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(
                     said))) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
@@ -574,6 +582,11 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)
+        elif S.R_SETTINGS_EXC.search(m.group(1)) and "existing" in said and S.R_CONFIG_PATH_REFUSED.search(said):
+            # the config file a launch argument names is not there (lead rules BF (3), U (2))
+            ev.data.update(settings=said[:200], config_path=True)
+        elif m.group(1).endswith("binascii.Error") and S.R_DECODE_TRY.match(said):
+            ev.data["decode_try"] = True  # a config check's own try at decoding the value (R_DECODE_TRY)
         elif S.R_SETTINGS_EXC.search(m.group(1)) and S.R_PATH_UNREADABLE.search(said):
             # the script's own check that a file its settings name cannot be read (lead rules U (2), W)
             ev.data.update(settings=said[:200], unreadable=True)

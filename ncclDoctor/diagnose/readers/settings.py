@@ -402,6 +402,41 @@ class SettingsReaders:
         self._env_dump = (start, kv, ev)
         return ev
 
+    def _env_dict_key(self, lineno: int, text: str, m) -> Event | None:
+        """One key of a launch environment pasted as a dict, one key a line (S.R_ENV_DICT_KEY: '"RANK": "0",'), kept
+        in its block (the keys of one dict: lines at most 3 apart, no key twice). Two blocks of one world -- the same
+        WORLD_SIZE of 2 or more, the same MASTER_ADDR where both give one -- that give the same RANK are two processes
+        started as one rank (lead rules AA (1), V (1)): one quiet env_rank_twice event, its data kept up to date
+        (verdict.world._env_rank_twice). None otherwise (the line goes on to the other readers)."""
+        key, val = m.group("key"), m.group("val")
+        blocks = self._env_blocks
+        b = blocks[-1] if blocks else None
+        if b is None or lineno - b["last"] > 3 or key in b:
+            if len(blocks) >= 16:
+                return None
+            b = {"start": lineno}
+            blocks.append(b)
+        b[key], b["last"] = val, lineno
+        tw = self._env_twice
+        if tw is not None:
+            if b.get("twice") and key == "MASTER_ADDR":
+                tw.data["addrs"] = sorted(set(tw.data["addrs"]) | {val})
+            return None
+        if key not in ("RANK", "WORLD_SIZE") or "RANK" not in b or "WORLD_SIZE" not in b:
+            return None
+        if not (b["RANK"].isdigit() and b["WORLD_SIZE"].isdigit() and int(b["WORLD_SIZE"]) >= 2):
+            return None
+        a = next((x for x in blocks[:-1] if x.get("RANK") == b["RANK"] and x.get("WORLD_SIZE") == b["WORLD_SIZE"]),
+                 None)
+        if a is None or (a.get("MASTER_ADDR") and b.get("MASTER_ADDR") and a["MASTER_ADDR"] != b["MASTER_ADDR"]):
+            return None
+        ev = self._env_twice = self._context(lineno, text, "env_rank_twice")
+        ev.rank = None  # a paste of two processes' settings: neither process's own line
+        b["twice"] = True  # its MASTER_ADDR, read later, is added to the event's
+        ev.data.update(rank=int(b["RANK"]), world=int(b["WORLD_SIZE"]), lines=(a["start"], b["start"]),
+                       addrs=sorted({x["MASTER_ADDR"] for x in (a, b) if x.get("MASTER_ADDR")}))
+        return ev
+
     def _env(self, lineno: int, text: str) -> Event | None:
         if "CUDA_V" in text and (ev := self._misspelled_env(lineno, text)) is not None:
             return ev

@@ -79,6 +79,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _agent_api_mismatch,
     _cuda_fork,
     _dtype_clash,
+    _entry_kwarg_refused,
     _ext_symbol,
     _import_alike,
     _kwarg_refused,
@@ -97,6 +98,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _tiny_timeout,
     _usage_exit,
     _version_required,
+    _wrapper_internal,
 )
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
@@ -189,6 +191,7 @@ from ncclDoctor.diagnose.verdict.usage import (
 )
 from ncclDoctor.diagnose.verdict.world import (
     _config,
+    _env_rank_twice,
     _own_worlds,
     _rank0_elsewhere,
     _rank_args,
@@ -205,7 +208,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _not_a_checkout, _ext_symbol, _import_alike,
-    _version_required, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
+    _version_required, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks, _wrapper_internal,
+    _entry_kwarg_refused,
     _module_missing, _optional_unbound, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
@@ -262,7 +266,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _version_twice(c, ks)
             or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
-            or _rank_args(c, ks) or _launch_mode(c, ks)
+            or _env_rank_twice(c, ks) or _rank_args(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _none(c, ks))

@@ -272,6 +272,55 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 
+# a call refusing a keyword argument, the callee's name first ("pipeline() got an unexpected keyword argument
+# 'mb_args'", "Trainer.__init__() got ...": the class for a constructor)
+_FN_KWARG_REFUSED = re.compile(r"^(?:[\w.]{0,120}?(?P<cls>\w{1,80})\.)?(?P<fn>\w{1,80})\(\) got an unexpected keyword "
+                               r"argument '(?P<kw>\w{1,80})'")
+
+
+def _entry_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence) and U (2), as round 75's pippy-1130 reads them: every exception shown is
+    one TypeError of a call refusing a keyword argument, raised on the code line of the script's first function -- the
+    one frame right under the entry script's top level, in the same file (its run(args) / main(): parse._entry_call)
+    -- where that line itself calls the refused name ("pipe = pipeline(" refused as "pipeline() got an unexpected
+    keyword argument 'mb_args'"), with no NCCL, CUDA, timeout or connection failure and no launcher record naming one
+    worker of several. The script's start-up calls a library's API with a keyword the installed version does not
+    take (written for another release): every worker runs that line against the same install, config, no rank. A
+    refusal deeper in the run (a training phase's own function), one passed on through another call (the line calls
+    another name, as build(**kw) refused as a constructor's), or with no frame shown is not read here."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _FN_KWARG_REFUSED.match(message or "")
+    if kind.rpartition(".")[2] != "TypeError" or m is None or any(
+            e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "top_level")):
+        return None
+    fn, kw = (m.group("cls") if m.group("fn") == "__init__" and m.group("cls") else m.group("fn")), m.group("kw")
+    if not all(fn in (e.data.get("entry_call") or ()) for e in excs):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    return Verdict(
+        "config",
+        f"the script's start-up code (the first function its top level calls) called {fn}() with the keyword "
+        f"argument '{kw}' and the installed {fn}() does not take it ({kind}: {message[:200]}, {excs[-1].where}): the "
+        f"script was written for another version of the library that defines {fn} than the one installed (the "
+        "argument added, renamed or removed between releases) -- a version mismatch of the install every worker runs "
+        "the same line against, so no rank is at fault",
+        f"Match the script and the installed library: find the package {fn} is imported from (the script's imports) "
+        f"and check its installed version (pip show <package>; for torch's own APIs, torch.distributed.*, python -c "
+        "'import torch; print(torch.__version__)') against the "
+        "version the script or example was written for (its README / requirements); install that version (pip "
+        "install -U <package>, or a nightly / pre-release -- pip install --pre torch -- where the API is newer than "
+        f"any release), or use the example matching the installed version, or change the call to the installed "
+        f"signature of {fn}() (its current name for '{kw}'). Run the script once without the launcher to confirm; "
+        "then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # DDP's constructor refusing a model with no parameter to train (torch/nn/parallel/distributed.py:
 # "DistributedDataParallel is not needed when a module doesn't have any parameter that requires a gradient.")
 _NO_TRAINABLE = re.compile(r"^DistributedDataParallel is not needed when a module doesn't have any parameter that "
@@ -311,6 +360,7 @@ def _no_trainable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # "'InferenceEngineV2' object has no attribute 'n_kv_cache_groups'": an object of a named class (CamelCase: not a
 # builtin's value, not None) lacking what the code calls on it
 _OBJECT_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
+_OBJECT_ATTR_ANY = re.compile(r"^'(?P<cls>[A-Za-z_]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
 
 
 def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -351,6 +401,45 @@ def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"from source too at the matching commit, so {cls} has '{attr}'. Run the module once without the launcher "
         "to confirm, then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence: one installed library asking another for what its installed version
+    lacks) and AX (2) (reached mid-run), as round 75's audiocraft-358 reads them: every exception shown is one
+    AttributeError of a PRIVATE name ('_handles') raised under the __getattr__ of torch's own module wrapper (FSDP,
+    whose __getattr__ forwards a name it lacks to the wrapped model, so the error names the model's class:
+    parse._wrapper_getattr), with no NCCL, CUDA, timeout or connection failure (``_one_error_alone``). Code that reads
+    a wrapper's underscore attribute reads torch's internals, which change between releases: a library written for
+    another torch than the one installed -- the same install on every rank, config, no rank. A public name falling
+    through to the model (the model's own attribute, or code reading the model's field off the wrapper) is the code's
+    own, not read here; nor a launcher's record naming one worker of several."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _OBJECT_ATTR_ANY.match(message or "")
+    if (kind.rpartition(".")[2] != "AttributeError" or m is None or not m.group("attr").startswith("_")
+            or m.group("attr").startswith("__") or not all(e.data.get("wrapper_getattr") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    cls, attr = m.group("cls"), m.group("attr")
+    return Verdict(
+        "config",
+        f"the code asked torch's module wrapper (FSDP / DDP) for its private attribute '{attr}' and the installed "
+        f"torch's wrapper has none, so its __getattr__ fell through to the wrapped {cls} ({kind}: {message[:200]}, "
+        f"{excs[-1].where}): the library calling it reads torch's internals as another torch version had them -- a "
+        "version mismatch of the install every rank shares, so no rank is at fault",
+        f"Match the library and torch versions: the code that reads '{attr}' (the frames above the error) relies on "
+        "FSDP internals of the torch version it was written for (a version mismatch) -- check the torch version (pip "
+        "show torch; the library's requirements or release notes name the one it needs) and pin torch to it (pip "
+        "install torch==<that version>), or upgrade the library to a release made for the installed torch (pip "
+        "install -U <library>); until they match, run without the wrapper that needs it (FSDP off in the run's "
+        "settings, or DDP) to confirm. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
 
 # A call refused for its arguments: "_set_master_addr_port() takes 3 positional arguments but 4 were given", "f()
 # missing 1 required positional argument: 'x'", "f() got an unexpected keyword argument 'y'" (the callee's name first)
@@ -794,7 +883,9 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.exceptions if e.data.get("settings")]
     if not evs or _run_failed(c, but="crash" if _assert_aborts(c, evs) else ""):
         return None
-    if any(not e.data.get("settings") and not e.data.get("line") and not _spawn_wrapper(e) for e in c.exceptions):
+    tried = any(e.data.get("config_path") for e in evs)  # a decoding try of that check's value is part of it
+    if any(not e.data.get("settings") and not e.data.get("line") and not _spawn_wrapper(e)
+           and not (tried and e.data.get("decode_try")) for e in c.exceptions):
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
@@ -808,6 +899,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _no_data(e, evs)
     if e.data.get("unreadable"):
         return _unreadable(e, evs)
+    if e.data.get("stages"):
+        return _stages_world(e, evs)
+    if e.data.get("config_path"):
+        return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
         return _plan_constraints(e, evs)
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
@@ -1006,6 +1101,53 @@ def _unreadable(e, evs: list) -> Verdict:
         + ("; a URL in the data list is not fetched -- replace it by the downloaded file's local path" if url else "")
         + "), readable by the job's user, and in a format the loader decodes (video decoding (decord/av) installed, "
         "an uncorrupted dataset file); test the dataset with one process first, then relaunch every worker.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _config_path(e, evs: list) -> Verdict:
+    """Lead rules BF (3) and U (2), as round 75's baichuan-13b-148 reads them: a framework's own check that the config
+    file a launch argument names does not exist (signatures.R_CONFIG_PATH_REFUSED: HfDeepSpeedConfig's "Expected a
+    string path to an existing deepspeed config ... Received: ds.json", after its base64 try failed). The --deepspeed
+    path is what every worker is launched with, resolved against each worker's working directory, so every rank stops
+    on the same check: config, no rank."""
+    said = e.data["settings"]
+    m = S.R_CONFIG_PATH_REFUSED.search(said)
+    got = (m.group("got") or "").strip("'\"`.,") if m else ""
+    what = ((m.group("what") or "").strip() if m else "") or "the framework's"
+    return Verdict(
+        "config",
+        f"the job stopped at start-up on the framework's own check that the {what} config file it was given does "
+        f"not exist ({e.data['type']}: {said[:200]}, {e.where}): the path"
+        + (f" '{got}'" if got else "")
+        + " every worker is launched with is not found from the working directory the workers run in (a relative "
+        "path, a typo, or a file not on every node), so the value was tried as an inline config and refused; every "
+        "rank reads the same argument, so no rank is at fault",
+        "Pass an existing config file: give the --deepspeed argument (or the config path setting) an absolute path "
+        + (f"to {got} " if got else "")
+        + "-- or launch from the directory that holds it -- and check it exists and is readable on every node (ls -l "
+        "<path> from the launch directory); the deepspeed config path resolves against each worker's working "
+        "directory, not the script's folder. Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _stages_world(e, evs: list) -> Verdict:
+    """Lead rule W (rule AC (1) for the untagged tracebacks), as round 75's accelerate-2497 reads it: a pipeline
+    framework's own check that the processes launched and the stages the model was split into do not match
+    (signatures.R_STAGES_WORLD: PiPPy's "Number of ranks is larger than number of stages, some ranks are unused"). The
+    split (split_points, the stage count) and the process count are what every rank is given, so every rank stops on
+    the same check and none is at fault: config, no rank."""
+    said = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the pipeline framework stopped on its own check that the stages and the processes do not match "
+        f"({e.data['type']}: {said[:200]}, {e.where}): the model was split into a number of pipeline stages other "
+        "than the number of processes launched (one stage per rank), the split settings and the launch's process "
+        "count every rank is given alike, so no rank is at fault",
+        "Make the number of pipeline stages equal the number of processes: launch as many processes as the split gives "
+        "stages (accelerate launch --num_processes N, torchrun --nproc_per_node N, or CUDA_VISIBLE_DEVICES listing N "
+        "GPUs), or split the model into as many stages as processes (explicit split_points, one per stage boundary, "
+        "instead of split_points='auto', or a num_stages / pipeline-parallel size equal to the world size); print the "
+        "stage count the split gives before building the stages to confirm, then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

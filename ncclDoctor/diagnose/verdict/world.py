@@ -180,6 +180,40 @@ def _ranks_taken_twice(c: Collected) -> Verdict | None:
     return None
 
 
+# what a rank's own run failing leaves: two processes started as one rank are not what stopped such a job
+_OWN_RUN_FAILED = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
+                   "dataloader")
+
+
+def _env_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AA (1) and V (1), as round 75's crypten-296 reads them: the launch environments of two processes
+    pasted as dicts (readers.settings._env_dict_key) give one world -- the same WORLD_SIZE of 2 or more, the same
+    MASTER_ADDR -- and the same RANK, with no exception, launcher record or rank's own run failing shown (the set-up
+    hangs, or a traceback is cut inside init_process_group): two processes claiming one rank of a world are a launch
+    setting shown wrong, config, no rank. Two dicts of different masters (two worlds), a rank's own failure, or an
+    exception shown are not read here."""
+    ev = next(iter(c.samples.get("env_rank_twice", [])), None)
+    if ev is None or len(ev.data["addrs"]) > 1 or c.exceptions or c.child_failures or c.worker_failures:
+        return None
+    if any(c.kinds.get(k) for k in _OWN_RUN_FAILED) or finished(c):
+        return None
+    r, w = ev.data["rank"], ev.data["world"]
+    master = f" at MASTER_ADDR {ev.data['addrs'][0]}" if ev.data["addrs"] else ""
+    return Verdict(
+        "config",
+        f"two processes' launch settings are shown giving the same RANK={r} in one world of WORLD_SIZE={w}{master} "
+        f"(the settings pasted at lines {ev.data['lines'][0]} and {ev.data['lines'][1]} of "
+        f"{_file(ev).rsplit('/', 1)[-1]}): two processes claim rank {r} -- the same rank twice -- and "
+        + ("no process is rank 1" if (r, w) == (0, 2) else "some rank of the world is never taken")
+        + ", so init_process_group cannot form the world (it waits or fails at the rendezvous); a launch setting, not "
+        "a rank's fault",
+        "Give every process a unique rank: RANK=0 on one process and RANK=1 (2, ..., WORLD_SIZE-1) on the others, "
+        "with the same WORLD_SIZE, MASTER_ADDR and MASTER_PORT everywhere (print RANK and WORLD_SIZE in each process "
+        "before init to check); where each party's settings come from one config file or launch script, give each "
+        "its own rank there (or launch with torchrun, which assigns the ranks). Then relaunch all of them.",
+        "medium", [], [ev.brief()], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
