@@ -540,8 +540,15 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 # DDP's constructor broadcasting rank 0's parameters and buffers, its first collective (torch 1.x nn/parallel/
 # distributed.py's _distributed_broadcast_coalesced; 1.12+ distributed/utils.py's _sync_params_and_buffers under
 # _sync_module_states): a broadcast call's frame as R_COLL_FRAME's, where a store read for the NCCL unique id times out
-R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_sync_params_and_buffers|'
-                              r'_sync_module_states)\s*$')
+# (torch 1.0/1.1 name it _dist_broadcast_coalesced, as its C++ binding dist._dist_broadcast_coalesced)
+R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_dist_broadcast_coalesced|'
+                              r'_sync_params_and_buffers|_sync_module_states)\s*$')
+# torch 1.x's store client (tcputil's recv/send under SYSCHECK, its socket given SO_RCVTIMEO = the store's timeout)
+# raises a timed read that expired as EAGAIN's strerror, nothing else: "RuntimeError: Resource temporarily
+# unavailable". As the whole message of an exception right under init_process_group's / TCPStore's frames it is the
+# process group's construction reading its peers' addresses (lead rule AI (1)); right under a collective's or DDP's
+# first broadcast, the read of NCCL's unique id on a connected store (lead rule Y) -- torch 1.x's "Socket Timeout"
+R_EAGAIN_BARE = re.compile(r"Resource temporarily unavailable\.?$")
 # autograd's backward in a traceback ('File ".../torch/_tensor.py", line 396, in backward', torch/autograd/__init__.py):
 # DDP all-reduces the gradients there -- a collective site of its own beside an explicit collective call's frame
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')

@@ -318,7 +318,12 @@ class StoreReaders:
         # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
         # a whole message of only those words is the store's own bind (signatures.R_BARE_IN_USE), frames or not
         bare = bool(taken) and "lready in use" in text and S.R_BARE_IN_USE.search(self._body)
-        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)):
+        # torch 1.x's store socket read timing out: a whole message of EAGAIN's words raised right under the store's
+        # or a collective's frames (signatures.R_EAGAIN_BARE), read as that release's "Socket Timeout" below
+        eagain = "emporarily unavailable" in text and (t := S.R_EXC_TAIL.match(self._body)) is not None \
+            and S.R_EAGAIN_BARE.match((t.group(2) or "").strip()) is not None \
+            and (bool(near) or lineno - self._coll_frame[0] <= 3)
+        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)) and not eagain:
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
@@ -330,7 +335,7 @@ class StoreReaders:
             ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
             ev.data["waited_input"] = True
         elif lineno - self._coll_frame[0] <= 3 and (t := S.R_EXC_TAIL.match(self._body)) \
-                and (t.group(2) or "").strip() in ("Socket Timeout", "Wait timeout"):
+                and ((t.group(2) or "").strip() in ("Socket Timeout", "Wait timeout") or eagain):
             # the exception of a collective's call (its frame just above): its store read of the unique id timed out
             # on a connected store (lead rule Y), and no torchrun agent makes that call
             ev.data.update(waited_input=True, in_collective=self._coll_frame[1])
