@@ -457,6 +457,14 @@ R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+((?:ibv|mlx5dv)_\w{3,30})\([^\n]{0,40
 # the call the event names (verdict.transport._LOCAL_VERBS)
 TP_IBV_VERBS = "of TensorPipe's ibv transport (creating its verbs resources, tensorpipe/common/ibv.h)"
 R_TP_IBV = re.compile(r"\bat tensorpipe/common/ibv\.h:\d{1,6} \"[^\"\n]{0,200}\": ?(?P<why>[^\n]{1,120}?)\s*$")
+# torch RPC's TensorPipe agent logging a failed pipe ("[W tensorpipe_agent.cpp:916] RPC agent for 3 encountered error
+# when sending outgoing request #0 to 0: async error on socket: Connection reset by peer (...)", "... when reading
+# incoming response from 0: ..."): the agent's worker name, what it did, its request number, the peer's name. The
+# agent numbers its outgoing requests from 0 over its whole life, so request #0 is its first RPC: init_rpc's start-up
+# exchange with worker 0 (lead rule AQ (3)), not a mid-run call
+R_TP_AGENT_ERR = re.compile(r"RPC agent for (?P<agent>[^\s:]{1,120}) encountered error when (?:sending outgoing "
+                            r"request #(?P<req>\d{1,12}) to|reading incoming (?P<resp>response) from) "
+                            r"(?P<peer>[^\s:]{1,120}):")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
 R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"

@@ -442,4 +442,8 @@ class StoreReaders:
         ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
         if 0 < lineno - self._ddp_sync <= 3:
             ev.data["ddp_sync"] = True  # raised by DDP's constructor broadcasting rank 0's parameters (its frame above)
+        tp = S.R_TP_AGENT_ERR.search(text) if "RPC agent for" in text else None
+        if tp:  # torch RPC's TensorPipe agent: its worker, its request's number (or a response read), the peer's name
+            ev.data.update(tp_agent=tp.group("agent"), tp_peer=tp.group("peer"),
+                           tp_request=int(tp.group("req")) if tp.group("req") else None)
         return ev
