@@ -457,6 +457,14 @@ R_UCX_VERBS = re.compile(r"\bUCX\s+ERROR\s+((?:ibv|mlx5dv)_\w{3,30})\([^\n]{0,40
 # the call the event names (verdict.transport._LOCAL_VERBS)
 TP_IBV_VERBS = "of TensorPipe's ibv transport (creating its verbs resources, tensorpipe/common/ibv.h)"
 R_TP_IBV = re.compile(r"\bat tensorpipe/common/ibv\.h:\d{1,6} \"[^\"\n]{0,200}\": ?(?P<why>[^\n]{1,120}?)\s*$")
+# torch RPC's TensorPipe agent logging a failed pipe ("[W tensorpipe_agent.cpp:916] RPC agent for 3 encountered error
+# when sending outgoing request #0 to 0: async error on socket: Connection reset by peer (...)", "... when reading
+# incoming response from 0: ..."): the agent's worker name, what it did, its request number, the peer's name. The
+# agent numbers its outgoing requests from 0 over its whole life, so request #0 is its first RPC: init_rpc's start-up
+# exchange with worker 0 (lead rule AQ (3)), not a mid-run call
+R_TP_AGENT_ERR = re.compile(r"RPC agent for (?P<agent>[^\s:]{1,120}) encountered error when (?:sending outgoing "
+                            r"request #(?P<req>\d{1,12}) to|reading incoming (?P<resp>response) from) "
+                            r"(?P<peer>[^\s:]{1,120}):")
 # An RDMA engine of its own refused a queue pair by the host, in its words (Mooncake's rdma_endpoint.cpp: "Failed to
 # create QP: Cannot allocate memory [12]", strerror(errno)): NCCL's "Call to ibv_create_qp failed" said otherwise
 R_CREATE_QP = re.compile(r"\b(?:[Ff]ailed|[Uu]nable) to create (?:a |the )?(?:QP|queue pair)s?\b[:,]? ?"
@@ -540,8 +548,15 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 # DDP's constructor broadcasting rank 0's parameters and buffers, its first collective (torch 1.x nn/parallel/
 # distributed.py's _distributed_broadcast_coalesced; 1.12+ distributed/utils.py's _sync_params_and_buffers under
 # _sync_module_states): a broadcast call's frame as R_COLL_FRAME's, where a store read for the NCCL unique id times out
-R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_sync_params_and_buffers|'
-                              r'_sync_module_states)\s*$')
+# (torch 1.0/1.1 name it _dist_broadcast_coalesced, as its C++ binding dist._dist_broadcast_coalesced)
+R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_dist_broadcast_coalesced|'
+                              r'_sync_params_and_buffers|_sync_module_states)\s*$')
+# torch 1.x's store client (tcputil's recv/send under SYSCHECK, its socket given SO_RCVTIMEO = the store's timeout)
+# raises a timed read that expired as EAGAIN's strerror, nothing else: "RuntimeError: Resource temporarily
+# unavailable". As the whole message of an exception right under init_process_group's / TCPStore's frames it is the
+# process group's construction reading its peers' addresses (lead rule AI (1)); right under a collective's or DDP's
+# first broadcast, the read of NCCL's unique id on a connected store (lead rule Y) -- torch 1.x's "Socket Timeout"
+R_EAGAIN_BARE = re.compile(r"Resource temporarily unavailable\.?$")
 # autograd's backward in a traceback ('File ".../torch/_tensor.py", line 396, in backward', torch/autograd/__init__.py):
 # DDP all-reduces the gradients there -- a collective site of its own beside an explicit collective call's frame
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')

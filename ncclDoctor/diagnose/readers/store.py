@@ -318,7 +318,12 @@ class StoreReaders:
         # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do
         # a whole message of only those words is the store's own bind (signatures.R_BARE_IN_USE), frames or not
         bare = bool(taken) and "lready in use" in text and S.R_BARE_IN_USE.search(self._body)
-        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)):
+        # torch 1.x's store socket read timing out: a whole message of EAGAIN's words raised right under the store's
+        # or a collective's frames (signatures.R_EAGAIN_BARE), read as that release's "Socket Timeout" below
+        eagain = "emporarily unavailable" in text and (t := S.R_EXC_TAIL.match(self._body)) is not None \
+            and S.R_EAGAIN_BARE.match((t.group(2) or "").strip()) is not None \
+            and (bool(near) or lineno - self._coll_frame[0] <= 3)
+        if not client and not S.R_STORE.search(text) and not (taken and (near or bare)) and not eagain:
             return None
         # a store timeout inside the agent's exit barrier is teardown: the other nodes' agents never came
         ev = self._context(lineno, text, "exit_barrier" if lineno - self._barrier_line <= 16 else "store_timeout")
@@ -330,7 +335,7 @@ class StoreReaders:
             ev.data["endpoint"] = ev.data["endpoint"] or (f"{r.group(1)}:{r.group(2)}" if r else None)
             ev.data["waited_input"] = True
         elif lineno - self._coll_frame[0] <= 3 and (t := S.R_EXC_TAIL.match(self._body)) \
-                and (t.group(2) or "").strip() in ("Socket Timeout", "Wait timeout"):
+                and ((t.group(2) or "").strip() in ("Socket Timeout", "Wait timeout") or eagain):
             # the exception of a collective's call (its frame just above): its store read of the unique id timed out
             # on a connected store (lead rule Y), and no torchrun agent makes that call
             ev.data.update(waited_input=True, in_collective=self._coll_frame[1])
@@ -437,4 +442,8 @@ class StoreReaders:
         ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
         if 0 < lineno - self._ddp_sync <= 3:
             ev.data["ddp_sync"] = True  # raised by DDP's constructor broadcasting rank 0's parameters (its frame above)
+        tp = S.R_TP_AGENT_ERR.search(text) if "RPC agent for" in text else None
+        if tp:  # torch RPC's TensorPipe agent: its worker, its request's number (or a response read), the peer's name
+            ev.data.update(tp_agent=tp.group("agent"), tp_peer=tp.group("peer"),
+                           tp_request=int(tp.group("req")) if tp.group("req") else None)
         return ev

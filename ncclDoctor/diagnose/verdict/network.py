@@ -392,6 +392,52 @@ def _link_unmade(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _rpc_first_request(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AQ (3) (round 75's adjudication of pytorch-85607): torch RPC's TensorPipe agents whose pipes to a peer
+    were reset on their very first outgoing request (#0: the agent numbers its requests from 0 over its whole life,
+    so that is init_rpc's start-up exchange with worker 0) or on the response to it, no later request shown failing,
+    are the RPC agent's own connections failing at start-up: network_setup, no worker at fault, the reporting workers
+    its victims (rules O, X (1): a reset at set-up or first connect). The peer is named only where its own lines show
+    it exiting: anything else failing in the lines (an exception of the job's own, a launcher's record of a process's
+    end) is read by its own family first; a reset on a later request is a mid-run peer gone (rule O, early_exit)."""
+    socks = c.samples.get("socket_error", [])
+    tp = [e for e in socks if e.data.get("tp_agent") and R_PEER_GONE.search(str(e.data.get("what", "")))]
+    if not tp or len(tp) != len(socks) or c.child_failures or c.worker_failures:
+        return None
+    reqs = [e.data.get("tp_request") for e in tp]
+    if 0 not in reqs or any(r for r in reqs if r is not None):
+        return None  # no first request shown, or a later one failing: a mid-run call
+    if any(v and k not in QUIET_KINDS + ("socket_error",) for k, v in c.kinds.items()):
+        return None
+    if any(not (R_PEER_GONE.search(exception_text(e)) or _R_RPC_RAISED.search(exception_text(e)))
+           for e in c.exceptions):
+        return None
+    agents = sorted({str(e.data["tp_agent"]) for e in tp}, key=lambda a: (not a.isdigit(), int(a) if a.isdigit()
+                                                                          else 0, a))
+    peers = sorted({str(e.data["tp_peer"]) for e in tp})
+    transport = next((m.group(1) for e in tp if (m := _R_TP_TRANSPORT.search(e.text))), None)
+    return Verdict(
+        "network_setup",
+        f"torch RPC's TensorPipe agents ({', '.join(agents[:12])}{', ...' if len(agents) > 12 else ''}) had their "
+        f"connection to worker {' / '.join(peers[:4])} reset on their very first request (#0) or its response"
+        + (f", on TensorPipe's {transport} transport" if transport else "") + ": that is init_rpc's start-up exchange "
+        "(the agent numbers its requests from 0), so the RPC agents' own connections failed at set-up; no worker is "
+        "shown exiting, so nobody is at fault and the reporting workers are its victims",
+        f"Read worker {peers[0]}'s own log (it answers every worker's first RPC at init_rpc) for an error at "
+        "start-up. With many workers the one serving them all can run out of what it accepts connections with: "
+        "raise its open files limit (ulimit -n: every pipe holds file descriptors), the listen backlog (sysctl "
+        "net.core.somaxconn) and TensorPipeRpcBackendOptions' num_worker_threads; or start fewer workers to confirm. "
+        + ("TensorPipe's shm transport needs room in /dev/shm (docker --shm-size): " if transport == "shm" else "")
+        + "pick the transports explicitly, TensorPipeRpcBackendOptions(_transports=['uv']) (TCP only), with the "
+        "interface set by TP_SOCKET_IFNAME; raise rpc_timeout for a slow start-up, rerun with TP_VERBOSE_LOGGING=1 "
+        "to see each pipe, and end every worker with rpc.shutdown().",
+        "medium", [], [e.brief() for e in tp[:3]], job_wide=True)
+
+
+# TensorPipe's source site on its error ("this error originated at tensorpipe/transport/shm/connection_impl.cc:187")
+_R_TP_TRANSPORT = re.compile(r"tensorpipe/transport/(\w{1,16})/")
+
+
 def _rpc_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule AQ (3): a framework's own RPC transport failing at start-up (parse: ``rpc_setup``) -- its server
     socket that cannot bind, torch RPC's gather of every worker timing out with no worker shown failing -- is the
