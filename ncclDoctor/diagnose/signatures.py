@@ -2169,8 +2169,9 @@ R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([
 # extra worker with "python -m <the main module's __spec__ name>" (Lightning's subprocess launcher, hydra's) when the
 # job was started from a console-script entry point (an .exe / bin wrapper, whose __main__ has no spec): the same
 # wrong command for every worker it starts, a launch setting (lead rules Q, U (2), W)
+# A paste may stop right after the module's name (its parenthesised reason cut off): the same message.
 R_NO_MODULE_SPEC = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: Error while finding module specification for "
-                              r"['\"]([\w.]{1,200})['\"] \((\w{1,60}): ([^\n]{0,200})\)")
+                              r"['\"]([\w.]{1,200})['\"](?: \((\w{1,60}): ([^\n]{0,200})\))?")
 # The same message with the script path ending in a carriage return (a launch script saved with Windows CRLF line
 # endings): the terminal returns to the line's start at the '\r' and prints the message's tail over its head, so it
 # reads "': [Errno 2] No such file or directorython3: can't open file '" -- the same wrong path for every worker

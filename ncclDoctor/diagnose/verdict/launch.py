@@ -75,6 +75,9 @@ def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
     main script by its module name, and the job was started from a console-script entry point that has none."""
     mod, why = e.data["module"], e.data["module_why"]
     main = mod == "__main__"
+    # the reason cut off by the paste: for '__main__' it can only be that __main__ has no spec (runpy finds no other)
+    why = why or ("ValueError: __main__.__spec__ is None, the reason cut off and implied" if main else
+                  "its reason cut off")
     return Verdict(
         "config",
         f"a worker's interpreter could not start: the command it was launched with has Python run the module "
