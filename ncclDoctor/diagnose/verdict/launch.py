@@ -119,7 +119,8 @@ def _usage_error(e, evs: list) -> Verdict:
           f"and everything after the path is the script's own arguments (argument order): <launcher> {flag} ... "
           "train.py <train.py arguments> (python -m paddle.distributed.launch, torchrun, deepspeed alike). "
           if opt else "")
-         + ("Give the script the arguments it requires" if e.data["missing"] else
+         + ("Give the script the arguments its argparse requires (its usage line lists them)" if e.data["missing"]
+            else
             "Check the launch arguments against the script's own options (python train.py --help)")
          + ": fix the command line (or the config/launch script that builds it) once for every worker, then "
          "relaunch."),
