@@ -194,6 +194,11 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 # "module 'wandb' has no attribute 'init'": the module the name imports is not the package the code calls
 _MODULE_ATTR = re.compile(r"^module '(?P<mod>[\w.]{1,80})' has no attribute '(?P<attr>\w{1,80})'")
+# torch.distributed's core API, defined in every torch build that has distributed support since torch 1.0: the
+# package lacking one of them is a build without it (torch.distributed.is_available() False -- Windows wheels before
+# 1.7, some macOS / mobile builds), not a version missing a newer name
+_DIST_CORE = frozenset(("init_process_group", "is_initialized", "get_rank", "get_world_size", "barrier", "all_reduce",
+                        "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group"))
 
 
 def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
@@ -219,6 +224,18 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     beside = (f"; rank {', '.join(map(str, compiled))} failed on its own too, in torch.compile (its output ends in "
               "torch._dynamo's advice): the job's shared software failing at start-up on more than one rank, no "
               "rank's own fault" if compiled else "")
+    if mod == "torch.distributed" and attr in _DIST_CORE:
+        return Verdict(
+            "config",
+            f"{who} stopped on torch.distributed lacking its own core function (AttributeError: {message[:200]}, "
+            f"{excs[-1].where}): the installed torch build has no distributed support "
+            "(torch.distributed.is_available() is False -- a Windows build before torch 1.7, some macOS builds), "
+            "the same install every worker loads, so no rank is at fault",
+            "Check torch.distributed.is_available() under the launcher's interpreter. Install a PyTorch build with "
+            "distributed support (upgrade PyTorch: on Windows 1.7 or later, where only the gloo backend exists -- "
+            "backend gloo, not nccl; or run on Linux), or run without torch.distributed.launch, as one process on a "
+            "single GPU; then relaunch.",
+            "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"{who} stopped on an installed module lacking what the code calls on it (AttributeError: "
