@@ -2163,6 +2163,12 @@ R_ARGPARSE_USAGE = re.compile(r"^usage: (?P<prog>[\w./\\~-]{1,200}) \[-h\]")
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
                          r"\[Errno \d{1,3}\]")
+# The interpreter given a folder (or zip) for its script finding no __main__.py in it ("python.exe: can't find
+# '__main__' module in 'C:\\'", the path as Python's repr writes it, exit code 1): the script path every worker is
+# launched with names no script -- often a lone '\' (bash's line continuation typed in Windows cmd, which passes it on
+# as an argument) or a directory where the training script's path belongs (lead rule U (2))
+R_NO_MAIN_MODULE = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't find '__main__' module in ['\"]([^'\"\n]{0,300})"
+                              r"['\"]")
 # The interpreter started with -m not finding the module it was given ("python.exe: Error while finding module
 # specification for '__main__' (ValueError: __main__.__spec__ is None)", runpy's message, exit code 1): the command
 # the worker is started with names a module that cannot be run -- a launcher that restarts the main script for each

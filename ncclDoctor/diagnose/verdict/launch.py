@@ -38,6 +38,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "'s/\\r$//' run.sh; the editor's LF setting, git's core.autocrlf), so the script path it passes has no "
             "trailing '\\r'; check the path exists from the directory the launcher is run in, then relaunch.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if e.data.get("folder"):
+        return _script_a_folder(e, evs)
     if e.data.get("script"):
         return Verdict(
             "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
@@ -66,6 +68,29 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _script_a_folder(e, evs: list) -> Verdict:
+    """The interpreter a worker was started with was given a folder for its script and found no __main__.py in it
+    ("can't find '__main__' module in 'C:\\'"): the script path every worker is launched with (lead rule U (2)) --
+    config, no rank, whatever the launcher's record then names. A drive's root or a lone backslash is the shell's
+    doing: bash's '\\' line continuations typed into Windows cmd reach the launcher as an argument of their own, and the
+    first one that is no option is taken for the script."""
+    path = e.data["arg"]
+    lone = path.strip() in ("\\", "/", "") or re.fullmatch(r"[A-Za-z]:[\\/]?", path.strip()) is not None
+    return Verdict(
+        "config",
+        f"the interpreter was given a folder ('{path[:200]}') where the script belongs and found no __main__ module "
+        "in it: every worker is started with that same script path, a launch setting of the job, not a fault of any "
+        "rank, whatever the launcher's record then names"
+        + ("; a drive's root or a lone backslash for the script is a '\\' line continuation (bash's) typed in "
+           "Windows cmd, which passes the backslash on as an argument and takes it for the script" if lone else ""),
+        ("Write the launch command on one line in Windows cmd (its line continuation is '^', PowerShell's a "
+         "backtick; a backslash continues lines only in bash), or use torchrun from a bash shell, so the launcher "
+         "gets the training script's path. " if lone else "")
+        + "Give the launcher the right script path (the .py file, e.g. tools/train.py, not its folder; relative paths "
+        "are resolved from the directory the launcher is run in), then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
