@@ -97,3 +97,50 @@ def test_torch_distributed_lacking_a_newer_name_is_a_version_not_a_build(tmp_pat
     v = _verdict(tmp_path, _TB.format(attr="get_node_local_rank"))
     assert v["cause"] == "config" and "is_available" not in v["fix"], v
     assert "torch.distributed.get_node_local_rank" in v["fix"], v
+
+
+# --- argparse's usage block, the paste cut before its "error:" line -------------------------------------------------
+_LAUNCH_WARN = ("/opt/py/lib/python3.11/site-packages/torch/distributed/launch.py:183: FutureWarning: The module "
+                "torch.distributed.launch is deprecated\nand will be removed in future. Use torchrun.\n"
+                "Note that --use-env is set by default in torchrun.\n"
+                "If your script expects `--local-rank` argument to be set, please\n"
+                "change it to read from `os.environ['LOCAL_RANK']` instead.\n\n  warnings.warn(\n")
+
+
+def test_a_scripts_usage_cut_before_its_error_line_is_the_launch_arguments(tmp_path):
+    """Lead rules U (2), W (round 75, flagai-511): after torch.distributed.launch's warning, the script prints
+    argparse's usage and the paste ends inside it (its "error:" line cut): argparse refused the arguments every
+    worker is launched with -- config, no rank, the fix names --local-rank / LOCAL_RANK / torchrun."""
+    text = (_LAUNCH_WARN + "loading tokenizer from /data/tok\nloading tokenizer from /data/tok\n"
+            "usage: finetune_lm.py [-h] [--cfg CFG] [--lr LR]\n"
+            "                      [--warmup_steps WARMUP_STEPS] [--seed SEED]\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--local-rank" in v["fix"] and "LOCAL_RANK" in v["fix"] and "argparse" in v["summary"], v
+
+
+def test_the_launchers_own_usage_cut_is_its_launch_command(tmp_path):
+    """Lead rule X (2) (round 75, flagai-447): torch.distributed.run prints its own usage, the paste ending at its
+    last wrapped line ('training_script ...'): the launcher refused its command before any worker started --
+    config, no rank, the fix is about the launch command (--master_addr, training_script)."""
+    text = (_LAUNCH_WARN + "usage: run.py [-h] [--nnodes NNODES] [--nproc-per-node NPROC_PER_NODE]\n"
+            "              [--node-rank NODE_RANK] [--master-addr MASTER_ADDR]\n"
+            "              [--master-port MASTER_PORT] [--use-env]\n"
+            "              training_script ...\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--master_addr" in v["fix"] and "training_script" in v["fix"] and "launcher" in v["summary"], v
+
+
+def test_a_help_text_or_a_usage_followed_by_a_run_is_not_a_refused_command_line(tmp_path):
+    """The near shapes: the usage line followed by argparse's help sections (the script run with -h), or by the
+    run's own lines (a usage printed and the job going on) is no refusal cut off: not read as the launch arguments."""
+    usage = "usage: finetune_lm.py [-h] [--cfg CFG] [--lr LR]\n                      [--seed SEED]\n"
+    helped = usage + "\noptions:\n  -h, --help  show this help message and exit\n  --cfg CFG   the config file\n"
+    v = _verdict(tmp_path, _LAUNCH_WARN + helped)
+    assert v["cause"] != "config" and "argparse" not in v["summary"], v
+    went_on = usage + "epoch 0 step 10 loss 2.31\nepoch 0 step 20 loss 2.12\n"
+    v = _verdict(tmp_path, _LAUNCH_WARN + went_on)
+    assert v["cause"] != "config" and "argparse" not in v["summary"], v

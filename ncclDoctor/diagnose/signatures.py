@@ -2159,6 +2159,15 @@ R_TORCHRUN_OPT = re.compile(r"--(?:nproc[_-]per[_-]node|nnodes|node[_-]rank|mast
 # argparse's usage print, its first line ("usage: main.py [-h] [--data_path DATA_PATH] ..."): printed where the
 # script refuses its arguments (its "error:" line follows, which a paste may cut)
 R_ARGPARSE_USAGE = re.compile(r"^usage: (?P<prog>[\w./\\~-]{1,200}) \[-h\]")
+# The lines argparse wraps its usage onto under that first one ("                 [--rdzv-backend RDZV_BACKEND]
+# [--rdzv-endpoint RDZV_ENDPOINT]", "                 training_script ..."): options, metavars, choices, positionals
+# and '...' only, indented under the program's name (or opening on an option, a paste's indent lost), with an option
+# ('-x', '--name') or '...' among them -- a log line of prose has none of these shapes
+R_USAGE_CONT = re.compile(r"^(?:\s+|(?=[\[{(-]))(?=(?:[^\n]*[\s\[(|])?-{1,2}\w|[^\n]*\.\.\.)"
+                          r"(?:[\[{(]*(?:-{1,2}\w[\w.-]*|[A-Za-z_][\w.-]*|\d+|\.\.\.|\|)(?:,[\w.-]+)*[\]})]*(?:\s+|$))+$")
+# The launchers whose own usage this is (torch.distributed.launch / run, torchrun): their usage printed is the
+# launcher refusing its own command line, before any worker starts (lead rule X (2))
+LAUNCHER_PROGS = ("launch.py", "run.py", "torchrun", "torch.distributed.launch", "torch.distributed.run")
 # The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "

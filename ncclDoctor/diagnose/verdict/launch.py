@@ -51,6 +51,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if e.data.get("module"):
         return _no_module_spec(e, evs, "Windows store connect warning" in {
             x.data.get("what") for x in c.samples.get("benign", [])})
+    if e.data.get("usage_cut"):
+        return _usage_cut(e, evs)
     if e.data.get("usage"):
         return _usage_error(e, evs)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
@@ -122,6 +124,41 @@ def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
         + ("The store client's 10049 warning beside it is benign (it retries the next address; MASTER_ADDR=127.0.0.1 "
            "avoids it)." if win_warn else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _usage_cut(e, evs: list) -> Verdict:
+    """argparse's usage block printed alone, the paste ending inside it (parse._usage_cut): argparse prints it so when
+    it refuses a command line, its "error:" line cut off. The launcher's own usage (torch.distributed.launch / run,
+    torchrun) is the launcher refusing the command it was given before any worker started (lead rule X (2)); a
+    script's is the script refusing the arguments every worker is launched with (lead rules U (2), W): config, no
+    rank, at medium confidence -- what was refused is not shown."""
+    prog = e.data["usage_cut"]
+    if e.data.get("launcher"):
+        return Verdict(
+            "config",
+            f"the launcher printed its own argparse usage ('usage: {prog} [-h] ...', the paste cut before its "
+            "'error:' line): it refused the command it was given and started no worker -- the launch command, "
+            "a setting of the job, not a fault of any rank",
+            "Check the launch command against the launcher's usage: its options (--nproc-per-node, --nnodes, "
+            "--node-rank, --master-addr / --master_addr, --master-port) go before the training script, each with its "
+            "value, and the training_script it requires last, followed by the script's own arguments. A wrapper "
+            "script that builds the command from variables can leave one empty (an address or node rank from a "
+            "command of the wrapper that failed above, e.g. 'command not found'): set those values explicitly, or "
+            "launch with torchrun directly; run the command again to see argparse's error line, then relaunch.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' line): "
+        "argparse prints it so when it refuses the arguments the script was started with, and every worker is "
+        "launched with that same command line -- the launch arguments, not a fault of any rank",
+        "Read argparse's error line under the usage (it names the argument refused or missing). Most often the "
+        "launcher passes an argument the script does not declare: torch.distributed.launch of torch >= 2.0 passes "
+        "--local-rank=N (older ones and DeepSpeed's launcher --local_rank=N), torchrun none (it sets LOCAL_RANK): "
+        "read int(os.environ['LOCAL_RANK']) in the script or accept both spellings (parser.add_argument("
+        "'--local-rank', '--local_rank', type=int, dest='local_rank')), or launch with torchrun; otherwise check the "
+        f"launch arguments against the script's own options (python {prog} --help) and fix the command line once "
+        "for every worker, then relaunch.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _usage_error(e, evs: list) -> Verdict:
