@@ -2163,7 +2163,7 @@ R_ARGPARSE_USAGE = re.compile(r"^usage: (?P<prog>[\w./\\~-]{1,200}) \[-h\]")
 # [--rdzv-endpoint RDZV_ENDPOINT]", "                 training_script ..."): options, metavars, choices, positionals
 # and '...' only, indented under the program's name (or opening on an option, a paste's indent lost), with an option
 # ('-x', '--name') or '...' among them -- a log line of prose has none of these shapes
-R_USAGE_CONT = re.compile(r"^(?:\s+|(?=[\[{(-]))(?=(?:[^\n]*[\s\[(|])?-{1,2}\w|[^\n]*\.\.\.)"
+R_USAGE_CONT = re.compile(r"^(?=[^\n]*?(?:(?:^|[\s\[(|])-{1,2}\w|\.\.\.))(?:\s+(?=\S)|(?=[\[{(-]))"
                           r"(?:[\[{(]*(?:-{1,2}\w[\w.-]*|[A-Za-z_][\w.-]*|\d+|\.\.\.|\|)(?:,[\w.-]+)*[\]})]*(?:\s+|$))+$")
 # The launchers whose own usage this is (torch.distributed.launch / run, torchrun): their usage printed is the
 # launcher refusing its own command line, before any worker starts (lead rule X (2))
