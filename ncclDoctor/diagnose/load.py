@@ -137,6 +137,8 @@ SNIFF = 8192
 #   was preempted  Ray's "the actor's node was preempted: ..." (a node drained for preemption: parse._signal)
 #   can't open file  the interpreter not finding the script it was launched with ("python: can't open file
 #             'train.py': [Errno 2] No such file or directory", parse._fatal_python, lead rule U (2))
+#   find '__main__' module  the interpreter given a directory for its script ("python: can't find '__main__' module
+#             in 'C:\\'": a script path that names a folder, parse._fatal_python, lead rule U (2))
 #   ] Invalid  a logger-headed line refusing a value it was given (glog's fatal "F0801 07:29:34.701110 2256
 #             fs_coordinator.cc:42] Invalid tracker path: root://x/", before its "Check failure stack trace"): a
 #             setting the job is started with (generic.R_FAILURE_WORD's glog FATAL header, generic's config reading)
@@ -585,7 +587,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"DefaultCPUAllocator", b"examples/s", b" ba/s]", b"tcp://", b"distributed/run.py", b"elastic/agent/",
             b"bytes failed", b"Worker group FAILED",
             b"distributed.launch is", b"Evaluat", b"Validat", b"ERROR", b"FATAL", b"Process group URL",
-            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file", b" [-h]",
+            b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
+            b"find '__main__' module", b" [-h]",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
             b", in check_", b", in assert_", b", in verify_",

@@ -126,6 +126,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._spawn_nprocs: int | None = None  # a spawn call's literal nprocs=N (S.R_SPAWN_NPROCS)
         # torchrun's own option written after the script on its command line: (script, option) (S.R_TORCHRUN_CMD)
         self._misplaced_opt: tuple[str, str] | None = None
+        # argparse's usage line (line, text, program) with nothing after it so far but its continuation lines: a
+        # paste ending there is cut before argparse's "error:" line (input_tail: _usage_cut)
+        self._usage_at: tuple[int, str, str] | None = None
         # mp.spawn's record of a child's error, held until the child's own exception is read (_spawn_child_error)
         self._spawn_exc: tuple[int, Event] | None = None
         self._spawn_doubt = False  # something read says the held record's child met what every child meets
@@ -484,6 +487,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         A watchdog rethrow's tail read before any error of its own (``_wd_tail``, lead rule AF (3)) is the same."""
         if self._pmix_lock:
             self._pmix_went_on(tail, lines)
+        if self._usage_at is not None:
+            self._usage_cut(tail, lines)
         if isinstance(self._wd_tail, tuple):
             lineno = self._wd_tail[0]
             ev = Event("tb_cut", f"{self.path}:{lineno}", "Exception raised from ncclCommWatchdog ...")
@@ -559,6 +564,32 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             st.rank = None  # the store's set-up, shared by every process: no rank's own failure
             st.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, rdzv_cut=code.strip())
             self.aside.append(st)
+
+    def _usage_cut(self, tail: list[str], lines: int) -> None:
+        """A paste that ends inside argparse's usage block: its "usage: PROG [-h] ..." line, then only the lines it
+        wraps onto (S.R_USAGE_CONT), within a usage block's length of the input's end. argparse prints its usage
+        alone so only when it refuses a command line (its "error:" line follows, cut here; help would go on to its
+        option sections): the script refused the arguments every worker is launched with, or the launcher its own
+        command (lead rules U (2), W, X (2)) -- a ``launch_arg`` event, no rank (verdict.launch._usage_cut)."""
+        lineno, text, prog = self._usage_at
+        self._usage_at = None
+        if lines - lineno > 24 or self._misplaced_opt == ("", ""):
+            return  # too far from the end to be the block's own lines; or read already as a misplaced option
+        first = lines - len(tail) + 1
+        for i, raw in enumerate(tail):
+            if first + i <= lineno:
+                continue
+            t = S.strip_prefixes(S.R_ANSI.sub("", raw).rstrip("\r")).rstrip()
+            while t.startswith(">"):  # a quoted paste's marks
+                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            if t.strip() and not t.lstrip().startswith("```") and not S.R_USAGE_CONT.match(t):
+                return
+        ev = self._context(lineno, text, "launch_arg")
+        ev.rank = None  # argparse's usage: every worker is given the same command line
+        base = prog.replace("\\", "/").rsplit("/", 1)[-1]
+        ev.data.update(arg="", missing=False, usage=True, cut=True, usage_cut=base,
+                       launcher=base in S.LAUNCHER_PROGS)
+        self.aside.append(ev)
 
     def _ipy_cut(self, tail: list[str], lines: int) -> None:
         """An IPython (notebook) traceback the paste cuts inside its frames: after an IPython header (S.R_IPY_TB_HEAD,
@@ -953,6 +984,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     (fr := S.R_PY_FRAME_FILE.search(body)) and fr.group(1) == self._top_path):
                 self._entry_call = (lineno, 0, ())  # the one frame right under the top level, in the same script
             self._top_frame = None if lineno != last + 1 or 'File "' in body or n > 3 else (start, lineno, n)
+        if self._usage_at is not None and lineno > self._usage_at[0] and body.strip() \
+                and not S.R_USAGE_CONT.match(body.rstrip()):
+            self._usage_at = None  # something else printed after argparse's usage: its error line, a help text...
+        if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
+            self._usage_at = (lineno, text, u.group("prog"))
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
             fr = S.R_PY_FRAME_FILE.search(body)

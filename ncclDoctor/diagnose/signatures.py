@@ -2202,18 +2202,34 @@ R_TORCHRUN_OPT = re.compile(r"--(?:nproc[_-]per[_-]node|nnodes|node[_-]rank|mast
 # argparse's usage print, its first line ("usage: main.py [-h] [--data_path DATA_PATH] ..."): printed where the
 # script refuses its arguments (its "error:" line follows, which a paste may cut)
 R_ARGPARSE_USAGE = re.compile(r"^usage: (?P<prog>[\w./\\~-]{1,200}) \[-h\]")
+# The lines argparse wraps its usage onto under that first one ("                 [--rdzv-backend RDZV_BACKEND]
+# [--rdzv-endpoint RDZV_ENDPOINT]", "                 training_script ..."): options, metavars, choices, positionals
+# and '...' only, indented under the program's name (or opening on an option, a paste's indent lost), with an option
+# ('-x', '--name') or '...' among them -- a log line of prose has none of these shapes
+R_USAGE_CONT = re.compile(r"^(?=[^\n]*?(?:(?:^|[\s\[(|])-{1,2}\w|\.\.\.))(?:\s+(?=\S)|(?=[\[{(-]))"
+                          r"(?:[\[{(]*(?:-{1,2}\w[\w.-]*|[A-Za-z_][\w.-]*|\d+|\.\.\.|\|)(?:,[\w.-]+)*[\]})]*(?:\s+|$))+$")
+# The launchers whose own usage this is (torch.distributed.launch / run, torchrun): their usage printed is the
+# launcher refusing its own command line, before any worker starts (lead rule X (2))
+LAUNCHER_PROGS = ("launch.py", "run.py", "torchrun", "torch.distributed.launch", "torch.distributed.run")
 # The interpreter started by the launcher not finding the script it was given (exit code 2): "python3: can't open
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
                          r"\[Errno \d{1,3}\]")
+# The interpreter given a folder (or zip) for its script finding no __main__.py in it ("python.exe: can't find
+# '__main__' module in 'C:\\'", the path as Python's repr writes it, exit code 1): the script path every worker is
+# launched with names no script -- often a lone '\' (bash's line continuation typed in Windows cmd, which passes it on
+# as an argument) or a directory where the training script's path belongs (lead rule U (2))
+R_NO_MAIN_MODULE = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't find '__main__' module in ['\"]([^'\"\n]{0,300})"
+                              r"['\"]")
 # The interpreter started with -m not finding the module it was given ("python.exe: Error while finding module
 # specification for '__main__' (ValueError: __main__.__spec__ is None)", runpy's message, exit code 1): the command
 # the worker is started with names a module that cannot be run -- a launcher that restarts the main script for each
 # extra worker with "python -m <the main module's __spec__ name>" (Lightning's subprocess launcher, hydra's) when the
 # job was started from a console-script entry point (an .exe / bin wrapper, whose __main__ has no spec): the same
 # wrong command for every worker it starts, a launch setting (lead rules Q, U (2), W)
+# A paste may stop right after the module's name (its parenthesised reason cut off): the same message.
 R_NO_MODULE_SPEC = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: Error while finding module specification for "
-                              r"['\"]([\w.]{1,200})['\"] \((\w{1,60}): ([^\n]{0,200})\)")
+                              r"['\"]([\w.]{1,200})['\"](?: \((\w{1,60}): ([^\n]{0,200})\))?")
 # The same message with the script path ending in a carriage return (a launch script saved with Windows CRLF line
 # endings): the terminal returns to the line's start at the '\r' and prints the message's tail over its head, so it
 # reads "': [Errno 2] No such file or directorython3: can't open file '" -- the same wrong path for every worker

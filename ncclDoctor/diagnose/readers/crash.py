@@ -279,11 +279,18 @@ class CrashReaders:
             ev.rank = None  # the interpreter's line: every worker is started with the same path
             ev.data.update(arg=a.group(1), missing=False, script=True)
             return ev
+        a = S.R_NO_MAIN_MODULE.search(text) if "find '__main__' module" in text else None
+        if a:  # lead rule U (2): the script path every worker is launched with names a folder, not a script
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # the interpreter's line: every worker is started with the same path
+            ev.data.update(arg=a.group(1).replace("\\\\", "\\"), missing=False, script=True, folder=True)
+            return ev
         a = S.R_NO_MODULE_SPEC.search(text) if "module specification" in text else None
         if a:  # lead rules Q, U (2): the module the launcher starts a worker with (python -m) cannot be run
             ev = self._context(lineno, text, "launch_arg")
             ev.rank = None  # the interpreter's line: every worker it starts is given the same command
-            ev.data.update(arg=a.group(1), missing=False, module=a.group(1), module_why=f"{a.group(2)}: {a.group(3)}")
+            ev.data.update(arg=a.group(1), missing=False, module=a.group(1),
+                           module_why=f"{a.group(2)}: {a.group(3)}" if a.group(2) else None)  # None: cut off
             return ev
         a = S.R_NO_SCRIPT_CR.search(self._body.strip()) if "can't open file" in text else None
         if a:  # lead rule U (2): the same, the path ending in a carriage return (a CRLF launch script)

@@ -38,6 +38,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "'s/\\r$//' run.sh; the editor's LF setting, git's core.autocrlf), so the script path it passes has no "
             "trailing '\\r'; check the path exists from the directory the launcher is run in, then relaunch.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if e.data.get("folder"):
+        return _script_a_folder(e, evs)
     if e.data.get("script"):
         return Verdict(
             "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
@@ -49,6 +51,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if e.data.get("module"):
         return _no_module_spec(e, evs, "Windows store connect warning" in {
             x.data.get("what") for x in c.samples.get("benign", [])})
+    if e.data.get("usage_cut"):
+        return _usage_cut(e, evs)
     if e.data.get("usage"):
         return _usage_error(e, evs)
     said = ("the script requires " + e.data["arg"] + " but the launcher (torchrun) passes no such argument"
@@ -68,6 +72,29 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _script_a_folder(e, evs: list) -> Verdict:
+    """The interpreter a worker was started with was given a folder for its script and found no __main__.py in it
+    ("can't find '__main__' module in 'C:\\'"): the script path every worker is launched with (lead rule U (2)) --
+    config, no rank, whatever the launcher's record then names. A drive's root or a lone backslash is the shell's
+    doing: bash's '\\' line continuations typed into Windows cmd reach the launcher as an argument of their own, and the
+    first one that is no option is taken for the script."""
+    path = e.data["arg"]
+    lone = path.strip() in ("\\", "/", "") or re.fullmatch(r"[A-Za-z]:[\\/]?", path.strip()) is not None
+    return Verdict(
+        "config",
+        f"the interpreter was given a folder ('{path[:200]}') where the script belongs and found no __main__ module "
+        "in it: every worker is started with that same script path, a launch setting of the job, not a fault of any "
+        "rank, whatever the launcher's record then names"
+        + ("; a drive's root or a lone backslash for the script is a '\\' line continuation (bash's) typed in "
+           "Windows cmd, which passes the backslash on as an argument and takes it for the script" if lone else ""),
+        ("Write the launch command on one line in Windows cmd (its line continuation is '^', PowerShell's a "
+         "backtick; a backslash continues lines only in bash), or use torchrun from a bash shell, so the launcher "
+         "gets the training script's path. " if lone else "")
+        + "Give the launcher the right script path (the .py file, e.g. tools/train.py, not its folder; relative paths "
+        "are resolved from the directory the launcher is run in), then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
     """The interpreter a worker was started with could not find the module of its ``python -m`` (runpy's "Error while
     finding module specification for 'M' (...)"): the command the launcher starts every extra worker with cannot run
@@ -75,6 +102,9 @@ def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
     main script by its module name, and the job was started from a console-script entry point that has none."""
     mod, why = e.data["module"], e.data["module_why"]
     main = mod == "__main__"
+    # the reason cut off by the paste: for '__main__' it can only be that __main__ has no spec (runpy finds no other)
+    why = why or ("ValueError: __main__.__spec__ is None, the reason cut off and implied" if main else
+                  "its reason cut off")
     return Verdict(
         "config",
         f"a worker's interpreter could not start: the command it was launched with has Python run the module "
@@ -94,6 +124,41 @@ def _no_module_spec(e, evs: list, win_warn: bool) -> Verdict:
         + ("The store client's 10049 warning beside it is benign (it retries the next address; MASTER_ADDR=127.0.0.1 "
            "avoids it)." if win_warn else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _usage_cut(e, evs: list) -> Verdict:
+    """argparse's usage block printed alone, the paste ending inside it (parse._usage_cut): argparse prints it so when
+    it refuses a command line, its "error:" line cut off. The launcher's own usage (torch.distributed.launch / run,
+    torchrun) is the launcher refusing the command it was given before any worker started (lead rule X (2)); a
+    script's is the script refusing the arguments every worker is launched with (lead rules U (2), W): config, no
+    rank, at medium confidence -- what was refused is not shown."""
+    prog = e.data["usage_cut"]
+    if e.data.get("launcher"):
+        return Verdict(
+            "config",
+            f"the launcher printed its own argparse usage ('usage: {prog} [-h] ...', the paste cut before its "
+            "'error:' line): it refused the command it was given and started no worker -- the launch command, "
+            "a setting of the job, not a fault of any rank",
+            "Check the launch command against the launcher's usage: its options (--nproc-per-node, --nnodes, "
+            "--node-rank, --master-addr / --master_addr, --master-port) go before the training script, each with its "
+            "value, and the training_script it requires last, followed by the script's own arguments. A wrapper "
+            "script that builds the command from variables can leave one empty (an address or node rank from a "
+            "command of the wrapper that failed above, e.g. 'command not found'): set those values explicitly, or "
+            "launch with torchrun directly; run the command again to see argparse's error line, then relaunch.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+    return Verdict(
+        "config",
+        f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' line): "
+        "argparse prints it so when it refuses the arguments the script was started with, and every worker is "
+        "launched with that same command line -- the launch arguments, not a fault of any rank",
+        "Read argparse's error line under the usage (it names the argument refused or missing). Most often the "
+        "launcher passes an argument the script does not declare: torch.distributed.launch of torch >= 2.0 passes "
+        "--local-rank=N (older ones and DeepSpeed's launcher --local_rank=N), torchrun none (it sets LOCAL_RANK): "
+        "read int(os.environ['LOCAL_RANK']) in the script or accept both spellings (parser.add_argument("
+        "'--local-rank', '--local_rank', type=int, dest='local_rank')), or launch with torchrun; otherwise check the "
+        f"launch arguments against the script's own options (python {prog} --help) and fix the command line once "
+        "for every worker, then relaunch.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _usage_error(e, evs: list) -> Verdict:
@@ -116,7 +181,8 @@ def _usage_error(e, evs: list) -> Verdict:
           f"and everything after the path is the script's own arguments (argument order): <launcher> {flag} ... "
           "train.py <train.py arguments> (python -m paddle.distributed.launch, torchrun, deepspeed alike). "
           if opt else "")
-         + ("Give the script the arguments it requires" if e.data["missing"] else
+         + ("Give the script the arguments its argparse requires (its usage line lists them)" if e.data["missing"]
+            else
             "Check the launch arguments against the script's own options (python train.py --help)")
          + ": fix the command line (or the config/launch script that builds it) once for every worker, then "
          "relaunch."),
@@ -190,6 +256,11 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 # "module 'wandb' has no attribute 'init'": the module the name imports is not the package the code calls
 _MODULE_ATTR = re.compile(r"^module '(?P<mod>[\w.]{1,80})' has no attribute '(?P<attr>\w{1,80})'")
+# torch.distributed's core API, defined in every torch build that has distributed support since torch 1.0: the
+# package lacking one of them is a build without it (torch.distributed.is_available() False -- Windows wheels before
+# 1.7, some macOS / mobile builds), not a version missing a newer name
+_DIST_CORE = frozenset(("init_process_group", "is_initialized", "get_rank", "get_world_size", "barrier", "all_reduce",
+                        "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group"))
 
 
 def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
@@ -215,6 +286,18 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     beside = (f"; rank {', '.join(map(str, compiled))} failed on its own too, in torch.compile (its output ends in "
               "torch._dynamo's advice): the job's shared software failing at start-up on more than one rank, no "
               "rank's own fault" if compiled else "")
+    if mod == "torch.distributed" and attr in _DIST_CORE:
+        return Verdict(
+            "config",
+            f"{who} stopped on torch.distributed lacking its own core function (AttributeError: {message[:200]}, "
+            f"{excs[-1].where}): the installed torch build has no distributed support "
+            "(torch.distributed.is_available() is False -- a Windows build before torch 1.7, some macOS builds), "
+            "the same install every worker loads, so no rank is at fault",
+            "Check torch.distributed.is_available() under the launcher's interpreter. Install a PyTorch build with "
+            "distributed support (upgrade PyTorch: on Windows 1.7 or later, where only the gloo backend exists -- "
+            "backend gloo, not nccl; or run on Linux), or run without torch.distributed.launch, as one process on a "
+            "single GPU; then relaunch.",
+            "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"{who} stopped on an installed module lacking what the code calls on it (AttributeError: "
