@@ -882,7 +882,8 @@ def _automata():
     1.0-1.15 (bench_diagnose -j 2, 1 GB): a seventh automaton for one word is not worth its pass, so the chunk is 45.
     272 words (session 26, round 72's fixes): six of 46, by the same reasoning (a seventh would hold two); 280 words
     (round 73's fixes): six of 47 (a seventh would hold four; five of 47 ran as fast as six of 44 in session 22);
-    284 words (session 27, round 74's fixes): six of 48 (a seventh would hold two)."""
+    284 words (session 27, round 74's fixes): six of 48 (a seventh would hold two); 291 (round 75's fixes): six of
+    49, by the same reasoning (a seventh would hold three)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -893,7 +894,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 48
+_CHUNK = 49
 _AUTOMATON: dict = {}
 
 
