@@ -1338,8 +1338,12 @@ R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on m
 # An actor's death as ActorDiedError words it: "The actor is dead because its worker process has died. Worker exit
 # type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file." is
 # the same report (the raylet lost the worker's socket), with the same list of potential root causes.
+# Later Ray releases word the same death "Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code
+# None. The worker may have exceeded K8s pod memory limits." (round 76's agent-r1-33): no exit code and a hedged hint,
+# not an OOM record (the memory monitor's kill is R_RAY_OOM): the same first failure, its cause not given.
 R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?task by an unexpected system error|"
-                        r"Worker unexpectedly exits with a connection error code)"
+                        r"Worker unexpectedly exits with a connection error code|"
+                        r"Worker exits unexpectedly\. Worker exits with an exit code \w{1,12})"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
 # Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
