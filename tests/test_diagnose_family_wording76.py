@@ -47,7 +47,8 @@ _DS = ("  File \"/opt/env/lib/python3.10/site-packages/deepspeed/runtime/utils.p
 def test_deepspeed_rank0_disagreement_is_a_desync_with_nobody_named(tmp_path):
     """llamafactory-4428's shape with other ids: DeepSpeed's check that a rank's parameter ids match rank 0's fails on
     rank 3: the ranks were about to issue different gathers -- desync, nobody named or proven innocent."""
-    text = _DS + "RuntimeError: disagreement between rank0 and rank3: rank0: [-1201, 3302, 4405], rank3: [-1201, 4405]\n"
+    text = _DS + ("RuntimeError: disagreement between rank0 and rank3: rank0: [-1201, 3302, 4405], "
+                  "rank3: [-1201, 4405]\n")
     d = _report(tmp_path, text)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("desync", []) and not _accused(d), v

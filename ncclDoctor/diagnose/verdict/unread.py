@@ -698,8 +698,8 @@ def _kwarg_alike(unread: list) -> Verdict | None:
 # pytorch-136228). Its words only add the fix: the cause stays unread (lead rule BG (1): no setting shown wrong)
 _R_STATE_DICT_LOAD = re.compile(r"\bError\(s\) in loading state_dict for \w|"
                                 r"\bsize mismatch for [\w.]{1,200}: copying a param with shape")
-_STATE_DICT_FIX = ("Those lines are torch's load_state_dict refusing the checkpoint's tensors (a shape or key the model "
-                   "does not have). Compare the checkpoint with the model: the same model config, the same "
+_STATE_DICT_FIX = ("Those lines are torch's load_state_dict refusing the checkpoint's tensors (a shape or key the "
+                   "model does not have). Compare the checkpoint with the model: the same model config, the same "
                    "tensor-parallel / data parallel size it was saved with. With torch.distributed.checkpoint's "
                    "set_model_state_dict / get_model_state_dict on an FSDP2 or DTensor model, load a full state dict "
                    "with StateDictOptions(full_state_dict=True, broadcast_from_rank0=True); a dimension smaller than "
