@@ -592,8 +592,11 @@ R_ENV_RAISE = re.compile(r"^\s*raise _env_error\((?:['\"](\w{1,32})['\"]|\w{1,32
 # torch_npu's ProcessGroupHCCL says the same of HCCL's unique id ("[1] is setting up HCCL communicator and retrieving
 # hcclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: ..."): the same wait.
 # A paste cut right after "got error" (its reason lost, round 73) is the same failed read, its reason unknown.
-R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up [NH]CCL communicator and retr(?:ie|ei)ving [nh]cclUniqueId "
-                        r"from \[(\d{1,7})\][^:]{0,200}got error(?:: ?([^\n]{0,120})|[\s.]*$)")
+# A paste cut right after "retrieving ncclUniqueId" (the line's end, round 76's fastclip-1: "DistBackendError: [3] is
+# setting up NCCL communicator and retrieving ncclUniqueId") is the same raised error, its root and reason cut off:
+# torch raises it only when the store read failed, and the id is the default group's rank 0's (group 2 stays None).
+R_UNIQUEID = re.compile(r"(?:\[(\d{1,7})\] is )?setting up [NH]CCL communicator and retr(?:ie|ei)ving [nh]cclUniqueId"
+                        r"(?: from \[(\d{1,7})\][^:]{0,200}got error(?:: ?([^\n]{0,120})|[\s.]*$)|[\s.]*$)")
 # The same error's last words ("... got error: ... This may indicate a possible application crash on rank 0 or a
 # network set up issue."): torch ends broadcastUniqueNCCLID's message with them, so a paste that lost the head (its
 # C++ frames printed between) still shows a rank's store read of the unique id the named rank publishes failing.
@@ -1335,8 +1338,12 @@ R_RAY_OOM = re.compile(r"ray\.exceptions\.OutOfMemoryError|node running low on m
 # An actor's death as ActorDiedError words it: "The actor is dead because its worker process has died. Worker exit
 # type: SYSTEM_ERROR Worker exit detail: Worker unexpectedly exits with a connection error code 2. End of file." is
 # the same report (the raylet lost the worker's socket), with the same list of potential root causes.
+# Later Ray releases word the same death "Worker exit detail: Worker exits unexpectedly. Worker exits with an exit code
+# None. The worker may have exceeded K8s pod memory limits." (round 76's agent-r1-33): no exit code and a hedged hint,
+# not an OOM record (the memory monitor's kill is R_RAY_OOM): the same first failure, its cause not given.
 R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?task by an unexpected system error|"
-                        r"Worker unexpectedly exits with a connection error code)"
+                        r"Worker unexpectedly exits with a connection error code|"
+                        r"Worker exits unexpectedly\. Worker exits with an exit code \w{1,12})"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
 # Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
@@ -1754,6 +1761,10 @@ R_BAD_RNG_STATE = re.compile(r"\bInvalid mt19937 state\b|\bRNG state is wrong si
 # property need to be the same on rank:0!"), which compares no other rank.
 R_XRANK_META = re.compile(r"\b(\w{1,40}) property does not match from different ranks! Found \w{1,40}=(.{1,80}?) on "
                           r"rank:? ?(\d{1,7}), and \w{1,40}=(.{1,80}?) on rank:? ?(\d{1,7})")
+# DeepSpeed's cross-rank check before a collective (deepspeed/runtime/utils.py's assert_ints_same_as_other_ranks, which
+# ZeRO-3's parameter fetch runs on the ids of the parameters it is about to all-gather): it broadcasts rank 0's list and
+# raises on a rank whose own differs ("RuntimeError: disagreement between rank0 and rank6: rank0: [...], rank6: [...]")
+R_DS_RANK0_DISAGREE = re.compile(r"\bdisagreement between rank0 and rank(\d{1,7}): rank0: \[")
 # The printed result of a functional collective (torch.distributed._functional_collectives): AsyncCollectiveTensor's
 # repr waits for its collective ("AsyncCollectiveTensor(" + the waited tensor's repr), so a process printing
 # "AsyncCollectiveTensor(tensor([[1., 2.], ...], device='cuda:1'))" got through that collective

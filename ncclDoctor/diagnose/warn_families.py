@@ -346,6 +346,22 @@ FAMILIES = (
         "version built for this libfabric / NCCL; many peers at once (an all_to_all) register many buffers: rerun "
         "with NCCL_DEBUG=INFO to see which registration fails.", job_wide=True),
     Family(
+        # allocator.cc's ncclSpaceAlloc (NCCL 2.27+), NCCL's own bookkeeping of a reserved virtual-address range that
+        # symmetric-memory windows (ncclCommWindowRegister -> symMemoryObtain) are placed in: "Allocation failed. No
+        # suitable space found to accommodate size=0x2171600000 within limit=0x2d00000000", unwinding with 3
+        # (ncclInternalError). No host memory, CUDA call or link refused anything: NCCL's own range is full, which every
+        # rank registering the same way reaches (round 76's nccl-2331): nccl_internal, no rank at fault (rules Q, J)
+        "symmetric_space", "nccl_internal",
+        re.compile(r"No suitable space found to accommodate size=\w{1,20} within limit="),
+        "NCCL's own allocator of the symmetric-memory virtual-address range found no room for a window being "
+        "registered (ncclCommWindowRegister): the windows registered so far (never deregistered, or one buffer "
+        "registered again and again) fill the range NCCL reserved -- NCCL's own limit, not host memory, not a rank",
+        "Deregister symmetric windows you no longer use (ncclCommWindowDeregister for every ncclCommWindowRegister; "
+        "with torch's symmetric memory / NCCL mem-pool register each buffer once and reuse the window instead of "
+        "registering it per step), register a smaller buffer, or turn window registration off (NCCL_WIN_ENABLE=0); "
+        "upgrade NCCL if the framework registers the same buffer repeatedly without a reference count. NCCL_DEBUG=INFO "
+        "shows each registration.", job_wide=True),
+    Family(
         "system_resources", "nccl_system",
         # not on the IB transport's lines: there the HCA/verbs layer decides (SUBSYSTEMS), ENOMEM from verbs is
         # the HCA's or the locked-memory limit's, and the memory registration case has its own detector

@@ -291,7 +291,8 @@ class ExitReaders:
         driver's paste that lost its line breaks: the actor's death, then a rank's watchdog timeout on one line): that
         line's event is read, and the death queued beside it -- a process shown dying on its own is the first failure
         shown, the timing-out ranks its victims (lead rules AD (2), AU (1))."""
-        if ev.kind != "ray_died" and ("unexpected system error" in text or "unexpectedly exits" in text):
+        if ev.kind != "ray_died" and ("unexpected system error" in text or "unexpectedly exits" in text
+                                      or "exits unexpectedly" in text):
             self._queue_glued(lineno, text, S.R_RAY_DIED, self._launcher_exit, "ray_died")
 
     def _queue_glued(self, lineno: int, text: str, pattern, read, kind: str) -> None:
@@ -446,12 +447,15 @@ class ExitReaders:
             if dl:  # the record's message carries the replica's traceback, in the Hub's download
                 ev.data["hub_download"] = (dl[-1], "in from_pretrained" in text)
             return ev
-        died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text
-                                             or "unexpectedly exits" in text) else None
+        died = S.R_RAY_DIED.search(text) if ("unexpected system error" in text or "unexpectedly exits" in text
+                                             or "exits unexpectedly" in text) else None
         if died:
             ev = self._context(lineno, text, "ray_died")
             ev.rank = None  # the raylet's line: a Ray worker process, not a rank
-            ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")))
+            # Ray's hedged hint for a worker in a pod ("The worker may have exceeded K8s pod memory limits"): a place
+            # to look (the fix), no OOM record (round 76's adjudication of agent-r1-33)
+            ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")),
+                           k8s_mem="exceeded K8s pod memory" in text)
             return ev
         node = S.R_RAY_NODE_DEAD.search(text) if "marked dead" in text else None
         if node:  # Ray's GCS lost a whole node: its workers are gone, why the line does not say

@@ -178,8 +178,10 @@ class StoreReaders:
             ev = self._context(lineno, text, "uniqueid_wait")
             if u.group(1):
                 ev.rank = int(u.group(1))
-            err = (u.group(3) or "").strip() or "the store read's error, its reason cut off"
-            ev.data.update(root=int(u.group(2)), error=err[:120], uid="hcclUniqueId" if "hccl" in u.group(0) else
+            err = (u.group(3) or "").strip() or ("the store read's error, its reason cut off" if u.group(2) else
+                                                  "the store read's error, the line cut after 'ncclUniqueId'")
+            # the line cut before "from [N]": the root is the group's rank 0, which publishes the id (lead rule G)
+            ev.data.update(root=int(u.group(2) or 0), error=err[:120], uid="hcclUniqueId" if "hccl" in u.group(0) else
                            "ncclUniqueId",
                            gone=bool(S.R_PEER_GONE.search(err) or "got 0 bytes" in err))
             return ev

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_VICTIM_EXC, R_XRANK_META, Event
+from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_DS_RANK0_DISAGREE, R_VICTIM_EXC, R_XRANK_META, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
 
@@ -292,6 +292,33 @@ def _meta_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "yourself with init_from_local_shards, check each rank's local shard sizes and offsets add up to the same "
         "global size. TORCH_DISTRIBUTED_DEBUG=DETAIL checks collectives' shapes across ranks.",
         "medium", [], [x.brief() for x, _ in bad[:2]])
+
+
+def _ds_disagree(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AH (1), BF (2) and D read through DeepSpeed's own cross-rank check (round 76's llamafactory-4428,
+    adjudicated): assert_ints_same_as_other_ranks broadcasts rank 0's list (ZeRO-3's fetch: the ids of the parameters
+    it is about to all-gather) and raises on a rank whose own list differs ("disagreement between rank0 and rank6:
+    rank0: [...], rank6: [...]"): the ranks are about to issue different gathers, a desync. The comparison of one rank
+    with rank 0 is symmetric and two ranks give no majority: nobody is named and nobody is innocent. Only the raised
+    message (its "rank0: [" list), not the source line of its raise a traceback echoes; not beside a timeout or NCCL
+    error, whose families read first."""
+    bad = [(e, m) for e in c.exceptions if (m := R_DS_RANK0_DISAGREE.search(e.data.get("message") or e.text))]
+    if not bad or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    e, m = bad[0]
+    return Verdict(
+        "desync",
+        f"DeepSpeed's cross-rank check (assert_ints_same_as_other_ranks) found rank {m.group(1)}'s list differ from "
+        "rank 0's: under ZeRO-3 it compares the ids of the parameters each rank is about to all-gather, so the ranks "
+        "were about to issue different gathers (a different sub-module / parameter order on some ranks: an MoE layer "
+        "routing tokens to different experts per rank, a rank-conditional forward); one rank against rank 0 gives no "
+        "majority: the lines do not say which side is wrong",
+        "Make every rank fetch the same parameters in the same order on every rank: for an MoE model under ZeRO-3 mark "
+        "the MoE block as a ZeRO-3 leaf module (deepspeed.utils.set_z3_leaf_modules(model, [MoEBlockClass])) so its "
+        "experts are gathered whole, or train with ZeRO-2 (stage 2) instead; check no forward / evaluation path runs "
+        "on some ranks only (the same data on every rank's step count, the same seed). NCCL_DEBUG=INFO and "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL show the collectives each rank issues.",
+        "low", [], [x.brief() for x, _ in bad[:2]])
 
 # a print's label naming a collective whose tensors must have one size on every rank; not the object collectives
 # (gather_object, all_gather_object: any size), an all-to-all (uneven splits are allowed), nor a print of what came

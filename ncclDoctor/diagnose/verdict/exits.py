@@ -122,7 +122,12 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "nor why it died (Ray's own list: the OOM killer, ray stop --force, a crash)",
         "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
         "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
-        "process' shows whether the OOM killer took it (host memory).",
+        "process' shows whether the OOM killer took it (host memory)." + (
+            # Ray's hint that the worker's pod may have hit its memory limit: where to look, not a cause shown
+            " Ray hints the worker's pod may have exceeded its K8s memory limit: kubectl describe pod (an "
+            "OOMKilled last state) and the pod's memory usage against its memory limit say whether it did; raise "
+            "the pod memory limit or cut the process's host memory use if so." if any(
+                x.data.get("k8s_mem") for x in evs) else ""),
         "low", [], [x.brief() for x in evs[:2]],
         demote="a Ray worker process died before it: that rank's error is a consequence")
 

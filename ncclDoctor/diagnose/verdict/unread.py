@@ -691,6 +691,24 @@ def _kwarg_alike(unread: list) -> Verdict | None:
         "low", [], [u.brief() for u in unread[:2]], job_wide=True)
 
 
+# torch's Module.load_state_dict refusing a checkpoint's tensors ("Error(s) in loading state_dict for Linear:", "size
+# mismatch for weight: copying a param with shape torch.Size([0, 17]) from checkpoint, the shape in current model is
+# torch.Size([1, 17])"): a shape or key the model does not have -- under torch.distributed.checkpoint's
+# set_model_state_dict (FSDP2 / DTensor) often a dimension sharded unevenly, an empty shard on some ranks (round 76's
+# pytorch-136228). Its words only add the fix: the cause stays unread (lead rule BG (1): no setting shown wrong)
+_R_STATE_DICT_LOAD = re.compile(r"\bError\(s\) in loading state_dict for \w|"
+                                r"\bsize mismatch for [\w.]{1,200}: copying a param with shape")
+_STATE_DICT_FIX = ("Those lines are torch's load_state_dict refusing the checkpoint's tensors (a shape or key the "
+                   "model does not have). Compare the checkpoint with the model: the same model config, the same "
+                   "tensor-parallel / data parallel size it was saved with. With torch.distributed.checkpoint's "
+                   "set_model_state_dict / get_model_state_dict on an FSDP2 or DTensor model, load a full state dict "
+                   "with StateDictOptions(full_state_dict=True, broadcast_from_rank0=True); a dimension smaller than "
+                   "or not divisible by the data parallel size is sharded unevenly (an empty shard, shape [0, ...], on "
+                   "some ranks), which older releases mis-handle: upgrade torch (the PyTorch version with the uneven "
+                   "sharding fix) or pad that dimension to a multiple of the shard count; strict=False skips missing "
+                   "keys only, not a size mismatch. ")
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -713,7 +731,9 @@ def _unread_words(c: Collected) -> Verdict | None:
             shard = any(_R_SHARD_LAUNCHER.search(u.text) for u in unread)
             return Verdict("unknown", said + "; the traceback under it stops inside its frames, before its exception "
                            "line: something failed, and these lines say neither why nor on which "
-                           + ("shard" if shard else "rank"), (_SHARD_STDERR if shard else "") + _CUT_TB_FIX,
+                           + ("shard" if shard else "rank"), (_SHARD_STDERR if shard else "")
+                           + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
+                           + _CUT_TB_FIX,
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
@@ -722,6 +742,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
                        + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) for u in unread) else "")
+                       + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
