@@ -1543,6 +1543,16 @@ R_C10D_COLLECTIVE_FRAME = re.compile(
     r'torch/distributed/distributed_c10d\.py", line \d{1,7}, in (all_reduce|all_gather(?:_into_tensor|_object)?|'
     r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
     r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv)\s*$")
+# A frame of DistributedDataParallel's own construction (torch/nn/parallel/distributed.py's __init__ or the helpers it
+# calls to check the parameters across processes and broadcast the module's state from rank 0; the frame line only):
+# a traceback cut there stopped inside DDP's state broadcast, a collective (parse.input_tail, rule BH (2)). Its
+# forward, its reducer's backward hooks are not the construction
+R_DDP_INIT_FRAME = re.compile(
+    r'torch[/\\]nn[/\\]parallel[/\\]distributed\.py", line \d{1,7}, in (?:__init__|_ddp_init_helper|'
+    r"_sync_params_and_buffers|_sync_module_states|_distributed_broadcast_coalesced|"
+    r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
+# the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
+DDP_INIT = "DistributedDataParallel's constructor"
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
 # prints the exception last, after "Traceback (most recent call last):"), frames as "<ipython-input-1-ab12> in main()",

@@ -529,6 +529,8 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
     code 0 (spawn reports no such exit) or failed in the same call: unknown, culprits "unknown", nobody innocent."""
     at, call_fix = _cut_call(c, rec, n)
     name = rec.data["cut_in_collective"]
+    if name == S.DDP_INIT:
+        return _spawn_in_ddp_init(rec, n, at)
     return Verdict(
         "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
         f"stops inside the collective {name}{at.split(':', 1)[1] if ':' in at else ''} before its exception: a "
@@ -539,6 +541,33 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
         "gloo error, a connection closed by a peer) and each process's own log, every rank's: the first error in time "
         "is the cause. " + call_fix + "If it hangs there first, py-spy dump --pid of every process shows which one "
         "is not in the same collective; dmesg -T for the OOM killer, which ends a peer without a traceback.",
+        "low", [], [rec.brief()])
+
+
+def _spawn_in_ddp_init(rec: Event, n: int | None, at: str) -> Verdict:
+    """Lead rule BH (2) (round 77's distributed-tutorial-4, round 70's fixmatch-pytorch-2): mp.spawn's record of
+    process N whose traceback the paste cuts inside DistributedDataParallel's constructor (torch/nn/parallel/
+    distributed.py's __init__ or its state-sync helpers) before its error text. DDP's construction checks the
+    parameters across processes and broadcasts the module's state from rank 0 -- a collective every process joins --
+    so, as for a cut inside a collective (BH (1)), process N may be the victim of a peer that left or never connected
+    (another node): unknown, culprits "unknown", nobody innocent."""
+    return Verdict(
+        "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
+        f"stops inside DistributedDataParallel's constructor{at + ',' if at else ''} before its exception: DDP "
+        "broadcast at construction (the module's parameters and buffers sent from rank 0 to every "
+        "process, _dist_broadcast_coalesced / _sync_params_and_buffers) is a collective every process joins, so a "
+        "process that raises there is not shown failing first -- an NCCL or connection error there is what it meets "
+        "when a peer (on this node or another) left, crashed or never reached the same point. Which process failed "
+        "first, and why, these lines do not say",
+        f"Paste process {n}'s full traceback down to its exception (the full error text of process {n}: an NCCL "
+        "error, a timeout, 'invalid device ordinal') and every node's log, every process's: the first error in time "
+        "is the cause. Rerun with NCCL_DEBUG=INFO (and TORCH_DISTRIBUTED_DEBUG=DETAIL) to see why DDP's broadcast at "
+        "construction failed. Check that each process pins its own GPU before building DDP (torch.cuda.set_device("
+        "local rank), device_ids=[local rank], the model moved to that GPU; CUDA_VISIBLE_DEVICES listing as many GPUs "
+        "as processes per node); on several nodes, that MASTER_ADDR / MASTER_PORT reach the first node from every "
+        "other (no firewall between them), that NCCL_SOCKET_IFNAME names the interface the nodes share, and every "
+        "node starts the same world size and its own node rank; on one machine whose GPUs cannot talk peer-to-peer "
+        "(some PCIe / virtualised hosts), NCCL_P2P_DISABLE=1 tells whether the GPU-to-GPU path is at fault.",
         "low", [], [rec.brief()])
 
 
