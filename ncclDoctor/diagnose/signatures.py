@@ -1207,6 +1207,13 @@ R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's
 # raises only for a non-zero status): that record names the worker, its index the task's in the cluster, read even
 # where the paste cut the line before its status (lead rules A, I, AC (4); readers.exits._launcher_exit)
 R_CPE_WORKER = re.compile(r"CalledProcessError: Command '\[[^\]\n]{0,2000}?'--(?:worker|task)_index[= ](\d{1,6})'")
+# torch 1.x torch.distributed.launch's CalledProcessError for the command of the LAST worker it started ([python, '-u',
+# script, '--local_rank=N', ...]; lead rules M, U (5)) with the paste cut inside the command, before its status: a
+# '--local_rank=0' there means the node ran one worker, the one that failed (CalledProcessError is raised only for a
+# non-zero status): readers.exits._launcher_exit reads it as local rank 0's record, its exit code cut (round 77's
+# simcse-151, as mspn-31 reads the whole line)
+R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}python[\d.]*', '-u', '[^'\n]{1,500}', "
+                              r"'--local_rank=0'(?:, '[^'\n]{0,500}')*,?\s*$")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"

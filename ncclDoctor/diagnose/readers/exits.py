@@ -518,6 +518,16 @@ class ExitReaders:
         m = S.R_LAUNCHER_EXIT.search(text)
         ray = None if m else S.R_RAY_OOM.search(text)
         if not m and not ray:
+            if "--local_rank=0'" in text and "CalledProcessError" in text and S.R_CPE_LAUNCH_CUT.search(text):
+                # torch 1.x torch.distributed.launch's record of its last worker, '--local_rank=0', its status cut:
+                # one worker ran, and it failed (lead rules M, U (5), A)
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=None, local_rank=0, pid=None, nonzero=True, one_launched=True,
+                               launcher="torch.distributed.launch",
+                               local_from="launcher: torch.distributed.launch's CalledProcessError shows the command "
+                               "of the last worker it started, '--local_rank=0': it started one")
+                return ev
             return None
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # a launcher's line: at most a local rank or a process index

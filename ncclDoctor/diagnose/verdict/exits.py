@@ -179,7 +179,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
     down = {id(e) for e in torn_down(c)}
     fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
-             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
+             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died")
+                  or e.data.get("one_launched"))]
     if not fails:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
@@ -219,6 +220,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if lone is not None and lone.event.data.get("cut_in_collective") and lone.event.data.get("error_cut"):
         return _spawn_in_collective(c, lone.event, lone.local_rank)
+    if lone is not None and lone.exitcode is None and lone.event.data.get("one_launched") and lone.culprits:
+        return _one_launched(c, lone)
     several = several_failures(c) if lone is None else []
     unshown = root_not_shown(c, failed_on_own(c))
     if any(e.data.get("exitcode") == -7 for e in fails) and (died_alike(c) or unshown):  # lead rule J with rule F
@@ -542,6 +545,28 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
         "is the cause. " + call_fix + "If it hangs there first, py-spy dump --pid of every process shows which one "
         "is not in the same collective; dmesg -T for the OOM killer, which ends a peer without a traceback.",
         "low", [], [rec.brief()])
+
+
+def _one_launched(c: Collected, lone) -> Verdict:
+    """Lead rules M, U (5), A (round 77's simcse-151, as mspn-31 reads the whole line): torch 1.x
+    torch.distributed.launch's CalledProcessError for the command of the last worker it started, '--local_rank=0',
+    the paste cut before its status (readers.exits._launcher_exit): the launcher started one worker, and it raised
+    for it, so that worker -- local rank 0, rank 0 of a job nothing says spans nodes -- failed. Its untagged
+    exception above the launcher's traceback, if one, is its own; its class names no cause."""
+    own = _lone_worker_error(c)
+    return Verdict(
+        "unknown", f"torch.distributed.launch raised CalledProcessError for the command of the last worker it started, "
+        "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that failed -- "
+        f"{lone.who}" + (f"; the exception above the launcher's traceback is that worker's own ({own[:160]}), of no "
+                         "known family" if own else "; its own error is not in these lines"),
+        (f"Start from that worker's error ({own[:160]}): its traceback's last frames name the line of the script that "
+         "raised it (a bare NotImplementedError is the script refusing an option or a data format it does not "
+         "support: check the arguments against what that line expects -- the model type, the training file's format "
+         "and columns)" if own else "Read the worker's own error above the launcher's traceback (its stderr)")
+        + ". Run the worker's full command (the CalledProcessError's Command, whole) once without the launcher to see "
+        "its error and exit status; for a log per rank use torchrun --log-dir DIR --redirects 3 --tee 3 in place of "
+        "torch.distributed.launch.",
+        "medium", lone.culprits, [lone.event.brief()])
 
 
 def _spawn_in_ddp_init(rec: Event, n: int | None, at: str) -> Verdict:
