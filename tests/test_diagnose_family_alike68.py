@@ -154,7 +154,8 @@ def test_a_spawned_childs_traceback_cut_in_ddps_constructor_names_no_one(tmp_pat
 def test_a_spawned_childs_traceback_cut_in_ddps_forward_still_names_it(tmp_path):
     """The near shape: the cut frame is DDP's forward (the training step, not its construction) or a module's
     __init__ in another file: no state broadcast is shown, so process 2, the one child shown dying, stays named
-    (rules A, AL (2)) and nothing of DDP's construction is said."""
+    (rules A, AL (2)) and nothing of DDP's construction is said. (A cut in the constructor where spawn's teardown
+    of the other children is shown keeps the child named too: tests/test_diagnose_r62_launch.py.)"""
     for tail in (f'  File "{_DDP_PY}", line 705, in forward\n',
                  '  File "/home/u/depth/model.py", line 40, in __init__\n'):
         d = _report(tmp_path, _spawned(_BUILD + tail), "ddp-forward.log")

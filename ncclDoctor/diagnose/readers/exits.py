@@ -650,8 +650,12 @@ class ExitReaders:
         text, below mp.spawn's "-- Process N terminated with the following error:": that child was waiting in the
         collective when it raised -- maybe the victim of a peer that left with exit code 0, which spawn does not
         report. Process N is then not shown failing first (rule I's limit): the record is marked so, and names no
-        one (verdict.exits._spawn_in_collective), its fix the collective's."""
-        held = self._spawn_exc or self._spawn_shown
+        one (verdict.exits._spawn_in_collective), its fix the collective's. Lead rule BH (2) reads a cut inside
+        DistributedDataParallel's constructor (S.DDP_INIT) so only where the record is held (_spawn_exc): where spawn's
+        teardown of the other children made it a known world's record (_spawn_shown: they were still running when
+        spawn stopped them, so no peer had left), process N stays named (rules A, AL (2); round 62's
+        pytorch-152302)."""
+        held = self._spawn_exc if name == S.DDP_INIT else self._spawn_exc or self._spawn_shown
         if held is not None and 0 < lineno - held[0] <= 200:
             held[1].data["cut_in_collective"] = name
 

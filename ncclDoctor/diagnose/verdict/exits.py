@@ -1095,6 +1095,10 @@ LAUNCHER_LOGS = {
                                     "with the following error:', that child's own traceback below it: process N is "
                                     "its index on this host; the children spawn stopped after it were only torn "
                                     "down."),
+    "torch.distributed.launch": ("torch 1.x's torch.distributed.launch raises CalledProcessError with the command of "
+                                 "the last worker it started, not the failed one's: read the workers' own output "
+                                 "above its traceback; torchrun --log-dir DIR --redirects 3 --tee 3 in its place keeps "
+                                 "one log per rank."),
     "accelerate's simple_launcher": ("accelerate's simple_launcher ran the script as its one process (no --multi_gpu): "
                                      "its CalledProcessError carries only the exit status; the script's own "
                                      "traceback printed above it says why (killed by a signal: dmesg -T on the host)."),
