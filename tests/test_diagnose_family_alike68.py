@@ -124,3 +124,41 @@ def test_a_spawned_childs_traceback_cut_elsewhere_names_no_collective(tmp_path):
                                        f"    {call}\n"), "own.log")["verdict"]
         assert (v["cause"], v["culprits"]) == ("unknown", [2]), (call, v)
         assert f"'{call}' in validate" in v["fix"] and "NCCL_DEBUG=INFO" not in v["fix"], v["fix"]
+
+
+# --- mp.spawn's child cut inside DistributedDataParallel's constructor (rule BH (2), round 77) ----------------------
+_DDP_PY = "/opt/conda/lib/python3.8/site-packages/torch/nn/parallel/distributed.py"
+_BUILD = '  File "/home/u/depth/run_depth.py", line 120, in build\n    net = DDP(net, device_ids=[gpu])\n'
+
+
+def test_a_spawned_childs_traceback_cut_in_ddps_constructor_names_no_one(tmp_path):
+    """Lead rule BH (2) (round 77's distributed-tutorial-4, round 70's fixmatch-pytorch-2 relabelled): process 2's
+    traceback stops inside DistributedDataParallel's construction -- the frame line of its __init__ last, or its
+    code line then the next frame's line cut after its number, or a state-sync helper it calls -- before any error
+    text. DDP broadcasts the module's state from rank 0 at construction, a collective: process 2 may be a peer's
+    victim, so nobody is named, the cause unknown, and the fix asks for the full error (NCCL_DEBUG=INFO) and names
+    the construction's checks (set_device / device_ids, MASTER_ADDR, NCCL_SOCKET_IFNAME)."""
+    for tail in (f'  File "{_DDP_PY}", line 333, in __init__\n',
+                 f'  File "{_DDP_PY}", line 285, in __init__\n    self.broadcast_bucket_size)\n'
+                 f'  File "{_DDP_PY}", line 496\n',
+                 f'  File "{_DDP_PY}", line 305, in __init__\n    self._ddp_init_helper()\n'
+                 f'  File "{_DDP_PY}", line 612, in _ddp_init_helper\n'):
+        d = _report(tmp_path, _spawned(_BUILD + tail), "ddp-init.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), (tail, v)
+        assert "DistributedDataParallel's constructor" in v["summary"], v["summary"]
+        for word in ("full traceback", "NCCL_DEBUG=INFO", "torch.cuda.set_device", "NCCL_SOCKET_IFNAME"):
+            assert word in v["fix"], (word, v["fix"])
+
+
+def test_a_spawned_childs_traceback_cut_in_ddps_forward_still_names_it(tmp_path):
+    """The near shape: the cut frame is DDP's forward (the training step, not its construction) or a module's
+    __init__ in another file: no state broadcast is shown, so process 2, the one child shown dying, stays named
+    (rules A, AL (2)) and nothing of DDP's construction is said. (A cut in the constructor where spawn's teardown
+    of the other children is shown keeps the child named too: tests/test_diagnose_r62_launch.py.)"""
+    for tail in (f'  File "{_DDP_PY}", line 705, in forward\n',
+                 '  File "/home/u/depth/model.py", line 40, in __init__\n'):
+        d = _report(tmp_path, _spawned(_BUILD + tail), "ddp-forward.log")
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", [2]), (tail, v)
+        assert "DistributedDataParallel's constructor" not in v["summary"], v["summary"]

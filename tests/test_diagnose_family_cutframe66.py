@@ -1,7 +1,8 @@
 """How diagnose reads round 66's cases of fixer h3 (session 23): a traceback cut at a module's top-level import (rule
 AF (2)), cut in c10d's own argument check of a collective (rules AV, BB (4)), multiprocessing's spawn check for a main
 guard (rules Q, W), the same IndexError over a tensor's number of dimensions on every rank (rule BB (1)), and torch's
-symmetric-memory rendezvous refusing two ranks on one GPU (rule Q). Each test reads the shape from lines other than
+symmetric-memory rendezvous refusing two ranks on one GPU (rule Q). Round 77 (session 27) added a traceback cut in
+torch.cuda.set_device (its fix words only: unknown, nobody named). Each test reads the shape from lines other than
 the corpus case's own (other packages, ranks, paths, wordings), and a near shape that must NOT be read that way.
 Hosts, pids and paths are made up."""
 
@@ -165,3 +166,36 @@ def test_a_symmetric_memory_rendezvous_failing_otherwise_is_not_two_ranks_on_one
             "rank 1\n")
     v = _verdict(tmp_path, text)
     assert v["cause"] != "invalid_usage" and v["culprits"] in ([], [0]), v
+
+
+# --- a traceback cut in torch.cuda.set_device (round 77) --------------------------------------------------------------
+_CUDA_INIT = "/usr/local/lib/python3.9/dist-packages/torch/cuda/__init__.py"
+
+
+def test_a_traceback_cut_in_set_device_says_gpus_and_processes(tmp_path):
+    """Round 77's rife-202 shape: torchrun's banner, then workers' interleaved tracebacks stopping in the script's
+    torch.cuda.set_device(local_rank) call (the next frame's line cut in torch/cuda/__init__.py, or that frame's
+    set_device whole) before any error text: the cause stays unknown and nobody is named (no 'invalid device
+    ordinal' shown; rules AU (2), BG (1), BG (6)), but the fix says what set_device refuses -- more processes per
+    node than GPUs (--nproc_per_node, CUDA_VISIBLE_DEVICES, torch.cuda.device_count) or a torch without CUDA."""
+    head = (_BANNER + "Traceback (most recent call last):\nTraceback (most recent call last):\n"
+            '  File "/home/u/vfi/train_vfi.py", line 88, in <module>\n'
+            '  File "/home/u/vfi/train_vfi.py", line 88, in <module>\n'
+            "    torch.cuda.set_device(opt.local_rank)\n")
+    for tail in (f'  File "{_CUDA_INIT}"\n', f'  File "{_CUDA_INIT}", line 261, in set_device\n'):
+        d = _report(tmp_path, head + tail)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), (tail, v)
+        for word in ("--nproc_per_node", "CUDA_VISIBLE_DEVICES", "torch.cuda.device_count()", "invalid device ordinal",
+                     "full error text"):
+            assert word in v["fix"], (word, v["fix"])
+
+
+def test_a_traceback_cut_at_another_cuda_call_gets_no_set_device_fix(tmp_path):
+    """The near shapes: a cut at the script's own set_device of another object (a logger's), or at a
+    torch.cuda.synchronize() call, is not torch pinning the GPU: no set_device advice."""
+    for code in ("    meter.set_device(opt.local_rank)\n", "    torch.cuda.synchronize()\n"):
+        v = _verdict(tmp_path, _BANNER + "Traceback (most recent call last):\n"
+                     '  File "/home/u/vfi/train_vfi.py", line 88, in <module>\n' + code)
+        assert (v["cause"], v["culprits"]) == ("unknown", []), (code, v)
+        assert "--nproc_per_node" not in v["fix"], (code, v["fix"])

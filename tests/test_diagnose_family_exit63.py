@@ -1,6 +1,8 @@
 """How diagnose reads a process's own error whose text names what to fix, where no family of the job's machinery
 explains it (round 63, session 22, fixer g3): DDP's reducer finding parameters that got no gradient, printed by a
-trainer's logger instead of a traceback, and an HTTP server refusing a download. Each test reads the shape from lines
+trainer's logger instead of a traceback, and an HTTP server refusing a download.
+Round 77 (session 27) added torch 1.0 DDP's _queue_reduction refused by pybind (the reducer's fix words). Each
+test reads the shape from lines
 other than the corpus case's own (another logger, rank, status, URL), and a near shape that must NOT be read that way.
 Format strings are torch's reducer.cpp, urllib's and requests' (sources beside each test); hosts and paths are made
 up."""
@@ -178,3 +180,41 @@ def test_a_plain_traceback_without_dcps_rank_header_is_still_the_ranks_own(tmp_p
             "[rank1]: RuntimeError: Missing key in checkpoint state_dict: model.layers.0.weight.\n")
     v = _report(tmp_path, text)["verdict"]
     assert v["culprits"] == [1] and "CheckpointException" not in v["summary"], v
+
+
+# --- torch 1.0's DDP reducer: _queue_reduction refusing a gradient bucket (lead rule AW, round 77) ------------------
+# torch 1.0's torch/nn/parallel/distributed.py, _queue_reduction(bucket_idx): dist._queue_reduction(self.process_group,
+# grads_batch, self.device_ids), a pybind binding whose refusal is pybind's "incompatible function arguments" text
+def _pybind_refusal(binding: str, args: str) -> str:
+    return ("Traceback (most recent call last):\n"
+            '  File "nmt/train.py", line 301, in <module>\n'
+            "    trainer.step(batch)\n"
+            '  File "/opt/py36/lib/python3.6/site-packages/torch/nn/parallel/distributed.py", line 421, in '
+            "reduction_fn_nccl\n"
+            f"    self.device_ids)\n"
+            f"TypeError: {binding}(): incompatible function arguments. The following argument types are supported:\n"
+            f"    1. ({args}) -> Tuple[torch.distributed.Work, at::Tensor]\n\n"
+            "Invoked with: <torch.distributed.ProcessGroupNCCL object at 0x7f11aa0e3d50>, [[None, tensor([1., 2.], "
+            "device='cuda:1')]], [1]\n")
+
+
+def test_ddps_queue_reduction_refused_in_backward_gets_the_unused_parameter_fix(tmp_path):
+    """Round 77's xlm-109 shape: torch 1.0 DDP's own dist._queue_reduction call, refused by pybind for a bucket
+    holding a parameter that got no gradient: rule AW's reducer error -- the module every rank runs, nobody named,
+    cause unknown -- and the fix says what the reducer refused (unused parameters, find_unused_parameters=True after
+    upgrading torch, device_ids)."""
+    d = _report(tmp_path, _pybind_refusal("_queue_reduction", "process_group: torch.distributed.ProcessGroup, "
+                                          "grads_batch: List[List[at::Tensor]], devices: List[int]"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not _accused(d), v
+    for word in ("_queue_reduction", "find_unused_parameters=True", "torch >= 1.1", "device_ids"):
+        assert word in v["fix"], (word, v["fix"])
+
+
+def test_another_bindings_refusal_gets_no_reducer_fix(tmp_path):
+    """The near shape: another pybind binding refusing its arguments (_broadcast_coalesced) is not DDP's bucket
+    reduction: none of the reducer's unused-parameter fix is given."""
+    d = _report(tmp_path, _pybind_refusal("_broadcast_coalesced", "process_group: torch.distributed.ProcessGroup, "
+                                          "tensors: List[at::Tensor], buffer_size: int"))
+    v = d["verdict"]
+    assert "_queue_reduction" not in v["fix"] and "find_unused_parameters" not in v["fix"], v["fix"]

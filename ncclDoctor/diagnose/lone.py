@@ -75,13 +75,16 @@ def _own(e: Event) -> bool:
     """An entry that, read alone, failed on its own: a nonzero exit code or a signal other than SIGTERM,
     torchrun's root cause whose exit code was cut from the paste (its first observed failure), the worker
     vLLM's executor saw die (it prints no exit code), or a check_call's CalledProcessError for one worker's command
-    cut before its status (it raises only for a non-zero one: readers.exits._launcher_exit)."""
+    cut before its status (it raises only for a non-zero one: readers.exits._launcher_exit) -- named by its index,
+    or by its local rank where torch.distributed.launch's command of its last worker shows it started one."""
     code = e.data.get("exitcode")
     if e.data.get("signal") == "SIGTERM" or code == -15:
         return False
     return code not in TORN_DOWN or (code is None and bool(e.data.get("root") or e.data.get("died")
                                                            or e.data.get("nonzero"))
-                                     and (e.rank is not None or bool(e.data.get("rank_cut")))) or bool(
+                                     and (e.rank is not None or bool(e.data.get("rank_cut"))
+                                          or (bool(e.data.get("nonzero")) and e.data.get("local_rank") is not None))
+                                     ) or bool(
         e.data.get("launcher_kill"))
 
 

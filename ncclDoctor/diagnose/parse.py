@@ -557,6 +557,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
         if coll is not None:
             self._spawn_in_collective(frame[0], coll.group(1))
+        elif "parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1]):
+            # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
+            self._spawn_in_collective(frame[0], S.DDP_INIT)
         if ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code):
             # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore: the
             # process raised there, while the store every process shares was being set up (verdict.store)

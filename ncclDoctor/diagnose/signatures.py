@@ -1210,6 +1210,13 @@ R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's
 # raises only for a non-zero status): that record names the worker, its index the task's in the cluster, read even
 # where the paste cut the line before its status (lead rules A, I, AC (4); readers.exits._launcher_exit)
 R_CPE_WORKER = re.compile(r"CalledProcessError: Command '\[[^\]\n]{0,2000}?'--(?:worker|task)_index[= ](\d{1,6})'")
+# torch 1.x torch.distributed.launch's CalledProcessError for the command of the LAST worker it started ([python, '-u',
+# script, '--local_rank=N', ...]; lead rules M, U (5)) with the paste cut inside the command, before its status: a
+# '--local_rank=0' there means the node ran one worker, the one that failed (CalledProcessError is raised only for a
+# non-zero status): readers.exits._launcher_exit reads it as local rank 0's record, its exit code cut (round 77's
+# simcse-151, as mspn-31 reads the whole line)
+R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}python[\d.]*', '-u', '[^'\n]{1,500}', "
+                              r"'--local_rank=0'(?:, '[^'\n]{0,500}')*,?\s*$")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
@@ -1550,6 +1557,16 @@ R_C10D_COLLECTIVE_FRAME = re.compile(
     r'torch/distributed/distributed_c10d\.py", line \d{1,7}, in (all_reduce|all_gather(?:_into_tensor|_object)?|'
     r"reduce_scatter(?:_tensor)?|all_to_all(?:_single)?|broadcast(?:_object_list)?|reduce|gather(?:_object)?|"
     r"scatter(?:_object_list)?|barrier|monitored_barrier|send|recv)\s*$")
+# A frame of DistributedDataParallel's own construction (torch/nn/parallel/distributed.py's __init__ or the helpers it
+# calls to check the parameters across processes and broadcast the module's state from rank 0; the frame line only):
+# a traceback cut there stopped inside DDP's state broadcast, a collective (parse.input_tail, rule BH (2)). Its
+# forward, its reducer's backward hooks are not the construction
+R_DDP_INIT_FRAME = re.compile(
+    r'torch[/\\]nn[/\\]parallel[/\\]distributed\.py", line \d{1,7}, in (?:__init__|_ddp_init_helper|'
+    r"_sync_params_and_buffers|_sync_module_states|_distributed_broadcast_coalesced|"
+    r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
+# the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
+DDP_INIT = "DistributedDataParallel's constructor"
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
 # prints the exception last, after "Traceback (most recent call last):"), frames as "<ipython-input-1-ab12> in main()",

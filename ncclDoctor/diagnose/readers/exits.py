@@ -522,6 +522,16 @@ class ExitReaders:
         m = S.R_LAUNCHER_EXIT.search(text)
         ray = None if m else S.R_RAY_OOM.search(text)
         if not m and not ray:
+            if "--local_rank=0'" in text and "CalledProcessError" in text and S.R_CPE_LAUNCH_CUT.search(text):
+                # torch 1.x torch.distributed.launch's record of its last worker, '--local_rank=0', its status cut:
+                # one worker ran, and it failed (lead rules M, U (5), A)
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=None, local_rank=0, pid=None, nonzero=True, one_launched=True,
+                               launcher="torch.distributed.launch",
+                               local_from="launcher: torch.distributed.launch's CalledProcessError shows the command "
+                               "of the last worker it started, '--local_rank=0': it started one")
+                return ev
             return None
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # a launcher's line: at most a local rank or a process index
@@ -644,8 +654,12 @@ class ExitReaders:
         text, below mp.spawn's "-- Process N terminated with the following error:": that child was waiting in the
         collective when it raised -- maybe the victim of a peer that left with exit code 0, which spawn does not
         report. Process N is then not shown failing first (rule I's limit): the record is marked so, and names no
-        one (verdict.exits._spawn_in_collective), its fix the collective's."""
-        held = self._spawn_exc or self._spawn_shown
+        one (verdict.exits._spawn_in_collective), its fix the collective's. Lead rule BH (2) reads a cut inside
+        DistributedDataParallel's constructor (S.DDP_INIT) so only where the record is held (_spawn_exc): where spawn's
+        teardown of the other children made it a known world's record (_spawn_shown: they were still running when
+        spawn stopped them, so no peer had left), process N stays named (rules A, AL (2); round 62's
+        pytorch-152302)."""
+        held = self._spawn_exc if name == S.DDP_INIT else self._spawn_exc or self._spawn_shown
         if held is not None and 0 < lineno - held[0] <= 200:
             held[1].data["cut_in_collective"] = name
 

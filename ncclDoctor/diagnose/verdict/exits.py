@@ -184,7 +184,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
     down = {id(e) for e in torn_down(c)}
     fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
-             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died"))]
+             and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died")
+                  or e.data.get("one_launched"))]
     if not fails:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
@@ -224,6 +225,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if lone is not None and lone.event.data.get("cut_in_collective") and lone.event.data.get("error_cut"):
         return _spawn_in_collective(c, lone.event, lone.local_rank)
+    if lone is not None and lone.exitcode is None and lone.event.data.get("one_launched") and lone.culprits:
+        return _one_launched(c, lone)
     several = several_failures(c) if lone is None else []
     unshown = root_not_shown(c, failed_on_own(c))
     if any(e.data.get("exitcode") == -7 for e in fails) and (died_alike(c) or unshown):  # lead rule J with rule F
@@ -534,6 +537,8 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
     code 0 (spawn reports no such exit) or failed in the same call: unknown, culprits "unknown", nobody innocent."""
     at, call_fix = _cut_call(c, rec, n)
     name = rec.data["cut_in_collective"]
+    if name == S.DDP_INIT:
+        return _spawn_in_ddp_init(rec, n, at)
     return Verdict(
         "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
         f"stops inside the collective {name}{at.split(':', 1)[1] if ':' in at else ''} before its exception: a "
@@ -544,6 +549,55 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
         "gloo error, a connection closed by a peer) and each process's own log, every rank's: the first error in time "
         "is the cause. " + call_fix + "If it hangs there first, py-spy dump --pid of every process shows which one "
         "is not in the same collective; dmesg -T for the OOM killer, which ends a peer without a traceback.",
+        "low", [], [rec.brief()])
+
+
+def _one_launched(c: Collected, lone) -> Verdict:
+    """Lead rules M, U (5), A (round 77's simcse-151, as mspn-31 reads the whole line): torch 1.x
+    torch.distributed.launch's CalledProcessError for the command of the last worker it started, '--local_rank=0',
+    the paste cut before its status (readers.exits._launcher_exit): the launcher started one worker, and it raised
+    for it, so that worker -- local rank 0, rank 0 of a job nothing says spans nodes -- failed. Its untagged
+    exception above the launcher's traceback, if one, is its own; its class names no cause."""
+    own = _lone_worker_error(c)
+    return Verdict(
+        "unknown", f"torch.distributed.launch raised CalledProcessError for the command of the last worker it started, "
+        "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that failed -- "
+        f"{lone.who}" + (f"; the exception above the launcher's traceback is that worker's own ({own[:160]}), of no "
+                         "known family" if own else "; its own error is not in these lines"),
+        (f"Start from that worker's error ({own[:160]}): its traceback's last frames name the line of the script that "
+         "raised it (a bare NotImplementedError is the script refusing an option or a data format it does not "
+         "support: check the arguments against what that line expects -- the model type, the training file's format "
+         "and columns)" if own else "Read the worker's own error above the launcher's traceback (its stderr)")
+        + ". Run the worker's full command (the CalledProcessError's Command, whole) once without the launcher to see "
+        "its error and exit status; for a log per rank use torchrun --log-dir DIR --redirects 3 --tee 3 in place of "
+        "torch.distributed.launch.",
+        "medium", lone.culprits, [lone.event.brief()])
+
+
+def _spawn_in_ddp_init(rec: Event, n: int | None, at: str) -> Verdict:
+    """Lead rule BH (2) (round 77's distributed-tutorial-4, round 70's fixmatch-pytorch-2): mp.spawn's record of
+    process N whose traceback the paste cuts inside DistributedDataParallel's constructor (torch/nn/parallel/
+    distributed.py's __init__ or its state-sync helpers) before its error text. DDP's construction checks the
+    parameters across processes and broadcasts the module's state from rank 0 -- a collective every process joins --
+    so, as for a cut inside a collective (BH (1)), process N may be the victim of a peer that left or never connected
+    (another node): unknown, culprits "unknown", nobody innocent."""
+    return Verdict(
+        "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
+        f"stops inside DistributedDataParallel's constructor{at + ',' if at else ''} before its exception: DDP "
+        "broadcast at construction (the module's parameters and buffers sent from rank 0 to every "
+        "process, _dist_broadcast_coalesced / _sync_params_and_buffers) is a collective every process joins, so a "
+        "process that raises there is not shown failing first -- an NCCL or connection error there is what it meets "
+        "when a peer (on this node or another) left, crashed or never reached the same point. Which process failed "
+        "first, and why, these lines do not say",
+        f"Paste process {n}'s full traceback down to its exception (the full error text of process {n}: an NCCL "
+        "error, a timeout, 'invalid device ordinal') and every node's log, every process's: the first error in time "
+        "is the cause. Rerun with NCCL_DEBUG=INFO (and TORCH_DISTRIBUTED_DEBUG=DETAIL) to see why DDP's broadcast at "
+        "construction failed. Check that each process pins its own GPU before building DDP (torch.cuda.set_device("
+        "local rank), device_ids=[local rank], the model moved to that GPU; CUDA_VISIBLE_DEVICES listing as many GPUs "
+        "as processes per node); on several nodes, that MASTER_ADDR / MASTER_PORT reach the first node from every "
+        "other (no firewall between them), that NCCL_SOCKET_IFNAME names the interface the nodes share, and every "
+        "node starts the same world size and its own node rank; on one machine whose GPUs cannot talk peer-to-peer "
+        "(some PCIe / virtualised hosts), NCCL_P2P_DISABLE=1 tells whether the GPU-to-GPU path is at fault.",
         "low", [], [rec.brief()])
 
 
@@ -1046,6 +1100,10 @@ LAUNCHER_LOGS = {
                                     "with the following error:', that child's own traceback below it: process N is "
                                     "its index on this host; the children spawn stopped after it were only torn "
                                     "down."),
+    "torch.distributed.launch": ("torch 1.x's torch.distributed.launch raises CalledProcessError with the command of "
+                                 "the last worker it started, not the failed one's: read the workers' own output "
+                                 "above its traceback; torchrun --log-dir DIR --redirects 3 --tee 3 in its place keeps "
+                                 "one log per rank."),
     "accelerate's simple_launcher": ("accelerate's simple_launcher ran the script as its one process (no --multi_gpu): "
                                      "its CalledProcessError carries only the exit status; the script's own "
                                      "traceback printed above it says why (killed by a signal: dmesg -T on the host)."),

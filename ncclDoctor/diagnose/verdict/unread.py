@@ -62,11 +62,31 @@ _R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
                                 r"Expected to have finished reduction in the prior iteration")
 
 
+# torch 1.0's DistributedDataParallel reducing its gradient buckets through its C++ binding dist._queue_reduction, and
+# pybind refusing the arguments ("TypeError: _queue_reduction(): incompatible function arguments"): DDP's own call
+# during backward, not the job's -- a bucket holding something that is not a gradient tensor (a parameter that got no
+# gradient; torch 1.0 had no find_unused_parameters) or device_ids not a list of ints. Rule AW's reducer error (round
+# 77's xlm-109): no class covers it, the module every rank runs, so its fix only; other bindings' refusals are not it
+_R_QUEUE_REDUCTION = re.compile(r"\b_queue_reduction\(\): incompatible function arguments")
+_QUEUE_REDUCTION_FIX = ("_queue_reduction is torch 1.0 DistributedDataParallel's own C++ call reducing the gradient "
+                        "buckets in backward (the DDP reducer), and it refused the bucket's arguments: a parameter "
+                        "that received no gradient (unused parameters: a module or branch that takes no part in this "
+                        "step's loss -- parameters that receive no gradient leave a None in the bucket) or "
+                        "device_ids not a list of ints (device_ids=[local_rank] (int)). Upgrade PyTorch (torch >= "
+                        "1.1) and pass find_unused_parameters=True to DistributedDataParallel, or make every "
+                        "parameter take part in the loss (freeze the unused ones: requires_grad=False); check the "
+                        "torch version the code was written for and the DistributedDataParallel arguments. The full "
+                        "traceback's 'Invoked with' line shows which argument it refused. ")
+
+
 def _ddp_reducer_fix(texts: list[str]) -> str:
-    """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, else the fix of
-    its bookkeeping asserts (_DDP_REDUCER_FIX); '' where no line is DDP's reducer refusing the backward."""
+    """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's
+    bucket reduction refused (_QUEUE_REDUCTION_FIX), else the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); ''
+    where no line is DDP's reducer refusing the backward."""
     if any(_R_DDP_UNUSED.search(t) for t in texts):
         return _DDP_UNUSED_FIX
+    if any("_queue_reduction" in t and _R_QUEUE_REDUCTION.search(t) for t in texts):
+        return _QUEUE_REDUCTION_FIX
     return _DDP_REDUCER_FIX if any(_R_DDP_REDUCER.search(t) for t in texts) else ""
 
 
@@ -844,6 +864,20 @@ _JIT_BUILD_FIX = (
     "real tool). ")
 
 
+# A cut traceback's last frame calling torch.cuda.set_device (its code line: "torch.cuda.set_device(args.local_rank)"),
+# or torch's own set_device in torch/cuda/__init__.py: the process raised pinning its GPU at start-up, its error cut
+# (rules AU (2), BG (1), BG (6): no 'invalid device ordinal' shown, so the cause stays unknown; round 77's rife-202)
+_R_SET_DEVICE_CALL = re.compile(r"(?:^|[\s=(,])(?:torch\.)?cuda\.set_device\s*\(")
+_R_CUDA_INIT_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]cuda[/\\]__init__\.py"')
+_SET_DEVICE_CUT_FIX = (
+    "torch.cuda.set_device raises where the index asked for is not a visible GPU ('invalid device ordinal': more "
+    "processes per node than GPUs) or where torch has no CUDA (torch.cuda.is_available() is False: a CPU-only "
+    "build). Match --nproc_per_node to the number of GPUs the node shows (nvidia-smi; torch.cuda.device_count() "
+    "with the same CUDA_VISIBLE_DEVICES the launch uses), pass each process its own local_rank (torchrun / "
+    "LOCAL_RANK: read os.environ['LOCAL_RANK'] where the script expects --local_rank), and install a CUDA build "
+    "of torch where torch.cuda.is_available() says False. Paste the full error text to know which. ")
+
+
 _NOTEBOOK_SPAWN_FIX = (
     "Run the example as a script, not from a notebook: save it to a file and start it with python script.py (or "
     "torchrun --nproc_per_node N script.py), keeping mp.spawn / the process start under if __name__ == '__main__':. "
@@ -911,12 +945,23 @@ def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
     config), c10d's own argument check (rules AV, BB (4): invalid_usage), multiprocessing's spawn check for a main
-    guard (generic.R_SPAWN_NO_MAIN_GUARD: config). Nobody named (the error itself was not pasted), low confidence."""
+    guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU (its fix only: unknown).
+    Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
         if _R_LIGHTNING_FRAME.search(ev.text):
             return _lightning_exited(ev, who)
         return _notebook_spawn(ev, who)
+    if (code and _R_SET_DEVICE_CALL.search(code)) or (func == "set_device" and _R_CUDA_INIT_FILE.search(ev.text)):
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback in torch.cuda.set_device ({ev.text[:200]}"
+            + (f": '{code[:120]}'" if code else "") + "), "
+            "before its exception line: the process raised pinning its GPU at start-up -- what every process of a "
+            "launch meets alike where it asks for a device index the host does not have (more processes than "
+            "visible GPUs: 'invalid device ordinal') or runs a torch without CUDA; the error text itself was not "
+            "pasted, so which, and which rank, these lines do not say",
+            _SET_DEVICE_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if not code:
         return None
     imp = _R_IMPORT_STMT.match(code) if func == "<module>" else None
