@@ -275,9 +275,12 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     m = _MODULE_ATTR.match(message or "")
     if m is None or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
         return None
-    if c.worker_failures or c.child_failures:
-        return None  # a launcher's record names the failed worker: rule A reads it (one of several launched)
     mod, attr = m.group("mod"), m.group("attr")
+    # a launcher's record names the failed worker: rule A reads it (one of several launched) -- but not a torch build
+    # lacking torch.distributed's core API, which every worker it starts loads alike (rule Q's last sentence: round
+    # 77's rife-280, torch.distributed.launch's CalledProcessError naming its one '--local_rank=0')
+    if (c.worker_failures or c.child_failures) and not (mod == "torch.distributed" and attr in _DIST_CORE):
+        return None
     top = mod.split(".", 1)[0]
     ranks = sorted({e.rank for e in excs if e.rank is not None})
     who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"

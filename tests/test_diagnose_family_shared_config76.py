@@ -1,0 +1,41 @@
+"""How diagnose reads code or settings every rank shares, shown through one process's error or a launch line (round
+76, and round 77's rife-280, session 27): torch.distributed lacking its core API under a launcher's record of its one
+worker. Each is config (or torch's own argument check: invalid_usage), no rank. Each test reads the shape from lines
+other than the rounds' cases' own (other paths, programs, sizes), and a near shape that must NOT be read that way.
+Paths, pids and programs are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+# --- torch.distributed.launch's CalledProcessError after a build without distributed support ------------------------
+_TB_DIST = ('Traceback (most recent call last):\n  File "fit.py", line 77, in <module>\n'
+            '    torch.distributed.{attr}(backend="nccl")\n'
+            "AttributeError: module 'torch.distributed' has no attribute '{attr}'\n")
+_CALLED = ('Traceback (most recent call last):\n  File "D:\\\\py\\\\envs\\\\vfi\\\\lib\\\\runpy.py", line 194, in '
+           '_run_module_as_main\n    return _run_code(code, main_globals, None,\n'
+           '  File "D:\\\\py\\\\envs\\\\vfi\\\\lib\\\\site-packages\\\\torch\\\\distributed\\\\launch.py", line 256, '
+           'in main\n    raise subprocess.CalledProcessError(returncode=process.returncode,\n'
+           "subprocess.CalledProcessError: Command '['D:\\\\\\\\py\\\\\\\\envs\\\\\\\\vfi\\\\\\\\python.exe', '-u', "
+           "'fit.py', '--local_rank=0', '--bs=4']' returned non-zero exit status 1.\n")
+
+
+def test_a_build_without_distributed_under_the_launchers_record_names_nobody(tmp_path):
+    """Lead rules Q's last sentence, AF (2) (round 77, rife-280): torch.distributed.launch's CalledProcessError names
+    its one worker, whose traceback ends in torch.distributed lacking init_process_group -- the torch build every
+    worker loads has no distributed support: config, no rank, though the launcher's record names local rank 0."""
+    d = _report(tmp_path, "PS C:\\w> python -m torch.distributed.launch --nproc_per_node=1 fit.py --bs=4\n\n"
+                + _TB_DIST.format(attr="init_process_group") + _CALLED)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "is_available" in v["fix"] and "gloo" in v["fix"], v
+
+
+def test_a_newer_name_missing_under_the_launchers_record_stays_the_workers(tmp_path):
+    """The near shape: the same launcher's record after a module lacking a name only some versions have (not
+    torch.distributed's core API) stays rule A's reading of the worker the record names, no build claim."""
+    v = _verdict(tmp_path, "PS C:\\w> python -m torch.distributed.launch --nproc_per_node=1 fit.py --bs=4\n\n"
+                 + _TB_DIST.format(attr="get_node_local_rank") + _CALLED)
+    assert "is_available" not in v["fix"], v
