@@ -39,3 +39,33 @@ def test_a_newer_name_missing_under_the_launchers_record_stays_the_workers(tmp_p
     v = _verdict(tmp_path, "PS C:\\w> python -m torch.distributed.launch --nproc_per_node=1 fit.py --bs=4\n\n"
                  + _TB_DIST.format(attr="get_node_local_rank") + _CALLED)
     assert "is_available" not in v["fix"], v
+
+
+# --- a sharding framework's check that a parameter does not split evenly over the world -----------------------------
+def _tagged(rank: int, lines: list[str]) -> str:
+    return "".join(f"[rank{rank}]: {x}\n" for x in lines)
+
+
+def test_a_parameter_not_divisible_by_the_world_size_is_the_shared_model_and_launch(tmp_path):
+    """Lead rules W, BF (4) (round 76, lightning-thunder-248): one rank's traceback ends in the sharding framework's
+    own check that a parameter's first dimension is not divisible by the world size -- the model and the process
+    count every rank shares: config, no rank accused, the fix says pad it or change the number of processes."""
+    text = ("torchrun --nproc-per-node=6 train_lm.py --strategy fsdp\n"
+            + _tagged(3, ["Traceback (most recent call last):", '  File "/src/lib/shard.py", line 88, in check',
+                          "    raise exception_type(s())",
+                          "RuntimeError: Current sharding requires the first dimension of the parameter "
+                          "'embed.tok.weight' (50257) to be divisible by the world size (6)"]))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "embed.tok.weight" in v["summary"] and "world size" in v["fix"] and "pad" in v["fix"], v
+
+
+def test_a_size_not_divisible_by_a_block_is_the_ranks_own_call(tmp_path):
+    """The near shape: a tensor's size not divisible by a kernel's block size names no world size -- one call's
+    argument on that rank, not the launch: not the world-size reading (the generic settings words may still read it)."""
+    text = _tagged(3, ["Traceback (most recent call last):", '  File "/src/lib/kern.py", line 12, in run',
+                       "RuntimeError: the last dimension of the input (50257) must be divisible by the block size "
+                       "(64)"])
+    v = _verdict(tmp_path, text)
+    assert "divisible by the world size" not in v["fix"] and "sharding framework" not in v["summary"], v

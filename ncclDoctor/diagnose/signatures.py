@@ -2628,6 +2628,16 @@ R_STAGES_WORLD = re.compile(
     r"(?:larger|greater|more|bigger|smaller|less|fewer) than (?:the )?(?:number of |num[_ ])?(?:pipeline )?stages\b|"
     r"\b(?:number of |num[_ ])?(?:pipeline )?stages\b[^\n]{0,20}?\b(?:is |are )?(?:larger|greater|more|bigger|smaller|"
     r"less|fewer) than (?:the )?(?:number of |num[_ ])?(?:ranks|processes|workers|devices|GPUs|world[_ ]size)\b)")
+# A sharding framework's own check that a parameter's dimension does not split evenly over the processes (thunder's
+# FSDP: "RuntimeError: Current sharding requires the first dimension of the parameter 'lm_head.weight' (32001) to be
+# divisible by the world size (8)"; round 76's lightning-thunder-248): the model every rank builds and the process
+# count every rank is launched with (lead rules W, BF (4)): config, no rank. Read on an exception's message only, and
+# only where the divisor is the world / the number of processes (a tensor's size divisible by a block size is one
+# call's argument). Group what: the parameter, where named.
+R_WORLD_DIVISIBLE = re.compile(
+    r"(?i:\b(?:dimension|size|shape|length|vocab\w{0,12}|numel)\b[^\n]{0,80}?(?:'(?P<what>[\w.]{1,120})'"
+    r"[^\n]{0,40}?)?\b(?:to be |is not |isn't |must be |should be |be )?(?:evenly )?divisible by (?:the )?"
+    r"(?:world[ _]size|number of (?:ranks|processes|GPUs|devices|workers)|num[_ ](?:ranks|processes|gpus|devices))\b)")
 # A framework's own check that the config file a launch argument names does not exist, after it tried the value as a
 # path, a dict and an inline (base64) config (transformers' / accelerate's HfDeepSpeedConfig: "ValueError: Expected a
 # string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds.json"; round

@@ -987,6 +987,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _unreadable(e, evs)
     if e.data.get("stages"):
         return _stages_world(e, evs)
+    if e.data.get("world_divisible"):
+        return _world_divisible(e, evs)
     if e.data.get("config_path"):
         return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
@@ -1234,6 +1236,30 @@ def _stages_world(e, evs: list) -> Verdict:
         "GPUs), or split the model into as many stages as processes (explicit split_points, one per stage boundary, "
         "instead of split_points='auto', or a num_stages / pipeline-parallel size equal to the world size); print the "
         "stage count the split gives before building the stages to confirm, then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _world_divisible(e, evs: list) -> Verdict:
+    """Lead rules W and BF (4), as round 76's lightning-thunder-248 reads it (and round 72's axolotl-2250 reads FSDP
+    refusing the shared model): a sharding framework's own check that a parameter's dimension does not split evenly
+    over the processes (signatures.R_WORLD_DIVISIBLE: thunder's FSDP "requires the first dimension of the parameter
+    'lm_head.weight' (32001) to be divisible by the world size (8)"). The model every rank builds and the process
+    count every rank is launched with are the same on every rank, so the rank shown raising it is no culprit: config,
+    no rank."""
+    said = e.data["settings"]
+    m = S.R_WORLD_DIVISIBLE.search(said)
+    what = f"'{m.group('what')}'" if m and m.group("what") else "a parameter"
+    return Verdict(
+        "config",
+        f"the sharding framework stopped on its own check that {what} does not split evenly over the processes "
+        f"({e.data['type']}: {said[:200]}, {e.where}): its dimension is not divisible by the world size -- the model "
+        "every rank builds and the process count every rank is launched with, the same on every rank, so the rank "
+        "shown raising it is no culprit",
+        f"Make the sharded dimension of {what} divisible by the world size: pad it to a multiple of the number of "
+        "processes (for an embedding or lm_head, pad the vocabulary: padded_vocab_size / pad_to_multiple_of a "
+        "multiple of the world size, resize_token_embeddings), or launch a number of GPUs that divides it "
+        "(--nproc-per-node / --nproc_per_node, the number of nodes), or use a sharding mode that allows uneven "
+        "sharding (padding the last shard; another shard_mode / sharding strategy); then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
