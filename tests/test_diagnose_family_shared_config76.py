@@ -69,3 +69,30 @@ def test_a_size_not_divisible_by_a_block_is_the_ranks_own_call(tmp_path):
                        "(64)"])
     v = _verdict(tmp_path, text)
     assert "divisible by the world size" not in v["fix"] and "sharding framework" not in v["summary"], v
+
+
+# --- torch's own argument check of init_device_mesh ---------------------------------------------------------------
+_MESH_TB = ('Traceback (most recent call last):\n  File "/home/u/rlx/workers/base.py", line 41, in setup\n'
+            "    mesh = init_device_mesh(\"cuda\", shape, mesh_dim_names=names)\n"
+            '  File "/opt/conda/lib/python3.11/site-packages/torch/distributed/device_mesh.py", line 1002, in '
+            "init_device_mesh\n    raise RuntimeError(\n")
+
+
+def test_init_device_mesh_refusing_its_arguments_is_invalid_usage_of_nobody(tmp_path):
+    """Lead rules AV, BA (3), BB (4) (round 76, rl2-pr9): torch's init_device_mesh refusing mesh_shape and
+    mesh_dim_names of different lengths is torch's own argument check on a call every rank makes alike:
+    invalid_usage, no rank, the fix names mesh_dim_names / mesh_shape."""
+    text = _MESH_TB + ("RuntimeError: ('mesh_shape and mesh_dim_names should have same length!', "
+                       "'Found len(mesh_dim_names): 3 and len(mesh_shape):2.')\n")
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not _accused(d), v
+    assert "mesh_dim_names" in v["fix"] and "mesh_shape" in v["fix"], v
+
+
+def test_a_device_mesh_bigger_than_the_world_is_not_its_argument_check(tmp_path):
+    """The near shape: DeviceMesh refusing a mesh larger than the processes launched is the launch's size, not the
+    call's arguments disagreeing with each other: not read as init_device_mesh's argument check."""
+    text = _MESH_TB + "RuntimeError: Mesh should not be bigger than default world size 1, but found 4 ranks!\n"
+    v = _verdict(tmp_path, text)
+    assert "init_device_mesh refused its arguments" not in v["summary"], v
