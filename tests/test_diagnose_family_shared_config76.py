@@ -96,3 +96,27 @@ def test_a_device_mesh_bigger_than_the_world_is_not_its_argument_check(tmp_path)
     text = _MESH_TB + "RuntimeError: Mesh should not be bigger than default world size 1, but found 4 ranks!\n"
     v = _verdict(tmp_path, text)
     assert "init_device_mesh refused its arguments" not in v["summary"], v
+
+
+# --- a framework's check of the type of the model handed to its wrapper -------------------------------------------
+def test_a_wrapper_refusing_the_models_type_is_the_shared_wrapping_order(tmp_path):
+    """Lead rules W, BF (4), AF (2) (round 76, lightning-thunder-pr2629): rank 1's traceback ends in a framework's
+    own check that the model handed to its wrapper is not the type it expects -- the wrapping order in the script
+    every rank runs: config, no rank accused, the fix names the expected type and the wrapping order."""
+    text = _tagged(1, ["Traceback (most recent call last):", '  File "/w/demo/ddp_demo.py", line 30, in <module>',
+                       "    net = acme.shard(net)", '  File "/w/acme/dist.py", line 210, in shard',
+                       "    raise TypeError(",
+                       "TypeError: Expected `model` to be of type `acme.nn.CompiledModule`, but got ResNet"])
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "acme.nn.CompiledModule" in v["fix"] and "order" in v["fix"] and "thunder" not in v["fix"], v
+
+
+def test_an_input_of_the_wrong_type_is_not_the_wrapping_order(tmp_path):
+    """The near shape: a check of an input's type (a tensor, a batch) is one call's data on that rank, not the model
+    handed to a wrapper: not the wrapping-order reading."""
+    text = _tagged(1, ["Traceback (most recent call last):", '  File "/w/demo/ddp_demo.py", line 44, in step',
+                       "TypeError: Expected `input` to be of type `torch.Tensor`, but got list"])
+    v = _verdict(tmp_path, text)
+    assert "wrapper refused the model" not in v["summary"], v

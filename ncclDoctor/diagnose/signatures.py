@@ -2638,6 +2638,14 @@ R_WORLD_DIVISIBLE = re.compile(
     r"(?i:\b(?:dimension|size|shape|length|vocab\w{0,12}|numel)\b[^\n]{0,80}?(?:'(?P<what>[\w.]{1,120})'"
     r"[^\n]{0,40}?)?\b(?:to be |is not |isn't |must be |should be |be )?(?:evenly )?divisible by (?:the )?"
     r"(?:world[ _]size|number of (?:ranks|processes|GPUs|devices|workers)|num[_ ](?:ranks|processes|gpus|devices))\b)")
+# A framework's own check of the type of the model handed to its wrapper (thunder.distributed.fsdp: "TypeError:
+# Expected `model` to be of type `thunder.core.module.ThunderModule`, but got Sequential" -- thunder.jit must wrap the
+# model first; round 76's lightning-thunder-pr2629): the wrapping order in the script every rank runs alike (lead
+# rules W, BF (4), AF (2)): config, no rank. Read on an exception's message only, and only where the argument is the
+# model / module (a tensor's or an input's type is one call's data). Group want: the type expected.
+R_MODEL_TYPE_CHECK = re.compile(r"\b[Ee]xpected [`'\"]?(?:model|module|the model|the module)[`'\"]? to be (?:of type |"
+                                r"an instance of |an? )[`'\"]?(?P<want>[\w.]{1,160})[`'\"]?,? but (?:got|received|"
+                                r"found|is)\b")
 # A framework's own check that the config file a launch argument names does not exist, after it tried the value as a
 # path, a dict and an inline (base64) config (transformers' / accelerate's HfDeepSpeedConfig: "ValueError: Expected a
 # string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds.json"; round

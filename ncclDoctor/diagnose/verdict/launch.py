@@ -989,6 +989,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _stages_world(e, evs)
     if e.data.get("world_divisible"):
         return _world_divisible(e, evs)
+    if e.data.get("model_type"):
+        return _model_type(e, evs)
     if e.data.get("config_path"):
         return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
@@ -1236,6 +1238,29 @@ def _stages_world(e, evs: list) -> Verdict:
         "GPUs), or split the model into as many stages as processes (explicit split_points, one per stage boundary, "
         "instead of split_points='auto', or a num_stages / pipeline-parallel size equal to the world size); print the "
         "stage count the split gives before building the stages to confirm, then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _model_type(e, evs: list) -> Verdict:
+    """Lead rules W, BF (4), AF (2), as round 76's lightning-thunder-pr2629 reads it: a framework's own check of the
+    type of the model handed to its wrapper (signatures.R_MODEL_TYPE_CHECK: thunder.distributed.fsdp's "Expected
+    `model` to be of type `thunder.core.module.ThunderModule`, but got Sequential"). The model and the order the
+    script wraps it in are the same on every rank, so the rank shown raising it is no culprit: config, no rank."""
+    said = e.data["settings"]
+    m = S.R_MODEL_TYPE_CHECK.search(said)
+    want = m.group("want") if m else "the type it names"
+    short = want.rsplit(".", 1)[-1]
+    return Verdict(
+        "config",
+        f"the framework's wrapper refused the model it was handed ({e.data['type']}: {said[:200]}, {e.where}): it "
+        f"expects a {short} -- a model already wrapped or converted by the framework's own step -- and got another "
+        "type, the wrapping order in the script every rank runs alike, so the rank shown raising it is no culprit",
+        f"Wrap the model in the order the framework expects: make it a {want} first (the framework's own "
+        "compile / jit / wrap step"
+        + (": thunder.jit before fsdp, thunder.distributed.fsdp(thunder.jit(model))" if "thunder" in want.lower()
+           else "") + "), then hand that to the wrapper; check the order of the wrapping calls against the "
+        "framework's current docs and update the example or script written for another version's order; then "
+        "relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
