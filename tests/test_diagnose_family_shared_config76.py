@@ -120,3 +120,25 @@ def test_an_input_of_the_wrong_type_is_not_the_wrapping_order(tmp_path):
                        "TypeError: Expected `input` to be of type `torch.Tensor`, but got list"])
     v = _verdict(tmp_path, text)
     assert "wrapper refused the model" not in v["summary"], v
+
+
+# --- a launch line's model-parallel size that the world launched does not divide ----------------------------------
+_SFT = ("+ torchrun --standalone --nnodes=1 --nproc_per_node={n} -m trainer.sft_main data.batch=64 \\\n"
+        "    model.path=/models/small-lm {setting} trainer.logger=console\n")
+
+
+def test_a_launch_whose_world_cannot_hold_its_sequence_parallel_size_is_config(tmp_path):
+    """Lead rules V (1), AF (1), AE (round 76, table-r1-1): a bash trace's launch line starts 2 processes and gives
+    the trainer a sequence parallel size of 4 (on the command's continuation line), the paste cut before any error:
+    the device mesh it builds cannot be, config, no rank; the fix names --nproc_per_node and the setting."""
+    d = _report(tmp_path, _SFT.format(n=2, setting="context_parallel_size=4"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--nproc_per_node" in v["fix"] and "context_parallel_size" in v["fix"], v
+
+
+def test_a_launch_whose_world_divides_its_parallel_size_is_not_read_so(tmp_path):
+    """The near shape: 8 processes with a sequence parallel size of 4 build their mesh: no launch setting to blame,
+    nothing failing shown -- not this config reading."""
+    v = _verdict(tmp_path, _SFT.format(n=8, setting="ulysses_sequence_parallel_size=4"))
+    assert "device mesh" not in v["summary"] and v["cause"] != "config", v
