@@ -142,3 +142,34 @@ def test_a_launch_whose_world_divides_its_parallel_size_is_not_read_so(tmp_path)
     nothing failing shown -- not this config reading."""
     v = _verdict(tmp_path, _SFT.format(n=8, setting="ulysses_sequence_parallel_size=4"))
     assert "device mesh" not in v["summary"] and v["cause"] != "config", v
+
+
+# --- torch.compile failing on a DTensor graph on the one rank shown -----------------------------------------------
+def _dynamo_tail(rank: int, args: str) -> str:
+    return _tagged(rank, ['  File "/py/site-packages/torch/_dynamo/utils.py", line 2300, in run_node',
+                          "    raise RuntimeError(make_error_message(e)).with_traceback(",
+                          "torch._dynamo.exc.TorchRuntimeError: Dynamo failed to run FX node with fake tensors: "
+                          f"call_function <built-in function matmul>(*({args}, ...)): got TypeError()", "",
+                          "from user code:", '   File "/w/models/mlp.py", line 61, in forward'])
+
+
+def test_compile_failing_on_a_dtensor_graph_on_one_rank_is_the_shared_stack(tmp_path):
+    """Lead rules AW, BB (1), AF (2) (round 76, cache-dit-460): a tensor-parallel run under torch.compile shows one
+    rank's traceback, Dynamo failing on an op whose arguments are DTensors: every rank compiles that same graph with
+    the same torch -- config, no rank accused, the fix says disable compile / upgrade torch."""
+    text = ("torchrun --nproc_per_node=2 serve_tp.py --tp 2 --compile\n\n"
+            + _dynamo_tail(1, "DTensor(local_tensor=FakeTensor(..., device='cuda:1', size=(4, 512)), "
+                              "device_mesh=DeviceMesh('cuda', [0, 1]), placements=(Shard(dim=1),))"))
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "torch.compile" in v["fix"] and "upgrade torch" in v["fix"], v
+
+
+def test_compile_failing_on_plain_tensors_stays_the_ranks_own(tmp_path):
+    """The near shape: the same Dynamo failure on plain (fake) tensors, no DTensor: not the DTensor-stack reading --
+    the one rank shown stays rule A's."""
+    text = ("torchrun --nproc_per_node=2 serve_tp.py --compile\n\n"
+            + _dynamo_tail(1, "FakeTensor(..., device='cuda:1', size=(4, 512))"))
+    v = _verdict(tmp_path, text)
+    assert "over DTensor" not in v["summary"], v

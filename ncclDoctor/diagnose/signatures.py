@@ -2646,6 +2646,16 @@ R_WORLD_DIVISIBLE = re.compile(
 R_MODEL_TYPE_CHECK = re.compile(r"\b[Ee]xpected [`'\"]?(?:model|module|the model|the module)[`'\"]? to be (?:of type |"
                                 r"an instance of |an? )[`'\"]?(?P<want>[\w.]{1,160})[`'\"]?,? but (?:got|received|"
                                 r"found|is)\b")
+# torch.compile failing while it traces a graph over DTensor (a tensor-parallel / FSDP2 model's sharded tensors):
+# "torch._dynamo.exc.TorchRuntimeError: Dynamo failed to run FX node with fake tensors: call_function <built-in
+# function linear>(*(DTensor(local_tensor=FakeTensor(...), device_mesh=DeviceMesh(...), placements=(Shard(dim=...)...";
+# round 76's cache-dit-460, "unhashable type: non-nested SymInt"). The graph, the placements and the torch build are
+# the same on every rank of the mesh, so every rank compiles it alike and fails alike -- the shared software stack
+# (lead rules AW, BB (1), AF (2)), even where one rank's traceback is the only one shown: config, no rank. Read on an
+# exception of torch._dynamo's own classes whose message shows a DTensor argument.
+R_DYNAMO_EXC = re.compile(r"(?:^|\.)(?:TorchRuntimeError|Unsupported|BackendCompilerFailed|"
+                          r"InternalTorchDynamoError|UserError)$")
+R_DTENSOR_ARG = re.compile(r"\bDTensor\((?:local_tensor=|\w{1,20}=)")
 # A framework's own check that the config file a launch argument names does not exist, after it tried the value as a
 # path, a dict and an inline (base64) config (transformers' / accelerate's HfDeepSpeedConfig: "ValueError: Expected a
 # string path to an existing deepspeed config, or a dictionary, or a base64 encoded string. Received: ds.json"; round

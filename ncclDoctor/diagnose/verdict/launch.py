@@ -991,6 +991,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _world_divisible(e, evs)
     if e.data.get("model_type"):
         return _model_type(e, evs)
+    if e.data.get("compile_dtensor"):
+        return _compile_dtensor(e, evs)
     if e.data.get("config_path"):
         return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
@@ -1239,6 +1241,29 @@ def _stages_world(e, evs: list) -> Verdict:
         "instead of split_points='auto', or a num_stages / pipeline-parallel size equal to the world size); print the "
         "stage count the split gives before building the stages to confirm, then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _compile_dtensor(e, evs: list) -> Verdict:
+    """Lead rules AW, BB (1), AF (2), as round 76's cache-dit-460 reads it: torch.compile (Dynamo) failing while it
+    traces a graph over DTensor arguments (signatures.R_DYNAMO_EXC, R_DTENSOR_ARG: "Dynamo failed to run FX node with
+    fake tensors: call_function <built-in function linear>(*(DTensor(local_tensor=...").  The model, its placements
+    on the device mesh and the torch build are the same on every rank, so every rank compiles the same graph and fails
+    on it alike, even where one rank's traceback is the only one shown: the shared software stack, config, no rank."""
+    said = e.data["settings"]
+    ranks = sorted({x.rank for x in evs if x.rank is not None})
+    who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"
+    return Verdict(
+        "config",
+        f"{who} stopped in torch.compile tracing the model over DTensor ({e.data['type']}: {said[:200]}, {e.where}): "
+        "Dynamo fails on an op whose arguments are DTensors (the tensor-parallel / FSDP2 sharded model) -- the same "
+        "graph, placements and torch build on every rank of the mesh, so every rank fails on it alike, a limit of the "
+        "torch.compile + DTensor stack this torch version has, not one rank's fault",
+        "Run without torch.compile (drop --compile / disable compile) to confirm the model runs eager under the same "
+        "parallelism; or upgrade torch (a newer PyTorch version traces DTensor ops with dynamic shapes better -- "
+        "errors on a SymInt are DTensor's sharding propagation meeting a symbolic size), or compile with"
+        " dynamic=False / torch._dynamo.mark_static on the inputs so the shapes are static; "
+        "rerun with TORCHDYNAMO_VERBOSE=1 for the full stack and check the torch version every node runs.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _model_type(e, evs: list) -> Verdict:
