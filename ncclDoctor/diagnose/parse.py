@@ -363,6 +363,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.steps: dict = {"phase": None, "ranks": set(), "prev": set(), "line": 0, "prev_phase": None}
         self._node_index: tuple[int, int] | None = None  # (line, index) of a command's --shard_id etc. (_node_url)
         self._announced_unfit = False  # a rank announced past that world was kept aside
+        self._parallel_unfit = False  # a model-parallel size that world does not divide was kept aside
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
         # the processes (host, pid) of this file whose communicator's 'Abort COMPLETE' was printed: their later INFO
         # return codes are that abort's teardown (the proxy's and bootstrap's sockets closed under their threads)

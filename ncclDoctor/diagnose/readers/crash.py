@@ -586,6 +586,15 @@ class CrashReaders:
                     said))) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+        elif "DTensor(" in said and "_dynamo" in m.group(1) and S.R_DYNAMO_EXC.search(m.group(1)) and (
+                S.R_DTENSOR_ARG.search(said)):  # torch.compile tracing a DTensor graph: every rank alike (BB (1))
+            ev.data.update(settings=said[:200], compile_dtensor=True)
+        elif m.group(1).endswith(("TypeError", "ValueError")) and "xpected" in said and S.R_MODEL_TYPE_CHECK.search(
+                said):  # a framework's check of the model handed to its wrapper: the wrapping order (rules W, BF (4))
+            ev.data.update(settings=said[:200], model_type=True)
+        elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "divisible" in said and (
+                S.R_WORLD_DIVISIBLE.search(said)):  # a parameter that does not shard evenly over the world (rule W)
+            ev.data.update(settings=said[:200], world_divisible=True)
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)

@@ -489,6 +489,16 @@ class SettingsReaders:
             cmd["nnodes"] = n.group(1)
         if cmd["world"] is None and (w := S.R_ARG_WORLD_SIZE.search(body)):
             cmd["world"] = int(w.group(1))
+        ps = S.R_ARG_PARALLEL_SIZE.search(body) if "parallel" in body and not self._parallel_unfit else None
+        n = cmd["nnodes"]
+        world = cmd["world"] or (cmd["procs"] * (int(n) if n and n.isdigit() else 1 if n is None else 0))
+        if ps and world and int(ps.group("size")) > 1 and world % int(ps.group("size")) and len(self.aside) < 8:
+            # a model-parallel size the world launched does not divide: its device mesh cannot be built (rule V (1))
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # a command line's setting, not a process's own line
+            ev.data.update(parallel_unfit=(ps.group("name"), int(ps.group("size")), world))
+            self.aside.append(ev)
+            self._parallel_unfit = True
         cmd["open"] = lineno if body.rstrip().endswith("\\") and lineno - cmd["line"] < 32 else 0
         if cmd["open"]:
             self._follow = max(self._follow, 1)  # the command goes on, on a line that may hold no trigger word

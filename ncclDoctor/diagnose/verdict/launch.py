@@ -275,9 +275,12 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     m = _MODULE_ATTR.match(message or "")
     if m is None or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
         return None
-    if c.worker_failures or c.child_failures:
-        return None  # a launcher's record names the failed worker: rule A reads it (one of several launched)
     mod, attr = m.group("mod"), m.group("attr")
+    # a launcher's record names the failed worker: rule A reads it (one of several launched) -- but not a torch build
+    # lacking torch.distributed's core API, which every worker it starts loads alike (rule Q's last sentence: round
+    # 77's rife-280, torch.distributed.launch's CalledProcessError naming its one '--local_rank=0')
+    if (c.worker_failures or c.child_failures) and not (mod == "torch.distributed" and attr in _DIST_CORE):
+        return None
     top = mod.split(".", 1)[0]
     ranks = sorted({e.rank for e in excs if e.rank is not None})
     who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"
@@ -984,6 +987,12 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _unreadable(e, evs)
     if e.data.get("stages"):
         return _stages_world(e, evs)
+    if e.data.get("world_divisible"):
+        return _world_divisible(e, evs)
+    if e.data.get("model_type"):
+        return _model_type(e, evs)
+    if e.data.get("compile_dtensor"):
+        return _compile_dtensor(e, evs)
     if e.data.get("config_path"):
         return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
@@ -1231,6 +1240,76 @@ def _stages_world(e, evs: list) -> Verdict:
         "GPUs), or split the model into as many stages as processes (explicit split_points, one per stage boundary, "
         "instead of split_points='auto', or a num_stages / pipeline-parallel size equal to the world size); print the "
         "stage count the split gives before building the stages to confirm, then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _compile_dtensor(e, evs: list) -> Verdict:
+    """Lead rules AW, BB (1), AF (2), as round 76's cache-dit-460 reads it: torch.compile (Dynamo) failing while it
+    traces a graph over DTensor arguments (signatures.R_DYNAMO_EXC, R_DTENSOR_ARG: "Dynamo failed to run FX node with
+    fake tensors: call_function <built-in function linear>(*(DTensor(local_tensor=...").  The model, its placements
+    on the device mesh and the torch build are the same on every rank, so every rank compiles the same graph and fails
+    on it alike, even where one rank's traceback is the only one shown: the shared software stack, config, no rank."""
+    said = e.data["settings"]
+    ranks = sorted({x.rank for x in evs if x.rank is not None})
+    who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"
+    return Verdict(
+        "config",
+        f"{who} stopped in torch.compile tracing the model over DTensor ({e.data['type']}: {said[:200]}, {e.where}): "
+        "Dynamo fails on an op whose arguments are DTensors (the tensor-parallel / FSDP2 sharded model) -- the same "
+        "graph, placements and torch build on every rank of the mesh, so every rank fails on it alike, a limit of the "
+        "torch.compile + DTensor stack this torch version has, not one rank's fault",
+        "Run without torch.compile (drop --compile / disable compile) to confirm the model runs eager under the same "
+        "parallelism; or upgrade torch (a newer PyTorch version traces DTensor ops with dynamic shapes better -- "
+        "errors on a SymInt are DTensor's sharding propagation meeting a symbolic size), or compile with"
+        " dynamic=False / torch._dynamo.mark_static on the inputs so the shapes are static; "
+        "rerun with TORCHDYNAMO_VERBOSE=1 for the full stack and check the torch version every node runs.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _model_type(e, evs: list) -> Verdict:
+    """Lead rules W, BF (4), AF (2), as round 76's lightning-thunder-pr2629 reads it: a framework's own check of the
+    type of the model handed to its wrapper (signatures.R_MODEL_TYPE_CHECK: thunder.distributed.fsdp's "Expected
+    `model` to be of type `thunder.core.module.ThunderModule`, but got Sequential"). The model and the order the
+    script wraps it in are the same on every rank, so the rank shown raising it is no culprit: config, no rank."""
+    said = e.data["settings"]
+    m = S.R_MODEL_TYPE_CHECK.search(said)
+    want = m.group("want") if m else "the type it names"
+    short = want.rsplit(".", 1)[-1]
+    return Verdict(
+        "config",
+        f"the framework's wrapper refused the model it was handed ({e.data['type']}: {said[:200]}, {e.where}): it "
+        f"expects a {short} -- a model already wrapped or converted by the framework's own step -- and got another "
+        "type, the wrapping order in the script every rank runs alike, so the rank shown raising it is no culprit",
+        f"Wrap the model in the order the framework expects: make it a {want} first (the framework's own "
+        "compile / jit / wrap step"
+        + (": thunder.jit before fsdp, thunder.distributed.fsdp(thunder.jit(model))" if "thunder" in want.lower()
+           else "") + "), then hand that to the wrapper; check the order of the wrapping calls against the "
+        "framework's current docs and update the example or script written for another version's order; then "
+        "relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _world_divisible(e, evs: list) -> Verdict:
+    """Lead rules W and BF (4), as round 76's lightning-thunder-248 reads it (and round 72's axolotl-2250 reads FSDP
+    refusing the shared model): a sharding framework's own check that a parameter's dimension does not split evenly
+    over the processes (signatures.R_WORLD_DIVISIBLE: thunder's FSDP "requires the first dimension of the parameter
+    'lm_head.weight' (32001) to be divisible by the world size (8)"). The model every rank builds and the process
+    count every rank is launched with are the same on every rank, so the rank shown raising it is no culprit: config,
+    no rank."""
+    said = e.data["settings"]
+    m = S.R_WORLD_DIVISIBLE.search(said)
+    what = f"'{m.group('what')}'" if m and m.group("what") else "a parameter"
+    return Verdict(
+        "config",
+        f"the sharding framework stopped on its own check that {what} does not split evenly over the processes "
+        f"({e.data['type']}: {said[:200]}, {e.where}): its dimension is not divisible by the world size -- the model "
+        "every rank builds and the process count every rank is launched with, the same on every rank, so the rank "
+        "shown raising it is no culprit",
+        f"Make the sharded dimension of {what} divisible by the world size: pad it to a multiple of the number of "
+        "processes (for an embedding or lm_head, pad the vocabulary: padded_vocab_size / pad_to_multiple_of a "
+        "multiple of the world size, resize_token_embeddings), or launch a number of GPUs that divides it "
+        "(--nproc-per-node / --nproc_per_node, the number of nodes), or use a sharding mode that allows uneven "
+        "sharding (padding the last shard; another shard_mode / sharding strategy); then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

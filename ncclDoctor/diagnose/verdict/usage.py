@@ -389,6 +389,39 @@ def _reducer_no_param(c: Collected) -> Verdict | None:
         "medium", [], [hit.brief()], job_wide=True)
 
 
+# torch's DeviceMesh refusing the arguments of init_device_mesh / DeviceMesh(...) by their own consistency
+# (torch/distributed/device_mesh.py: "mesh_shape and mesh_dim_names should have same length!", printed with "Found
+# len(mesh_dim_names): 4 and len(mesh_shape):1."; "Each mesh_dim_name must be unique."): the call is refused before any
+# process group is made, the same call from the same code on every rank. A mesh that does not fit the processes
+# launched (its size against the world size) is the launch's, not this.
+_MESH_ARGS = re.compile(r"\bmesh_shape and mesh_dim_names should have (?:the )?same length\b|"
+                        r"\bEach mesh_dim_name must be unique\b")
+
+
+def _device_mesh_args(c: Collected) -> Verdict | None:
+    """Lead rules AV, BA (3), BB (4) (round 76's rl2-pr9): torch's own argument check of init_device_mesh refusing
+    the call (mesh_shape and mesh_dim_names of different lengths, repeated names: _MESH_ARGS) is torch refusing an API
+    call by its arguments, one every rank makes alike from the same code: invalid_usage, no rank named, whichever
+    process printed it. Only an exception's own message."""
+    hit = next((e for e in c.exceptions if "mesh_dim_name" in (t := e.data.get("message") or "")
+                and _MESH_ARGS.search(t)), None)
+    if hit is None:
+        return None
+    said = hit.data["message"].strip()[:200]
+    return Verdict(
+        "invalid_usage",
+        f"torch's init_device_mesh refused its arguments ({hit.data['type']}: {said}, {hit.where}): the mesh_shape "
+        "and the mesh_dim_names given do not describe one mesh (one name per mesh dimension, each name once) -- the "
+        "device mesh construction in the code every rank runs alike, refused before any process group exists, so no "
+        "rank is at fault, a usage error of the caller",
+        "Fix the device mesh construction in the trainer code: give init_device_mesh(device_type, mesh_shape, "
+        "mesh_dim_names=...) one mesh dimension per name -- mesh_shape and mesh_dim_names of the same length (a 1-D "
+        "mesh_shape=(world_size,) takes one name; for dp x sp x tp give all three sizes, their product the world "
+        "size) and unique names; print both before the call to see what the config's parallel sizes built, and check "
+        "the code was written for this torch version's init_device_mesh.",
+        "high", [], [hit.brief()], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
@@ -398,7 +431,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            or "duplicate_gpu" in e.data]
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
-                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c))
+                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
+                or _device_mesh_args(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it

@@ -552,6 +552,22 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "use: ss -ltnp | grep PORT), or the launcher's 'auto' / a free MASTER_PORT.",
             "high" if failed else "medium", [], [sw.brief()] + [x.brief() for x in (failed or [])[:2]],
             job_wide=True)
+    par = next((e for e in evs if e.data.get("parallel_unfit")), None)
+    if par is not None and not calls and not failed:  # lead rules V (1), AF (1), AE: a mesh the world cannot hold
+        name, size, world = par.data["parallel_unfit"]
+        return Verdict(
+            "config",
+            f"the launch command starts a world of {world} process(es) (--nproc_per_node x --nnodes) and gives the "
+            f"trainer {name}={size} ('{par.text.strip()[:160]}'): the trainer builds its device mesh "
+            f"(init_device_mesh) with a dimension of {size}, and a world of {world} is not divisible by it"
+            + (" -- fewer processes than that one dimension needs" if world < size else "")
+            + ", so the mesh cannot be built; a launch setting every worker shares, not a rank's fault",
+            "Make the world size divisible by the parallel size: launch --nproc_per_node (x --nnodes) a multiple "
+            f"of {size} (the number of GPUs the sequence / tensor parallel size needs, or a multiple of it), or set "
+            f"{name} to a size that divides {world} (1 for one process, no model parallelism); rerun with "
+            "NCCL_DEBUG=INFO and keep the full output, the trainer's own error past the launch line "
+            "(init_device_mesh's).",
+            "medium", [], [par.brief()], job_wide=True)
     if calls:
         e = calls[0]
         r, w = e.data["arg_rank"], e.data["arg_world"]
