@@ -1910,8 +1910,11 @@ R_PARENT_WAIT = re.compile(r"[/\\]subprocess\.py\"?, line \d{1,6}, in (?:_try_wa
 R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?(\w{1,64}): readonly variable")
 # pdsh (DeepSpeed's and accelerate's multi-node runner) reports ssh's own failure to connect or log in to a host as
 # "pdsh@LAUNCHER: HOST: ssh exited with exit code 255" (a remote command's own failure is its status, 1 and the like):
-# the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup).
-R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
+# the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup). subprocess quotes
+# a command given as a list in its repr ("Command '['ssh 10.0.0.7 hostname -I']' returned non-zero exit status 255":
+# DeepSpeed's runner finding the first host's address with shell=True), read alike.
+R_LAUNCH_SETUP = re.compile(r"Command '(?:\[['\"])?(?P<ssh>(?:ssh|pdsh) [^'\"]{1,300})(?:['\"]\])?' returned "
+                            r"non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             # MPICH's and Intel MPI's own start-up failing in the process ("Abort(1090831) on node 0
                             # (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown error class, error stack:"),
