@@ -362,6 +362,11 @@ SNIFF = 8192
 #             "| distributed init (rank 7): env://", no other word with env://): a rank at or past the world its
 #             launch command gives (--nproc_per_node x --nnodes, --distributed-world-size) is the launch
 #             (readers.settings._launch_world, verdict.world._rank_args, lead rules V (1), AA (1))
+#   init: rank  a process announcing its place in the world at init ("Distributed init: rank 0/2 - ./dist_init"),
+#             which holds no other word: one rank of one world announced twice at once is two processes started as
+#             one rank (readers.settings._init_rank_of, verdict.world._env_rank_twice, lead rule AA (1))
+#   job will continue  Open MPI's help message ending "You job will continue, but Open MPI will ignore the "ud" oob
+#             component": its "Error:" field above is a start-up warning the run goes on after (parse, lead rule AZ (4))
 #   #SBATCH   a batch script's job size ("#SBATCH -n 4", "--ntasks=4", "-N 1"), which holds no other word: more
 #             tasks than nodes is one task a rank, so srun's "task N: Out Of Memory" names rank N
 #             (readers.settings._launch_gpus, verdict.memory._killed, lead rule AI (2))
@@ -614,7 +619,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs", b"state is empty",
-            b"] datetime: ",
+            b"] datetime: ", b"init: rank ", b"job will continue",
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",

@@ -132,6 +132,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # that record emitted at once (its world known), no failure read after it yet (readers.exits._spawn_shown_cut)
         self._spawn_shown: tuple[int, Event] | None = None
         self._read_kinds: set[str] = set()  # the kinds of the failure events read so far (no QUIET_KINDS)
+        # the last "Error: ..." line read as a failure shown (crash reader) and its line: an MPI help message's field
+        # that the message then says the job goes on after ("Your job will continue") is no failure (_help_goes_on)
+        self._error_line: tuple[int, Event] | None = None
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._mp_feed = -99  # the frame of multiprocessing's queue feeder thread (R_MP_FEED_FRAME), until a traceback
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
@@ -182,6 +185,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
         self._env_blocks: list[dict] = []
         self._env_twice: Event | None = None
+        # the last announcement of a place in the world read (S.R_INIT_RANK_OF): (line, rank, world)
+        self._init_rank: tuple[int, int, int] | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
@@ -963,6 +968,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._check_frame = (lineno, cf.group(1))  # a cross-rank consistency check's frame (crash reader)
         if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
                 ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
+            return ev
+        if "job will continue" in body and self._error_line is not None and 0 < lineno - self._error_line[0] <= 16:
+            # Open MPI's help message that printed the "Error:" field ends saying the run goes on without the
+            # component it could not set up ("You job will continue, but Open MPI will ignore the "ud" oob
+            # component"): a start-up warning (lead rule AZ (4)), not the failure shown; ingest drops it
+            self._error_line[1].data["goes_on"] = True
+            self._error_line = None
+        if "init: rank " in body and (ir := S.R_INIT_RANK_OF.search(body)) and (
+                ev := self._init_rank_of(lineno, text, ir)) is not None:
             return ev
         if ", in __getattr__" in body and S.R_WRAPPER_GETATTR.search(body):
             self._wrapper_getattr = lineno

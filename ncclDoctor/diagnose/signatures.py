@@ -1525,6 +1525,10 @@ R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distribute
 # was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
 R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
                             r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
+# A process's own announcement of its place in the world at init, "rank R/W" or "rank R of W" after "init:" (a
+# training script's "Distributed init: rank 0/2 - ./output.tmp/dist_init", the init method after " - "): two processes
+# announcing one rank of one world at once (readers.settings._init_rank_of, verdict.world._env_rank_twice)
+R_INIT_RANK_OF = re.compile(r"\b[Ii]nit: rank (\d{1,7}) ?(?:/|of) ?(\d{1,7})\b(?:\s{0,3}-\s{0,3}(\S{1,200}))?")
 # a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
 R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
 # the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)

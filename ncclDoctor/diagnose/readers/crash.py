@@ -537,6 +537,7 @@ class CrashReaders:
                 return None
             ev = self._context(lineno, text, "traceback_tail")  # a failure shown, its cause not given
             ev.data.update(type="Error", message=e.group(1), line=True)
+            self._error_line = (lineno, ev)  # unless a help message holding it says the job goes on (parse)
             return ev
         if m.group(1).endswith("ChildFailedError"):
             return None
