@@ -573,6 +573,11 @@ SNIFF = 8192
 #             own module wrapper (FSDP forwarding a name it lacks to the wrapped model), an AttributeError of a private
 #             name is code asking the wrapper for an internal the installed torch does not have (parse._wrapper_getattr,
 #             verdict.launch._wrapper_internal, lead rules AF (2), AX (2))
+#   fsdp/_wrap_utils.py, fsdp/wrap.py, fsdp/_init_utils.py  a traceback's frame of FSDP's own wrapping of a model
+#             (auto-wrap, meta-device materialisation), which holds no other word: an AttributeError right under it
+#             (the lines after it read through parse._follow, no other code's frame between) is FSDP asking the
+#             model's class for what it lacks ('reset_parameters'): the installed torch and model library
+#             (parse._fsdp_wrap, verdict.launch._fsdp_wrap_attr, lead rules AF (2), BF (4))
 #   RANK": , WORLD_SIZE": (and their single-quoted forms)  a launch environment pasted as a dict, one key a line
 #             ('"RANK": "0",'), which holds no other word: two dicts of one world giving the same RANK are two
 #             processes started as one rank (S.R_ENV_DICT_KEY, readers.settings._env_dict_key,
@@ -645,6 +650,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
             b"_run_module_as_main", b", in __getattr__",
+            b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

@@ -354,6 +354,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # S.R_WRAPPER_GETATTR): an AttributeError a few lines under it was that wrapper's lookup failing
         # (crash._traceback_tail's ``wrapper_getattr``; verdict.launch._wrapper_internal)
         self._wrapper_getattr = -9
+        # line of the last frame read of FSDP's own wrapping of a model (S.R_FSDP_WRAP_FRAME), -9 once a frame of
+        # code other than torch's follows it: an AttributeError under it is FSDP's call into the model's modules
+        # (crash._traceback_tail's ``fsdp_wrap``; verdict.launch._fsdp_wrap_attr)
+        self._fsdp_wrap = -9
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -980,6 +984,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return ev
         if ", in __getattr__" in body and S.R_WRAPPER_GETATTR.search(body):
             self._wrapper_getattr = lineno
+        if 'File "' in body and self._fsdp_wrap > 0 and not S.R_TORCH_FRAME.search(body):
+            self._fsdp_wrap = -9  # a frame of other code (the model's own) under FSDP's: not FSDP's own call
+        if 'File "' in body and "fsdp" in body and S.R_FSDP_WRAP_FRAME.search(body):
+            self._fsdp_wrap = lineno
+            self._follow = max(self._follow, 6)  # the frames and exception under it, which hold no trigger word
         if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):
             self._module_main = lineno
         elif "Traceback (most recent" in body:

@@ -1514,6 +1514,15 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # process was started as `python -m package.module` (a library's own entry module, as a launcher starts its server or
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
+# A traceback frame of FSDP's own wrapping of a model at construction (torch/distributed/fsdp/_wrap_utils.py's
+# _auto_wrap, wrap.py's _recursive_wrap, _init_utils.py's meta-device materialisation): an AttributeError raised under
+# it with no frame of other code between is FSDP asking the model's modules for what it needs of them
+# ('ChameleonRMSNorm' object has no attribute 'reset_parameters') -- the installed torch and model library not
+# fitting each other, alike on every rank (parse._fsdp_wrap, crash._traceback_tail's ``fsdp_wrap``,
+# verdict.launch._fsdp_wrap_attr); any other frame (\bFile ") that is not torch's ends it (R_TORCH_FRAME)
+R_FSDP_WRAP_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\]fsdp[/\\]'
+                               r'(?:_wrap_utils|wrap|_init_utils)\.py", line \d{1,7}, in \w{1,80}')
+R_TORCH_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}[/\\]torch[/\\][^"\n]{1,300}", line \d')
 # A traceback frame in the __getattr__ of torch's own module wrappers (FSDP's fully_sharded_data_parallel.py, whose
 # __getattr__ forwards a name it lacks to the wrapped module; DDP's): an AttributeError right under it asked the
 # wrapper for a name it does not have (parse._wrapper_getattr, crash._traceback_tail's ``wrapper_getattr``,

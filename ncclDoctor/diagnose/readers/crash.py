@@ -552,6 +552,8 @@ class CrashReaders:
             ev.data["consistency_check"] = self._check_frame[1]
         if 0 < lineno - self._wrapper_getattr <= 6 and m.group(1).endswith("AttributeError"):
             ev.data["wrapper_getattr"] = True  # raised by the lookup a torch module wrapper's __getattr__ made
+        if 0 < lineno - self._fsdp_wrap <= 8 and m.group(1).endswith("AttributeError"):
+            ev.data["fsdp_wrap"] = True  # raised under FSDP's own wrapping of the model, no other code's frame between
         if 0 < self._module_main < lineno:
             ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
             self._module_main = -9

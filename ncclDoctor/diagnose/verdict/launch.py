@@ -441,6 +441,49 @@ def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+def _fsdp_wrap_attr(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (one installed library asking another for what its installed version lacks) and BF (4) (FSDP
+    refusing the model it wraps is a check on shared settings), as round 77's lumina-mgpt-14 reads them: every
+    exception shown is one AttributeError "'C' object has no attribute 'A'" raised under FSDP's own wrapping of the
+    model at construction (auto-wrap, meta-device materialisation: parse._fsdp_wrap), no frame of other code between,
+    with no NCCL, CUDA, timeout or connection failure (``_one_error_alone``). FSDP calls what it needs of the model's
+    modules (reset_parameters to materialise a meta-device model) and the model library's class has none: the
+    installed torch and model library (transformers) do not fit each other or FSDP's settings, the same model and
+    install on every rank, so the rank whose traceback shows it is not at fault: config, no rank. Not where a
+    launcher's record names one worker of several failing."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _OBJECT_ATTR_ANY.match(message or "")
+    if (kind.rpartition(".")[2] != "AttributeError" or m is None or not all(e.data.get("fsdp_wrap") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    cls, attr = m.group("cls"), m.group("attr")
+    meta = attr == "reset_parameters"
+    return Verdict(
+        "config",
+        f"FSDP, wrapping the model at construction, called '{attr}' on the model's {cls} and that class has none "
+        f"({kind}: {message[:200]}, {excs[-1].where})"
+        + (": FSDP materialises a model built on the meta device by calling each module's reset_parameters, which "
+           f"{cls} does not define" if meta else "")
+        + " -- the installed torch and the model's library (transformers) do not fit each other or the FSDP "
+        "settings, the same model and install on every rank, so no rank is at fault",
+        "Make FSDP's wrapping fit the model: "
+        + ("give FSDP a param_init_fn that materialises the meta-device modules (param_init_fn=lambda m: "
+           "m.to_empty(device=torch.cuda.current_device(), recurse=False), or sync_module_states=True with the "
+           "model loaded on rank 0) instead of relying on reset_parameters, or "
+           if meta else "")
+        + f"install the torch and transformers versions the project pins (check the torch version and transformers "
+        f"version: pip show torch transformers; its requirements name them), so that {cls} has '{attr}' or FSDP no "
+        "longer asks for it; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # A call refused for its arguments: "_set_master_addr_port() takes 3 positional arguments but 4 were given", "f()
 # missing 1 required positional argument: 'x'", "f() got an unexpected keyword argument 'y'" (the callee's name first)
 _SIGNATURE_REFUSED = re.compile(r"^(?:[\w.]{1,120}\.)?(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
