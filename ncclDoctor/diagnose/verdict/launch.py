@@ -1317,6 +1317,51 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# a missing path as FileNotFoundError says it ("[Errno 2] No such file or directory: '/mnt/x/gen_760000.pth'")
+_R_ENOENT_PATH = re.compile(r"No such file or directory: ['\"](?P<path>[^'\"\n]{1,400})['\"]")
+# the entry script's own call starting its workers (mp.spawn(main_worker, nprocs=..., args=(config,))): each
+# worker runs the same function with the same arguments
+_R_SPAWN_CALL = re.compile(r"\b(?:mp|multiprocessing|torch\.multiprocessing)\.spawn\(|\bspawn\([^)\n]{0,200}\bnprocs=")
+
+
+def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules U (2) and BF (3), as round 77's propainter-71 reads them: the one exception shown is a
+    FileNotFoundError for a path, no process or rank named anywhere (no rank tag, no launcher record, spawn's own
+    "Process N terminated" absent), and the entry script's traceback is cut at its mp.spawn(..., nprocs=..., args=...)
+    call (parse.input_tail's tb_cut): every spawned worker runs the same function with the same config, so the path it
+    opens (a checkpoint, model or data path in that config) is one every worker is launched with -- a launch setting,
+    config, no rank. Not where a rank or process is named (rule BG (4): one rank's own FileNotFoundError), nor beside
+    any other failure (``_one_error_alone``)."""
+    if c.ranks or c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or any(e.rank is not None for e in excs):
+        return None
+    cut = next((e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames" and e.data.get("rank") is None
+                and _R_SPAWN_CALL.search(e.data.get("code") or "")), None)
+    if cut is None:
+        return None
+    path = m.group("path")
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return Verdict(
+        "config",
+        f"{kind}: {message[:240]} ({excs[0].where}), and the entry script starts its workers with "
+        f"'{cut.data['code'][:120]}' ({cut.where}), its traceback cut there before any process is named: every "
+        f"spawned worker runs the same function with the same config, so {path[:200]} is a path every worker is "
+        "launched with (a checkpoint, model or data path in the config or the code) that does not exist where the "
+        "job runs -- a launch setting, not a rank's fault",
+        f"Fix the path in the config: '{path[:200]}' (No such file or directory) -- a hard-coded path from another "
+        f"machine or an unset default in the config / code the workers are launched with. Download the pretrained "
+        f"checkpoint {name} (the project's README links its weights) and point the config's checkpoint / "
+        "pretrained / resume path at where it is (ls it on every node), or leave that path empty to train without "
+        "it; then relaunch.",
+        "medium", [], [excs[0].brief(), cut.brief()], job_wide=True)
+
+
 def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules J and Q: the tracebacks end on GitPython's InvalidGitRepositoryError (a script recording its commit
     with git.Repo('.') at start-up; round 72's xmem-138, both workers alike) and nothing else failed: the directory
