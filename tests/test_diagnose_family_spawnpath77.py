@@ -5,7 +5,8 @@ Round 77's propainter-71 showed it: train.py spawns its workers (mp.spawn(main_w
 each runs the same function with the same config, and the paste shows FileNotFoundError for a checkpoint path that
 exists only on the authors' cluster, the spawn traceback cut before it names a process. A path every worker is
 launched with that cannot be read is a launch setting (lead rules U (2), BF (3)): config, nobody named. Near shapes:
-one named rank's own FileNotFoundError (rule BG (4)) or no spawn call shown is not read so.
+one named rank's own FileNotFoundError beside another rank's cut traceback (rule BG (4)), a process spawn names,
+or no spawn call shown is not read so; one tag on every line (a collector's) names no worker.
 """
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ def test_a_missing_path_beside_a_spawn_cut_before_any_process_is_named_is_config
 def test_a_named_ranks_missing_path_or_no_spawn_call_is_not_read_so(tmp_path):
     named = (_START + _CUT + "torch.multiprocessing.spawn.ProcessRaisedException:\n\n"
              "-- Process 1 terminated with the following error:\nTraceback (most recent call last):\n" + _ERR)
-    for text in ("[rank1]: " + _ERR + _START + _CUT, named, _ERR + _START):
+    other = "[rank1]: " + _ERR + _START + "".join(f"[rank0]: {x}\n" for x in _CUT.splitlines())
+    for text in (other, named, _ERR + _START):
         v = _verdict(tmp_path, text)
         assert "spawned worker runs the same function" not in v["summary"], (text, v)
+
+
+def test_one_tag_on_every_line_is_the_whole_outputs_not_a_workers(tmp_path):
+    """A collector's "[rank3]: " on every line, the spawning call's too, names the output, not a worker."""
+    text = "".join(f"[rank3]: {x}\n" for x in (_ERR + _START + _CUT).splitlines())
+    assert _verdict(tmp_path, text)["cause"] == "config"

@@ -1326,24 +1326,27 @@ _R_SPAWN_CALL = re.compile(r"\b(?:mp|multiprocessing|torch\.multiprocessing)\.sp
 
 def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules U (2) and BF (3), as round 77's propainter-71 reads them: the one exception shown is a
-    FileNotFoundError for a path, no process or rank named anywhere (no rank tag, no launcher record, spawn's own
-    "Process N terminated" absent), and the entry script's traceback is cut at its mp.spawn(..., nprocs=..., args=...)
-    call (parse.input_tail's tb_cut): every spawned worker runs the same function with the same config, so the path it
-    opens (a checkpoint, model or data path in that config) is one every worker is launched with -- a launch setting,
-    config, no rank. Not where a rank or process is named (rule BG (4): one rank's own FileNotFoundError), nor beside
-    any other failure (``_one_error_alone``)."""
-    if c.ranks or c.child_failures or c.worker_failures:
+    FileNotFoundError for a path, no process or rank named anywhere (no launcher record, spawn's own "Process N
+    terminated" absent; a rank tag only where the same tag is on the spawning call too, the whole output's), and the
+    entry script's traceback is cut at its mp.spawn(..., nprocs=..., args=...) call (parse.input_tail's tb_cut):
+    every spawned worker runs the same function with the same config, so the path it opens (a checkpoint, model or
+    data path in that config) is one every worker is launched with -- a launch setting, config, no rank. Not where a
+    rank or process is named (rule BG (4): one rank's own FileNotFoundError), nor beside any other failure
+    (``_one_error_alone``)."""
+    if c.child_failures or c.worker_failures:
         return None
     one = _one_error_alone(c)
     if one is None:
         return None
     excs, kind, message = one
     m = _R_ENOENT_PATH.search(message or "")
-    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or any(e.rank is not None for e in excs):
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1:
         return None
-    cut = next((e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames" and e.data.get("rank") is None
+    tag = next(iter(tags))  # one tag on the error and the spawning call alike: the whole output's, not a worker's
+    cut = next((e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames" and e.data.get("rank") == tag
                 and _R_SPAWN_CALL.search(e.data.get("code") or "")), None)
-    if cut is None:
+    if cut is None or set(c.ranks) - {tag}:
         return None
     path = m.group("path")
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
