@@ -629,6 +629,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(builds)
     if p.coll_trace is not None:  # which traced processes the file's own NCCL lines tie to a rank ("rank N nranks M")
         p.coll_trace.data["pid_rank"] = {f"{h}:{pid}": r for (h, pid), r in list(p.pid_rank.items())[:64]}
+    if any(e.data.get("goes_on") for e in c.exceptions):  # an MPI help message's "Error:" field the job went on
+        c.exceptions = [e for e in c.exceptions if not e.data.get("goes_on")]  # after (lead rule AZ (4)): no failure
     for ev in p.aside:  # a launch's processes per node, a node's GPUs, a traceback cut in init_process_group
         c.add(ev)
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite

@@ -364,6 +364,11 @@ SNIFF = 8192
 #             "| distributed init (rank 7): env://", no other word with env://): a rank at or past the world its
 #             launch command gives (--nproc_per_node x --nnodes, --distributed-world-size) is the launch
 #             (readers.settings._launch_world, verdict.world._rank_args, lead rules V (1), AA (1))
+#   init: rank  a process announcing its place in the world at init ("Distributed init: rank 0/2 - ./dist_init"),
+#             which holds no other word: one rank of one world announced twice at once is two processes started as
+#             one rank (readers.settings._init_rank_of, verdict.world._env_rank_twice, lead rule AA (1))
+#   job will continue  Open MPI's help message ending "You job will continue, but Open MPI will ignore the "ud" oob
+#             component": its "Error:" field above is a start-up warning the run goes on after (parse, lead rule AZ (4))
 #   #SBATCH   a batch script's job size ("#SBATCH -n 4", "--ntasks=4", "-N 1"), which holds no other word: more
 #             tasks than nodes is one task a rank, so srun's "task N: Out Of Memory" names rank N
 #             (readers.settings._launch_gpus, verdict.memory._killed, lead rule AI (2))
@@ -570,6 +575,11 @@ SNIFF = 8192
 #             own module wrapper (FSDP forwarding a name it lacks to the wrapped model), an AttributeError of a private
 #             name is code asking the wrapper for an internal the installed torch does not have (parse._wrapper_getattr,
 #             verdict.launch._wrapper_internal, lead rules AF (2), AX (2))
+#   fsdp/_wrap_utils.py, fsdp/wrap.py, fsdp/_init_utils.py  a traceback's frame of FSDP's own wrapping of a model
+#             (auto-wrap, meta-device materialisation), which holds no other word: an AttributeError right under it
+#             (the lines after it read through parse._follow, no other code's frame between) is FSDP asking the
+#             model's class for what it lacks ('reset_parameters'): the installed torch and model library
+#             (parse._fsdp_wrap, verdict.launch._fsdp_wrap_attr, lead rules AF (2), BF (4))
 #   RANK": , WORLD_SIZE": (and their single-quoted forms)  a launch environment pasted as a dict, one key a line
 #             ('"RANK": "0",'), which holds no other word: two dicts of one world giving the same RANK are two
 #             processes started as one rank (S.R_ENV_DICT_KEY, readers.settings._env_dict_key,
@@ -617,7 +627,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs", b"state is empty",
-            b"] datetime: ",
+            b"] datetime: ", b"init: rank ", b"job will continue",
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
@@ -643,6 +653,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
             b"_run_module_as_main", b", in __getattr__",
+            b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

@@ -135,6 +135,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # that record emitted at once (its world known), no failure read after it yet (readers.exits._spawn_shown_cut)
         self._spawn_shown: tuple[int, Event] | None = None
         self._read_kinds: set[str] = set()  # the kinds of the failure events read so far (no QUIET_KINDS)
+        # the last "Error: ..." line read as a failure shown (crash reader) and its line: an MPI help message's field
+        # that the message then says the job goes on after ("Your job will continue") is no failure (_help_goes_on)
+        self._error_line: tuple[int, Event] | None = None
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._mp_feed = -99  # the frame of multiprocessing's queue feeder thread (R_MP_FEED_FRAME), until a traceback
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
@@ -185,6 +188,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
         self._env_blocks: list[dict] = []
         self._env_twice: Event | None = None
+        # the last announcement of a place in the world read (S.R_INIT_RANK_OF): (line, rank, world)
+        self._init_rank: tuple[int, int, int] | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
@@ -352,6 +357,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # S.R_WRAPPER_GETATTR): an AttributeError a few lines under it was that wrapper's lookup failing
         # (crash._traceback_tail's ``wrapper_getattr``; verdict.launch._wrapper_internal)
         self._wrapper_getattr = -9
+        # line of the last frame read of FSDP's own wrapping of a model (S.R_FSDP_WRAP_FRAME), -9 once a frame of
+        # code other than torch's follows it: an AttributeError under it is FSDP's call into the model's modules
+        # (crash._traceback_tail's ``fsdp_wrap``; verdict.launch._fsdp_wrap_attr)
+        self._fsdp_wrap = -9
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
@@ -1004,8 +1013,22 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
                 ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
             return ev
+        if "job will continue" in body and self._error_line is not None and 0 < lineno - self._error_line[0] <= 16:
+            # Open MPI's help message that printed the "Error:" field ends saying the run goes on without the
+            # component it could not set up ("You job will continue, but Open MPI will ignore the "ud" oob
+            # component"): a start-up warning (lead rule AZ (4)), not the failure shown; ingest drops it
+            self._error_line[1].data["goes_on"] = True
+            self._error_line = None
+        if "init: rank " in body and (ir := S.R_INIT_RANK_OF.search(body)) and (
+                ev := self._init_rank_of(lineno, text, ir)) is not None:
+            return ev
         if ", in __getattr__" in body and S.R_WRAPPER_GETATTR.search(body):
             self._wrapper_getattr = lineno
+        if 'File "' in body and self._fsdp_wrap > 0 and not S.R_TORCH_FRAME.search(body):
+            self._fsdp_wrap = -9  # a frame of other code (the model's own) under FSDP's: not FSDP's own call
+        if 'File "' in body and "fsdp" in body and S.R_FSDP_WRAP_FRAME.search(body):
+            self._fsdp_wrap = lineno
+            self._follow = max(self._follow, 6)  # the frames and exception under it, which hold no trigger word
         if "_run_module_as_main" in body and S.R_RUNPY_MAIN.search(body):
             self._module_main = lineno
         elif "Traceback (most recent" in body:

@@ -1528,6 +1528,15 @@ R_ELASTIC_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\
 # process was started as `python -m package.module` (a library's own entry module, as a launcher starts its server or
 # worker), not as a script file: parse._module_main, crash._traceback_tail's ``module_main``
 R_RUNPY_MAIN = re.compile(r'\bFile "[^"\n]{0,1000}\brunpy\.py", line \d{1,7}, in _run_module_as_main\b')
+# A traceback frame of FSDP's own wrapping of a model at construction (torch/distributed/fsdp/_wrap_utils.py's
+# _auto_wrap, wrap.py's _recursive_wrap, _init_utils.py's meta-device materialisation): an AttributeError raised under
+# it with no frame of other code between is FSDP asking the model's modules for what it needs of them
+# ('ChameleonRMSNorm' object has no attribute 'reset_parameters') -- the installed torch and model library not
+# fitting each other, alike on every rank (parse._fsdp_wrap, crash._traceback_tail's ``fsdp_wrap``,
+# verdict.launch._fsdp_wrap_attr); any other frame (\bFile ") that is not torch's ends it (R_TORCH_FRAME)
+R_FSDP_WRAP_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\]distributed[/\\]fsdp[/\\]'
+                               r'(?:_wrap_utils|wrap|_init_utils)\.py", line \d{1,7}, in \w{1,80}')
+R_TORCH_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}[/\\]torch[/\\][^"\n]{1,300}", line \d')
 # A traceback frame in the __getattr__ of torch's own module wrappers (FSDP's fully_sharded_data_parallel.py, whose
 # __getattr__ forwards a name it lacks to the wrapped module; DDP's): an AttributeError right under it asked the
 # wrapper for a name it does not have (parse._wrapper_getattr, crash._traceback_tail's ``wrapper_getattr``,
@@ -1539,6 +1548,10 @@ R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distribute
 # was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
 R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
                             r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
+# A process's own announcement of its place in the world at init, "rank R/W" or "rank R of W" after "init:" (a
+# training script's "Distributed init: rank 0/2 - ./output.tmp/dist_init", the init method after " - "): two processes
+# announcing one rank of one world at once (readers.settings._init_rank_of, verdict.world._env_rank_twice)
+R_INIT_RANK_OF = re.compile(r"\b[Ii]nit: rank (\d{1,7}) ?(?:/|of) ?(\d{1,7})\b(?:\s{0,3}-\s{0,3}(\S{1,200}))?")
 # a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
 R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
 # the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)
@@ -1938,8 +1951,11 @@ R_PARENT_WAIT = re.compile(r"[/\\]subprocess\.py\"?, line \d{1,6}, in (?:_try_wa
 R_SHELL_READONLY = re.compile(r"(?:^|[\s/])(?:ba|z|k|da)?sh: (?:line \d{1,6}: )?(\w{1,64}): readonly variable")
 # pdsh (DeepSpeed's and accelerate's multi-node runner) reports ssh's own failure to connect or log in to a host as
 # "pdsh@LAUNCHER: HOST: ssh exited with exit code 255" (a remote command's own failure is its status, 1 and the like):
-# the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup).
-R_LAUNCH_SETUP = re.compile(r"Command '(?P<ssh>(?:ssh|pdsh) [^']{1,300})' returned non-zero exit status 255|"
+# the same launch set-up, read as such only where nothing else ran (verdict.launch._launch_setup). subprocess quotes
+# a command given as a list in its repr ("Command '['ssh 10.0.0.7 hostname -I']' returned non-zero exit status 255":
+# DeepSpeed's runner finding the first host's address with shell=True), read alike.
+R_LAUNCH_SETUP = re.compile(r"Command '(?:\[['\"])?(?P<ssh>(?:ssh|pdsh) [^'\"]{1,300})(?:['\"]\])?' returned "
+                            r"non-zero exit status 255|"
                             r"An error occurred in (?P<mpi>MPI_Init(?:_thread)?)\b|"
                             # MPICH's and Intel MPI's own start-up failing in the process ("Abort(1090831) on node 0
                             # (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Unknown error class, error stack:"),

@@ -544,6 +544,7 @@ class CrashReaders:
                 return None
             ev = self._context(lineno, text, "traceback_tail")  # a failure shown, its cause not given
             ev.data.update(type="Error", message=e.group(1), line=True)
+            self._error_line = (lineno, ev)  # unless a help message holding it says the job goes on (parse)
             return ev
         if m.group(1).endswith("ChildFailedError"):
             return None
@@ -558,6 +559,8 @@ class CrashReaders:
             ev.data["consistency_check"] = self._check_frame[1]
         if 0 < lineno - self._wrapper_getattr <= 6 and m.group(1).endswith("AttributeError"):
             ev.data["wrapper_getattr"] = True  # raised by the lookup a torch module wrapper's __getattr__ made
+        if 0 < lineno - self._fsdp_wrap <= 8 and m.group(1).endswith("AttributeError"):
+            ev.data["fsdp_wrap"] = True  # raised under FSDP's own wrapping of the model, no other code's frame between
         if 0 < self._module_main < lineno:
             ev.data["module_main"] = True  # its traceback's root is runpy's: a package's module run with -m
             self._module_main = -9

@@ -437,6 +437,25 @@ class SettingsReaders:
                        addrs=sorted({x["MASTER_ADDR"] for x in (a, b) if x.get("MASTER_ADDR")}))
         return ev
 
+    def _init_rank_of(self, lineno: int, text: str, m) -> Event | None:
+        """A process's own announcement of its place in the world at init (S.R_INIT_RANK_OF: "Distributed init: rank
+        0/2 - ./dist_init"). A process announces its rank once, at init: the same rank of the same world of 2 or more
+        announced twice within 3 lines is two processes started as one rank at once (every process of an mpirun
+        taking rank 0 where the script never reads the MPI rank; lead rule AA (1)), read like two pasted launch
+        environments giving one RANK (_env_dict_key): one quiet env_rank_twice event (verdict.world._env_rank_twice).
+        Announcements further apart (a restart) or of two ranks are not read. None otherwise."""
+        rank, world = int(m.group(1)), int(m.group(2))
+        last, self._init_rank = self._init_rank, (lineno, rank, world)
+        if self._env_twice is not None or last is None or world < 2 or rank >= world:
+            return None
+        if (last[1], last[2]) != (rank, world) or not 0 < lineno - last[0] <= 3:
+            return None
+        ev = self._env_twice = self._context(lineno, text, "env_rank_twice")
+        ev.rank = None  # two processes' announcements: neither process's own failure
+        ev.data.update(rank=rank, world=world, lines=(last[0], lineno), addrs=[], announced=True,
+                       init=(m.group(3) or "")[:120])
+        return ev
+
     def _env(self, lineno: int, text: str) -> Event | None:
         if "CUDA_V" in text and (ev := self._misspelled_env(lineno, text)) is not None:
             return ev

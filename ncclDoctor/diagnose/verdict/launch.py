@@ -527,6 +527,49 @@ def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+def _fsdp_wrap_attr(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (one installed library asking another for what its installed version lacks) and BF (4) (FSDP
+    refusing the model it wraps is a check on shared settings), as round 77's lumina-mgpt-14 reads them: every
+    exception shown is one AttributeError "'C' object has no attribute 'A'" raised under FSDP's own wrapping of the
+    model at construction (auto-wrap, meta-device materialisation: parse._fsdp_wrap), no frame of other code between,
+    with no NCCL, CUDA, timeout or connection failure (``_one_error_alone``). FSDP calls what it needs of the model's
+    modules (reset_parameters to materialise a meta-device model) and the model library's class has none: the
+    installed torch and model library (transformers) do not fit each other or FSDP's settings, the same model and
+    install on every rank, so the rank whose traceback shows it is not at fault: config, no rank. Not where a
+    launcher's record names one worker of several failing."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _OBJECT_ATTR_ANY.match(message or "")
+    if (kind.rpartition(".")[2] != "AttributeError" or m is None or not all(e.data.get("fsdp_wrap") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
+        return None
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    if c.child_failures or max(procs, workers) > max(1, len(excs)):
+        return None  # one worker's error of several launched: rule A reads the launcher's record
+    cls, attr = m.group("cls"), m.group("attr")
+    meta = attr == "reset_parameters"
+    return Verdict(
+        "config",
+        f"FSDP, wrapping the model at construction, called '{attr}' on the model's {cls} and that class has none "
+        f"({kind}: {message[:200]}, {excs[-1].where})"
+        + (": FSDP materialises a model built on the meta device by calling each module's reset_parameters, which "
+           f"{cls} does not define" if meta else "")
+        + " -- the installed torch and the model's library (transformers) do not fit each other or the FSDP "
+        "settings, the same model and install on every rank, so no rank is at fault",
+        "Make FSDP's wrapping fit the model: "
+        + ("give FSDP a param_init_fn that materialises the meta-device modules (param_init_fn=lambda m: "
+           "m.to_empty(device=torch.cuda.current_device(), recurse=False), or sync_module_states=True with the "
+           "model loaded on rank 0) instead of relying on reset_parameters, or "
+           if meta else "")
+        + f"install the torch and transformers versions the project pins (check the torch version and transformers "
+        f"version: pip show torch transformers; its requirements name them), so that {cls} has '{attr}' or FSDP no "
+        "longer asks for it; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # A call refused for its arguments: "_set_master_addr_port() takes 3 positional arguments but 4 were given", "f()
 # missing 1 required positional argument: 'x'", "f() got an unexpected keyword argument 'y'" (the callee's name first)
 _SIGNATURE_REFUSED = re.compile(r"^(?:[\w.]{1,120}\.)?(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
@@ -1434,6 +1477,54 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "loaded checkpoint or foundation model and the values computed from the data (per-element reference "
         "energies, normalisation constants) use that same dtype; then relaunch every rank.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# a missing path as FileNotFoundError says it ("[Errno 2] No such file or directory: '/mnt/x/gen_760000.pth'")
+_R_ENOENT_PATH = re.compile(r"No such file or directory: ['\"](?P<path>[^'\"\n]{1,400})['\"]")
+# the entry script's own call starting its workers (mp.spawn(main_worker, nprocs=..., args=(config,))): each
+# worker runs the same function with the same arguments
+_R_SPAWN_CALL = re.compile(r"\b(?:mp|multiprocessing|torch\.multiprocessing)\.spawn\(|\bspawn\([^)\n]{0,200}\bnprocs=")
+
+
+def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules U (2) and BF (3), as round 77's propainter-71 reads them: the one exception shown is a
+    FileNotFoundError for a path, no process or rank named anywhere (no launcher record, spawn's own "Process N
+    terminated" absent; a rank tag only where the same tag is on the spawning call too, the whole output's), and the
+    entry script's traceback is cut at its mp.spawn(..., nprocs=..., args=...) call (parse.input_tail's tb_cut):
+    every spawned worker runs the same function with the same config, so the path it opens (a checkpoint, model or
+    data path in that config) is one every worker is launched with -- a launch setting, config, no rank. Not where a
+    rank or process is named (rule BG (4): one rank's own FileNotFoundError), nor beside any other failure
+    (``_one_error_alone``)."""
+    if c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1:
+        return None
+    tag = next(iter(tags))  # one tag on the error and the spawning call alike: the whole output's, not a worker's
+    cut = next((e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames" and e.data.get("rank") == tag
+                and _R_SPAWN_CALL.search(e.data.get("code") or "")), None)
+    if cut is None or set(c.ranks) - {tag}:
+        return None
+    path = m.group("path")
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return Verdict(
+        "config",
+        f"{kind}: {message[:240]} ({excs[0].where}), and the entry script starts its workers with "
+        f"'{cut.data['code'][:120]}' ({cut.where}), its traceback cut there before any process is named: every "
+        f"spawned worker runs the same function with the same config, so {path[:200]} is a path every worker is "
+        "launched with (a checkpoint, model or data path in the config or the code) that does not exist where the "
+        "job runs -- a launch setting, not a rank's fault",
+        f"Fix the path in the config: '{path[:200]}' (No such file or directory) -- a hard-coded path from another "
+        f"machine or an unset default in the config / code the workers are launched with. Download the pretrained "
+        f"checkpoint {name} (the project's README links its weights) and point the config's checkpoint / "
+        "pretrained / resume path at where it is (ls it on every node), or leave that path empty to train without "
+        "it; then relaunch.",
+        "medium", [], [excs[0].brief(), cut.brief()], job_wide=True)
 
 
 def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:

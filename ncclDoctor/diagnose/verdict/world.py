@@ -199,6 +199,23 @@ def _env_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     r, w = ev.data["rank"], ev.data["world"]
     master = f" at MASTER_ADDR {ev.data['addrs'][0]}" if ev.data["addrs"] else ""
+    if ev.data.get("announced"):  # two processes' own announcements at init (readers.settings._init_rank_of)
+        via = f" through {ev.data['init']}" if ev.data.get("init") else ""
+        return Verdict(
+            "config",
+            f"two processes each announce rank {r}/{w} at init, at once (lines {ev.data['lines'][0]} and "
+            f"{ev.data['lines'][1]} of {_file(ev).rsplit('/', 1)[-1]}: '{ev.text.strip()[:100]}'): every process was "
+            f"started as rank {r} of the same world of {w} -- the same rank twice, "
+            + ("no process is rank 1" if (r, w) == (0, 2) else "some rank of the world never taken")
+            + f" -- so the rendezvous{via} cannot form the world and init waits or fails; the launcher started the "
+            "processes without giving each its own rank (mpirun -np N sets OMPI_COMM_WORLD_RANK / PMI_RANK, which "
+            "the script does not read, and its default rank is 0) -- a launch setting, not a rank's fault",
+            "Give every process its own rank: read it from the launcher's environment (under mpirun rank = "
+            "int(os.environ['OMPI_COMM_WORLD_RANK']) (PMI_RANK under MPICH / Intel MPI), world_size = "
+            "OMPI_COMM_WORLD_SIZE) and pass it to init_process_group / the script's dist_init, or launch with torchrun "
+            "--nproc_per_node N, which sets RANK, LOCAL_RANK and WORLD_SIZE; print rank and world_size in each process "
+            "to check, remove a stale file:// rendezvous file before relaunching, and relaunch all of them.",
+            "medium", [], [ev.brief()], job_wide=True)
     return Verdict(
         "config",
         f"two processes' launch settings are shown giving the same RANK={r} in one world of WORLD_SIZE={w}{master} "
