@@ -245,3 +245,26 @@ def test_infer_collective_from_the_bus_factor(n, ratio, redop, root, want):
     row = {"size": 1 << 20, "count": 1 << 18, "type": "float", "redop": redop, "root": root,
            "out_of_place": side, "in_place": side}
     assert nccl_tests.infer_collective({"rows": [row], "devices": [{}] * n})[0] == want
+
+
+def test_nccl_tests_patterns_stay_linear_on_a_run_of_integers_that_is_no_row():
+    """A long run of small integers that is not a result row -- DDP's list of the parameter indices that got no
+    gradient ("0 1 2 ... 99"), hard-wrapped, then "..." -- must be rejected in linear time: a figure pattern that
+    could split "123" as "1"+"23" backtracked exponentially on it (round 77's gliner-165 under the paste test's
+    120-column wrap hung it). 26 numbers took ~8 CPU seconds that way; 1 s is ~1000x the linear cost. Timed in CPU
+    seconds, which other load does not inflate."""
+    import re
+    import time
+
+    line = " " + " ".join(str(i) for i in range(64, 90)) + " ..."
+    for name in dir(nccl_tests):
+        rx = getattr(nccl_tests, name)
+        if not isinstance(rx, re.Pattern):
+            continue
+        t0 = time.process_time()
+        rx.search(line)
+        assert time.process_time() - t0 < 1.0, name
+    assert not nccl_tests.headless("\n".join([line] * 3))
+    # the figure pattern still reads every figure form a row prints
+    row = "     1048576        262144     float     sum      -1    123.4    8.50   15.94  1e-06    120.    8.73   16.38    N/A"
+    assert nccl_tests._ROW.match(row)

@@ -28,7 +28,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-_NUM = r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|N/A)"
+# one figure: digits, then a fraction only after a dot -- "\d+\.?\d*" matched "123" as "1"+"23", "12"+"3", ..., so a
+# long run of small integers that is no row (DDP's list of parameter indices, 0 1 2 ... 99, then "...") backtracked
+# exponentially in _ROW (round 77's gliner-165 wrapped at 120 columns hung the paste test)
+_NUM = r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|N/A)"
 _HEADER = re.compile(
     r"#?\s*nThread\s+(\d+)\s+nGpus\s+(\d+)\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)"
     r".*?warmup iters:\s*(\d+)\s+iters:\s*(\d+)"
