@@ -266,5 +266,6 @@ def test_nccl_tests_patterns_stay_linear_on_a_run_of_integers_that_is_no_row():
         assert time.process_time() - t0 < 1.0, name
     assert not nccl_tests.headless("\n".join([line] * 3))
     # the figure pattern still reads every figure form a row prints
-    row = "     1048576        262144     float     sum      -1    123.4    8.50   15.94  1e-06    120.    8.73   16.38    N/A"
+    row = ("     1048576        262144     float     sum      -1    123.4    8.50   15.94  1e-06    120.    8.73"
+           "   16.38    N/A")
     assert nccl_tests._ROW.match(row)

@@ -385,10 +385,8 @@ def _entry_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fn, kw = (m.group("cls") if m.group("fn") == "__init__" and m.group("cls") else m.group("fn")), m.group("kw")
     if not all(fn in (e.data.get("entry_call") or ()) for e in excs):
         return None
-    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
-    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
-    if c.child_failures or max(procs, workers) > max(1, len(excs)):
-        return None  # one worker's error of several launched: rule A reads the launcher's record
+    if _one_worker_of_several(c, excs):
+        return None  # rule A reads the launcher's record
     return Verdict(
         "config",
         f"the script's start-up code (the first function its top level calls) called {fn}() with the keyword "
@@ -443,6 +441,14 @@ def _no_trainable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+def _one_worker_of_several(c: Collected, excs: list) -> bool:
+    """The exceptions shown are one worker's of several launched (a launcher's record of a child failure, or more
+    processes launched or failed than tracebacks shown): rule A reads the launcher's record, not a shared setting."""
+    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
+    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
+    return bool(c.child_failures) or max(procs, workers) > max(1, len(excs))
+
+
 # "'InferenceEngineV2' object has no attribute 'n_kv_cache_groups'": an object of a named class (CamelCase: not a
 # builtin's value, not None) lacking what the code calls on it
 _OBJECT_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
@@ -468,10 +474,8 @@ def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             or not all(e.data.get("module_main") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "elastic_frame"))):
         return None
-    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
-    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
-    if c.child_failures or max(procs, workers) > max(1, len(excs)):
-        return None  # one worker's error of several launched: rule A reads the launcher's record
+    if _one_worker_of_several(c, excs):
+        return None  # rule A reads the launcher's record
     cls, attr = m.group("cls"), m.group("attr")
     return Verdict(
         "config",
@@ -507,10 +511,8 @@ def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             or m.group("attr").startswith("__") or not all(e.data.get("wrapper_getattr") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
         return None
-    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
-    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
-    if c.child_failures or max(procs, workers) > max(1, len(excs)):
-        return None  # one worker's error of several launched: rule A reads the launcher's record
+    if _one_worker_of_several(c, excs):
+        return None  # rule A reads the launcher's record
     cls, attr = m.group("cls"), m.group("attr")
     return Verdict(
         "config",
@@ -545,10 +547,8 @@ def _fsdp_wrap_attr(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if (kind.rpartition(".")[2] != "AttributeError" or m is None or not all(e.data.get("fsdp_wrap") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
         return None
-    procs = max((e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])), default=0)
-    workers = max((e.data.get("workers") or 0 for e in c.worker_failures), default=0)
-    if c.child_failures or max(procs, workers) > max(1, len(excs)):
-        return None  # one worker's error of several launched: rule A reads the launcher's record
+    if _one_worker_of_several(c, excs):
+        return None  # rule A reads the launcher's record
     cls, attr = m.group("cls"), m.group("attr")
     meta = attr == "reset_parameters"
     return Verdict(
