@@ -11,6 +11,7 @@ from __future__ import annotations
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 from tests.conftest import diagnose_verdict as _verdict
+from tests.conftest import failure_record
 
 
 def _tb(code: str, exc: str, rank: int = 0, fn: str = "run", deeper: bool = False, carets: bool = False) -> str:
@@ -53,13 +54,8 @@ def test_a_keyword_refused_deeper_or_through_another_call_or_of_one_worker_is_no
               "  <NO_OTHER_FAILURES>\n"
               "------------------------------------------------------------\n"
               "Root Cause (first observed failure):\n"
-              "[0]:\n"
-              "  time      : 2024-05-01_10:00:07\n"
-              "  host      : node1\n"
-              "  rank      : 0 (local_rank: 0)\n"
-              "  exitcode  : 1 (pid: 4242)\n"
-              "  error_file: <N/A>\n"
-              "============================================================\n")
+              + failure_record(0, 0, 0, 1, 4242, time="2024-05-01_10:00:07", host="node1", traceback=None)
+              + "============================================================\n")
     launch = "W0501 10:00:00.000000 1 torch/distributed/run.py:757] Setting OMP_NUM_THREADS ... nproc_per_node=2\n"
     v = _verdict(tmp_path, launch + _tb("pipe = pipeline(", exc) + record)
     assert "start-up code (the first function" not in v["summary"], v
