@@ -207,10 +207,13 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # process's output, interleaved into the line, cut its head ("Watchdog caught collective operat<...>ion timeout").
 # A rank's watchdog line cut right after "Watchdog caught" (the paste or the terminal ended there: motr-63, round 74)
 # is the same message -- ProcessGroupNCCL's watchdog prints nothing else after its "[Rank N] " / "[PG 0 Rank N] " tag
-# and "Watchdog caught"; its collective is not shown (no SeqNum). Only with that tag, at the line's end.
+# and "Watchdog caught"; its collective is not shown (no SeqNum). Only with that tag, at the line's end. The same tagged
+# message cut inside its last word ("[Rank 0] Caught collective operation timeou": funasr-332, round 78, a paste that
+# ended there) is that message too: nothing else torch prints starts so.
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
                        r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out|"
-                       r"\bRank \d{1,7}\] Watchdog caught\s*$")
+                       r"\bRank \d{1,7}\] Watchdog caught\s*$|"
+                       r"\bRank \d{1,7}\] (?:Watchdog c|C)aught collective operation t[imeou]{0,5}\s*$")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
 # torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
 # out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
