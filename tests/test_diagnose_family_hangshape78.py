@@ -5,6 +5,10 @@ funasr-332: torch 1.9-1.10's "[Rank 0] Caught collective operation timeout" cut 
 else torch prints starts so): rank 0 waited in the collective, a victim; one rank shown of a DDP world is rule H's
 rank_missing, nobody named (rules B, E). Read as an unknown RuntimeError, rank 0 was accused by rule A -- the worst
 miss. Near shapes: the words cut earlier, or without the rank tag, are not read so.
+
+physicsnemo-691: ranks 2 and 3 time out at one SeqNum of one ALLREDUCE, rank 2's line cut inside its WorkNCCL(...)
+before NumelOut. A size a line does not show is not another size: both are inside the same collective, two ranks of
+four shown -- rule E's rank_missing, not a desync. Near shape: two NumelOuts both shown and different stay rule D's.
 """
 from __future__ import annotations
 
@@ -27,6 +31,25 @@ def test_a_tagged_timeout_line_cut_inside_its_last_word_is_a_waiting_rank(tmp_pa
 
 
 def test_the_words_cut_earlier_or_untagged_are_not_a_timeout(tmp_path):
-    for tail in ("RuntimeError: [Rank 0] Caught collective oper\n", "RuntimeError: Caught collective operation timeou\n"):
+    for tail in ("RuntimeError: [Rank 0] Caught collective oper\n",
+                 "RuntimeError: Caught collective operation timeou\n"):
         d = _report(tmp_path, _TB + tail)
         assert d["verdict"]["cause"] != "rank_missing", (tail, d["verdict"])
+
+
+_W = ("[rank{r}]:[E1016 03:33:45.3 ProcessGroupNCCL.cpp:568] [Rank {r}] Watchdog caught collective operation timeout: "
+      "WorkNCCL(SeqNum=50, OpType=ALLREDUCE, NumelIn=1, {tail}\n")
+
+
+def test_a_line_cut_before_numelout_is_not_another_size(tmp_path):
+    text = (_W.format(r=3, tail="NumelOut=1, Timeout(ms)=600000) ran for 600011 milliseconds before timing out.")
+            + _W.format(r=2, tail="Nume").rstrip("\n") + "\n")
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "rank_missing" and not _accused(d), d["verdict"]
+
+
+def test_two_shown_numelouts_that_differ_stay_a_desync(tmp_path):
+    done = "Timeout(ms)=600000) ran for 600011 milliseconds before timing out."
+    text = "".join(_W.format(r=r, tail=f"NumelOut={n}, {done}") for r, n in ((0, 1), (1, 1), (2, 1), (3, 2)))
+    d = _report(tmp_path, text)
+    assert d["verdict"]["cause"] == "desync", d["verdict"]

@@ -375,11 +375,14 @@ def desync(c: Collected, pg: str) -> list[Conclusion]:
 
 
 def _split(items: list) -> list:
-    """The signatures at one SeqNum grouped by (op, sizes), the largest group first."""
+    """The signatures at one SeqNum grouped by (op, sizes), the largest group first. A size is compared only
+    where every rank's line shows it: a line the paste cut inside its WorkNCCL(...) ("NumelIn=1, Nume": round
+    78's physicsnemo-691) has no NumelOut, which is not another NumelOut."""
     with_numel = all(i[2] is not None for i in items)
+    with_out = with_numel and all(i[3] is not None for i in items)
     groups: dict[tuple, list] = {}
     for r, op, ni, no, where in items:
-        groups.setdefault((op, ni, no) if with_numel else (op, None, None), []).append((r, where))
+        groups.setdefault((op, ni if with_numel else None, no if with_out else None), []).append((r, where))
     return sorted(groups.items(), key=lambda kv: -len(kv[1]))
 
 
