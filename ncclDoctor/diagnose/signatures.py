@@ -1220,6 +1220,11 @@ R_CPE_WORKER = re.compile(r"CalledProcessError: Command '\[[^\]\n]{0,2000}?'--(?
 # simcse-151, as mspn-31 reads the whole line)
 R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}python[\d.]*', '-u', '[^'\n]{1,500}', "
                               r"'--local_rank=0'(?:, '[^'\n]{0,500}')*,?\s*$")
+# torch.multiprocessing.spawn's ProcessExitedException cut right after "process N terminated with" (round 78's
+# icefall-1390): that exception is raised only for a child that exited with a code or a signal -- a Python exception
+# in the child is ProcessRaisedException ("-- Process N terminated with the following error:") -- so the record
+# names child N dying on its own, its code or signal cut (lead rules A, AL (2); readers.exits._launcher_exit)
+R_SPAWN_EXIT_CUT = re.compile(r"ProcessExitedException: process (\d{1,6}) terminated with\s*$")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"

@@ -532,6 +532,14 @@ class ExitReaders:
                                local_from="launcher: torch.distributed.launch's CalledProcessError shows the command "
                                "of the last worker it started, '--local_rank=0': it started one")
                 return ev
+            cut = S.R_SPAWN_EXIT_CUT.search(text) if "ProcessExitedException" in text else None
+            if cut:  # spawn's record of a child that exited on its own, its code or signal cut (R_SPAWN_EXIT_CUT)
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                # raised only for a nonzero exit code or a signal (spawn.py join), never for a clean exit
+                ev.data.update(exitcode=None, local_rank=int(cut.group(1)), pid=None, spawn_exit=True, nonzero=True,
+                               launcher="torch.multiprocessing.spawn")
+                return ev
             return None
         ev = self._context(lineno, text, "worker_failed")
         ev.rank = None  # a launcher's line: at most a local rank or a process index

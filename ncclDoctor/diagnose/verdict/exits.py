@@ -185,7 +185,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}
     fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
              and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died")
-                  or e.data.get("one_launched"))]
+                  or e.data.get("one_launched") or (e.data.get("spawn_exit") and e.data.get("nonzero")))]
     if not fails:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
@@ -258,6 +258,19 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         v = _others_raised(c, lone.rank, [e.brief() for e in fails[:2]])
         if v is not None:
             return v
+    if lone is not None and lone.exitcode is None and lone.event.data.get("spawn_exit") and lone.culprits:
+        return Verdict(  # lead rules A, AL (2): spawn's ProcessExitedException, its code or signal cut (round 78)
+            "unknown", f"torch.multiprocessing.spawn raised ProcessExitedException for process {lone.local_rank} "
+            f"('{lone.event.text[:120]}', cut before its exit code or signal): spawn raises that only for a child that "
+            "exited with a nonzero code or was killed by a signal -- a Python exception in the child would be "
+            f"ProcessRaisedException with its traceback -- so {lone.who} died first, on its own, and no other child "
+            "is shown failing. How it died is not in these lines",
+            f"Read the end of that line (spawn prints 'terminated with exit code N' or 'with signal SIGx'): SIGKILL or "
+            "-9 is the host's OOM killer (dmesg -T, free -h), SIGSEGV/SIGABRT a crash in native code (rerun with "
+            "PYTHONFAULTHANDLER=1 and CUDA_LAUNCH_BLOCKING=1), a plain exit code the process's own sys.exit or a "
+            f"native library; run process {lone.local_rank}'s function alone (nprocs=1 or the function called "
+            "directly) to see its error.",
+            "medium", lone.culprits, [lone.event.brief()])
     if lone is not None and lone.exitcode is None and lone.event.data.get("died") and lone.culprits:
         return Verdict(  # lead rules A and I: the executor's record of the first worker that died
             "unknown", f"{lone.who} died first: the executor that runs the workers saw its process end "

@@ -1,0 +1,36 @@
+"""torch.multiprocessing.spawn's records in round 78.
+
+icefall-1390: the parent's ProcessExitedException cut right after "process 1 terminated with". spawn raises that
+exception only for a child that exited with a nonzero code or a signal (a Python exception in the child is
+ProcessRaisedException, "-- Process N terminated with the following error:"), so the record names child 1 dying on
+its own: lead rules A, AL (2) -- rank 1 on one machine, cause unknown. It was read as an unknown failure naming
+nobody. Near shapes: the same line with its exit code keeps its reading; ProcessRaisedException's "-- Process 1
+terminated with" cut is not read so (that child raised, it may be a victim).
+"""
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+
+_TB = ("Traceback (most recent call last):\n"
+       '  File "train.py", line 1380, in main\n'
+       "    mp.spawn(run, args=(world_size, args), nprocs=world_size, join=True)\n"
+       '  File "/opt/conda/lib/python3.10/site-packages/torch/multiprocessing/spawn.py", line 145, in join\n'
+       "    raise ProcessExitedException(\n")
+
+
+def test_a_process_exited_record_cut_before_its_code_names_that_child(tmp_path):
+    d = _report(tmp_path, _TB + "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    assert "ProcessExitedException" in v["summary"] and "dmesg" in v["fix"], v
+
+
+def test_a_whole_record_or_a_raised_childs_cut_record_is_not_read_so(tmp_path):
+    whole = _report(tmp_path, _TB + "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with "
+                    "signal SIGKILL\n")["verdict"]
+    assert (whole["cause"], whole["culprits"]) == ("host_oom", [1]), whole
+    raised = _report(tmp_path, _TB.replace("ProcessExitedException(", "ProcessRaisedException(msg, error_index, "
+                                           "failed_process.pid)") + "torch.multiprocessing.spawn.ProcessRaised"
+                     "Exception:\n\n-- Process 1 terminated with\n")
+    assert "ProcessExitedException" not in raised["verdict"]["summary"] and not _accused(raised), raised["verdict"]
