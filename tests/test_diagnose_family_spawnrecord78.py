@@ -6,6 +6,12 @@ ProcessRaisedException, "-- Process N terminated with the following error:"), so
 its own: lead rules A, AL (2) -- rank 1 on one machine, cause unknown. It was read as an unknown failure naming
 nobody. Near shapes: the same line with its exit code keeps its reading; ProcessRaisedException's "-- Process 1
 terminated with" cut is not read so (that child raised, it may be a victim).
+
+video_analyst-92: spawn's "-- Process 2 terminated with the following error:" over that child's own
+ncclUnhandledCudaError ("unhandled cuda error") in its first collective (dist.barrier, where old ProcessGroupNCCL
+creates its communicator), no transport set-up file named: that child's device failed -- rule AM (3) names it, rule
+AL (2) reads spawn's index on one machine as its rank. It was read as a CUDA error of a rank the lines do not name.
+Near shapes: a child's NCCL error that a victim meets (a remote peer gone) names no one.
 """
 from __future__ import annotations
 
@@ -34,3 +40,29 @@ def test_a_whole_record_or_a_raised_childs_cut_record_is_not_read_so(tmp_path):
                                            "failed_process.pid)") + "torch.multiprocessing.spawn.ProcessRaised"
                      "Exception:\n\n-- Process 1 terminated with\n")
     assert "ProcessExitedException" not in raised["verdict"]["summary"] and not _accused(raised), raised["verdict"]
+
+
+_CHILD = ("Traceback (most recent call last):\n"
+          '  File "dist_train.py", line 211, in <module>\n'
+          "    join=True)\n"
+          '  File "/env/lib/python3.6/site-packages/torch/multiprocessing/spawn.py", line 118, in join\n'
+          "    raise Exception(msg)\n"
+          "Exception:\n\n"
+          "-- Process 2 terminated with the following error:\n"
+          "Traceback (most recent call last):\n"
+          '  File "/env/lib/python3.6/site-packages/torch/multiprocessing/spawn.py", line 19, in _wrap\n'
+          "    fn(i, *args)\n"
+          '  File "/env/lib/python3.6/site-packages/torch/distributed/distributed_c10d.py", line 1489, in barrier\n'
+          "    work = _default_pg.barrier()\n")
+
+
+def test_a_spawned_childs_own_unhandled_cuda_error_names_that_child(tmp_path):
+    v = _report(tmp_path, _CHILD + "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:410, "
+                "unhandled cuda error, NCCL version 2.4.8\n")["verdict"]
+    assert (v["cause"], v["culprits"]) == ("cuda_error", [2]), v
+
+
+def test_a_spawned_childs_nccl_error_of_a_lost_peer_names_no_one(tmp_path):
+    d = _report(tmp_path, _CHILD + "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:410, "
+                "remote process exited or there was a network error, NCCL version 2.10.3\n")
+    assert 2 not in _accused(d), d["verdict"]

@@ -1224,6 +1224,9 @@ R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}pyt
 # icefall-1390): that exception is raised only for a child that exited with a code or a signal -- a Python exception
 # in the child is ProcessRaisedException ("-- Process N terminated with the following error:") -- so the record
 # names child N dying on its own, its code or signal cut (lead rules A, AL (2); readers.exits._launcher_exit)
+# NCCL's transport set-up files and calls a "Cuda failure" may name (p2p.cc, IPC handles, NVLS, CUMEM): a CUDA call
+# failing there is the platform's peer-to-peer path (lead rule V (2)), not one device's own failure (rule AM (3))
+R_NCCL_TRANSPORT_FILE = re.compile(r"\b(?:p2p|nvls|shm|net|coll_net)\.cc\b|\bcuIpc|\bcudaIpc|\bcuMem\w{0,20}\b|P2P/IPC")
 R_SPAWN_EXIT_CUT = re.compile(r"ProcessExitedException: process (\d{1,6}) terminated with\s*$")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"

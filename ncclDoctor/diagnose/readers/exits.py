@@ -635,6 +635,13 @@ class ExitReaders:
             # (verdict.early_exit._spawn_pair, lead rule AT (2))
             ev.data.update(spawn_index=held[1].data.get("local_rank"), spawn_nprocs=self._spawn_nprocs)
             return
+        if ev.kind == "nccl_error" and ev.rank is None and ev.data.get("code") == "ncclUnhandledCudaError" \
+                and lineno - held[0] <= 200 and not S.R_NCCL_TRANSPORT_FILE.search(ev.text):
+            # the child's own CUDA call failing inside NCCL (communicator creation, its first collective), no
+            # transport set-up file named: that child's device failed, the one spawn names (lead rules AM (3),
+            # AL (2); round 78's video_analyst-92); NCCL's peer-to-peer / IPC set-up stays rule V (2)'s platform
+            self.queued.append(held[1])
+            return
         if lineno - held[0] > 200 or ev.kind != "traceback_tail" or ev.data.get("settings") or ev.data.get("line"):
             return
         what = f"{ev.data.get('type') or ''}: {ev.data.get('message') or ''}"
