@@ -12,6 +12,12 @@ ncclUnhandledCudaError ("unhandled cuda error") in its first collective (dist.ba
 creates its communicator), no transport set-up file named: that child's device failed -- rule AM (3) names it, rule
 AL (2) reads spawn's index on one machine as its rank. It was read as a CUDA error of a rank the lines do not name.
 Near shapes: a child's NCCL error that a victim meets (a remote peer gone) names no one.
+
+torchmd-net-324: Lightning's subprocess launcher's observer, in the main process, "[rank: 1] Child process with PID P
+terminated with code 1. Forcefully terminating all other processes to avoid zombies" -- rank=(i + 1) of the i-th
+child it started, the child's local rank -- under that process's "RuntimeError: Pin memory thread exited
+unexpectedly": rank 1 failed first on its own exception (lead rules A, I); the pin-memory thread's death states no
+cause (rule BL (2)), the fix names the loader's knobs. The line was not read at all before.
 """
 from __future__ import annotations
 
@@ -66,3 +72,21 @@ def test_a_spawned_childs_nccl_error_of_a_lost_peer_names_no_one(tmp_path):
     d = _report(tmp_path, _CHILD + "RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:410, "
                 "remote process exited or there was a network error, NCCL version 2.10.3\n")
     assert 2 not in _accused(d), d["verdict"]
+
+
+_PIN = ('  File "/env/lib/python3.11/site-packages/torch/utils/data/dataloader.py", line 1289, in _get_data\n'
+        "    raise RuntimeError('Pin memory thread exited unexpectedly')\n"
+        "RuntimeError: Pin memory thread exited unexpectedly\n")
+_OBSERVER = ("[rank: {r}] Child process with PID 224779 terminated with code {code}. Forcefully terminating all other "
+             "processes to avoid zombies :zombie:\n")
+
+
+def test_lightnings_observer_record_names_its_child_and_pin_memory_gets_its_fix(tmp_path):
+    v = _report(tmp_path, _PIN + _OBSERVER.format(r=1, code=1))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [1]), v
+    assert "pin_memory=False" in v["fix"] and "ulimit -n" in v["fix"], v
+
+
+def test_lightnings_observer_record_of_a_kill_reads_by_its_code(tmp_path):
+    v = _report(tmp_path, _OBSERVER.format(r=3, code=-9))["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [3]), v

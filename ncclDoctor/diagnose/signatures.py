@@ -1241,7 +1241,14 @@ R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"Child process unexpectedly failed with (?:an exit code |exitcode=)(?P<ws>\d{1,5})\b|"
                              # PyTorch's MultiProcessTestCase checking each spawned test process's exit ("Expected zero
                              # exit code but got -11 for pid: 2718941"): its multiprocessing exitcode, by pid, no rank
-                             r"Expected zero exit code but got (?P<th>-?\d{1,4}) for pid\b")
+                             r"Expected zero exit code but got (?P<th>-?\d{1,4}) for pid\b|"
+                             # Lightning's _ChildProcessObserver (launchers/subprocess_script.py), in the main process:
+                             # "[rank: 1] Child process with PID 224779 terminated with code 1. Forcefully terminating
+                             # all other processes to avoid zombies" -- rank=(i + 1) of the i-th child it started, the
+                             # main process being local rank 0: the child's local rank, its returncode (round 78's
+                             # torchmd-net-324, as streaming-781 reads the line)
+                             r"\[rank: (?P<pl>\d{1,6})\] Child process with PID \d{1,10} terminated with code "
+                             r"(?P<pc>-?\d{1,4})\b")
 # Launchers whose record names a GLOBAL rank (lead rule I): composer's launcher ("Rank 3 crashed with exit code
 # -9.", "Global rank 3 (PID 4103) exited with code -9", and its clean-up "Killing global rank 0 (PID 4100) with
 # SIGTERM"), Open MPI's mpirun ("mpirun noticed that process rank 5 with PID 0 on node gpu-12 exited on signal 9

@@ -565,12 +565,15 @@ class ExitReaders:
             self._spawn_exc = (lineno, ev)
             return None
         code = m.group("ds") or m.group("mp") or ("1" if m.group("mpexc") else None) or m.group("sp") or (
-            m.group("vw")) or m.group("th") or (
+            m.group("vw")) or m.group("th") or m.group("pc") or (
             (f"-{ws & 0x7f}" if ws & 0x7f else str(ws >> 8)) if ws is not None else None) or (
             f"-{m.group('spsig')}" if m.group("spsig") else
             f"-{S.SIGNAL_BY_NAME[sig]}" if sig in S.SIGNAL_BY_NAME else None)
         lr = S.R_DS_LOCAL_RANK.search(text)
-        local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else None)
+        local = int(lr.group(1)) if lr else (int(m.group("idx")) if m.group("idx") else
+                                             int(m.group("pl")) if m.group("pl") else None)
+        if m.group("pl"):
+            ev.data["launcher"] = "Lightning's subprocess launcher"
         ev.data.update(exitcode=int(code) if code else None, local_rank=local, pid=None)
         if m.group("mp"):
             # spawn's "process N terminated with exit code C": no Python exception reached spawn's wrapper (it would

@@ -179,6 +179,16 @@ def _lone_worker_error(c: Collected) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
+# the DataLoader's "Pin memory thread exited unexpectedly": its pin-memory thread died, its cause not in the line
+# (file descriptors, a worker killed, shared memory): lead rule BL (2) keeps the cause unknown, the fix names the
+# loader's knobs (round 78's torchmd-net-324)
+_PIN_MEMORY = re.compile(r"\bPin memory thread exited unexpectedly")
+_PIN_MEMORY_FIX = ("That is the DataLoader's pin-memory thread dying (its own cause is not in the line: a worker "
+                   "killed, the file-descriptor limit, /dev/shm shared memory running out): rerun with "
+                   "pin_memory=False or num_workers=0 to see the underlying error, raise ulimit -n, enlarge "
+                   "/dev/shm, and avoid persistent_workers=True with pin_memory=True when the loaders are rebuilt each epoch. ")
+
+
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
@@ -363,6 +373,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       else "; it is an HTTP client's (requests/urllib3), a download whose server "
                                       "reset or refused it, not a connection of the job's" if http else ""),
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else http_status_fix(text))
+                       + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
                        + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
                        "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
