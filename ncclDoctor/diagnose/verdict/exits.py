@@ -186,7 +186,8 @@ _PIN_MEMORY = re.compile(r"\bPin memory thread exited unexpectedly")
 _PIN_MEMORY_FIX = ("That is the DataLoader's pin-memory thread dying (its own cause is not in the line: a worker "
                    "killed, the file-descriptor limit, /dev/shm shared memory running out): rerun with "
                    "pin_memory=False or num_workers=0 to see the underlying error, raise ulimit -n, enlarge "
-                   "/dev/shm, and avoid persistent_workers=True with pin_memory=True when the loaders are rebuilt each epoch. ")
+                   "/dev/shm, and avoid persistent_workers=True with pin_memory=True when the loaders are "
+                   "rebuilt each epoch. ")
 
 
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
