@@ -1639,12 +1639,18 @@ R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 
 R_ERR_ON_RANK = re.compile(r"\b(?:on|in) rank (\d{1,7}) ?: ?(?:[A-Z][\w.]{0,80}(?:Error|Exception): ?)?$")
 # torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
 # the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
+# the values torch prints under that assert, on its own line ("device=1, num_gpus=1"; empty where no GPU is visible)
+R_DEVICE_PAST = re.compile(r"^\s*device=(\d{1,4}), num_gpus=(\d{1,4})\s*$")
 R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
-                          # torch's DeferredCudaCallError: CUDA's initialisation in that process failed
-                          r"CUDA call failed lazily at initialization with error: ([^\n]{1,120})|"
+                          # torch's DeferredCudaCallError: CUDA's initialisation in that process failed; torch's
+                          # own assert of the device index against the GPUs the process sees (CUDAContext.cpp:
+                          # "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED", round 78's mace-1197), the
+                          # same failure raised without the wrapper
+                          r"(?:CUDA call failed lazily at initialization with error: |"
+                          r"(?=device >= 0 && device < num_gpus INTERNAL ASSERT FAILED))([^\n]{1,120})|"
                           # torch <= 1.x (THC): "cuda runtime error (39) : uncorrectable ECC error encountered at
                           # /pytorch/aten/src/THC/X.cpp:265", "THCudaCheck FAIL file=F line=195 error=77 : an illegal
                           # memory access was encountered": the same CUDA runtime errors, numbered

@@ -52,6 +52,13 @@ class CrashReaders:
             # configuration error in the Fabric Manager or NVSwitches."): that CUDA error is NVLS's multicast set-up
             self._cuda_open[1].data["nvls"] = True
             return None
+        d = S.R_DEVICE_PAST.search(text) if "num_gpus=" in text and self._cuda_open is not None and (
+            0 < lineno - self._cuda_open[0] <= 3) else None
+        if d and "device < num_gpus" in (self._cuda_open[1].data.get("what") or ""):
+            # the values under torch's device-index assert: an index at or past the devices the process sees (lead
+            # rules AU (2), Q: the launch's setting), told apart from none visible at all (round 78's mace-1197)
+            self._cuda_open[1].data.update(device_index=int(d.group(1)), num_gpus=int(d.group(2)))
+            return None
         x = S.R_XID.search(text) if "Xid" in text else None
         if x:
             ev = self._context(lineno, text, "cuda_error")

@@ -223,6 +223,23 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         return None
     if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
         return _nccl_tests_past_gpus(tests)
+    if past_idx := [e for e in evs if e.data.get("num_gpus") and e.data.get("device_index", -1) >= e.data["num_gpus"]]:
+        # torch's device-index assert with its values shown: GPUs ARE visible, the index asked for is past them
+        # (round 78's mace-1197: device=1, num_gpus=1 -- a DDP launch over single-device MIG slices). Lead rules
+        # AU (2), Q: the launch's device setting, no rank; none visible at all (num_gpus= empty) stays a CUDA error
+        e = past_idx[0]
+        n, k = e.data["device_index"], e.data["num_gpus"]
+        return Verdict(
+            "config",
+            f"a process asked for GPU index {n} while it sees {k} GPU{'s' if k != 1 else ''} (torch's assert 'device "
+            f"< num_gpus' with device={n}, num_gpus={k}): the device index comes from the launch (the local rank, a "
+            "device argument, CUDA_VISIBLE_DEVICES / the scheduler's GPUs per task or MIG instances), which gives "
+            "every process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's",
+            f"Give each process a device index below the GPUs it sees: with {k} visible (nvidia-smi -L; under MIG each "
+            "process sees only its own MIG instance, so set CUDA_VISIBLE_DEVICES=<MIG UUID> per rank and use cuda:0), "
+            "call torch.cuda.set_device(local_rank) only where the process sees every GPU of the node, and start no "
+            "more processes per node (--nproc_per_node) than torch.cuda.device_count() shows.",
+            "medium", [], [x.brief() for x in past_idx[:2]], job_wide=True)
     launches = [e for e in c.samples.get("launch_procs", []) if e.data["procs"] is not None]  # not "gpu" / "auto"
     shown = [e.data["gpus"] for e in c.samples.get("gpus_shown", [])]
     past = [(e.data["procs"], e.data["gpus"], e, "CUDA_VISIBLE_DEVICES on that command line leaves")

@@ -1,0 +1,29 @@
+"""Start-up settings in round 78.
+
+mace-1197: torch's device-index assert "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED" raised bare (not
+through DeferredCudaCallError), with its values on the next line, "device=1, num_gpus=1": the process sees a GPU and
+asks for one past it -- a DDP launch over single-device MIG slices, each process's set_device(local_rank) past its one
+device. Lead rules AU (2), Q: the launch's device setting, config, no rank (it was read as an unknown failure). Near
+shape: the same assert with empty values (no GPU visible at all: mace-1504) stays a CUDA error.
+"""
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+
+_ASSERT = ("RuntimeError: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED\n"
+           'at "../aten/src/ATen/cuda/CUDAContext.cpp":49\n')
+
+
+def test_a_device_index_past_the_visible_gpus_is_the_launchs_setting(tmp_path):
+    d = _report(tmp_path, _ASSERT + "device=1, num_gpus=1\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "MIG" in v["fix"] and "--nproc_per_node" in v["fix"], v
+
+
+def test_no_gpu_visible_at_all_stays_a_cuda_error(tmp_path):
+    v = _report(tmp_path, "[rank1]: torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with "
+                "error: device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "
+                '"../aten/src/ATen/cuda/CUDAContext.cpp":49, \n[rank1]: device=, num_gpus=\n')["verdict"]
+    assert v["cause"] == "cuda_error", v
