@@ -159,6 +159,11 @@ R_LINE_PREFIX = re.compile(
     r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
+    # a platform's process role after the level ("2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: ...": a
+    # Spark / Ray style driver's log, round 78's yolox-1474), and loguru's "| INFO     | module:function:line - "
+    # after its clock
+    r"|\[(?:Driver|Executor|Worker|Master|Chief)\](?= )"
+    r"|\| (?:TRACE|DEBUG|INFO|SUCCESS|WARNING|ERROR|CRITICAL) {0,8}\| [\w.]{1,64}:[\w<>]{1,64}:\d{1,6} -(?= )"
     # a launcher's "[default0]:" / "[rank3]:", not an address's "[host7]:58152 (" (a socket error's "[t2]:58152 (system
     # error ..." that a wrap put at the start of a piece): a port, then " (" or the end, is no prefix ("[default3]:8000,
     # Timeout(ms)=..." is a prefix before the rest of a number a wrap cut)
