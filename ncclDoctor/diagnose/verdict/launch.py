@@ -405,6 +405,43 @@ def _entry_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# torch.distributed's own API refusing the keywords it is called with, the callee named with its module ("torch.
+# distributed.distributed_c10d.init_process_group() got multiple values for keyword argument 'backend'", "... got an
+# unexpected keyword argument 'device_id'")
+_TORCH_DIST_KWARG = re.compile(r"^torch\.distributed\.[\w.]{0,120}?(?P<fn>\w{1,80})\(\) got (?:multiple values for|an "
+                               r"unexpected) keyword argument '(?P<kw>\w{1,80})'")
+
+
+def _torch_api_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) (round 41's sentence: one installed library rejecting another's API at start-up is config),
+    as round 78's alpaca-lora-4bit-95 reads it: every exception shown is one TypeError of torch.distributed's own
+    function refusing the keywords it was called with, no NCCL, CUDA, timeout or connection failure
+    (``_one_error_alone``). The caller -- a training library's set-up (transformers' TrainingArguments calling
+    init_process_group) or a patch of it -- was written for another torch than the one installed: the same install
+    on every worker, so config, no rank, even where the launcher's record names the worker that exited first."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _TORCH_DIST_KWARG.match(message or "")
+    if kind.rpartition(".")[2] != "TypeError" or m is None:
+        return None
+    fn, kw = m.group("fn"), m.group("kw")
+    return Verdict(
+        "config",
+        f"torch.distributed's {fn}() refused the keyword '{kw}' it was called with ({kind}: {message[:200]}, "
+        f"{excs[-1].where}): the code calling it -- a training library's start-up (transformers' / accelerate's "
+        "device set-up) or a patch of it -- was written for another torch than the one installed; every worker "
+        "runs the same call against the same install, so no rank is at fault, whatever a launcher's record names",
+        f"A version mismatch: check the transformers version and accelerate version (or the library whose frame "
+        f"calls {fn}(), the traceback's frame above torch's) against the installed torch (python -c 'import "
+        "torch, transformers, accelerate; print(torch.__version__, "
+        "transformers.__version__, accelerate.__version__)'): pin the library release made for that torch "
+        "(pip install transformers==<version>, or upgrade torch), and remove any monkeypatch of "
+        f"{fn} that passes '{kw}' twice; run the script once without the launcher to confirm, then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # DDP's constructor refusing a model with no parameter to train (torch/nn/parallel/distributed.py:
 # "DistributedDataParallel is not needed when a module doesn't have any parameter that requires a gradient.")
 _NO_TRAINABLE = re.compile(r"^DistributedDataParallel is not needed when a module doesn't have any parameter that "
