@@ -11,6 +11,11 @@ distributed.distributed_c10d.init_process_group() got multiple values for keywor
 transformers' TrainingArguments device set-up, beside torchrun's record of local rank 0: the calling library was
 written for another torch than the one installed, the same on every worker -- rule AF (2): config, no rank (rule A
 had named rank 0). Near shape: a refusal by a function that is not torch.distributed's keeps its reading.
+
+notebooks-594: accelerate's notebook_launcher refusing its own call, "ValueError: You have to specify the number of
+GPUs you would like to use, add `num_processes=...` to your call.": the launcher's check of a launch argument before
+any worker ran -- rule X (2): config, no rank (it was an unknown failure). Near shape: "you have to specify" of
+something that is no launch argument keeps its reading.
 """
 from __future__ import annotations
 
@@ -54,3 +59,15 @@ def test_another_functions_refusal_beside_the_record_keeps_rule_a(tmp_path):
     v = _report(tmp_path, _TB + "TypeError: build_model() got multiple values for keyword argument 'depth'\n"
                 + _RECORD)["verdict"]
     assert v["culprits"] == [0], v
+
+
+def test_a_launcher_asking_for_its_process_count_is_the_launch(tmp_path):
+    d = _report(tmp_path, "ValueError: You have to specify the number of GPUs you would like to use, add "
+                "`num_processes=...` to your call.\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and "num_processes=N" in v["fix"], v
+
+
+def test_specifying_something_else_is_not_read_so(tmp_path):
+    v = _report(tmp_path, "ValueError: You have to specify either input_ids or inputs_embeds\n")["verdict"]
+    assert "num_processes" not in v["fix"], v

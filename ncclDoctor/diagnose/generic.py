@@ -134,6 +134,19 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "raise --mem / --mem-per-gpu or use fewer ranks per node); host memory peaks when every rank holds a full CPU "
      "copy at once (a checkpoint save or load: save a sharded checkpoint, offload or load with mmap / one rank at a "
      "time); use fewer DataLoader workers or smaller prefetch."),
+    # a launcher refusing its own call for a launch argument it was not given (accelerate's notebook_launcher: "You
+    # have to specify the number of GPUs you would like to use, add `num_processes=...` to your call.": round 78's
+    # notebooks-594): the launch, before any worker ran (lead rule X (2))
+    ("config",
+     re.compile(r"(?i)\byou (?:have to|must|need to) (?:specify|pass|provide|set) (?:the )?(?:number of "
+                r"(?:GPUs|processes|nodes|machines)|num_processes|nproc\w{0,12}|num_machines)\b|"
+                r"\badd `?(?:num_processes|num_machines|nproc_per_node|nnodes)=\.\.\.`? to your call\b"),
+     "the launcher refused its own call before starting any worker: a launch argument it needs (how many processes "
+     "or GPUs, nodes) was not given",
+     "Give the launcher the argument it names: accelerate's notebook_launcher(training_function, args, "
+     "num_processes=N) with N the number of GPUs (newer accelerate requires it; an older notebook written for "
+     "another accelerate version omits it), accelerate launch --num_processes N, torchrun --nproc_per_node N; "
+     "`accelerate config` stores the defaults. Then run it again."),
     # the script run without the launcher that sets its variables (KeyError: 'LOCAL_RANK', "environment variable
     # RANK expected, but not set"), or calling torch.distributed before init_process_group: the way it was started,
     # every rank alike (lead rules Q, W) -- before the store's reading, whose words ("rendezvous", MASTER_ADDR) the
