@@ -635,7 +635,9 @@ R_STORE_WAITED = re.compile(r"\brecv\w*WithTimeout failed on|Failed to recv")
 # The store client's retry loop (TCPStore.cpp): "TCP client failed to connect/validate to host 100.64.0.1:59782 -
 # retrying (try=6, timeout=1800000ms, delay=5241ms): Connection reset by peer" -- whatever the errno, the client
 # never got a valid store at that address.
-R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\b")
+# (a reporter's placeholder for the host, "<redacted>", is a host too)
+R_STORE_CLIENT = re.compile(r"TCP client failed to connect/validate to host \[?(<[\w .\-]{1,40}>|[\w.\-:]{1,255}?)\]?:"
+                            r"(\d{1,5})\b")
 # c10d's socket (socket.cpp, torch 1.11+) as the store client connects before the server is up: "The server socket on
 # [jean-zay-iam01-ib0]:55035 is not yet listening (errno: 111 - Connection refused), will retry." -- the same retry
 R_STORE_NOT_LISTENING = re.compile(r"server socket on \[?([\w.\-:]{1,255}?)\]?:(\d{1,5}) is not yet listening\b"

@@ -309,7 +309,12 @@ class StoreReaders:
         spent = S.R_STORE_RETRY_SPENT.search(text) if client and "timed out after" in text else None
         if spent and int(spent.group(2)) < int(spent.group(1)):
             spent = None  # its socket's own timeout is shorter than the connect budget: one attempt, retried
-        if client and "- retrying (" in text and not S.R_PEER_GONE.search(text) and not spent:
+        # the retry warning of the same connect whose reset an unprefixed "recvValue failed" warning just logged, the
+        # ping of its TCPStore's constructor (its C++ frames between): the one retried connect/validate, before any
+        # group (round 78's vllm-18362) -- a reset there is retried too, not a store that went away
+        again = self._store_reset is not None and 0 < lineno - self._store_reset[0] <= 40 and not (
+            self._store_reset[1].data.get("poll"))
+        if client and "- retrying (" in text and (again or not S.R_PEER_GONE.search(text)) and not spent:
             # TCPStore's warning of a connect attempt it retries until its timeout (lead rule L): news only when a
             # store timeout or error follows, which is then a line of its own. A reset is not the store still
             # starting (nothing listening refuses): something at that address answered and cut the connection

@@ -497,7 +497,10 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning was "
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
                       "is the client's connect/validate, which TCPStore retries ('failed to connect/validate ... "
-                      "retrying'), a transient reset; harmless unless a store timeout or error follows")
+                      "retrying'), a transient reset; harmless unless a store timeout or error follows. If resets "
+                      "repeat until the timeout, something on this host cuts local TCP connections: check firewall / "
+                      "VPN / proxy, and bind the store where both ends reach it (MASTER_ADDR=127.0.0.1 on one "
+                      "machine, GLOO_SOCKET_IFNAME for gloo's interface)")
     tries = [e.data for e in c.samples.get("benign", []) if e.data.get("what") == "store connect retry"]
     retry = [d["endpoint"] for d in tries]
     if retry:
