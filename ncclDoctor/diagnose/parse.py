@@ -235,6 +235,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
+        self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
@@ -557,6 +558,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        code=code.strip() if code is not None else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None)
+        # multiprocessing's spawn child re-importing the main module (spawn_main -> prepare -> _fixup_main_from_path ->
+        # runpy) down to a top-level frame of the user's own script: the main module runs its launch unguarded in
+        # every spawned child (lead rule BL (1); verdict.unread._cut_where)
+        head = max((h for h in self._tb_heads if h <= frame[0]), default=None)
+        if ev.data["func"] == "<module>" and head is not None and "site-packages" not in frame[1] and (
+                head < self._mp_fixup < frame[0]):
+            ev.data["mp_main"] = True
         # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
         # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
         seen = "\n".join(tail)
@@ -1146,6 +1154,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._ipy_exc = ipy.group("exc")
             self._oom_tb_rank(lineno, text)
             self._tb_head_rank(text)
+        if "_fixup_main_from_path" in body:  # a spawn child re-importing the main module (input_tail's mp_main)
+            self._mp_fixup = lineno
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)

@@ -948,6 +948,20 @@ def _cut_where(ev, who: str) -> Verdict | None:
     guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU (its fix only: unknown).
     Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
+    if ev.data.get("mp_main"):
+        return Verdict(
+            "config",
+            f"the input stops inside {who} traceback of a spawned child ({ev.text[:200]}), before its exception line: "
+            "multiprocessing's spawn start method re-imported the main script in that child (spawn_main -> prepare -> "
+            "_fixup_main_from_path -> runpy, run as __mp_main__) and the child ran the script's own top-level "
+            "training or launch call -- the main module has no `if __name__ == \"__main__\":` guard, which every "
+            "spawned worker re-runs alike: the script's structure, not one rank",
+            "Put the script's top-level work under an if __name__ == '__main__': guard (build the data and call "
+            "fit / train / mp.spawn only inside it; on Windows also multiprocessing.freeze_support()), so a child "
+            "started with the spawn start method imports the script without launching it again; or use a launch that "
+            "does not re-import it (torchrun, Lightning strategy='ddp' instead of ddp_spawn, num_workers=0 for a "
+            "DataLoader in a notebook). Show the full traceback to confirm the error line.",
+            "low", [], [ev.brief()], job_wide=True)
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
         if _R_LIGHTNING_FRAME.search(ev.text):
             return _lightning_exited(ev, who)
