@@ -24,7 +24,12 @@ class WatchdogReaders:
         frames: a victim's timeout) ends the search."""
         if ev is not None and ev.kind.startswith(("watchdog", "timeout", "cuda", "nccl_error")):
             tail = self._wd_tail
-            if ev.kind == "cuda_error" and ev.data.get("watchdog") and tail and (tail[1] is None or tail[1] != ev.rank):
+            # the watchdog's CUDA check frames alone ("cuda_check": c10_cuda_check_implementation ->
+            # finishedGPUExecutionInternal, the header cut) after the tail count the same: one process prints its
+            # check frames BEFORE its own ncclCommWatchdog rethrow, so a check shown after a whole rethrow tail is
+            # another process's crash (rule BL (3), round 78's pytorch-126544)
+            if ev.kind in ("cuda_error", "cuda_check") and ev.data.get("watchdog") and tail and (
+                    tail[1] is None or tail[1] != ev.rank):
                 ev.data["other_crash"] = f"{self.path}:{tail[0]}"
             self._wd_tail = False
         elif self._wd_tail is None and "ncclCommWatchdog" in text and S.R_WATCHDOG_TAIL.search(self._body):
