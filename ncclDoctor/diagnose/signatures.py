@@ -1675,7 +1675,11 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.
                           # the CUDA_CHECK_ERRORS macro PointNet++-style extensions copy after a kernel launch
                           # ("CUDA kernel failed : invalid device function", the wrapper's signature and "at L:109 in
                           # F.cu" on the next line): cudaGetLastError's string for that process's launch
-                          r"\bCUDA kernel failed ?: ?([a-z][^\n]{2,100}?)\s*$")
+                          r"\bCUDA kernel failed ?: ?([a-z][^\n]{2,100}?)\s*$|"
+                          # spconv's cumm / tensorview TV_CUDA_CHECK ("zero_ .../tensorview/tensor.h 221\ncuda failed
+                          # with error 1 invalid argument. use CUDA_LAUNCH_BLOCKING=1 to get correct traceback."): the
+                          # runtime's code and string for that op (round 78's cvpr2023-unidistill-9)
+                          r"\bcuda failed with error (\d{1,4}) ([a-z][^\n.]{2,80})")
 # torch's own text for cudaErrorInsufficientDriver (35) at its CUDA initialisation (c10/cuda/CUDAFunctions.cpp: "The
 # NVIDIA driver on your system is too old (found version 11070). Please update your GPU driver ..."), raised by the
 # first CUDA call (RuntimeError) or warned by torch.cuda.is_available() / device_count() ("UserWarning: CUDA

@@ -169,13 +169,14 @@ class CrashReaders:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
-        what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11) if g), "")
+        what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11, 13) if g), "")
         if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
             return ev
         ev = self._context(lineno, text, "cuda_error")
-        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6)), watchdog="watchdog thread" in text)
+        ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6) or m.group(12)),
+                       watchdog="watchdog thread" in text)
         said = S.R_ERR_ON_RANK.search(text, max(0, m.start() - 200), m.start()) if "rank " in text[:m.start()] else None
         if said:  # the framework's line names the rank this error was raised on ("... on rank 6: CUDA error: ...")
             ev.rank = int(said.group(1))
