@@ -691,7 +691,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "arch): rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,"
             "code=sm_90 for H100), or install a build whose CUDA version and architectures match the GPU and driver "
             "(torch.cuda.get_arch_list() vs torch.cuda.get_device_capability()); check nvidia-smi "
-            "--query-gpu=name,compute_cap --format=csv for the architecture each GPU needs. A project's own CUDA "
+            "--query-gpu=name,compute_cap --format=csv for the architecture each GPU needs ('named symbol not "
+            "found' is cudaErrorSymbolNotFound: a kernel the build does not hold). A project's own CUDA "
             "extension (a setup.py / torch.utils.cpp_extension build of .cu sources) is such a binary too: rebuild it "
             "clean (remove its build/ directory) with TORCH_CUDA_ARCH_LIST set to that compute capability (e.g. "
             "TORCH_CUDA_ARCH_LIST=8.6) and a CUDA toolkit (CUDA_HOME) matching the one PyTorch was built with "
@@ -925,7 +926,9 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Rerun with NCCL_DEBUG=INFO to see the failing CUDA call and with CUDA_LAUNCH_BLOCKING=1 for the kernel; "
             "check the driver matches the CUDA runtime (nvidia-smi) and dmesg for Xid errors. If it fails as soon as "
             "two GPUs are used, test the NCCL install alone with nccl-tests (all_reduce_perf -g <GPUs>) and check "
-            "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one.",
+            "the NCCL version torch was built with (torch.cuda.nccl.version()); rebuild or reinstall a matching one. "
+            "Where it is the GPU-to-GPU path (consumer GPUs, an NVLink bridge, a VM), NCCL_P2P_DISABLE=1 tells: "
+            "check nvidia-smi topo -m and nvidia-smi nvlink --status, and IOMMU / ACS settings that block P2P.",
         )
     lib_nvls = bool(evs) and all(e.data.get("library") for e in evs) and any(_NVLS_SETUP.search(e.text) for e in evs)
     if lib_nvls:

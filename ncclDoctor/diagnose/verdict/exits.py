@@ -441,7 +441,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
-                     "one file per rank) for the first error. " + abort_fix)
+                     "one file per rank) for the first error -- read every worker's own traceback above the launcher "
+                     "error, and run single-GPU / one process to see the exception. " + abort_fix)
     logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
             "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
             "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
@@ -474,8 +475,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         cause += (" (the child's traceback follows mp.spawn's record, but the lines stop before its last line"
                   + at + ")")
         abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
-                     "text after the last frame shown (the call it was in names the code, not the reason). Read "
-                     f"process {lone.local_rank}'s full traceback in the full output; with CUDA_LAUNCH_BLOCKING=1 a "
+                     "text after the last frame shown (the call it was in names the code, not the reason). Read the "
+                     f"full traceback of process {lone.local_rank} in the full output (paste the full error text: the "
+                     "error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
                      "reproduces it without spawn. " + call_fix + abort_fix)
     if single and exc is None and codes and codes[0] > 0 and lone.event.data.get("spawn_exit"):

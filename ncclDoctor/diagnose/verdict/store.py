@@ -385,7 +385,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "file; 0 picks a free port on one node). " if acc else "")
             + "Address already in use: pick a free port for each run: torchrun --master_port N (MASTER_PORT=N) or "
             "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
-            "the holder with `ss -ltnp | grep PORT` and end a stale process of an earlier run; do not call "
+            "the holder with `ss -ltnp | grep PORT` (or lsof -i :PORT) and end a stale process of an earlier run "
+            "(two jobs on the same port collide); do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",
             "high", [], _samples(c, "store_timeout"))
     printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config
@@ -418,8 +419,10 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "either never started or could not reach it. Check that every node and process was started, with the "
             "same --nnodes, --nproc-per-node and --rdzv-id (or MASTER_ADDR/WORLD_SIZE), that MASTER_ADDR:MASTER_PORT "
             "is reachable from every node (nc -zv), and read the missing ranks' own logs for an error before "
-            "init_process_group. If every rank is only slow to start (imports, model build), the timeout is too "
-            "short: raise init_process_group(timeout=...) (ddp_timeout in HF Trainer).",
+            "init_process_group (a py-spy dump of a process that has not joined shows where it is). If every rank is "
+            "only slow to start (imports, model build, data preprocessing before init_process_group), the timeout is "
+            "too short for the store based barrier: raise init_process_group(timeout=...) (ddp_timeout in HF "
+            "Trainer), or preprocess before the launch.",
             "high", [], _samples(c, "store_timeout"))
     if any(e.data.get("waited_input") for e in evs) and not any(e.data.get("joined") for e in evs):
         waiting = sorted({e.rank for e in evs if e.rank is not None})

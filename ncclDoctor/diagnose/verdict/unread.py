@@ -569,6 +569,27 @@ _HCCL_CALL = ("That error is Habana's ProcessGroupHCCL (process_group_hccl_base.
 # pointer not allocated here", "Exception raised from raw_delete at .../CUDAPluggableAllocator.cpp"): the custom
 # allocator a library swapped in (vLLM's CuMemAllocator behind its sleep mode) was handed memory it never allocated --
 # its bookkeeping, most often in the teardown at exit, not a CUDA, NCCL or memory fault
+# vLLM's engine core relaying a worker's failure of a collective_rpc ("Invocation of collective_rpc method failed":
+# an RL trainer's weight-sync call into the inference workers, round 78's OpenRLHF-1193 and SkyRL-1398) and torch RPC's
+# TensorPipe agent reading EOF from its peer ("RPC agent for worker1 encountered error when reading incoming request
+# from master: EOF", round 78's examples-894): their words only add the fix, the cause stays unread
+_R_COLLECTIVE_RPC = re.compile(r"\bInvocation of collective_rpc method failed")
+_COLLECTIVE_RPC_FIX = ("That line is vLLM's engine core relaying a worker's exception from a collective_rpc (an RL "
+                       "trainer's weight-update / weight-sync call into the inference workers): the worker's own error "
+                       "is the exception text below the cut traceback -- read the full traceback and the vLLM worker "
+                       "logs (VLLM_LOGGING_LEVEL=DEBUG; NCCL_DEBUG=INFO for the weight-sync group, py-spy stacks if it "
+                       "hangs). A method the trainer calls that the installed vLLM's worker extension lacks, or a "
+                       "weight-sync group's world size / rank offsets that ignore vLLM's data-parallel size, fail "
+                       "there: match the trainer's and vLLM's versions (pin vLLM to the version the trainer supports, "
+                       "or upgrade the trainer). ")
+_R_TENSORPIPE_EOF = re.compile(r"\bRPC agent for \w{1,64} encountered error when reading incoming request from "
+                               r"\w{1,64}: EOF")
+_TENSORPIPE_EOF_FIX = ("That line is torch RPC's TensorPipe agent finding its peer's connection closed (EOF): the peer "
+                       "process (the master) exited or crashed first, or shut down without rpc.shutdown() on every "
+                       "worker -- read the full traceback of the master process; if it was still working, a call ran "
+                       "past the RPC timeout (default 60 s: rpc_timeout in TensorPipeRpcBackendOptions, e.g. kernels "
+                       "compiling on the first batch), which a py-spy dump of the master shows; "
+                       "TORCH_DISTRIBUTED_DEBUG=DETAIL logs more. ")
 _R_PLUGGABLE_FREE = re.compile(r"\bTrying to free a pointer not allocated here\b|\bCUDAPluggableAllocator\.cpp\b")
 _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPluggableAllocator's raw_delete): "
                    "the allocator a library swapped in -- vLLM colocate sleep mode (CuMemAllocator / "
@@ -753,6 +774,8 @@ def _unread_words(c: Collected) -> Verdict | None:
                            "line: something failed, and these lines say neither why nor on which "
                            + ("shard" if shard else "rank"), (_SHARD_STDERR if shard else "")
                            + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
+                           + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
+                           + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
                            + _CUT_TB_FIX,
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
@@ -763,6 +786,8 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
                        + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) for u in unread) else "")
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
+                       + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
+                       + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
                        + _READ_AROUND, "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
