@@ -20,7 +20,8 @@ def test_a_collective_rpc_failure_names_the_worker_logs_and_the_versions(tmp_pat
 
 def test_a_tensorpipe_eof_from_the_master_names_the_rpc_timeout(tmp_path):
     v = _report(tmp_path, "[W tensorpipe_agent.cpp:546] RPC agent for worker1 encountered error when reading "
-                "incoming request from master: EOF: end of file (this is expected to happen during shutdown)\n")["verdict"]
+                "incoming request from master: EOF: end of file (this is expected to happen during "
+                "shutdown)\n")["verdict"]
     assert "rpc_timeout in TensorPipeRpcBackendOptions" in v["fix"], v
 
 
