@@ -1094,6 +1094,11 @@ R_KV_CACHE_NONE = re.compile(r"# GPU blocks: 0\b|\bNo available memory for the c
 # healthy summary shows. The table names no rank and no GPU.
 R_OOM_COUNT = re.compile(r"\bCUDA OOMs: {0,8}([1-9]\d{0,8}) {0,40}\|(?: {0,40}cudaMalloc retries: {0,8}(\d{1,9}))?")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
+# the caching allocator's own warning of one allocation it could not serve ("[W826 11:09:24.887 CUDACachingAllocator.cpp
+# :3933] memory allocation failed with OOM on device 1 while trying to allocate 419430400 bytes"): logged before it
+# returns the failure to its caller, which may catch it (readers.crash._oom: benign unless an OOM error follows)
+R_ALLOC_OOM_WARN = re.compile(r"\[W\d{3,4} [\d:.]{8,20} CUDACachingAllocator\.cpp:\d{1,6}\] memory allocation failed "
+                              r"with OOM on device \d{1,3}")
 # torch >= 2.1's OOM text (CUDACachingAllocator.cpp): "GPU 0 has a total capacity of 23.65 GiB of which 93.81 MiB is
 # free. Process 62201 has 398.00 MiB memory in use. [...] Including non-PyTorch memory, this process has X memory in
 # use. Of the allocated memory 21.51 GiB is allocated by PyTorch, ..." (2.1 spelled it "capacty"; "Including ..."

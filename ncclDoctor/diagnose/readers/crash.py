@@ -963,6 +963,12 @@ class CrashReaders:
             kept.where, kept.text = ev.where, ev.text  # the line of the highest reading is the proof
 
     def _oom(self, lineno: int, text: str) -> Event | None:
+        if "allocation failed with OOM" in text and S.R_ALLOC_OOM_WARN.search(text):
+            # the caching allocator's [W] of one allocation it could not serve, which its caller caught (an
+            # autotuner trying tactics: round 78's club-3090-1107): no out-of-memory error unless one is raised after
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "allocator OOM warning"
+            return ev
         m = S.R_OOM.search(text)
         h = None if m else S.R_HOST_MEM.search(self._body)
         if h:  # the process's own allocation of host RAM failed

@@ -493,6 +493,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "when the job had finished. Call destroy_process_group before exit on every rank (a barrier "
                       "before exit keeps the store's host up until all are done); TORCH_NCCL_ENABLE_MONITORING=0 "
                       "stops the poll")
+    if "allocator OOM warning" in whats:
+        benign.append("the caching allocator's [W] 'memory allocation failed with OOM on device N' is a warning of "
+                      "one allocation its caller caught (an autotuner -- FlashInfer's -- trying a tactic that does not "
+                      "fit falls back to a default one): nothing failing unless an out-of-memory error follows. To "
+                      "give such start-up work headroom, lower --gpu-memory-utilization, reduce --max-num-seqs / "
+                      "--max-num-batched-tokens, set PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or skip CUDA "
+                      "graph capture with --enforce-eager")
     elif "store reset before the group" in whats:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning was "
                       "printed before the process group existed (torch adds its [rankN] prefix once it does): it "
