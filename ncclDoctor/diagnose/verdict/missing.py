@@ -33,10 +33,22 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # process, tensor-parallel rank 0 (the driver worker), which hosts the tcp:// store -- no launcher agent does, as
     # with mp.spawn (lead rules AT (2), AZ (1))
     spawned = [e for e in evs if R_VLLM_WORKER_LINE.search(e.text)] if not c.kinds.get("agent_frame") else []
+    # the wait's line cut before its error (its head lost) with the same store's read failing right after it on the
+    # store's side closing ("Failed to recv, got 0 bytes. Connection was likely closed": a store-gone socket error):
+    # the connection was lost, not timed out (round 78's continual-vla-rl-2)
+    closed = [e for e in c.samples.get("socket_error", []) if e.data.get("store_gone") and e.data.get("store_said")]
+    gone = all(e.data["gone"] for e in evs) or bool(
+        closed and all("head cut off" in e.data["error"] for e in evs))
+    # Ray actors ("(EmbodiedFSDPActor pid=194723) ..." on every line shown, no torchrun agent): an env:// group
+    # started in actors has no agent store, so rank 0's own process hosts the TCPStore (lead rules AT (2), AZ (1))
+    actors = [e for e in evs + closed if R_RAY_PID.search(e.text)] if not c.kinds.get("agent_frame") else []
     host = (host0[0].data.get("launcher") or "init_method=tcp://") if host0 else (
         "vLLM's multiprocessing executor (its workers spawned by the main process, the driver worker)"
-        if spawned else None)
-    if all(e.data["gone"] for e in evs) and host and roots == [0] and waiting and 0 not in waiting:
+        if spawned else "the Ray actors (no torchrun agent: an env:// store lives in rank 0's actor)"
+        if closed and actors else None)
+    waiting = waiting or sorted({e.rank for e in closed if e.rank is not None and e.rank != 0})
+    who = f"rank(s) {_fmt_ranks(waiting)}" if waiting else who
+    if gone and host and roots == [0] and waiting and 0 not in waiting:
         return Verdict(
             "early_exit",
             f"{who} lost the store while waiting for rank 0's {uid} ({evs[0].data['error']}), and "
@@ -48,7 +60,7 @@ def _uniqueid(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "running, the reset is the network between the nodes: check MASTER_ADDR / MASTER_PORT is reachable from "
             "every node (nc -zv MASTER_ADDR MASTER_PORT).",
             "medium", [0], proof + ([host0[0].brief()] if host0 else []))
-    if all(e.data["gone"] for e in evs):
+    if gone:
         return Verdict(
             "early_exit",
             f"{who} lost the store while waiting for rank {_fmt_ranks(roots)}'s "

@@ -1,0 +1,32 @@
+"""The store's host closing under a ncclUniqueId wait cut before its error (round 78).
+
+continual-vla-rl-2: the paste begins inside c10d's message for a rank fetching rank 0's ncclUniqueId through the store
+(". This may indicate a possible application crash on rank 0 or a network set up issue."), then rank 1's own store
+read fails on the store's side closing ("Failed to recv, got 0 bytes. Connection was likely closed"), every line
+behind a Ray actor's "(EmbodiedFSDPActor pid=N)". The connection was lost, not timed out, and with Ray actors (no
+torchrun agent) an env:// group's TCPStore lives in rank 0's actor: rank 0 exited first -- early_exit, rank 0, rank 1
+its victim (lead rules AT (2), AZ (1), AK (1)); it was read as rank 0 never arriving (rank_missing). Near shapes: the
+cut wait alone stays rule G's; the closed store without the actors' prefix names no host.
+"""
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+
+_CUT = ". This may indicate a possible application crash on rank 0 or a network set up issue.\n"
+_CLOSED = ("(EmbodiedFSDPActor pid=194723) [rank1]:[W504 16:19:23.815092992 TCPStore.cpp:138] [c10d] "
+           "recvValueWithTimeout failed on SocketImpl(fd=103, addr=[node]:38272, remote=[node]:39067): Failed to "
+           "recv, got 0 bytes. Connection was likely closed. Did the remote server shutdown or crash?\n")
+
+
+def test_a_cut_uniqueid_wait_then_the_store_closing_in_ray_actors_is_rank_0_leaving(tmp_path):
+    d = _report(tmp_path, _CUT + _CLOSED)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]) and 1 not in _accused(d), v
+
+
+def test_the_cut_wait_alone_or_no_actor_prefix_is_not_read_so(tmp_path):
+    alone = _report(tmp_path, _CUT)["verdict"]
+    assert alone["cause"] != "early_exit", alone
+    bare = _report(tmp_path, _CUT + _CLOSED.replace("(EmbodiedFSDPActor pid=194723) ", ""))["verdict"]
+    assert bare["culprits"] == [], bare
