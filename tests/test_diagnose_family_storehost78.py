@@ -7,6 +7,10 @@ behind a Ray actor's "(EmbodiedFSDPActor pid=N)". The connection was lost, not t
 torchrun agent) an env:// group's TCPStore lives in rank 0's actor: rank 0 exited first -- early_exit, rank 0, rank 1
 its victim (lead rules AT (2), AZ (1), AK (1)); it was read as rank 0 never arriving (rank_missing). Near shapes: the
 cut wait alone stays rule G's; the closed store without the actors' prefix names no host.
+
+vllm-18492: a test's own processes all pass their check, then rank 1's [W] store read is reset and pytest prints the
+test FAILED: a store warning is news when a failure follows (rule N), and with the test starting its processes itself
+the store lived in rank 0's process -- rank 0 left first. The same warning with nothing failing stays a warning.
 """
 from __future__ import annotations
 
@@ -30,3 +34,20 @@ def test_the_cut_wait_alone_or_no_actor_prefix_is_not_read_so(tmp_path):
     assert alone["cause"] != "early_exit", alone
     bare = _report(tmp_path, _CUT + _CLOSED.replace("(EmbodiedFSDPActor pid=194723) ", ""))["verdict"]
     assert bare["culprits"] == [], bare
+
+
+_PYTEST = "FAILED distributed/test_shm_broadcast.py::test_shm_broadcast - AssertionError: assert 1 == 0\n"
+_READ = ("[rank1]:[W520 21:12:22.801158701 TCPStore.cpp:115] [c10d] recvVector failed on SocketImpl(fd=24, "
+         "addr=[host]:32772, remote=[host]:49587): Connection reset by peer\n")
+
+
+def test_a_failed_tests_store_read_reset_is_rank_0_leaving_first(tmp_path):
+    """vllm-18492: a test's own processes (no torchrun), every rank passed its check, rank 1's store read reset,
+    pytest's FAILED line: the store lived in rank 0's process, which left first (rules N, AT (2), AZ (1))."""
+    d = _report(tmp_path, _PYTEST + "StatelessProcessGroup passed the test!\n" * 3 + _READ)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("early_exit", [0]) and 1 not in _accused(d), v
+
+
+def test_the_reset_read_with_no_failed_test_is_still_a_warning(tmp_path):
+    assert _report(tmp_path, _READ)["verdict"]["cause"] == "none"

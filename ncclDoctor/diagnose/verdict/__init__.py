@@ -64,6 +64,7 @@ from ncclDoctor.diagnose.verdict.early_exit import (
     _hvd_shut_down,
     _mpi_peer_gone,
     _teardown_stuck,
+    _test_store_lost,
 )
 from ncclDoctor.diagnose.verdict.exits import (
     _agent_closing_alone,
@@ -230,7 +231,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _peer_done, _missing, _first_missing, _unsuspended, _blocked,
-    _early_exit,
+    _early_exit, _test_store_lost,
     _hccl_peer_lost,
     _mpi_peer_gone,
     _hvd_shut_down,

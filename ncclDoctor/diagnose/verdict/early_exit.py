@@ -15,6 +15,37 @@ from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, exception_
 _PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
 
 
+# pytest's summary line of a failed test ("FAILED distributed/test_shm_broadcast.py::test_shm_broadcast -
+# AssertionError: assert 1 == 0"): the test harness, which starts the test's processes itself
+_PYTEST_FAILED = re.compile(r"^FAILED [\w./\-]{1,200}\.py::\w{1,120}")
+
+
+def _test_store_lost(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules N, O, AK (1), AT (2), AZ (1) (round 78's vllm-18492): one rank's c10d [W] store read cut by the
+    store's side (a reset, "got 0 bytes") -- news only when a failure follows, rule N -- beside pytest's FAILED line of
+    the test that ran those processes, with no torchrun agent shown: the test starts its processes itself, so the
+    store (an env:// or StatelessProcessGroup TCPStore) lives in rank 0's process, which left before the reader: rank
+    0 exited first (early_exit), the reading rank its victim. Nothing else failing is read."""
+    warns = [e for e in c.samples.get("store_warning", []) if e.data.get("store_gone") and e.rank not in (None, 0)]
+    failed = [u for u in c.unread if _PYTEST_FAILED.match(u.text.strip())]
+    if not warns or not failed or c.kinds.get("agent_frame") or c.exceptions or c.child_failures or (
+            c.worker_failures or any(c.kinds.get(k) for k in ("watchdog_timeout", "nccl_error", "cuda_error"))):
+        return None
+    readers = sorted({e.rank for e in warns})
+    return Verdict(
+        "early_exit",
+        f"rank(s) {_fmt_ranks(readers)}'s store read was cut by the store's side ({warns[0].data.get('what')}: "
+        f"'{warns[0].text.strip()[:160]}') and the test that ran these processes failed "
+        f"('{failed[0].text.strip()[:160]}'): the test starts its processes itself (no torchrun agent hosts a "
+        "store), so the TCPStore lived in rank 0's process, which exited while the others still read from it -- "
+        "rank 0 left first; the readers are its victims",
+        "Keep the store's host alive until every rank is done: a barrier before exit on every rank (or "
+        "destroy_process_group / closing the StatelessProcessGroup in order, rank 0 last), and find why rank 0 "
+        "ended first (its own exit code and traceback in the test's output). In a test, check the teardown "
+        "ordering of the processes the harness starts; a flaky test that passes on rerun is this teardown race.",
+        "medium", [0], [e.brief() for e in warns[:2]] + [failed[0].brief()])
+
+
 def _teardown_stuck(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A py-spy dump of a process stuck in destroy_process_group (the last word, nothing else read):
     it left its loop to tear the group down (an exception path's cleanup, a `finally:`) while the
