@@ -1651,6 +1651,11 @@ R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 
 R_ERR_ON_RANK = re.compile(r"\b(?:on|in) rank (\d{1,7}) ?: ?(?:[A-Z][\w.]{0,80}(?:Error|Exception): ?)?$")
 # torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
 # the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
+# a launch script's printed address of a node's role ("Head IP:         169.254.194.225 (auto-detected)", "Worker IB
+# IP:    169.254.153.248 (NCCL)", "MASTER_ADDR=169.254.3.1") that is IPv4 link-local: valid on one link only, and every
+# host without DHCP has one alike (lead rule AU (3); round 78's vllm-dgx-spark-7)
+R_LINK_LOCAL_ROLE = re.compile(r"\b(?P<role>(?:Head|Worker|Master|Main|Server|Node)(?: node)?(?: IB)? IP(?: address)?|"
+                               r"MASTER_ADDR|master_addr)\s{0,3}[:=]\s{0,20}(?P<addr>169\.254\.\d{1,3}\.\d{1,3})\b")
 # the values torch prints under that assert, on its own line ("device=1, num_gpus=1"; empty where no GPU is visible)
 R_DEVICE_PAST = re.compile(r"^\s*device=(\d{1,4}), num_gpus=(\d{1,4})\s*$")
 R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"

@@ -673,6 +673,12 @@ class SettingsReaders:
     def _torchrun_config(self, lineno: int, text: str) -> Event | None:
         """torchrun's printed launch config and rendezvous result, as the variables they are
         (``signatures.TR_NAMES``); ``global_world_sizes`` also gives the world size."""
+        ll = S.R_LINK_LOCAL_ROLE.search(text) if "169.254." in text else None
+        if ll:  # a launch's printed node address that is IPv4 link-local (verdict.network._link_local_roles)
+            ev = self._context(lineno, text, "link_local_role")
+            ev.rank = None
+            ev.data.update(role=ll.group("role").strip(), addr=ll.group("addr"))
+            return ev
         if "Rendezvous complete for workers" in text or "launch configs:" in text:
             self._follow = 18  # the block's lines carry no trigger word
             return None

@@ -547,6 +547,28 @@ def _service_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in waits[:3]], job_wide=True)
 
 
+def _link_local_roles(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AU (3) (round 78's vllm-dgx-spark-7): a launch prints the addresses of two nodes' roles (a head and a
+    worker, the master and a node) and they are IPv4 link-local (169.254.x.x): a multi-node job's sockets (NCCL's,
+    gloo's, the store's) set up on addresses valid on one link only, which every host without DHCP has alike --
+    network_setup, no rank, even with nothing failing shown (launch settings, rules V (1), AA (1))."""
+    evs = c.samples.get("link_local_role", [])
+    if len({e.data["addr"] for e in evs}) < 2:
+        return None
+    said = "; ".join(f"{e.data['role']} {e.data['addr']}" for e in evs[:3])
+    return Verdict(
+        "network_setup",
+        f"the launch sets up a multi-node job on IPv4 link-local addresses ({said}): 169.254.x.x is valid on one link "
+        "only and is what a host without an assigned address gives itself, so a peer connecting there can reach the "
+        "wrong host or none -- the network set-up, not a rank",
+        "Give the nodes routable addresses on the interface they share (a static or DHCP address on the high-speed "
+        "link, e.g. the ConnectX port), and point the job at them: the head / MASTER_ADDR address, "
+        "NCCL_SOCKET_IFNAME and GLOO_SOCKET_IFNAME naming that interface (ip -br addr shows each interface's "
+        "address); if the pair is one direct cable and the link-local addresses do connect, run with NCCL_DEBUG=INFO "
+        "and read where set-up stops.",
+        "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
