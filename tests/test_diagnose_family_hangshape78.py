@@ -9,6 +9,12 @@ miss. Near shapes: the words cut earlier, or without the rank tag, are not read 
 physicsnemo-691: ranks 2 and 3 time out at one SeqNum of one ALLREDUCE, rank 2's line cut inside its WorkNCCL(...)
 before NumelOut. A size a line does not show is not another size: both are inside the same collective, two ranks of
 four shown -- rule E's rank_missing, not a desync. Near shape: two NumelOuts both shown and different stay rule D's.
+
+RL-2462: ranks 1 and 5's own lines ("DTensorPolicyWorkerV2[rank=5]: offload_after_refit/model_to_cpu/
+move_to_device_done after 4106.03s") report a step that took longer than the 600 s the waiting rank's collective ran
+before its watchdog fired ("[rank3] Watchdog caught collective operation timeout:", its WorkNCCL(...) on the next
+line): they were still working outside the collective -- rule I, culprits [1, 5]. Near shape: a step shorter than
+the timeout names nobody.
 """
 from __future__ import annotations
 
@@ -53,3 +59,19 @@ def test_two_shown_numelouts_that_differ_stay_a_desync(tmp_path):
     text = "".join(_W.format(r=r, tail=f"NumelOut={n}, {done}") for r, n in ((0, 1), (1, 1), (2, 1), (3, 2)))
     d = _report(tmp_path, text)
     assert d["verdict"]["cause"] == "desync", d["verdict"]
+
+
+_STEP = "DTensorPolicyWorkerV2[rank={r}]: offload_after_refit/model_to_cpu/move_to_device_done after {s}s ...\n"
+_WD3 = ("[rank3] Watchdog caught collective operation timeout:\n"
+        "WorkNCCL(SeqNum=64214, OpType=ALLGATHER, NumelIn=1, NumelOut=32, Timeout(ms)=600000)\n")
+
+
+def test_ranks_whose_own_step_outlasted_the_timeout_are_the_ones_waited_for(tmp_path):
+    d = _report(tmp_path, _STEP.format(r=5, s="4106.03") + _STEP.format(r=1, s="5133.73") + _WD3)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [1, 5]) and 3 not in _accused(d), v
+
+
+def test_a_step_shorter_than_the_timeout_names_nobody(tmp_path):
+    d = _report(tmp_path, _STEP.format(r=5, s="41.2") + _WD3)
+    assert 5 not in _accused(d), d["verdict"]

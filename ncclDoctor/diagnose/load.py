@@ -655,7 +655,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_run_module_as_main", b", in __getattr__",
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
-            b"failed with OOM", b"169.254.")
+            b"failed with OOM", b"169.254.", b"[rank=")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -895,7 +895,8 @@ def _automata():
     272 words (session 26, round 72's fixes): six of 46, by the same reasoning (a seventh would hold two); 280 words
     (round 73's fixes): six of 47 (a seventh would hold four; five of 47 ran as fast as six of 44 in session 22);
     284 words (session 27, round 74's fixes): six of 48 (a seventh would hold two); 291 (round 75's fixes): six of
-    49, by the same reasoning (a seventh would hold three); 296 (round 77's fixes): six of 50."""
+    49, by the same reasoning (a seventh would hold three); 296 (round 77's fixes): six of 50; 301 (session 28, round
+    78's fixes): six of 51."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -906,7 +907,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 50
+_CHUNK = 51
 _AUTOMATON: dict = {}
 
 

@@ -400,11 +400,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         Timeout(ms)=1800000) ran for ..."), the cut event's fields are read again from the whole."""
         ev, head = self._wd_cut
         self._wd_cut = None
-        rest = _WORK_REST.match(body.strip())
-        if rest is None:
-            return
-        a, b = head.rstrip(), rest.group(1)
-        whole = a + ("" if a[-1:].isdigit() and b[:1].isdigit() else " " if a[-1:] == "," else "") + b
+        if not head:  # the line ended before WorkNCCL(: the next one is that text whole, or nothing of it
+            w = S.R_WORK.match(S.strip_prefixes(body).strip())
+            if w is None:
+                return
+            whole = w.group("body")
+        else:
+            rest = _WORK_REST.match(body.strip())
+            if rest is None:
+                return
+            a, b = head.rstrip(), rest.group(1)
+            whole = a + ("" if a[-1:].isdigit() and b[:1].isdigit() else " " if a[-1:] == "," else "") + b
         kv = dict(S.R_KV.findall(whole))
         ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
         ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))

@@ -1651,6 +1651,12 @@ R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 
 R_ERR_ON_RANK = re.compile(r"\b(?:on|in) rank (\d{1,7}) ?: ?(?:[A-Z][\w.]{0,80}(?:Error|Exception): ?)?$")
 # torch's driver-API check (c10/cuda/driver_api.h, C10_CUDA_DRIVER_CHECK: "CUDA driver error: invalid argument") is
 # the same CUDA error raised through the driver API, read like the runtime's "CUDA error: ..."
+# a worker's own log line naming its rank ("DTensorPolicyWorkerV2[rank=5]: offload_after_refit/model_to_cpu/
+# move_to_device_done after 4106.03s ...") that reports a step it finished and how long it took: that rank was in
+# that step, outside any collective, for that long (verdict.missing._slow_step, lead rule I; round 78's RL-2462)
+R_RANK_STEP_TOOK = re.compile(r"\[rank=(?P<rank>\d{1,7})\]:? [^\n]{0,200}?(?<![A-Za-z])"
+                              r"(?:done|finished|completed|took)\b"
+                              r"[^\n]{0,40}?\b(?:after|in) (?P<secs>\d{1,7}(?:\.\d{1,3})?) ?s\b")
 # a launch script's printed address of a node's role ("Head IP:         169.254.194.225 (auto-detected)", "Worker IB
 # IP:    169.254.153.248 (NCCL)", "MASTER_ADDR=169.254.3.1") that is IPv4 link-local: valid on one link only, and every
 # host without DHCP has one alike (lead rule AU (3); round 78's vllm-dgx-spark-7)

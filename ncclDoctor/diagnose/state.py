@@ -32,7 +32,8 @@ QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_ne
                "agent_frame", "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs", "gpus_shown",
                "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d",
                "engine_rpc", "rank_announce", "tb_cut", "cf_listed_cut", "pyspy_thread", "exchange_frame",
-               "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role")
+               "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
+               "step_took")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
 _IPOIB = re.compile(r"ib\d+$")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"

@@ -673,6 +673,12 @@ class SettingsReaders:
     def _torchrun_config(self, lineno: int, text: str) -> Event | None:
         """torchrun's printed launch config and rendezvous result, as the variables they are
         (``signatures.TR_NAMES``); ``global_world_sizes`` also gives the world size."""
+        took = S.R_RANK_STEP_TOOK.search(text) if "[rank=" in text else None
+        if took:  # a worker's own line: a step it finished and how long it took (verdict.missing._slow_step)
+            ev = self._context(lineno, text, "step_took")
+            ev.rank = int(took.group("rank"))
+            ev.data.update(secs=float(took.group("secs")))
+            return ev
         ll = S.R_LINK_LOCAL_ROLE.search(text) if "169.254." in text else None
         if ll:  # a launch's printed node address that is IPv4 link-local (verdict.network._link_local_roles)
             ev = self._context(lineno, text, "link_local_role")

@@ -14,6 +14,9 @@ from ncclDoctor.diagnose.readers.common import (
 )
 from ncclDoctor.diagnose.signatures import Event, _int
 
+# a line that begins with its rank's tag ("[rank3] ", "[rank3]:")
+_RANK_HEAD = re.compile(r"^\s*\[rank\d{1,7}\]:? ")
+
 
 class WatchdogReaders:
     def _headless_tail(self, lineno: int, text: str, ev: Event | None) -> None:
@@ -55,6 +58,12 @@ class WatchdogReaders:
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
             if m and not whole:  # a terminal cut the WorkNCCL(...) text: its rest may come on the next line
                 self._wd_cut, self._follow = (ev, m.group("body")), max(self._follow, 1)
+            elif not m and text.rstrip().endswith("operation timeout:") and _RANK_HEAD.match(text):
+                # a rank's line ("[rank3] Watchdog caught collective operation timeout:") that ends where its
+                # WorkNCCL(...) would begin: a paste's line break before it (round 78's RL-2462), read from the next
+                # line whole (parse._rest_of_work). Not a line with no rank of its own (its group's header a line
+                # above: megatron-bridge-5088), whose first SeqNum alone would read as connection set-up
+                self._wd_cut, self._follow = (ev, ""), max(self._follow, 1)
             ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
             ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
             ev.data["timeout_ms"] = _int(kv.get("Timeout"))

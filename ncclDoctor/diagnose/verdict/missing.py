@@ -615,6 +615,36 @@ def _data_bars(c: Collected) -> list[Event]:
     return [e for e in c.samples.get("busy", []) if not e.data["done"]]
 
 
+def _slow_step(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule I (round 78's RL-2462): ranks time out inside a collective after Timeout(ms) while other ranks' own
+    lines report a step they finished only after longer than that timeout ("[rank=5]: ... move_to_device_done after
+    4106.03s"): those ranks were outside the collective, still working, when the others' wait ran out -- the ranks
+    the others waited for (rank_missing), the waiting ranks innocent. Not when a rank shows an error of its own."""
+    took = c.samples.get("step_took", [])
+    timeouts = [t for t in c.samples.get("watchdog_timeout", []) if t.data.get("timeout_ms")]
+    if not took or not timeouts or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    limit = min(t.data["timeout_ms"] for t in timeouts) / 1000
+    waiting = sorted({t.rank for t in timeouts if t.rank is not None})
+    slow = sorted({e.rank for e in took if e.data["secs"] > limit and e.rank not in waiting})
+    if not slow:
+        return None
+    longest = max((e for e in took if e.rank in slow), key=lambda e: e.data["secs"])
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting) if waiting else 'a rank'} timed out inside a collective after {limit:.0f} s while "
+        f"{_named(slow)}'s own lines report "
+        f"a step finished only after longer than that ({longest.text.strip()[:160]}): {_named(slow)} was still "
+        "working outside the collective when the others' wait ran out -- the rank(s) the others waited for; the "
+        "waiting ranks are victims",
+        f"Rank {_fmt_ranks(slow)} spent {longest.data['secs']:.0f} s in that step, past the {limit:.0f} s collective "
+        "timeout: find why it is that slow there (a model offload / move to CPU -- pinned host memory, NUMA placement "
+        "-- a checkpoint, data loading: a py-spy dump of the slow ranks while they run), make it faster or make every "
+        "rank do it at the same point; raise the collective timeout (init_process_group(timeout=...)) only as a "
+        "stopgap, where the work is legitimately long.",
+        "medium", slow, [longest.brief()] + _samples(c, "watchdog_timeout")[:2])
+
+
 def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule I: ranks time out in a collective while another rank's own lines (its launcher prefix on a data
     preparation bar short of its end: tokenising, grouping, mapping the dataset) show it still working before that
