@@ -399,6 +399,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
         Timeout(ms)=1800000) ran for ..."), the cut event's fields are read again from the whole."""
         ev, head = self._wd_cut
+        if not head and not body.strip():
+            return  # a blank line between (the place a hard-wrapped line's joined pieces leave: ingest.unwrap)
         self._wd_cut = None
         if not head:  # the line ended before WorkNCCL(: the next one is that text whole, or nothing of it
             w = S.R_WORK.match(S.strip_prefixes(body).strip())

@@ -3084,8 +3084,9 @@ R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|w
 
 def strip_prefixes(text: str) -> str:
     """The line without what launchers and collectors put before it (``R_LINE_PREFIX``, at
-    most four, e.g. a kubectl timestamp then torchrun's ``[default0]:``)."""
-    for _ in range(4):
+    most six, e.g. a kubectl timestamp then torchrun's ``[default0]:``; a collector's clock and level before a
+    platform's own clock, level and role tag: round 78's yolox-1474 under Python logging's head)."""
+    for _ in range(6):
         m = R_LINE_PREFIX.match(text)
         if not m or not m.end():
             break

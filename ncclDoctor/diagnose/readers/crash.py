@@ -52,7 +52,7 @@ class CrashReaders:
             # configuration error in the Fabric Manager or NVSwitches."): that CUDA error is NVLS's multicast set-up
             self._cuda_open[1].data["nvls"] = True
             return None
-        d = S.R_DEVICE_PAST.search(text) if "num_gpus=" in text and self._cuda_open is not None and (
+        d = S.R_DEVICE_PAST.match(S.strip_prefixes(text)) if "num_gpus=" in text and self._cuda_open is not None and (
             0 < lineno - self._cuda_open[0] <= 3) else None
         if d and "device < num_gpus" in (self._cuda_open[1].data.get("what") or ""):
             # the values under torch's device-index assert: an index at or past the devices the process sees (lead

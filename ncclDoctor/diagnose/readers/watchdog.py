@@ -58,12 +58,13 @@ class WatchdogReaders:
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
             if m and not whole:  # a terminal cut the WorkNCCL(...) text: its rest may come on the next line
                 self._wd_cut, self._follow = (ev, m.group("body")), max(self._follow, 1)
-            elif not m and text.rstrip().endswith("operation timeout:") and _RANK_HEAD.match(text):
+            elif not m and text.rstrip().endswith("operation timeout:") and _RANK_HEAD.match(
+                    S.strip_prefixes(text)):
                 # a rank's line ("[rank3] Watchdog caught collective operation timeout:") that ends where its
                 # WorkNCCL(...) would begin: a paste's line break before it (round 78's RL-2462), read from the next
                 # line whole (parse._rest_of_work). Not a line with no rank of its own (its group's header a line
                 # above: megatron-bridge-5088), whose first SeqNum alone would read as connection set-up
-                self._wd_cut, self._follow = (ev, ""), max(self._follow, 1)
+                self._wd_cut, self._follow = (ev, ""), max(self._follow, 3)
             ev.seq, ev.op = _int(kv.get("SeqNum")), (kv.get("OpType") or "").strip() or None
             ev.numel_in, ev.numel_out = _numel(kv.get("NumelIn")), _numel(kv.get("NumelOut"))
             ev.data["timeout_ms"] = _int(kv.get("Timeout"))
