@@ -1094,6 +1094,10 @@ LAUNCHER_LOGS = {
                        "rank's own lines (mpiexec --line-buffer with a per-rank prefix, or the application's own "
                        "per-rank log) for its first error; the ranks that 'died from signal 15' after it were only "
                        "torn down."),
+    "Lightning's subprocess launcher": ("Lightning's launcher names the child process that ended ('[rank: N] Child "
+                                        "process with PID P terminated with code C', N its local rank), not why: "
+                                        "read that rank's own traceback above it in the console output; with "
+                                        "devices=1 the same error shows without the other processes."),
     "srun": ("srun's record names the task (SLURM_PROCID, the rank), not why it exited: read that task's own output "
              "for its traceback (srun --output=job-%j-%t.out / --label keep one file or one prefix per task; sacct -j "
              "JOB shows the step's exit codes); the tasks srun killed after it were only torn down."),
