@@ -36,7 +36,8 @@ def test_the_cut_wait_alone_or_no_actor_prefix_is_not_read_so(tmp_path):
     assert bare["culprits"] == [], bare
 
 
-_PYTEST = "FAILED distributed/test_shm_broadcast.py::test_shm_broadcast - AssertionError: assert 1 == 0\n"
+# the pasted log's own line: pytest's summary of the reporter's failed test (input to diagnose, not this suite's)
+_PYTEST_SUMMARY = "FAILED distributed/test_shm_broadcast.py::test_shm_broadcast - AssertionError: assert 1 == 0\n"
 _READ = ("[rank1]:[W520 21:12:22.801158701 TCPStore.cpp:115] [c10d] recvVector failed on SocketImpl(fd=24, "
          "addr=[host]:32772, remote=[host]:49587): Connection reset by peer\n")
 
@@ -44,7 +45,7 @@ _READ = ("[rank1]:[W520 21:12:22.801158701 TCPStore.cpp:115] [c10d] recvVector f
 def test_a_failed_tests_store_read_reset_is_rank_0_leaving_first(tmp_path):
     """vllm-18492: a test's own processes (no torchrun), every rank passed its check, rank 1's store read reset,
     pytest's FAILED line: the store lived in rank 0's process, which left first (rules N, AT (2), AZ (1))."""
-    d = _report(tmp_path, _PYTEST + "StatelessProcessGroup passed the test!\n" * 3 + _READ)
+    d = _report(tmp_path, _PYTEST_SUMMARY + "StatelessProcessGroup passed the test!\n" * 3 + _READ)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("early_exit", [0]) and 1 not in _accused(d), v
 

@@ -220,6 +220,19 @@ def _one_error_alone(c: Collected) -> tuple[list, str, str] | None:
     return excs, kind, message
 
 
+def _one_error_matching(c: Collected, cls: str, pattern: re.Pattern) -> tuple[list, str, str, re.Match] | None:
+    """``_one_error_alone`` where that one error is of class ``cls`` (whatever module names it) and its message
+    matches ``pattern`` from its start: the tracebacks' ends, the error's type and message, and the match."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = pattern.match(message or "")
+    if kind.rpartition(".")[2] != cls or m is None:
+        return None
+    return excs, kind, message, m
+
+
 def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules J, Q and AF (2): every worker the launcher started ends its traceback on the same import failure
     (the untagged tracebacks of torchrun's shared output, one per worker it launched, or one per rank tag), with no
@@ -333,12 +346,11 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     builds an installed library's object with arguments that library's version does not take (written for another
     release): every worker runs the same line against the same install, so config, no rank -- whichever rank's tag
     the traceback carries. A keyword refused deeper in the code (a method, a function of the run) is not read here."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "TypeError", _KWARG_REFUSED)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _KWARG_REFUSED.match(message or "")
-    if kind.rpartition(".")[2] != "TypeError" or m is None or not all(e.data.get("top_level") for e in excs) or any(
+    excs, kind, message, m = one
+    if not all(e.data.get("top_level") for e in excs) or any(
             e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
         return None
     cls, kw = m.group("cls") or "the class", m.group("kw")
@@ -374,13 +386,11 @@ def _entry_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     take (written for another release): every worker runs that line against the same install, config, no rank. A
     refusal deeper in the run (a training phase's own function), one passed on through another call (the line calls
     another name, as build(**kw) refused as a constructor's), or with no frame shown is not read here."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "TypeError", _FN_KWARG_REFUSED)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _FN_KWARG_REFUSED.match(message or "")
-    if kind.rpartition(".")[2] != "TypeError" or m is None or any(
-            e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "top_level")):
+    excs, kind, message, m = one
+    if any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "top_level")):
         return None
     fn, kw = (m.group("cls") if m.group("fn") == "__init__" and m.group("cls") else m.group("fn")), m.group("kw")
     if not all(fn in (e.data.get("entry_call") or ()) for e in excs):
@@ -419,13 +429,10 @@ def _torch_api_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (``_one_error_alone``). The caller -- a training library's set-up (transformers' TrainingArguments calling
     init_process_group) or a patch of it -- was written for another torch than the one installed: the same install
     on every worker, so config, no rank, even where the launcher's record names the worker that exited first."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "TypeError", _TORCH_DIST_KWARG)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _TORCH_DIST_KWARG.match(message or "")
-    if kind.rpartition(".")[2] != "TypeError" or m is None:
-        return None
+    excs, kind, message, m = one
     fn, kw = m.group("fn"), m.group("kw")
     return Verdict(
         "config",
@@ -456,12 +463,10 @@ def _no_trainable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     started with, so no rank is at fault even where a launcher's record names the worker that exited first: config,
     no rank. One rank's refusal beside peers that time out (a rank-conditional freeze: the others wait in DDP's own
     check) is a run that failed across ranks, not read here."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "RuntimeError", _NO_TRAINABLE)
     if one is None:
         return None
-    excs, kind, message = one
-    if kind.rpartition(".")[2] != "RuntimeError" or not _NO_TRAINABLE.match(message or ""):
-        return None
+    excs, kind, message, _ = one
     return Verdict(
         "config",
         f"DDP refused the model at start-up: none of its parameters requires a gradient ({kind}: {message[:200]}, "
@@ -502,12 +507,11 @@ def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     on every worker, so config, no rank; the launcher that then kills its worker names nobody (rule M). A script's
     own traceback (its root 'in <module>' of a .py file), None's attribute, or a launcher's record naming one worker
     of several is not read here."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "AttributeError", _OBJECT_ATTR)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _OBJECT_ATTR.match(message or "")
-    if (kind.rpartition(".")[2] != "AttributeError" or m is None or m.group("cls") == "NoneType"
+    excs, kind, message, m = one
+    if (m.group("cls") == "NoneType"
             or not all(e.data.get("module_main") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings", "elastic_frame"))):
         return None
@@ -539,12 +543,11 @@ def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     another torch than the one installed -- the same install on every rank, config, no rank. A public name falling
     through to the model (the model's own attribute, or code reading the model's field off the wrapper) is the code's
     own, not read here; nor a launcher's record naming one worker of several."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "AttributeError", _OBJECT_ATTR_ANY)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _OBJECT_ATTR_ANY.match(message or "")
-    if (kind.rpartition(".")[2] != "AttributeError" or m is None or not m.group("attr").startswith("_")
+    excs, kind, message, m = one
+    if (not m.group("attr").startswith("_")
             or m.group("attr").startswith("__") or not all(e.data.get("wrapper_getattr") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
         return None
@@ -576,12 +579,11 @@ def _fsdp_wrap_attr(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     installed torch and model library (transformers) do not fit each other or FSDP's settings, the same model and
     install on every rank, so the rank whose traceback shows it is not at fault: config, no rank. Not where a
     launcher's record names one worker of several failing."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "AttributeError", _OBJECT_ATTR_ANY)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _OBJECT_ATTR_ANY.match(message or "")
-    if (kind.rpartition(".")[2] != "AttributeError" or m is None or not all(e.data.get("fsdp_wrap") for e in excs)
+    excs, kind, message, m = one
+    if (not all(e.data.get("fsdp_wrap") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
         return None
     if _one_worker_of_several(c, excs):
@@ -622,12 +624,11 @@ def _agent_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     refuses it is an override written against another torch -- a framework's agent subclassing torch's (DeepSpeed's
     --elastic_training DSElasticAgent) -- so the installed versions do not match: config, no rank (no worker ran). A
     TypeError raised in the script's own frames is not read here."""
-    one = _one_error_alone(c)
+    one = _one_error_matching(c, "TypeError", _SIGNATURE_REFUSED)
     if one is None:
         return None
-    excs, kind, message = one
-    m = _SIGNATURE_REFUSED.match(message or "")
-    if kind.rpartition(".")[2] != "TypeError" or m is None or not all(e.data.get("elastic_frame") for e in excs):
+    excs, kind, message, m = one
+    if not all(e.data.get("elastic_frame") for e in excs):
         return None
     fn = m.group("fn")
     return Verdict(
