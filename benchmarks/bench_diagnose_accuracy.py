@@ -143,18 +143,30 @@ def _fence(text: str) -> str:
 # that is the default group's rank, which is the process's global rank: a launcher would prefix that same N, and
 # the lines after it (its traceback, its teardown) the same, so the perturbation does too. Prefixing another rank
 # there would not be a paste but a contradiction (two ranks claiming one line), which legitimately changes the
-# world the lines show. Lines before any such tag get rank 3.
+# world the lines show. C++'s std::terminate writes its two lines ("terminate called after throwing ..." and
+# "  what():  [Rank N] ...") in one write of one process, so the first takes the rank the second names (the
+# previous rank's prefix there split one message between two processes: round 78's adl-10). Lines before any
+# such tag get rank 3.
 _OWN_RANK = re.compile(r"\[Rank (\d+)\]")
-_last_rank = {"rank": "3"}
+_TEARDOWN = re.compile(r"\s*(?:terminate called |\[E ProcessGroupNCCL\.cpp:\d+\] (?:Some NCCL|To avoid))")
 
 
-def _rankprefix(line: str, i: int) -> str:
-    if i == 0:
-        _last_rank["rank"] = "3"
-    m = _OWN_RANK.search(line)
-    if m:
-        _last_rank["rank"] = m.group(1)
-    return f"[rank{_last_rank['rank']}]: {line}" if line.strip() else line
+def _rankprefix(text: str) -> str:
+    lines = text.split("\n")
+    rank = "3"
+    out = []
+    for i, line in enumerate(lines):
+        m = _OWN_RANK.search(line)
+        j = i
+        while m is None and j + 1 < len(lines) and _TEARDOWN.match(lines[j]):
+            j += 1
+            if "what():" in lines[j]:
+                m = _OWN_RANK.search(lines[j])
+                break
+        if m:
+            rank = m.group(1)
+        out.append(f"[rank{rank}]: {line}" if line.strip() else line)
+    return "\n".join(out)
 
 
 # name -> line rewriter, the way people PASTE logs into an issue or a chat (``--perturb``). Wrapping
@@ -166,11 +178,13 @@ PERTURB = {
     "crlf": lambda line, i: line + "\r",
     "ansi": lambda line, i: _ansi(line),
     "timestamps": lambda line, i: f"2024-05-01 12:{i // 60 % 60:02d}:{i % 60:02d}.123 {line}",
-    "rankprefix": _rankprefix,
+    "rankprefix": None,  # whole-file (WHOLE): a line may take its rank from the next one
     "fence": None,  # whole-file: the log inside a ``` Markdown fence
     # a terminal copy, then quoted in an issue: every wrapped piece gets its own "> "
     "wrapquote": lambda line, i: "\n".join("> " + x for x in _wrap(80)(line, i).split("\n")),
 }
+# the perturbations PERTURB marks None rewrite the whole text, not a line at a time
+WHOLE = {"rankprefix": _rankprefix, "fence": _fence}
 
 
 def rewrite(case: dict, variant: str) -> list[tuple[str, bytes, bool]]:
@@ -185,8 +199,11 @@ def rewrite(case: dict, variant: str) -> list[tuple[str, bytes, bool]]:
             new = data
         else:
             lines = data.decode("utf-8", "replace").split("\n")
-            text = "\n".join(fn(line, i) for i, line in enumerate(lines))
-            new = (_fence(text) if variant == "fence" else text).encode("utf-8")
+            if variant in WHOLE:
+                text = WHOLE[variant]("\n".join(lines))
+            else:
+                text = "\n".join(fn(line, i) for i, line in enumerate(lines))
+            new = text.encode("utf-8")
         out.append((p.name, new, new != data))
     return out
 

@@ -72,7 +72,7 @@ def _pasted(name: str | None):
     if name not in acc.PERTURB:
         raise SystemExit(f"unknown perturbation {name}; known: {', '.join(acc.PERTURB)}")
     fn = acc.PERTURB[name]
-    return (lambda text: acc._fence(text)) if fn is None else (
+    return acc.WHOLE[name] if fn is None else (
         lambda text: "\n".join(fn(x, i) for i, x in enumerate(text.split("\n"))))
 
 
