@@ -158,7 +158,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"default process group (?:has not been|is not|was not) initiali[sz]ed"),
      "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
      "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
-     "Start the script through its launcher (torchrun --nproc_per_node N script.py, srun with the variables "
+     "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU; "
+     "srun with the variables "
      "exported, accelerate launch / deepspeed, torchpack dist-run -np N / mpirun for a torchpack script), which "
      "sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
      "for each process, or set them yourself; call torch.distributed.init_process_group(...) before any distributed "

@@ -212,6 +212,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
         self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
+        self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.engine_rpc: Event | None = None  # a call made on a serving engine from outside it (R_ENGINE_CLIENT_RPC)
@@ -460,6 +461,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             elif self.cf_section is None:
                 return self._stray_exit[1]
             self._stray_exit = None
+        if self._win_path:  # a torch without NCCL on a Windows install: the platform's wheels (verdict.launch)
+            for ev in self._no_nccl_seen:
+                ev.data["windows"] = True
         if self._past_store is not None and self._past_store[0] == self._last_line and self._win_path and (
                 self._nccl_asked is not None):
             # the input ends inside init_process_group past the store (the store was got: any connect warning before

@@ -2706,7 +2706,10 @@ R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|
                               r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
 R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
                            r"\bnullptr\b|\bNULL\b|\bdtype\b")
-R_NO_HANDLER = re.compile(r"No rendezvous handler for \w{1,16}://")
+# torch's rendezvous() finding no handler for the init_method's scheme: "No rendezvous handler for ://" (an empty
+# init_method / --dist_url: no scheme at all), or for a scheme this torch build lacks (env:// and tcp:// on the
+# Windows builds before TCPStore came to Windows): a launch setting or build every process shares (lead rules Q, W)
+R_NO_HANDLER = re.compile(r"No rendezvous handler for (\w{0,16})://")
 # A sharding planner's own check that the user's constraints leave a table no way to be sharded, raised while the plan
 # is made (torchrec's EmbeddingEnumerator: "No available sharding type and compute kernel combination after applying
 # user provided constraints for <table>", "No available compute kernels after applying ..."; round 72's torchrec-1614):

@@ -597,6 +597,9 @@ class CrashReaders:
                     said))) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):
             ev.data["settings"] = said[:200]  # a framework's own check of the job's settings (lead rule W)
+            if m.group(1).endswith("RuntimeError") and (h := S.R_NO_HANDLER.search(said)):
+                # torch's rendezvous with no handler for the init_method's scheme: which one, on which platform
+                ev.data.update(no_handler=h.group(1), windows=self._win_path)
         elif "DTensor(" in said and "_dynamo" in m.group(1) and S.R_DYNAMO_EXC.search(m.group(1)) and (
                 S.R_DTENSOR_ARG.search(said)):  # torch.compile tracing a DTensor graph: every rank alike (BB (1))
             ev.data.update(settings=said[:200], compile_dtensor=True)

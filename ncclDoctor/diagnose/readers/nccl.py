@@ -337,6 +337,8 @@ class NcclReaders:
             ev.data["api"] = m.group("api")
         if m.group("backend"):  # the backend named, as the check printed it
             ev.data["backend"] = m.group("gone") or m.group("bad")
+        if len(self._no_nccl_seen) < 8:
+            self._no_nccl_seen.append(ev)  # marked windows at the end where a Windows install's path was seen
         return ev
 
     def _nccl_info(self, lineno: int, text: str) -> Event | None:

@@ -1056,6 +1056,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
+    if e.data.get("no_handler") is not None:
+        return _no_handler(e, evs)
     if e.data.get("choices"):
         return _choices(c, e)
     if e.data.get("device_count"):
@@ -1233,6 +1235,45 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else "")
         + _ckpt_shards(said),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _no_handler(e, evs: list) -> Verdict:
+    """Lead rules Q (last sentence) and W: torch's rendezvous() found no handler for the init_method's scheme
+    (signatures.R_NO_HANDLER). An empty scheme ("No rendezvous handler for ://") is an init_method / --dist_url that
+    reached init_process_group empty; a scheme torch names (env://, tcp://) in a Windows install's traceback is that
+    torch build lacking it (the Windows wheels before TCPStore had only file://). Either is a launch setting or build
+    every process shares: config, no rank."""
+    scheme = e.data["no_handler"]
+    said = e.data["settings"]
+    if not scheme:
+        return Verdict(
+            "config",
+            f"init_process_group was given an empty init_method ('{said[:120]}', {e.where}): the rendezvous URL "
+            "(the script's --dist_url / dist_url, or init_method=) reached torch with no scheme at all -- not env://, "
+            "tcp:// or file:// -- so no rendezvous was even tried; a launch setting every process shares, no rank",
+            "Set init_method (the script's --dist_url / dist_url) to a full URL: env:// when launching with "
+            "torch.distributed.launch/torchrun (they export MASTER_ADDR/MASTER_PORT, RANK and WORLD_SIZE), or "
+            "tcp://HOST:PORT with --rank / --world_size given to every process (file:///shared/path for a shared "
+            "file); check the launch script passes the argument (an unset shell variable gives the empty URL). Then "
+            "relaunch every rank.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    win = any(x.data.get("windows") for x in evs)
+    return Verdict(
+        "config",
+        f"this torch build has no rendezvous handler for {scheme}:// ('{said[:120]}', {e.where})"
+        + (": on Windows, torch builds without TCPStore (before 1.8) support only the file:// rendezvous and the "
+           "gloo backend, so env:// and tcp:// cannot work there" if win else
+           ": the init_method's scheme is not one this torch knows (env://, tcp://, file://)")
+        + " -- the build or launch setting every process shares, not a rank's fault",
+        ("Use init_method file:// on Windows (init_process_group('gloo', init_method='file:///C:/path/to/"
+         "sharedfile', rank=R, world_size=N)) with the gloo backend, or upgrade torch (its later Windows builds have "
+         "the env:// and tcp:// rendezvous), or run on Linux/WSL; on one GPU, run without distributed init (no "
+         "init_process_group, single GPU). " if win else
+         "Give init_method (the script's --dist_url) a scheme this torch supports: env:// with the launcher's "
+         "MASTER_ADDR/MASTER_PORT, tcp://HOST:PORT or file:///shared/path; check the torch version if the script "
+         "expects another handler. ")
+        + "Then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -2240,6 +2281,19 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "GPU.",
             "high", [], [hid.brief()], job_wide=True)
     nogpu = any("no GPUs found" in e.text for e in evs)
+    win = next((e for e in evs if e.data.get("windows") and e.data.get("what") not in ("library", "no_cuda")), None)
+    if win is not None and not nogpu:  # the nccl backend asked of a Windows install (lead rule Q's last sentence)
+        return Verdict(
+            "config",
+            f"the job asked for the nccl backend on Windows ('{strip_prefixes(win.text).strip()[:120]}', "
+            f"{win.where}): NCCL is not available on Windows -- torch's Windows builds have no NCCL, gloo is their "
+            "backend -- so every process the launcher starts fails the same way and the process its record names "
+            "is no culprit",
+            "Use the gloo backend on Windows (init_process_group('gloo'); accelerate and Lightning pick it where NCCL "
+            "is unavailable in their newer versions), or run multi-GPU training on Linux / WSL2; for one GPU, launch "
+            "without distributed training (accelerate config: no distributed / single GPU, num_processes 1, "
+            "distributed_type NO; or python script.py without torchrun).",
+            "high", [], [e.brief() for e in evs[:3]], job_wide=True)
     return Verdict(
         "config",
         "the job asked for the nccl backend where NCCL cannot run: "
