@@ -150,6 +150,14 @@ SNIFF = 8192
 #             bare AssertionError: parameters that differ across ranks (parse._check_frame,
 #             verdict.unread._consistency_fix; round 74's mat-7). Only a frame line holds them (not "consistency", which
 #             a training loop's per-step "consistency_loss" would hold)
+#   , in init_dist / , in dist_init  a traceback's frame in a framework's own distributed set-up function
+#             (mmengine's init_dist, DI-engine's dist_init, init_distributed_mode): an exception raised right in it
+#             about the launch (its launcher type, a rank not given) is its check of the launch every process shares
+#             (parse._dist_init_frame, verdict.launch._dist_init_check, lead rules W, U (2); round 79's lightzero-214,
+#             videochat-flash-27). Only a frame line holds them
+#   RANK=, WORLD_SIZE=  the launch variables assigned by hand ("export RANK=1", "export WORLD_SIZE=1"): a RANK at
+#             or past WORLD_SIZE cannot join that world (readers.settings._env_world_assign, verdict.world.world_unfit;
+#             lead rules AE, V (1); round 79's YOLO-World-163)
 #   Assertion `  a CUDA kernel's device-side assertion, printed per failing GPU thread ("Loss.cu:102: operator(): block:
 #             [445,0,0], thread: [20,0,0] Assertion `input_val >= zero && input_val <= one` failed."): a CUDA error
 #             (710) of the process that launched it (crash._kernel_assert)
@@ -601,7 +609,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"find '__main__' module", b" [-h]",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
-            b", in check_", b", in assert_", b", in verify_",
+            b", in check_", b", in assert_", b", in verify_", b", in init_dist", b", in dist_init",
+            b"RANK=", b"WORLD_SIZE=",
             b"--rank", b"Nrt::", b"Abort was called at", b"Timedout job", b"GPU HANG", b"PROTECTION_FAULT",
             b"page fault (", b"Faulty UTCL2",
             b"TCPStore(", b"init_process_group", b"prepare_accelerator", b"Accelerator(", b"PartialState(",

@@ -188,6 +188,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
         self._env_blocks: list[dict] = []
         self._env_twice: Event | None = None
+        # the launch variables RANK and WORLD_SIZE assigned in the lines (export RANK=1; S.R_ENV_WORLD_ASSIGN): each
+        # one's (line, value), and whether their rank past the world was kept (readers.settings._env_world_assign)
+        self._env_world: dict[str, tuple[int, int]] = {}
+        self._env_world_past = False
         # the last announcement of a place in the world read (S.R_INIT_RANK_OF): (line, rank, world)
         self._init_rank: tuple[int, int, int] | None = None
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
@@ -351,6 +355,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # (crash._traceback_tail's ``elastic_frame``; verdict.launch._agent_api_mismatch)
         self._elastic_frame = -9
         self._check_frame = (-99, "")  # a traceback's frame in a cross-rank consistency check (its function)
+        self._dist_init_frame = (-99, "")  # a traceback's frame in a framework's distributed set-up (its function)
         # line of a traceback's root frame in runpy's module runner (S.R_RUNPY_MAIN: the process runs a package's
         # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
         # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
@@ -570,6 +575,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        code=code.strip() if code is not None else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None)
+        caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
+            frame is shown[1] and len(shown) == 3) else None
+        if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
+                k := S.R_LAUNCH_ENV_KEY.search(caller[1])):
+            # cut in os.environ's lookup of a variable a launcher sets, called from the code line above: that
+            # variable's KeyError, the process started without the launcher that sets it (verdict.unread._cut_where)
+            i = caller[0] - (lines - len(tail) + 1) - 1
+            up = S.strip_prefixes(tail[i]).rstrip() if 0 <= i < len(tail) else ""
+            ev.data["env_key"] = (k.group(2), up.rpartition(" in ")[2].strip() if S.R_PY_FRAME_END.search(up) else "")
         # multiprocessing's spawn child re-importing the main module (spawn_main -> prepare -> _fixup_main_from_path ->
         # runpy) down to a top-level frame of the user's own script: the main module runs its launch unguarded in
         # every spawned child (lead rule BL (1); verdict.unread._cut_where)
@@ -1030,6 +1044,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._elastic_frame = lineno
         elif 'File "' in body and "consisten" in body and (cf := S.R_CONSISTENCY_FRAME.search(body)):
             self._check_frame = (lineno, cf.group(1))  # a cross-rank consistency check's frame (crash reader)
+        elif 'File "' in body and ("init_dist" in body or "dist_init" in body) and (
+                di := S.R_DIST_INIT_FRAME.search(body)):
+            self._dist_init_frame = (lineno, di.group(1))  # a framework's distributed set-up frame (crash reader)
+        if ("RANK=" in body or "WORLD_SIZE=" in body) and not self._env_world_past and (
+                ea := S.R_ENV_WORLD_ASSIGN.findall(body)):
+            self._env_world_assign(lineno, text, ea)  # kept aside: the line goes on to the other readers
         if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
                 ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
             return ev

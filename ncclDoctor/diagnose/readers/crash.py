@@ -600,6 +600,10 @@ class CrashReaders:
             if m.group(1).endswith("RuntimeError") and (h := S.R_NO_HANDLER.search(said)):
                 # torch's rendezvous with no handler for the init_method's scheme: which one, on which platform
                 ev.data.update(no_handler=h.group(1), windows=self._win_path)
+        elif 0 < lineno - self._dist_init_frame[0] <= 3 and m.group(1).endswith(
+                ("RuntimeError", "ValueError", "AssertionError", "NotImplementedError")) and S.R_LAUNCH_WORDS.search(
+                said):  # raised right in a framework's distributed set-up about the launch (lead rules W, U (2))
+            ev.data.update(settings=said[:200], dist_init=self._dist_init_frame[1])
         elif "DTensor(" in said and "_dynamo" in m.group(1) and S.R_DYNAMO_EXC.search(m.group(1)) and (
                 S.R_DTENSOR_ARG.search(said)):  # torch.compile tracing a DTensor graph: every rank alike (BB (1))
             ev.data.update(settings=said[:200], compile_dtensor=True)

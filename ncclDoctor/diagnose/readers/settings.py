@@ -437,6 +437,22 @@ class SettingsReaders:
                        addrs=sorted({x["MASTER_ADDR"] for x in (a, b) if x.get("MASTER_ADDR")}))
         return ev
 
+    def _env_world_assign(self, lineno: int, text: str, pairs: list[tuple[str, str]]) -> None:
+        """RANK and WORLD_SIZE assigned by hand (S.R_ENV_WORLD_ASSIGN: "export RANK=1" then "export WORLD_SIZE=1"),
+        the two at most 16 lines apart, the latest value of each kept: a RANK at or past WORLD_SIZE is a process that
+        can never join the world those settings define -- its rank 0, which hosts the store, is no process of it --
+        kept aside once as a launch_args event (env_rank_past; verdict.world.world_unfit, lead rules AE, V (1))."""
+        for key, val in pairs:
+            self._env_world[key] = (lineno, int(val))
+        r, w = self._env_world.get("RANK"), self._env_world.get("WORLD_SIZE")
+        if r is None or w is None or abs(r[0] - w[0]) > 16 or r[1] < w[1] or w[1] < 1 or len(self.aside) >= 8:
+            return
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # settings shown, not a process's own line
+        ev.data.update(env_rank_past=(r[1], w[1]))
+        self.aside.append(ev)
+        self._env_world_past = True
+
     def _init_rank_of(self, lineno: int, text: str, m) -> Event | None:
         """A process's own announcement of its place in the world at init (S.R_INIT_RANK_OF: "Distributed init: rank
         0/2 - ./dist_init"). A process announces its rank once, at init: the same rank of the same world of 2 or more

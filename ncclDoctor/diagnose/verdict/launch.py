@@ -1058,6 +1058,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     said = e.data["settings"]
     if e.data.get("no_handler") is not None:
         return _no_handler(e, evs)
+    if e.data.get("dist_init"):
+        return _dist_init_check(e, evs)
     if e.data.get("choices"):
         return _choices(c, e)
     if e.data.get("device_count"):
@@ -1274,6 +1276,26 @@ def _no_handler(e, evs: list) -> Verdict:
          "MASTER_ADDR/MASTER_PORT, tcp://HOST:PORT or file:///shared/path; check the torch version if the script "
          "expects another handler. ")
         + "Then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _dist_init_check(e, evs: list) -> Verdict:
+    """Lead rules W and U (2): an exception raised right in a framework's own distributed set-up function (parse's
+    dist-init frame: mmengine's init_dist, DI-engine's dist_init) whose words name the launch -- its launcher type
+    refused ("Invalid launcher type: none"), a rank it needs not given ("please indicate rank explicitly"). The way
+    the job was launched, which every process shares: config, no rank."""
+    said = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the framework's own distributed set-up ({e.data['dist_init']}) refused the way the job was launched "
+        f"('{e.data['type'].rsplit('.', 1)[-1]}: {said[:160]}', {e.where}): the launcher it expects (torchrun / "
+        "torch.distributed.launch, srun for Slurm) did not start the process or was not named, so it has no rank or "
+        "world to join -- a launch setting every process shares, no rank's fault",
+        "Start the job the way the framework's set-up expects: launch with torchrun / torch.distributed.launch "
+        "(python -m torch.distributed.launch --nproc_per_node N script.py), which set RANK / WORLD_SIZE, or with "
+        "srun under Slurm, and set the script's launcher argument to match (--launcher pytorch for torchrun, slurm "
+        "under srun; 'none' only runs it undistributed); or pass rank and world size explicitly to the set-up call "
+        "(its rank= / world_size= arguments). Then relaunch every process.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

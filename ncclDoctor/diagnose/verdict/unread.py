@@ -966,6 +966,34 @@ def _lightning_exited(ev, who: str) -> Verdict:
         _LIGHTNING_EXITED_FIX, "low", [], [ev.brief()])
 
 
+def _env_key_cut(ev, who: str) -> Verdict:
+    """Lead rules Q (last sentence), U (2), BL (1) and (4) (round 79's colossalai-1023): a traceback cut in os.environ's
+    own lookup (os.py's __getitem__) right under a code line reading a variable a launcher sets for each process
+    (parse.input_tail's ``env_key``): that lookup raises only the KeyError of a variable not set, so the process was
+    started without the launcher its set-up reads -- the frames show the launch fault, which every worker shares:
+    config, no rank."""
+    var, func = ev.data["env_key"]
+    by = ("srun (a Slurm job step)" if var.startswith("SLURM_") else "mpirun / an MPI launcher"
+          if var.startswith(("OMPI_", "PMI_")) else "torchrun / torch.distributed.launch (or accelerate / deepspeed)")
+    in_func = f" in {func}" if func and func != "<module>" else ""
+    fix = (f"{var} is set only by srun: launch with srun / sbatch when calling {func or 'the Slurm set-up'} (srun "
+           "python train.py inside the allocation); under torchrun use the set-up that reads torchrun's variables "
+           "instead (the framework's launch_from_torch / --from_torch, RANK and LOCAL_RANK) -- the launcher and init "
+           "method must match. " if var.startswith("SLURM_") else
+           f"{var} is set only by mpirun: start it with mpirun -np N, or use the framework's torchrun set-up (RANK, "
+           "LOCAL_RANK) when launching with torchrun -- the launcher and init method must match. "
+           if var.startswith(("OMPI_", "PMI_")) else
+           f"Launch with torchrun (torchrun --nproc_per_node N script.py, N=1 for one GPU), which sets {var}, "
+           "RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT for each process, or set them yourself. ")
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback in os.environ's lookup of {var}{in_func} ({ev.text[:200]}), before "
+        f"its exception line: that lookup raises only KeyError: '{var}' -- the variable {by} sets for each process "
+        "was not set, so the process was not started by the launcher its set-up reads; every worker is launched the "
+        "same way, so no rank is at fault (the error itself was not pasted)",
+        fix + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -973,6 +1001,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU (its fix only: unknown).
     Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
+    if ev.data.get("env_key"):
+        return _env_key_cut(ev, who)
     if ev.data.get("mp_main"):
         return Verdict(
             "config",

@@ -533,6 +533,22 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "every machine, with the same num_machines and num_processes (the total over all machines) and "
             "machine_rank 0 on machine 0 and 1, 2, ... on the others (not machine_rank 0 everywhere); check from "
             "another machine: nc -zv MAIN_PROCESS_IP MAIN_PROCESS_PORT.")
+    ep = next((e for e in evs if e.data.get("env_rank_past")), None)
+    if ep is not None and not calls:  # lead rules AE, V (1): RANK at or past WORLD_SIZE, assigned by hand
+        r, w = ep.data["env_rank_past"]
+        return Verdict(
+            "config",
+            f"the launch variables shown set RANK={r} with WORLD_SIZE={w} (at {ep.where}): ranks run from 0 to "
+            f"WORLD_SIZE - 1, so this process can never join that world -- the TCPStore is hosted by rank 0, which "
+            f"no process of these settings starts, and the process waits for it as a store client{after}; launch "
+            "settings, not a rank's fault",
+            "Give each process a RANK below WORLD_SIZE (RANK must be < WORLD_SIZE): RANK=0 for a single process "
+            "(with WORLD_SIZE=1), the process with RANK=0 hosting the store at MASTER_ADDR/MASTER_PORT; or launch "
+            "with torchrun / python -m torch.distributed.run, which sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR "
+            "and MASTER_PORT for every process, instead of exporting them by hand; a single-GPU run can skip "
+            "distributed entirely (the script's --launcher none).",
+            "high" if failed else "medium", [], [ep.brief()] + [x.brief() for x in (failed or [])[:2]],
+            job_wide=True)
     past_machine = next((e for e in evs if e.data.get("machine_rank") is not None), None)
     if past_machine is not None and not calls:
         e = past_machine
