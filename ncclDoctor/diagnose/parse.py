@@ -66,9 +66,10 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
-# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",'
-_FRAME_HEAD_CUT = re.compile(r'^\s*File "[^"\n]{1,1000}'
-                             r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?\s*$')
+# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --
+# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10)
+_FRAME_HEAD_CUT = re.compile(r'^\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
+                             r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
