@@ -700,7 +700,8 @@ def test_a_spawn_childs_traceback_cut_before_its_exception_still_names_that_chil
     paste cuts inside the program's own frames (no exception line) is still the only child shown dying on this one
     machine: process N, cause unknown, and the fix asks for its full traceback. Where the lines above show a failure
     every child meets (NCCL's topology warning) or its frames go into the job's machinery (init_process_group), the
-    cut record names no one (rule Q's caution)."""
+    cut record names no one (rule Q's caution). (A cut at the model's call, DDP's implicit collectives, names no one
+    since lead rule BM (1): tests/test_diagnose_family_spawnddp79.py.)"""
     cut = ("-- Process 2 terminated with the following error:\n"
            "Traceback (most recent call last):\n"
            "  File \"/usr/lib/python3.9/site-packages/torch/multiprocessing/spawn.py\", line 69, in _wrap\n"
@@ -708,7 +709,7 @@ def test_a_spawn_childs_traceback_cut_before_its_exception_still_names_that_chil
            "  File \"/srv/det/tools/train.py\", line 57, in worker\n"
            "    trainer.train()\n"
            "  File \"/srv/det/engine/loop.py\", line 212, in run_step\n"
-           "    outputs = self.model(images, targets)\n")
+           "    images, targets = self.preprocess(batch)\n")
     d = _report(tmp_path, cut)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", [2]) and _accused(d) == {2}, v

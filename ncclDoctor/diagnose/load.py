@@ -592,6 +592,10 @@ SNIFF = 8192
 #             ('"RANK": "0",'), which holds no other word: two dicts of one world giving the same RANK are two
 #             processes started as one rank (S.R_ENV_DICT_KEY, readers.settings._env_dict_key,
 #             verdict.world._env_rank_twice, lead rules AA (1), V (1))
+#   distributed_worker  a traceback's frame in a launcher's per-process worker function ('File ".../detectron2/
+#             engine/launch.py", line 94, in _distributed_worker'), which holds no other word: the job runs several
+#             processes, so a spawned child cut at the call of its DDP-wrapped model may be a peer's victim
+#             (parse._dist_worker, parse._ddp_step_cut, lead rule BM (1))
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -664,7 +668,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_run_module_as_main", b", in __getattr__",
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
-            b"failed with OOM", b"169.254.", b"[rank=")
+            b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -66,9 +66,10 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
-# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",'
-_FRAME_HEAD_CUT = re.compile(r'^\s*File "[^"\n]{1,1000}'
-                             r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?\s*$')
+# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --
+# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10)
+_FRAME_HEAD_CUT = re.compile(r'^\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
+                             r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
@@ -241,6 +242,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
+        self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
@@ -604,6 +606,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif "parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1]):
             # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
             self._spawn_in_collective(frame[0], S.DDP_INIT)
+        elif (step := self._ddp_step_cut(tail, lines, frame[0])) is not None:
+            # cut at the call of the (DDP-wrapped) model or at a backward(): DDP's implicit collectives (rule BM (1))
+            multi = step[1] or (head is not None and head < self._dist_worker < frame[0])
+            self._spawn_in_collective(frame[0], step[0], multi)
         if ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code):
             # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore: the
             # process raised there, while the store every process shares was being set up (verdict.store)
@@ -611,6 +617,47 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             st.rank = None  # the store's set-up, shared by every process: no rank's own failure
             st.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, rdzv_cut=code.strip())
             self.aside.append(st)
+
+    @staticmethod
+    def _ddp_step_cut(tail: list[str], lines: int, at: int) -> tuple[str, bool] | None:
+        """Lead rule BM (1): the traceback the input ends in (its cut frame at line ``at``), read from that frame up:
+        past torch's own frames that a model's call or a backward goes through (nn.Module's __call__, DDP's forward,
+        autograd's entry; S.R_DDP_STEP_PASS), the first frame of the job's own code calls the model ("loss_dict =
+        self.model(data)") or a backward ("loss.backward()") -- or a DDP frame is among them: the process was cut
+        inside a step that runs DistributedDataParallel's collectives implicitly (its forward's buffer broadcast and
+        reducer sync, its bucketed gradient all-reduce). Returns (S.DDP_FORWARD or S.DDP_BACKWARD, whether a frame
+        names a distributed worker or DDP itself: the job runs several processes), or None where the cut is in the
+        job's own code or in library code that runs no collective (a loss, data loading, a file read: rule AL (2))."""
+        frames: list[tuple[str, str | None]] = []  # (frame line, the code line under it), the deepest first
+        code = None
+        for i in range(len(tail) - 1, -1, -1):
+            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()
+            while t.startswith(">"):  # a quoted paste's marks
+                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            if not t.strip() or t.lstrip().startswith("```") or _CARETS.match(t):
+                continue
+            if _TB_HEAD_ALONE.match(t) or len(frames) >= 60:
+                break
+            if S.R_PY_FRAME_END.search(t):
+                if lines - len(tail) + 1 + i <= at:
+                    frames.append((t, code))
+                code = None
+            else:
+                code = t.strip()
+        multi = any(S.R_DDP_FILE.search(f) or "distributed" in f.rpartition(" in ")[2] for f, _ in frames)
+        for f, code in frames:
+            if S.R_TORCH_FRAME.search(f):
+                if S.R_DDP_FILE.search(f):
+                    return S.DDP_FORWARD, True
+                if S.R_DDP_STEP_PASS.search(f):
+                    continue
+                return None
+            if code and S.R_BACKWARD_CALL.search(code):
+                return S.DDP_BACKWARD, multi
+            if code and S.R_MODEL_CALL.search(code):
+                return S.DDP_FORWARD, multi
+            return None
+        return None
 
     def _usage_cut(self, tail: list[str], lines: int) -> None:
         """A paste that ends inside argparse's usage block: its "usage: PROG [-h] ..." line, then only the lines it
@@ -1188,6 +1235,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._tb_head_rank(text)
         if "_fixup_main_from_path" in body:  # a spawn child re-importing the main module (input_tail's mp_main)
             self._mp_fixup = lineno
+        if "distributed_worker" in body and S.R_PY_FRAME_END.search(body):  # several processes (input_tail, BM (1))
+            self._dist_worker = lineno
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)

@@ -1619,6 +1619,21 @@ R_DDP_INIT_FRAME = re.compile(
     r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"
+# Lead rule BM (1): a traceback cut at a step that runs DDP's collectives implicitly -- the call of a
+# DistributedDataParallel-wrapped model (its forward broadcasts buffers and syncs the reducer) or a loss's .backward()
+# (DDP's bucketed gradient all-reduce): the names it records in place of a collective's (parse._ddp_step_cut)
+DDP_FORWARD = "the DistributedDataParallel-wrapped model's forward"
+DDP_BACKWARD = "backward() (DistributedDataParallel's gradient all-reduce)"
+# the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
+# hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
+# (torch/_tensor.py / tensor.py backward, torch/autograd/)
+R_DDP_STEP_PASS = re.compile(r'[/\\]torch[/\\](?:nn[/\\]modules[/\\]module\.py|nn[/\\]parallel[/\\]distributed\.py|'
+                             r'_?tensor\.py|autograd[/\\]\w{1,40}\.py)"')
+R_DDP_FILE = re.compile(r'[/\\]torch[/\\]nn[/\\]parallel[/\\]distributed\.py"')
+# a code line calling backward ("loss.backward()", "scaler.scale(d_loss).backward()", "accelerator.backward(loss)")
+R_BACKWARD_CALL = re.compile(r"\.backward\s{0,4}\(")
+# a code line calling the job's model ("loss_dict = self.model(data)", "out = self._model(batch)", "ddp_model(x)")
+R_MODEL_CALL = re.compile(r"(?:^|[\s=(,.])_?(?:ddp_)?model\s{0,4}\(")
 # IPython's (Jupyter's) traceback, as a notebook cell prints it: a header naming the exception before its own
 # "Traceback (most recent call last)" ("ProcessExitedException      Traceback (most recent call last)"; plain Python
 # prints the exception last, after "Traceback (most recent call last):"), frames as "<ipython-input-1-ab12> in main()",

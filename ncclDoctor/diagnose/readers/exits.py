@@ -627,7 +627,10 @@ class ExitReaders:
         distributed or set-up error (NCCL, the store, a launch setting) every child meets alike names no one (rule
         Q's caution): the held record is dropped."""
         held = self._spawn_exc
-        if ev is None and held is not None and lineno > held[0] and S.R_DIST_WORDS.search(self._body):
+        # (a launcher's per-process worker function, "in _distributed_worker", is the job's own code, not its
+        # machinery: it only says the job runs several processes, parse._dist_worker)
+        if ev is None and held is not None and lineno > held[0] and S.R_DIST_WORDS.search(
+                self._body.replace("distributed_worker", "")):
             self._spawn_doubt = True  # its traceback runs through the job's machinery (_spawn_cut)
         if ev is None or held is None or ev is held[1]:
             return
@@ -666,7 +669,7 @@ class ExitReaders:
         ev.data["error_cut"] = True
         self.queued.append(ev)
 
-    def _spawn_in_collective(self, lineno: int, name: str) -> None:
+    def _spawn_in_collective(self, lineno: int, name: str, multi: bool = True) -> None:
         """Lead rule BH (1): the input ends in a traceback cut inside a collective call (its last frame calls
         dist.all_gather / all_reduce / broadcast / barrier, or is torch.distributed's own code of one) before any error
         text, below mp.spawn's "-- Process N terminated with the following error:": that child was waiting in the
@@ -676,8 +679,15 @@ class ExitReaders:
         DistributedDataParallel's constructor (S.DDP_INIT) so only where the record is held (_spawn_exc): where spawn's
         teardown of the other children made it a known world's record (_spawn_shown: they were still running when
         spawn stopped them, so no peer had left), process N stays named (rules A, AL (2); round 62's
-        pytorch-152302)."""
-        held = self._spawn_exc if name == S.DDP_INIT else self._spawn_exc or self._spawn_shown
+        pytorch-152302). Lead rule BM (1) reads so, with the same limit, a cut at a step that runs DDP's collectives
+        implicitly (S.DDP_FORWARD, S.DDP_BACKWARD: parse._ddp_step_cut) -- in a job shown to run several processes:
+        process N >= 1, or a frame naming a distributed worker or DDP itself (``multi``; round 79's pi-GAN-7,
+        neurad-studio-pr84, maniskill-110 and sparsercnn-89 relabelled)."""
+        implicit = name in (S.DDP_INIT, S.DDP_FORWARD, S.DDP_BACKWARD)
+        held = self._spawn_exc if implicit else self._spawn_exc or self._spawn_shown
+        if held is not None and name in (S.DDP_FORWARD, S.DDP_BACKWARD) and not multi and not (
+                held[1].data.get("local_rank") or 0) >= 1:
+            return  # process 0 of a world not shown to hold another: no peer to have left first
         if held is not None and 0 < lineno - held[0] <= 200:
             held[1].data["cut_in_collective"] = name
 

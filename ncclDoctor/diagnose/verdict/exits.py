@@ -566,6 +566,8 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
     name = rec.data["cut_in_collective"]
     if name == S.DDP_INIT:
         return _spawn_in_ddp_init(rec, n, at)
+    if name in (S.DDP_FORWARD, S.DDP_BACKWARD):
+        return _spawn_in_ddp_step(rec, n, at, name)
     return Verdict(
         "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
         f"stops inside the collective {name}{at.split(':', 1)[1] if ':' in at else ''} before its exception: a "
@@ -625,6 +627,40 @@ def _spawn_in_ddp_init(rec: Event, n: int | None, at: str) -> Verdict:
         "other (no firewall between them), that NCCL_SOCKET_IFNAME names the interface the nodes share, and every "
         "node starts the same world size and its own node rank; on one machine whose GPUs cannot talk peer-to-peer "
         "(some PCIe / virtualised hosts), NCCL_P2P_DISABLE=1 tells whether the GPU-to-GPU path is at fault.",
+        "low", [], [rec.brief()])
+
+
+def _spawn_in_ddp_step(rec: Event, n: int | None, at: str, name: str) -> Verdict:
+    """Lead rule BM (1) (round 79's pi-GAN-7 and neurad-studio-pr84; maniskill-110, sparsercnn-89 relabelled):
+    mp.spawn's record of process N of a multi-process job whose traceback the paste cuts, before its error text, at a
+    step that runs DistributedDataParallel's collectives implicitly -- the call of the DDP-wrapped model (its forward
+    broadcasts buffers and syncs the reducer's buckets) or a loss's backward() (DDP's bucketed gradient all-reduce
+    runs from autograd's hooks) (parse._ddp_step_cut). As for a cut inside a named collective (BH (1)), process N may
+    be the victim of a peer that left unreported: unknown, culprits "unknown", nobody innocent (rules BG (6),
+    AN (1))."""
+    fwd = name == S.DDP_FORWARD
+    step = ("the call of its DistributedDataParallel-wrapped model (DDP's forward: its buffers broadcast from rank 0 "
+            "and its reducer's buckets synced with every process)" if fwd else
+            "backward() (under DistributedDataParallel the gradients are all-reduced bucket by bucket from "
+            "autograd's hooks, a collective every process joins)")
+    return Verdict(
+        "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
+        f"stops at {step}{at + ',' if at else ''} before its exception: a step that runs DDP's collectives implicitly, "
+        "so a process that raises there is not shown failing first -- a timeout or connection error there is what it "
+        "meets when a peer left (one that returned with exit code 0 spawn does not report), crashed or is slower or "
+        "stuck before the same step; an error of its own (CUDA, out of memory, the reducer's unused parameters) is "
+        "possible too. Which process failed first, and why, these lines do not say",
+        f"Paste the full error text below the cut: process {n}'s full traceback down to its exception, and the full "
+        "traceback of every process (each child's own output, faulthandler / PYTHONFAULTHANDLER=1 for one that died "
+        "without one): the first error in time is the cause. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL and "
+        "NCCL_DEBUG=INFO (CUDA_LAUNCH_BLOCKING=1 for a CUDA error): DDP then names the parameters or the collective "
+        "that failed -- 'Expected to have finished reduction in the prior iteration' is parameters unused in the "
+        "loss (find_unused_parameters=True, or static_graph), a timeout is a rank slower or stuck before "
+        + ("the DistributedDataParallel forward" if fwd else "backward") + " (an uneven number of batches per "
+        "process, rank-only work such as evaluation or checkpointing: raise the process group's timeout or even them "
+        "out). While it hangs, py-spy dump --pid of every process shows the one elsewhere; dmesg -T for the OOM "
+        "killer, which ends a peer without a traceback. Running on one GPU (one process) tells an error of the "
+        "process's own code from a peer's.",
         "low", [], [rec.brief()])
 
 

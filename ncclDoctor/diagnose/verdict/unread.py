@@ -13,6 +13,7 @@ from ncclDoctor.diagnose.signatures import (
     R_MPI_TAG,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
+    R_WIN_PATH,
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
@@ -758,6 +759,7 @@ def _unread_words(c: Collected) -> Verdict | None:
         return None
     # rule AH (2): where the SHARP plugin's try was given up, its library's own ERROR lines are that try's too
     unread = [u for u in c.unread if not R_SHARP_LIB_LINE.search(u.text)] if collnet_fell_back(c) else c.unread
+    unread = [u for u in unread if not _cut_code_line(c, u)]  # the cut frame's own source line (round 79)
     if not unread:
         return None
     if (alike := _kwarg_alike(unread)) is not None:
@@ -857,6 +859,21 @@ _R_AGENT_SETUP = re.compile(r"(?:self\.)?_initialize_workers\(")
 # launcher/api.py (elastic_launch's __call__, launch_agent) -- torchrun raised creating its rendezvous handler or
 # running the agent, no worker frame below it (lead rule BC (1); round 72's dlrover-374, as qwen-1004)
 _R_LAUNCHER_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\](?:run|launcher[/\\]api)\.py"')
+# ... or its last frame inside torchrun's rendezvous handler itself (torch/distributed/elastic/rendezvous/: the etcd,
+# c10d or static handler's next_rendezvous, its backend's store calls): the agent was shown failing on the rendezvous
+# (lead rules BC (1), N; round 79's pytorch-67616)
+_R_RDZV_HANDLER_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\]rendezvous[/\\]'
+                                  r'(\w{1,60})\.py"')
+_RDZV_CUT_FIX = (
+    "The exception the paste cut names what the rendezvous met (RendezvousClosedError: the rendezvous was closed -- "
+    "one agent failed or was stopped and the job had no restarts left, max_restarts; RendezvousTimeoutError: not "
+    "every node joined within the rdzv timeout; a connection error: the endpoint unreachable): paste it. Check that "
+    "every node runs the same --rdzv_backend, --rdzv_endpoint, rdzv_id (matching on every node) and --nnodes "
+    "(--nnodes=min:max for an elastic job), that the rendezvous endpoint is reachable from every node on its port "
+    "(nc -zv HOST PORT), and that all nodes started within the rdzv timeout. With the etcd rendezvous backend: the "
+    "etcd server must serve its v2 API (ETCD_ENABLE_V2=true for etcd 3.4+, or use the etcd-v2 backend); the c10d "
+    "backend (--rdzv_backend=c10d) needs no etcd. To let the job go on after an agent fails, restart the failed agent "
+    "before the rendezvous closes and give it --max_restarts. ")
 _AGENT_SETUP_FIX = (
     "The exception text the paste cut says which part failed: a rendezvous error (RendezvousTimeoutError, "
     "RendezvousClosedError, a store's DistNetworkError / 'Address already in use') or a failure starting the workers; "
@@ -1080,6 +1097,14 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
             _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if (rdzv := _R_RDZV_HANDLER_FILE.search(ev.text)) is not None:
+        return Verdict(
+            "store_rendezvous",
+            f"the input stops inside {who} traceback in torchrun's rendezvous handler ({ev.text[:200]}"
+            + (f": '{code[:120]}'" if code else "") + f"), before its exception line: the elastic agent raised in "
+            f"the rendezvous itself ({rdzv.group(1)}.py, {func}) -- meeting the other agents to form or re-form the "
+            "worker group failed, before any worker of that round ran; no worker or rank is named in these lines",
+            _RDZV_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if _R_LAUNCHER_FILE.search(ev.text):
         return Verdict(
             "unknown",
@@ -1100,6 +1125,41 @@ def _cut_where(ev, who: str) -> Verdict | None:
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
                        generic.SPAWN_NO_MAIN_GUARD_FIX, "low", [], [ev.brief()], job_wide=True)
     return None
+
+
+# A cut traceback of torch.distributed's launch or set-up (torchrun's own frames, torch/distributed, an
+# init_process_group call) on a Windows install (S.R_WIN_PATH): what such a start usually meets there -- torch >= 2.4's
+# TCPStore asking for libuv, which the Windows wheels lack, and no NCCL -- goes into the fix only, the cause staying
+# unread (lead rules BC (1), BG (6), T; round 79's flair-10, hy-worldplay-7, seedvr-1, onetrainer-1122)
+_R_DIST_START = re.compile(r"torchrun|torch[/\\.]distributed|init_process_group")
+_WINDOWS_DIST_FIX = (
+    "This is a Windows install (its paths): on Windows torch.distributed starts only with the gloo backend (the "
+    "Windows wheels have no NCCL: init_process_group(backend=\"gloo\") -- NCCL unavailable on Windows), and torch "
+    "2.4+'s TCPStore asks for libuv, which the Windows builds lack ('use_libuv was requested but PyTorch was built "
+    "without libuv support'): set USE_LIBUV=0 in the environment before torchrun / the script (or use_libuv=0 in "
+    "init_method, 'env://?use_libuv=0' / TCPStore(..., use_libuv=False)). Otherwise run on Linux or WSL; a single GPU "
+    "needs no launcher (python train.py without torchrun, no init_process_group). Paste the end of the traceback, "
+    "its exception, to know which. ")
+
+
+def _windows_dist(ev) -> bool:
+    """The cut traceback's last frame (or its code line) is torch.distributed's launch or set-up on a Windows
+    install."""
+    seen = f"{ev.text}\n{ev.data.get('code') or ''}"
+    return bool(R_WIN_PATH.search(seen) and _R_DIST_START.search(seen))
+
+
+def _cut_code_line(c: Collected, u) -> bool:
+    """An unread line that is the code line right under the last frame of the traceback the paste cuts (parse.
+    input_tail's tb_cut: 'torch.distributed.init_process_group(rank=rank, ..., timeout=timeout,'): the source of the
+    call that was running, not a line reporting a failure -- the cut traceback reads it (_cut_traceback)."""
+    upath, _, uline = u.where.rpartition(":")
+    for cut in c.samples.get("tb_cut", []):
+        path, _, line = cut.where.rpartition(":")
+        if (cut.data.get("what") == "frames" and cut.data.get("code") and path == upath and line.isdigit()
+                and uline.isdigit() and int(uline) == int(line) + 1):
+            return True
+    return False
 
 
 def _listed_cut(c: Collected) -> Verdict | None:
@@ -1146,7 +1206,10 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        "frame: a process began raising an uncaught exception there, and these lines show neither its "
                        "error nor which rank failed first",
                        _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low", [], [ev.brief()])
+    win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if (where := _cut_where(ev, who)) is not None:
+        if win:
+            where.fix = win + where.fix
         return where
     comp = ev.data.get("compile")
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
@@ -1155,5 +1218,5 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       + (", DDPOptimizer's compile_fn splitting it for DistributedDataParallel" if comp ==
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
-                   (_CUT_COMPILE_FIX if comp else "")
+                   win + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
