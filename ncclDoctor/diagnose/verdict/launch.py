@@ -251,7 +251,8 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     every = (procs >= 2 and len(excs) >= procs
              or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
     if not every:
-        return _module_lacks(c, excs, message) if kind == "AttributeError" else None
+        return (_module_lacks(c, excs, message) if kind == "AttributeError"
+                else _installed_lacks_name(c, excs, kind, message))
     n = procs if procs >= 2 and len(excs) >= procs else len(tags)
     return Verdict(
         "config",
@@ -265,6 +266,41 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "python -c 'import X' alone reproduces it without the launcher), in the one environment every node runs, then "
         "relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Python's "cannot import name 'N' from 'M' (PATH)" where PATH is an installed package's file (site- / dist-packages):
+# the installed M lacks N. Python says "partially initialized module ... (most likely due to a circular import)" for
+# the code's own import cycle: not this.
+_INSTALLED_FILE = re.compile(r"\((?:[^()\n]{0,300}?[/\\])?(?:site|dist)-packages[/\\][^()\n]{1,300}\)\s*$")
+
+
+def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> Verdict | None:
+    """Lead rule AF (2), round 41's sentence (one installed library rejecting another at start-up because their
+    versions do not match is config, culprits [], even when no version is printed and only one traceback shows it),
+    as round 79's open-sora-32 reads it: every exception shown is one ImportError "cannot import name 'N' from 'M'
+    (PATH)" with PATH an installed package's file, raised while modules are imported (the traceback's innermost frame
+    is a module's top level, 'in <module>': parse's ``top_level``), no NCCL, CUDA, timeout or connection failure. The
+    code every worker imports was written for another version of M than the one installed: the same install and the
+    same import on every worker, so config, no rank, even where a launcher's record names the one exit it saw. Not
+    read so: a name imported from the project's own files (no site-packages path), a circular import, an import inside
+    a function of the run, or a launcher showing more workers started than tracebacks (rule A reads its record)."""
+    if (not _IMPORT_FAILED.match(kind.rpartition(".")[2]) or not _CANNOT_IMPORT.search(message)
+            or not _INSTALLED_FILE.search(message) or "circular import" in message
+            or not all(e.data.get("top_level") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))
+            or _one_worker_of_several(c, excs)):
+        return None
+    m = _CANNOT_IMPORT.search(message)
+    top = m.group(2).split(".", 1)[0]
+    return Verdict(
+        "config",
+        f"the job stopped at start-up importing its modules: the installed {top} has no {m.group(1)} in "
+        f"{m.group(2)} ({kind}: {message[:200]}, {excs[-1].where}) -- a version mismatch between the code and the "
+        f"installed {top} (the name added, renamed or removed between releases), the same install and the same "
+        "import on every worker, so no rank is at fault, whatever rank the launcher's record names first",
+        _name_lacking(message) + f"Install the {top} version the repository pins (its requirements.txt / setup.py; "
+        f"pip install {top}==<pinned version>), in the one environment every node runs, then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # "module 'wandb' has no attribute 'init'": the module the name imports is not the package the code calls
