@@ -2781,6 +2781,12 @@ R_PATH_UNREADABLE = re.compile(
 R_DEVICE_COUNT_CHECK = re.compile(r"(?i:\bnumber of (?:devices|GPUs|TPU (?:cores|devices)|accelerators|replicas)\b"
                                   r"(?: ?\(\d{1,6}\))?[^\n]{0,60}?\b(?:is different from|differs? from|does not match|"
                                   r"doesn't match|(?:is )?not equal to)\b)")
+# The rest of a framework's check of the devices a job asks for, printed on the lines under its exception's empty
+# message (Lightning's MisconfigurationException: "You requested GPUs: [0, 1]" then "But your machine only has: [0]"):
+# the GPUs the process sees are fewer than its settings ask for -- the allocation (Slurm's --gres) or
+# CUDA_VISIBLE_DEVICES against the trainer's devices, the same for every task (lead rules W, AU (2)): config, no rank
+R_DEVICES_ONLY = re.compile(r"(?i:\b(?:machine|node|host|system) only has:? ?(?:\[[\d, ]{0,80}\]|\d{1,4} "
+                            r"(?:CUDA )?(?:GPUs?|devices?)\b))")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
 # worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank

@@ -545,6 +545,14 @@ class CrashReaders:
         k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None
         if k is not None:
             return k or None
+        prev = self._last_exc if "only has" in text and S.R_DEVICES_ONLY.search(self._body) else None
+        if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("message") and (
+                exception_line(self._body) is None):
+            # the rest of an exception whose message is on the lines under it: the devices a process sees, fewer than
+            # its settings ask for (lead rules W, AU (2)), read by verdict.launch._device_count
+            said = self._body.strip()[:200]
+            prev[1].data.update(message=said, settings=said, device_count=True, devices_seen=True)
+            return None
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None

@@ -1492,6 +1492,11 @@ def _device_count(e, evs: list) -> Verdict:
            "xm.xla_device() (or any XLA tensor) before xmp.spawn claims the devices before the fork, so each child's "
            "replication setup sees one -- acquire the device inside the spawned function, and with "
            "start_method='fork' keep the parent free of XLA work." if xla else "")
+        + (" Here the process sees fewer GPUs than its settings ask for (the check's lines under the exception): "
+           "match the allocation to the requested GPUs -- request as many per node as the trainer uses (Slurm: "
+           "#SBATCH --gres=gpu:N or --gpus-per-node=N, --ntasks-per-node matching the devices), or lower the "
+           "trainer's gpus / devices to what is visible (nvidia-smi; an empty or shorter CUDA_VISIBLE_DEVICES)."
+           if e.data.get("devices_seen") else "")
         + " Then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 

@@ -1,0 +1,91 @@
+"""Start-up settings and installs in round 79.
+
+open-sora-32: one traceback of imports, every frame a module's top level, ending in "ImportError: cannot import name
+'CaptionProjection' from 'diffusers.models.embeddings' (/.../site-packages/diffusers/models/embeddings.py)", then
+torchrun's record of local rank 0 (exitcode 1). The installed package lacks a name the code imports from it: the code
+was written for another version of it, the same install and the same import on every worker -- lead rule AF (2),
+round 41's sentence: config, no rank (rule A had named rank 0). Near shapes not read so: a name imported from the
+project's own files (no site-packages path), a circular import, and a launcher showing more workers started than
+tracebacks (rule A reads its record).
+
+pytorch-lightning-6169: Lightning's MisconfigurationException with its message on the lines under it ("You requested
+GPUs: [0, 1]" / "But your machine only has: [0]"): the framework's check that the process sees fewer GPUs than its
+settings ask for -- the allocation every task of the sbatch script gets alike, lead rules W, AU (2): config, no rank
+(it was an unknown failure). Near shape: an exception with an empty message followed by other words keeps its
+reading.
+
+fairscale-782: FairScale ShardedDDP's own assertion "Different devices for the bucket and the param, cannot proceed:
+cuda:4 - cpu", one untagged traceback: the reading stays unknown, no rank (lead rules BG (1), BJ (2)), and the fix
+now names the parameter device placement (move the whole model to the device before wrapping). Near shape: another
+assertion does not get that fix.
+"""
+from __future__ import annotations
+
+from tests.conftest import accused as _accused
+from tests.conftest import diagnose_text as _report
+from tests.conftest import diagnose_verdict as _verdict
+
+_IMPORT_TB = ("Traceback (most recent call last):\n"
+              '  File "/work/repo/train.py", line 29, in <module>\n'
+              "    from repo.modeling import Model\n"
+              '  File "/work/repo/repo/modeling/blocks.py", line 12, in <module>\n'
+              "    from diffusers.models.embeddings import (\n")
+_SITE = "/env/lib/python3.10/site-packages/diffusers/models/embeddings.py"
+_RECORD = ("[2024-03-05 20:52:11,607] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1) "
+           "local_rank: 0 (pid: 42774) of binary: /env/bin/python\n")
+
+
+def test_an_installed_package_lacking_an_imported_name_is_the_install_not_the_recorded_rank(tmp_path):
+    d = _report(tmp_path, _IMPORT_TB + f"ImportError: cannot import name 'CaptionProjection' from "
+                f"'diffusers.models.embeddings' ({_SITE})\n" + _RECORD)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "pip install diffusers==" in v["fix"] and "requirements" in v["fix"], v
+
+
+def test_a_name_missing_from_the_projects_own_module_keeps_rule_a(tmp_path):
+    v = _verdict(tmp_path, _IMPORT_TB.replace("diffusers.models.embeddings", "repo.embeddings")
+                 + "ImportError: cannot import name 'CaptionProjection' from 'repo.embeddings' "
+                 "(/work/repo/repo/embeddings.py)\n" + _RECORD)
+    assert v["cause"] != "config" and v["culprits"] == [0], v
+
+
+def test_one_traceback_where_the_launcher_started_four_keeps_rule_a(tmp_path):
+    v = _verdict(tmp_path, "$ torchrun --nproc_per_node=4 --nnodes=1 train.py\n" + _IMPORT_TB
+                 + f"ImportError: cannot import name 'CaptionProjection' from 'diffusers.models.embeddings' ({_SITE})\n"
+                 + _RECORD.replace("local_rank: 0", "local_rank: 3"))
+    assert v["cause"] != "config" and v["culprits"] == [3], v
+
+
+def test_a_framework_check_of_fewer_visible_gpus_than_requested_is_the_allocation(tmp_path):
+    d = _report(tmp_path, "pytorch_lightning.utilities.exceptions.MisconfigurationException: \n"
+                "                You requested GPUs: [0, 1]\n"
+                "                But your machine only has: [0]\n")
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "--gres=gpu:N" in v["fix"] and "CUDA_VISIBLE_DEVICES" in v["fix"], v
+
+
+def test_an_empty_message_followed_by_other_words_keeps_its_reading(tmp_path):
+    v = _verdict(tmp_path, "pytorch_lightning.utilities.exceptions.MisconfigurationException: \n"
+                 "                The provided lr scheduler is invalid\n")
+    assert v["cause"] != "config" and "--gres" not in v["fix"], v
+
+
+_FS_TB = ('  File "/env/lib/python3.6/site-packages/fairscale/nn/misc/param_bucket.py", line 81, in '
+          "_add_param_as_view\n"
+          '    ), f"Different devices for the bucket and the param, cannot proceed: {param.device} - '
+          '{self.buffer.device}"\n')
+
+
+def test_a_wrappers_param_device_check_names_the_placement_fix(tmp_path):
+    v = _verdict(tmp_path, _FS_TB + "AssertionError: Different devices for the bucket and the param, cannot proceed: "
+                 "cuda:4 - cpu\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "parameter device placement" in v["fix"] and "model.to(device) / .cuda()" in v["fix"], v
+
+
+def test_another_assertion_gets_no_placement_fix(tmp_path):
+    v = _verdict(tmp_path, _FS_TB.replace("Different devices for the bucket and the param", "Bucket is full")
+                 + "AssertionError: Bucket is full, cannot proceed\n")
+    assert "parameter device placement" not in v["fix"], v
