@@ -18,6 +18,13 @@ fairscale-782: FairScale ShardedDDP's own assertion "Different devices for the b
 cuda:4 - cpu", one untagged traceback: the reading stays unknown, no rank (lead rules BG (1), BJ (2)), and the fix
 now names the parameter device placement (move the whole model to the device before wrapping). Near shape: another
 assertion does not get that fix.
+
+cloudai-720: an MPIJob's worker pods whose start command cannot run the ssh server ("/bin/bash: line 1:
+/usr/sbin/sshd: No such file or directory"), then the harness's "[ERROR] Job nccl-test failed: Missing success
+indicators in stdout.txt: '# Out of bounds values', '# Avg bus bandwidth'": no rank ever ran -- the launch set-up,
+lead rule X (2): config, no rank (it was read as nothing failing: the quoted "# Avg bus bandwidth" had been taken for
+nccl-tests' own closing line). Near shapes: nccl-tests' real closing line is still the run's completion, and the sshd
+line beside a completed run is not read as the failure.
 """
 from __future__ import annotations
 
@@ -89,3 +96,25 @@ def test_another_assertion_gets_no_placement_fix(tmp_path):
     v = _verdict(tmp_path, _FS_TB.replace("Different devices for the bucket and the param", "Bucket is full")
                  + "AssertionError: Bucket is full, cannot proceed\n")
     assert "parameter device placement" not in v["fix"], v
+
+
+_NO_SSHD = "/bin/bash: line 1: /usr/sbin/sshd: No such file or directory\n"
+_MISSING = ("[ERROR] Job nccl-test failed: Missing success indicators in stdout.txt: \n"
+            "'# Out of bounds values', '# Avg bus bandwidth'\n")
+
+
+def test_workers_without_an_ssh_server_are_the_launch_set_up(tmp_path):
+    d = _report(tmp_path, _NO_SSHD + _MISSING)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "openssh-server" in v["fix"] and "container image" in v["fix"], v
+
+
+def test_the_harness_quoting_the_closing_line_is_no_completion(tmp_path):
+    v = _verdict(tmp_path, _MISSING)
+    assert v["cause"] != "none", v
+
+
+def test_a_completed_nccl_test_beside_the_sshd_line_is_not_that_failure(tmp_path):
+    v = _verdict(tmp_path, _NO_SSHD + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 21.4035 \n")
+    assert v["cause"] == "none", v

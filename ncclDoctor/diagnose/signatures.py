@@ -669,7 +669,7 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
                          r"(?: \[send\])? via ")
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
-# time in us) and the closing "# Avg bus bandwidth"
+# time in us) and the closing "# Avg bus bandwidth" (not quoted: a harness listing it among the lines it missed)
 R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+"
                             r"(?P<host>[\w.\-]{1,255})\s+device")
 # The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
@@ -752,7 +752,8 @@ R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 # them a few lines apart with no device line or result between are two processes each printing its own, each its own
 # world (a binary without MPI support launched by mpirun: lead rule AA (1), "each node its own world").
 R_TESTS_PREAMBLE = re.compile(r"nThread\s+\d{1,4}\s+nGpus\s+\d{1,4}\s+minBytes\s+\d")
-R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
+R_TESTS_DONE = re.compile(r"(?<!['\"])# Avg bus bandwidth(?!['\"])|"
+                          r"^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
@@ -2056,9 +2057,12 @@ R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,6
 # PATH) or the remote-start agent's command (the Kubernetes MPI operator's rsh agent /etc/mpi/kubexec.sh running
 # "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"): the launch set-up, before any worker ran (lead rule X (2)):
 # config, no rank. Group "shell" is the shell or the script that ran it, "cmd" the command as it was called.
+# The ssh server a launcher's workers must run for mpirun to reach them ("/bin/bash: line 1: /usr/sbin/sshd: No such
+# file or directory": an MPIJob's worker pods started with an image that has no sshd) is read alike: no daemon can be
+# started there (round 79's cloudai-720).
 R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?:\d{1,6}: )?"
-                               r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted)): "
-                               r"(?:command )?not found\b")
+                               r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted|sshd)): "
+                               r"(?:(?:command )?not found|No such file or directory)\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran

@@ -53,8 +53,8 @@ class SettingsReaders:
         ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
         if ro:  # the remote shell's line
             return self._setup(lineno, text, readonly=ro.group(1))
-        ag = S.R_AGENT_NOT_FOUND.search(self._body) if "not found" in text and (
-            "kubectl" in text or "orted" in text or "prted" in text) else None
+        ag = S.R_AGENT_NOT_FOUND.search(self._body) if ("not found" in text and (
+            "kubectl" in text or "orted" in text or "prted" in text)) or "sshd: " in text else None
         if ag:  # the launcher's remote start: its daemon or its agent's command not found by the shell running it
             return self._setup(lineno, text, agent=ag.group("name"), agent_cmd=ag.group("cmd"),
                                agent_shell=ag.group("shell"))

@@ -1980,6 +1980,19 @@ def _agent_missing(evs: list) -> Verdict:
     e = evs[0]
     name, cmd, shell = e.data["agent"], e.data["agent_cmd"], e.data["agent_shell"]
     where = f"'{strip_prefixes(e.text).strip()[:160]}', {e.where}"
+    if name == "sshd":
+        return Verdict(
+            "config",
+            f"the workers' start command could not run the ssh server: {shell} finds no {cmd} ({where}), so the "
+            "MPI launcher (mpirun over ssh: an MPIJob's launcher reaching its worker pods) has no ssh server to "
+            "reach, no rank ever started and the job's output never came -- the launch set-up (the container "
+            "image every worker runs), no rank's fault",
+            "Run the workers in an SSH-enabled container: install openssh-server in the container image (apt-get "
+            "install openssh-server, so /usr/sbin/sshd exists, with its host keys and /run/sshd) and set up "
+            "passwordless ssh between the launcher and the workers (the MPI Operator launcher ssh keys it mounts); "
+            "or launch without ssh (use srun/PMIx instead of ssh for mpirun, or the image's own launcher). Then "
+            "resubmit the job.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if name == "kubectl":
         return Verdict(
             "config",
