@@ -25,6 +25,12 @@ indicators in stdout.txt: '# Out of bounds values', '# Avg bus bandwidth'": no r
 lead rule X (2): config, no rank (it was read as nothing failing: the quoted "# Avg bus bandwidth" had been taken for
 nccl-tests' own closing line). Near shapes: nccl-tests' real closing line is still the run's completion, and the sshd
 line beside a completed run is not read as the failure.
+
+ttt-video-dit-22: rank 0's traceback ends in the model's own assertion, its condition's line shown
+("hidden_states.size(1) % self.config.mini_batch_size == 0", then "AssertionError: Sequence len must be multiple of
+mini batch size."): a check that names a setting of the config every rank is built with -- lead rules W, BF (3):
+config, no rank (it was an unknown failure). Near shape: the same assertion against a literal or a local value (no
+config setting named) keeps rule BJ (2)'s reading.
 """
 from __future__ import annotations
 
@@ -118,3 +124,22 @@ def test_the_harness_quoting_the_closing_line_is_no_completion(tmp_path):
 def test_a_completed_nccl_test_beside_the_sshd_line_is_not_that_failure(tmp_path):
     v = _verdict(tmp_path, _NO_SSHD + "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 21.4035 \n")
     assert v["cause"] == "none", v
+
+
+def _ttt(cond: str) -> str:
+    return ('[rank0]:   File "/home/u/ttt/models/ssm/ttt_layer.py", line 321, in forward\n'
+            f"[rank0]:     {cond}\n"
+            "[rank0]: AssertionError: Sequence len must be multiple of mini batch size.\n")
+
+
+def test_a_models_assert_on_a_multiple_of_its_config_setting_is_config(tmp_path):
+    d = _report(tmp_path, _ttt("hidden_states.size(1) % self.config.mini_batch_size == 0"))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "mini_batch_size" in v["fix"] and "pad sequence" in v["fix"], v
+
+
+def test_a_multiple_of_a_literal_names_no_setting(tmp_path):
+    v = _verdict(tmp_path, _ttt("hidden_states.size(1) % 64 == 0"))
+    assert v["cause"] != "config", v
+

@@ -2681,6 +2681,11 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
                          r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
+# An assertion's condition (its `assert` line, or the condition's own line of a multi-line assert, as Python 3.11+
+# prints it) that a value is a multiple of a setting of the model's own config object ("hidden_states.size(1) %
+# self.config.mini_batch_size == 0"): the check names a setting every rank is built with (lead rules W, BF (3); round
+# 79's ttt-video-dit-22), not one rank's data. A multiple of a literal or of a local value names no setting.
+R_CFG_MULTIPLE = re.compile(r"\S ?% ?(?:self\.)?(?:model_)?config\.(?P<name>\w{1,80})\)? ?(?:==|!=) ?0\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 # A traceback's frame in a program's own cross-rank consistency check (StyleGAN2-ADA's and its forks'
 # misc.check_ddp_consistency, which broadcasts each parameter and buffer from rank 0 and asserts it equals the rank's

@@ -614,6 +614,9 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "divisible" in said and (
                 S.R_WORLD_DIVISIBLE.search(said)):  # a parameter that does not shard evenly over the world (rule W)
             ev.data.update(settings=said[:200], world_divisible=True)
+        elif m.group(1).endswith("AssertionError") and 0 < lineno - self._cfg_cond[0] <= 3:
+            # the model's own check that a value is a multiple of its config's setting (lead rules W, BF (3))
+            ev.data.update(settings=(said or self._cfg_cond[1])[:200], cfg_multiple=self._cfg_cond[1])
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)

@@ -1106,6 +1106,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _stages_world(e, evs)
     if e.data.get("world_divisible"):
         return _world_divisible(e, evs)
+    if e.data.get("cfg_multiple"):
+        return _cfg_multiple(e, evs)
     if e.data.get("model_type"):
         return _model_type(e, evs)
     if e.data.get("compile_dtensor"):
@@ -1428,6 +1430,25 @@ def _world_divisible(e, evs: list) -> Verdict:
         "(--nproc-per-node / --nproc_per_node, the number of nodes), or use a sharding mode that allows uneven "
         "sharding (padding the last shard; another shard_mode / sharding strategy); then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _cfg_multiple(e, evs: list) -> Verdict:
+    """Lead rules W and BF (3), as round 79's ttt-video-dit-22 reads them: the model's own assertion that a value is a
+    multiple of a setting of its config ("hidden_states.size(1) % self.config.mini_batch_size == 0", "Sequence len must
+    be multiple of mini batch size."). The config and the data shapes it sets (frames, resolution, sequence length)
+    are the same on every rank, so the rank shown raising it is no culprit: config, no rank -- unlike rule BJ (2)'s
+    exception with no check naming a shared setting."""
+    name = e.data["cfg_multiple"]
+    return Verdict(
+        "config",
+        f"the model stopped on its own check that a value is a multiple of its config's {name} ({e.data['type']}: "
+        f"{e.data['settings'][:200]}, {e.where}): the configured {name} does not divide the value the settings give "
+        "(a sequence length set by the frames, resolution or context length in the config) -- settings every rank "
+        "runs with, so the rank shown raising it is no culprit",
+        f"Adjust config so that {name} divides the value the check tests: choose {name} as a divisor "
+        "of the sequence length, or change the inputs that set that length (num_frames / video length, resolution, "
+        f"max length) to a multiple of {name}, or pad sequence in the code to a multiple of {name}; then relaunch.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _plan_constraints(e, evs: list) -> Verdict:
