@@ -31,6 +31,12 @@ ttt-video-dit-22: rank 0's traceback ends in the model's own assertion, its cond
 mini batch size."): a check that names a setting of the config every rank is built with -- lead rules W, BF (3):
 config, no rank (it was an unknown failure). Near shape: the same assertion against a literal or a local value (no
 config setting named) keeps rule BJ (2)'s reading.
+
+libai-415: two nodes' launch lines, the second setting "cuda_visible_devices=2,4" (and starting fewer processes), then
+OneFlow's ncclCommInitRank failing with "unhandled system error": environment names are case-sensitive, so the
+lower-case name is a variable nothing reads -- read like a misspelled CUDA_VISIBLE_DEVICES, lead rules V (1), AA (1):
+config, no rank; the set-up error after it is its consequence (it was an unknown failure). Near shape: a script's own
+option spelled so ("--cuda_visible_devices=2,4") is no environment setting.
 """
 from __future__ import annotations
 
@@ -143,3 +149,20 @@ def test_a_multiple_of_a_literal_names_no_setting(tmp_path):
     v = _verdict(tmp_path, _ttt("hidden_states.size(1) % 64 == 0"))
     assert v["cause"] != "config", v
 
+
+_GLOG = ("F20221031 10:52:42.193126 106986 eager_nccl_comm_manager.cpp:75] Check failed: ncclCommInitRank(comm, "
+         "device_vec.size(), nccl_unique_id, rank) : unhandled system error (2).\n*** Check failure stack trace: ***\n")
+
+
+def test_a_lower_case_cuda_visible_devices_is_a_variable_nothing_reads(tmp_path):
+    d = _report(tmp_path, "node 0: NODE=2 NODE_RANK=0 bash tools/train.sh train_net.py cfg.py 8\n"
+                "node 1: cuda_visible_devices=2,4 NODE=2 NODE_RANK=1 bash tools/train.sh train_net.py cfg.py 2\n"
+                + _GLOG)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "CUDA_VISIBLE_DEVICES (upper case" in v["fix"], v
+
+
+def test_a_scripts_own_lower_case_option_is_no_environment_setting(tmp_path):
+    v = _verdict(tmp_path, "python train.py --cuda_visible_devices=2,4 --nodes 2\n" + _GLOG)
+    assert "upper case" not in v["fix"], v

@@ -3084,7 +3084,10 @@ R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d
 # verdict.world.world_unfit, lead rules V (1), AF (1), AE). Group name, size.
 R_ARG_PARALLEL_SIZE = re.compile(r"(?:^|[\s.'\"-])(?P<name>(?:ulysses_)?(?:sequence|context|tensor|pipeline)[_-]"
                                  r"(?:model[_-])?parallel[_-]size)(?:=|\s+)['\"]?(?P<size>\d{1,5})\b")
-R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
+# (also the name in lower case, "cuda_visible_devices=2,4 bash train.sh": environment names are case-sensitive, so it
+# sets a variable nothing reads -- round 79's libai-415)
+R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48}|cuda_v[a-z_]{1,48})="
+                               r"['\"]?([^'\"\s\\;&|]{0,120})")
 # (a value ends at a comma that starts the next NAME=, and that next assignment is read too: srun's / sbatch's
 # --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a list of assignments, while a list value such as
 # NCCL_SOCKET_IFNAME=eth0,eth1 keeps its commas)

@@ -457,7 +457,7 @@ class SettingsReaders:
         return ev
 
     def _env(self, lineno: int, text: str) -> Event | None:
-        if "CUDA_V" in text and (ev := self._misspelled_env(lineno, text)) is not None:
+        if ("CUDA_V" in text or "cuda_v" in text) and (ev := self._misspelled_env(lineno, text)) is not None:
             return ev
         m = S.R_ENV_DEPRECATED.search(text)
         # after the launcher's prefix ("[default0]:NCCL_X=1"), which the assignment pattern cannot start at
@@ -614,7 +614,9 @@ class SettingsReaders:
 
         # after the launcher's prefix ("[default0]:CUDA_..."), which the assignment pattern cannot start at
         for name, value in S.R_CUDA_ENV_ASSIGN.findall(text) or S.R_CUDA_ENV_ASSIGN.findall(self._body):
-            if name in BY_NAME or not (close := did_you_mean(name)):
+            if name.islower() and name.upper() in BY_NAME:
+                close = [name.upper()]  # the name in lower case: environment names are case-sensitive
+            elif name in BY_NAME or not (close := did_you_mean(name)):
                 continue
             ev = self._context(lineno, text, "launch_args")
             ev.rank = None  # a command line's setting, not a process's own line
