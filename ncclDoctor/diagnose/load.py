@@ -668,7 +668,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_run_module_as_main", b", in __getattr__",
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
-            b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker")
+            b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
+            b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

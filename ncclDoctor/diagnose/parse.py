@@ -307,6 +307,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._batch_fetch: tuple[int, str, bool] = (-99, "", False)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
+        self._cfg_cond = (-99, "")  # an assertion's condition that a value is a multiple of a config setting
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._done_line = -99  # the job's own "Job completed successfully" (_signal: a SIGTERM after it is teardown)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
@@ -1157,6 +1158,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._old_default_pg(lineno, text)
         if "CUDA warning:" in body and S.R_C10_CUDA_WARNING.search(body):
             self._cuda_warning_rank(text)
+        if "config." in body and (cm := S.R_CFG_MULTIPLE.search(body)):
+            self._cfg_cond = (lineno, cm.group("name"))  # an assertion's condition on a config setting (crash reader)
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None

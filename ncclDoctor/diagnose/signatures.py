@@ -669,7 +669,7 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
                          r"(?: \[send\])? via ")
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
-# time in us) and the closing "# Avg bus bandwidth"
+# time in us) and the closing "# Avg bus bandwidth" (not quoted: a harness listing it among the lines it missed)
 R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+"
                             r"(?P<host>[\w.\-]{1,255})\s+device")
 # The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
@@ -752,7 +752,8 @@ R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 # them a few lines apart with no device line or result between are two processes each printing its own, each its own
 # world (a binary without MPI support launched by mpirun: lead rule AA (1), "each node its own world").
 R_TESTS_PREAMBLE = re.compile(r"nThread\s+\d{1,4}\s+nGpus\s+\d{1,4}\s+minBytes\s+\d")
-R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
+R_TESTS_DONE = re.compile(r"(?<!['\"])# Avg bus bandwidth(?!['\"])|"
+                          r"^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
 # Windows' store client warning "[W socket.cpp:697] [c10d] The client socket has failed to connect to [DESKTOP-1]:29500
 # (system error: 10049 - The requested address is not valid in its context.)": torch tries every address the
@@ -2080,9 +2081,12 @@ R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,6
 # PATH) or the remote-start agent's command (the Kubernetes MPI operator's rsh agent /etc/mpi/kubexec.sh running
 # "/etc/mpi/kubexec.sh: 11: /opt/kube/kubectl: not found"): the launch set-up, before any worker ran (lead rule X (2)):
 # config, no rank. Group "shell" is the shell or the script that ran it, "cmd" the command as it was called.
+# The ssh server a launcher's workers must run for mpirun to reach them ("/bin/bash: line 1: /usr/sbin/sshd: No such
+# file or directory": an MPIJob's worker pods started with an image that has no sshd) is read alike: no daemon can be
+# started there (round 79's cloudai-720).
 R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?:\d{1,6}: )?"
-                               r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted)): "
-                               r"(?:command )?not found\b")
+                               r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted|sshd)): "
+                               r"(?:(?:command )?not found|No such file or directory)\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran
@@ -2701,6 +2705,11 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
                          r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
+# An assertion's condition (its `assert` line, or the condition's own line of a multi-line assert, as Python 3.11+
+# prints it) that a value is a multiple of a setting of the model's own config object ("hidden_states.size(1) %
+# self.config.mini_batch_size == 0"): the check names a setting every rank is built with (lead rules W, BF (3); round
+# 79's ttt-video-dit-22), not one rank's data. A multiple of a literal or of a local value names no setting.
+R_CFG_MULTIPLE = re.compile(r"\S ?% ?(?:self\.)?(?:model_)?config\.(?P<name>\w{1,80})\)? ?(?:==|!=) ?0\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 # A traceback's frame in a program's own cross-rank consistency check (StyleGAN2-ADA's and its forks'
 # misc.check_ddp_consistency, which broadcasts each parameter and buffer from rank 0 and asserts it equals the rank's
@@ -2822,6 +2831,12 @@ R_PATH_UNREADABLE = re.compile(
 R_DEVICE_COUNT_CHECK = re.compile(r"(?i:\bnumber of (?:devices|GPUs|TPU (?:cores|devices)|accelerators|replicas)\b"
                                   r"(?: ?\(\d{1,6}\))?[^\n]{0,60}?\b(?:is different from|differs? from|does not match|"
                                   r"doesn't match|(?:is )?not equal to)\b)")
+# The rest of a framework's check of the devices a job asks for, printed on the lines under its exception's empty
+# message (Lightning's MisconfigurationException: "You requested GPUs: [0, 1]" then "But your machine only has: [0]"):
+# the GPUs the process sees are fewer than its settings ask for -- the allocation (Slurm's --gres) or
+# CUDA_VISIBLE_DEVICES against the trainer's devices, the same for every task (lead rules W, AU (2)): config, no rank
+R_DEVICES_ONLY = re.compile(r"(?i:\b(?:machine|node|host|system) only has:? ?(?:\[[\d, ]{0,80}\]|\d{1,4} "
+                            r"(?:CUDA )?(?:GPUs?|devices?)\b))")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
 # worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank
@@ -3110,7 +3125,10 @@ R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d
 # verdict.world.world_unfit, lead rules V (1), AF (1), AE). Group name, size.
 R_ARG_PARALLEL_SIZE = re.compile(r"(?:^|[\s.'\"-])(?P<name>(?:ulysses_)?(?:sequence|context|tensor|pipeline)[_-]"
                                  r"(?:model[_-])?parallel[_-]size)(?:=|\s+)['\"]?(?P<size>\d{1,5})\b")
-R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48})=['\"]?([^'\"\s\\;&|]{0,120})")
+# (also the name in lower case, "cuda_visible_devices=2,4 bash train.sh": environment names are case-sensitive, so it
+# sets a variable nothing reads -- round 79's libai-415)
+R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48}|cuda_v[a-z_]{1,48})="
+                               r"['\"]?([^'\"\s\\;&|]{0,120})")
 # (a value ends at a comma that starts the next NAME=, and that next assignment is read too: srun's / sbatch's
 # --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a list of assignments, while a list value such as
 # NCCL_SOCKET_IFNAME=eth0,eth1 keeps its commas)

@@ -545,6 +545,14 @@ class CrashReaders:
         k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None
         if k is not None:
             return k or None
+        prev = self._last_exc if "only has" in text and S.R_DEVICES_ONLY.search(self._body) else None
+        if prev is not None and 0 < lineno - prev[0] <= 3 and not prev[1].data.get("message") and (
+                exception_line(self._body) is None):
+            # the rest of an exception whose message is on the lines under it: the devices a process sees, fewer than
+            # its settings ask for (lead rules W, AU (2)), read by verdict.launch._device_count
+            said = self._body.strip()[:200]
+            prev[1].data.update(message=said, settings=said, device_count=True, devices_seen=True)
+            return None
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
@@ -613,6 +621,9 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "divisible" in said and (
                 S.R_WORLD_DIVISIBLE.search(said)):  # a parameter that does not shard evenly over the world (rule W)
             ev.data.update(settings=said[:200], world_divisible=True)
+        elif m.group(1).endswith("AssertionError") and 0 < lineno - self._cfg_cond[0] <= 3:
+            # the model's own check that a value is a multiple of its config's setting (lead rules W, BF (3))
+            ev.data.update(settings=(said or self._cfg_cond[1])[:200], cfg_multiple=self._cfg_cond[1])
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and S.R_DEVICE_COUNT_CHECK.search(
                 said):  # the devices a process sees against the count its launch expects (lead rules W, Q)
             ev.data.update(settings=said[:200], device_count=True)

@@ -53,8 +53,8 @@ class SettingsReaders:
         ro = S.R_SHELL_READONLY.search(text) if "readonly variable" in text else None
         if ro:  # the remote shell's line
             return self._setup(lineno, text, readonly=ro.group(1))
-        ag = S.R_AGENT_NOT_FOUND.search(self._body) if "not found" in text and (
-            "kubectl" in text or "orted" in text or "prted" in text) else None
+        ag = S.R_AGENT_NOT_FOUND.search(self._body) if ("not found" in text and (
+            "kubectl" in text or "orted" in text or "prted" in text)) or "sshd: " in text else None
         if ag:  # the launcher's remote start: its daemon or its agent's command not found by the shell running it
             return self._setup(lineno, text, agent=ag.group("name"), agent_cmd=ag.group("cmd"),
                                agent_shell=ag.group("shell"))
@@ -473,7 +473,7 @@ class SettingsReaders:
         return ev
 
     def _env(self, lineno: int, text: str) -> Event | None:
-        if "CUDA_V" in text and (ev := self._misspelled_env(lineno, text)) is not None:
+        if ("CUDA_V" in text or "cuda_v" in text) and (ev := self._misspelled_env(lineno, text)) is not None:
             return ev
         m = S.R_ENV_DEPRECATED.search(text)
         # after the launcher's prefix ("[default0]:NCCL_X=1"), which the assignment pattern cannot start at
@@ -630,7 +630,9 @@ class SettingsReaders:
 
         # after the launcher's prefix ("[default0]:CUDA_..."), which the assignment pattern cannot start at
         for name, value in S.R_CUDA_ENV_ASSIGN.findall(text) or S.R_CUDA_ENV_ASSIGN.findall(self._body):
-            if name in BY_NAME or not (close := did_you_mean(name)):
+            if name.islower() and name.upper() in BY_NAME:
+                close = [name.upper()]  # the name in lower case: environment names are case-sensitive
+            elif name in BY_NAME or not (close := did_you_mean(name)):
                 continue
             ev = self._context(lineno, text, "launch_args")
             ev.rank = None  # a command line's setting, not a process's own line

@@ -251,7 +251,8 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     every = (procs >= 2 and len(excs) >= procs
              or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
     if not every:
-        return _module_lacks(c, excs, message) if kind == "AttributeError" else None
+        return (_module_lacks(c, excs, message) if kind == "AttributeError"
+                else _installed_lacks_name(c, excs, kind, message))
     n = procs if procs >= 2 and len(excs) >= procs else len(tags)
     return Verdict(
         "config",
@@ -265,6 +266,41 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "python -c 'import X' alone reproduces it without the launcher), in the one environment every node runs, then "
         "relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Python's "cannot import name 'N' from 'M' (PATH)" where PATH is an installed package's file (site- / dist-packages):
+# the installed M lacks N. Python says "partially initialized module ... (most likely due to a circular import)" for
+# the code's own import cycle: not this.
+_INSTALLED_FILE = re.compile(r"\((?:[^()\n]{0,300}?[/\\])?(?:site|dist)-packages[/\\][^()\n]{1,300}\)\s*$")
+
+
+def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> Verdict | None:
+    """Lead rule AF (2), round 41's sentence (one installed library rejecting another at start-up because their
+    versions do not match is config, culprits [], even when no version is printed and only one traceback shows it),
+    as round 79's open-sora-32 reads it: every exception shown is one ImportError "cannot import name 'N' from 'M'
+    (PATH)" with PATH an installed package's file, raised while modules are imported (the traceback's innermost frame
+    is a module's top level, 'in <module>': parse's ``top_level``), no NCCL, CUDA, timeout or connection failure. The
+    code every worker imports was written for another version of M than the one installed: the same install and the
+    same import on every worker, so config, no rank, even where a launcher's record names the one exit it saw. Not
+    read so: a name imported from the project's own files (no site-packages path), a circular import, an import inside
+    a function of the run, or a launcher showing more workers started than tracebacks (rule A reads its record)."""
+    if (not _IMPORT_FAILED.match(kind.rpartition(".")[2]) or not _CANNOT_IMPORT.search(message)
+            or not _INSTALLED_FILE.search(message) or "circular import" in message
+            or not all(e.data.get("top_level") for e in excs)
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))
+            or _one_worker_of_several(c, excs)):
+        return None
+    m = _CANNOT_IMPORT.search(message)
+    top = m.group(2).split(".", 1)[0]
+    return Verdict(
+        "config",
+        f"the job stopped at start-up importing its modules: the installed {top} has no {m.group(1)} in "
+        f"{m.group(2)} ({kind}: {message[:200]}, {excs[-1].where}) -- a version mismatch between the code and the "
+        f"installed {top} (the name added, renamed or removed between releases), the same install and the same "
+        "import on every worker, so no rank is at fault, whatever rank the launcher's record names first",
+        _name_lacking(message) + f"Install the {top} version the repository pins (its requirements.txt / setup.py; "
+        f"pip install {top}==<pinned version>), in the one environment every node runs, then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # "module 'wandb' has no attribute 'init'": the module the name imports is not the package the code calls
@@ -1074,6 +1110,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _stages_world(e, evs)
     if e.data.get("world_divisible"):
         return _world_divisible(e, evs)
+    if e.data.get("cfg_multiple"):
+        return _cfg_multiple(e, evs)
     if e.data.get("model_type"):
         return _model_type(e, evs)
     if e.data.get("compile_dtensor"):
@@ -1457,6 +1495,25 @@ def _world_divisible(e, evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _cfg_multiple(e, evs: list) -> Verdict:
+    """Lead rules W and BF (3), as round 79's ttt-video-dit-22 reads them: the model's own assertion that a value is a
+    multiple of a setting of its config ("hidden_states.size(1) % self.config.mini_batch_size == 0", "Sequence len must
+    be multiple of mini batch size."). The config and the data shapes it sets (frames, resolution, sequence length)
+    are the same on every rank, so the rank shown raising it is no culprit: config, no rank -- unlike rule BJ (2)'s
+    exception with no check naming a shared setting."""
+    name = e.data["cfg_multiple"]
+    return Verdict(
+        "config",
+        f"the model stopped on its own check that a value is a multiple of its config's {name} ({e.data['type']}: "
+        f"{e.data['settings'][:200]}, {e.where}): the configured {name} does not divide the value the settings give "
+        "(a sequence length set by the frames, resolution or context length in the config) -- settings every rank "
+        "runs with, so the rank shown raising it is no culprit",
+        f"Adjust config so that {name} divides the value the check tests: choose {name} as a divisor "
+        "of the sequence length, or change the inputs that set that length (num_frames / video length, resolution, "
+        f"max length) to a multiple of {name}, or pad sequence in the code to a multiple of {name}; then relaunch.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _plan_constraints(e, evs: list) -> Verdict:
     """Lead rules W and Q: a sharding planner's own check that the user's constraints leave a table no sharding type
     and compute kernel to use (torchrec's enumerator, signatures.R_PLAN_CONSTRAINTS; round 72's torchrec-1614). The
@@ -1519,6 +1576,11 @@ def _device_count(e, evs: list) -> Verdict:
            "xm.xla_device() (or any XLA tensor) before xmp.spawn claims the devices before the fork, so each child's "
            "replication setup sees one -- acquire the device inside the spawned function, and with "
            "start_method='fork' keep the parent free of XLA work." if xla else "")
+        + (" Here the process sees fewer GPUs than its settings ask for (the check's lines under the exception): "
+           "match the allocation to the requested GPUs -- request as many per node as the trainer uses (Slurm: "
+           "#SBATCH --gres=gpu:N or --gpus-per-node=N, --ntasks-per-node matching the devices), or lower the "
+           "trainer's gpus / devices to what is visible (nvidia-smi; an empty or shorter CUDA_VISIBLE_DEVICES)."
+           if e.data.get("devices_seen") else "")
         + " Then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
@@ -2002,6 +2064,19 @@ def _agent_missing(evs: list) -> Verdict:
     e = evs[0]
     name, cmd, shell = e.data["agent"], e.data["agent_cmd"], e.data["agent_shell"]
     where = f"'{strip_prefixes(e.text).strip()[:160]}', {e.where}"
+    if name == "sshd":
+        return Verdict(
+            "config",
+            f"the workers' start command could not run the ssh server: {shell} finds no {cmd} ({where}), so the "
+            "MPI launcher (mpirun over ssh: an MPIJob's launcher reaching its worker pods) has no ssh server to "
+            "reach, no rank ever started and the job's output never came -- the launch set-up (the container "
+            "image every worker runs), no rank's fault",
+            "Run the workers in an SSH-enabled container: install openssh-server in the container image (apt-get "
+            "install openssh-server, so /usr/sbin/sshd exists, with its host keys and /run/sshd) and set up "
+            "passwordless ssh between the launcher and the workers (the MPI Operator launcher ssh keys it mounts); "
+            "or launch without ssh (use srun/PMIx instead of ssh for mpirun, or the image's own launcher). Then "
+            "resubmit the job.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if name == "kubectl":
         return Verdict(
             "config",

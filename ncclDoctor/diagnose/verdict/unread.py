@@ -384,6 +384,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
+        + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
@@ -635,6 +636,20 @@ _DEVICE_MISMATCH = ("That error is torch's check that an op's tensors are on the
                     "process its own GPUs (CUDA_VISIBLE_DEVICES) and run the model spread over them with "
                     "num_processes=1; check the model library / transformers / accelerate versions its code expects. ")
 
+# a wrapper's own check that a parameter and the flat buffer it joins (a gradient bucket, a shard) sit on one device
+# ("Different devices for the bucket and the param, cannot proceed: cuda:4 - cpu": FairScale's ShardedDDP
+# ParamBucket): the model handed to the wrapper was not wholly on the process's device -- the same code every rank
+# runs, cause unknown with no setting shown (lead rules BG (1), BJ (2); round 79's fairscale-782). What to do is the
+# model's placement before wrapping
+_R_PARAM_DEVICE = re.compile(r"(?i)\bdifferent devices\b[^\n]{0,60}?\b(?:param(?:eter)?s?|buckets?|buffers?)\b|"
+                             r"\b(?:param(?:eter)?s?|buckets?|buffers?)\b[^\n]{0,60}?\bdifferent devices\b")
+_PARAM_DEVICE = ("That check is the wrapper's parameter device placement: a parameter (or buffer) of the model it "
+                 "was handed sits on another device than the bucket / flat buffer it builds (one on the GPU, the other "
+                 "on the CPU) -- move the whole model, parameters and buffers, to the process's own GPU before "
+                 "wrapping it (model.to(device) / .cuda() with device = torch.device('cuda', local_rank), then the "
+                 "ShardedDDP / DDP / FSDP wrapper), including sub-modules created or loaded after the first .to() "
+                 "and buffers on cpu that the model registers later; FairScale's ShardedDDP also takes "
+                 "reduce_buffer_size=0 to skip its gradient buckets. ")
 
 # A model-serving launcher that runs each shard (one GPU's part of the model, rank=N of --num-shard) as its own server
 # process and logs what the shard reports under its own name: Hugging Face TGI's text_generation_launcher (its

@@ -412,10 +412,14 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(
             "config",
             f"the launch sets {name}={mis.data['value']} ('{mis.text.strip()[:100]}'), a variable that does not "
-            f"exist -- one typo from {meant} -- so nothing reads it and the setting meant is not applied: the "
+            f"exist -- {'the lower-case spelling of' if name.islower() else 'one typo from'} {meant} -- so nothing "
+            "reads it and the setting meant is not applied: the "
             f"processes run as if {meant} were not set (every GPU visible: two jobs on one machine land on the same "
             "GPUs); a launch setting, not a rank's fault",
-            f"Spell the variable {meant} (e.g. {meant}={mis.data['value']} before the launch command), or pass the "
+            f"Spell the variable {meant}"
+            + (" (upper case: environment variable names are case-sensitive, and the launch of every node should "
+               "give the same GPU count -- nproc_per_node consistent on every node)" if name.islower() else "")
+            + f" (e.g. {meant}={mis.data['value']} before the launch command), or pass the "
             "launcher's own option for it (accelerate launch --gpu_ids 2,3, torchrun with the variable exported), "
             "then relaunch; check with `ncclDoctor env` or print os.environ in each process.",
             "medium", [], [mis.brief()], job_wide=True)
