@@ -1488,6 +1488,18 @@ R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1
 # "<file>:<line>: non-zero status: N " prefix and their message with two writes, so several processes' stderr split
 # them apart; the call named failing is the same event whoever printed it (lead rule J)
 R_BARE_VERBS = re.compile(r"^\s{0,16}(ibv_\w{2,32}) failed[.!]?\s*$")
+# IBGDA's "Unable to create ah." (ibv_create_ah returned NULL: no address handle to the peer's GID) alone on its line:
+# split from its macro's "ibgda.cpp:1348: NULL value " prefix by the other processes' writes, as R_BARE_VERBS' are
+R_BARE_AH = re.compile(r"^\s{0,16}Unable to create ah\b\.?\s*$")
+# NVSHMEM's IBGDA (and its GIC successor) moving its queue pairs through their states with its own devx calls, and
+# naming the transition that failed: "ibgda_rc_init2rtr failed on RC #216." (after its macro's "ibgda.cpp:3025:
+# non-zero status: 7 " prefix, or split onto its own line). rst2init / init2rtr / rtr2rts are ibv_modify_qp's INIT /
+# RTR / RTS transitions: the queue pair cannot reach its connected state with the GID, port or MTU it was given, read
+# as R_NVSHMEM_DEVX's modify (lead rule J)
+R_NVSHMEM_QP_STEP = re.compile(r"\b((?:ibgda|gic)_(?:rc|dci|dct|qp|ud)_(rst2init|init2rtr|rtr2rts)) failed on "
+                               r"(?:RC|DCI|DCT|QP|UD) #\d{1,9}")
+# the status NVSHMEM's macro prefix gives before such a message ("ibgda.cpp:3025: non-zero status: 7 ")
+R_NVSHMEM_STATUS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: non-zero status: (-?\d{1,6})")
 # NVSHMEM's topology check (host/topo/topo.cpp) finding no transport from a PE's GPU to a peer PE's GPU ("[GPU 3] Peer
 # GPU 8 is not accessible, exiting ..."), and its init's return for it ("init.cu:1035: non-zero status: 3 building
 # transport map failed"): P2P reaches only GPUs of the same node, a remote transport (IBRC, IBGDA, UCX, libfabric)
