@@ -214,11 +214,14 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # is the same message -- ProcessGroupNCCL's watchdog prints nothing else after its "[Rank N] " / "[PG 0 Rank N] " tag
 # and "Watchdog caught"; its collective is not shown (no SeqNum). Only with that tag, at the line's end. The same tagged
 # message cut inside its last word ("[Rank 0] Caught collective operation timeou": funasr-332, round 78, a paste that
-# ended there) is that message too: nothing else torch prints starts so.
+# ended there) is that message too: nothing else torch prints starts so. The tagged watchdog message cut anywhere
+# after "Watchdog ca" ("[Rank 0] Watchdog caug", the abort's "Original reason for failure was: " quoting it, cut:
+# rt-detr-599, round 79) is it too: torch's watchdog prints no other "Watchdog ca..." after its tag.
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
                        r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out|"
-                       r"\bRank \d{1,7}\] Watchdog caught\s*$|"
-                       r"\bRank \d{1,7}\] (?:Watchdog c|C)aught collective operation t[imeou]{0,5}\s*$")
+                       r"\bRank \d{1,7}\] Watchdog ca[ught]{0,4}"
+                       r"(?: c[olectiv]{0,9}(?: o[peration]{0,8}(?: t[imeou]{0,6})?)?)?\s*$|"
+                       r"\bRank \d{1,7}\] Caught collective operation t[imeou]{0,5}\s*$")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
 # torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
 # out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
