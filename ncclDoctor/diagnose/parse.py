@@ -66,8 +66,10 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
-# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",'
-_FRAME_HEAD_CUT = re.compile(r'^\s*File "[^"\n]{1,1000}'
+# a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",',
+# also under a logger's record prefix that ends in "] " (vLLM's "ERROR 08-12 11:56:08 [core.py:633]   File "C:\...":
+# round 79's vllm-windows-19), as R_PY_FRAME_END finds the whole frames above it
+_FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*File "[^"\n]{1,1000}'
                              r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
