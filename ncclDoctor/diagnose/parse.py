@@ -239,6 +239,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
+        self._store_check = -9  # the last C++ frame of TCPStore::check() (its caller's frame may follow)
+        self._hb_poll = False  # a heartbeat monitor's store poll read from its frames (once a file)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
         self._ddp_sync = -99  # the last frame of DDP's constructor broadcasting the parameters (R_DDP_SYNC_FRAME)
@@ -1171,6 +1173,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)
             self._store_reset[1].data["poll"] = True
             self._store_reset = None
+        elif "TCPStore::check(" in body:
+            self._store_check = lineno
+        elif (0 < lineno - self._store_check <= 2 and not self._hb_poll and "eartbeatMonitor" in body
+              and S.R_HB_MONITOR_FRAME.search(body)):
+            # a C++ backtrace whose store check() was called by ProcessGroupNCCL's heartbeat monitor, its warning line
+            # not read (cut, or pasted without it): the monitor's poll of the "should dump" flag raised -- the
+            # store's host exited first (lead rule N; round 79's sglang-28396). Benign: a failure after it still reads
+            self._hb_poll = True
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # a frame of torch's monitor thread, no process's own failure
+            ev.data.update(what="heartbeat store poll", poll=True)
+            self.aside.append(ev)
         if self._wd_cut is not None:
             self._rest_of_work(body)
         if "ERROR" in body:  # a runtime's own error line (Legion's "[error 67] LEGION ERROR: ..."): a signal may follow

@@ -619,6 +619,9 @@ R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server
 # A rank's own socket to the TCPStore failing (torch 2.x TCPStore.cpp: "[c10d] recvValue failed on SocketImpl(fd=76,
 # addr=[localhost]:60950, remote=[localhost]:29500): Connection reset by peer", "sendBytes failed on ...: Broken pipe"):
 # with a peer-gone errno, the store's server went away.
+# ProcessGroupNCCL's heartbeat monitor thread as a C++ backtrace's frame (torch 2.6+'s HeartbeatMonitor::runLoop,
+# 2.2-2.5's ProcessGroupNCCL::heartbeatMonitor): right under TCPStore::check(), its poll of the "should dump" flag
+R_HB_MONITOR_FRAME = re.compile(r"\bProcessGroupNCCL::(?:HeartbeatMonitor::runLoop|heartbeatMonitor)\(")
 R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|sendValue) failed on SocketImpl")
 # torch 2.3/2.4's heartbeat monitor polling the global store for the dump flag, at ERROR level with the socket's error
 # glued on ("[PG 0 Rank 1] Failed to get exception dump flag from the global store.Connection reset by peer"): the

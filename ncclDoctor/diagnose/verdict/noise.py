@@ -493,6 +493,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "when the job had finished. Call destroy_process_group before exit on every rank (a barrier "
                       "before exit keeps the store's host up until all are done); TORCH_NCCL_ENABLE_MONITORING=0 "
                       "stops the poll")
+    if "heartbeat store poll" in whats and "store warning alone" not in whats and not (
+            "store reset before the group" in whats and polled):
+        # lead rule N: the monitor's store poll raising, read from its C++ frames alone (parse)
+        benign.append("the C++ backtrace of TCPStore::check under ProcessGroupNCCL's heartbeat monitor (its poll of "
+                      "the 'should dump' flag in the store) says the TCPStore server exited first (the store host, "
+                      "rank 0's or the launcher's process, ended at the end of the job) while this process still "
+                      "polled it: harmless with nothing failing after it -- if the job did fail, the real error is "
+                      "earlier in the log (the store host's own). Call destroy_process_group before exit on every "
+                      "rank (a barrier before it keeps the store's host up until all are done); "
+                      "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll")
     if "allocator OOM warning" in whats:
         benign.append("the caching allocator's [W] 'memory allocation failed with OOM on device N' is a warning of "
                       "one allocation its caller caught (an autotuner -- FlashInfer's -- trying a tactic that does not "
