@@ -770,6 +770,12 @@ R_TESTS_DONE = re.compile(r"# Avg bus bandwidth|^\s*\d+\s+\d+\s+(?:float|half|do
 # Colab), read the same way.
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
                                 r"\((?:system error: 10049|errno: 22 - Invalid argument|errno: 99 - Cannot assign)\b")
+# torch's DataLoader warning that it starts more worker processes than the CPUs it may use ("UserWarning: This
+# DataLoader will create 4 worker processes in total. Our suggested max number of worker in current system is 2, ...",
+# dataloader.py's check_worker_number_rationality): a warning the process goes on after (lead rules K, BJ (4)), its
+# numbers for the fix -- every rank's loader starts that many on a small machine
+R_LOADER_WORKERS = re.compile(r"This DataLoader will create (\d{1,6}) worker processes in total\. Our suggested max "
+                              r"number of worker in current system is (\d{1,6})")
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
