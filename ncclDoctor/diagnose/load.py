@@ -437,6 +437,18 @@ SNIFF = 8192
 #             launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
 #   ibv_     a verbs call named failing alone on its line ("ibv_modify_qp failed"): NVSHMEM's message split from its
 #             macro's prefix by other processes' writes, no other word (readers.nccl._bare_verbs_line, lead rule J)
+#   suggested max number of worker  torch's DataLoader warning that it starts more worker processes than the CPUs
+#             suggest ("UserWarning: This DataLoader will create 4 worker processes in total. Our suggested max number
+#             of worker in current system is 2"), no other word: a warning, read for the fix (S.R_LOADER_WORKERS,
+#             readers.exits, verdict.noise._none; lead rules K, BJ (4))
+#   TCPStore::check(  a C++ backtrace's frame of the store client's check(), no other word: right above the heartbeat
+#             monitor's frame (ProcessGroupNCCL::HeartbeatMonitor::runLoop) it is that monitor's poll of the store
+#             raising (parse: heartbeat store poll, verdict.noise._none, lead rule N)
+#   create ah  IBGDA's "Unable to create ah." (ibv_create_ah returned NULL) alone on its line, split from its macro's
+#             prefix, no other word (S.R_BARE_AH, readers.nccl._bare_verbs_line, lead rule J)
+#   rst2init, init2rtr, rtr2rts  IBGDA's "ibgda_rc_init2rtr failed on RC #216." (its devx move of a queue pair to
+#             its next state failing), alone or after its macro's prefix, no other word (S.R_NVSHMEM_QP_STEP,
+#             readers.nccl._nvshmem_qp_step, lead rule J)
 #   Peer GPU  NVSHMEM's topology check "[GPU 3] Peer GPU 8 is not accessible, exiting ...": no transport reaches that
 #             PE's GPU, no other word (readers.nccl, verdict.network._nvshmem_no_path)
 #   transport out of range  MSCCL++'s "what():  IB transport out of range: 2 >= 1" (its GPU's IB device index past
@@ -647,7 +659,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA to be initiali",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices", b"non-zero status: ",
             b"exited with a non-zero status",
-            b"NULL value ", b"ibv_", b"Peer GPU ", b"transport out of range",
+            b"NULL value ", b"ibv_", b"Peer GPU ", b"transport out of range", b"create ah", b"rst2init",
+            b"init2rtr", b"rtr2rts", b"TCPStore::check(",
+            b"suggested max number of worker",
             b"--shard_id", b"--node_rank", b"--node-rank", b"--machine_rank", b"--machine-rank",
             b"unning step", b"tarting step", b"COMPLETE", b" RUNNING AT ", b"KILLED BY SIGNAL: ", b"EXIT CODE: ",
             b"] Invalid ", b"Exception ignored in: <_io.", b"subprocess.py\", line", b"CUDA OOMs: ",

@@ -67,8 +67,10 @@ _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --
-# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10)
-_FRAME_HEAD_CUT = re.compile(r'^\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
+# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10); also under a logger's record
+# prefix that ends in "] " (vLLM's "ERROR 08-12 11:56:08 [core.py:633]   File "C:\...": round 79's vllm-windows-19),
+# as R_PY_FRAME_END finds the whole frames above it
+_FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
                              r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
@@ -244,6 +246,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
+        self._store_check = -9  # the last C++ frame of TCPStore::check() (its caller's frame may follow)
+        self._hb_poll = False  # a heartbeat monitor's store poll read from its frames (once a file)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
         self._ddp_sync = -99  # the last frame of DDP's constructor broadcasting the parameters (R_DDP_SYNC_FRAME)
@@ -1245,6 +1249,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)
             self._store_reset[1].data["poll"] = True
             self._store_reset = None
+        elif "TCPStore::check(" in body:
+            self._store_check = lineno
+        elif (0 < lineno - self._store_check <= 2 and not self._hb_poll and "eartbeatMonitor" in body
+              and S.R_HB_MONITOR_FRAME.search(body)):
+            # a C++ backtrace whose store check() was called by ProcessGroupNCCL's heartbeat monitor, its warning line
+            # not read (cut, or pasted without it): the monitor's poll of the "should dump" flag raised -- the
+            # store's host exited first (lead rule N; round 79's sglang-28396). Benign: a failure after it still reads
+            self._hb_poll = True
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # a frame of torch's monitor thread, no process's own failure
+            ev.data.update(what="heartbeat store poll", poll=True)
+            self.aside.append(ev)
         if self._wd_cut is not None:
             self._rest_of_work(body)
         if "ERROR" in body:  # a runtime's own error line (Legion's "[error 67] LEGION ERROR: ..."): a signal may follow

@@ -214,11 +214,14 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # is the same message -- ProcessGroupNCCL's watchdog prints nothing else after its "[Rank N] " / "[PG 0 Rank N] " tag
 # and "Watchdog caught"; its collective is not shown (no SeqNum). Only with that tag, at the line's end. The same tagged
 # message cut inside its last word ("[Rank 0] Caught collective operation timeou": funasr-332, round 78, a paste that
-# ended there) is that message too: nothing else torch prints starts so.
+# ended there) is that message too: nothing else torch prints starts so. The tagged watchdog message cut anywhere
+# after "Watchdog ca" ("[Rank 0] Watchdog caug", the abort's "Original reason for failure was: " quoting it, cut:
+# rt-detr-599, round 79) is it too: torch's watchdog prints no other "Watchdog ca..." after its tag.
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
                        r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out|"
-                       r"\bRank \d{1,7}\] Watchdog caught\s*$|"
-                       r"\bRank \d{1,7}\] (?:Watchdog c|C)aught collective operation t[imeou]{0,5}\s*$")
+                       r"\bRank \d{1,7}\] Watchdog ca[ught]{0,4}"
+                       r"(?: c[olectiv]{0,9}(?: o[peration]{0,8}(?: t[imeou]{0,6})?)?)?\s*$|"
+                       r"\bRank \d{1,7}\] Caught collective operation t[imeou]{0,5}\s*$")
 # gloo's waits: unbound_buffer.cc "Timed out waiting Nms for recv operation"; pair.cc/buffer.cc "Read timeout [peer]"
 # torch 1.x's ProcessGroupNCCL under NCCL_BLOCKING_WAIT: the waiting collective's own wait() throws "Operation timed
 # out!" (WorkNCCL's blocking wait, no rank, op or SeqNum): read only right under a collective call's frame
@@ -616,6 +619,9 @@ R_STORE_GONE = re.compile(r"Connection was likely closed\. Did the remote server
 # A rank's own socket to the TCPStore failing (torch 2.x TCPStore.cpp: "[c10d] recvValue failed on SocketImpl(fd=76,
 # addr=[localhost]:60950, remote=[localhost]:29500): Connection reset by peer", "sendBytes failed on ...: Broken pipe"):
 # with a peer-gone errno, the store's server went away.
+# ProcessGroupNCCL's heartbeat monitor thread as a C++ backtrace's frame (torch 2.6+'s HeartbeatMonitor::runLoop,
+# 2.2-2.5's ProcessGroupNCCL::heartbeatMonitor): right under TCPStore::check(), its poll of the "should dump" flag
+R_HB_MONITOR_FRAME = re.compile(r"\bProcessGroupNCCL::(?:HeartbeatMonitor::runLoop|heartbeatMonitor)\(")
 R_STORE_SOCKET = re.compile(r"\b(?:sendBytes|recvBytes|recvValue|recvVector|sendValue) failed on SocketImpl")
 # torch 2.3/2.4's heartbeat monitor polling the global store for the dump flag, at ERROR level with the socket's error
 # glued on ("[PG 0 Rank 1] Failed to get exception dump flag from the global store.Connection reset by peer"): the
@@ -765,6 +771,12 @@ R_TESTS_DONE = re.compile(r"(?<!['\"])# Avg bus bandwidth(?!['\"])|"
 # Colab), read the same way.
 R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:\d{1,5} "
                                 r"\((?:system error: 10049|errno: 22 - Invalid argument|errno: 99 - Cannot assign)\b")
+# torch's DataLoader warning that it starts more worker processes than the CPUs it may use ("UserWarning: This
+# DataLoader will create 4 worker processes in total. Our suggested max number of worker in current system is 2, ...",
+# dataloader.py's check_worker_number_rationality): a warning the process goes on after (lead rules K, BJ (4)), its
+# numbers for the fix -- every rank's loader starts that many on a small machine
+R_LOADER_WORKERS = re.compile(r"This DataLoader will create (\d{1,6}) worker processes in total\. Our suggested max "
+                              r"number of worker in current system is (\d{1,6})")
 # cuda-gdb's notice of an API call's error code: NCCL's peer-access probes fail by design where P2P is unavailable
 R_GDB_PEER = re.compile(r"Cuda API error detected: (?:cudaDeviceEnablePeerAccess|cudaDeviceCanAccessPeer|"
                         r"cudaGetLastError|cudaPeekAtLastError) returned")
@@ -1489,6 +1501,18 @@ R_NVSHMEM_VERBS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: (?:non-zero status: (-?\d{1
 # "<file>:<line>: non-zero status: N " prefix and their message with two writes, so several processes' stderr split
 # them apart; the call named failing is the same event whoever printed it (lead rule J)
 R_BARE_VERBS = re.compile(r"^\s{0,16}(ibv_\w{2,32}) failed[.!]?\s*$")
+# IBGDA's "Unable to create ah." (ibv_create_ah returned NULL: no address handle to the peer's GID) alone on its line:
+# split from its macro's "ibgda.cpp:1348: NULL value " prefix by the other processes' writes, as R_BARE_VERBS' are
+R_BARE_AH = re.compile(r"^\s{0,16}Unable to create ah\b\.?\s*$")
+# NVSHMEM's IBGDA (and its GIC successor) moving its queue pairs through their states with its own devx calls, and
+# naming the transition that failed: "ibgda_rc_init2rtr failed on RC #216." (after its macro's "ibgda.cpp:3025:
+# non-zero status: 7 " prefix, or split onto its own line). rst2init / init2rtr / rtr2rts are ibv_modify_qp's INIT /
+# RTR / RTS transitions: the queue pair cannot reach its connected state with the GID, port or MTU it was given, read
+# as R_NVSHMEM_DEVX's modify (lead rule J)
+R_NVSHMEM_QP_STEP = re.compile(r"\b((?:ibgda|gic)_(?:rc|dci|dct|qp|ud)_(rst2init|init2rtr|rtr2rts)) failed on "
+                               r"(?:RC|DCI|DCT|QP|UD) #\d{1,9}")
+# the status NVSHMEM's macro prefix gives before such a message ("ibgda.cpp:3025: non-zero status: 7 ")
+R_NVSHMEM_STATUS = re.compile(r"\.c(?:pp|c)?:\d{1,6}: non-zero status: (-?\d{1,6})")
 # NVSHMEM's topology check (host/topo/topo.cpp) finding no transport from a PE's GPU to a peer PE's GPU ("[GPU 3] Peer
 # GPU 8 is not accessible, exiting ..."), and its init's return for it ("init.cu:1035: non-zero status: 3 building
 # transport map failed"): P2P reaches only GPUs of the same node, a remote transport (IBRC, IBGDA, UCX, libfabric)

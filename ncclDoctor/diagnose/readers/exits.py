@@ -40,6 +40,12 @@ class ExitReaders:
             return self._context(lineno, text, "pg_not_destroyed")
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
+        w = S.R_LOADER_WORKERS.search(text) if "suggested max number of worker" in text else None
+        if w:  # a warning the loader goes on after: the worker count against the CPUs, for the fix (verdict.noise)
+            ev = self._benign(lineno, text, "dataloader workers warning")
+            ev.rank = None  # a notice of the loader's, not a rank shown going on or failing
+            ev.data.update(workers=int(w.group(1)), suggested=int(w.group(2)))
+            return ev
         if ("shmem" in text or "coordinating" in text) and S.R_OMPI_SHMEM_BTL_WARN.search(text):
             return self._benign(lineno, text, "ompi shmem btl warning")
         if "PMIX ERROR" in text and S.R_PMIX_DS_LOCK.search(text) and len(self._pmix_lock) < 64:

@@ -151,6 +151,9 @@ class NcclReaders:
             self._nvshmem_macro = True  # NVSHMEM's own transport failing in this file: its split-off messages are its
             for ev in self._bare_verbs:
                 ev.data["stack"] = "NVSHMEM"
+        st = S.R_NVSHMEM_QP_STEP.search(text) if "failed on " in text and "_" in text else None
+        if st:
+            return self._nvshmem_qp_step(lineno, text, st)
         r = S.R_IB_TRANSPORT_RANGE.search(text) if "transport out of range" in text else None
         if r:  # a library's own check of its IB device index against the host's devices (verdict.network)
             ev = self._context(lineno, text, "ib_device_range")
@@ -167,6 +170,8 @@ class NcclReaders:
         b = S.R_BARE_VERBS.match(self._body) if "ibv_" in text and " failed" in text else None
         if b and len(self._bare_verbs) < 64:
             return self._bare_verbs_line(lineno, text, b.group(1))
+        if "create ah" in text and len(self._bare_verbs) < 64 and S.R_BARE_AH.match(self._body):
+            return self._bare_verbs_line(lineno, text, "ibv_create_ah")
         d = S.R_NVSHMEM_DEVX.search(text) if "mlx5dv_devx" in text else None
         if d:
             return self._nvshmem_devx(lineno, text, d)
@@ -237,6 +242,19 @@ class NcclReaders:
         if self._nvshmem_macro:
             ev.data["stack"] = "NVSHMEM"
         self._bare_verbs.append(ev)
+        return ev
+
+    def _nvshmem_qp_step(self, lineno: int, text: str, st) -> Event:
+        """NVSHMEM's IBGDA failing to move a queue pair to its next state (signatures.R_NVSHMEM_QP_STEP), with its
+        macro's prefix or split from it: its devx form of ibv_modify_qp, read as R_NVSHMEM_DEVX's -- the transition it
+        tried and the status it returned (NVSHMEM's own, so given as a number)."""
+        ev = self._context(lineno, text, "ib_completion")
+        ev.rank = None  # a process's transport, printed with no rank: the PE is not the rank a launcher gave
+        ret = S.R_NVSHMEM_STATUS.search(text, 0, st.start())
+        state = {"rst2init": "INIT", "init2rtr": "RTR", "rtr2rts": "RTS"}[st.group(2)]
+        ev.data.update(status=None, verbs=f"{st.group(1)} (its move of a queue pair to {state}, the devx form of "
+                       "ibv_modify_qp)", verbs_error=f"status {ret.group(1)}" if ret else "", peer=None,
+                       stack="NVSHMEM")
         return ev
 
     def _nvshmem_devx(self, lineno: int, text: str, d) -> Event:

@@ -493,6 +493,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "when the job had finished. Call destroy_process_group before exit on every rank (a barrier "
                       "before exit keeps the store's host up until all are done); TORCH_NCCL_ENABLE_MONITORING=0 "
                       "stops the poll")
+    if "heartbeat store poll" in whats and "store warning alone" not in whats and not (
+            "store reset before the group" in whats and polled):
+        # lead rule N: the monitor's store poll raising, read from its C++ frames alone (parse)
+        benign.append("the C++ backtrace of TCPStore::check under ProcessGroupNCCL's heartbeat monitor (its poll of "
+                      "the 'should dump' flag in the store) says the TCPStore server exited first (the store host, "
+                      "rank 0's or the launcher's process, ended at the end of the job) while this process still "
+                      "polled it: harmless with nothing failing after it -- if the job did fail, the real error is "
+                      "earlier in the log (the store host's own). Call destroy_process_group before exit on every "
+                      "rank (a barrier before it keeps the store's host up until all are done); "
+                      "TORCH_NCCL_ENABLE_MONITORING=0 stops the poll")
     if "allocator OOM warning" in whats:
         benign.append("the caching allocator's [W] 'memory allocation failed with OOM on device N' is a warning of "
                       "one allocation its caller caught (an autotuner -- FlashInfer's -- trying a tactic that does not "
@@ -543,6 +553,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
     conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
+    loader = next((e.data for e in c.samples.get("benign", []) if e.data.get("what") == "dataloader workers warning"),
+                  None)
+    if loader:  # lead rules K, BJ (4): a warning the process goes on after, which explains nothing alarming (no
+        # confidence from it); what it says matters if the job died or stalled after the lines
+        benign.append(f"the DataLoader's warning that it creates {loader['workers']} worker processes where the "
+                      f"system suggests at most {loader['suggested']} (the CPUs this process may use) is a warning, "
+                      "not a failure; but every rank's loader starts its workers on the same machine, which on a "
+                      "small one slows the start and can exhaust host memory (the OOM killer: dmesg -T) -- reduce "
+                      f"num_workers to {loader['suggested']} or fewer per process if the job died or stalled after it")
     benign += _noise_words(c)
     if "gdr_off" in c.networks:  # an INFO of net_ib's capabilities: a performance matter, no confidence either
         benign.append(_gdr_off_words(c))

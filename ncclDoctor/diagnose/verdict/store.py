@@ -451,6 +451,11 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     elif ep and _cgnat(ep):
         what += (f" — {ep.rsplit(':', 1)[0]} is in 100.64.0.0/10, the carrier-grade NAT range VPN overlays use "
                  "(Tailscale, ZeroTier): the store must listen on that VPN address and the port be open through it")
+    # a loopback endpoint on one host (rules L, Y): no route or firewall between nodes is involved -- the store that
+    # should listen on this machine never did on that port (its host process not started or gone, a stale process
+    # of an earlier run on the port, the processes given different ports): round 79's monouni-18
+    local = ep and ":" in ep and is_loopback(ep) and len(hosts(c)) <= 1 and not loopback_master(c)
+    port = ep.rsplit(":", 1)[1] if local else ""
     return Verdict(
         "store_rendezvous",
         what + ": either the node that hosts the store (MASTER_ADDR, rank 0's node) never "
@@ -459,7 +464,12 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "MASTER_ADDR must be an address the other nodes can route to (not 127.0.0.1 or a container-internal "
         "name) and the --rdzv-endpoint (rdzv_endpoint) port must be open in the firewall between the nodes; all "
         "nodes must be started with the same --nnodes and --rdzv-id; check that the store's node is up. "
-        "`ncclDoctor check --nodes N` tests the rendezvous first.",
+        "`ncclDoctor check --nodes N` tests the rendezvous first."
+        + (f" {ep} is this host's own loopback address: the store is on this machine, so nothing listened on port "
+           f"{port} here -- check that the process hosting the store (rank 0, or the launcher's agent) started and "
+           f"is still up (ss -ltnp | grep {port}), that no stale process of an earlier run holds the port (pick a "
+           "free port: --master_port / MASTER_PORT), and that every process was given the same MASTER_ADDR / "
+           "MASTER_PORT (init_method)." if local else ""),
         "high",
         [],
         _samples(c, "store_timeout"),

@@ -13,6 +13,7 @@ from ncclDoctor.diagnose.signatures import (
     R_MPI_TAG,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
+    R_WIN_CONNECT_WARN,
     R_WIN_PATH,
     strip_prefixes,
 )
@@ -793,7 +794,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                            + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                            + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                            + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
-                           + _CUT_TB_FIX,
+                           + _CUT_TB_FIX + _connect_warned(c),
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
@@ -805,10 +806,29 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
-                       + _READ_AROUND, "low", [], proof)
+                       + _READ_AROUND + _connect_warned(c), "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
                    + _READ_AROUND, "low", [], proof)
+
+
+def _connect_warned(c: Collected) -> str:
+    """Lead rules L, N, BM (2): a store client's retried connect warning ("The client socket has failed to connect to
+    [HOST]:PORT (system error: 10049 ...)") before a failure whose error the lines do not give is one attempt at one
+    address, not the failure -- but the address it could not use is the first thing to check if the error turns out to
+    be the store's (round 79's vllm-windows-19). Empty where no such warning is in the lines."""
+    w = next((m for e in c.samples.get("benign", []) if e.data.get("what") == "Windows store connect warning"
+              and (m := R_WIN_CONNECT_WARN.search(e.text))), None)
+    if w is None:
+        return ""
+    win = "10049" in w.group(0)
+    return (f" The store client's warning before it (it could not use [{w.group('host')}], one address of the "
+            "store's host, and tried the next) is no failure by itself; if the cut exception is the store's (a "
+            "connect timeout, DistStoreError), give the process a host name or address of this machine that "
+            "resolves and is reachable here (MASTER_ADDR, or VLLM_HOST_IP for vLLM, instead of a container alias or "
+            "a name with no usable address)"
+            + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- run "
+               "under WSL/Linux where that does not serve" if win else "") + ".")
 
 
 # What to do about a traceback the paste cut before its exception line: its error is what decides
