@@ -1391,6 +1391,13 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
 R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80}(?: and (?:ip|address): "
                              r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
                              r"(?:detector|monitor) has missed too many heartbeats")
+# An actor's death as ActorDiedError words it when its OWNER (the driver or worker that created it) is gone with its
+# node: "The actor is dead because its owner has died. Owner Id: <id> Owner Ip address: 172.21.160.9 Owner worker exit
+# type: SYSTEM_ERROR Worker exit detail: Owner's node has crashed." -- the GCS lost the owner's node, like
+# R_RAY_NODE_DEAD: every Ray process there is gone, for a reason the line does not give (round 79's easyr1-324).
+# An owner that exited on its own (another exit detail) is not this.
+R_RAY_OWNER_NODE = re.compile(r"\bits owner has died\.(?:[^\n]{0,300}?Owner Ip address: (?P<ip>[\d.]{7,15}))?"
+                              r"[^\n]{0,300}?Owner's node has crashed")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 # The same record pasted as rendered Markdown (unfenced): the underscores went as emphasis ("local rank",
 # "error file", "<NO OTHER FAILURES>") and the table's layout with them -- the field names on lines of their own
