@@ -648,6 +648,20 @@ _SHARD_STDERR = ("The launcher runs each shard (rank=N, one per GPU of --num-sha
                  "several (the GPUs each shard is given, NCCL between them: NCCL_DEBUG=INFO). ")
 
 
+def _cut_code_line(c: Collected, u) -> bool:
+    """Whether the unread line U is the code line under the last frame of a traceback the paste cut (parse.input_tail's
+    tb_cut with its ``code``, U within two lines of that frame and ending in that code): source text the process ran,
+    not a failure's words."""
+    upath, _, uline = u.where.rpartition(":")
+    for cut in c.samples.get("tb_cut", []):
+        code = cut.data.get("code")
+        path, _, line = cut.where.rpartition(":")
+        if (cut.data.get("what") == "frames" and code and upath == path and uline.isdigit() and line.isdigit()
+                and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code)):
+            return True
+    return False
+
+
 def _cut_below(c: Collected, unread: list) -> object | None:
     """The cut traceback (parse.input_tail's tb_cut, its frames) that follows an unread error line in the same input,
     within a traceback's length below it: the paste stops inside the frames that line introduced, so the error it
@@ -758,6 +772,10 @@ def _unread_words(c: Collected) -> Verdict | None:
         return None
     # rule AH (2): where the SHARP plugin's try was given up, its library's own ERROR lines are that try's too
     unread = [u for u in c.unread if not R_SHARP_LIB_LINE.search(u.text)] if collnet_fell_back(c) else c.unread
+    # the code line under a cut traceback's last frame (parse.input_tail's tb_cut: "timeout=t" under
+    # init_process_group's frame) is the source the process was running, not a line announcing a failure: its frame
+    # is read (_cut_traceback), not its words (round 79's habitat-lab-1036)
+    unread = [u for u in unread if not _cut_code_line(c, u)]
     if not unread:
         return None
     if (alike := _kwarg_alike(unread)) is not None:
@@ -845,6 +863,25 @@ _C10D_ARG_CHECKS = {
 }
 _R_C10D_ARG_CHECK = re.compile(r"^(?:\w+\s*=\s*)?(" + "|".join(_C10D_ARG_CHECKS) + r")\(")
 _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]distributed_c10d\.py"')
+
+
+# A cut traceback's last frame in init_process_group itself (torch/distributed/distributed_c10d.py: init_process_group,
+# or _new_process_group_helper building the default group), on a code line that is not its rendezvous step (those are
+# the store's: parse.input_tail's rdzv_cut): the process raised setting up the process group -- the store's connection
+# or the backend's group (gloo's / NCCL's connections between the processes) -- and the error text is cut, so nothing
+# says which nor who is at fault (lead rules BG (6), AB (2); round 79's habitat-lab-1036, a store handed in by the
+# trainer's own SLURM set-up)
+_PG_SETUP_FUNCS = ("init_process_group", "_new_process_group_helper")
+_PG_SETUP_CUT_FIX = (
+    "Paste the full error text (the exception line is cut): the full error text of init_process_group says which "
+    "step failed -- the store (a connect timeout or refusal at MASTER_ADDR:MASTER_PORT, the tcp_store port / host "
+    "the script hands in), the world_size and rank each process was given, or the backend connecting its peers "
+    "(gloo's socket timeout, an NCCL error). Check what every process was started with: the same MASTER_ADDR/"
+    "MASTER_PORT and world_size on every process and as many processes started (under SLURM the SLURM_* variables "
+    "the script derives rank and world size from: SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID), the store's host and "
+    "port reachable from every node (nc -zv HOST PORT) and free, and the network interface the backend uses "
+    "(GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the interface the nodes share); run single-process (world_size "
+    "1) to see whether the rest of the script works. ")
 
 
 # A cut traceback's last frame in torchrun's elastic agent setting up its worker group (api.py: _invoke_run calling
@@ -970,7 +1007,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
     config), c10d's own argument check (rules AV, BB (4): invalid_usage), multiprocessing's spawn check for a main
-    guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU (its fix only: unknown).
+    guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU or init_process_group setting
+    up the process group (their fixes only: unknown).
     Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if ev.data.get("mp_main"):
@@ -1065,6 +1103,15 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "with the other agents and started its workers, before any worker ran -- no frame below it and no error "
             "text show whether the rendezvous or the start failed, nor any rank at fault",
             _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+    if func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text):
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback in torch.distributed's {func} ({ev.text[:200]}: "
+            f"'{code[:120]}'), before its exception line: the process raised setting up the process group -- its "
+            "store's connection, or the backend's group connecting the processes -- and with the error text cut, "
+            "which step failed, and whether this process or a peer that never came is at fault, these lines do not "
+            "say",
+            _PG_SETUP_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
         return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
