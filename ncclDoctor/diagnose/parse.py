@@ -72,6 +72,9 @@ _FRAME_HEAD_CUT = re.compile(r'^\s*File "[^"\n]{1,1000}'
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
+# googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
+# found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
+_GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -1418,6 +1421,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
+            if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):
+                self._follow = max(self._follow, 4)  # googletest's assertion message under its header (generic)
         if (ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail"
                 and not (body.rstrip()[-1:] == ":" and _LABEL_CUT.search(body))):  # a label's value is still to come
             self._cut = None  # the line was whole enough to be read: nothing to join (an exception's line read only

@@ -609,6 +609,19 @@ _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPl
 _R_VALUE_CHECK = re.compile(
     r"\b(?:error|err|diff(?:erence)?|deviation)\b[^:=\n]{0,80}[:=]\s*[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)"
     r"[\s*]*$", re.IGNORECASE)
+# googletest's EXPECT_NEAR / ASSERT_NEAR failing ("The difference between ct[j] and expected_result is 85, which exceeds
+# 1e-5"): a unit test's own check that a result (in an NCCL op's test, the reduced buffer) differs from the value it
+# expects, with nothing failing -- rule S's wrong results, like _R_VALUE_CHECK's (round 79's paddle-9967: cause
+# unknown, which GPU or link, or a read before the reduction finished, the lines do not say)
+_R_GTEST_NEAR = re.compile(r"\bThe difference between \S[^\n]{0,200}? is \S{1,60}, which exceeds\b")
+_GTEST_NEAR = ("That is a unit test's own value check (googletest's EXPECT_NEAR) finding the result off by more than "
+               "its tolerance: in a test of a collective (an NCCL op's test reading the reduced buffer) a value of 0 "
+               "or another rank's value is a buffer read before the reduction reached it or a reduction that "
+               "corrupted it. Synchronize the stream before reading the reduced buffer (cudaStreamSynchronize / "
+               "cudaDeviceSynchronize after the NCCL call, before the copy to the host); rerun the flaky CI test "
+               "several times (one failure of many runs points at timing or one machine); rerun with "
+               "NCCL_DEBUG=INFO to see the rings and the transport used; check the NCCL version / driver of the CI "
+               "machine. ")
 _VALUE_CHECK = ("Those lines are the job's own value check (a test comparing a result -- a gradient or output that "
                 "passed through a collective such as the model-parallel all-reduce -- with its reference) finding it "
                 "off by more than its tolerance, with nothing failing: wrong results, not a crash (no hang, error or "
@@ -617,7 +630,8 @@ _VALUE_CHECK = ("Those lines are the job's own value check (a test comparing a r
                 "NVIDIA_TF32_OVERRIDE=0, compare against a single-GPU reference in float64, and check the test's "
                 "tolerance against the dtype. If the difference stays, test the path for corrupted reductions: "
                 "nccl-tests with data checking on (-c 1), NCCL_PROTO=Simple and NCCL_ALGO=Ring one at a time, and a "
-                "per-node test to find a bad GPU or link. ")
+                "per-node test to find a bad GPU or link; NCCL_P2P_DISABLE=1 tells whether the GPU-to-GPU (P2P) path "
+                "corrupts it (nvidia-smi topo -m; IOMMU / ACS settings). ")
 
 
 # torch's device check on an op's arguments ("Expected all tensors to be on the same device, but found at least two
@@ -802,7 +816,9 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
-                       + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) for u in unread) else "")
+                       + (_GTEST_NEAR if any(_R_GTEST_NEAR.search(u.text) for u in unread) else "")
+                       + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) or _R_GTEST_NEAR.search(u.text)
+                                              for u in unread) else "")
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
