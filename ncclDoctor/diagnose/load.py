@@ -584,6 +584,9 @@ SNIFF = 8192
 #             ('"RANK": "0",'), which holds no other word: two dicts of one world giving the same RANK are two
 #             processes started as one rank (S.R_ENV_DICT_KEY, readers.settings._env_dict_key,
 #             verdict.world._env_rank_twice, lead rules AA (1), V (1))
+#   .grad.    a traceback's code line reading an attribute of a parameter's gradient ("allreduce(param.grad.data)"),
+#             which holds no other word: an AttributeError right under it that None has no such attribute is a
+#             parameter with no gradient (parse._grad_src, verdict.unread._GRAD_NONE_FIX; round 79's lightzero-196)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -655,7 +658,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_run_module_as_main", b", in __getattr__",
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
-            b"failed with OOM", b"169.254.", b"[rank=")
+            b"failed with OOM", b"169.254.", b"[rank=", b".grad.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -303,6 +303,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._batch_fetch: tuple[int, str, bool] = (-99, "", False)
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
+        # a traceback's code line reading an attribute off a gradient ("allreduce(param.grad.data)"): (line, the
+        # attribute, the code) -- an AttributeError of None right under it is a gradient that is None (crash reader)
+        self._grad_src: tuple[int, str, str] = (-99, "", "")
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._done_line = -99  # the job's own "Job completed successfully" (_signal: a SIGTERM after it is teardown)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
@@ -1092,6 +1095,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None
+        if ".grad." in body and (ga := S.R_GRAD_ATTR.search(body)):
+            self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):

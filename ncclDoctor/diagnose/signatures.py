@@ -2685,6 +2685,11 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
                          r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# A traceback's code line reading an attribute off a parameter's gradient ("allreduce(param.grad.data)",
+# "p.grad.div_(world_size)"): group "attr" the attribute read. An AttributeError right under it that 'NoneType' has no
+# such attribute is that gradient None -- a parameter that got no gradient (parse._grad_src, crash reader's
+# ``grad_none``)
+R_GRAD_ATTR = re.compile(r"[\w\])]\.grad\.(?P<attr>[A-Za-z_]\w{0,60})")
 # A traceback's frame in a program's own cross-rank consistency check (StyleGAN2-ADA's and its forks'
 # misc.check_ddp_consistency, which broadcasts each parameter and buffer from rank 0 and asserts it equals the rank's
 # own; a check_consistency / assert_consistent of another framework): group 1 its function. An AssertionError right

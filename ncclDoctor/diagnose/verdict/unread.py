@@ -79,6 +79,25 @@ _QUEUE_REDUCTION_FIX = ("_queue_reduction is torch 1.0 DistributedDataParallel's
                         "traceback's 'Invoked with' line shows which argument it refused. ")
 
 
+def _grad_none_fix(e) -> str:
+    """The fix's words for an AttributeError of None raised on a code line that reads an attribute off a parameter's
+    gradient (crash reader's ``grad_none``: "'NoneType' object has no attribute 'data'" under
+    "allreduce(param.grad.data)"): that parameter's .grad is None -- it received no gradient in this backward, a
+    property of the model every rank runs (lead rules AW, BK (1): no rank's fault; round 79's lightzero-196, a
+    framework's own gradient all-reduce loop). '' for any other exception."""
+    code = e.data.get("grad_none")
+    if not code:
+        return ""
+    return (f"The code line '{code[:120]}' reads an attribute off a parameter's gradient, and param.grad is None: that "
+            "parameter received no gradient in this backward -- unused parameters (a module, head or branch the "
+            "loss does not use this step), a frozen one (requires_grad=False), or a step before any backward. A "
+            "manual gradient loop over model.parameters() (an all-reduce of the gradients, clipping, scaling) must "
+            "skip None gradients: check the grad before allreduce (if param.grad is not None), or make every "
+            "parameter take part in the loss (freeze or remove the unused ones). With DistributedDataParallel "
+            "instead of a hand-written sync, find_unused_parameters=True handles them; where the loop is a "
+            "library's own (its sync_gradients), update the library to a release that skips them, or report it. ")
+
+
 def _ddp_reducer_fix(texts: list[str]) -> str:
     """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's
     bucket reduction refused (_QUEUE_REDUCTION_FIX), else the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); ''
@@ -362,7 +381,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _consistency_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
+            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
+            + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
@@ -378,7 +398,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own)) + _consistency_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
+        (code or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what)
+        + _ddp_reducer_fix([what])
         + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
