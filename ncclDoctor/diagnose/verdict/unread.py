@@ -683,10 +683,17 @@ _SHARD_STDERR = ("The launcher runs each shard (rank=N, one per GPU of --num-sha
                  "several (the GPUs each shard is given, NCCL between them: NCCL_DEBUG=INFO). ")
 
 
+# an exception's class and its colon ("RuntimeError: ...", "torch.distributed.DistBackendError: ...")
+_R_EXC_HEAD = re.compile(r"\b\w{0,80}(?:Error|Exception)\s{0,4}:")
+
+
 def _cut_code_line(c: Collected, u) -> bool:
     """Whether the unread line U is the code line under the last frame of a traceback the paste cut (parse.input_tail's
     tb_cut with its ``code``, U within two lines of that frame and ending in that code): source text the process ran,
-    not a failure's words."""
+    not a failure's words. Not a line that reads as an exception's ("[2] RuntimeError: ..." behind a tag the cut's
+    reading took for code): that one is the error itself."""
+    if _R_EXC_HEAD.search(u.text):
+        return False
     upath, _, uline = u.where.rpartition(":")
     for cut in c.samples.get("tb_cut", []):
         code = cut.data.get("code")
