@@ -32,6 +32,10 @@ R_FAILURE_WORD = re.compile(
     # c10d's dispatch refusing a collective whose tensors' device has no backend in the group ("No backend type
     # associated with device type cpu"), pasted without its "RuntimeError: ": no word above (verdict.usage, rule AV)
     r"|\bNo backend type associated with device type\b"
+    # googletest's EXPECT_NEAR / ASSERT_NEAR failing ("The difference between ct[j] and expected_result is 85, which
+    # exceeds 1e-5, where"), the line under its "file:line: Failure" header (parse reads it): a value check that found
+    # the result off (verdict.unread._R_GTEST_NEAR), in words above none of which it holds
+    r"|\bThe difference between \S[^\n]{0,200}? is \S{1,60}, which exceeds\b"
     # glog's FATAL level header ("F20220801 07:29:34.701110  2256 fs_coordinator.cc:42] ..."): LOG(FATAL) / a failed
     # CHECK, after which the library aborts the process ("*** Check failure stack trace: ***"), whatever its words
     r"|^F\d{4}(?:\d{4})? \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,4}\d{1,10} [\w.-]{1,120}:\d{1,6}\] ")

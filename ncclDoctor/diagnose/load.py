@@ -608,6 +608,9 @@ SNIFF = 8192
 #             engine/launch.py", line 94, in _distributed_worker'), which holds no other word: the job runs several
 #             processes, so a spawned child cut at the call of its DDP-wrapped model may be a peer's victim
 #             (parse._dist_worker, parse._ddp_step_cut, lead rule BM (1))
+#   .grad.    a traceback's code line reading an attribute of a parameter's gradient ("allreduce(param.grad.data)"),
+#             which holds no other word: an AttributeError right under it that None has no such attribute is a
+#             parameter with no gradient (parse._grad_src, verdict.unread._GRAD_NONE_FIX; round 79's lightzero-196)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -683,7 +686,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
-            b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=")
+            b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -75,6 +75,9 @@ _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
+# googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
+# found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
+_GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -312,6 +315,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._handler_line = -99  # the frame of DeepSpeed's runner's signal handler (R_DS_RUNNER_SIG)
         self._assert_src = (-99, "")  # a traceback's `assert ...` source line (a bare AssertionError's condition)
         self._cfg_cond = (-99, "")  # an assertion's condition that a value is a multiple of a config setting
+        # a traceback's code line reading an attribute off a gradient ("allreduce(param.grad.data)"): (line, the
+        # attribute, the code) -- an AttributeError of None right under it is a gradient that is None (crash reader)
+        self._grad_src: tuple[int, str, str] = (-99, "", "")
         self._err_line: tuple[int, str] = (-99, "")  # the last line with an upper-case ERROR (_signal's GASNet case)
         self._done_line = -99  # the job's own "Job completed successfully" (_signal: a SIGTERM after it is teardown)
         self._mpi_peer: tuple[int, Event] | None = None  # Open MPI's peer-disconnected text, its "Peer host:" to come
@@ -1167,6 +1173,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
             return None
+        if ".grad." in body and (ga := S.R_GRAD_ATTR.search(body)):
+            self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):
@@ -1510,6 +1518,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
+            if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):
+                self._follow = max(self._follow, 4)  # googletest's assertion message under its header (generic)
         if (ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail"
                 and not (body.rstrip()[-1:] == ":" and _LABEL_CUT.search(body))):  # a label's value is still to come
             self._cut = None  # the line was whole enough to be read: nothing to join (an exception's line read only

@@ -1404,6 +1404,13 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
 R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80}(?: and (?:ip|address): "
                              r"(?P<ip>[^\s,]{1,80}))?[^\n]{0,200}? has been marked dead because the "
                              r"(?:detector|monitor) has missed too many heartbeats")
+# An actor's death as ActorDiedError words it when its OWNER (the driver or worker that created it) is gone with its
+# node: "The actor is dead because its owner has died. Owner Id: <id> Owner Ip address: 172.21.160.9 Owner worker exit
+# type: SYSTEM_ERROR Worker exit detail: Owner's node has crashed." -- the GCS lost the owner's node, like
+# R_RAY_NODE_DEAD: every Ray process there is gone, for a reason the line does not give (round 79's easyr1-324).
+# An owner that exited on its own (another exit detail) is not this.
+R_RAY_OWNER_NODE = re.compile(r"\bits owner has died\.(?:[^\n]{0,300}?Owner Ip address: (?P<ip>[\d.]{7,15}))?"
+                              r"[^\n]{0,300}?Owner's node has crashed")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 # The same record pasted as rendered Markdown (unfenced): the underscores went as emphasis ("local rank",
 # "error file", "<NO OTHER FAILURES>") and the table's layout with them -- the field names on lines of their own
@@ -2735,6 +2742,11 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
 # 79's ttt-video-dit-22), not one rank's data. A multiple of a literal or of a local value names no setting.
 R_CFG_MULTIPLE = re.compile(r"\S ?% ?(?:self\.)?(?:model_)?config\.(?P<name>\w{1,80})\)? ?(?:==|!=) ?0\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# A traceback's code line reading an attribute off a parameter's gradient ("allreduce(param.grad.data)",
+# "p.grad.div_(world_size)"): group "attr" the attribute read. An AttributeError right under it that 'NoneType' has no
+# such attribute is that gradient None -- a parameter that got no gradient (parse._grad_src, crash reader's
+# ``grad_none``)
+R_GRAD_ATTR = re.compile(r"[\w\])]\.grad\.(?P<attr>[A-Za-z_]\w{0,60})")
 # A traceback's frame in a program's own cross-rank consistency check (StyleGAN2-ADA's and its forks'
 # misc.check_ddp_consistency, which broadcasts each parameter and buffer from rank 0 and asserts it equals the rank's
 # own; a check_consistency / assert_consistent of another framework): group 1 its function. An AssertionError right

@@ -573,6 +573,11 @@ class CrashReaders:
             # 3.11's carets between; the same line where a long frame line was read joined with the ones after it as
             # a wrapped one): a parameter or buffer differs across ranks (verdict.unread._consistency_fix)
             ev.data["consistency_check"] = self._check_frame[1]
+        if (0 < lineno - self._grad_src[0] <= 3 and m.group(1).endswith("AttributeError")
+                and ev.data["message"] == f"'NoneType' object has no attribute '{self._grad_src[1]}'"):
+            # raised on a code line reading that attribute off a parameter's .grad (its code line, Python 3.11's
+            # carets between): the gradient is None -- a parameter that got none (verdict.unread._GRAD_NONE_FIX)
+            ev.data["grad_none"] = self._grad_src[2]
         if 0 < lineno - self._wrapper_getattr <= 6 and m.group(1).endswith("AttributeError"):
             ev.data["wrapper_getattr"] = True  # raised by the lookup a torch module wrapper's __getattr__ made
         if 0 < lineno - self._fsdp_wrap <= 8 and m.group(1).endswith("AttributeError"):

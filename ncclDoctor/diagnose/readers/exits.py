@@ -469,6 +469,12 @@ class ExitReaders:
             ev.rank = None
             ev.data.update(ip=node.group("ip"), pid=None, node=True)
             return ev
+        owner = S.R_RAY_OWNER_NODE.search(text) if "node has crashed" in text else None
+        if owner:  # an actor's owner gone with its crashed node: the node's Ray processes are gone, why not said
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None
+            ev.data.update(ip=owner.group("ip"), pid=None, node=True, owner=True)
+            return ev
         sd = S.R_SGL_SCHEDULER_DEAD.search(text) if "scheduler is dead" in text else None
         if sd:  # SGLang's launcher: scheduler N's process ended before it was ready; its exit code is logged next
             ev = self._context(lineno, text, "worker_failed")

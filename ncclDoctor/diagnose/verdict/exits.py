@@ -100,16 +100,32 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
         ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
+        at = f"{' (' + ', '.join(ips[:4]) + ')' if ips else ''}"
+        # an actor's owner gone with its crashed node (signatures.R_RAY_OWNER_NODE): the same loss, told by the
+        # driver's ActorDiedError instead of the GCS's heartbeat line (lead rules AU (1), BJ (1), AD (2))
+        owner = all(x.data.get("owner") for x in evs)
         return Verdict(
             "unknown",
-            f"Ray's GCS marked {len(evs)} node(s){' (' + ', '.join(ips[:4]) + ')' if ips else ''} dead after missing "
-            "their heartbeats: every worker there is gone and the job's errors that follow are its victims; the lines "
-            "do not say why (Ray's own list: the raylet crashed -- the OOM killer, a preempted or rebooted node -- or "
-            "its heartbeats lagged on a slow network or a busy node) nor which ranks ran there",
+            (f"Ray reports an actor dead because its owner died with its node{at} ('Owner's node has crashed'): "
+             "every Ray process on that node is gone, and the errors that follow are its victims; the lines do not "
+             "say why the node went (the raylet or the host crashed -- the OOM killer, a full disk, a preempted or "
+             "rebooted node) nor which ranks ran there (an actor's or owner's id is no rank)" if owner else
+             f"Ray's GCS marked {len(evs)} node(s){at} dead after missing "
+             "their heartbeats: every worker there is gone and the job's errors that follow are its victims; the lines "
+             "do not say why (Ray's own list: the raylet crashed -- the OOM killer, a preempted or rebooted node -- or "
+             "its heartbeats lagged on a slow network or a busy node) nor which ranks ran there"),
             "On that node read the raylet's log (/tmp/ray/session_latest/logs/raylet.out, gcs_server.out on the head) "
             "and dmesg -T for the OOM killer; check whether the node was preempted or rebooted (the scheduler's or "
             "cloud's events); for a busy but healthy node raise the GCS health-check timeout "
-            "(RAY_health_check_timeout_ms, RAY_health_check_failure_threshold).",
+            "(RAY_health_check_timeout_ms, RAY_health_check_failure_threshold)." + (
+                " A node's raylet most often dies of the host: check the host memory OOM (Ray memory monitor, the "
+                "kernel's OOM killer in dmesg; memory usage of the node while it runs), the /tmp/ray disk space "
+                "(Ray's logs and spilled objects fill it: df -h /tmp/ray) and the shared memory /dev/shm size "
+                "(Ray's object store lives there: docker --shm-size); ray status before the crash shows the node's "
+                "memory and object store use. If it is memory, reduce memory (rollout batch, offload -- a smaller "
+                "rollout / generation batch, vLLM's gpu_memory_utilization, parameter and optimizer offload) and "
+                "read the driver's own logs (ray logs, py-spy of the driver) for what ran when the node went."
+                if owner else ""),
             "low", [], [x.brief() for x in evs[:2]],
             demote="Ray lost the node before it: that rank's error is a consequence")
     at = (f" (pid {e.data['pid']}" if e.data.get("pid") else " (") + (

@@ -81,6 +81,25 @@ _QUEUE_REDUCTION_FIX = ("_queue_reduction is torch 1.0 DistributedDataParallel's
                         "traceback's 'Invoked with' line shows which argument it refused. ")
 
 
+def _grad_none_fix(e) -> str:
+    """The fix's words for an AttributeError of None raised on a code line that reads an attribute off a parameter's
+    gradient (crash reader's ``grad_none``: "'NoneType' object has no attribute 'data'" under
+    "allreduce(param.grad.data)"): that parameter's .grad is None -- it received no gradient in this backward, a
+    property of the model every rank runs (lead rules AW, BK (1): no rank's fault; round 79's lightzero-196, a
+    framework's own gradient all-reduce loop). '' for any other exception."""
+    code = e.data.get("grad_none")
+    if not code:
+        return ""
+    return (f"The code line '{code[:120]}' reads an attribute off a parameter's gradient, and param.grad is None: that "
+            "parameter received no gradient in this backward -- unused parameters (a module, head or branch the "
+            "loss does not use this step), a frozen one (requires_grad=False), or a step before any backward. A "
+            "manual gradient loop over model.parameters() (an all-reduce of the gradients, clipping, scaling) must "
+            "skip None gradients: check the grad before allreduce (if param.grad is not None), or make every "
+            "parameter take part in the loss (freeze or remove the unused ones). With DistributedDataParallel "
+            "instead of a hand-written sync, find_unused_parameters=True handles them; where the loop is a "
+            "library's own (its sync_gradients), update the library to a release that skips them, or report it. ")
+
+
 def _ddp_reducer_fix(texts: list[str]) -> str:
     """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's
     bucket reduction refused (_QUEUE_REDUCTION_FIX), else the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); ''
@@ -364,7 +383,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _consistency_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what]) + http_status_fix(what)
+            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
+            + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
@@ -380,7 +400,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own)) + _consistency_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
+        (code or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what)
+        + _ddp_reducer_fix([what])
         + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
@@ -612,6 +633,19 @@ _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPl
 _R_VALUE_CHECK = re.compile(
     r"\b(?:error|err|diff(?:erence)?|deviation)\b[^:=\n]{0,80}[:=]\s*[-+]?(?:\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)"
     r"[\s*]*$", re.IGNORECASE)
+# googletest's EXPECT_NEAR / ASSERT_NEAR failing ("The difference between ct[j] and expected_result is 85, which exceeds
+# 1e-5"): a unit test's own check that a result (in an NCCL op's test, the reduced buffer) differs from the value it
+# expects, with nothing failing -- rule S's wrong results, like _R_VALUE_CHECK's (round 79's paddle-9967: cause
+# unknown, which GPU or link, or a read before the reduction finished, the lines do not say)
+_R_GTEST_NEAR = re.compile(r"\bThe difference between \S[^\n]{0,200}? is \S{1,60}, which exceeds\b")
+_GTEST_NEAR = ("That is a unit test's own value check (googletest's EXPECT_NEAR) finding the result off by more than "
+               "its tolerance: in a test of a collective (an NCCL op's test reading the reduced buffer) a value of 0 "
+               "or another rank's value is a buffer read before the reduction reached it or a reduction that "
+               "corrupted it. Synchronize the stream before reading the reduced buffer (cudaStreamSynchronize / "
+               "cudaDeviceSynchronize after the NCCL call, before the copy to the host); rerun the flaky CI test "
+               "several times (one failure of many runs points at timing or one machine); rerun with "
+               "NCCL_DEBUG=INFO to see the rings and the transport used; check the NCCL version / driver of the CI "
+               "machine. ")
 _VALUE_CHECK = ("Those lines are the job's own value check (a test comparing a result -- a gradient or output that "
                 "passed through a collective such as the model-parallel all-reduce -- with its reference) finding it "
                 "off by more than its tolerance, with nothing failing: wrong results, not a crash (no hang, error or "
@@ -620,7 +654,8 @@ _VALUE_CHECK = ("Those lines are the job's own value check (a test comparing a r
                 "NVIDIA_TF32_OVERRIDE=0, compare against a single-GPU reference in float64, and check the test's "
                 "tolerance against the dtype. If the difference stays, test the path for corrupted reductions: "
                 "nccl-tests with data checking on (-c 1), NCCL_PROTO=Simple and NCCL_ALGO=Ring one at a time, and a "
-                "per-node test to find a bad GPU or link. ")
+                "per-node test to find a bad GPU or link; NCCL_P2P_DISABLE=1 tells whether the GPU-to-GPU (P2P) path "
+                "corrupts it (nvidia-smi topo -m; IOMMU / ACS settings). ")
 
 
 # torch's device check on an op's arguments ("Expected all tensors to be on the same device, but found at least two
@@ -663,6 +698,27 @@ _SHARD_STDERR = ("The launcher runs each shard (rank=N, one per GPU of --num-sha
                  "to start'): paste it, or each shard's log. To see that error alone, start the model with one "
                  "shard (--num-shard 1, CUDA_VISIBLE_DEVICES=0); if the one shard starts, compare what differs with "
                  "several (the GPUs each shard is given, NCCL between them: NCCL_DEBUG=INFO). ")
+
+
+# an exception's class and its colon ("RuntimeError: ...", "torch.distributed.DistBackendError: ...")
+_R_EXC_HEAD = re.compile(r"\b\w{0,80}(?:Error|Exception)\s{0,4}:")
+
+
+def _cut_code_line(c: Collected, u) -> bool:
+    """Whether the unread line U is the code line under the last frame of a traceback the paste cut (parse.input_tail's
+    tb_cut with its ``code``, U within two lines of that frame and ending in that code): source text the process ran,
+    not a failure's words. Not a line that reads as an exception's ("[2] RuntimeError: ..." behind a tag the cut's
+    reading took for code): that one is the error itself."""
+    if _R_EXC_HEAD.search(u.text):
+        return False
+    upath, _, uline = u.where.rpartition(":")
+    for cut in c.samples.get("tb_cut", []):
+        code = cut.data.get("code")
+        path, _, line = cut.where.rpartition(":")
+        if (cut.data.get("what") == "frames" and code and upath == path and uline.isdigit() and line.isdigit()
+                and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code)):
+            return True
+    return False
 
 
 def _cut_below(c: Collected, unread: list) -> object | None:
@@ -775,7 +831,10 @@ def _unread_words(c: Collected) -> Verdict | None:
         return None
     # rule AH (2): where the SHARP plugin's try was given up, its library's own ERROR lines are that try's too
     unread = [u for u in c.unread if not R_SHARP_LIB_LINE.search(u.text)] if collnet_fell_back(c) else c.unread
-    unread = [u for u in unread if not _cut_code_line(c, u)]  # the cut frame's own source line (round 79)
+    # the code line under a cut traceback's last frame (parse.input_tail's tb_cut: "timeout=t" under
+    # init_process_group's frame) is the source the process was running, not a line announcing a failure: its frame
+    # is read (_cut_traceback), not its words (round 79's habitat-lab-1036)
+    unread = [u for u in unread if not _cut_code_line(c, u)]
     if not unread:
         return None
     if (alike := _kwarg_alike(unread)) is not None:
@@ -802,7 +861,9 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
-                       + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) for u in unread) else "")
+                       + (_GTEST_NEAR if any(_R_GTEST_NEAR.search(u.text) for u in unread) else "")
+                       + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) or _R_GTEST_NEAR.search(u.text)
+                                              for u in unread) else "")
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
@@ -882,6 +943,25 @@ _C10D_ARG_CHECKS = {
 }
 _R_C10D_ARG_CHECK = re.compile(r"^(?:\w+\s*=\s*)?(" + "|".join(_C10D_ARG_CHECKS) + r")\(")
 _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]distributed_c10d\.py"')
+
+
+# A cut traceback's last frame in init_process_group itself (torch/distributed/distributed_c10d.py: init_process_group,
+# or _new_process_group_helper building the default group), on a code line that is not its rendezvous step (those are
+# the store's: parse.input_tail's rdzv_cut): the process raised setting up the process group -- the store's connection
+# or the backend's group (gloo's / NCCL's connections between the processes) -- and the error text is cut, so nothing
+# says which nor who is at fault (lead rules BG (6), AB (2); round 79's habitat-lab-1036, a store handed in by the
+# trainer's own SLURM set-up)
+_PG_SETUP_FUNCS = ("init_process_group", "_new_process_group_helper")
+_PG_SETUP_CUT_FIX = (
+    "Paste the full error text (the exception line is cut): the full error text of init_process_group says which "
+    "step failed -- the store (a connect timeout or refusal at MASTER_ADDR:MASTER_PORT, the tcp_store port / host "
+    "the script hands in), the world_size and rank each process was given, or the backend connecting its peers "
+    "(gloo's socket timeout, an NCCL error). Check what every process was started with: the same MASTER_ADDR/"
+    "MASTER_PORT and world_size on every process and as many processes started (under SLURM the SLURM_* variables "
+    "the script derives rank and world size from: SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID), the store's host and "
+    "port reachable from every node (nc -zv HOST PORT) and free, and the network interface the backend uses "
+    "(GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the interface the nodes share); run single-process (world_size "
+    "1) to see whether the rest of the script works. ")
 
 
 # A cut traceback's last frame in torchrun's elastic agent setting up its worker group (api.py: _invoke_run calling
@@ -1050,7 +1130,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
     config), c10d's own argument check (rules AV, BB (4): invalid_usage), multiprocessing's spawn check for a main
-    guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU (its fix only: unknown).
+    guard (generic.R_SPAWN_NO_MAIN_GUARD: config), torch.cuda.set_device pinning the GPU or init_process_group setting
+    up the process group (their fixes only: unknown).
     Nobody named (the error itself was not pasted), low confidence."""
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if ev.data.get("env_key"):
@@ -1155,6 +1236,15 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "with the other agents and started its workers, before any worker ran -- no frame below it and no error "
             "text show whether the rendezvous or the start failed, nor any rank at fault",
             _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+    if func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text):
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback in torch.distributed's {func} ({ev.text[:200]}: "
+            f"'{code[:120]}'), before its exception line: the process raised setting up the process group -- its "
+            "store's connection, or the backend's group connecting the processes -- and with the error text cut, "
+            "which step failed, and whether this process or a peer that never came is at fault, these lines do not "
+            "say",
+            _PG_SETUP_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
         return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
@@ -1182,19 +1272,6 @@ def _windows_dist(ev) -> bool:
     install."""
     seen = f"{ev.text}\n{ev.data.get('code') or ''}"
     return bool(R_WIN_PATH.search(seen) and _R_DIST_START.search(seen))
-
-
-def _cut_code_line(c: Collected, u) -> bool:
-    """An unread line that is the code line right under the last frame of the traceback the paste cuts (parse.
-    input_tail's tb_cut: 'torch.distributed.init_process_group(rank=rank, ..., timeout=timeout,'): the source of the
-    call that was running, not a line reporting a failure -- the cut traceback reads it (_cut_traceback)."""
-    upath, _, uline = u.where.rpartition(":")
-    for cut in c.samples.get("tb_cut", []):
-        path, _, line = cut.where.rpartition(":")
-        if (cut.data.get("what") == "frames" and cut.data.get("code") and path == upath and line.isdigit()
-                and uline.isdigit() and int(uline) == int(line) + 1):
-            return True
-    return False
 
 
 def _listed_cut(c: Collected) -> Verdict | None:
