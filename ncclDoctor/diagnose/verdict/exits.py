@@ -132,6 +132,12 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         demote="a Ray worker process died before it: that rank's error is a consequence")
 
 
+# the command of a CalledProcessError that is itself a launcher: torchrun, deepspeed, or python -m
+# torch.distributed.run / launch (its first words, or the module after '-m' in the list form)
+_R_CPE_LAUNCHER = re.compile(r"^Command '\[?'?(?:[^'\s,]{0,200}/)?(?:torchrun|deepspeed)\b|"
+                             r"^Command '[^\n]{0,200}?-m'?,? '?torch\.distributed\.(?:run|launch)\b")
+
+
 def exception_of(c: Collected, rank: int | None) -> Event | None:
     """The last traceback line of that rank's own log (a line tagged with it or a file named after
     it); else the untagged ones of torchrun's shared output, only when they all say the same (with
@@ -142,6 +148,12 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     # mp.spawn's parent re-raising a child's error (ProcessRaisedException, the child's traceback printed below it):
     # the parent's wrapper, not a second exception of its own
     excs = [e for e in excs if not str(e.data.get("type") or "").endswith("ProcessRaisedException")]
+    # a launcher's CalledProcessError for the command of another launcher it ran (accelerate's multi_gpu_launcher
+    # running torchrun, a script running deepspeed): the outer launcher's report that the inner one exited non-zero,
+    # printed below the inner one's record -- no exception of a worker (lead rule M; round 79's
+    # fast-stable-diffusion-122)
+    excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError")
+                                    and _R_CPE_LAUNCHER.search(str(e.data.get("message") or "")))]
     own = [e for e in excs if e.rank == rank]
     if not own:
         own = [e for e in excs if e.rank is None]
@@ -443,9 +455,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
                      "one file per rank) for the first error -- read every worker's own traceback above the launcher "
                      "error, and run single-GPU / one process to see the exception. " + abort_fix)
-    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
-            "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
-            "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
+    # a Python exception (exit code 1) under torchrun: the worker printed its traceback to the shared output before the
+    # agent printed its record, so an expert first asks for what stands above the record (round 79's facechain-13,
+    # fast-stable-diffusion-122, skyreels-a2-19: the paste starts at the record)
+    above = ("; the worker traceback, if it printed one, stands above torchrun's record in the same output: look at "
+             "the Python traceback above the record" if codes == [1] else "")
+    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank" + above + "); decorate the entry "
+            "point with torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
+            "exception (@record / error_file: the error file instead of <N/A>)" + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
             + _paddle_files(launcher, ranks) + _record_log(fails, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
