@@ -874,6 +874,7 @@ class ExitReaders:
                    "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
         r = S.R_CF_RANK.match(self.cf.get("rank", ""))
         x = S.R_CF_EXIT.match(self.cf.get("exitcode", ""))
+        xc = None if x else S.R_CF_EXIT_CUT.match(self.cf.get("exitcode", ""))  # its pid cut: the code alone
         sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
         ev.rank = int(r.group(1)) if r else None
         ev.host = self.cf.get("host")
@@ -882,7 +883,8 @@ class ExitReaders:
         ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
                        alone=self.cf_section == "root" and self._cf_alone,
                        local_rank=int(r.group(2)) if r else None,
-                       exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
+                       exitcode=int(x.group(1)) if x else int(xc.group(1)) if xc else None,
+                       pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200],
                        # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown

@@ -528,6 +528,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
               "rank's own Python traceback (the worker traceback) above the failure record (the first error in it is "
               "the cause, and one rank's fix is every rank's); if none is printed, run with one process to see the "
               "exception (a single GPU). " if (alike or every) and codes == [1] and not alike_tb
+              # the records show several processes failing with exit code 1, some by global rank and some by local
+              # rank only, none first (lead rules J, AM (2); round 79's open-animateanyone-108): the same ask, for them
+              else "Several processes failed the same way (exit code 1), none shown first: read each failed rank's "
+              "own Python traceback (the worker traceback) above the failure record and check the script's exception "
+              "on every rank (the first error among them is the cause); if none is printed, run with one process to "
+              "see the exception (a single GPU). " if mixed and codes == [1] and not alike_tb
               else "")
     return Verdict("unknown", what + cause + held,
                    alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")
