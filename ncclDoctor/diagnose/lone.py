@@ -135,6 +135,15 @@ def failed_on_own(c: Collected) -> list[Event]:
         told = {(e.data.get("local_rank"), e.data.get("exitcode")) for e in got if e.rank is None and e.data.get("pid")}
         got = [e for e in got if e.rank is not None or e.data.get("pid") or e.data.get("local_rank") is None
                or (e.data.get("local_rank"), e.data.get("exitcode")) not in told]
+        # torchrun's table says its root cause failed ALONE (<NO_OTHER_FAILURES>) and names its local rank: the
+        # agent's "failed (exitcode: N) local_rank: M" line for that same local rank is that worker told again (a
+        # paste joining two runs' records shows other pids and codes), no second process (lead rule A; round 79's
+        # real-esrgan-302: local_rank 0's -9 line beside the table's rank 0, local_rank 0, -6, NO_OTHER_FAILURES)
+        alone = {e.data.get("local_rank") for e in got if e.data.get("root") and e.data.get("alone")
+                 and e.rank is not None and e.data.get("local_rank") is not None}
+        if len(alone) == 1:
+            got = [e for e in got if not (e.kind == "worker_failed" and e.rank is None
+                                          and e.data.get("local_rank") in alone)]
     dead = [e for e in got if e.data.get("launcher") == "SGLang's launcher"]
     kids = [e for e in got if e.data.get("sgl_child")]
     if dead and kids:
