@@ -120,7 +120,12 @@ def failed_on_own(c: Collected) -> list[Event]:
             continue
         pid, local = e.data.get("pid"), e.data.get("local_rank")
         key = ("pid", pid) if pid else ("rank", e.rank) if e.rank is not None else ("local", local)
-        if key[1] is None:
+        if key[1] is None and e.kind == "child_failed" and e.ts is None and e.data.get("exitcode") is not None:
+            # a record's entry with no rank, pid nor time (an abbreviated paste: "exitcode: -9" / "traceback : Signal
+            # 9 (SIGKILL) received by PID xxx"): nothing tells two such entries of one code apart, so they are one
+            # failure told again, not several processes dying alike (round 79's cosmos-predict2.5-72)
+            key = ("anonymous", e.data["exitcode"])
+        elif key[1] is None:
             key = ("line", e.where)
         if key not in seen or (seen[key].kind != "child_failed" and e.kind == "child_failed"):
             seen[key] = e  # the table's entry, which carries the global rank, wins over the one-line form

@@ -1378,9 +1378,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
             x = S.R_CF_EXIT.match(stray.group(2).strip())
+            xc = None if x else S.R_CF_EXIT_CUT.match(stray.group(2).strip())  # the code alone, or its signal's name
+            sig = S.R_SIGNAL.search(stray.group(2)) if xc else None
             ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
-            ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
-                           pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
+            ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else int(xc.group(1)) if xc
+                           else None, pid=int(x.group(2)) if x else None, signal=sig.group(1) if sig else None,
+                           time=None, traceback="")
             self._stray_exit = (lineno, ev, stray.group(2).strip())  # held a line: a reversed entry's rank may follow
             self._follow = max(self._follow, 2)
             return None

@@ -1402,9 +1402,10 @@ R_CF_DATE = re.compile(r"\d{4}-\d\d-\d\d[ _T]\d\d:\d\d:\d\d")
 R_CF_NAME = re.compile(r"^\s*(time|host|rank|exitcode|error[_ ]file|traceback)\s*:?\s*$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
-# the same field where the paste ends inside its pid ("exitcode  : 1 (pid: 445"): the exit code is shown whole, the pid
-# is not (round 79's open-animateanyone-108, its "Failures:" entry of a second worker cut there)
-R_CF_EXIT_CUT = re.compile(r"(-?\d{1,12}) \(pid: ?\d{0,12}$")
+# the same field without a whole pid: the paste ends inside it ("exitcode  : 1 (pid: 445": round 79's
+# open-animateanyone-108, its "Failures:" entry of a second worker cut there), or an abbreviated record gives the code
+# alone or with its signal's name ("exitcode: -9", "exitcode  : -9 (SIGKILL)": round 79's cosmos-predict2.5-72)
+R_CF_EXIT_CUT = re.compile(r"(-?\d{1,12})(?: \((?:pid: ?\d{0,12}|SIG[A-Z]{2,10}\)))?$")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
 # AWS Neuron's collective library (CCOM) is derived from NCCL: its lines are NCCL's, from the same source files and in
