@@ -157,6 +157,11 @@ def failed_on_own(c: Collected) -> list[Event]:
         # several: which one is rank N the lines do not say, and the scheduler's line adds no process of its own
         drop = kids if len(kids) == 1 == len(dead) else dead
         got = [e for e in got if not any(e is d for d in drop)]
+    if any(not e.data.get("outer_launcher") for e in got):
+        # an outer launcher's CalledProcessError for the torchrun (deepspeed) command it ran tells that launcher's exit,
+        # whose own record beside it names the worker: no process of its own (lead rule M; round 79's
+        # fast-stable-diffusion-122, accelerate running torchrun)
+        got = [e for e in got if not e.data.get("outer_launcher")]
     launcher = [e for e in got if not e.data.get("uncaught")]
     # a process's own "Uncaught X" line stands for the launcher's record only where the input holds none: beside
     # one, it is the same process's failure told twice (the record names it, pid and rank)

@@ -601,6 +601,8 @@ class ExitReaders:
             else:  # the launcher's own raise above, its command the interpreter running the script itself
                 ev.data.update(local_rank=0, local_from="launcher: its command runs the script with python itself "
                                "(no torchrun, no --local_rank, no -u), as its only process")
+        if (m.group("sp") or m.group("spsig")) and "Command '" in text and S.R_CPE_LAUNCHER.search(text):
+            ev.data["outer_launcher"] = True  # an outer launcher's record of an inner one (lone.failed_on_own)
         if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:
             # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
             # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the

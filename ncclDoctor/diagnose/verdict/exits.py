@@ -132,12 +132,6 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         demote="a Ray worker process died before it: that rank's error is a consequence")
 
 
-# the command of a CalledProcessError that is itself a launcher: torchrun, deepspeed, or python -m
-# torch.distributed.run / launch (its first words, or the module after '-m' in the list form)
-_R_CPE_LAUNCHER = re.compile(r"^Command '\[?'?(?:[^'\s,]{0,200}/)?(?:torchrun|deepspeed)\b|"
-                             r"^Command '[^\n]{0,200}?-m'?,? '?torch\.distributed\.(?:run|launch)\b")
-
-
 def exception_of(c: Collected, rank: int | None) -> Event | None:
     """The last traceback line of that rank's own log (a line tagged with it or a file named after
     it); else the untagged ones of torchrun's shared output, only when they all say the same (with
@@ -153,7 +147,7 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     # printed below the inner one's record -- no exception of a worker (lead rule M; round 79's
     # fast-stable-diffusion-122)
     excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError")
-                                    and _R_CPE_LAUNCHER.search(str(e.data.get("message") or "")))]
+                                    and S.R_CPE_LAUNCHER.match(str(e.data.get("message") or "")))]
     own = [e for e in excs if e.rank == rank]
     if not own:
         own = [e for e in excs if e.rank is None]
