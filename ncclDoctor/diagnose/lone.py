@@ -120,7 +120,12 @@ def failed_on_own(c: Collected) -> list[Event]:
             continue
         pid, local = e.data.get("pid"), e.data.get("local_rank")
         key = ("pid", pid) if pid else ("rank", e.rank) if e.rank is not None else ("local", local)
-        if key[1] is None:
+        if key[1] is None and e.kind == "child_failed" and e.ts is None and e.data.get("exitcode") is not None:
+            # a record's entry with no rank, pid nor time (an abbreviated paste: "exitcode: -9" / "traceback : Signal
+            # 9 (SIGKILL) received by PID xxx"): nothing tells two such entries of one code apart, so they are one
+            # failure told again, not several processes dying alike (round 79's cosmos-predict2.5-72)
+            key = ("anonymous", e.data["exitcode"])
+        elif key[1] is None:
             key = ("line", e.where)
         if key not in seen or (seen[key].kind != "child_failed" and e.kind == "child_failed"):
             seen[key] = e  # the table's entry, which carries the global rank, wins over the one-line form
@@ -135,6 +140,15 @@ def failed_on_own(c: Collected) -> list[Event]:
         told = {(e.data.get("local_rank"), e.data.get("exitcode")) for e in got if e.rank is None and e.data.get("pid")}
         got = [e for e in got if e.rank is not None or e.data.get("pid") or e.data.get("local_rank") is None
                or (e.data.get("local_rank"), e.data.get("exitcode")) not in told]
+        # torchrun's table says its root cause failed ALONE (<NO_OTHER_FAILURES>) and names its local rank: the
+        # agent's "failed (exitcode: N) local_rank: M" line for that same local rank is that worker told again (a
+        # paste joining two runs' records shows other pids and codes), no second process (lead rule A; round 79's
+        # real-esrgan-302: local_rank 0's -9 line beside the table's rank 0, local_rank 0, -6, NO_OTHER_FAILURES)
+        alone = {e.data.get("local_rank") for e in got if e.data.get("root") and e.data.get("alone")
+                 and e.rank is not None and e.data.get("local_rank") is not None}
+        if len(alone) == 1:
+            got = [e for e in got if not (e.kind == "worker_failed" and e.rank is None
+                                          and e.data.get("local_rank") in alone)]
     dead = [e for e in got if e.data.get("launcher") == "SGLang's launcher"]
     kids = [e for e in got if e.data.get("sgl_child")]
     if dead and kids:
@@ -143,6 +157,11 @@ def failed_on_own(c: Collected) -> list[Event]:
         # several: which one is rank N the lines do not say, and the scheduler's line adds no process of its own
         drop = kids if len(kids) == 1 == len(dead) else dead
         got = [e for e in got if not any(e is d for d in drop)]
+    if any(not e.data.get("outer_launcher") for e in got):
+        # an outer launcher's CalledProcessError for the torchrun (deepspeed) command it ran tells that launcher's exit,
+        # whose own record beside it names the worker: no process of its own (lead rule M; round 79's
+        # fast-stable-diffusion-122, accelerate running torchrun)
+        got = [e for e in got if not e.data.get("outer_launcher")]
     launcher = [e for e in got if not e.data.get("uncaught")]
     # a process's own "Uncaught X" line stands for the launcher's record only where the input holds none: beside
     # one, it is the same process's failure told twice (the record names it, pid and rank)

@@ -177,6 +177,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # a c10 log line that ended at its "[PG ID .. Rank N]" tag, its message wrapped onto the next line: (its line,
         # the rank it names) -- that next line, unprefixed, is the same process's message (_context)
         self._tag_head: tuple[int, int] | None = None
+        self._head_watchdog = False  # the message head carried under a tag was the watchdog's (its CUDA error next)
         # Lightning's "GLOBAL_RANK: r, MEMBER: r+1/W" announcements of this file: the ranks announced (and how often),
         # the world they name, a rank announced twice so far, the event once announcements interleave (_member)
         self._members: dict[int, int] = {}
@@ -932,6 +933,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a blank line under the tag: the pieces of a wrapped message that unwrapping joined leave one each
             self._tag_head = (lineno, self._tag_head[1])
             self._follow = max(self._follow, 1)
+        elif self._tag_head is not None and lineno == self._tag_head[0] + 1 and ev is None and \
+                self._body.rstrip().endswith(":"):
+            # the message's head under the tag, its detail on the next line ("Process group watchdog thread
+            # terminated with exception:" then "CUDA error: ..."): the paste wrapped it once more, the detail is the
+            # same process's (round 79's gsplat-910)
+            self._tag_head = (lineno, self._tag_head[1])
+            self._follow = max(self._follow, 1)
+            self._head_watchdog = "watchdog thread" in self._body  # the CUDA error below is the watchdog's
+        elif ev is not None and self._head_watchdog and ev.kind == "cuda_error" and \
+                ev.data.get("rank_from") == "the tag of the line above":
+            ev.data["watchdog"] = True
+            self._head_watchdog = False
         if "Rank " in text and self._text.rstrip().endswith("]") and (t := S.R_PG_RANK_END.search(self._text)):
             # c10's "[rank1]:[E810 ..] [PG ID 0 PG GUID 0(default_pg) Rank 1]" with nothing after its tag (colours
             # aside): the message was wrapped onto the next line (the launcher's prefix names the global rank, as in
@@ -939,6 +952,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             g = _innermost(S.R_RANK_TAG, self._text)
             self._tag_head = (lineno, int(g.group(1) or g.group(g.lastindex or 1)) if g else int(t.group("rank")))
             self._follow = max(self._follow, 1)
+            self._head_watchdog = False
         if "world_info" in text or "non-zero" in text or "WORLD INFO" in text or (
                 ev is not None and ev.kind in ("worker_failed", "child_failed")):
             self._ds_runner(lineno, text, ev)
@@ -1464,9 +1478,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         if stray and stray.group(1) == "exitcode":  # a summary pasted without its header: keep the exit code
             x = S.R_CF_EXIT.match(stray.group(2).strip())
+            xc = None if x else S.R_CF_EXIT_CUT.match(stray.group(2).strip())  # the code alone, or its signal's name
+            sig = S.R_SIGNAL.search(stray.group(2)) if xc else None
             ev = Event("child_failed", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
-            ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else None,
-                           pid=int(x.group(2)) if x else None, signal=None, time=None, traceback="")
+            ev.data.update(root=False, local_rank=None, exitcode=int(x.group(1)) if x else int(xc.group(1)) if xc
+                           else None, pid=int(x.group(2)) if x else None, signal=sig.group(1) if sig else None,
+                           time=None, traceback="")
             self._stray_exit = (lineno, ev, stray.group(2).strip())  # held a line: a reversed entry's rank may follow
             self._follow = max(self._follow, 2)
             return None

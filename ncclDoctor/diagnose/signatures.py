@@ -1253,6 +1253,13 @@ R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}pyt
 # failing there is the platform's peer-to-peer path (lead rule V (2)), not one device's own failure (rule AM (3))
 R_NCCL_TRANSPORT_FILE = re.compile(r"\b(?:p2p|nvls|shm|net|coll_net)\.cc\b|\bcuIpc|\bcudaIpc|\bcuMem\w{0,20}\b|P2P/IPC")
 R_SPAWN_EXIT_CUT = re.compile(r"ProcessExitedException: process (\d{1,6}) terminated with\s*$")
+# A CalledProcessError whose Command is itself a launcher -- torchrun, deepspeed, python -m torch.distributed.run /
+# launch -- raised by an outer launcher (accelerate's multi_gpu_launcher running torchrun): the inner launcher exited
+# non-zero, which its own record says with the worker; the outer one names no worker (lead rule M; round 79's
+# fast-stable-diffusion-122). Searched in the line, or matched at the start of the exception's message.
+R_CPE_LAUNCHER = re.compile(r"(?:^|CalledProcessError: )Command '\[?'?(?:[^'\s,]{0,200}/)?(?:torchrun|deepspeed)\b|"
+                            r"(?:^|CalledProcessError: )Command '[^\n]{0,200}?-m'?,? '?torch\.distributed\."
+                            r"(?:run|launch)\b")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
                              r"[Pp]rocess (?P<idx>\d{1,6}) terminated with (?:exit code (?P<mp>-?\d{1,10})|"
                              r"signal (?P<mpsig>SIG[A-Z]{2,6})|(?P<mpexc>the following error))|"
@@ -1422,6 +1429,10 @@ R_CF_DATE = re.compile(r"\d{4}-\d\d-\d\d[ _T]\d\d:\d\d:\d\d")
 R_CF_NAME = re.compile(r"^\s*(time|host|rank|exitcode|error[_ ]file|traceback)\s*:?\s*$")
 R_CF_RANK = re.compile(r"(-?\d{1,12}) \(local_rank: (-?\d{1,12})\)")
 R_CF_EXIT = re.compile(r"(-?\d{1,12}) \(pid: (\d{1,12})\)")
+# the same field without a whole pid: the paste ends inside it ("exitcode  : 1 (pid: 445": round 79's
+# open-animateanyone-108, its "Failures:" entry of a second worker cut there), or an abbreviated record gives the code
+# alone or with its signal's name ("exitcode: -9", "exitcode  : -9 (SIGKILL)": round 79's cosmos-predict2.5-72)
+R_CF_EXIT_CUT = re.compile(r"(-?\d{1,12})(?: \((?:pid: ?\d{0,12}|SIG[A-Z]{2,10}\)))?$")
 R_SIGNAL = re.compile(r"\b(SIG[A-Z]+)\b")
 R_NCCL_WARN = re.compile(r"NCCL WARN (.*)")
 # AWS Neuron's collective library (CCOM) is derived from NCCL: its lines are NCCL's, from the same source files and in

@@ -613,6 +613,8 @@ class ExitReaders:
             else:  # the launcher's own raise above, its command the interpreter running the script itself
                 ev.data.update(local_rank=0, local_from="launcher: its command runs the script with python itself "
                                "(no torchrun, no --local_rank, no -u), as its only process")
+        if (m.group("sp") or m.group("spsig")) and "Command '" in text and S.R_CPE_LAUNCHER.search(text):
+            ev.data["outer_launcher"] = True  # an outer launcher's record of an inner one (lone.failed_on_own)
         if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:
             # lead rule M: DeepSpeed's launch.py prints `cmd` left over from its spawn loop, the LAST worker it
             # launched (--local_rank=N of N+1), beside the return code of whichever worker failed: it names the
@@ -896,6 +898,7 @@ class ExitReaders:
                    "; ".join(f"{k}={v}" for k, v in self.cf.items())[: S.TEXT_CAP])
         r = S.R_CF_RANK.match(self.cf.get("rank", ""))
         x = S.R_CF_EXIT.match(self.cf.get("exitcode", ""))
+        xc = None if x else S.R_CF_EXIT_CUT.match(self.cf.get("exitcode", ""))  # its pid cut: the code alone
         sig = S.R_SIGNAL.search(self.cf.get("exitcode", "") + " " + self.cf.get("traceback", ""))
         ev.rank = int(r.group(1)) if r else None
         ev.host = self.cf.get("host")
@@ -904,7 +907,8 @@ class ExitReaders:
         ev.data.update(root=self.cf_section == "root", listed=self.cf_section == "other" and self._cf_listed,
                        alone=self.cf_section == "root" and self._cf_alone,
                        local_rank=int(r.group(2)) if r else None,
-                       exitcode=int(x.group(1)) if x else None, pid=int(x.group(2)) if x else None,
+                       exitcode=int(x.group(1)) if x else int(xc.group(1)) if xc else None,
+                       pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200],
                        # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown

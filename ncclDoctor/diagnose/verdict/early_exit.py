@@ -258,10 +258,14 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ]
     peer_gone = [e for e in peer_gone if not _after_own_gloo_timeout(c, e)]
     lone = lone_failure(c)
-    crashed = lone is not None and lone.exitcode not in (None, 0) and set(lone.culprits) >= set(
-        _ranks(c, "pg_not_destroyed"))
+    warned = set(_ranks(c, "pg_not_destroyed"))
+    crashed = lone is not None and lone.exitcode not in (None, 0) and (
+        set(lone.culprits) >= warned or bool(lone.culprits and not warned & set(lone.culprits)))
     # the destructor warning of a process torchrun shows failing on its own (exit code 1, a signal) is how
-    # that failure ended, not an early return: its exit is the story (crash._exited)
+    # that failure ended, not an early return: its exit is the story (crash._exited). Where the record names
+    # ANOTHER worker as its one failure, the warning rank was one the agent tore down after it (torchrun SIGTERMs
+    # only the workers still running): the destructor warning is that teardown's exit, and the record's worker is
+    # the lone first failure (rule A; round 79's skyreels-a2-19: [rank3]'s warning, local_rank 1 exit 1)
     if pg and (sent or c.kinds.get("watchdog_timeout")) and not crashed:
         ranks = _ranks(c, "pg_not_destroyed")
         return Verdict(

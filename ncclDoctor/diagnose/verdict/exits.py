@@ -158,6 +158,12 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     # mp.spawn's parent re-raising a child's error (ProcessRaisedException, the child's traceback printed below it):
     # the parent's wrapper, not a second exception of its own
     excs = [e for e in excs if not str(e.data.get("type") or "").endswith("ProcessRaisedException")]
+    # a launcher's CalledProcessError for the command of another launcher it ran (accelerate's multi_gpu_launcher
+    # running torchrun, a script running deepspeed): the outer launcher's report that the inner one exited non-zero,
+    # printed below the inner one's record -- no exception of a worker (lead rule M; round 79's
+    # fast-stable-diffusion-122)
+    excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError")
+                                    and S.R_CPE_LAUNCHER.match(str(e.data.get("message") or "")))]
     own = [e for e in excs if e.rank == rank]
     if not own:
         own = [e for e in excs if e.rank is None]
@@ -459,9 +465,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
                      "one file per rank) for the first error -- read every worker's own traceback above the launcher "
                      "error, and run single-GPU / one process to see the exception. " + abort_fix)
-    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank); decorate the entry point with "
-            "torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the exception "
-            "(@record / error_file: the file instead of <N/A>)" + alone.rstrip()
+    # a Python exception (exit code 1) under torchrun: the worker printed its traceback to the shared output before the
+    # agent printed its record, so an expert first asks for what stands above the record (round 79's facechain-13,
+    # fast-stable-diffusion-122, skyreels-a2-19: the paste starts at the record)
+    above = ("; the worker traceback, if it printed one, stands above torchrun's record in the same output: look at "
+             "the Python traceback above the record" if codes == [1] else "")
+    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank" + above + "); decorate the entry "
+            "point with torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
+            "exception (@record / error_file: the error file instead of <N/A>)" + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
             + _paddle_files(launcher, ranks) + _record_log(fails, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
@@ -527,6 +538,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
               "rank's own Python traceback (the worker traceback) above the failure record (the first error in it is "
               "the cause, and one rank's fix is every rank's); if none is printed, run with one process to see the "
               "exception (a single GPU). " if (alike or every) and codes == [1] and not alike_tb
+              # the records show several processes failing with exit code 1, some by global rank and some by local
+              # rank only, none first (lead rules J, AM (2); round 79's open-animateanyone-108): the same ask, for them
+              else "Several processes failed the same way (exit code 1), none shown first: read each failed rank's "
+              "own Python traceback (the worker traceback) above the failure record and check the script's exception "
+              "on every rank (the first error among them is the cause); if none is printed, run with one process to "
+              "see the exception (a single GPU). " if mixed and codes == [1] and not alike_tb
               else "")
     return Verdict("unknown", what + cause + held,
                    alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")

@@ -461,6 +461,12 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lone = lone_failure(c)
     if not ranks and lone is not None and lone.exitcode == -9:
         who, ranks = lone.who, lone.culprits  # the one process killed, the others only torn down after it
+    elif not ranks and lone is not None and lone.culprits and lone.event.data.get("alone") and not cf and \
+            local == [lone.local_rank] and lone.event.kind == "child_failed":
+        # the agent's -9 line is the worker torchrun's table names as its one failure (<NO_OTHER_FAILURES>, the
+        # same local rank: lone.failed_on_own), told by a record of another run with another code: the SIGKILL is
+        # the record that gives a cause, the table the rank (lead rule A; round 79's real-esrgan-302)
+        who, ranks = lone.who, lone.culprits
     srun = [] if ranks or local else srun_oom_ranks(c, wf)
     if srun:  # slurmstepd's "oom-kill event(s)" lines are the step's count of that same kill, no other process
         who = (f"{_named(srun)} (srun's task {_fmt_ranks(srun)}: the batch script runs more tasks than nodes, one "
