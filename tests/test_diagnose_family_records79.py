@@ -158,6 +158,16 @@ def test_the_agents_kill_line_of_the_tables_lone_worker_is_that_worker(tmp_path)
     assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
 
 
+def test_the_kill_line_keeps_its_worker_when_its_clock_is_later_than_the_tables(tmp_path):
+    """A clock before every line (a collector's, or the paste check's timestamps) puts the agent's -9 line years after
+    the table's time of the other run: the same local rank on one node is still that worker, not a survivor the agent
+    SIGKILLed after the root cause (lone.torn_down)."""
+    text = _KILLED.format(0) + _TABLE.format(code=-6, tb="Signal 6 (SIGABRT) received by PID 918")
+    stamped = "".join(f"2024-05-01 12:00:{i:02d}.123 {x}\n" for i, x in enumerate(text.splitlines()))
+    v = _report(tmp_path, stamped)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
+
+
 def test_a_kill_line_of_another_local_rank_names_nobody(tmp_path):
     d = _report(tmp_path, _KILLED.format(1) + _TABLE.format(code=-6, tb="Signal 6 (SIGABRT) received by PID 918"))
     v = d["verdict"]

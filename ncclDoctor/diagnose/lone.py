@@ -102,11 +102,20 @@ def torn_down(c: Collected) -> list[Event]:
     and SIGKILLs those still running after its grace period, so such a -9 is the clean-up, not the OOM
     killer. A -9 with no earlier failure of another process, or with no time to order it, stays a kill."""
     fails = c.child_failures + c.worker_failures
-    first = [e.ts for e in fails if e.ts is not None and _own(e) and (e.data.get("exitcode") != -9 or
-                                                                      e.data.get("root"))]
+    first = [(e.ts, e.data.get("local_rank")) for e in fails if e.ts is not None and _own(e) and (
+        e.data.get("exitcode") != -9 or e.data.get("root"))]
+    one_node = node_count(c) == 1
+
+    def another(local: object, e: Event) -> bool:
+        # on one node a failure of the same local rank is that same worker (told by another record, or by a paste
+        # joining two runs whose clocks say nothing of each other: round 79's real-esrgan-302 under a timestamp
+        # prefix), never the failure the agent tore it down after
+        return not (one_node and local is not None and local == e.data.get("local_rank"))
+
     def later_kill(e: Event) -> bool:
         killed = e.data.get("exitcode") == -9 or e.data.get("signal") == "SIGKILL"
-        return killed and not e.data.get("root") and e.ts is not None and any(t < e.ts for t in first)
+        return killed and not e.data.get("root") and e.ts is not None and any(
+            t < e.ts and another(lr, e) for t, lr in first)
 
     return [e for e in fails if not _cut(e) and (not _own(e) or later_kill(e))]
 
