@@ -516,9 +516,10 @@ R_STORE = re.compile(
     r"\betcd\.Etcd\w{2,40}: "
 )
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
-# 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined."
+# 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined." -- its count read
+# also where a paste cuts the line's last word ("... 1/4 clients": round 80's deepdewedge-20)
 R_STORE_COUNT = re.compile(r"world_size=(?P<ws>\d{1,7}), (?:worker_count|num_workers_joined)=(?P<wc>\d{1,7})|"
-                           r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients joined")
+                           r"(?<!\d)(?P<j>\d{1,7})/(?P<n>\d{1,7}) clients\b")
 # torch's "Rank 0: Completed store-based barrier for key:store_based_barrier_key:1 with 8 nodes.": every rank came
 R_STORE_BARRIER_DONE = re.compile(r"Completed store-based barrier for key")
 R_STORE_BARRIER_NODES = re.compile(r"Completed store-based barrier for key ?: ?(\S{1,120}?) with (\d{1,7}) nodes")
