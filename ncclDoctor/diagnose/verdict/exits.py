@@ -422,6 +422,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                  "method called' / 'terminate called without an active exception'), not a failure of the run")
         abort_fix = ("Call dist.destroy_process_group() at the end of main on every rank, before exit (and stop "
                      "background threads/callbacks first): the teardown then no longer races the interpreter's exit. ")
+    elif single and codes == [1] and any(e.rank == ranks[0] for e in c.samples.get("pg_not_destroyed", [])):
+        # the failed rank's own last line is the exit-time warning that destroy_process_group() was not called: its
+        # Python exception unwound main before the teardown, and the warning followed it out -- a consequence, not
+        # the cause, which is that exception (lead rules A, AU (4); round 80's pytorch-192000). A warning of another
+        # rank is not read so
+        abort_fix = (f"Rank {ranks[0]}'s own last line, the warning that destroy_process_group() was not called "
+                     "before program exit, is printed as the process exits: its exception left main before its "
+                     f"teardown -- the warning follows the failure, it is not it; rank {ranks[0]}'s own traceback "
+                     "(printed before that warning) holds the cause. Call destroy_process_group before exit (in a "
+                     "finally: block) so the exit is clean once it is fixed. " + abort_fix)
     if native:
         what += (f"; {SIGNALS[-native[0]]} is a native crash inside that process (a C/C++/CUDA extension, a library "
                  "built for another torch/CUDA, a driver or plugin), not a Python exception nor a kill from outside")
