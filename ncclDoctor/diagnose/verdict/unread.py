@@ -411,11 +411,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
          "local disk per node. " if disk else "")
-        + ("torch.distributed.rpc's call timed out waiting for its peer: check that the remote side's processes "
-           "(the sampling server / worker processes) are alive and read the remote sampling server's log; dmesg "
-           "(OOM killer) on its host; while it hangs, a py-spy dump of every process shows the one stuck; rpc_timeout "
-           "(TensorPipeRpcBackendOptions) bounds each call, num_rpc_threads / num_worker_threads the calls served at "
-           "once; check the network between the nodes. " if rpc else "")
+        + (_RPC_TIMEOUT_FIX if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
            "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
@@ -608,6 +604,20 @@ _COLLECTIVE_RPC_FIX = ("That line is vLLM's engine core relaying a worker's exce
                        "or upgrade the trainer). ")
 _R_TENSORPIPE_EOF = re.compile(r"\bRPC agent for \w{1,64} encountered error when reading incoming request from "
                                r"\w{1,64}: EOF")
+# torch RPC's own timeout of a remote call in the middle of a run, raised from fut.wait() under rpc_sync / rpc_async,
+# an RRef proxy or a RemoteModule (_R_RPC_TIMEOUT) on a line no family reads: the worker the call went to did not
+# answer in time -- slow, deadlocked or gone, which the caller's lines cannot tell (lead rule BN (1): cause unknown,
+# nobody named; round 80's pytorch-53901). Its words only add the fix
+_RPC_TIMEOUT_FIX = ("torch.distributed.rpc's call timed out waiting for its peer (rpc_sync / rpc_async's fut.wait(), "
+                    "an RRef proxy or a RemoteModule's forward run on the remote worker): the worker the call went to "
+                    "(the next stage, the RRef's owner, a sampling server / worker processes) did not answer within "
+                    "the RPC timeout -- slow, deadlocked (the GIL, or all its worker threads busy) or gone. Check the "
+                    "remote worker is alive and read its own log (the remote sampling server's log); dmesg (OOM "
+                    "killer) on its host; while it hangs, a py-spy dump of the remote worker (a py-spy dump of every "
+                    "process shows the one stuck); if the remote work is only slow, increase the RPC timeout: "
+                    "rpc_timeout (TensorPipeRpcBackendOptions, or the call's timeout=) bounds each call, "
+                    "num_rpc_threads / num_worker_threads the calls served at once; check the network between the "
+                    "nodes. ")
 _TENSORPIPE_EOF_FIX = ("That line is torch RPC's TensorPipe agent finding its peer's connection closed (EOF): the peer "
                        "process (the master) exited or crashed first, or shut down without rpc.shutdown() on every "
                        "worker -- read the full traceback of the master process; if it was still working, a call ran "
@@ -853,6 +863,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                            + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                            + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                            + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
+                           + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
                            + _CUT_TB_FIX + _connect_warned(c),
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
@@ -867,6 +878,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
+                       + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
                        + _READ_AROUND + _connect_warned(c), "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
