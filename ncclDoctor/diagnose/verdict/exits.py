@@ -11,7 +11,7 @@ from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import (
     failed_on_own,
     lone_failure,
-    node_count,
+    lone_launched_worker,
     root_not_shown,
     several_failures,
     torn_down,
@@ -175,17 +175,6 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
 SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
-def _lone_launched_worker(c: Collected, fails: list[Event]) -> bool:
-    """Lead rules M, U (5) and AG: the launcher (DeepSpeed's, or torch 1.x's torch.distributed.launch) killed exactly
-    one worker (one launcher, one 'Killing subprocess' line: its kill lines list every worker it started), so the node
-    ran a single process, and nothing says the job spans nodes or shows another rank: the launcher's record names that
-    one process, local rank 0 -- rank 0."""
-    if len(fails) != 1 or fails[0].data.get("workers") != 1 or node_count(c) > 1:
-        return False
-    size = world_size(c)[0]
-    return (size in (None, 1)) and not any(r != 0 for r in c.ranks)
-
-
 def _kill_launcher(e: Event) -> tuple[str, str]:
     """Which launcher printed the 'Killing subprocess' lines, and how that launcher writes one log per rank."""
     if e.data.get("killed_by") == "torch.distributed.launch":
@@ -223,7 +212,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
-    if all(e.data.get("launcher_kill") for e in fails) and _lone_launched_worker(c, fails):
+    if all(e.data.get("launcher_kill") for e in fails) and lone_launched_worker(c, fails):
         who, logs = _kill_launcher(fails[0])
         own = _lone_worker_error(c)
         if own is not None:  # the one worker's own exception, untagged above the launcher's traceback
