@@ -271,6 +271,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        self._reply_workers: set[int] = set()  # the workers torchelastic's agent set reply files for (R_REPLY_FILE)
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
@@ -1266,6 +1267,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif ("etDevice" in body or "set_device" in body or "cuda.Device(" in body or "_setup_devices" in body
               ) and S.R_SET_DEVICE_FRAME.search(body):
             self._set_device = lineno
+        elif "reply file to" in body and len(self._reply_workers) < 1024 and (rf := S.R_REPLY_FILE.search(body)):
+            self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
