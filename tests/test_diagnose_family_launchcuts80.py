@@ -68,7 +68,7 @@ _CUDNN = """Traceback (most recent call last):
     loss.backward()
 RuntimeError: cuDNN error: CUDNN_STATUS_NOT_INITIALIZED
 terminate called after throwing an instance of 'std::runtime_error'
-  what():  NCCL error in: /opt/pytorch/torch/lib/c10d/../c10d/NCCLUtils.hpp:155, unhandled cuda error, NCCL version 2.7.8
+  what():  NCCL error in: /opt/torch/lib/c10d/../c10d/NCCLUtils.hpp:155, unhandled cuda error, NCCL version 2.7.8
 ncclUnhandledCudaError: Call to CUDA function failed.
 """
 
