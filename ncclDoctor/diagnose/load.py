@@ -642,6 +642,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'c10d.py", line', b"op.preamble.", b"received at time=",
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
+            b"reply file to",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"computed world size", b"undefined symbol",
             b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"CMA support", b"trainers, the trainer",

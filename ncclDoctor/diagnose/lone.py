@@ -270,6 +270,17 @@ def _first_alone(fails: list[Event]) -> Event | None:
     return e if roots and later else None
 
 
+def lone_launched_worker(c: Collected, fails: list[Event]) -> bool:
+    """Lead rules M, U (5), AG and AV: the launcher (DeepSpeed's, or torch 1.x's torch.distributed.launch) killed
+    exactly one worker (one launcher, one 'Killing subprocess' line: its kill lines list every worker it started), so
+    the node ran a single process, and nothing says the job spans nodes or shows another rank: the launcher's record
+    names that one process, local rank 0 -- rank 0."""
+    if len(fails) != 1 or fails[0].data.get("workers") != 1 or node_count(c) > 1:
+        return False
+    size = world_size(c)[0]
+    return (size in (None, 1)) and not any(r != 0 for r in c.ranks)
+
+
 def lone_failure(c: Collected) -> Lone | None:
     fails = failed_on_own(c)
     first = _first_alone(fails) if len(fails) > 1 else None

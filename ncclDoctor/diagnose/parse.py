@@ -75,6 +75,16 @@ _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
+
+
+def _code_not_error(line: str, frame: str) -> bool:
+    """The line under a traceback's frame is its code line, not the exception ending the traceback: either it does not
+    read as an exception's name, or it stands indented deeper than the frame's "File" (Python prints the code line
+    under its frame, the exception at the traceback's own margin) -- an annotated assignment ("plan: LoadPlan = f()")
+    reads like "Name: message" but keeps the code line's indent (round 80's rlinf-655)."""
+    if not S.R_EXC_OR_NAME.match(line):
+        return True
+    return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
 # found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
 _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
@@ -261,6 +271,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        self._reply_workers: set[int] = set()  # the workers torchelastic's agent set reply files for (R_REPLY_FILE)
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
@@ -567,13 +578,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return
         if S.R_PY_FRAME_END.search(last[1]):
             frame = last
-        elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and not S.R_EXC_OR_NAME.match(last[1]):
+        elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and _code_not_error(last[1], shown[1][1]):
             frame = shown[1]  # a code line, or the caret marks, under the last frame
         elif (len(shown) == 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
-              and not S.R_EXC_OR_NAME.match(shown[1][1])):
+              and _code_not_error(shown[1][1], shown[2][1])):
             frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
         elif (len(shown) == 3 and _FRAME_HEAD_CUT.match(last[1]) and S.R_PY_FRAME_END.search(shown[2][1])
-              and not S.R_EXC_OR_NAME.match(shown[1][1])):
+              and _code_not_error(shown[1][1], shown[2][1])):
             # the paste stops inside the next frame's own line ('File "/.../c10d_logger.py",' -- its line number and
             # function cut): the process was still below the last whole frame and its code line (round 73)
             frame = shown[2]
@@ -1256,6 +1267,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif ("etDevice" in body or "set_device" in body or "cuda.Device(" in body or "_setup_devices" in body
               ) and S.R_SET_DEVICE_FRAME.search(body):
             self._set_device = lineno
+        elif "reply file to" in body and len(self._reply_workers) < 1024 and (rf := S.R_REPLY_FILE.search(body)):
+            self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):

@@ -1165,6 +1165,9 @@ R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary loc
 # torch 1.9-1.10's ErrorHandler warning when a worker left no error file (no @record): "CHILD PROCESS FAILED WITH NO
 # ERROR_FILE" then "Child process 2814 (local_rank 0) FAILED (exitcode 1)" -- the agent's record of that worker's exit
 R_CHILD_NO_ERROR_FILE = re.compile(r"Child process (\d{1,10}) \(local_rank (\d{1,5})\) FAILED \(exitcode (-?\d{1,5})\)")
+# torchelastic's agent naming each worker it starts ("INFO:torch.distributed.elastic.multiprocessing:Setting worker0
+# reply file to: /tmp/torchelastic_x/none_y/attempt_1/0/error.json"): the workers of this launch, one line each
+R_REPLY_FILE = re.compile(r"\bSetting worker(\d{1,5}) reply file to\b")
 # the same line with its "local_rank: N (pid: P) of binary" lost in the paste ("... local_rankroot/.../python")
 R_WORKER_FAILED_CUT = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank(?!:? ?\d)")
 # ... cut right after its label, the rest on the next line ("local_rank: " / "0 (pid: 6252) of binary: ...")

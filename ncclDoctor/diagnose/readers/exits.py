@@ -161,6 +161,12 @@ class ExitReaders:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None  # a local rank
             ev.data.update(exitcode=int(nf.group(3)), local_rank=int(nf.group(2)), pid=int(nf.group(1)))
+            # the traceback headers printed above this record (verdict.exits._cut_alike, lead rule BN (2)), whether a
+            # collective call's frame stands among them, and the workers the agent listed (its reply files)
+            heads = [h for h in self._tb_heads if 0 < lineno - h <= 400]
+            ev.data.update(cut_heads=heads, listed_workers=len(self._reply_workers) or None,
+                           heads_in_collective=bool(heads) and any(heads[0] < at < lineno for at, _ in self._sites)
+                           or (bool(heads) and heads[0] < self._coll_frame[0] < lineno))
             return ev
         if pf:
             ev = self._context(lineno, text, "worker_failed")

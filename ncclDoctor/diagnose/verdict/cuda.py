@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.lone import lone_failure, torn_down
+from ncclDoctor.diagnose.lone import lone_failure, lone_launched_worker, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, own_errors, waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
@@ -972,6 +972,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         own = (None, 0, -15) if all(e.data.get("watchdog") for e in evs) else (None, 0, -6, -15)
         ranks = lone.culprits if lone is not None and lone.exitcode not in own else []
         only = lone.who if ranks else ""
+        if not ranks and lone is not None and lone.event.data.get("launcher_kill") and lone_launched_worker(
+                c, [lone.event]):
+            # lead rules AV, BF (6) with rule A: torch 1.x's / DeepSpeed's launcher prints 'Killing subprocess P' for
+            # every worker it started, and only one such line is shown on one node: the single worker is local rank
+            # 0, and the one untagged CUDA failure is its own (round 80's hrnet-semantic-segmentation-224)
+            ranks, only = [0], ("local rank 0 (the launcher's one worker: a single 'Killing subprocess' line, and "
+                                "it prints one for every worker it started)")
         conf = "medium" if ranks else conf
     # named by a launcher's record or a teardown note, not by the failing lines' own rank tags
     recorded = bool(ranks) and ranks != shown

@@ -11,7 +11,7 @@ from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import (
     failed_on_own,
     lone_failure,
-    node_count,
+    lone_launched_worker,
     root_not_shown,
     several_failures,
     torn_down,
@@ -175,15 +175,48 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
 SIGNALS = {4: "SIGILL", 6: "SIGABRT", 7: "SIGBUS", 8: "SIGFPE", 9: "SIGKILL", 11: "SIGSEGV", 15: "SIGTERM"}
 
 
-def _lone_launched_worker(c: Collected, fails: list[Event]) -> bool:
-    """Lead rules M, U (5) and AG: the launcher (DeepSpeed's, or torch 1.x's torch.distributed.launch) killed exactly
-    one worker (one launcher, one 'Killing subprocess' line: its kill lines list every worker it started), so the node
-    ran a single process, and nothing says the job spans nodes or shows another rank: the launcher's record names that
-    one process, local rank 0 -- rank 0."""
-    if len(fails) != 1 or fails[0].data.get("workers") != 1 or node_count(c) > 1:
-        return False
+_CUT_ALIKE_FIX = (
+    "Get the workers' error text first: decorate the entry point with "
+    "torch.distributed.elastic.multiprocessing.errors.@record (the error file replaces <N/A>), or keep one log per "
+    "worker (torchrun --log-dir DIR --redirects 3 --tee 3), or run one worker alone without the launcher. Then check "
+    "what every worker does alike at start-up, where the tracebacks stop: the launcher arguments (--nproc_per_node, "
+    "a script's own --launcher option), nproc_per_node matching the GPUs visible (CUDA_VISIBLE_DEVICES; set_device's "
+    "invalid device ordinal), LOCAL_RANK / --local_rank, MASTER_ADDR/MASTER_PORT (a port in use), and "
+    "init_process_group's arguments.")
+
+
+def _cut_alike(c: Collected, lone) -> Verdict | None:
+    """Lead rule BN (2) with rules J, AM (2), AX (4): torchelastic's "CHILD PROCESS FAILED ... (local_rank N) FAILED
+    (exitcode 1)" reports only the first failure in time; several worker tracebacks printed together above it, each
+    cut before its error text (no exception line between the first of them and the record) and none inside a
+    collective call's frame, covering every worker the lines list (the agent's reply files, the world size) are the
+    workers failing alike at start-up on their own, not a lone first failure: nobody named, cause unknown (round 80's
+    lptn-23). One cut traceback beside the record stays rule A's lone failure (rules AN (1), BG (4)); a traceback cut
+    inside a collective call stays a possible victim (rules BH (1), BM (1))."""
+    e = lone.event
+    heads = e.data.get("cut_heads") or []
+    if len(heads) < 2 or e.data.get("heads_in_collective") or lone.exitcode != 1:
+        return None
+    path, _, at = e.where.rpartition(":")
+    if not at.isdigit():
+        return None
+    end = int(at)
+    for x in c.exceptions:
+        xp, _, xl = x.where.rpartition(":")
+        if xp == path and xl.isdigit() and int(xl) < end:
+            return None  # an error text shown above the record: rule A with its own exception
+    listed = e.data.get("listed_workers")
     size = world_size(c)[0]
-    return (size in (None, 1)) and not any(r != 0 for r in c.ranks)
+    if (listed and listed > len(heads)) or (size and size > len(heads)) or any(r != 0 for r in c.ranks):
+        return None  # workers the lines list beyond the cut tracebacks: not every shown worker failing alike
+    return Verdict(
+        "unknown", f"{len(heads)} worker tracebacks printed together above the launcher's record ({e.text[:160]}) "
+        "each stop before their error text, none in a collective call"
+        + (f", as many as the {listed} workers the agent started" if listed else "")
+        + ": the workers failed alike at start-up, each on its own -- torchelastic's 'CHILD PROCESS FAILED' names "
+        "only the first failure in time, not a lone first failure -- so no rank is to blame, and with no error text "
+        "the cause is not in these lines",
+        _CUT_ALIKE_FIX, "low", [], [e.brief()], job_wide=True)
 
 
 def _kill_launcher(e: Event) -> tuple[str, str]:
@@ -223,7 +256,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
-    if all(e.data.get("launcher_kill") for e in fails) and _lone_launched_worker(c, fails):
+    if all(e.data.get("launcher_kill") for e in fails) and lone_launched_worker(c, fails):
         who, logs = _kill_launcher(fails[0])
         own = _lone_worker_error(c)
         if own is not None:  # the one worker's own exception, untagged above the launcher's traceback
@@ -256,6 +289,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "check dmesg -T for the OOM killer and host memory with free -h).", "low", [],
                        [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
+    if lone is not None and (alike := _cut_alike(c, lone)) is not None:
+        return alike
     if lone is not None and lone.event.data.get("cut_in_collective") and lone.event.data.get("error_cut"):
         return _spawn_in_collective(c, lone.event, lone.local_rank)
     if lone is not None and lone.exitcode is None and lone.event.data.get("one_launched") and lone.culprits:

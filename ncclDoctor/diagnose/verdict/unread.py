@@ -1138,6 +1138,11 @@ def _env_key_cut(ev, who: str) -> Verdict:
         fix + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# a traceback frame in torch.distributed.checkpoint's own files (state_dict_loader.py, state_dict_saver.py, utils.py's
+# reduce_scatter / all_gather of the plans, the default planner, filesystem storage)
+_R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.py\b")
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -1176,6 +1181,19 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "visible GPUs: 'invalid device ordinal') or runs a torch without CUDA; the error text itself was not "
             "pasted, so which, and which rank, these lines do not say",
             _SET_DEVICE_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+    if _R_DCP_FRAME.search(ev.text):
+        # lead rules J, AB (2): cut inside torch.distributed.checkpoint's own save / load step (its planning, the
+        # plans gathered by reduce_scatter('plan'), or its reads / writes) -- code every rank runs on the same
+        # checkpoint and state_dict, as a CheckpointException's per-rank failures show (round 80's rlinf-655); a
+        # collector's actor pid is no rank tag (rule AD (2))
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback in torch.distributed.checkpoint's own step ({ev.text[:200]}"
+            + (f": '{code[:120]}'" if code else "") + "), before its exception line: DCP builds and gathers every "
+            "rank's plan (and reads or writes the checkpoint) with the same code on the same checkpoint and "
+            "state_dict, so its failure there is the job's checkpoint against its model or storage, not one rank's; "
+            "the error text itself was not pasted",
+            _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if not code:
         return None
     imp = _R_IMPORT_STMT.match(code) if func == "<module>" else None
