@@ -28,7 +28,7 @@
 """
 from __future__ import annotations
 
-from tests.conftest import accused
+from tests.conftest import accused, failure_record
 from tests.conftest import diagnose_text as _report
 
 _SIGTERM = ("W0416 07:21:49.790000 37537 site-packages/torch/distributed/elastic/multiprocessing/api.py:897] Sending "
@@ -38,23 +38,11 @@ _PG_WARN = ("[rank{}]:[W416 07:21:47.623504334 ProcessGroupNCCL.cpp:1496] Warnin
             "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n")
 _AGENT = ("E0416 07:21:51.019000 37537 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed "
           "(exitcode: {code}) local_rank: {lr} (pid: 37540) of binary: /usr/bin/python\n")
-_TABLE = """torch.distributed.elastic.multiprocessing.errors.ChildFailedError:
-============================================================
-train.py FAILED
-------------------------------------------------------------
-Failures:
-  <NO_OTHER_FAILURES>
-------------------------------------------------------------
-Root Cause (first observed failure):
-[0]:
-  time      : 2022-10-10_12:07:42
-  host      : node-a
-  rank      : 0 (local_rank: 0)
-  exitcode  : {code} (pid: 918)
-  error_file: <N/A>
-  traceback : {tb}
-============================================================
-"""
+def _table(code: int, tb: str) -> str:
+    """torchrun's ChildFailedError record whose root cause, rank 0 (pid 918), failed alone (<NO_OTHER_FAILURES>)."""
+    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n" + "=" * 60 + "\ntrain.py FAILED\n"
+            + "-" * 60 + "\nFailures:\n  <NO_OTHER_FAILURES>\n" + "-" * 60 + "\nRoot Cause (first observed failure):\n"
+            + failure_record(0, 0, 0, code, 918, time="2022-10-10_12:07:42", traceback=tb) + "=" * 60 + "\n")
 _HINT = "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
 
 
@@ -85,14 +73,14 @@ subprocess.CalledProcessError: Command '['torchrun', '--nproc_per_node', '1', '/
 
 
 def test_accelerates_error_for_torchrun_is_no_workers_exception(tmp_path):
-    d = _report(tmp_path, _TABLE.format(code=1, tb=_HINT) + _ACCELERATE)
+    d = _report(tmp_path, _table(1, _HINT) + _ACCELERATE)
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
     assert "CalledProcessError" not in v["summary"], v
     assert "worker traceback" in v["fix"] and "above the record" in v["fix"], v
     # its whole form ("... returned non-zero exit status 1.") is no second failed process either
     whole = _ACCELERATE.replace("'--pre\n", "'train.py']' returned non-zero exit status 1.\n")
-    v = _report(tmp_path, _TABLE.format(code=1, tb=_HINT) + whole, "whole.log")["verdict"]
+    v = _report(tmp_path, _table(1, _HINT) + whole, "whole.log")["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
 
 
@@ -100,7 +88,7 @@ def test_a_workers_own_called_process_error_is_still_its_exception(tmp_path):
     own = ("Traceback (most recent call last):\n  File \"train.py\", line 40, in <module>\n"
            "    subprocess.check_call([\"git\", \"lfs\", \"pull\"])\n"
            "subprocess.CalledProcessError: Command '['git', 'lfs', 'pull']'\n")
-    v = _report(tmp_path, own + _TABLE.format(code=1, tb=_HINT))["verdict"]
+    v = _report(tmp_path, own + _table(1, _HINT))["verdict"]
     assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
     assert "Command '['git', 'lfs', 'pull']'" in v["summary"], v
 
@@ -153,7 +141,7 @@ _KILLED = ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode
 
 
 def test_the_agents_kill_line_of_the_tables_lone_worker_is_that_worker(tmp_path):
-    d = _report(tmp_path, _KILLED.format(0) + _TABLE.format(code=-6, tb="Signal 6 (SIGABRT) received by PID 918"))
+    d = _report(tmp_path, _KILLED.format(0) + _table(-6, "Signal 6 (SIGABRT) received by PID 918"))
     v = d["verdict"]
     assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
 
@@ -162,14 +150,14 @@ def test_the_kill_line_keeps_its_worker_when_its_clock_is_later_than_the_tables(
     """A clock before every line (a collector's, or the paste check's timestamps) puts the agent's -9 line years after
     the table's time of the other run: the same local rank on one node is still that worker, not a survivor the agent
     SIGKILLed after the root cause (lone.torn_down)."""
-    text = _KILLED.format(0) + _TABLE.format(code=-6, tb="Signal 6 (SIGABRT) received by PID 918")
+    text = _KILLED.format(0) + _table(-6, "Signal 6 (SIGABRT) received by PID 918")
     stamped = "".join(f"2024-05-01 12:00:{i:02d}.123 {x}\n" for i, x in enumerate(text.splitlines()))
     v = _report(tmp_path, stamped)["verdict"]
     assert (v["cause"], v["culprits"]) == ("host_oom", [0]), v
 
 
 def test_a_kill_line_of_another_local_rank_names_nobody(tmp_path):
-    d = _report(tmp_path, _KILLED.format(1) + _TABLE.format(code=-6, tb="Signal 6 (SIGABRT) received by PID 918"))
+    d = _report(tmp_path, _KILLED.format(1) + _table(-6, "Signal 6 (SIGABRT) received by PID 918"))
     v = d["verdict"]
     assert v["cause"] == "host_oom" and 0 not in accused(d), v
 
