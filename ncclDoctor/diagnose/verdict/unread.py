@@ -906,7 +906,8 @@ def _connect_warned(c: Collected) -> str:
 
 # What to do about a traceback the paste cut before its exception line: its error is what decides
 _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception and its error message (the paste stops "
-               "inside its frames), and every rank's own log (torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
+               "inside its frames: show the full error text after the traceback, which names what failed), and every "
+               "rank's own log (torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
                "traceback under mp.spawn is the 'process N terminated with the following error' block): the first "
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
