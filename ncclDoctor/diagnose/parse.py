@@ -555,8 +555,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
-                if len(shown) == 3:
+                if len(shown) == 4:
                     break
+        if len(shown) >= 2 and len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
+                shown[1][1].strip().startswith(shown[0][1].strip())):
+            # the last line only repeats the start of the line above it and stops: the paste was cut inside the next
+            # line's own log prefix (vLLM's worker prefix "(VllmWorkerProcess pid=N) ERROR 05-14 01:20:54 [mult"),
+            # nothing of that line's text shown -- the lines above it end the input (round 81's vllm-gfx906-5)
+            shown = shown[1:]
+        shown = shown[:3]
         if not shown:
             return
         last = shown[0]
