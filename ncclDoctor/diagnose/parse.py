@@ -67,11 +67,13 @@ _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --
-# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10); also under a logger's record
+# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10), or inside a word after it:
+# '..._c10d.py", li', '..., line 12, i' (round 81's swahr-humanpose-11); also under a logger's record
 # prefix that ends in "] " (vLLM's "ERROR 08-12 11:56:08 [core.py:633]   File "C:\...": round 79's vllm-windows-19),
 # as R_PY_FRAME_END finds the whole frames above it
 _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
-                             r'(?:"(?:,(?: line(?: \d{1,7}(?:,(?: in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?)?)?)\s*$')
+                             r'(?:"(?:,(?: l(?:i(?:ne?)?)?| line \d{1,7}(?:,(?: i| in(?: [\w<>.\-]{0,200})?)?)?)?)?'
+                             r')?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
@@ -606,7 +608,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
                        code=code.strip() if code is not None else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
-                       jit=f"{self.path}:{self._jit_at}" if self._jit_at else None)
+                       jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
+                       # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
+                       # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
+                       into=(last[1].strip() if len(shown) == 3 and frame is shown[2]
+                             and _FRAME_HEAD_CUT.match(last[1]) else None))
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             frame is shown[1] and len(shown) == 3) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (

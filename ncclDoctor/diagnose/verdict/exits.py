@@ -23,7 +23,7 @@ from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
-from ncclDoctor.diagnose.verdict.unread import _raised_alike, http_status_fix
+from ncclDoctor.diagnose.verdict.unread import R_SAVE_FRAME, SAVE_WRITE_FIX, _raised_alike, http_status_fix
 
 # a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
 # clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
@@ -602,6 +602,20 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _R_VIEWER_LINENO = re.compile(r"^\s*\d{1,9}\s+(?=File \")")
 
 
+# the paste stops inside the next frame's own line, and that frame is torch.distributed's c10d API
+# ('File "/x/torch/distributed/distributed_c10d.py", li': parse.input_tail's ``into``) under a code line that is no
+# collective call: the process had gone into the process group's set-up (init_process_group; the call's keyword lines,
+# "rank=args.rank") -- what to check for it, the error text still cut (lead rules AL (2), BG (6); round 81's
+# swahr-humanpose-11)
+_R_C10D_INTO = re.compile(r'torch[/\\]distributed[/\\]distributed_c10d\.py"')
+_C10D_INTO_FIX = (
+    "It had gone into torch.distributed's distributed_c10d.py (init_process_group setting up the process group, or "
+    "another of its calls): rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL for the backend's own "
+    "reason, and check what every process gives init_process_group -- MASTER_ADDR / MASTER_PORT (the dist_url's host "
+    "reachable, its port not already in use by another job), the world_size and rank of each process (as many "
+    "processes started as world_size) and the backend (nccl needs a GPU per process on Linux; gloo on Windows). ")
+
+
 def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
     """Lead rules A, AL (2): mp.spawn's record of process N whose traceback the paste cut before its exception
     (readers.exits._spawn_cut), the input's last frame below that record (parse.input_tail's tb_cut, its function
@@ -622,7 +636,11 @@ def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
     where = f"'{code[:120]}' in {func}" if code else f"function {func}"
     coll = S.R_COLLECTIVE_CALL.search(code) if code else None
     if coll is None:
-        return f", at {where}", f"Its last frame shown is {where}: the exception was raised there or below it. "
+        into = ev.data.get("into") or ""
+        return f", at {where}", (
+            f"Its last frame shown is {where}: the exception was raised there or below it. "
+            + (SAVE_WRITE_FIX if func in ("save", "_save") and R_SAVE_FRAME.search(ev.text) else
+               _C10D_INTO_FIX if _R_C10D_INTO.search(into) else ""))
     name = coll.group(1)
     return (f", inside the collective {name}: {where}",
             f"Its last frame shown is {where}: process {n} raised inside that collective, so the error is the "

@@ -387,6 +387,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
+            + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
@@ -912,6 +913,17 @@ _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception an
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
                "set-up.")
+# torch.save writing a file failing: its zip writer's own words ("PytorchStreamWriter failed writing file data.pkl: file
+# write failed", inline_container.cc, no errno), or a traceback cut inside torch/serialization.py's save / _save -- the
+# storage under the save path refused the write (a full disk, a quota, a permission, a locked or flaky drive). No
+# cause class covers a full disk: the fix only (lead rules BG (4), BG (6), T; round 81's f5-tts-458, so-vits-svc-46)
+R_SAVE_WRITE_FAILED = re.compile(r"PytorchStreamWriter failed writing file|\bfile write failed\b")
+R_SAVE_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]serialization\.py", line \d{1,7}, in _?save\b')
+SAVE_WRITE_FIX = (
+    "torch.save was writing a file (a checkpoint) when it failed: the storage under its save path refused the write "
+    "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
+    "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
+    "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
 # a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
 _CUT_COMPILE_FIX = ("The frames are torch.compile's: the error is TorchDynamo's BackendCompilerFailed or the backend's "
                     "own (its message after the frames). Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=\"+dynamo\") "
