@@ -1060,6 +1060,20 @@ _SET_DEVICE_CUT_FIX = (
     "of torch where torch.cuda.is_available() says False. Paste the full error text to know which. ")
 
 
+# A cut traceback entering main_process_first() (parse.input_tail's ``main_first``): the non-main ranks' barrier
+# while the main process pre-processes the dataset -- a rank failing there is a possible victim of a main process
+# still busy or crashed (lead rules AB (2), BG (6), BM (1); round 81's ascend-pytorch-62, as ascend-pytorch-43 shows
+# the timeout): unknown, nobody named; the fix names the usual reason and what to collect
+_MAIN_FIRST_CUT_FIX = (
+    "Inside main_process_first() the other ranks wait in a barrier until the main process has pre-processed the "
+    "dataset: read the logs of rank 0 (the main process) and paste the error text after the traceback -- a timeout "
+    "there (the collective timeout, or a device-synchronize timeout on an accelerator) means the main process was "
+    "still pre-processing the dataset past it, a crash of the main process ends the barrier alike. Pre-process the "
+    "dataset beforehand on one process and cache it (the datasets cache; LLaMA-Factory's tokenized_path, with fewer "
+    "or more preprocessing_num_workers as memory allows), or raise the timeout to cover it (the Trainer's "
+    "ddp_timeout / init_process_group(timeout=...); on Ascend also HCCL_EXEC_TIMEOUT and HCCL_CONNECT_TIMEOUT). ")
+
+
 _NOTEBOOK_SPAWN_FIX = (
     "Run the example as a script, not from a notebook: save it to a file and start it with python script.py (or "
     "torchrun --nproc_per_node N script.py), keeping mp.spawn / the process start under if __name__ == '__main__':. "
@@ -1180,6 +1194,15 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "does not re-import it (torchrun, Lightning strategy='ddp' instead of ddp_spawn, num_workers=0 for a "
             "DataLoader in a notebook). Show the full traceback to confirm the error line.",
             "low", [], [ev.brief()], job_wide=True)
+    if ev.data.get("main_first"):
+        return Verdict(
+            "unknown",
+            f"the input stops inside {who} traceback entering a main_process_first() block ({ev.text[:200]}), "
+            "before its exception line: there every rank but the main process waits in a barrier (a collective) "
+            "while the main process pre-processes the dataset, so a rank failing there is as likely a victim of a main "
+            "process still busy past the collective timeout, or failed, as at fault itself; the error text is cut, "
+            "and these lines show neither the cause nor any rank at fault",
+            _MAIN_FIRST_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
         if _R_LIGHTNING_FRAME.search(ev.text):
             return _lightning_exited(ev, who)
