@@ -219,6 +219,25 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "the InfiniBand / RoCE fabric reported an error",
      "Check the links and ports on the hosts involved (ibstat, ibv_devinfo, the switch's port counters: perfquery); "
      "rerun with NCCL_DEBUG=INFO to see which device; NCCL_IB_TIMEOUT / NCCL_IB_RETRY_CNT only hide a flapping link."),
+    # Ascend's runtime giving up a wait (torch_npu's words for ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_
+    # TIMEOUT 507047, _FFTS_PLUS_TIMEOUT 507048; EE1002 "Stream synchronize timeout. rtDeviceSynchronize execute
+    # failed, reason=[stream sync timeout]"): work on the device did not finish in time, no fault of the device --
+    # with no collective, tag or rank shown, a straggler's collective, a hung kernel or the link alike (lead rules
+    # BO (1), AB (2), BD (2)): unknown, nobody named; the timeout setting and the plog go into the fix
+    ("unknown",
+     re.compile(r"\bIn the specified timeout waiting event, all tasks in the specified stream are not completed\b|"
+                r"\bDuring the specified event synchronization waiting time, the event is not executed completely\b|"
+                r"\bThe execution of the internal task times out\b|\bStream synchronize timeout\b|"
+                r"reason=\[stream sync timeout\]|(?:runtime result = |error code is )50704[678]\b"),
+     "an Ascend NPU runtime wait ran out (a stream or event synchronize, or an internal task, did not finish in "
+     "time): no fault of the device is named, only work that did not finish -- a collective waiting for a "
+     "straggler or a peer that is gone, a slow or hung kernel, or the link",
+     "Read the ascend plog of that process (/root/ascend/log, with ASCEND_GLOBAL_LOG_LEVEL=1 and "
+     "ASCEND_GLOBAL_EVENT_ENABLE=1) for the task it waited on, and the logs of every rank for the first error (an "
+     "HCCL EI0002 / EI0006 on another rank is a collective waiting for a peer: find the rank it waited for); "
+     "HCCL_EXEC_TIMEOUT sets how long a collective waits (raise it only where a rank is known to be slow, not "
+     "stuck); rerun with ASCEND_LAUNCH_BLOCKING=1 to find a hung operator where it runs; check npu-smi device "
+     "health and the network between nodes."),
     # gloo's transfer waiting its whole timeout for a peer ("Timed out waiting 1800000ms for recv operation to
     # complete"): the peer never reached the collective (behind, or gone) -- rules B, E; the rank is not named
     ("rank_missing",

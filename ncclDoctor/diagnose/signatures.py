@@ -1866,6 +1866,12 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the
 # code is the runtime's (ACL_ERROR_RT_*), its meaning in verdict.cuda._accel_error
+# Ascend's runtime codes for a wait that ran out (CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_TIMEOUT
+# 507047, _FFTS_PLUS_TIMEOUT 507048: "all tasks in the specified stream are not completed", "The execution of the
+# internal task times out"): work that did not finish, no fault of the device -- read as a hang where a collective is
+# shown, otherwise unread (lead rule BO (1)); 507014-507018 (the AI Core's / AI CPU's own timeout or exception) stay
+# the device's error
+NPU_WAIT_TIMEOUT_CODES = frozenset({507046, 507047, 507048})
 R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? error code is (?P<code>\d{1,7})\b")
 # Ascend's runtime refusing the device id it was asked to map ("rtGetDeviceIndexByPhyId execute failed, reason=[device
 # id error]", under HCCL's communicator creation; "EE9999 ... get error: phyid:0 realDeviceId:0 is err:0x7010003"

@@ -121,6 +121,8 @@ class CrashReaders:
             self._cuda_open = (lineno, ev)
             return ev
         u = S.R_NPU_RT_ERROR.search(text) if "NPU function error" in text else None
+        if u and int(u.group("code")) in S.NPU_WAIT_TIMEOUT_CODES:
+            u = None  # a synchronize that waited out its timeout: work unfinished, no fault of this NPU (rule BO (1))
         if u:  # Ascend's runtime failed a call on the process's own NPU while it ran: read as CUDA's (AN (2))
             ev = self._context(lineno, text, "cuda_error")
             ev.data.update(what=f"{u.group('call').strip()} failed with Ascend runtime error {u.group('code')}",
