@@ -243,7 +243,12 @@ R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operat
 # the Notify record from remote rank: [24]" (taskType Notify Wait, the collective's tag): the same wait, by HCCL's
 # host side -- this rank sat in the collective until HCCL_EXEC_TIMEOUT for a peer's record that never came; the remote
 # rank it names is a group-local neighbour that may itself only be waiting, so it is not proven the missing one
+# HCCL's EI0006 at an operator's first connection ("Get_Socket_Timeout(EI0006): Getting socket times out. Reason: 1.
+# The remote does not initiate a connect request", under HcclAllocComResourceByTiling): the waiting side of a
+# connection set-up whose remote never came -- rule H's first-collective wait, the same wait (lead rule BO (2)); a
+# connect refused, unreachable or reset, or a failed address exchange, is another reading (network_setup)
 R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time|"
+                         r"\bGetting socket times out\. Reason: (?:1\. )?The remote does not initiate a connect\b|"
                          r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b|"
                          r"\bNotify register has not received the Notify record from remote rank\b")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
