@@ -334,6 +334,20 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "LD_LIBRARY_PATH and UCX_MODULE_DIR at the install the library (NIXL, UCC, MPI) was built against, not a system "
      "UCX of another version beside its bundled one -- or reinstall that library with a matching UCX; limit UCX_TLS "
      "and UCX_NET_DEVICES to transports and NICs that exist on the node, and rerun with UCX_LOG_LEVEL=info."),
+    # Habana's HCL (HCCL on Gaudi) refusing the host's server type when it builds its device controller
+    # ("hcl_device_control_factory.cpp::71(initDevice): The condition [ false ] failed. Invalid server type (4[OCP1])
+    # requested to generate controller", then synDeviceAcquire failing): the platform the installed Gaudi software
+    # supports is not this host's -- the collective library's own check naming a host setting wrong, the same in every
+    # process (lead rules Q, W, BA (5)): config, no rank
+    ("config",
+     re.compile(r"\bInvalid server type\b|\bserver type\b[^\n]{0,60}?\b(?:not supported|unsupported)\b"),
+     "the collective library (Habana's HCL, on Gaudi) refused this host's server type at device set-up: the "
+     "installed Gaudi software does not support the platform it runs on, the same in every process",
+     "Run the Gaudi software stack that supports this host's server type: use the Habana container for the platform "
+     "(the SynapseAI / HCL release its support matrix lists for this server and Gaudi generation), with the "
+     "habanalabs driver and container version match (hl-smi shows the driver version and the devices; the "
+     "container's SynapseAI release must be the driver's); check that HABANA_VISIBLE_DEVICES and any server-type "
+     "override the launch sets (HLS_TYPE) name this platform, the same on every node."),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)
