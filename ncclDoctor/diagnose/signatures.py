@@ -1871,6 +1871,13 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the
 # code is the runtime's (ACL_ERROR_RT_*), its meaning in verdict.cuda._accel_error
+# torch_xla's XRT runtime losing the session it runs the process's graphs in ("Aborted: Session 1a625b17752b2794 is not
+# found.", from loss.item() or any device call): the TPU server's runtime restarted under the process (its host out of
+# memory, a crash, a version it cannot serve) -- the accelerator runtime failing that process's call, read like a CUDA
+# error (lead rule AN (2)). xmp.spawn's child prints it first as "Exception in device=TPU:0: ..." (_mp_start_fn): the
+# process on that device ordinal, its spawn index on one host (lead rule AL (2))
+R_XRT_SESSION_LOST = re.compile(r"\bSession [0-9a-f]{8,32} is not found\b")
+R_XLA_DEVICE_EXC = re.compile(r"\bException in device=(?:TPU|XLA|GPU):(?P<ord>\d{1,4}): ")
 # Ascend's runtime codes for a wait that ran out (CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_TIMEOUT
 # 507047, _FFTS_PLUS_TIMEOUT 507048: "all tasks in the specified stream are not completed", "The execution of the
 # internal task times out"): work that did not finish, no fault of the device -- read as a hang where a collective is
