@@ -175,7 +175,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
-        + (HCCL_WAIT if _hccl(c) else "") + (HCCL_CONNECT_WAIT if _hccl_connect(c) else "") + (DEEPEP_WAIT if _backend(c, "deepep") else "")
+        + (HCCL_WAIT if _hccl(c) else "") + (HCCL_CONNECT_WAIT if _hccl_connect(c) else "")
+        + (DEEPEP_WAIT if _backend(c, "deepep") else "")
         + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
