@@ -219,6 +219,25 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "the InfiniBand / RoCE fabric reported an error",
      "Check the links and ports on the hosts involved (ibstat, ibv_devinfo, the switch's port counters: perfquery); "
      "rerun with NCCL_DEBUG=INFO to see which device; NCCL_IB_TIMEOUT / NCCL_IB_RETRY_CNT only hide a flapping link."),
+    # Ascend's runtime giving up a wait (torch_npu's words for ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_
+    # TIMEOUT 507047, _FFTS_PLUS_TIMEOUT 507048; EE1002 "Stream synchronize timeout. rtDeviceSynchronize execute
+    # failed, reason=[stream sync timeout]"): work on the device did not finish in time, no fault of the device --
+    # with no collective, tag or rank shown, a straggler's collective, a hung kernel or the link alike (lead rules
+    # BO (1), AB (2), BD (2)): unknown, nobody named; the timeout setting and the plog go into the fix
+    ("unknown",
+     re.compile(r"\bIn the specified timeout waiting event, all tasks in the specified stream are not completed\b|"
+                r"\bDuring the specified event synchronization waiting time, the event is not executed completely\b|"
+                r"\bThe execution of the internal task times out\b|\bStream synchronize timeout\b|"
+                r"reason=\[stream sync timeout\]|(?:runtime result = |error code is )50704[678]\b"),
+     "an Ascend NPU runtime wait ran out (a stream or event synchronize, or an internal task, did not finish in "
+     "time): no fault of the device is named, only work that did not finish -- a collective waiting for a "
+     "straggler or a peer that is gone, a slow or hung kernel, or the link",
+     "Read the ascend plog of that process (/root/ascend/log, with ASCEND_GLOBAL_LOG_LEVEL=1 and "
+     "ASCEND_GLOBAL_EVENT_ENABLE=1) for the task it waited on, and the logs of every rank for the first error (an "
+     "HCCL EI0002 / EI0006 on another rank is a collective waiting for a peer: find the rank it waited for); "
+     "HCCL_EXEC_TIMEOUT sets how long a collective waits (raise it only where a rank is known to be slow, not "
+     "stuck); rerun with ASCEND_LAUNCH_BLOCKING=1 to find a hung operator where it runs; check npu-smi device "
+     "health and the network between nodes."),
     # gloo's transfer waiting its whole timeout for a peer ("Timed out waiting 1800000ms for recv operation to
     # complete"): the peer never reached the collective (behind, or gone) -- rules B, E; the rank is not named
     ("rank_missing",
@@ -315,6 +334,20 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "LD_LIBRARY_PATH and UCX_MODULE_DIR at the install the library (NIXL, UCC, MPI) was built against, not a system "
      "UCX of another version beside its bundled one -- or reinstall that library with a matching UCX; limit UCX_TLS "
      "and UCX_NET_DEVICES to transports and NICs that exist on the node, and rerun with UCX_LOG_LEVEL=info."),
+    # Habana's HCL (HCCL on Gaudi) refusing the host's server type when it builds its device controller
+    # ("hcl_device_control_factory.cpp::71(initDevice): The condition [ false ] failed. Invalid server type (4[OCP1])
+    # requested to generate controller", then synDeviceAcquire failing): the platform the installed Gaudi software
+    # supports is not this host's -- the collective library's own check naming a host setting wrong, the same in every
+    # process (lead rules Q, W, BA (5)): config, no rank
+    ("config",
+     re.compile(r"\bInvalid server type\b|\bserver type\b[^\n]{0,60}?\b(?:not supported|unsupported)\b"),
+     "the collective library (Habana's HCL, on Gaudi) refused this host's server type at device set-up: the "
+     "installed Gaudi software does not support the platform it runs on, the same in every process",
+     "Run the Gaudi software stack that supports this host's server type: use the Habana container for the platform "
+     "(the SynapseAI / HCL release its support matrix lists for this server and Gaudi generation), with the "
+     "habanalabs driver and container version match (hl-smi shows the driver version and the devices; the "
+     "container's SynapseAI release must be the driver's); check that HABANA_VISIBLE_DEVICES and any server-type "
+     "override the launch sets (HLS_TYPE) name this platform, the same on every node."),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)

@@ -282,6 +282,15 @@ SNIFF = 8192
 #             (generic.R_FAILURE_WORD, verdict.usage._cpu_tensor / _tensor_refused, lead rule AV)
 #   HCCP process  Ascend's EJ0001 "Failed to initialize the HCCP process": that rank's NPU could not start HCCL's
 #             device-side process (readers.crash._cuda_error, lead rule AN (2))
+#   socket times out  HCCL's EI0006 "Get_Socket_Timeout(EI0006): Getting socket times out. Reason: 1. The remote does
+#             not initiate a connect request" at an operator's first connection: the same wait at set-up
+#             (readers.watchdog, R_HCCL_WAIT, lead rule BO (2))
+#   server type  Habana HCL's check "The condition [ false ] failed. Invalid server type (4[OCP1]) requested to
+#             generate controller", no other word in it: kept as an unread failure line (generic.R_FAILURE_WORD), read
+#             by generic._READINGS as the host's platform the Gaudi software does not support (lead rules Q, BA (5))
+#   Exception in device=  xmp.spawn's child reporting its own error ("Exception in device=TPU:0: Aborted: Session
+#             1a625b17752b2794 is not found."), which holds no other word: the device ordinal names the process
+#             (readers.crash, S.R_XLA_DEVICE_EXC, lead rules AN (2), AL (2))
 #   fftsplus task timeout  the device's EI9999 "hccl fftsplus task timeout occurred ... stuck notify": the same wait
 #             seen from the device (readers.watchdog, R_HCCL_WAIT)
 #   Notify record  HCCL's EI0002 "The Notify register has not received the Notify record from remote rank": the
@@ -649,7 +658,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
-            b"/transport/uv/", b"create QP", b"did not send the data",
+            b"/transport/uv/", b"create QP", b"did not send the data", b"socket times out",
+            b"server type", b"Exception in device=",
             b"fftsplus task timeout", b"Notify record", b"Heartbeat Lost", b"root node", b"root info", b"HCCP process",
             b"pointer not allocated", b"backend type associated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",

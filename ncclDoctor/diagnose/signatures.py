@@ -243,7 +243,12 @@ R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operat
 # the Notify record from remote rank: [24]" (taskType Notify Wait, the collective's tag): the same wait, by HCCL's
 # host side -- this rank sat in the collective until HCCL_EXEC_TIMEOUT for a peer's record that never came; the remote
 # rank it names is a group-local neighbour that may itself only be waiting, so it is not proven the missing one
+# HCCL's EI0006 at an operator's first connection ("Get_Socket_Timeout(EI0006): Getting socket times out. Reason: 1.
+# The remote does not initiate a connect request", under HcclAllocComResourceByTiling): the waiting side of a
+# connection set-up whose remote never came -- rule H's first-collective wait, the same wait (lead rule BO (2)); a
+# connect refused, unreachable or reset, or a failed address exchange, is another reading (network_setup)
 R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time|"
+                         r"\bGetting socket times out\. Reason: (?:1\. )?The remote does not initiate a connect\b|"
                          r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b|"
                          r"\bNotify register has not received the Notify record from remote rank\b")
 R_RAN_FOR = re.compile(r"ran for (\d+) milliseconds")
@@ -1866,6 +1871,19 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # function error: acl::AclQueryEventRecordedStatus(event_, &currStatus), error code is 507014", then "[Error]: The
 # aicore execution times out."): a kernel of that NPU failed or hung, read like a CUDA error (lead rule AN (2)); the
 # code is the runtime's (ACL_ERROR_RT_*), its meaning in verdict.cuda._accel_error
+# torch_xla's XRT runtime losing the session it runs the process's graphs in ("Aborted: Session 1a625b17752b2794 is not
+# found.", from loss.item() or any device call): the TPU server's runtime restarted under the process (its host out of
+# memory, a crash, a version it cannot serve) -- the accelerator runtime failing that process's call, read like a CUDA
+# error (lead rule AN (2)). xmp.spawn's child prints it first as "Exception in device=TPU:0: ..." (_mp_start_fn): the
+# process on that device ordinal, its spawn index on one host (lead rule AL (2))
+R_XRT_SESSION_LOST = re.compile(r"\bSession [0-9a-f]{8,32} is not found\b")
+R_XLA_DEVICE_EXC = re.compile(r"\bException in device=(?:TPU|XLA|GPU):(?P<ord>\d{1,4}): ")
+# Ascend's runtime codes for a wait that ran out (CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_TIMEOUT
+# 507047, _FFTS_PLUS_TIMEOUT 507048: "all tasks in the specified stream are not completed", "The execution of the
+# internal task times out"): work that did not finish, no fault of the device -- read as a hang where a collective is
+# shown, otherwise unread (lead rule BO (1)); 507014-507018 (the AI Core's / AI CPU's own timeout or exception) stay
+# the device's error
+NPU_WAIT_TIMEOUT_CODES = frozenset({507046, 507047, 507048})
 R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? error code is (?P<code>\d{1,7})\b")
 # Ascend's runtime refusing the device id it was asked to map ("rtGetDeviceIndexByPhyId execute failed, reason=[device
 # id error]", under HCCL's communicator creation; "EE9999 ... get error: phyid:0 realDeviceId:0 is err:0x7010003"

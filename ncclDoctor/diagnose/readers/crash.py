@@ -121,6 +121,8 @@ class CrashReaders:
             self._cuda_open = (lineno, ev)
             return ev
         u = S.R_NPU_RT_ERROR.search(text) if "NPU function error" in text else None
+        if u and int(u.group("code")) in S.NPU_WAIT_TIMEOUT_CODES:
+            u = None  # a synchronize that waited out its timeout: work unfinished, no fault of this NPU (rule BO (1))
         if u:  # Ascend's runtime failed a call on the process's own NPU while it ran: read as CUDA's (AN (2))
             ev = self._context(lineno, text, "cuda_error")
             ev.data.update(what=f"{u.group('call').strip()} failed with Ascend runtime error {u.group('code')}",
@@ -143,6 +145,17 @@ class CrashReaders:
             where = f" ({na.group('file')})" if na.group("file") else ""
             ev.data.update(what=f"Intel GPU compute runtime (NEO) abort at line {na.group('line')}{where}",
                            cuda_code=None, watchdog=False, accel="intel", aborts=True)
+            self._cuda_open = (lineno, ev)
+            return ev
+        x = S.R_XRT_SESSION_LOST.search(text) if "is not found" in text else None
+        if x:  # the XRT runtime lost the session of this process's device calls: read as CUDA's (lead rule AN (2))
+            ev = self._context(lineno, text, "cuda_error")
+            d = S.R_XLA_DEVICE_EXC.search(text, 0, x.start()) if "Exception in device=" in text else None
+            if d and ev.rank is None:  # xmp.spawn's own line for its child: the device ordinal is its index
+                ev.rank = int(d.group("ord"))
+                ev.data["rank_from"] = f"xmp.spawn's '{d.group(0).strip()}' (its process on that device)"
+            ev.data.update(what=f"the XRT session was lost ('{x.group(0)}')", cuda_code=None, watchdog=False,
+                           accel="xla")
             self._cuda_open = (lineno, ev)
             return ev
         a = (S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text or "synStatus" in text or "Nrt::" in text

@@ -598,6 +598,10 @@ class ExitReaders:
             # have re-raised it as "-- Process N terminated with the following error:"), the child itself exited
             # with C (verdict.exits: its fix)
             ev.data["spawn_exit"] = True
+        elif m.group("mpsig"):
+            # spawn's "process N terminated with signal SIGSEGV": the child died of a signal, no Python exception
+            # reached spawn's wrapper (verdict.exits: its fix asks for that child's own crash dump)
+            ev.data["spawn_signal"] = True
         elif m.group("mpexc"):
             # the record's world is known (spawn tore the other children down, or nprocs is the world size): the
             # child's own traceback follows it; none read by the end is a paste cut inside it (_spawn_shown_cut)

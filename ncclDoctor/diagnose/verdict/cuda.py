@@ -1198,6 +1198,15 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
                 "and relaunch; make sure two jobs do not share NPUs (ASCEND_RT_VISIBLE_DEVICES). If no process "
                 "holds it, read the ASCEND plog (/root/ascend/log, ASCEND_GLOBAL_LOG_LEVEL=1) for the driver's error "
                 "and reset or check that device (npu-smi).")
+    if runtime == "xla":
+        return (f"an accelerator runtime error ({said}: torch_xla's XRT runtime on the TPU server): the TPU runtime "
+                "lost the session that process's device calls ran in -- it restarted under the process (its host out "
+                "of memory, a crash, a client version it cannot serve)",
+                f"The TPU runtime session lost by {who}: restart the TPU runtime (restart the Colab runtime on Colab) "
+                "so every process gets a fresh XRT session; reduce TPU host memory use (batch size, the data held "
+                "in each process), the usual reason the runtime restarts; keep the TPU runtime / torch_xla version "
+                "match (the torch_xla / XRT version the TPU software version serves); rerun with fewer cores to "
+                "isolate a process that fails alone.")
     if runtime == "habana":
         return (f"an accelerator runtime error ({said}: Habana's SynapseAI under torch's HPU bridge): the HPU's "
                 "graph compiler or runtime failed that process's own call, not a peer",

@@ -569,6 +569,19 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      f"process {n}'s own output above the parent's traceback for what it printed before exiting; "
                      "search the code the child runs for exit( / sys.exit( and return from the function instead; run "
                      "with one GPU (nprocs=1, or the function called directly) to see the error. " + abort_fix)
+    if single and exc is None and native and lone.event.data.get("spawn_signal") and lone.local_rank is not None:
+        # spawn's parent reports 'process N terminated with signal SIGSEGV': the child died in native code, no Python
+        # exception reached spawn (lead rules A, AL (2)): what says why is that child's own crash dump, and one process
+        # without spawn reproduces it (round 81's slowfast-118 and lightning-2124: mp.spawn and xmp.spawn alike)
+        n, name = lone.local_rank, SIGNALS.get(-native[0], f"signal {-native[0]}")
+        abort_fix = (f"mp.spawn reports 'process {n} terminated with signal {name}': the child died in native code, "
+                     "and no Python exception reached spawn (it would have re-raised it with its traceback). Get the "
+                     f"core dump / faulthandler of process {n}: PYTHONFAULTHANDLER=1 in the parent's environment "
+                     "reaches every spawned child and prints its Python stack at the crash, and with ulimit -c "
+                     "unlimited its core file gives the native backtrace (gdb python core -> bt); run with one "
+                     "process (nprocs=1, one device) to reproduce it without spawn; check that torch, its device "
+                     "library (CUDA, torch_xla) and every compiled extension are builds of matching versions, and "
+                     "the host memory the processes share (a smaller batch size). " + abort_fix)
     # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
     # in the same exception: that exception is the cause the record points to, and the fix starts from it
     alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""

@@ -175,7 +175,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
         "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
-        + (HCCL_WAIT if _hccl(c) else "") + (DEEPEP_WAIT if _backend(c, "deepep") else "")
+        + (HCCL_WAIT if _hccl(c) else "") + (HCCL_CONNECT_WAIT if _hccl_connect(c) else "")
+        + (DEEPEP_WAIT if _backend(c, "deepep") else "")
         + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
@@ -322,6 +323,15 @@ HCCL_WAIT = (" HCCL's own wait ran out (its watchdog's WorkHCCL timeout, a stuck
              "busy before the collective (a longer generation or training step) needs a longer HCCL_EXEC_TIMEOUT; a "
              "link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the network interface).")
 
+# HCCL's EI0006 at an operator's first connection, the remote never initiating its connect (signatures.R_HCCL_WAIT):
+# a rank late to its first collective, or the link between the NPUs at set-up (lead rules H, BO (2))
+HCCL_CONNECT_WAIT = (" The wait was at the connection's set-up (the remote never initiated its connect): a rank that "
+                     "started late or is still loading weights before its first collective (check other ranks' errors "
+                     "and when each started; a longer HCCL_CONNECT_TIMEOUT where the start-up is slow), or the link "
+                     "between the nodes -- the NPU device IPs on the same network segment (hccn_tool ping between "
+                     "nodes), TLS consistent on every NPU (hccn_tool -i $devid -tls -g), and HCCL_IF_IP / "
+                     "HCCL_SOCKET_IFNAME naming the interface the nodes share.")
+
 
 # DeepEP's host gave up on the counts its peers send before a dispatch (signatures.R_DEEPEP_CPU_WAIT)
 DEEPEP_WAIT = (" DeepEP's host waited for its peers' token counts (timeout (dispatch CPU)): a py-spy dump of every "
@@ -333,6 +343,11 @@ DEEPEP_WAIT = (" DeepEP's host waited for its peers' token counts (timeout (disp
 def _hccl(c: Collected) -> bool:
     """Whether a timeout shown is HCCL's own wait for a peer (readers.watchdog: R_HCCL_WAIT, a WorkHCCL watchdog)."""
     return any(e.data.get("backend") == "hccl" for e in c.samples.get("watchdog_timeout", []))
+
+
+def _hccl_connect(c: Collected) -> bool:
+    """Whether a timeout shown is HCCL's wait at a connection's set-up (EI0006, the remote never connected)."""
+    return any(e.data.get("hccl_connect") for e in c.samples.get("watchdog_timeout", []))
 
 
 def _backend(c: Collected, name: str) -> bool:
