@@ -558,6 +558,9 @@ SNIFF = 8192
 #   ] Exception in   older SGLang's record of a process's crash, its traceback on the next lines ("[23:17:08 TP4]
 #             Exception in run_tp_server:"), which holds no other word (S.R_SGLANG_EXC_RECORD,
 #             verdict.exits._sglang_crash)
+#   operate in serial mode  joblib's warning that its probe of the host's POSIX semaphores failed ("[Errno 28] No
+#             space left on device.  joblib will operate in serial mode"), which holds no other word: a traceback cut
+#             where multiprocessing creates a lock is then /dev/shm full (parse._sem_probe, verdict.unread)
 #   batch in , resource_sharer  where a traceback shows a process fetching its next DataLoader batch (the training
 #             loop's "for step, batch in pbar:" source line, multiprocessing's resource_sharer.py frames that pass a
 #             worker's shared tensor), lines with no other word: a connection error right below is the loader's
@@ -697,7 +700,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
-            b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.")
+            b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
+            b"operate in serial mode")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -320,6 +320,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
         self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
+        # joblib's semaphore probe failing (S.R_SEM_PROBE): (its errno, its words), read at a cut traceback's lock
+        self._sem_probe: tuple[int, str] | None = None
+        self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
+        self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
         # does, False once one ties it to another rank (_bare_rank)
         self._bare_tied: bool | None = None
@@ -568,6 +572,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         shown = shown[:3]
         if not shown:
             return
+        if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
+            # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
+            # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on
+            # the cut frame (below) or the exception it ends in (verdict.unread's DataLoader fix)
+            self._loader_tail = True
+            if self._last_tail is not None and self._last_tail.where == f"{self.path}:{shown[0][0]}":
+                self._last_tail.data["loader"] = True
         last = shown[0]
         if last[1].rstrip().endswith("ChildFailedError:") and S.R_CHILD_FAILED_BARE.search(last[1]):
             # torchrun's own traceback ending in its ChildFailedError with the paste cut before the failure record it
@@ -607,12 +618,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         code = None if frame is last else (last[1] if frame is shown[1] else shown[1][1])
         ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
                        code=code.strip() if code is not None else None,
+                       # a cut where multiprocessing creates a lock / semaphore (in /dev/shm) after joblib's probe of
+                       # the same facility failed: that failure's errno (verdict.unread._cut_semaphore)
+                       sem_probe=self._sem_probe if self._sem_probe and (
+                           (code and S.R_MP_SEM_CALL.search(code)) or "multiprocessing" in frame[1] and
+                           "synchronize.py" in frame[1]) else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) == 3 and frame is shown[2]
-                             and _FRAME_HEAD_CUT.match(last[1]) else None))
+                             and _FRAME_HEAD_CUT.match(last[1]) else None),
+                       loader=self._loader_tail or bool(S.R_LOADER_FETCH_FRAME.search(frame[1])))
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             frame is shown[1] and len(shown) == 3) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
@@ -950,6 +967,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if ev is not None and ev.kind == "traceback_tail":
+            self._last_tail = ev  # the input's last exception: input_tail marks it where the paste ends in it
         if self._top_frame is not None and self._top_frame[1] == lineno and self._top_frame[2] < 3:
             # a top-level frame's code line, carets and a wrapped line's blanks hold no trigger: read them one by one,
             # up to the exception or the next frame (parse._top_frame)
@@ -1220,6 +1239,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
+        if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
+            self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):
             self._shm_open = lineno  # the exception below it is the shared-memory block's (crash._dataloader)
         if body[:1] == "[" and self._bare_tied is not False and "rank" in body and (t := S.R_BARE_TIE.match(body)):

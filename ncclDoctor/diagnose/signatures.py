@@ -1044,6 +1044,20 @@ R_MP_TMP = re.compile(r"\[Errno (\d{1,3})\] ([A-Za-z][^:\n]{0,60}): '([^'\n]{0,2
 # A traceback's source line creating a POSIX shared-memory block (multiprocessing.shared_memory's
 # "self._fd = _posixshmem.shm_open(", a library's own shm_open call): the exception right below it is that block's
 R_SHM_OPEN_CALL = re.compile(r"\bshm_open\(")
+# A traceback frame of torch's DataLoader fetching the next batch from its worker processes: where the main process
+# learns that a worker died or stopped answering ("DataLoader worker (pid(s) N) exited unexpectedly", "Too many open
+# files. Communication with the workers is no longer possible", a timeout) -- raised from these frames.
+R_LOADER_FETCH_FRAME = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
+                                  r'(?:__next__|_next_data|_get_data|_try_get_data)\s*$')
+# joblib's probe of the host's POSIX semaphores at import (it creates a multiprocessing.Semaphore, which lives in
+# /dev/shm as a sem.* file) failing: "UserWarning: [Errno 28] No space left on device.  joblib will operate in serial
+# mode" -- the semaphore facility itself refused (errno 28: /dev/shm full; 38 / 13: no usable /dev/shm). group 1: the
+# errno, group 2: its words
+R_SEM_PROBE = re.compile(r"\[Errno (\d{1,3})\] ([A-Za-z][^.\n]{0,60})\.\s{1,4}joblib will operate in serial mode")
+# A traceback's source line creating a multiprocessing lock or semaphore (a POSIX semaphore in /dev/shm): queues.py's
+# "self._rlock = ctx.Lock()", synchronize.py's "sl = self._semlock = _multiprocessing.SemLock(", "mp.Semaphore(".
+R_MP_SEM_CALL = re.compile(r"\b(?:ctx|mp|multiprocessing|context)\.(?:R?Lock|(?:Bounded)?Semaphore|Condition|Barrier)"
+                           r"\(|\bSemLock\(")
 # ... and the exception shm_open raises when a block of that name already exists: the name is a shared-memory object's
 # (one component after the leading '/', the file it names lives in /dev/shm): "FileExistsError: [Errno 17] File
 # exists: '/000010_locals'"
@@ -1057,6 +1071,10 @@ R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'
 R_BATCH_FETCH = re.compile(r"^\s*for\s+[\w\s,()]{0,80}?\bbatch\w{0,20}\b[\w\s,()]{0,40}?\s+in\s+\S[^\n]{0,200}:\s*$|"
                            r"\bmultiprocessing[/\\]resource_sharer\.py\"")
 R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
+# ... or the process running out of file descriptors there ("OSError: [Errno 24] Too many open files" under
+# resource_sharer / DupFd / reduce_storage frames): the file_descriptor sharing strategy keeps one descriptor per
+# shared tensor of a batch in flight, and the open-file limit ran out (round 81's face-recognition-framework-5)
+R_FETCH_FD_EXC = re.compile(r"^(?:builtins\.)?(?:OSError|IOError): \[Errno 24\] Too many open files")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")

@@ -922,18 +922,21 @@ class CrashReaders:
         """A connection error raised where the process fetches its next DataLoader batch (signatures.R_BATCH_FETCH:
         right below the training loop's own `for ... batch in ...:` line, or under multiprocessing's resource_sharer
         frames within a few lines): the loader's channel to its own worker processes -- the socket a worker hands a
-        batch's shared tensor through (the file_descriptor sharing strategy) -- was reset, not a peer rank's socket.
+        batch's shared tensor through (the file_descriptor sharing strategy) -- was reset, not a peer rank's socket;
+        or "OSError: [Errno 24] Too many open files" there: the descriptors that strategy holds ran out (fd_limit).
         That process's own data loading failed (read as a DataLoader event, verdict.memory._dataloader); a line of
         another rank's tag than the fetch's is not its exception."""
         at, tag, loop = self._batch_fetch
-        if not 0 < lineno - at <= (1 if loop else _FETCH_NEAR) or "Connection" not in text:
+        if not 0 < lineno - at <= (1 if loop else _FETCH_NEAR) or ("Connection" not in text
+                                                                   and "Too many open files" not in text):
             return None
-        m = S.R_FETCH_CONN_EXC.match(self._body.lstrip())
+        m = S.R_FETCH_CONN_EXC.match(self._body.lstrip()) or S.R_FETCH_FD_EXC.match(self._body.lstrip())
         own = _innermost(S.R_RANK_TAG, text)
         if m is None or (own.group(0) if own else "") != tag:
             return None
         ev = self._context(lineno, text, "dataloader")
-        ev.data.update(signal=None, bus_error=False, fetch_reset=m.group(0))
+        # errno 24 (EMFILE): the descriptors the fd-passing socket hands batches through ran out, the socket was fine
+        ev.data.update(signal=None, bus_error=False, fetch_reset=m.group(0), fd_limit="Errno 24" in m.group(0))
         return ev
 
     def _dataloader(self, lineno: int, text: str) -> Event | None:

@@ -465,7 +465,15 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "log shows an error of its own, check the fabric between the nodes (ibstat / ibv_devinfo for the "
                "InfiniBand ports' state and error counters, dmesg for NIC errors) and rerun with NCCL_DEBUG=INFO to "
                "see which connection failed." if any(e.data.get("code") == "ncclRemoteError"
-                                                       for e in c.samples.get("nccl_error", [])) else ""),
+                                                       for e in c.samples.get("nccl_error", [])) else "")
+            # gloo's own transport (gloo/transport/tcp/pair.cc) carried the collective: gloo is torch's backend for
+            # CPU tensors, a GPU training's gradients belong on NCCL (lead rule U (4); round 81's applio-824)
+            + (" The connection was gloo's (its tcp pair): on one host the peer is the other training process -- its "
+               "own error is printed earlier in the same output (host OOM, a DataLoader worker, a GPU out of "
+               "memory); with both ends alive, check the interface gloo binds (GLOO_SOCKET_IFNAME / network between "
+               "the processes). For GPU training, use NCCL backend on GPU (init_process_group(backend='nccl'); gloo "
+               "is meant for CPU tensors), or train on one GPU to take the second process out."
+               if any("gloo" in e.text for e in peer_gone) else ""),
             "medium",
             [],
             [e.brief() for e in peer_gone[:3]],

@@ -138,7 +138,10 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "nor why it died (Ray's own list: the OOM killer, ray stop --force, a crash)",
         "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
         "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
-        "process' shows whether the OOM killer took it (host memory)." + (
+        "process' shows whether the OOM killer took it (host memory / container memory limit: the node's RAM, and "
+        "the Ray memory monitor, which kills workers itself above RAY_memory_usage_threshold); a crash (SIGSEGV) "
+        "leaves its core dump / faulthandler stack in that worker-*.err. If it is memory, reduce memory: a smaller "
+        "batch, fewer workers per node, parameter / optimizer offload." + (
             # Ray's hint that the worker's pod may have hit its memory limit: where to look, not a cause shown
             " Ray hints the worker's pod may have exceeded its K8s memory limit: kubectl describe pod (an "
             "OOMKilled last state) and the pod's memory usage against its memory limit say whether it did; raise "
@@ -870,6 +873,19 @@ def _agent_stopped(c: Collected) -> bool:
     return any(e.data.get("sent") == "SIGTERM" for e in c.samples.get("signal", []))
 
 
+# torchrun's failure record's first line as its logger prints it ("ERROR:torch.distributed.elastic.multiprocessing.api:
+# failed (exitcode: 1) local_rank: 0 (pid: 41) of binary: ..."): a paste that stops a few characters into it
+# ("ERROR:torch.distr") is that record cut before its exit code and rank (lead rules BG (2), A; round 81's
+# ultralytics-2588)
+_RECORD_HEAD = "torch.distributed.elastic.multiprocessing.api:failed (exitcode:"
+
+
+def _record_head_cut(e: Event) -> bool:
+    """A line announcing an error whose whole text is the start of torchrun's failure record's first line, cut."""
+    said = (e.data.get("message") or "").strip()
+    return bool(e.data.get("line")) and len(said) >= 5 and _RECORD_HEAD.startswith(said)
+
+
 def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torchrun's agent's closing signals alone ("Sending process P closing signal SIGTERM"), or its "Worker group
     FAILED. N/M attempts left" (it restarts the group after a worker failed), nothing else failing in the lines: no
@@ -882,7 +898,8 @@ def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     sigs = c.samples.get("signal", [])
     sent = [e for e in sigs if e.data.get("sent") == "SIGTERM"]
     group = c.samples.get("group_failed", [])
-    if (not (sent or group) or len(sent) != len(sigs) or c.child_failures or c.worker_failures or c.exceptions
+    if (not (sent or group) or len(sent) != len(sigs) or c.child_failures or c.worker_failures
+            or (c.exceptions and not all(_record_head_cut(e) for e in c.exceptions))
             or c.unread or any(own_errors(st) for st in c.ranks.values())):
         return None
     gap = next((e.data["pid_gap"] for e in sent if e.data.get("pid_gap") is not None), None)

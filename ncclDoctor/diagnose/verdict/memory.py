@@ -713,6 +713,22 @@ def _fetch_reset(evs: list, ranks: list[int]) -> Verdict:
     behind the batch ran out. That process's own data loading, not a peer rank's socket: the shared-memory class
     (dataloader_shm, lead rule F's), the rank whose traceback it is named (lead rules A, AN (1))."""
     e = evs[0]
+    if any(x.data.get("fd_limit") for x in evs):
+        # "OSError: [Errno 24] Too many open files" under resource_sharer / DupFd / reduce_storage: the
+        # file_descriptor sharing strategy keeps one descriptor per shared tensor, and the process's open-file limit
+        # ran out -- the DataLoader's shared-memory transport hitting a host limit (lead rules F, AL (1); round 81's
+        # face-recognition-framework-5, as maskrcnn-benchmark-158 reads it)
+        return Verdict(
+            "dataloader_shm",
+            f"{_named(ranks) if ranks else 'a process'} ran out of file descriptors passing a DataLoader batch's "
+            f"shared tensors between processes ('{_what(e)[:100]}' under multiprocessing's resource_sharer / "
+            "DupFd frames): the file_descriptor sharing strategy keeps one descriptor open per shared tensor, and "
+            "the open-file limit is too low for the batches in flight; a host limit, not a peer rank",
+            "Too many open files is the file descriptor limit: raise it (ulimit -n 65536 before the launch; docker "
+            "--ulimit nofile=65536) or call torch.multiprocessing.set_sharing_strategy('file_system') at the top "
+            "of the training script (tensors pass through /dev/shm files instead of descriptors); fewer "
+            "num_workers / prefetch_factor only delays it.",
+            "medium" if ranks else "low", ranks, [x.brief() for x in evs[:3]], job_wide=not ranks)
     return Verdict(
         "dataloader_shm",
         f"{_named(ranks) if ranks else 'a process'}'s DataLoader lost its workers' channel while fetching a batch "

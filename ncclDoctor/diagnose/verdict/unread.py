@@ -388,6 +388,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
+            + _eintr_fix(c, what)
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
@@ -417,6 +418,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
            "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
            if hosts else "")
+        + (_LOADER_CUT_FIX if e.data.get("loader") or _loader_cut(c) else "")
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
@@ -905,6 +907,51 @@ def _connect_warned(c: Collected) -> str:
                "under WSL/Linux where that does not serve" if win else "") + ".")
 
 
+# A traceback that ends in (or is cut inside) the DataLoader's frames fetching a batch from its worker processes
+# (parse.input_tail's ``loader``: __next__ -> _next_data -> _get_data -> _try_get_data), its error text cut: the
+# main process raises there when a worker died or stopped answering -- killed (host memory, a bus error), /dev/shm
+# too small for the batches, the file descriptors of the fd-passing sharing strategy run out -- and the lines do not
+# say which (lead rules BL (2), BG (6), T: cause unknown, nobody named); what an expert checks, in that order (round
+# 81's mmf-877, detectron2-3953)
+_LOADER_CUT_FIX = (
+    "The traceback ends in the DataLoader fetching a batch from its worker processes (__next__ -> _next_data -> "
+    "_get_data): there a DataLoader worker died or stopped answering; show the full error. Check "
+    "shared memory (/dev/shm too small for the batches: df -h /dev/shm; docker --shm-size=16g or --ipc=host), "
+    "dmesg (OOM killer / bus error) on that host for a killed worker (host memory), and the open-file limit of the "
+    "fd-passing sharing strategy ('Too many open files': ulimit -n 65536, or "
+    "torch.multiprocessing.set_sharing_strategy('file_system')); rerun with num_workers=0 to see the worker's own "
+    "error in the main process, then fewer num_workers or pin_memory=False; build a DataLoader once rather than "
+    "in every evaluation call. ")
+
+
+# An exception that is a system call interrupted by a signal (InterruptedError, "[Errno 4] Interrupted system call",
+# EINTR): no failure of the data or the code, a signal delivered while the call ran -- its sender and the call's retry
+# are what an expert checks; with a datasets map running num_proc worker processes in the lines (parse's "busy"
+# "Map (num_proc=N)"), those workers are what starts and reaps processes under it (round 81's datasets-8491)
+_R_EINTR = re.compile(r"\bInterruptedError\b|\[Errno 4\] Interrupted system call")
+_R_MAP_PROCS = re.compile(r"\bnum_proc=\d")
+
+
+def _eintr_fix(c: Collected, what: str) -> str:
+    """The fix for an exception that is EINTR (empty for any other): who sent the signal, and the call's retry."""
+    if not _R_EINTR.search(what):
+        return ""
+    fix = ("InterruptedError (EINTR) is a system call interrupted by a signal the process received: check signals "
+           "sent to the job (the scheduler, a launcher, a child process exiting) and the host process/thread limits "
+           "(ulimit -u); Python retries most calls on EINTR itself (PEP 475) but not every library's own path -- "
+           "retry on EINTR around the call, or upgrade the library whose frames raised it. ")
+    if any(_R_MAP_PROCS.search(e.data.get("what") or "") for e in c.samples.get("busy", [])):
+        fix += ("The dataset map ran with num_proc worker processes on every rank at once: reduce num_proc, and "
+                "preprocess the dataset once before the distributed launch (or on the main rank first, "
+                "main_process_first, the others loading it from the cache: load_from_cache_file). ")
+    return fix
+
+
+def _loader_cut(c: Collected) -> bool:
+    """A traceback cut inside the DataLoader's fetch frames is in the lines (parse.input_tail's ``loader``)."""
+    return any(e.data.get("loader") for e in c.samples.get("tb_cut", []))
+
+
 # What to do about a traceback the paste cut before its exception line: its error is what decides
 _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception and its error message (the paste stops "
                "inside its frames: show the full error text after the traceback, which names what failed), and every "
@@ -1170,6 +1217,29 @@ def _env_key_cut(ev, who: str) -> Verdict:
 _R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.py\b")
 
 
+def _cut_semaphore(ev, who: str) -> Verdict:
+    """Lead rules F, AL (1), AG: a traceback cut where multiprocessing creates a lock or semaphore (queues.py's
+    ctx.Lock(), synchronize.py's SemLock: a POSIX semaphore, a sem.* file in /dev/shm), after joblib's probe of that
+    same facility printed its failure ("[Errno 28] No space left on device.  joblib will operate in serial mode"):
+    the process stopped making a semaphore the host had just refused -- /dev/shm full or too small (a container's
+    64 MB default), the shared-memory class; the disk the job writes to is not involved. Nobody named: the lines
+    carry no rank and it is the host's (round 81's vits-fast-fine-tuning-397). Another errno there (no usable
+    /dev/shm: 38, 13) is read the same way, its words said."""
+    errno, said = ev.data["sem_probe"]
+    full = errno in (28, 122)
+    return Verdict(
+        "dataloader_shm",
+        f"the input stops inside {who} traceback where multiprocessing creates a lock / semaphore ({ev.text[:200]}"
+        + (f": '{ev.data['code'][:80]}'" if ev.data.get("code") else "") + "), and joblib's probe of the same "
+        f"facility just failed with [Errno {errno}] {said}: POSIX semaphores live in /dev/shm, which is "
+        + ("full or too small" if full else "not usable") + " -- the host's or container's shared memory, not a "
+        "rank's fault nor the disk the job writes to",
+        "/dev/shm full: enlarge it (docker --shm-size=16g or --ipc=host; Kubernetes emptyDir medium: Memory); "
+        "df -h /dev/shm shows its size and use -- remove stale /dev/shm files (sem.*, torch_*, leftovers of killed "
+        "runs) and kill leftover processes holding them. Paste the full traceback to confirm its error line.",
+        "medium", [], [ev.brief()], job_wide=True)
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -1384,12 +1454,16 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        "frame: a process began raising an uncaught exception there, and these lines show neither its "
                        "error nor which rank failed first",
                        _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low", [], [ev.brief()])
+    if ev.data.get("sem_probe"):
+        return _cut_semaphore(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if (where := _cut_where(ev, who)) is not None:
         if win:
             where.fix = win + where.fix
         return where
     comp = ev.data.get("compile")
+    if ev.data.get("loader") and not comp:
+        win += _LOADER_CUT_FIX
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
                    "a process raised there, and these lines show neither its error nor which rank failed first"
                    + ("; its last frames are torch.compile's own (TorchDynamo handing the graph to its backend"
