@@ -656,19 +656,30 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "with dmesg -T | grep -i 'killed process'; use fewer DataLoader workers (num_workers, prefetch_factor), "
            "keep the dataset out of each worker's memory (memory-mapped or lazily loaded files, not Python lists "
            "copied into every worker), or give the job more host RAM / swap.")
-    # a worker that "exited unexpectedly" with no signal named died without a Python exception: in the usual case
-    # it was killed while writing its batch into a too-small /dev/shm (a container's 64 MB default) -- the
-    # shared-memory class, as a bus error names it outright
-    shm_guess = not named
+    if not named:
+        # a worker that "exited unexpectedly" with no signal named died without a Python exception, its cause not in
+        # the lines: killed from outside (the OOM killer prints "killed by signal: Killed" only when the main process
+        # saw the signal), /dev/shm too small for its batch (torch prints the bus-error hint then), its file
+        # descriptors run out -- lead rule BO (4), as BL (2) reads the pin-memory thread: cause unknown, the rank
+        # the failure record or the traceback's own tag names stays named (round 81's videosys-97; detectron2-384
+        # and open-sora-815 relabelled to it)
+        return Verdict(
+            "unknown",
+            f"a DataLoader worker of {_named(ranks)} exited unexpectedly with no signal, bus error or /dev/shm text "
+            "shown: the loader's worker died and the lines do not say why (killed for host memory, /dev/shm shared "
+            "memory running out, the file-descriptor limit are all possible)",
+            "Find why the worker died: dmesg -T | grep -i 'killed process' on that node (the OOM killer: host RAM), "
+            "df -h /dev/shm while the job runs (docker --shm-size / --ipc=host; Kubernetes emptyDir medium: Memory), "
+            "ulimit -n (or torch.multiprocessing.set_sharing_strategy('file_system')); rerun with num_workers=0 to "
+            "see the worker's own error inline, and lower num_workers / prefetch_factor or set pin_memory=False.",
+            "medium" if ranks else "low", ranks, _samples(c, "dataloader"), job_wide=one)
     if not killed and any("use_shared_memory" in e.text for e in evs):  # Paddle's loader names its own switch
         fix += (" Paddle's DataLoader can also pass its batches without /dev/shm: paddle.io.DataLoader(..., "
                 "use_shared_memory=False).")
     return Verdict(
-        "dataloader_shm" if bus or shm_guess else "host_oom",
+        "dataloader_shm" if bus else "host_oom",
         f"a DataLoader worker of {_named(ranks)} was killed" + (" by a bus error: /dev/shm exhausted" if bus else
-                                                                  " by the host (host memory)" if killed else
-                                                                  " (exited unexpectedly, no signal named: most "
-                                                                  "often a full /dev/shm)" if shm_guess else ""),
+                                                                  " by the host (host memory)" if killed else ""),
         fix,
         "high" if len(ranks) == 1 else "medium",
         ranks,
