@@ -85,6 +85,30 @@ def _code_not_error(line: str, frame: str) -> bool:
     if not S.R_EXC_OR_NAME.match(line):
         return True
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
+
+
+# the code line under a script's top-level frame that is an import (the child failing to import a module: rule AF (2))
+_IMPORT_CODE = re.compile(r"\s*(?:import|from)\s")
+
+
+def _mp_main_call(tail: list[str], lines: int, fixup: int, cut: int) -> bool:
+    """Between a spawn child's _fixup_main_from_path frame (line ``fixup``) and the frame the paste was cut in (line
+    ``cut``), the user's script runs at its top level (a '<module>' frame outside site-packages, runpy and
+    multiprocessing) in a call, not an import, and no import machinery runs under it: the child re-ran the script's
+    own top-level call (a decorator like fastcore's @call_parse running main() at its definition; lead rule BL (1))."""
+    first = lines - len(tail) + 1
+    mod = None
+    for i in range(max(fixup - first + 1, 0), min(cut - first + 1, len(tail))):
+        t = S.strip_prefixes(tail[i]).rstrip()
+        if "importlib" in t or "<frozen " in t:
+            return False  # the frames under it import a module: its import failing, not the launch re-run
+        if mod is None and t.endswith(" in <module>") and S.R_PY_FRAME_END.search(t) and not any(
+                w in t for w in ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 'File "<')):
+            mod = i
+    if mod is None or mod + 1 >= len(tail):
+        return False
+    code = S.strip_prefixes(tail[mod + 1]).strip()
+    return bool(code) and not S.R_PY_FRAME_END.search(code) and not _IMPORT_CODE.match(code)
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
 # found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
 _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
@@ -615,6 +639,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         head = max((h for h in self._tb_heads if h <= frame[0]), default=None)
         if ev.data["func"] == "<module>" and head is not None and "site-packages" not in frame[1] and (
                 head < self._mp_fixup < frame[0]):
+            ev.data["mp_main"] = True
+        elif head is not None and head < self._mp_fixup < frame[0] and _mp_main_call(tail, lines, self._mp_fixup,
+                                                                                     frame[0]):
+            # the same child cut deeper: the script's top-level frame is a call (a decorator such as fastcore's
+            # @call_parse running main() at definition, a bare main()), not an import, and the frames under it are
+            # that call's own (round 81's fsdp-qlora-28)
             ev.data["mp_main"] = True
         # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
         # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
