@@ -87,6 +87,9 @@ def _code_not_error(line: str, frame: str) -> bool:
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 
 
+# argparse's usage declaring the local rank's option in its underscore spelling ("[--local_rank LOCAL_RANK]")
+_LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
+
 # the code line under a script's top-level frame that is an import (the child failing to import a module: rule AF (2))
 _IMPORT_CODE = re.compile(r"\s*(?:import|from)\s")
 
@@ -723,6 +726,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if lines - lineno > 24 or self._misplaced_opt == ("", ""):
             return  # too far from the end to be the block's own lines; or read already as a misplaced option
         first = lines - len(tail) + 1
+        block = [text]
         for i, raw in enumerate(tail):
             if first + i <= lineno:
                 continue
@@ -731,11 +735,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
             if t.strip() and not t.lstrip().startswith("```") and not S.R_USAGE_CONT.match(t):
                 return
+            block.append(t)
         ev = self._context(lineno, text, "launch_arg")
         ev.rank = None  # argparse's usage: every worker is given the same command line
         base = prog.replace("\\", "/").rsplit("/", 1)[-1]
+        said = "\n".join(block)
         ev.data.update(arg="", missing=False, usage=True, cut=True, usage_cut=base,
-                       launcher=base in S.LAUNCHER_PROGS)
+                       launcher=base in S.LAUNCHER_PROGS,
+                       # the script declares the local rank only as --local_rank: the spelling torch >= 2.0's
+                       # torch.distributed.launch no longer passes (--local-rank) (verdict.launch._usage_cut)
+                       local_underscore=_LOCAL_UNDERSCORE.search(said) is not None and "--local-rank" not in said)
         self.aside.append(ev)
 
     def _ipy_cut(self, tail: list[str], lines: int) -> None:

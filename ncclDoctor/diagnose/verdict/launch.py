@@ -146,6 +146,24 @@ def _usage_cut(e, evs: list) -> Verdict:
             "command of the wrapper that failed above, e.g. 'command not found'): set those values explicitly, or "
             "launch with torchrun directly; run the command again to see argparse's error line, then relaunch.",
             "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if e.data.get("local_underscore"):
+        # the usage declares the local rank only as --local_rank: what it refused is most likely the --local-rank=N
+        # torch >= 2.0's torch.distributed.launch appends (its deprecation notice names that spelling; round 81's
+        # colbert-213, lora-79)
+        return Verdict(
+            "config",
+            f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' "
+            "line), which declares the local rank only as --local_rank: argparse prints it so when it refuses the "
+            "arguments the script was started with, and torch.distributed.launch of torch >= 2.0 appends "
+            "--local-rank=N (the hyphen spelling) to every worker's command line -- the launch arguments, not a fault "
+            "of any rank",
+            "--local-rank vs --local_rank: torch.distributed.launch of torch >= 2.0 passes --local-rank=N, and the "
+            "script's argparse only declares --local_rank. Use torchrun and read LOCAL_RANK from the environment "
+            "(int(os.environ['LOCAL_RANK']); torchrun passes no argument), or accept both spellings in argparse "
+            "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank')); or, keeping "
+            "torch.distributed.launch, pass --use-env and read LOCAL_RANK the same way. Read argparse's error line "
+            "under the usage to confirm the argument refused, then relaunch.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' line): "
