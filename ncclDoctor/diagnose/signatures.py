@@ -2592,6 +2592,11 @@ R_SETTINGS_CHECK = re.compile(
 # imports lacks it -- a shared install missing at start-up (lead rules AF (2), W), config, no rank. Group 1: the
 # package.
 R_NEEDS_PACKAGE = re.compile(r"\b(?:requires?|needs?) (?:the )?([\w.-]{1,40}) (?:package|module|library)\b")
+# The same check worded as a feature refused without a package ("Exception: No Support for SyncBN without Apex", "X is
+# not supported without the apex library"): the settings ask for a feature whose package the environment every worker
+# imports lacks (lead rules W, AF (2); round 81's nvidia-semantic-segmentation-59). Group 1: the package.
+R_WITHOUT_PACKAGE = re.compile(r"\b(?:[Nn]o [Ss]upport|[Nn]ot [Ss]upported|[Uu]nsupported|[Cc]annot (?:use|be used))\b"
+                               r"[^\n]{0,60}? without (?:the )?([A-Za-z][\w.-]{0,39})\b")
 # a settings check naming the model-parallel size a checkpoint was saved with against the world launched (Llama-style
 # loaders: "AssertionError: Loading a checkpoint for MP=4 but world size is 1"): the checkpoint holds one shard per
 # model-parallel rank, so the world must be that size (one process, one GPU, per shard) or the checkpoint resharded

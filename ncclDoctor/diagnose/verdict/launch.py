@@ -1208,7 +1208,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
             "error), then relaunch.",
             "high", [], [bx.brief()], job_wide=True)
-    pkg = S.R_NEEDS_PACKAGE.search(said)
+    pkg = S.R_NEEDS_PACKAGE.search(said) or S.R_WITHOUT_PACKAGE.search(said)
     if pkg is not None:  # the framework's check that the settings need a package not installed (lead rule AF (2))
         return Verdict(
             "config",
@@ -1216,9 +1216,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"({e.where}): the settings ask for a feature that needs '{pkg.group(1)}', and the Python environment "
             "every worker imports does not have it -- a shared install, so every rank would fail the same check and "
             "the rank that printed it is no culprit",
-            f"Install the missing package in the environment the workers run (pip install {pkg.group(1)}, the "
-            "project's optional / parallel-inference requirements; the same Python environment for every worker, "
-            "on every node: check with python -c 'import " + pkg.group(1).replace("-", "_") + "' under the "
+            f"Install the missing package in the environment the workers run (pip install {pkg.group(1).lower()}, "
+            "the project's optional / parallel-inference requirements, built for the torch and CUDA installed; the "
+            "same Python environment for every worker, on every node: check with python -c 'import "
+            + pkg.group(1).replace("-", "_").lower() + "' under the "
             "launcher's interpreter), or launch without the setting that needs it (the feature's option off, "
             "its degree 1), then relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
@@ -1571,8 +1572,10 @@ def _ckpt_shards(said: str) -> str:
 
 def _spawn_wrapper(e) -> bool:
     """mp.spawn's parent re-raising a child's error (ProcessRaisedException; the child's own traceback is printed
-    below it): the parent's wrapper of that error, not a second exception of its own."""
-    return str(e.data.get("type") or "").endswith("ProcessRaisedException")
+    below it), or a launcher's CalledProcessError for the command of the worker it ran (torch 1.x's
+    torch.distributed.launch, a wrapper running accelerate / torchrun: lead rule M; round 81's
+    nvidia-semantic-segmentation-59): the parent's report that the child failed, not a second exception of its own."""
+    return str(e.data.get("type") or "").endswith(("ProcessRaisedException", "CalledProcessError"))
 
 
 def _device_count(e, evs: list) -> Verdict:
