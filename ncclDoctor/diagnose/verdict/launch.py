@@ -292,6 +292,17 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _INSTALLED_FILE = re.compile(r"\((?:[^()\n]{0,300}?[/\\])?(?:site|dist)-packages[/\\][^()\n]{1,300}\)\s*$")
 
 
+def _own_package(e, top: str) -> str:
+    """The file of the frame that raised ``e`` (parse: ``frame_file``) where it lies in the project's own checkout of
+    package ``top`` -- a folder of that name on its path, outside site- / dist-packages ("cn_clip/training/main.py",
+    "D:\\repo\\cn_clip\\training\\main.py"): the package the import names is the repository's own code, not a third
+    party's install (round 81's chinese-clip-114, -217). Else ''."""
+    path = e.data.get("frame_file") or ""
+    if not top or "site-packages" in path or "dist-packages" in path:
+        return ""
+    return path if top in re.split(r"[/\\]", path)[:-1] else ""
+
+
 def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> Verdict | None:
     """Lead rule AF (2), round 41's sentence (one installed library rejecting another at start-up because their
     versions do not match is config, culprits [], even when no version is printed and only one traceback shows it),
@@ -310,6 +321,23 @@ def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> 
         return None
     m = _CANNOT_IMPORT.search(message)
     top = m.group(2).split(".", 1)[0]
+    own = _own_package(excs[-1], top)
+    if own:
+        # the importing script is the checkout's own {top}/, the module came from an installed copy: a stale install
+        # of the project shadows the repository (lead rule AF (2); round 81's chinese-clip-217)
+        return Verdict(
+            "config",
+            f"the job stopped at start-up importing its modules: the script importing it ({own}) is the repository's "
+            f"own {top} package, but {m.group(2)} was loaded from an installed copy in site-packages that has no "
+            f"{m.group(1)} ({kind}: {message[:200]}, {excs[-1].where}) -- a stale pip-installed {top} shadows the "
+            "repository's code (an older release of the same project), the same install and the same import on every "
+            "worker, so no rank is at fault, whatever rank the launcher's record names first",
+            f"A stale pip-installed {top} shadows the repository: uninstall the stale site-packages {top} (pip "
+            f"uninstall {top}) and reinstall the package from the repo (pip install -e . in the repository root), or "
+            f"set PYTHONPATH to the repository root so its {top}/ is imported first (python -c 'import {top}; "
+            f"print({top}.__file__)' under the launcher's interpreter shows which copy loads), in the one environment "
+            "every node runs, then relaunch.",
+            "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the job stopped at start-up importing its modules: the installed {top} has no {m.group(1)} in "
@@ -781,6 +809,24 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                            and _NO_MODULE.search(e.data["message"] or "") for e in excs):
         return None
     name = _NO_MODULE.search(excs[-1].data["message"]).group(1)
+    top = name.split(".", 1)[0]
+    own = _own_package(excs[-1], top)
+    if own:
+        # the script importing it lies inside the checkout's own {top}/ folder: the project's package is not on the
+        # path the workers start with (lead rules AF (2), Q; round 81's chinese-clip-114)
+        return Verdict(
+            "config",
+            f"the worker stopped at start-up importing '{name}' ({excs[-1].data['type']}: "
+            f"{excs[-1].data['message'][:200]}, {excs[-1].where}), the repository's own package: the script importing "
+            f"it ({own}) lies inside that {top}/ folder, so it is the project's code, not a third party's, and Python "
+            "finds it only when the folder holding it is on the path -- every worker starts with the same path, so "
+            "each stops on the same import, not one rank's fault, whatever rank the launcher's record names first",
+            f"Put the repository root (the folder holding {top}/) on the workers' PYTHONPATH: export "
+            f"PYTHONPATH=${{PYTHONPATH}}:<repository root> (on Windows set PYTHONPATH=<repository root> in the shell "
+            "that runs the launcher: a bash script's export may not reach the workers there) and run from the "
+            f"repository root; or install the project (pip install -e . in the repository root). Check with python -c "
+            f"'import {top}' under the launcher's interpreter, then relaunch.",
+            "high", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the worker stopped at start-up importing a module that is not installed ({excs[-1].data['type']}: "
