@@ -260,7 +260,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
         self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
-        self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: an exception's frame_file)
+        self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
+        self._frame_code = ""  # that frame's code line, the line under it
         self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
@@ -1161,6 +1162,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_at = (lineno, text, u.group("prog"))
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._frame_file = (lineno, ff.group(1))
+            self._frame_code = ""
+        elif lineno == self._frame_file[0] + 1:
+            self._frame_code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
             fr = S.R_PY_FRAME_FILE.search(body)

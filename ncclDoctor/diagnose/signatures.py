@@ -1258,11 +1258,11 @@ R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}pyt
 R_NCCL_TRANSPORT_FILE = re.compile(r"\b(?:p2p|nvls|shm|net|coll_net)\.cc\b|\bcuIpc|\bcudaIpc|\bcuMem\w{0,20}\b|P2P/IPC")
 R_SPAWN_EXIT_CUT = re.compile(r"ProcessExitedException: process (\d{1,6}) terminated with\s*$")
 # A CalledProcessError whose Command is itself a launcher -- torchrun, deepspeed, accelerate launch, python -m
-# torch.distributed.run / launch -- raised by an outer launcher (accelerate's multi_gpu_launcher running torchrun): the inner launcher exited
-# non-zero, which its own record says with the worker; the outer one names no worker (lead rule M; round 79's
-# fast-stable-diffusion-122). Searched in the line, or matched at the start of the exception's message; accelerate
-# with its launch after it, or alone where the Command was joined with newlines and the line ends there (round 81's
-# omini-kontext-22).
+# torch.distributed.run / launch -- raised by an outer launcher (accelerate's multi_gpu_launcher running torchrun): the
+# inner launcher exited non-zero, which its own record says with the worker; the outer one names no worker (lead rule
+# M; round 79's fast-stable-diffusion-122). Searched in the line, or matched at the start of the exception's
+# message; accelerate with its launch after it, or alone where the Command was joined with newlines and the line ends
+# there (round 81's omini-kontext-22).
 R_CPE_LAUNCHER = re.compile(r"(?:^|CalledProcessError: )Command '\[?'?(?:[^'\s,]{0,200}/)?(?:torchrun|deepspeed|"
                             r"accelerate(?=[\s',]{1,3}launch\b|\s*$))\b|"
                             r"(?:^|CalledProcessError: )Command '[^\n]{0,200}?-m'?,? '?torch\.distributed\."

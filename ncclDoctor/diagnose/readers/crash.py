@@ -597,6 +597,7 @@ class CrashReaders:
             self._top_frame = None  # its exception: nothing more to follow
         if 0 < lineno - self._frame_file[0] <= 4:
             ev.data["frame_file"] = self._frame_file[1]  # the innermost frame's file: the code that raised it
+            ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):

@@ -1757,6 +1757,49 @@ def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [excs[0].brief(), cut.brief()], job_wide=True)
 
 
+# a code line opening a file for writing ('open(path, "w")', a multi-line call's last line '"w")', mode="a"): the
+# file is created, so only its folder can be missing
+_R_WRITE_MODE = re.compile(r"""(?:^|[,(=\s])["'][wa]b?\+?["']\s*[,)]""")
+
+
+def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules X (2), U (2) and W, as round 81's tacotron2-16 reads them: the one exception shown is a
+    FileNotFoundError for a file the process creates -- a log file (a .log name), or a path its code line opens for
+    writing -- no rank named on it and no launcher record of a failed worker: the folder it writes into does not
+    exist (a relative folder, read from the working directory), which is the launch's set-up every process shares (a
+    launcher writing one log per GPU, a script its log): config, no rank. Not read so: a path opened to be read (a
+    dataset, a checkpoint: rule BG (4) where a rank is named), an exception tagged with a rank, or beside any other
+    failure (``_one_error_alone``)."""
+    if c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or any(e.rank is not None for e in excs):
+        return None
+    path = m.group("path")
+    folder, _, name = path.replace("\\", "/").rpartition("/")
+    code = excs[-1].data.get("frame_code") or ""
+    if not folder or not (name.lower().endswith(".log") or _R_WRITE_MODE.search(code)):
+        return None
+    return Verdict(
+        "config",
+        f"{kind}: {message[:240]} ({excs[-1].where}): the process was creating "
+        + (f"its log file {name}" if name.lower().endswith(".log") else f"the file {name}")
+        + f" in '{folder}', and that folder does not exist"
+        + (" (a relative path, read from the directory the job was started in)" if not path.startswith(("/", "\\"))
+           and ":" not in path[:3] else "")
+        + " -- a set-up of the launch every process shares (a launcher writing one log per GPU, a script its "
+        "output), not a rank's fault; a launcher that dies so starts none of the workers after it",
+        f"Create the log directory before launching (mkdir {folder}; mkdir -p {folder} for a nested one), or give "
+        "the correct log path in the launch arguments or config; a relative path is read from the working "
+        "directory, so run from the repository root (where the project expects its logs/ and output folders), or "
+        "use the standard launcher (torchrun) in place of a project's own launch script; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules J and Q: the tracebacks end on GitPython's InvalidGitRepositoryError (a script recording its commit
     with git.Repo('.') at start-up; round 72's xmem-138, both workers alike) and nothing else failed: the directory
