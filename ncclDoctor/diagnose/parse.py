@@ -262,6 +262,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
         self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
         self._frame_code = ""  # that frame's code line, the line under it
+        self._shell_counts: dict[str, int] = {}  # a launch script's count variables (readers.settings._launch_gpus)
+        self._visible_export: int | None = None  # the GPUs a script's own "export CUDA_VISIBLE_DEVICES=..." leaves
         self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
@@ -1432,7 +1434,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
-                or "#SBATCH" in body):
+                or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "CUDA_VISIBLE_DEVICES=" in body):
             self._launch_gpus(lineno, text)
         if ("init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body))
                 or ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body)) and (

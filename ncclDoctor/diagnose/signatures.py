@@ -2227,6 +2227,14 @@ def is_loopback(addr: str) -> bool:
 R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4}|gpu|auto|cpu|xpu)\b")
 R_ARG_VISIBLE = re.compile(r"\bCUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})(?=['\"]?\s)")
 R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
+# A launch script's own settings, on lines of their own (round 81's qwen-1175: finetune_ds.sh): a shell variable given
+# a count ("GPUS_PER_NODE=8", "export NUM_GPUS=2"), --nproc_per_node given through one ("--nproc_per_node
+# $GPUS_PER_NODE", "${NPROC_PER_NODE}"), and CUDA_VISIBLE_DEVICES exported alone ("export CUDA_VISIBLE_DEVICES=0,1"):
+# the processes a node starts against the GPUs the script leaves visible (readers.settings._launch_gpus)
+R_SHELL_COUNT = re.compile(r"^\s{0,8}(?:export\s{1,4})?([A-Z][A-Z0-9_]{0,40})=['\"]?(\d{1,4})['\"]?\s*(?:[;#]|$)")
+R_ARG_NPROC_VAR = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?\$\{?([A-Za-z_]\w{0,40})\}?")
+R_VISIBLE_EXPORT = re.compile(r"^\s{0,8}(?:export\s{1,4})?CUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})['\"]?"
+                              r"\s*(?:[;#]|$)")
 
 
 @dataclass(frozen=True)

@@ -202,6 +202,7 @@ from ncclDoctor.diagnose.verdict.world import (
     _config,
     _env_rank_twice,
     _own_worlds,
+    _procs_past_visible,
     _rank0_elsewhere,
     _rank_args,
     _version_elsewhere,
@@ -279,7 +280,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _version_twice(c, ks)
             or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
-            or _env_rank_twice(c, ks) or _rank_args(c, ks) or _launch_mode(c, ks)
+            or _env_rank_twice(c, ks) or _rank_args(c, ks) or _procs_past_visible(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _none(c, ks))
