@@ -92,26 +92,10 @@ _LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
 
 # the code line under a script's top-level frame that is an import (the child failing to import a module: rule AF (2))
 _IMPORT_CODE = re.compile(r"\s*(?:import|from)\s")
+# a top-level frame that is not the user's script: an installed package's, runpy's, multiprocessing's, "<string>"
+_NOT_SCRIPT = ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 'File "<')
 
 
-def _mp_main_call(tail: list[str], lines: int, fixup: int, cut: int) -> bool:
-    """Between a spawn child's _fixup_main_from_path frame (line ``fixup``) and the frame the paste was cut in (line
-    ``cut``), the user's script runs at its top level (a '<module>' frame outside site-packages, runpy and
-    multiprocessing) in a call, not an import, and no import machinery runs under it: the child re-ran the script's
-    own top-level call (a decorator like fastcore's @call_parse running main() at its definition; lead rule BL (1))."""
-    first = lines - len(tail) + 1
-    mod = None
-    for i in range(max(fixup - first + 1, 0), min(cut - first + 1, len(tail))):
-        t = S.strip_prefixes(tail[i]).rstrip()
-        if "importlib" in t or "<frozen " in t:
-            return False  # the frames under it import a module: its import failing, not the launch re-run
-        if mod is None and t.endswith(" in <module>") and S.R_PY_FRAME_END.search(t) and not any(
-                w in t for w in ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 'File "<')):
-            mod = i
-    if mod is None or mod + 1 >= len(tail):
-        return False
-    code = S.strip_prefixes(tail[mod + 1]).strip()
-    return bool(code) and not S.R_PY_FRAME_END.search(code) and not _IMPORT_CODE.match(code)
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
 # found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
 _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
@@ -262,6 +246,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
         self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
         self._frame_code = ""  # that frame's code line, the line under it
+        # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
+        self._mp_call: tuple[int, str] | None = None
         self._shell_counts: dict[str, int] = {}  # a launch script's count variables (readers.settings._launch_gpus)
         self._visible_export: int | None = None  # the GPUs a script's own "export CUDA_VISIBLE_DEVICES=..." leaves
         self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
@@ -647,11 +633,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ev.data["func"] == "<module>" and head is not None and "site-packages" not in frame[1] and (
                 head < self._mp_fixup < frame[0]):
             ev.data["mp_main"] = True
-        elif head is not None and head < self._mp_fixup < frame[0] and _mp_main_call(tail, lines, self._mp_fixup,
-                                                                                     frame[0]):
-            # the same child cut deeper: the script's top-level frame is a call (a decorator such as fastcore's
-            # @call_parse running main() at definition, a bare main()), not an import, and the frames under it are
-            # that call's own (round 81's fsdp-qlora-28)
+        elif head is not None and self._mp_call is not None and head < self._mp_fixup < self._mp_call[0] <= frame[0] \
+                and self._mp_call[1] and not _IMPORT_CODE.match(self._mp_call[1]):
+            # the same child cut deeper: the script's top-level frame (the first '<module>' one after the fixup) runs
+            # a call, not an import -- a decorator such as fastcore's @call_parse running main() at its definition,
+            # a bare main() -- and the frames under it are that call's own (round 81's fsdp-qlora-28)
             ev.data["mp_main"] = True
         # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
         # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
@@ -1165,8 +1151,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
+            if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
+                    w in body for w in _NOT_SCRIPT):
+                self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level
         elif lineno == self._frame_file[0] + 1:
             self._frame_code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
+            if self._mp_call is not None and self._mp_call[0] == lineno - 1:
+                self._mp_call = (lineno - 1, self._frame_code)  # what the script runs there (input_tail)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
             fr = S.R_PY_FRAME_FILE.search(body)
@@ -1325,6 +1316,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._tb_head_rank(text)
         if "_fixup_main_from_path" in body:  # a spawn child re-importing the main module (input_tail's mp_main)
             self._mp_fixup = lineno
+            self._mp_call = None
         if "distributed_worker" in body and S.R_PY_FRAME_END.search(body):  # several processes (input_tail, BM (1))
             self._dist_worker = lineno
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:

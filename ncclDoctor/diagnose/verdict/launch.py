@@ -1765,7 +1765,8 @@ _R_WRITE_MODE = re.compile(r"""(?:^|[,(=\s])["'][wa]b?\+?["']\s*[,)]""")
 def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules X (2), U (2) and W, as round 81's tacotron2-16 reads them: the one exception shown is a
     FileNotFoundError for a file the process creates -- a log file (a .log name), or a path its code line opens for
-    writing -- no rank named on it and no launcher record of a failed worker: the folder it writes into does not
+    writing -- no rank named apart from one tag on every line, no launcher record of a failed worker: the folder it
+    writes into does not
     exist (a relative folder, read from the working directory), which is the launch's set-up every process shares (a
     launcher writing one log per GPU, a script its log): config, no rank. Not read so: a path opened to be read (a
     dataset, a checkpoint: rule BG (4) where a rank is named), an exception tagged with a rank, or beside any other
@@ -1777,8 +1778,9 @@ def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     excs, kind, message = one
     m = _R_ENOENT_PATH.search(message or "")
-    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or any(e.rank is not None for e in excs):
-        return None
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
+        return None  # one output's tag at most (a collector's prefix on every line), no other rank's lines
     path = m.group("path")
     folder, _, name = path.replace("\\", "/").rpartition("/")
     code = excs[-1].data.get("frame_code") or ""
