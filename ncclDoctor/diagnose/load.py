@@ -623,6 +623,10 @@ SNIFF = 8192
 #   .grad.    a traceback's code line reading an attribute of a parameter's gradient ("allreduce(param.grad.data)"),
 #             which holds no other word: an AttributeError right under it that None has no such attribute is a
 #             parameter with no gradient (parse._grad_src, verdict.unread._GRAD_NONE_FIX; round 79's lightzero-196)
+#   _PER_NODE= , GPUS=  a launch script's count variable on a line of its own ("GPUS_PER_NODE=8", "NUM_GPUS=2"),
+#             which holds no other word: --nproc_per_node $GPUS_PER_NODE takes its value, set against the GPUs the
+#             script's CUDA_VISIBLE_DEVICES leaves (S.R_SHELL_COUNT, readers.settings._launch_gpus,
+#             verdict.world._procs_past_visible, lead rules V (1), AE; round 81's qwen-1175)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -701,7 +705,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
-            b"operate in serial mode")
+            b"operate in serial mode", b"_PER_NODE=", b"GPUS=")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -87,6 +87,17 @@ def _code_not_error(line: str, frame: str) -> bool:
     if not S.R_EXC_OR_NAME.match(line):
         return True
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
+
+
+# argparse's usage declaring the local rank's option in its underscore spelling ("[--local_rank LOCAL_RANK]")
+_LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
+
+# the code line under a script's top-level frame that is an import (the child failing to import a module: rule AF (2))
+_IMPORT_CODE = re.compile(r"\s*(?:import|from)\s")
+# a top-level frame that is not the user's script: an installed package's, runpy's, multiprocessing's, "<string>"
+_NOT_SCRIPT = ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 'File "<')
+
+
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
 # found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
 _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
@@ -235,6 +246,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
         self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
+        self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
+        self._frame_code = ""  # that frame's code line, the line under it
+        # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
+        self._mp_call: tuple[int, str] | None = None
+        self._shell_counts: dict[str, int] = {}  # a launch script's count variables (readers.settings._launch_gpus)
+        self._visible_export: int | None = None  # the GPUs a script's own "export CUDA_VISIBLE_DEVICES=..." leaves
         self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
         self._last_line = -99  # the last non-blank line read
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
@@ -651,6 +668,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ev.data["func"] == "<module>" and head is not None and "site-packages" not in frame[1] and (
                 head < self._mp_fixup < frame[0]):
             ev.data["mp_main"] = True
+        elif head is not None and self._mp_call is not None and head < self._mp_fixup < self._mp_call[0] <= frame[0] \
+                and self._mp_call[1] and not _IMPORT_CODE.match(self._mp_call[1]):
+            # the same child cut deeper: the script's top-level frame (the first '<module>' one after the fixup) runs
+            # a call, not an import -- a decorator such as fastcore's @call_parse running main() at its definition,
+            # a bare main() -- and the frames under it are that call's own (round 81's fsdp-qlora-28)
+            ev.data["mp_main"] = True
         # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
         # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
         seen = "\n".join(tail)
@@ -728,6 +751,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if lines - lineno > 24 or self._misplaced_opt == ("", ""):
             return  # too far from the end to be the block's own lines; or read already as a misplaced option
         first = lines - len(tail) + 1
+        block = [text]
         for i, raw in enumerate(tail):
             if first + i <= lineno:
                 continue
@@ -736,11 +760,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
             if t.strip() and not t.lstrip().startswith("```") and not S.R_USAGE_CONT.match(t):
                 return
+            block.append(t)
         ev = self._context(lineno, text, "launch_arg")
         ev.rank = None  # argparse's usage: every worker is given the same command line
         base = prog.replace("\\", "/").rsplit("/", 1)[-1]
+        said = "\n".join(block)
         ev.data.update(arg="", missing=False, usage=True, cut=True, usage_cut=base,
-                       launcher=base in S.LAUNCHER_PROGS)
+                       launcher=base in S.LAUNCHER_PROGS,
+                       # the script declares the local rank only as --local_rank: the spelling torch >= 2.0's
+                       # torch.distributed.launch no longer passes (--local-rank) (verdict.launch._usage_cut)
+                       local_underscore=_LOCAL_UNDERSCORE.search(said) is not None and "--local-rank" not in said)
         self.aside.append(ev)
 
     def _ipy_cut(self, tail: list[str], lines: int) -> None:
@@ -1156,6 +1185,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_at = None  # something else printed after argparse's usage: its error line, a help text...
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
+        if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
+            self._frame_file = (lineno, ff.group(1))
+            self._frame_code = ""
+            if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
+                    w in body for w in _NOT_SCRIPT):
+                self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level
+        elif lineno == self._frame_file[0] + 1:
+            self._frame_code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
+            if self._mp_call is not None and self._mp_call[0] == lineno - 1:
+                self._mp_call = (lineno - 1, self._frame_code)  # what the script runs there (input_tail)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
             fr = S.R_PY_FRAME_FILE.search(body)
@@ -1316,6 +1355,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._tb_head_rank(text)
         if "_fixup_main_from_path" in body:  # a spawn child re-importing the main module (input_tail's mp_main)
             self._mp_fixup = lineno
+            self._mp_call = None
         if "distributed_worker" in body and S.R_PY_FRAME_END.search(body):  # several processes (input_tail, BM (1))
             self._dist_worker = lineno
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
@@ -1425,7 +1465,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
-                or "#SBATCH" in body):
+                or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "CUDA_VISIBLE_DEVICES=" in body):
             self._launch_gpus(lineno, text)
         if ("init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body))
                 or ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body)) and (

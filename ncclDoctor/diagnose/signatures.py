@@ -1280,11 +1280,14 @@ R_CPE_LAUNCH_CUT = re.compile(r"CalledProcessError: Command '\['[^'\n]{0,500}pyt
 # failing there is the platform's peer-to-peer path (lead rule V (2)), not one device's own failure (rule AM (3))
 R_NCCL_TRANSPORT_FILE = re.compile(r"\b(?:p2p|nvls|shm|net|coll_net)\.cc\b|\bcuIpc|\bcudaIpc|\bcuMem\w{0,20}\b|P2P/IPC")
 R_SPAWN_EXIT_CUT = re.compile(r"ProcessExitedException: process (\d{1,6}) terminated with\s*$")
-# A CalledProcessError whose Command is itself a launcher -- torchrun, deepspeed, python -m torch.distributed.run /
-# launch -- raised by an outer launcher (accelerate's multi_gpu_launcher running torchrun): the inner launcher exited
-# non-zero, which its own record says with the worker; the outer one names no worker (lead rule M; round 79's
-# fast-stable-diffusion-122). Searched in the line, or matched at the start of the exception's message.
-R_CPE_LAUNCHER = re.compile(r"(?:^|CalledProcessError: )Command '\[?'?(?:[^'\s,]{0,200}/)?(?:torchrun|deepspeed)\b|"
+# A CalledProcessError whose Command is itself a launcher -- torchrun, deepspeed, accelerate launch, python -m
+# torch.distributed.run / launch -- raised by an outer launcher (accelerate's multi_gpu_launcher running torchrun): the
+# inner launcher exited non-zero, which its own record says with the worker; the outer one names no worker (lead rule
+# M; round 79's fast-stable-diffusion-122). Searched in the line, or matched at the start of the exception's
+# message; accelerate with its launch after it, or alone where the Command was joined with newlines and the line ends
+# there (round 81's omini-kontext-22).
+R_CPE_LAUNCHER = re.compile(r"(?:^|CalledProcessError: )Command '\[?'?(?:[^'\s,]{0,200}/)?(?:torchrun|deepspeed|"
+                            r"accelerate(?=[\s',]{1,3}launch\b|\s*$))\b|"
                             r"(?:^|CalledProcessError: )Command '[^\n]{0,200}?-m'?,? '?torch\.distributed\."
                             r"(?:run|launch)\b")
 R_LAUNCHER_EXIT = re.compile(r"exits with return code = (?P<ds>-?\d{1,4})|"
@@ -2260,6 +2263,14 @@ def is_loopback(addr: str) -> bool:
 R_ARG_NPROC = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?(\d{1,4}|gpu|auto|cpu|xpu)\b")
 R_ARG_VISIBLE = re.compile(r"\bCUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})(?=['\"]?\s)")
 R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
+# A launch script's own settings, on lines of their own (round 81's qwen-1175: finetune_ds.sh): a shell variable given
+# a count ("GPUS_PER_NODE=8", "export NUM_GPUS=2"), --nproc_per_node given through one ("--nproc_per_node
+# $GPUS_PER_NODE", "${NPROC_PER_NODE}"), and CUDA_VISIBLE_DEVICES exported alone ("export CUDA_VISIBLE_DEVICES=0,1"):
+# the processes a node starts against the GPUs the script leaves visible (readers.settings._launch_gpus)
+R_SHELL_COUNT = re.compile(r"^\s{0,8}(?:export\s{1,4})?([A-Z][A-Z0-9_]{0,40})=['\"]?(\d{1,4})['\"]?\s*(?:[;#]|$)")
+R_ARG_NPROC_VAR = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?\$\{?([A-Za-z_]\w{0,40})\}?")
+R_VISIBLE_EXPORT = re.compile(r"^\s{0,8}(?:export\s{1,4})?CUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})['\"]?"
+                              r"\s*(?:[;#]|$)")
 
 
 @dataclass(frozen=True)
@@ -2628,6 +2639,11 @@ R_SETTINGS_CHECK = re.compile(
 # imports lacks it -- a shared install missing at start-up (lead rules AF (2), W), config, no rank. Group 1: the
 # package.
 R_NEEDS_PACKAGE = re.compile(r"\b(?:requires?|needs?) (?:the )?([\w.-]{1,40}) (?:package|module|library)\b")
+# The same check worded as a feature refused without a package ("Exception: No Support for SyncBN without Apex", "X is
+# not supported without the apex library"): the settings ask for a feature whose package the environment every worker
+# imports lacks (lead rules W, AF (2); round 81's nvidia-semantic-segmentation-59). Group 1: the package.
+R_WITHOUT_PACKAGE = re.compile(r"\b(?:[Nn]o [Ss]upport|[Nn]ot [Ss]upported|[Uu]nsupported|[Cc]annot (?:use|be used))\b"
+                               r"[^\n]{0,60}? without (?:the )?([A-Za-z][\w.-]{0,39})\b")
 # a settings check naming the model-parallel size a checkpoint was saved with against the world launched (Llama-style
 # loaders: "AssertionError: Loading a checkpoint for MP=4 but world size is 1"): the checkpoint holds one shard per
 # model-parallel rank, so the world must be that size (one process, one GPU, per shard) or the checkpoint resharded

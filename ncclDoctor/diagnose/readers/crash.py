@@ -22,6 +22,10 @@ from ncclDoctor.diagnose.signatures import Event, _int
 # lines from a resource_sharer frame to the connection error it raised (its Client's handshake frames in between)
 _FETCH_NEAR = 10
 
+# the exception classes a framework's check raises when it refuses a feature without its package (S.R_WITHOUT_PACKAGE):
+# a bare Exception too, which configuration checks often raise
+_WITHOUT_PKG_EXC = ("Exception", "AssertionError", "ValueError", "RuntimeError", "NotImplementedError", "ImportError")
+
 
 def _pid_holder(text: str, alloc: float | None, procs: list[tuple[int, float]]) -> float | None:
     """What the failing process holds on the GPU where the OOM's text lists one process by its pid and no "this
@@ -604,6 +608,9 @@ class CrashReaders:
         if self._top_frame is not None and self._top_frame[1] == lineno:
             ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
             self._top_frame = None  # its exception: nothing more to follow
+        if 0 < lineno - self._frame_file[0] <= 4:
+            ev.data["frame_file"] = self._frame_file[1]  # the innermost frame's file: the code that raised it
+            ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
@@ -626,6 +633,11 @@ class CrashReaders:
             if m.group(1).endswith("RuntimeError") and (h := S.R_NO_HANDLER.search(said)):
                 # torch's rendezvous with no handler for the init_method's scheme: which one, on which platform
                 ev.data.update(no_handler=h.group(1), windows=self._win_path)
+        elif " without " in said and m.group(1).rpartition(".")[2] in _WITHOUT_PKG_EXC and (
+                S.R_WITHOUT_PACKAGE.search(said)):
+            # a framework's own check refusing a feature the settings ask for without its package ("No Support for
+            # SyncBN without Apex"): the shared install lacks it (lead rules W, AF (2); verdict.launch._settings_check)
+            ev.data["settings"] = said[:200]
         elif 0 < lineno - self._dist_init_frame[0] <= 3 and m.group(1).endswith(
                 ("RuntimeError", "ValueError", "AssertionError", "NotImplementedError")) and S.R_LAUNCH_WORDS.search(
                 said):  # raised right in a framework's distributed set-up about the launch (lead rules W, U (2))

@@ -671,21 +671,41 @@ class SettingsReaders:
             ev.data["tasks"] = int(t.group(1)) if t else None
             ev.data["procid_node_rank"] = procid
             self.aside.append(ev)
+        if ("_PER_NODE=" in text or "GPUS=" in text) and (sc := S.R_SHELL_COUNT.match(self._body)) and len(
+                self._shell_counts) < 32:
+            self._shell_counts[sc.group(1)] = int(sc.group(2))  # a launch script's count, for --nproc_per_node $VAR
+            return
+        if "CUDA_VISIBLE_DEVICES=" in text and (ve := S.R_VISIBLE_EXPORT.match(self._body)):
+            # the script exports the GPUs every process it launches sees: the launch line of this file takes it
+            self._visible_export = len(ve.group(1).split(","))
+            for e in self.aside:
+                if e.kind == "launch_procs" and e.data.get("gpus") is None and e.data.get("procs") is not None:
+                    e.data.update(gpus=self._visible_export, exported=True)
+            return
         p = S.nproc_per_node(text)
-        if p is None or is_failure_line(self._body):
+        count = p.count if p is not None else None
+        if p is None and "$" in text and (pv := S.R_ARG_NPROC_VAR.search(text)):
+            count = self._shell_counts.get(pv.group(1))  # --nproc_per_node $VAR: the count the script gave VAR
+            if count is None:
+                return
+        elif p is None:
+            return
+        if is_failure_line(self._body):
             return
         ev = self._context(lineno, text, "launch_procs")
         ev.rank = None  # a command line, not a process's own line
         # "gpu" / "auto": as many processes as the node has GPUs, nothing to set against them (procs None); still a
         # launch line shown (verdict.cuda._ordinal_launch)
-        ev.data["procs"] = p.count
+        ev.data["procs"] = count
         # torch.distributed.launch (not torchrun) and the nodes asked for: with a torch that has no agent in it, rank
         # 0's process hosts the store (lead rule AW; verdict.early_exit._launch_store_host)
         n = S.R_ARG_NNODES.search(text)
         ev.data.update(dist_launch=bool(S.R_DIST_LAUNCH.search(text)), nnodes=n.group(1) if n else None)
-        v = S.R_ARG_VISIBLE.search(text[:p.start])  # the variable set for this command, before its arguments
+        v = S.R_ARG_VISIBLE.search(text[:p.start]) if p is not None else None  # set for this command, before its args
         if v:
             ev.data["gpus"] = len(v.group(1).split(","))
+        elif self._visible_export is not None and count is not None:
+            ev.data.update(gpus=self._visible_export, exported=True)  # exported by the script above this line
         self.aside.append(ev)
 
     def _torchrun_config(self, lineno: int, text: str) -> Event | None:

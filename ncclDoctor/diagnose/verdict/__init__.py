@@ -91,6 +91,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _launch_setup,
     _launcher_shim,
     _lib_unloadable,
+    _log_dir_missing,
     _module_missing,
     _no_nccl,
     _no_trainable,
@@ -201,6 +202,7 @@ from ncclDoctor.diagnose.verdict.world import (
     _config,
     _env_rank_twice,
     _own_worlds,
+    _procs_past_visible,
     _rank0_elsewhere,
     _rank_args,
     _version_elsewhere,
@@ -215,7 +217,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _kv_cache, _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _not_a_checkout, _spawned_path_missing,
+    _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _not_a_checkout, _spawned_path_missing, _log_dir_missing,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks, _wrapper_internal,
     _fsdp_wrap_attr,
@@ -278,7 +280,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _version_twice(c, ks)
             or _ib_unseen(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
-            or _env_rank_twice(c, ks) or _rank_args(c, ks) or _launch_mode(c, ks)
+            or _env_rank_twice(c, ks) or _rank_args(c, ks) or _procs_past_visible(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _none(c, ks))

@@ -146,6 +146,24 @@ def _usage_cut(e, evs: list) -> Verdict:
             "command of the wrapper that failed above, e.g. 'command not found'): set those values explicitly, or "
             "launch with torchrun directly; run the command again to see argparse's error line, then relaunch.",
             "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if e.data.get("local_underscore"):
+        # the usage declares the local rank only as --local_rank: what it refused is most likely the --local-rank=N
+        # torch >= 2.0's torch.distributed.launch appends (its deprecation notice names that spelling; round 81's
+        # colbert-213, lora-79)
+        return Verdict(
+            "config",
+            f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' "
+            "line), which declares the local rank only as --local_rank: argparse prints it so when it refuses the "
+            "arguments the script was started with, and torch.distributed.launch of torch >= 2.0 appends "
+            "--local-rank=N (the hyphen spelling) to every worker's command line -- the launch arguments, not a fault "
+            "of any rank",
+            "--local-rank vs --local_rank: torch.distributed.launch of torch >= 2.0 passes --local-rank=N, and the "
+            "script's argparse only declares --local_rank. Use torchrun and read LOCAL_RANK from the environment "
+            "(int(os.environ['LOCAL_RANK']); torchrun passes no argument), or accept both spellings in argparse "
+            "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank')); or, keeping "
+            "torch.distributed.launch, pass --use-env and read LOCAL_RANK the same way. Read argparse's error line "
+            "under the usage to confirm the argument refused, then relaunch.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' line): "
@@ -274,6 +292,17 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _INSTALLED_FILE = re.compile(r"\((?:[^()\n]{0,300}?[/\\])?(?:site|dist)-packages[/\\][^()\n]{1,300}\)\s*$")
 
 
+def _own_package(e, top: str) -> str:
+    """The file of the frame that raised ``e`` (parse: ``frame_file``) where it lies in the project's own checkout of
+    package ``top`` -- a folder of that name on its path, outside site- / dist-packages ("cn_clip/training/main.py",
+    "D:\\repo\\cn_clip\\training\\main.py"): the package the import names is the repository's own code, not a third
+    party's install (round 81's chinese-clip-114, -217). Else ''."""
+    path = e.data.get("frame_file") or ""
+    if not top or "site-packages" in path or "dist-packages" in path:
+        return ""
+    return path if top in re.split(r"[/\\]", path)[:-1] else ""
+
+
 def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> Verdict | None:
     """Lead rule AF (2), round 41's sentence (one installed library rejecting another at start-up because their
     versions do not match is config, culprits [], even when no version is printed and only one traceback shows it),
@@ -292,6 +321,23 @@ def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> 
         return None
     m = _CANNOT_IMPORT.search(message)
     top = m.group(2).split(".", 1)[0]
+    own = _own_package(excs[-1], top)
+    if own:
+        # the importing script is the checkout's own {top}/, the module came from an installed copy: a stale install
+        # of the project shadows the repository (lead rule AF (2); round 81's chinese-clip-217)
+        return Verdict(
+            "config",
+            f"the job stopped at start-up importing its modules: the script importing it ({own}) is the repository's "
+            f"own {top} package, but {m.group(2)} was loaded from an installed copy in site-packages that has no "
+            f"{m.group(1)} ({kind}: {message[:200]}, {excs[-1].where}) -- a stale pip-installed {top} shadows the "
+            "repository's code (an older release of the same project), the same install and the same import on every "
+            "worker, so no rank is at fault, whatever rank the launcher's record names first",
+            f"A stale pip-installed {top} shadows the repository: uninstall the stale site-packages {top} (pip "
+            f"uninstall {top}) and reinstall the package from the repo (pip install -e . in the repository root), or "
+            f"set PYTHONPATH to the repository root so its {top}/ is imported first (python -c 'import {top}; "
+            f"print({top}.__file__)' under the launcher's interpreter shows which copy loads), in the one environment "
+            "every node runs, then relaunch.",
+            "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the job stopped at start-up importing its modules: the installed {top} has no {m.group(1)} in "
@@ -763,6 +809,24 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                            and _NO_MODULE.search(e.data["message"] or "") for e in excs):
         return None
     name = _NO_MODULE.search(excs[-1].data["message"]).group(1)
+    top = name.split(".", 1)[0]
+    own = _own_package(excs[-1], top)
+    if own:
+        # the script importing it lies inside the checkout's own {top}/ folder: the project's package is not on the
+        # path the workers start with (lead rules AF (2), Q; round 81's chinese-clip-114)
+        return Verdict(
+            "config",
+            f"the worker stopped at start-up importing '{name}' ({excs[-1].data['type']}: "
+            f"{excs[-1].data['message'][:200]}, {excs[-1].where}), the repository's own package: the script importing "
+            f"it ({own}) lies inside that {top}/ folder, so it is the project's code, not a third party's, and Python "
+            "finds it only when the folder holding it is on the path -- every worker starts with the same path, so "
+            "each stops on the same import, not one rank's fault, whatever rank the launcher's record names first",
+            f"Put the repository root (the folder holding {top}/) on the workers' PYTHONPATH: export "
+            f"PYTHONPATH=${{PYTHONPATH}}:<repository root> (on Windows set PYTHONPATH=<repository root> in the shell "
+            "that runs the launcher: a bash script's export may not reach the workers there) and run from the "
+            f"repository root; or install the project (pip install -e . in the repository root). Check with python -c "
+            f"'import {top}' under the launcher's interpreter, then relaunch.",
+            "high", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the worker stopped at start-up importing a module that is not installed ({excs[-1].data['type']}: "
@@ -1190,7 +1254,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the one environment every node runs (a stale egg or a second site-packages on the path gives the same "
             "error), then relaunch.",
             "high", [], [bx.brief()], job_wide=True)
-    pkg = S.R_NEEDS_PACKAGE.search(said)
+    pkg = S.R_NEEDS_PACKAGE.search(said) or S.R_WITHOUT_PACKAGE.search(said)
     if pkg is not None:  # the framework's check that the settings need a package not installed (lead rule AF (2))
         return Verdict(
             "config",
@@ -1198,9 +1262,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"({e.where}): the settings ask for a feature that needs '{pkg.group(1)}', and the Python environment "
             "every worker imports does not have it -- a shared install, so every rank would fail the same check and "
             "the rank that printed it is no culprit",
-            f"Install the missing package in the environment the workers run (pip install {pkg.group(1)}, the "
-            "project's optional / parallel-inference requirements; the same Python environment for every worker, "
-            "on every node: check with python -c 'import " + pkg.group(1).replace("-", "_") + "' under the "
+            f"Install the missing package in the environment the workers run (pip install {pkg.group(1).lower()}, "
+            "the project's optional / parallel-inference requirements, built for the torch and CUDA installed; the "
+            "same Python environment for every worker, on every node: check with python -c 'import "
+            + pkg.group(1).replace("-", "_").lower() + "' under the "
             "launcher's interpreter), or launch without the setting that needs it (the feature's option off, "
             "its degree 1), then relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
@@ -1553,8 +1618,10 @@ def _ckpt_shards(said: str) -> str:
 
 def _spawn_wrapper(e) -> bool:
     """mp.spawn's parent re-raising a child's error (ProcessRaisedException; the child's own traceback is printed
-    below it): the parent's wrapper of that error, not a second exception of its own."""
-    return str(e.data.get("type") or "").endswith("ProcessRaisedException")
+    below it), or a launcher's CalledProcessError for the command of the worker it ran (torch 1.x's
+    torch.distributed.launch, a wrapper running accelerate / torchrun: lead rule M; round 81's
+    nvidia-semantic-segmentation-59): the parent's report that the child failed, not a second exception of its own."""
+    return str(e.data.get("type") or "").endswith(("ProcessRaisedException", "CalledProcessError"))
 
 
 def _device_count(e, evs: list) -> Verdict:
@@ -1688,6 +1755,51 @@ def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "pretrained / resume path at where it is (ls it on every node), or leave that path empty to train without "
         "it; then relaunch.",
         "medium", [], [excs[0].brief(), cut.brief()], job_wide=True)
+
+
+# a code line opening a file for writing ('open(path, "w")', a multi-line call's last line '"w")', mode="a"): the
+# file is created, so only its folder can be missing
+_R_WRITE_MODE = re.compile(r"""(?:^|[,(=\s])["'][wa]b?\+?["']\s*[,)]""")
+
+
+def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules X (2), U (2) and W, as round 81's tacotron2-16 reads them: the one exception shown is a
+    FileNotFoundError for a file the process creates -- a log file (a .log name), or a path its code line opens for
+    writing -- no rank named apart from one tag on every line, no launcher record of a failed worker: the folder it
+    writes into does not
+    exist (a relative folder, read from the working directory), which is the launch's set-up every process shares (a
+    launcher writing one log per GPU, a script its log): config, no rank. Not read so: a path opened to be read (a
+    dataset, a checkpoint: rule BG (4) where a rank is named), an exception tagged with a rank, or beside any other
+    failure (``_one_error_alone``)."""
+    if c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
+        return None  # one output's tag at most (a collector's prefix on every line), no other rank's lines
+    path = m.group("path")
+    folder, _, name = path.replace("\\", "/").rpartition("/")
+    code = excs[-1].data.get("frame_code") or ""
+    if not folder or not (name.lower().endswith(".log") or _R_WRITE_MODE.search(code)):
+        return None
+    return Verdict(
+        "config",
+        f"{kind}: {message[:240]} ({excs[-1].where}): the process was creating "
+        + (f"its log file {name}" if name.lower().endswith(".log") else f"the file {name}")
+        + f" in '{folder}', and that folder does not exist"
+        + (" (a relative path, read from the directory the job was started in)" if not path.startswith(("/", "\\"))
+           and ":" not in path[:3] else "")
+        + " -- a set-up of the launch every process shares (a launcher writing one log per GPU, a script its "
+        "output), not a rank's fault; a launcher that dies so starts none of the workers after it",
+        f"Create the log directory before launching (mkdir {folder}; mkdir -p {folder} for a nested one), or give "
+        "the correct log path in the launch arguments or config; a relative path is read from the working "
+        "directory, so run from the repository root (where the project expects its logs/ and output folders), or "
+        "use the standard launcher (torchrun) in place of a project's own launch script; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:

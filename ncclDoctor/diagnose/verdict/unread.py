@@ -1259,8 +1259,9 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "training or launch call -- the main module has no `if __name__ == \"__main__\":` guard, which every "
             "spawned worker re-runs alike: the script's structure, not one rank",
             "Put the script's top-level work under an if __name__ == '__main__': guard (build the data and call "
-            "fit / train / mp.spawn only inside it; on Windows also multiprocessing.freeze_support()), so a child "
-            "started with the spawn start method imports the script without launching it again; or use a launch that "
+            "fit / train / mp.spawn only inside it, a launch decorator such as fastcore's @call_parse too; on Windows "
+            "also multiprocessing.freeze_support()): the spawn start method re-imports the main module in every "
+            "child, which then imports the script without launching it again; or use a launch that "
             "does not re-import it (torchrun, Lightning strategy='ddp' instead of ddp_spawn, num_workers=0 for a "
             "DataLoader in a notebook). Show the full traceback to confirm the error line.",
             "low", [], [ev.brief()], job_wide=True)

@@ -231,6 +231,39 @@ def _env_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [ev.brief()], job_wide=True)
 
 
+def _procs_past_visible(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules V (1) and AE, as round 81's qwen-1175 reads them: a launch script whose settings contradict each
+    other -- --nproc_per_node (a number, or a variable the script sets) larger than the GPUs its own
+    CUDA_VISIBLE_DEVICES leaves (set on the command line, or exported by the script) -- with nothing failing shown:
+    the local ranks past the last visible GPU cannot get a device of their own ('invalid device ordinal', or two
+    ranks on one GPU), whatever error follows (rule T); every worker is launched the same way: config, no rank. Not
+    read so: a GPU count the lines do not give (no CUDA_VISIBLE_DEVICES list), a launch of as many processes as GPUs
+    or fewer, or any failure shown (the families of its own lines read it; beside 'invalid device ordinal'
+    verdict.cuda reads the same settings)."""
+    if c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    past = [e for e in c.samples.get("launch_procs", []) if e.data.get("procs") is not None
+            and e.data.get("gpus") is not None and e.data["procs"] > e.data["gpus"]]
+    if not past:
+        return None
+    e = past[0]
+    procs, gpus = e.data["procs"], e.data["gpus"]
+    where = ("the CUDA_VISIBLE_DEVICES the script exports" if e.data.get("exported")
+             else "CUDA_VISIBLE_DEVICES on that command line")
+    return Verdict(
+        "config",
+        f"the launch starts {procs} processes per node (--nproc_per_node {procs}, '{e.text.strip()[:120]}') but "
+        f"{where} leaves {gpus} GPU{'s' if gpus != 1 else ''}: the settings contradict each other, so the local "
+        f"ranks from {gpus} on cannot get a GPU of their own (torch.cuda.set_device: 'invalid device ordinal', or "
+        "two ranks sharing one GPU) -- a launch setting every worker is started with, not a rank's fault, whatever "
+        "error the run then shows",
+        f"Match number of GPUs and processes: one process per GPU, --nproc_per_node {gpus} (the number of GPUs "
+        "CUDA_VISIBLE_DEVICES leaves visible; the launch script's GPUS_PER_NODE / NPROC_PER_NODE variable set to "
+        f"{gpus}), or list {procs} GPUs in CUDA_VISIBLE_DEVICES where the node has them (nvidia-smi -L); then "
+        "relaunch.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
