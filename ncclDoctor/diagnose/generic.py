@@ -162,12 +162,15 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"default process group (?:has not been|is not|was not) initiali[sz]ed"),
      "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
      "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
-     "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU; "
-     "srun with the variables "
+     "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU, "
+     "python -m torch.distributed.launch on an older torch; srun with the variables "
      "exported, accelerate launch / deepspeed, torchpack dist-run -np N / mpirun for a torchpack script), which "
      "sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
-     "for each process, or set them yourself; call torch.distributed.init_process_group(...) before any distributed "
-     "call (barrier, all_reduce, get_rank, a DDP wrapper), and guard single-process runs with dist.is_initialized()."),
+     "for each process, or set them yourself (export RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: the env:// launch "
+     "variables); call torch.distributed.init_process_group before any collective or other distributed call "
+     "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper), and for a single-process run guard "
+     "distributed calls with dist.is_initialized() or turn the distributed path off (--world-size 1 / disable "
+     "distributed mode)."),
     ("store_rendezvous",
      re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
      "the ranks could not meet at the rendezvous / store endpoint",
