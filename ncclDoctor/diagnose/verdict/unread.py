@@ -1138,6 +1138,28 @@ def _env_key_cut(ev, who: str) -> Verdict:
         fix + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# a traceback's code line that is a string literal alone ('"Default process group is not initialized"'): the message
+# line of a raise or assert spread over lines (torch 1.x's _check_default_pg: "assert _default_pg is not None, \\" and
+# the message under it), which Python prints as the frame's code line; group 2 the message
+_R_MESSAGE_LITERAL = re.compile(r"""^[rfbu]?(?P<q>["'])([^"'\n]{8,300})(?P=q)\)?,?$""")
+
+
+def _message_cut(ev, who: str, said: str, r: tuple) -> Verdict:
+    """Lead rules BL (4), Q (last sentence), W (round 81's autodeeplab-98): a traceback cut right after its last
+    frame's code line, and that line is the message literal of the raise or assert the frame runs (a check's message
+    spread over lines) -- the frame shows which check failed and its words; where those words say the launch or the
+    distributed set-up (generic.reading's config: the default process group never created, a launcher's variable not
+    set), that is how every process was started: config, no rank. The other readings of a bare message (a device, a
+    peer) are not read so: which rank raised, and why, the cut lines do not say."""
+    _, what, fix, _ = r
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback ({ev.text[:200]}) at the message its check raises ('{said[:160]}'), "
+        f"before its exception line: {what} -- how every process was started, so no rank is at fault (the exception "
+        "line itself was not pasted)",
+        fix + " " + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 # a traceback frame in torch.distributed.checkpoint's own files (state_dict_loader.py, state_dict_saver.py, utils.py's
 # reduce_scatter / all_gather of the plans, the default planner, filesystem storage)
 _R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.py\b")
@@ -1196,6 +1218,9 @@ def _cut_where(ev, who: str) -> Verdict | None:
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if not code:
         return None
+    if (lit := _R_MESSAGE_LITERAL.match(code)) is not None and (
+            (r := generic.reading([lit.group(2)])) is not None and r[0] == "config"):
+        return _message_cut(ev, who, lit.group(2), r)
     imp = _R_IMPORT_STMT.match(code) if func == "<module>" else None
     if imp is not None:
         mod = (imp.group(1) or imp.group(2) or "").strip(".")
