@@ -151,6 +151,21 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "num_processes=N) with N the number of GPUs (newer accelerate requires it; an older notebook written for "
      "another accelerate version omits it), accelerate launch --num_processes N, torchrun --nproc_per_node N; "
      "`accelerate config` stores the defaults. Then run it again."),
+    # a framework's own check that a launcher's variables (RANK, LOCAL_RANK, WORLD_SIZE) are set in a job the
+    # scheduler already starts one task per process (ignite's "Defined env variables '['RANK', 'LOCAL_RANK',
+    # 'WORLD_SIZE']' should not be specified with SLURM"): two launchers stacked, torch.distributed.launch / mp.spawn
+    # inside srun -- the launch every process shares (lead rules W, Q; round 81's ignite-2048), not a rank
+    ("config",
+     re.compile(r"(?i)\b(?:env(?:ironment)?|launcher'?s?) variables?\b[^\n]{0,200}?\bshould not be (?:specified|set|"
+                r"defined)\b[^\n]{0,20}?\b(?:with|under|in|when using) (?:a )?(?:SLURM|srun|MPI|mpirun)\b"),
+     "a framework refused the launch: the launcher's variables (RANK, LOCAL_RANK, WORLD_SIZE) are set in a job the "
+     "scheduler (Slurm, MPI) already starts one task per process -- two launchers stacked (torch.distributed.launch, "
+     "torchrun or mp.spawn inside srun / mpirun), the launch every process shares",
+     "Launch with srun only (one task per GPU: srun --ntasks-per-node=N --gpus-per-task=1), from which the framework "
+     "reads SLURM_PROCID / SLURM_LOCALID itself; do not combine torch.distributed.launch / torchrun / mp.spawn with "
+     "SLURM, and unset RANK / LOCAL_RANK / WORLD_SIZE where the job script exports them. To start the workers from one "
+     "task per node instead, let the framework spawn them (its own nproc_per_node setting) rather than a second "
+     "launcher."),
     # the script run without the launcher that sets its variables (KeyError: 'LOCAL_RANK', "environment variable
     # RANK expected, but not set"), or calling torch.distributed before init_process_group: the way it was started,
     # every rank alike (lead rules Q, W) -- before the store's reading, whose words ("rendezvous", MASTER_ADDR) the
