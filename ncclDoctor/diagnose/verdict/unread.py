@@ -303,6 +303,34 @@ def _wrapped_attr_fix(what: str) -> str:
             "where a library's trainer does it, update the library to a version that unwraps the model. ")
 
 
+# Two Python exceptions whose words alone say what the code did wrong, the same in every process that runs it (lead
+# rules J, BJ (2): the class stays unknown, the fix follows the words; round 81's gpt-neox-pr250 and hrnet-seg-32): an
+# argparse Namespace asked for an attribute its parser never defines (group "arg"), and a module called as if it were
+# the class or function inside it
+_R_NAMESPACE_ATTR = re.compile(r"'Namespace' object has no attribute '(?P<arg>[A-Za-z_]\w{0,80})")
+_R_MODULE_CALLED = re.compile(r"'module' object is not callable")
+
+
+def _py_exception_fix(what: str) -> str:
+    """The fix's words for an exception whose message alone says what the code did wrong (_R_NAMESPACE_ATTR,
+    _R_MODULE_CALLED); '' for any other."""
+    if "Namespace" in what and (m := _R_NAMESPACE_ATTR.search(what)):
+        arg = m.group("arg")
+        return (f"An argparse Namespace has only the attributes its parser defines, so the code reads args.{arg} that "
+                f"no argument defines: add the missing {arg} argument / config key (parser.add_argument('--{arg}', "
+                "...) with a default, or the config defaults the arguments are built from), and sync the arguments "
+                "parser with the code that reads it (the traceback's last frame) -- the two come from different "
+                "versions of the code. ")
+    if _R_MODULE_CALLED.search(what):
+        return ("'module' object is not callable: the code calls a module where it means the class or function inside "
+                "it (import pkg.name, then name(...)), typically a package whose __init__ no longer exports the class "
+                "under that name, or a name chosen by the config (a dataset or model name looked up with eval / "
+                "getattr) that resolves to a module: call the class inside the module (module.Class(...), or from "
+                "module import Class), check the config's name resolves to a class, and use matching repo and "
+                "dependency versions (the code branch and the packages it imports, reinstalled from that checkout). ")
+    return ""
+
+
 def _consistency_fix(e) -> str:
     """The fix's words for an AssertionError raised right under a frame of the program's own cross-rank consistency
     check (crash reader's ``consistency_check``: StyleGAN2-ADA's misc.check_ddp_consistency broadcasts each parameter
@@ -383,8 +411,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
-            + http_status_fix(what)
+            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _py_exception_fix(what)
+            + _ddp_reducer_fix([what]) + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
@@ -401,7 +429,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
         (code or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what)
-        + _ddp_reducer_fix([what])
+        + _py_exception_fix(what) + _ddp_reducer_fix([what])
         + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
