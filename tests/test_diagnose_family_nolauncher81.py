@@ -14,8 +14,8 @@
   naming no scheduler are not read so.
 - fastai-3923: IPython's listing of accelerate's notebook_launcher raise, its message's string literals one per
   numbered line, so "using `torch.cuda` in any cell" stands alone on its line: the parent initialised CUDA before the
-  launcher forks, config (rules W, Q, AF (2)), fix: restart the notebook kernel. Near shape kept: "in any cell" about
-  anything else is not read so.
+  launcher forks, config (rules W, Q, AF (2)), fix: restart the kernel, no torch.cuda call before notebook_launcher.
+  Near shape kept: "in any cell" about anything else is not read so.
 - gpt-neox-pr250, hrnet-seg-32: every process's traceback ends alike in "'Namespace' object has no attribute 'X'" /
   "'module' object is not callable": code every rank runs, unknown, culprits [] (rules J, BJ (2)); the fix says what
   the words mean (add the missing X argument / config key; call the class inside the module). Near shape kept: another
@@ -115,8 +115,8 @@ def test_notebook_check_split_over_ipython_listing_reads_config(tmp_path):
     v = d["verdict"]
     assert v["cause"] == "config"
     assert v["culprits"] == [] and not accused(d)
-    assert "restart the notebook kernel" in v["fix"]
-    assert "before notebook_launcher" in v["fix"]
+    assert "restart the kernel" in v["fix"]
+    assert "no torch.cuda call before notebook_launcher" in v["fix"]
 
 
 def test_other_cell_words_not_read_so(tmp_path):
