@@ -151,6 +151,21 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "num_processes=N) with N the number of GPUs (newer accelerate requires it; an older notebook written for "
      "another accelerate version omits it), accelerate launch --num_processes N, torchrun --nproc_per_node N; "
      "`accelerate config` stores the defaults. Then run it again."),
+    # a framework's own check that a launcher's variables (RANK, LOCAL_RANK, WORLD_SIZE) are set in a job the
+    # scheduler already starts one task per process (ignite's "Defined env variables '['RANK', 'LOCAL_RANK',
+    # 'WORLD_SIZE']' should not be specified with SLURM"): two launchers stacked, torch.distributed.launch / mp.spawn
+    # inside srun -- the launch every process shares (lead rules W, Q; round 81's ignite-2048), not a rank
+    ("config",
+     re.compile(r"(?i)\b(?:env(?:ironment)?|launcher'?s?) variables?\b[^\n]{0,200}?\bshould not be (?:specified|set|"
+                r"defined)\b[^\n]{0,20}?\b(?:with|under|in|when using) (?:a )?(?:SLURM|srun|MPI|mpirun)\b"),
+     "a framework refused the launch: the launcher's variables (RANK, LOCAL_RANK, WORLD_SIZE) are set in a job the "
+     "scheduler (Slurm, MPI) already starts one task per process -- two launchers stacked (torch.distributed.launch, "
+     "torchrun or mp.spawn inside srun / mpirun), the launch every process shares",
+     "Launch with srun only (one task per GPU: srun --ntasks-per-node=N --gpus-per-task=1), from which the framework "
+     "reads SLURM_PROCID / SLURM_LOCALID itself; do not combine torch.distributed.launch / torchrun / mp.spawn with "
+     "SLURM, and unset RANK / LOCAL_RANK / WORLD_SIZE where the job script exports them. To start the workers from one "
+     "task per node instead, let the framework spawn them (its own nproc_per_node setting) rather than a second "
+     "launcher."),
     # the script run without the launcher that sets its variables (KeyError: 'LOCAL_RANK', "environment variable
     # RANK expected, but not set"), or calling torch.distributed before init_process_group: the way it was started,
     # every rank alike (lead rules Q, W) -- before the store's reading, whose words ("rendezvous", MASTER_ADDR) the
@@ -162,12 +177,15 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"default process group (?:has not been|is not|was not) initiali[sz]ed"),
      "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
      "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
-     "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU; "
-     "srun with the variables "
+     "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU, "
+     "python -m torch.distributed.launch on an older torch; srun with the variables "
      "exported, accelerate launch / deepspeed, torchpack dist-run -np N / mpirun for a torchpack script), which "
      "sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
-     "for each process, or set them yourself; call torch.distributed.init_process_group(...) before any distributed "
-     "call (barrier, all_reduce, get_rank, a DDP wrapper), and guard single-process runs with dist.is_initialized()."),
+     "for each process, or set them yourself (export RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: the env:// launch "
+     "variables); call torch.distributed.init_process_group before any collective or other distributed call "
+     "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper), and for a single-process run guard "
+     "distributed calls with dist.is_initialized() or turn the distributed path off (--world-size 1 / disable "
+     "distributed mode)."),
     ("store_rendezvous",
      re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
      "the ranks could not meet at the rendezvous / store endpoint",

@@ -431,6 +431,9 @@ SNIFF = 8192
 #             environment ... causing CUDA to be initialized.", "CUDA has been initialized before the
 #             `notebook_launcher` could create a forked subprocess"): readers.settings._launch_mode,
 #             verdict.launch._cuda_fork, lead rule AF (2)
+#   torch.cuda` in any cell  the same launcher's check of its parent before it forks, where IPython's listing of the
+#             raise prints the message's string literals one per numbered line and its second half ("using
+#             `torch.cuda` in any cell. Restart your notebook ...") holds no other word (round 81's fastai-3923)
 #   main_process_ip  accelerate's coordinator address in its config file or command line ("main_process_ip:
 #             127.0.0.1"), which holds no other word: a loopback one beside num_machines > 1 cannot form the world
 #             (readers.settings._accel_loopback, verdict.world.world_unfit, lead rules AE, AA (1))
@@ -677,7 +680,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
-            b"CUDA to be initiali",
+            b"CUDA to be initiali", b"torch.cuda` in any cell",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices", b"non-zero status: ",
             b"exited with a non-zero status",
             b"NULL value ", b"ibv_", b"Peer GPU ", b"transport out of range", b"create ah", b"rst2init",

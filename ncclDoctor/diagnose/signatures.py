@@ -2797,12 +2797,14 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # notebook_launcher ("CUDA has been initialized before the `notebook_launcher` could create a forked subprocess", and
 # its pre-launch check "An issue was found when verifying a stable environment for the notebook launcher. ... identify
 # which one is problematic and causing CUDA to be initialized."), and its check of the parent before it forks ("you
-# need to avoid running any instruction using `torch.cuda` in any cell")
+# need to avoid running any instruction using `torch.cuda` in any cell"; its second half alone where the message is
+# split over lines, as IPython's listing of the raise prints its string literals, one per numbered line: round 81's
+# fastai-3923)
 R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
                          r"you must use the '?spawn'? start method)?|"
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
-                         r"\bavoid running any instruction using `?torch\.cuda`? in any cell")
+                         r"\b(?:avoid running any instruction )?using `?torch\.cuda`? in any cell")
 # An assertion's condition (its `assert` line, or the condition's own line of a multi-line assert, as Python 3.11+
 # prints it) that a value is a multiple of a setting of the model's own config object ("hidden_states.size(1) %
 # self.config.mini_batch_size == 0"): the check names a setting every rank is built with (lead rules W, BF (3); round

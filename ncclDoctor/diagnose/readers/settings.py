@@ -25,9 +25,10 @@ class SettingsReaders:
         if f:  # a worker forked after its parent initialised CUDA: the start method every worker shares (rule AF (2))
             ev = self._context(lineno, text, "cuda_fork")
             # torch's own sentence alone; a launcher's message from its start (after the last ": " before it: what
-            # its check did), the words themselves at its end
+            # its check did), the words themselves at its end; the second half of a message split over a listing's
+            # lines alone (its line number and quote before it are the listing's)
             start = self._body.rfind(": ", 0, f.start()) + 2 if ": " in self._body[:f.start()] else 0
-            ev.data["said"] = (f.group(0) if f.group(0).startswith("Cannot") else
+            ev.data["said"] = (f.group(0) if f.group(0).startswith(("Cannot", "using")) else
                                self._body[start:f.end()].strip()[:300])
             return ev
         m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None

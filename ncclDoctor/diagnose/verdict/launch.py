@@ -2554,12 +2554,12 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # accelerate's notebook_launcher forks its workers from the notebook's kernel (the only start method a
         # notebook's functions survive): CUDA must stay uninitialised in the kernel until it is called
         notebook = ("The notebook launcher forks its workers from the notebook's own process, so nothing may touch "
-                    "CUDA before notebook_launcher() is called: restart the kernel, and before the launch run no "
-                    "torch.cuda call, no .cuda()/.to('cuda') and no import that initialises CUDA (check each import "
-                    "alone with torch.cuda.is_initialized(); move such imports and the model's creation inside the "
-                    "function you launch), then call notebook_launcher first; or run the code as a script with "
-                    "accelerate launch (or torchrun) instead: a script may start its workers with the spawn method "
-                    "(a notebook's own functions cannot be pickled for it).")
+                    "CUDA before notebook_launcher() is called: restart the kernel, and run no torch.cuda "
+                    "call before notebook_launcher (no .cuda()/.to('cuda') and no import that initialises CUDA: check "
+                    "each import alone with torch.cuda.is_initialized(); move such imports and the model's creation "
+                    "inside the function you launch), then call notebook_launcher first; or run the code as a script "
+                    "with accelerate launch (or torchrun) instead: a script may start its workers with the spawn "
+                    "method (a notebook's own functions cannot be pickled for it).")
     return Verdict(
         "config",
         f"a worker process could not use CUDA: it was started with the fork start method after its parent had "

@@ -268,10 +268,13 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"init_process_group's env:// rendezvous found {', '.join(missing)} unset: the script was started "
             "without a launcher (plain `python train.py`), so no rank knows the others",
             "Launch with torchrun / accelerate launch (torchrun --nproc-per-node=N train.py; multi-node: --nnodes, "
-            "--rdzv-endpoint) or deepspeed, which set MASTER_ADDR, MASTER_PORT, RANK, WORLD_SIZE and LOCAL_RANK for "
-            "the env:// rendezvous; or set them yourself for every process. A single-process run inside another "
+            "--rdzv-endpoint), deepspeed, or on an older torch launch with torch.distributed.launch / torchrun's "
+            "predecessor (python -m torch.distributed.launch --nproc_per_node=N), which set MASTER_ADDR, MASTER_PORT, "
+            "RANK, WORLD_SIZE and LOCAL_RANK for the env:// rendezvous; or set RANK / WORLD_SIZE / MASTER_ADDR / "
+            "MASTER_PORT yourself for every process. A single-process run inside another "
             "program (a GUI or notebook node) can instead pass them to the call: init_process_group(world_size=1, "
-            "rank=0) with an init_method file:// or tcp://127.0.0.1:PORT, or run without distributed.",
+            "rank=0) with an init_method file:// or tcp://127.0.0.1:PORT, or run without distributed (a framework's "
+            "launcher none, distributed off).",
             "high", [], _samples(c, "store_timeout"))
     if any(e.data.get("not_a_host") for e in evs):  # the IPv6 lookup warning naming a file path as the host
         ep = next(e.data["endpoint"] for e in evs if e.data.get("not_a_host"))

@@ -303,6 +303,34 @@ def _wrapped_attr_fix(what: str) -> str:
             "where a library's trainer does it, update the library to a version that unwraps the model. ")
 
 
+# Two Python exceptions whose words alone say what the code did wrong, the same in every process that runs it (lead
+# rules J, BJ (2): the class stays unknown, the fix follows the words; round 81's gpt-neox-pr250 and hrnet-seg-32): an
+# argparse Namespace asked for an attribute its parser never defines (group "arg"), and a module called as if it were
+# the class or function inside it
+_R_NAMESPACE_ATTR = re.compile(r"'Namespace' object has no attribute '(?P<arg>[A-Za-z_]\w{0,80})")
+_R_MODULE_CALLED = re.compile(r"'module' object is not callable")
+
+
+def _py_exception_fix(what: str) -> str:
+    """The fix's words for an exception whose message alone says what the code did wrong (_R_NAMESPACE_ATTR,
+    _R_MODULE_CALLED); '' for any other."""
+    if "Namespace" in what and (m := _R_NAMESPACE_ATTR.search(what)):
+        arg = m.group("arg")
+        return (f"An argparse Namespace has only the attributes its parser defines, so the code reads args.{arg} that "
+                f"no argument defines: add the missing {arg} argument / config key (parser.add_argument('--{arg}', "
+                "...) with a default, or the config defaults the arguments are built from), and sync the arguments "
+                "parser with the code that reads it (the traceback's last frame) -- the two come from different "
+                "versions of the code. ")
+    if _R_MODULE_CALLED.search(what):
+        return ("'module' object is not callable: the code calls a module where it means the class or function inside "
+                "it (import pkg.name, then name(...)), typically a package whose __init__ no longer exports the class "
+                "under that name, or a name chosen by the config (a dataset or model name looked up with eval / "
+                "getattr) that resolves to a module: call the class inside the module (module.Class(...), or from "
+                "module import Class), check the config's name resolves to a class, and use matching repo and "
+                "dependency versions (the code branch and the packages it imports, reinstalled from that checkout). ")
+    return ""
+
+
 def _consistency_fix(e) -> str:
     """The fix's words for an AssertionError raised right under a frame of the program's own cross-rank consistency
     check (crash reader's ``consistency_check``: StyleGAN2-ADA's misc.check_ddp_consistency broadcasts each parameter
@@ -383,8 +411,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _ddp_reducer_fix([what])
-            + http_status_fix(what)
+            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _py_exception_fix(what)
+            + _ddp_reducer_fix([what]) + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
@@ -403,7 +431,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
         (code or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what)
-        + _ddp_reducer_fix([what])
+        + _py_exception_fix(what) + _ddp_reducer_fix([what])
         + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
@@ -1212,6 +1240,28 @@ def _env_key_cut(ev, who: str) -> Verdict:
         fix + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# a traceback's code line that is a string literal alone ('"Default process group is not initialized"'): the message
+# line of a raise or assert spread over lines (torch 1.x's _check_default_pg: "assert _default_pg is not None, \\" and
+# the message under it), which Python prints as the frame's code line; group 2 the message
+_R_MESSAGE_LITERAL = re.compile(r"""^[rfbu]?(?P<q>["'])([^"'\n]{8,300})(?P=q)\)?,?$""")
+
+
+def _message_cut(ev, who: str, said: str, r: tuple) -> Verdict:
+    """Lead rules BL (4), Q (last sentence), W (round 81's autodeeplab-98): a traceback cut right after its last
+    frame's code line, and that line is the message literal of the raise or assert the frame runs (a check's message
+    spread over lines) -- the frame shows which check failed and its words; where those words say the launch or the
+    distributed set-up (generic.reading's config: the default process group never created, a launcher's variable not
+    set), that is how every process was started: config, no rank. The other readings of a bare message (a device, a
+    peer) are not read so: which rank raised, and why, the cut lines do not say."""
+    _, what, fix, _ = r
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback ({ev.text[:200]}) at the message its check raises ('{said[:160]}'), "
+        f"before its exception line: {what} -- how every process was started, so no rank is at fault (the exception "
+        "line itself was not pasted)",
+        fix + " " + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 # a traceback frame in torch.distributed.checkpoint's own files (state_dict_loader.py, state_dict_saver.py, utils.py's
 # reduce_scatter / all_gather of the plans, the default planner, filesystem storage)
 _R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.py\b")
@@ -1303,6 +1353,9 @@ def _cut_where(ev, who: str) -> Verdict | None:
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if not code:
         return None
+    if (lit := _R_MESSAGE_LITERAL.match(code)) is not None and (
+            (r := generic.reading([lit.group(2)])) is not None and r[0] == "config"):
+        return _message_cut(ev, who, lit.group(2), r)
     imp = _R_IMPORT_STMT.match(code) if func == "<module>" else None
     if imp is not None:
         mod = (imp.group(1) or imp.group(2) or "").strip(".")
