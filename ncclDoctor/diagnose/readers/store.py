@@ -280,9 +280,15 @@ class StoreReaders:
                 ev.data["tags"] = ("store_warning",)
             return ev
         win = S.R_WIN_CONNECT_WARN.search(text)
-        if win:  # lead rules L/N: whatever host it names, news only if a store failure follows
+        cut = None if win or "failed to connect" not in text else S.connect_warn_cut(text)
+        if win or (cut and cut in self._win_warned and S.R_C10D_W_ANY.search(text)):
+            # lead rules L/N: whatever host it names, news only if a store failure follows; a [W] repeat of one such
+            # warning (its endpoint) that the paste cut before its error text is the client's next attempt, the same
+            # warning (lead rule BM (2)), not the store's failure
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
+            if win:
+                self._win_warned.add((win.group("host"), win.group("port")))
             return ev
         k = S.R_CCL_KVS.search(text) if "kvs" in text else None
         if k:
