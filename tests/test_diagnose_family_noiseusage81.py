@@ -10,9 +10,9 @@ BK (1), BG (5), J, AM (2), AN (1), BM (2), L, N, K, T, BG (4), BJ (2)).
 - An unranked GPU OOM that ends the traceback pasted under one rank's tag, beside torchrun's record naming another
   rank, is two processes failing on their own, none torn down: every shown rank failing alike, culprits [] (rules
   J, AM (2); primus-349). The OOM pasted with the recorded rank's own traceback keeps rule A's reading: that rank.
-- A c10d [W] "client socket has failed to connect to [H]:P" warning cut before its error text, after a whole benign
-  10049 warning of the same endpoint, is the client's next attempt (rule BM (2)): none (pyskl-79). A cut warning of
-  another endpoint is not read so.
+- A c10d [W] "client socket has failed to connect to [H]:P" warning cut before its error text (the paste's end, or a
+  wrap under a per-line prefix) is one connect attempt the client retries (rule BM (2)): none (pyskl-79). The same
+  words raised as an exception from TCPStore's frames keep their store_rendezvous reading.
 - Fix words only: a DataLoader worker's re-raised exception ("Caught RuntimeError in DataLoader worker process 0")
   sends the fix to the worker's original traceback, num_workers=0 and the data (3d-speaker-200); rule K's "if it
   hangs" advice names collecting stacks, a py-spy dump if it hangs, NCCL_P2P_DISABLE=1 to test and IOMMU/ACS
@@ -105,10 +105,17 @@ def test_a_cut_repeat_of_a_benign_connect_warning_is_no_store_failure(tmp_path):
     assert "torchrun" in v["fix"], v
 
 
-def test_a_cut_connect_warning_of_another_endpoint_keeps_its_store_reading(tmp_path):
-    v = _verdict(tmp_path, _LAUNCH + _WIN_WARN.format(host="DESKTOP-7BNNAUJ")
-                 + "(system error: 10049 - The requested address is not valid in its context.).\n"
-                 + _WIN_WARN.format(host="trainer-01") + "(syste\n")
+def test_a_connect_warning_wrapped_under_a_timestamp_prefix_is_still_the_warning(tmp_path):
+    v = _verdict(tmp_path, "2024-05-01 12:00:10.123 " + _WIN_WARN.format(host="DESKTOP-7BNNAUJ") + "(system error: \n"
+                 "2024-05-01 12:00:11.123 10049 - The requested address is not valid in its context.).\n")
+    assert (v["cause"], v["culprits"]) == ("none", []), v
+
+
+def test_the_same_words_raised_as_an_error_keep_their_store_reading(tmp_path):
+    v = _verdict(tmp_path, _LAUNCH + "Traceback (most recent call last):\n"
+                 "  File \"C:\\Python39\\lib\\site-packages\\torch\\distributed\\rendezvous.py\", line 176, in "
+                 "_create_c10d_store\n    return TCPStore(\n"
+                 "RuntimeError: The client socket has failed to connect to [DESKTOP-7BNNAUJ]:29995 (syste\n")
     assert v["cause"] == "store_rendezvous", v
 
 

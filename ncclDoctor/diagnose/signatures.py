@@ -774,9 +774,10 @@ R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<
                                 r"(?P<port>\d{1,5}) \((?:system error: 10049|errno: 22 - Invalid argument|"
                                 r"errno: 99 - Cannot assign)\b")
 # The same c10d [W] warning cut by the paste before (or inside) its system error: "... failed to connect to
-# [DESKTOP-X]:29995 (syste" at the end of the paste. Only a repeat of a whole warning of the same endpoint already read
-# as R_WIN_CONNECT_WARN's is read like it (readers.store: the client's next attempt, lead rule BM (2)); group rest: what
-# is left of its error text, a head of one of R_WIN_CONNECT_WARN's
+# [DESKTOP-X]:29995 (syste" at the end of the paste, or "... (system error: " where a wrap under a per-line prefix
+# (timestamps, a rank tag) kept the error's own line from joining it. Read like it where the line is a c10d [W] one
+# (readers.store: one connect attempt the client retries, lead rule BM (2)); group rest: what is left of its error
+# text, a head of one of R_WIN_CONNECT_WARN's
 R_CONNECT_WARN_CUT = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:"
                                 r"(?P<port>\d{1,5})(?P<rest> \([\w :\-]{0,40})?\s*$")
 # a c10d [W] log line's head, its source path whatever the build machine's (a Windows runner's "C:\\actions-runner\\

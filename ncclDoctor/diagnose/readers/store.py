@@ -281,14 +281,12 @@ class StoreReaders:
             return ev
         win = S.R_WIN_CONNECT_WARN.search(text)
         cut = None if win or "failed to connect" not in text else S.connect_warn_cut(text)
-        if win or (cut and cut in self._win_warned and S.R_C10D_W_ANY.search(text)):
-            # lead rules L/N: whatever host it names, news only if a store failure follows; a [W] repeat of one such
-            # warning (its endpoint) that the paste cut before its error text is the client's next attempt, the same
-            # warning (lead rule BM (2)), not the store's failure
+        if win or (cut and S.R_C10D_W_ANY.search(text)):
+            # lead rules L/N: whatever host it names, news only if a store failure follows; a c10d [W] warning of the
+            # same words that the paste (or a wrap under a per-line prefix) cut before its error text is one connect
+            # attempt the client retries, whatever its error was (lead rule BM (2)), not the store's failure
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
-            if win:
-                self._win_warned.add((win.group("host"), win.group("port")))
             return ev
         k = S.R_CCL_KVS.search(text) if "kvs" in text else None
         if k:
