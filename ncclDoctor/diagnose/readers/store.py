@@ -280,7 +280,11 @@ class StoreReaders:
                 ev.data["tags"] = ("store_warning",)
             return ev
         win = S.R_WIN_CONNECT_WARN.search(text)
-        if win:  # lead rules L/N: whatever host it names, news only if a store failure follows
+        cut = None if win or "failed to connect" not in text else S.connect_warn_cut(text)
+        if win or (cut and S.R_C10D_W_ANY.search(text)):
+            # lead rules L/N: whatever host it names, news only if a store failure follows; a c10d [W] warning of the
+            # same words that the paste (or a wrap under a per-line prefix) cut before its error text is one connect
+            # attempt the client retries, whatever its error was (lead rule BM (2)), not the store's failure
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "Windows store connect warning"
             return ev

@@ -38,9 +38,12 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])):
         return None  # two ranks on one GPU: the OOM is theirs sharing it (fabric._invalid_usage says it)
     ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
+    beside = ""
     if not ranks:  # lead rule A: the one process the launcher shows failing on its own is where the OOM happened
         lone = lone_failure(c)
         ranks = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
+        if ranks and (beside := _oom_beside(c, ranks[0])):
+            ranks = []  # lead rules J, AM (2): the OOM is another shown process's, the record's rank failed too
     oom, ranks = ranks, _also_recorded(c, ranks)
     every = _every_rank(c, ranks)
     if every:
@@ -66,12 +69,15 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "traceback: the job's per-GPU memory (the batch, the sequence length, the model each rank holds) does not "
          "fit, a limit every rank meets alike, not one rank's fault -- the launcher's single 'first failure' is only "
          "the one it saw exit first" if every else
+         f"the launcher's record names rank {beside}: two processes are shown failing on their own in the "
+         "same run, none torn down or still waiting -- every shown rank failing alike (the per-rank memory of the "
+         "configuration they share ran out), not one rank's fault" if beside else
          f"{_named(oom)} ran out of GPU memory, and local rank {_fmt_ranks(also)} (one node: the same rank) exited on "
          "its own as well (torchrun's record: a nonzero exit code, and the agent sent its closing signal only to the "
          "other workers, those still running); the others were stopped after them" if also else
          f"{_named(ranks)} ran out of GPU memory{owner}{counted}; the other ranks then waited for it"),
         retried + engine + ("Every rank needs less memory: lower the batch size (per GPU) or the sequence / context "
-                            "length on all of them, or spread the work over more GPUs. " if every else "")
+                            "length on all of them, or spread the work over more GPUs. " if every or beside else "")
         + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
@@ -81,8 +87,26 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high" if len(ranks) == 1 and not owner else "medium",
         ranks,
         _samples(c, "cuda_oom"),
-        job_wide=bool(every),
+        job_wide=bool(every or beside),
     )
+
+
+def _oom_beside(c: Collected, lone: int) -> str:
+    """Lead rules J and AM (2), AN (1) (round 81's primus-349): an unranked GPU OOM that the parser reads as the end
+    of the traceback pasted under another rank's tag (its "tb_rank", no other traceback header between them) is that
+    rank's own failure, not the record's: the launcher's record naming rank LONE beside it shows two processes
+    failing on their own, and with none shown torn down or waiting (a victim), that is every shown rank failing
+    alike -- no culprit. What the lines show (the record's rank and the OOM's), else '' (the OOM pasted with no
+    ranked traceback, or with the record's own rank's, is the lone process's as rule A reads it)."""
+    tbs = {e.data.get("tb_rank") for e in c.samples.get("cuda_oom", [])}
+    if len(tbs) != 1 or None in tbs or lone in tbs or torn_down(c):
+        return ""
+    if any(waiting(st) for st in c.ranks.values()) or c.kinds.get("watchdog_timeout"):
+        return ""
+    other = tbs.pop()
+    gpu = c.samples["cuda_oom"][0].data.get("gpu")
+    return (f"{lone} (its exit code, no error text of its own shown), while the GPU out-of-memory error"
+            + (f" (on GPU {gpu})" if gpu is not None else "") + f" ends the traceback pasted under rank {other}'s tag")
 
 
 def _kv_cache(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -243,11 +243,12 @@ def finished(c: Collected) -> bool:
 
 
 _P2P_FIX = ("A hang in set-up or in the first collective on one node, with no error, is the GPUs' peer-to-peer "
-            "path: rerun with NCCL_P2P_DISABLE=1 (NCCL then copies through host memory); if that works, P2P DMA "
-            "between the GPUs is broken on this machine: turn the IOMMU off (kernel parameter intel_iommu=off or "
-            "amd_iommu=off, or iommu=pt) and PCIe ACS on the switches (setpci, the BIOS), check nvidia-smi topo -m, "
-            "and update the GPU driver (consumer GPUs report P2P that some drivers do not support); run nccl-tests' "
-            "all_reduce_perf with NCCL_DEBUG=INFO to see the last step.")
+            "path: rerun with NCCL_P2P_DISABLE=1 to test it (NCCL then copies through host memory); if that works, "
+            "P2P DMA between the GPUs is broken on this machine: turn the IOMMU off (kernel parameter "
+            "intel_iommu=off or amd_iommu=off, or iommu=pt) and PCIe ACS on the switches (setpci, the BIOS), check "
+            "nvidia-smi topo -m, and update the GPU driver (consumer GPUs report P2P that some drivers do not "
+            "support) -- check IOMMU/ACS first where P2P is suspected; run nccl-tests' all_reduce_perf with "
+            "NCCL_DEBUG=INFO to see the last step.")
 _SETUP_NET_FIX = ("Collect every rank's log with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET (the rank that did not "
                   "connect prints where it stopped) and py-spy dump --pid of a stuck process; check that NCCL uses an "
                   "interface the nodes reach each other on (NCCL_SOCKET_IFNAME), that no firewall blocks the ports "
@@ -346,7 +347,8 @@ def _if_it_hangs(c: Collected) -> str:
            c.kinds.get("setup_shm") else "")
     return (shm + "If the job does hang right after them, collect what shows where: every rank's log with "
             "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
-            "--pid of a stuck process and a Flight Recorder dump. " + (_P2P_FIX if one_node else _SETUP_NET_FIX)
+            "--pid of a stuck process (a py-spy dump if it hangs, of every rank) and a Flight Recorder dump. "
+            + (_P2P_FIX if one_node else _SETUP_NET_FIX)
             + _shown_settings(c))
 
 
@@ -717,8 +719,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c) and not idle:  # lead rule T: a hang the reporter tells of, not shown by the lines
-        hangs = (" If the job hung after these lines (nothing failed in them), what shows where each rank is: a "
-                 "py-spy dump of every rank's process while it hangs (py-spy dump --pid PID: its stack), a Flight "
+        hangs = (" If the job hung after these lines (nothing failed in them), collect stacks if it hangs, what "
+                 "shows where each rank is: a py-spy dump of every rank's process while it hangs (py-spy dump --pid "
+                 "PID: its stack; a py-spy dump if it hangs, before the job is killed), a Flight "
                  "Recorder dump (TORCH_FR_BUFFER_SIZE=2000), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "
                  "in set-up shows as the rank that never printed 'Init COMPLETE').")
     return Verdict(

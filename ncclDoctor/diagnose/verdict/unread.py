@@ -135,6 +135,17 @@ _NO_THREAD_FIX = ("can't start new thread is the operating system refusing a thr
                   "SummaryWriter created per call and never closed starts a writer thread each time: create it "
                   "once, on rank 0, and call writer.close()), lower DataLoader num_workers and OMP_NUM_THREADS, or "
                   "raise the thread limit (ulimit -u, the pids limit). ")
+# torch's DataLoader re-raising a worker's exception in the process that iterates it (torch/_utils.py's
+# ExceptionWrapper: "Caught RuntimeError in DataLoader worker process 0.", its "Original Traceback" after it): the
+# error is the worker's, raised while it loaded an item of the data set -- its own traceback names the item and the
+# code (a dataset's __getitem__, an augmentation reading its files), which the paste may cut
+_R_WORKER_RERAISE = re.compile(r"\bCaught \w{1,60} in DataLoader worker process \d{1,4}\b")
+_WORKER_RERAISE_FIX = ("That exception is a DataLoader worker's, re-raised by the training loop: the DataLoader "
+                       "worker's original traceback (the 'Original Traceback' under it) names the item and the "
+                       "code that failed -- rerun with num_workers=0 to see the real error inline, then check the "
+                       "dataset files / audio or image loading it points at (a missing, corrupt or unreadable "
+                       "file, a path in a list or augmentation's file that does not exist there; check the data on "
+                       "every node, or skip corrupt samples in __getitem__). ")
 # what each error status of an HTTP server means for a download (signatures.R_HTTP_STATUS)
 _HTTP_STATUS_SAYS = {"401": "the server wants credentials (a login or token the process did not send)",
                      "403": "the server refuses this client: the file moved or its host now forbids direct "
@@ -417,6 +428,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
             + _eintr_fix(c, what)
+            + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
@@ -437,6 +449,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
+        + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "

@@ -68,6 +68,12 @@ _COLL_SIZE = re.compile(r"\boutput tensor size must be equal to world_size times
 # llamafactory-850). c10d's exact words only: the plural, capital "Tensors must be contiguous", not a kernel's own
 # "x must be contiguous" of a library's extension.
 _NOT_CONTIGUOUS = re.compile(r"(?<![\w.])Tensors must be contiguous\b")
+# ProcessGroupNCCL's / gloo's check of a list collective's tensors (check_gpu_tensors_same_device's sibling in
+# ProcessGroupNCCL.cpp, "All tensor operands to scatter/gather must have the same number of elements", raised by
+# all_gather / gather / scatter when the input tensor and the preallocated output list differ in numel): the caller
+# sized the output buffers for one tensor size and handed another (a batch whose size comes from the data, a last
+# batch that is short) -- refused before any data moves (lead rules AV, BB (4), BK (1); round 81's insightface-1890)
+_OPERANDS_NUMEL = re.compile(r"\bAll tensor operands to scatter/gather must have the same number of elements\b")
 
 
 def _refused_texts(c: Collected) -> list[tuple]:
@@ -130,7 +136,7 @@ def _tensor_refused(c: Collected) -> Verdict | None:
     do not fit the world size. The call is the same code on every rank: invalid_usage, no rank named, whichever
     process printed it; the fix is the device's backend or the tensors' sizes."""
     device = mixed = sized = said = None
-    contig = False
+    contig = numel = False
     evs = []
     for e, t in _refused_texts(c):
         nb, ga = _NO_BACKEND.search(t), _GLOO_ARG.search(t)
@@ -149,6 +155,8 @@ def _tensor_refused(c: Collected) -> Verdict | None:
             sized = sized or (ga or cs).group(0)[:200]
         elif _NOT_CONTIGUOUS.search(t):
             contig = True
+        elif "tensor operands" in t and _OPERANDS_NUMEL.search(t):
+            numel = True
         else:
             continue
         evs.append(e)
@@ -173,6 +181,22 @@ def _tensor_refused(c: Collected) -> Verdict | None:
             "Read the traceback: the frame that calls the collective names the tensors. Put every tensor of the call "
             "on one device the group's backend serves (.to(device) on the inputs and outputs alike), or give the "
             "group a backend for each device (init_process_group(backend=\"cpu:gloo,cuda:nccl\")).",
+            "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if numel and not sized and not contig:
+        return Verdict(
+            "invalid_usage",
+            "the collective refused its tensors before any data moved ('All tensor operands to scatter/gather must "
+            "have the same number of elements', c10d's own argument check): the input tensor and the preallocated "
+            "output tensors of an all_gather / gather / scatter differ in size -- buffers sized for one shape and a "
+            "tensor of another (a per-rank batch whose size comes from the data, a short last batch); the caller's "
+            "tensors, the same code on every rank, so no rank is at fault",
+            "Read the traceback: the frame that calls the collective names the tensors. all_gather tensors must have "
+            "the same number of elements on every rank and in every output slot: size the output list from the "
+            "input itself (torch.empty_like(local) per rank) rather than from a fixed batch size, and keep every "
+            "rank's batch the same size -- drop_last=True in the sampler/loader (or the data reader's own "
+            "last-batch policy: pad or drop the last partial batch), or pad the tensor to a fixed size before the "
+            "call; for tensors whose size legitimately differs per rank, all_gather the sizes first (or use "
+            "all_gather_object) and pad to the largest.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if contig and not sized:
         return Verdict(
@@ -389,6 +413,48 @@ def _reducer_no_param(c: Collected) -> Verdict | None:
         "medium", [], [hit.brief()], job_wide=True)
 
 
+# DistributedDataParallel's constructor refusing its device arguments against where the module's parameters are
+# (torch/nn/parallel/distributed.py: "DistributedDataParallel device_ids and output_device arguments only work with
+# single-device/multiple-device GPU modules or CPU modules, but got device_ids [0], output_device 0, and module
+# parameters {device(type='cpu')}", older torch "... only work with single-device GPU modules ..."; "DistributedData
+# Parallel's input module must be on the same type of devices"; "device_ids can only be None or contain a single
+# element"): the module is not on the device the arguments name -- refused at construction, before any collective
+_DDP_DEVICE_ARGS = re.compile(r"\bDistributedDataParallel device_ids and output_device arguments only work with\b|"
+                              r"\bDistributedDataParallel's input module must be on the same type of devices\b|"
+                              r"\bdevice_ids can only be None or contain a single element\b")
+_MODULE_DEVICES = re.compile(r"module parameters \{([^{}]{1,300})\}")
+
+
+def _ddp_device_args(c: Collected) -> Verdict | None:
+    """Lead rules AV, BG (5), BK (1) (round 81's ragatouille-81): DistributedDataParallel's constructor refusing its
+    device_ids / output_device for a module whose parameters sit elsewhere (on the CPU, on MPS, on devices of two
+    kinds: _DDP_DEVICE_ARGS) is torch refusing an API call by its arguments, code every rank runs alike: invalid_usage,
+    no rank named, whichever process printed it. Only an exception's own message or an unread failure line with it;
+    DDP's refusal of a module with no parameter requiring a gradient is read elsewhere."""
+    hit = next(((e, t) for e, t in _refused_texts(c) if ("device_ids" in t
+                or "DistributedDataParallel" in t) and _DDP_DEVICE_ARGS.search(t)), None)
+    if hit is None:
+        return None
+    e, t = hit
+    m = _MODULE_DEVICES.search(t)
+    where = m.group(1) if m else ""
+    on_cpu = "'cpu'" in where or '"cpu"' in where
+    return Verdict(
+        "invalid_usage",
+        "DistributedDataParallel refused its construction arguments ('" + strip_prefixes(t).strip()[:260] + "', "
+        f"{e.where}): the device_ids / output_device it was given do not fit where the module's parameters are"
+        + (" -- the model is on the CPU (no CUDA device in use: a machine without a CUDA GPU, a CPU-only torch, or "
+           "the model never moved) while a GPU index was passed" if on_cpu else "")
+        + "; the same construction in the code every rank runs, so no rank is at fault, a usage error of the caller",
+        "Match DDP's arguments to the module's device: for a CPU module pass device_ids=None (and output_device=None) "
+        "with the gloo backend -- device_ids=None for CPU modules; for GPU training move the model to the rank's GPU "
+        "before DDP (model.to(device) / .cuda() after torch.cuda.set_device(local_rank)) and check "
+        "torch.cuda.is_available() is True (a CUDA build of torch, CUDA_VISIBLE_DEVICES not empty); a trainer that "
+        "assumes CUDA (it passes device_ids=[local_rank] itself) must run on a CUDA GPU, or with one process and no "
+        "DDP where there is none (MPS/CPU are not supported by such DDP training).",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 # torch's DeviceMesh refusing the arguments of init_device_mesh / DeviceMesh(...) by their own consistency
 # (torch/distributed/device_mesh.py: "mesh_shape and mesh_dim_names should have same length!", printed with "Found
 # len(mesh_dim_names): 4 and len(mesh_shape):1."; "Each mesh_dim_name must be unique."): the call is refused before any
@@ -432,7 +498,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
-                or _device_mesh_args(c))
+                or _device_mesh_args(c) or _ddp_device_args(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
