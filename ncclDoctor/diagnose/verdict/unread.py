@@ -716,17 +716,22 @@ _R_EXC_HEAD = re.compile(r"\b\w{0,80}(?:Error|Exception)\s{0,4}:")
 
 def _cut_code_line(c: Collected, u) -> bool:
     """Whether the unread line U is the code line under the last frame of a traceback the paste cut (parse.input_tail's
-    tb_cut with its ``code``, U within two lines of that frame and ending in that code): source text the process ran,
+    tb_cut with its ``code``, U within two lines of that frame and ending in that code), or any line between that
+    traceback's header and its cut frame (its ``head``: the frames above and their code lines -- "timeout=timeout)"
+    under the caller's frame of init_process_group, round 81's pytorch-biggraph-119): source text the process ran,
     not a failure's words. Not a line that reads as an exception's ("[2] RuntimeError: ..." behind a tag the cut's
     reading took for code): that one is the error itself."""
     if _R_EXC_HEAD.search(u.text):
         return False
     upath, _, uline = u.where.rpartition(":")
     for cut in c.samples.get("tb_cut", []):
-        code = cut.data.get("code")
+        code, head = cut.data.get("code"), cut.data.get("head")
         path, _, line = cut.where.rpartition(":")
-        if (cut.data.get("what") == "frames" and code and upath == path and uline.isdigit() and line.isdigit()
-                and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code)):
+        if not (cut.data.get("what") == "frames" and upath == path and uline.isdigit() and line.isdigit()):
+            continue
+        if code and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code):
+            return True
+        if head is not None and head < int(uline) < int(line):
             return True
     return False
 
