@@ -968,7 +968,18 @@ _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]dist
 # or the backend's group (gloo's / NCCL's connections between the processes) -- and the error text is cut, so nothing
 # says which nor who is at fault (lead rules BG (6), AB (2); round 79's habitat-lab-1036, a store handed in by the
 # trainer's own SLURM set-up)
-_PG_SETUP_FUNCS = ("init_process_group", "_new_process_group_helper")
+_PG_SETUP_FUNCS = ("init_process_group", "_new_process_group_helper", "new_group")
+# ... or its last frame's code line calling one of them (torchdata's reading service: "self._pg =
+# dist.new_group(backend=\"gloo\", ...)", round 81's data-1142): the same set-up, made from the caller's frame
+_R_PG_SETUP_CALL = re.compile(r"(?:^|[\s=(,.])(?:init_process_group|new_group)\s*\(")
+# what a further group's set-up (new_group) asks of every process: the default group's store and the backend's
+# connections built anew between its members
+_NEW_GROUP_FIX = (
+    "new_group builds a further process group over the default group's store: every process of the world must call "
+    "it (in the same order, with the same ranks and backend) after init_process_group, and its backend connects the "
+    "processes anew -- check the new group's connectivity between the nodes (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME "
+    "naming the interface the nodes share, hostname resolution / /etc/hosts giving each node's reachable address, no firewall between "
+    "them) and give it a longer timeout if some processes reach it later. ")
 _PG_SETUP_CUT_FIX = (
     "Paste the full error text (the exception line is cut): the full error text of init_process_group says which "
     "step failed -- the store (a connect timeout or refusal at MASTER_ADDR:MASTER_PORT, the tcp_store port / host "
@@ -1271,15 +1282,18 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "with the other agents and started its workers, before any worker ran -- no frame below it and no error "
             "text show whether the rendezvous or the start failed, nor any rank at fault",
             _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
-    if func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text):
+    call = _R_PG_SETUP_CALL.search(code)
+    if (func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text)) or call is not None:
+        what = f"torch.distributed's {func}" if call is None else f"{func}'s call of torch.distributed's set-up"
         return Verdict(
             "unknown",
-            f"the input stops inside {who} traceback in torch.distributed's {func} ({ev.text[:200]}: "
+            f"the input stops inside {who} traceback in {what} ({ev.text[:200]}: "
             f"'{code[:120]}'), before its exception line: the process raised setting up the process group -- its "
             "store's connection, or the backend's group connecting the processes -- and with the error text cut, "
             "which step failed, and whether this process or a peer that never came is at fault, these lines do not "
             "say",
-            _PG_SETUP_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+            (_NEW_GROUP_FIX if func == "new_group" or "new_group" in code else "") + _PG_SETUP_CUT_FIX + _CUT_TB_FIX,
+            "low", [], [ev.brief()])
     if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
         return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
