@@ -637,9 +637,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
         if coll is not None:
             self._spawn_in_collective(frame[0], coll.group(1))
+            ev.data["coll"] = coll.group(1)  # the collective it stopped in (verdict.unread._cut_traceback's fix)
         elif "parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1]):
             # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
             self._spawn_in_collective(frame[0], S.DDP_INIT)
+            ev.data["coll"] = S.DDP_INIT
         elif (step := self._ddp_step_cut(tail, lines, frame[0])) is not None:
             # cut at the call of the (DDP-wrapped) model or at a backward(): DDP's implicit collectives (rule BM (1))
             multi = step[1] or (head is not None and head < self._dist_worker < frame[0])

@@ -926,6 +926,14 @@ _CUT_DDP_OPT_FIX = ("Under DistributedDataParallel, Dynamo's DDPOptimizer (torch
                     "splits the graph at DDP's bucket boundaries and compiles each piece: "
                     "torch._dynamo.config.optimize_ddp=False compiles the whole graph as one instead (one bucket, "
                     "less overlap of communication) and avoids its own failures. ")
+# a cut traceback whose last frame is inside a collective call or DistributedDataParallel's construction (its broadcast
+# of the module's state; parse.input_tail's ``coll``): the process may be a victim of a peer (lead rule BH (1)'s
+# caution), so what to read first is the peers' side
+_CUT_COLL_FIX = ("It stopped inside a collective every rank must enter ({coll}): a process that raises there is often "
+                 "the victim of a peer that failed, exited or never reached it -- check which peer exited first in "
+                 "every rank's full log (rank 0's, the master's, first; each pod's or node's own), and the interface "
+                 "the backend connects the ranks on (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the network they "
+                 "share; a proxy or sidecar in the way of their connections). ")
 _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
                "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
                "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
@@ -1372,12 +1380,14 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         if win:
             where.fix = win + where.fix
         return where
-    comp = ev.data.get("compile")
+    comp, coll = ev.data.get("compile"), ev.data.get("coll")
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
                    "a process raised there, and these lines show neither its error nor which rank failed first"
+                   + (f"; it stopped inside {coll}, where it may be waiting on a peer that failed first (a victim)"
+                      if coll else "")
                    + ("; its last frames are torch.compile's own (TorchDynamo handing the graph to its backend"
                       + (", DDPOptimizer's compile_fn splitting it for DistributedDataParallel" if comp ==
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
-                   win + (_CUT_COMPILE_FIX if comp else "")
+                   win + (_CUT_COLL_FIX.format(coll=coll) if coll else "") + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
