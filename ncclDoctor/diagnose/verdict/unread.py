@@ -934,6 +934,27 @@ _CUT_COLL_FIX = ("It stopped inside a collective every rank must enter ({coll}):
                  "every rank's full log (rank 0's, the master's, first; each pod's or node's own), and the interface "
                  "the backend connects the ranks on (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the network they "
                  "share; a proxy or sidecar in the way of their connections). ")
+# a launcher's record of a worker ended by SIGTERM beside the cut traceback of a process that raised on its own: the
+# worker was torn down after it (lead rule A), so the cut exception is what to read (round 81's legacy-rocm-build-3956)
+_CUT_TORN_FIX = ("The worker the launcher reports ended by SIGTERM (exit code -15) was torn down after another process "
+                 "failed, not the first failure: the cause is that process's exception text after the traceback the "
+                 "paste cut (the one under 'Process SpawnProcess-N:' where a spawned server or engine process raised) "
+                 "-- paste it whole; check dmesg / OOM (the kernel's OOM killer ends a process without a traceback). ")
+# ... where that worker is vLLM's multiprocessing executor's (a tensor-parallel worker of the engine)
+_CUT_TORN_VLLM_FIX = ("For vLLM's tensor-parallel workers rerun with VLLM_LOGGING_LEVEL=DEBUG and NCCL_DEBUG=INFO (RCCL "
+                      "reads it on ROCm), and test the GPU-to-GPU path alone: --disable-custom-all-reduce, then "
+                      "NCCL_P2P_DISABLE=1; the torch, vLLM and CUDA / ROCm builds must match each other and the GPUs. ")
+
+
+def _torn_down_fix(c: Collected) -> str:
+    """The fix's words for launcher records of workers ended by SIGTERM beside a cut traceback (empty where none)."""
+    torn = [e for e in c.child_failures + c.worker_failures
+            if e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15]
+    if not torn:
+        return ""
+    return _CUT_TORN_FIX + (_CUT_TORN_VLLM_FIX if any("VllmWorker" in e.text for e in torn) else "")
+
+
 _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
                "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
                "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
@@ -1389,5 +1410,6 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       + (", DDPOptimizer's compile_fn splitting it for DistributedDataParallel" if comp ==
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
-                   win + (_CUT_COLL_FIX.format(coll=coll) if coll else "") + (_CUT_COMPILE_FIX if comp else "")
+                   win + _torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
+                   + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
