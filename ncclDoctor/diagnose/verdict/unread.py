@@ -934,6 +934,20 @@ _CUT_COLL_FIX = ("It stopped inside a collective every rank must enter ({coll}):
                  "every rank's full log (rank 0's, the master's, first; each pod's or node's own), and the interface "
                  "the backend connects the ranks on (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the network they "
                  "share; a proxy or sidecar in the way of their connections). ")
+# a cut traceback's last frame in the DataLoader's own fetch from its worker processes (torch/utils/data's
+# dataloader.py: _next_data, _get_data, _try_get_data) or in rebuilding a tensor a worker passed through shared
+# memory (torch/multiprocessing/reductions.py: rebuild_storage_fd, rebuild_storage_filename): the loader's machinery
+# failed, its cause cut -- a worker killed, shared memory, file descriptors are all possible (lead rules BL (2),
+# BG (6); round 81's deimv2-93, round 70's mmaction-97)
+_R_LOADER_FETCH_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\](?:utils[/\\]data[/\\]dataloader|'
+                                   r'multiprocessing[/\\]reductions)\.py"')
+_CUT_LOADER_FIX = ("It stopped in the DataLoader receiving a batch from its worker processes (a tensor passed through "
+                   "shared memory, by file descriptor under the default file_descriptor sharing strategy): what fails "
+                   "there is a worker killed (dmesg for the OOM killer), shared memory (/dev/shm full: enlarge "
+                   "/dev/shm, docker --shm-size or --ipc=host) or the open file descriptor limit ('received 0 items "
+                   "of ancdata', 'Too many open files': raise ulimit -n, or call "
+                   "torch.multiprocessing.set_sharing_strategy('file_system') before building the loaders); to "
+                   "confirm, run with num_workers=0 / fewer workers and pin_memory=False. ")
 # a launcher's record of a worker ended by SIGTERM beside the cut traceback of a process that raised on its own: the
 # worker was torn down after it (lead rule A), so the cut exception is what to read (round 81's legacy-rocm-build-3956)
 _CUT_TORN_FIX = ("The worker the launcher reports ended by SIGTERM (exit code -15) was torn down after another process "
@@ -1411,5 +1425,6 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
                    win + _torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
+                   + (_CUT_LOADER_FIX if _R_LOADER_FETCH_FRAME.search(ev.text) else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
