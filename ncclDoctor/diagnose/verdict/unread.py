@@ -960,7 +960,7 @@ _CUT_TORN_VLLM_FIX = ("For vLLM's tensor-parallel workers rerun with VLLM_LOGGIN
                       "NCCL_P2P_DISABLE=1; the torch, vLLM and CUDA / ROCm builds must match each other and the GPUs. ")
 
 
-def _torn_down_fix(c: Collected) -> str:
+def torn_down_fix(c: Collected) -> str:
     """The fix's words for launcher records of workers ended by SIGTERM beside a cut traceback (empty where none)."""
     torn = [e for e in c.child_failures + c.worker_failures
             if e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15]
@@ -1424,7 +1424,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       + (", DDPOptimizer's compile_fn splitting it for DistributedDataParallel" if comp ==
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
-                   win + _torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
+                   win + torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
                    + (_CUT_LOADER_FIX if _R_LOADER_FETCH_FRAME.search(ev.text) else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
