@@ -71,9 +71,10 @@ _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # path: 'File "/x/distributed_c10d.py", li' (round 81's deeplearningexamples-581); also under a logger's record
 # prefix that ends in "] " (vLLM's "ERROR 08-12 11:56:08 [core.py:633]   File "C:\...": round 79's vllm-windows-19),
 # as R_PY_FRAME_END finds the whole frames above it
-_FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
-                             r'(?:"(?:,(?: (?:l(?:i(?:ne?)?)?|line \d{1,7}(?:,(?: (?:i|in(?: [\w<>.\-]{0,200})?)?)?)?)?)?)?)?)?)?)'
-                             r'\s*$')
+# after the path's closing quote: ', line N, in f', cut anywhere ('", li', '", line 41, i')
+_FRAME_AFTER_PATH = r'(?:,(?: (?:l(?:i(?:ne?)?)?|line \d{1,7}(?:,(?: (?:i|in(?: [\w<>.\-]{0,200})?)?)?)?))?)?'
+_FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}(?:"'
+                             + _FRAME_AFTER_PATH + r')?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")

@@ -955,8 +955,8 @@ _CUT_TORN_FIX = ("The worker the launcher reports ended by SIGTERM (exit code -1
                  "paste cut (the one under 'Process SpawnProcess-N:' where a spawned server or engine process raised) "
                  "-- paste it whole; check dmesg / OOM (the kernel's OOM killer ends a process without a traceback). ")
 # ... where that worker is vLLM's multiprocessing executor's (a tensor-parallel worker of the engine)
-_CUT_TORN_VLLM_FIX = ("For vLLM's tensor-parallel workers rerun with VLLM_LOGGING_LEVEL=DEBUG and NCCL_DEBUG=INFO (RCCL "
-                      "reads it on ROCm), and test the GPU-to-GPU path alone: --disable-custom-all-reduce, then "
+_CUT_TORN_VLLM_FIX = ("For vLLM's tensor-parallel workers rerun with VLLM_LOGGING_LEVEL=DEBUG and NCCL_DEBUG=INFO "
+                      "(RCCL reads it on ROCm), and test the GPU-to-GPU path alone: --disable-custom-all-reduce, then "
                       "NCCL_P2P_DISABLE=1; the torch, vLLM and CUDA / ROCm builds must match each other and the GPUs. ")
 
 
@@ -1021,8 +1021,8 @@ _NEW_GROUP_FIX = (
     "new_group builds a further process group over the default group's store: every process of the world must call "
     "it (in the same order, with the same ranks and backend) after init_process_group, and its backend connects the "
     "processes anew -- check the new group's connectivity between the nodes (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME "
-    "naming the interface the nodes share, hostname resolution / /etc/hosts giving each node's reachable address, no firewall between "
-    "them) and give it a longer timeout if some processes reach it later. ")
+    "naming the interface the nodes share, hostname resolution / /etc/hosts giving each node's reachable address, no "
+    "firewall between them) and give it a longer timeout if some processes reach it later. ")
 _PG_SETUP_CUT_FIX = (
     "Paste the full error text (the exception line is cut): the full error text of init_process_group says which "
     "step failed -- the store (a connect timeout or refusal at MASTER_ADDR:MASTER_PORT, the tcp_store port / host "
