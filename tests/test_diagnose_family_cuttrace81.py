@@ -139,3 +139,11 @@ def test_cut_in_the_loader_fetch_names_the_loader_causes(tmp_path):
     v = diagnose_text(tmp_path, text)["verdict"]
     assert v["cause"] == "unknown"
     assert "ulimit -n" in v["fix"] and "set_sharing_strategy('file_system')" in v["fix"]
+
+
+def test_three_line_paste_frame_code_and_carets_is_a_cut_traceback(tmp_path):
+    """The whole paste is one frame, its code line and the caret marks (fewer lines than the cut-frame-head window):
+    still the cut traceback."""
+    text = ('  File "/srv/proj/train.py", line 12, in main\n    run(cfg)\n    ^^^^^^^^\n')
+    v = diagnose_text(tmp_path, text)["verdict"]
+    assert v["cause"] == "unknown" and v["culprits"] == []

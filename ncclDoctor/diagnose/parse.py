@@ -603,14 +603,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
         # the frame's function and the code line under it (None: the paste stops at the frame line) say what was
         # running when it raised (verdict.unread._cut_where)
-        code = None if frame is last else (last[1] if frame is shown[1] else shown[2][1] if frame is shown[3]
-                                           else shown[1][1])
+        at = next(i for i, x in enumerate(shown) if x is frame)
+        code = shown[at - 1][1] if at else None  # the line right under the frame (shown runs last line first)
         ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
                        code=code.strip() if code is not None else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None)
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
-            frame is shown[1] and len(shown) >= 3) else None
+            len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
                 k := S.R_LAUNCH_ENV_KEY.search(caller[1])):
             # cut in os.environ's lookup of a variable a launcher sets, called from the code line above: that
