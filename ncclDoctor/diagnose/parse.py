@@ -67,13 +67,14 @@ _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --
-# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10), or inside a word after it:
-# '..._c10d.py", li', '..., line 12, i' (round 81's swahr-humanpose-11); also under a logger's record
-# prefix that ends in "] " (vLLM's "ERROR 08-12 11:56:08 [core.py:633]   File "C:\...": round 79's vllm-windows-19),
-# as R_PY_FRAME_END finds the whole frames above it
-_FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}'
-                             r'(?:"(?:,(?: l(?:i(?:ne?)?)?| line \d{1,7}(?:,(?: i| in(?: [\w<>.\-]{0,200})?)?)?)?)?'
-                             r')?)?)?)\s*$')
+# or inside its first word, before the path: 'F', 'Fil', 'File "' (round 79's flair-10), or inside the words after the
+# path: 'File "/x/distributed_c10d.py", li', '..., line 12, i' (round 81's deeplearningexamples-581,
+# swahr-humanpose-11); also under a logger's record prefix that ends in "] " (vLLM's "ERROR 08-12 11:56:08
+# [core.py:633]   File "C:\...": round 79's vllm-windows-19), as R_PY_FRAME_END finds the whole frames above it
+# after the path's closing quote: ', line N, in f', cut anywhere ('", li', '", line 41, i')
+_FRAME_AFTER_PATH = r'(?:,(?: (?:l(?:i(?:ne?)?)?|line \d{1,7}(?:,(?: (?:i|in(?: [\w<>.\-]{0,200})?)?)?)?))?)?'
+_FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}(?:"'
+                             + _FRAME_AFTER_PATH + r')?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
@@ -571,7 +572,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data.update(what="watchdog", rank=self._wd_tail[1])
             self.aside.append(ev)
             return
-        shown = []  # (line number, line as the process printed it), the last three that are not blank nor a fence
+        shown = []  # (line number, line as the process printed it), the last four that are not blank nor a fence
         for i in range(len(tail) - 1, -1, -1):
             t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()  # a blank line's prefix too
             while t.startswith(">"):  # a quoted paste's marks
@@ -586,7 +587,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # line's own log prefix (vLLM's worker prefix "(VllmWorkerProcess pid=N) ERROR 05-14 01:20:54 [mult"),
             # nothing of that line's text shown -- the lines above it end the input (round 81's vllm-gfx906-5)
             shown = shown[1:]
-        shown = shown[:3]
         if not shown:
             return
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
@@ -617,14 +617,19 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             frame = last
         elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and _code_not_error(last[1], shown[1][1]):
             frame = shown[1]  # a code line, or the caret marks, under the last frame
-        elif (len(shown) == 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
+        elif (len(shown) >= 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
               and _code_not_error(shown[1][1], shown[2][1])):
             frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
-        elif (len(shown) == 3 and _FRAME_HEAD_CUT.match(last[1]) and S.R_PY_FRAME_END.search(shown[2][1])
+        elif (len(shown) >= 3 and _FRAME_HEAD_CUT.match(last[1]) and S.R_PY_FRAME_END.search(shown[2][1])
               and _code_not_error(shown[1][1], shown[2][1])):
             # the paste stops inside the next frame's own line ('File "/.../c10d_logger.py",' -- its line number and
             # function cut): the process was still below the last whole frame and its code line (round 73)
             frame = shown[2]
+        elif (len(shown) == 4 and _FRAME_HEAD_CUT.match(last[1]) and _CARETS.match(shown[1][1])
+              and S.R_PY_FRAME_END.search(shown[3][1]) and _code_not_error(shown[2][1], shown[3][1])):
+            # Python 3.11+: the last whole frame, its code line and its caret marks, then the next frame's own line
+            # cut inside it ('[rank0]:   File "/usr/loc': round 81's torchrec-3560, hpcfund-58)
+            frame = shown[3]
         else:
             self._ipy_cut(tail, lines)
             return
@@ -632,7 +637,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
         # the frame's function and the code line under it (None: the paste stops at the frame line) say what was
         # running when it raised (verdict.unread._cut_where)
-        code = None if frame is last else (last[1] if frame is shown[1] else shown[1][1])
+        at = next(i for i, x in enumerate(shown) if x is frame)
+        code = shown[at - 1][1] if at else None  # the line right under the frame (shown runs last line first)
         ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
                        code=code.strip() if code is not None else None,
                        # a cut where multiprocessing creates a lock / semaphore (in /dev/shm) after joblib's probe of
@@ -644,11 +650,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
-                       into=(last[1].strip() if len(shown) == 3 and frame is shown[2]
+                       into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
                              and _FRAME_HEAD_CUT.match(last[1]) else None),
                        loader=self._loader_tail or bool(S.R_LOADER_FETCH_FRAME.search(frame[1])))
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
-            frame is shown[1] and len(shown) == 3) else None
+            len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
                 k := S.R_LAUNCH_ENV_KEY.search(caller[1])):
             # cut in os.environ's lookup of a variable a launcher sets, called from the code line above: that
@@ -674,6 +680,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a call, not an import -- a decorator such as fastcore's @call_parse running main() at its definition,
             # a bare main() -- and the frames under it are that call's own (round 81's fsdp-qlora-28)
             ev.data["mp_main"] = True
+        # the header of the traceback cut (None: not in the input): the lines between it and the cut frame are that
+        # traceback's frames and code lines (verdict.unread._cut_code_line)
+        ev.data["head"] = head
         # frames of torch.compile's own (TorchDynamo, Inductor; DDPOptimizer's compile_fn under DDP) among the last
         # ones: the process raised while compiling the model (verdict.unread._cut_traceback's fix)
         seen = "\n".join(tail)
@@ -684,9 +693,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
         if coll is not None:
             self._spawn_in_collective(frame[0], coll.group(1))
+            ev.data["coll"] = coll.group(1)  # the collective it stopped in (verdict.unread._cut_traceback's fix)
         elif "parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1]):
             # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
             self._spawn_in_collective(frame[0], S.DDP_INIT)
+            ev.data["coll"] = S.DDP_INIT
         elif (step := self._ddp_step_cut(tail, lines, frame[0])) is not None:
             # cut at the call of the (DDP-wrapped) model or at a backward(): DDP's implicit collectives (rule BM (1))
             multi = step[1] or (head is not None and head < self._dist_worker < frame[0])

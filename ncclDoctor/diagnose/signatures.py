@@ -1712,10 +1712,12 @@ R_C10D_COLLECTIVE_FRAME = re.compile(
 # A frame of DistributedDataParallel's own construction (torch/nn/parallel/distributed.py's __init__ or the helpers it
 # calls to check the parameters across processes and broadcast the module's state from rank 0; the frame line only):
 # a traceback cut there stopped inside DDP's state broadcast, a collective (parse.input_tail, rule BH (2)). Its
-# forward, its reducer's backward hooks are not the construction
+# forward, its reducer's backward hooks are not the construction. torch 0.4's DistributedDataParallelCPU
+# (distributed_cpu.py: __init__ -> sync_parameters, its broadcast of every parameter from rank 0) is the same step
+# (round 81's kubeflow-trainer-1585)
 R_DDP_INIT_FRAME = re.compile(
-    r'torch[/\\]nn[/\\]parallel[/\\]distributed\.py", line \d{1,7}, in (?:__init__|_ddp_init_helper|'
-    r"_sync_params_and_buffers|_sync_module_states|_distributed_broadcast_coalesced|"
+    r'torch[/\\]nn[/\\]parallel[/\\]distributed(?:_cpu)?\.py", line \d{1,7}, in (?:__init__|_ddp_init_helper|'
+    r"sync_parameters|_sync_params_and_buffers|_sync_module_states|_distributed_broadcast_coalesced|"
     r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"

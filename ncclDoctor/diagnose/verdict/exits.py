@@ -23,7 +23,13 @@ from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
-from ncclDoctor.diagnose.verdict.unread import R_SAVE_FRAME, SAVE_WRITE_FIX, _raised_alike, http_status_fix
+from ncclDoctor.diagnose.verdict.unread import (
+    R_SAVE_FRAME,
+    SAVE_WRITE_FIX,
+    _raised_alike,
+    http_status_fix,
+    torn_down_fix,
+)
 
 # a NaN/Inf check that raised in one rank: autograd's anomaly mode ("Function 'MulBackward0' returned nan values"),
 # clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
@@ -1211,6 +1217,7 @@ def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + what,
         (f"Fix the {said.data['type']} the traceback ends in (read its frames above that line: the call that "
          "raised it, e.g. the file or key it names). " if said else "")
+        + ("" if said else torn_down_fix(c))  # a worker's SIGTERM record beside them: their teardown (rule A)
         + "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
         "exception): they name the failing call. When every worker fails alike at start-up, check that the installed "
         "torch / vLLM / CUDA / NCCL builds support this GPU and driver (a new GPU architecture needs a build for it: "

@@ -289,7 +289,11 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if (not got and not sigs and fails and all(e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15
                                                 for e in fails)
             and not c.kinds.get("watchdog_timeout") and not c.kinds.get("worker_raised")
-            and not any(own_errors(st) for st in c.ranks.values())):
+            and not any(own_errors(st) for st in c.ranks.values())
+            # another process's own traceback, cut before its error text (parse.input_tail's tb_cut): a process
+            # raised on its own, so the SIGTERM may be its teardown (lead rules A, BG (6); round 81's
+            # legacy-rocm-build-3956) -- read as the cut traceback (verdict.unread._cut_traceback)
+            and not any(e.data.get("what") in ("frames", "header") for e in c.samples.get("tb_cut", []))):
         # lead rules T, U (5): the launcher's record says its worker(s) died of SIGTERM, and the launcher had sent
         # nothing before (its own "Sending process N closing signal SIGTERM" would be a signal line, and another
         # worker's failure a record of its own): the SIGTERM came from outside; its command line (the last worker

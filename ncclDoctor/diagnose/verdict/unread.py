@@ -760,17 +760,22 @@ _R_EXC_HEAD = re.compile(r"\b\w{0,80}(?:Error|Exception)\s{0,4}:")
 
 def _cut_code_line(c: Collected, u) -> bool:
     """Whether the unread line U is the code line under the last frame of a traceback the paste cut (parse.input_tail's
-    tb_cut with its ``code``, U within two lines of that frame and ending in that code): source text the process ran,
+    tb_cut with its ``code``, U within two lines of that frame and ending in that code), or any line between that
+    traceback's header and its cut frame (its ``head``: the frames above and their code lines -- "timeout=timeout)"
+    under the caller's frame of init_process_group, round 81's pytorch-biggraph-119): source text the process ran,
     not a failure's words. Not a line that reads as an exception's ("[2] RuntimeError: ..." behind a tag the cut's
     reading took for code): that one is the error itself."""
     if _R_EXC_HEAD.search(u.text):
         return False
     upath, _, uline = u.where.rpartition(":")
     for cut in c.samples.get("tb_cut", []):
-        code = cut.data.get("code")
+        code, head = cut.data.get("code"), cut.data.get("head")
         path, _, line = cut.where.rpartition(":")
-        if (cut.data.get("what") == "frames" and code and upath == path and uline.isdigit() and line.isdigit()
-                and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code)):
+        if not (cut.data.get("what") == "frames" and upath == path and uline.isdigit() and line.isdigit()):
+            continue
+        if code and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code):
+            return True
+        if head is not None and head < int(uline) < int(line):
             return True
     return False
 
@@ -1022,6 +1027,49 @@ _CUT_DDP_OPT_FIX = ("Under DistributedDataParallel, Dynamo's DDPOptimizer (torch
                     "splits the graph at DDP's bucket boundaries and compiles each piece: "
                     "torch._dynamo.config.optimize_ddp=False compiles the whole graph as one instead (one bucket, "
                     "less overlap of communication) and avoids its own failures. ")
+# a cut traceback whose last frame is inside a collective call or DistributedDataParallel's construction (its broadcast
+# of the module's state; parse.input_tail's ``coll``): the process may be a victim of a peer (lead rule BH (1)'s
+# caution), so what to read first is the peers' side
+_CUT_COLL_FIX = ("It stopped inside a collective every rank must enter ({coll}): a process that raises there is often "
+                 "the victim of a peer that failed, exited or never reached it -- check which peer exited first in "
+                 "every rank's full log (rank 0's, the master's, first; each pod's or node's own), and the interface "
+                 "the backend connects the ranks on (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the network they "
+                 "share; a proxy or sidecar in the way of their connections). ")
+# a cut traceback's last frame in the DataLoader's own fetch from its worker processes (torch/utils/data's
+# dataloader.py: _next_data, _get_data, _try_get_data) or in rebuilding a tensor a worker passed through shared
+# memory (torch/multiprocessing/reductions.py: rebuild_storage_fd, rebuild_storage_filename): the loader's machinery
+# failed, its cause cut -- a worker killed, shared memory, file descriptors are all possible (lead rules BL (2),
+# BG (6); round 81's deimv2-93, round 70's mmaction-97)
+_R_LOADER_FETCH_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\](?:utils[/\\]data[/\\]dataloader|'
+                                   r'multiprocessing[/\\]reductions)\.py"')
+_CUT_LOADER_FIX = ("It stopped in the DataLoader receiving a batch from its worker processes (a tensor passed through "
+                   "shared memory, by file descriptor under the default file_descriptor sharing strategy): what fails "
+                   "there is a worker killed (dmesg for the OOM killer), shared memory (/dev/shm full: enlarge "
+                   "/dev/shm, docker --shm-size or --ipc=host) or the open file descriptor limit ('received 0 items "
+                   "of ancdata', 'Too many open files': raise ulimit -n, or call "
+                   "torch.multiprocessing.set_sharing_strategy('file_system') before building the loaders); to "
+                   "confirm, run with num_workers=0 / fewer workers and pin_memory=False. ")
+# a launcher's record of a worker ended by SIGTERM beside the cut traceback of a process that raised on its own: the
+# worker was torn down after it (lead rule A), so the cut exception is what to read (round 81's legacy-rocm-build-3956)
+_CUT_TORN_FIX = ("The worker the launcher reports ended by SIGTERM (exit code -15) was torn down after another process "
+                 "failed, not the first failure: the cause is that process's exception text after the traceback the "
+                 "paste cut (the one under 'Process SpawnProcess-N:' where a spawned server or engine process raised) "
+                 "-- paste it whole; check dmesg / OOM (the kernel's OOM killer ends a process without a traceback). ")
+# ... where that worker is vLLM's multiprocessing executor's (a tensor-parallel worker of the engine)
+_CUT_TORN_VLLM_FIX = ("For vLLM's tensor-parallel workers rerun with VLLM_LOGGING_LEVEL=DEBUG and NCCL_DEBUG=INFO "
+                      "(RCCL reads it on ROCm), and test the GPU-to-GPU path alone: --disable-custom-all-reduce, then "
+                      "NCCL_P2P_DISABLE=1; the torch, vLLM and CUDA / ROCm builds must match each other and the GPUs. ")
+
+
+def torn_down_fix(c: Collected) -> str:
+    """The fix's words for launcher records of workers ended by SIGTERM beside a cut traceback (empty where none)."""
+    torn = [e for e in c.child_failures + c.worker_failures
+            if e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15]
+    if not torn:
+        return ""
+    return _CUT_TORN_FIX + (_CUT_TORN_VLLM_FIX if any("VllmWorker" in e.text for e in torn) else "")
+
+
 _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
                "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
                "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
@@ -1064,7 +1112,18 @@ _R_C10D_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]dist
 # or the backend's group (gloo's / NCCL's connections between the processes) -- and the error text is cut, so nothing
 # says which nor who is at fault (lead rules BG (6), AB (2); round 79's habitat-lab-1036, a store handed in by the
 # trainer's own SLURM set-up)
-_PG_SETUP_FUNCS = ("init_process_group", "_new_process_group_helper")
+_PG_SETUP_FUNCS = ("init_process_group", "_new_process_group_helper", "new_group")
+# ... or its last frame's code line calling one of them (torchdata's reading service: "self._pg =
+# dist.new_group(backend=\"gloo\", ...)", round 81's data-1142): the same set-up, made from the caller's frame
+_R_PG_SETUP_CALL = re.compile(r"(?:^|[\s=(,.])(?:init_process_group|new_group)\s*\(")
+# what a further group's set-up (new_group) asks of every process: the default group's store and the backend's
+# connections built anew between its members
+_NEW_GROUP_FIX = (
+    "new_group builds a further process group over the default group's store: every process of the world must call "
+    "it (in the same order, with the same ranks and backend) after init_process_group, and its backend connects the "
+    "processes anew -- check the new group's connectivity between the nodes (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME "
+    "naming the interface the nodes share, hostname resolution / /etc/hosts giving each node's reachable address, no "
+    "firewall between them) and give it a longer timeout if some processes reach it later. ")
 _PG_SETUP_CUT_FIX = (
     "Paste the full error text (the exception line is cut): the full error text of init_process_group says which "
     "step failed -- the store (a connect timeout or refusal at MASTER_ADDR:MASTER_PORT, the tcp_store port / host "
@@ -1439,15 +1498,18 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "with the other agents and started its workers, before any worker ran -- no frame below it and no error "
             "text show whether the rendezvous or the start failed, nor any rank at fault",
             _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
-    if func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text):
+    call = _R_PG_SETUP_CALL.search(code)
+    if (func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text)) or call is not None:
+        what = f"torch.distributed's {func}" if call is None else f"{func}'s call of torch.distributed's set-up"
         return Verdict(
             "unknown",
-            f"the input stops inside {who} traceback in torch.distributed's {func} ({ev.text[:200]}: "
+            f"the input stops inside {who} traceback in {what} ({ev.text[:200]}: "
             f"'{code[:120]}'), before its exception line: the process raised setting up the process group -- its "
             "store's connection, or the backend's group connecting the processes -- and with the error text cut, "
             "which step failed, and whether this process or a peer that never came is at fault, these lines do not "
             "say",
-            _PG_SETUP_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+            (_NEW_GROUP_FIX if func == "new_group" or "new_group" in code else "") + _PG_SETUP_CUT_FIX + _CUT_TB_FIX,
+            "low", [], [ev.brief()])
     if generic.R_SPAWN_NO_MAIN_GUARD.search(code):
         return Verdict("config", f"the input stops inside {who} traceback at multiprocessing's check "
                        f"'{code[:120]}' ({ev.text[:200]}): {generic.SPAWN_NO_MAIN_GUARD}",
@@ -1528,14 +1590,18 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         if win:
             where.fix = win + where.fix
         return where
-    comp = ev.data.get("compile")
+    comp, coll = ev.data.get("compile"), ev.data.get("coll")
     if ev.data.get("loader") and not comp:
         win += _LOADER_CUT_FIX
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
                    "a process raised there, and these lines show neither its error nor which rank failed first"
+                   + (f"; it stopped inside {coll}, where it may be waiting on a peer that failed first (a victim)"
+                      if coll else "")
                    + ("; its last frames are torch.compile's own (TorchDynamo handing the graph to its backend"
                       + (", DDPOptimizer's compile_fn splitting it for DistributedDataParallel" if comp ==
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
-                   win + (_CUT_COMPILE_FIX if comp else "")
+                   win + torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
+                   + (_CUT_LOADER_FIX if _R_LOADER_FETCH_FRAME.search(ev.text) else "")
+                   + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
