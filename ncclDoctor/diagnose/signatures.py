@@ -949,6 +949,19 @@ R_CCL_ATL = re.compile(r"\|CCL_ERROR\|\s*atl_\w+\.cpp:\d+ (\w+): ([^\n]{1,200})"
 # start_workers: EXCEPTION: failed to start worker # 0" (the worker affinity / count against the CPUs allowed)
 R_CCL_WORKER = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s*\w+\.cpp:\d+ (\w+): ([^\n]{0,200}?"
                           r"(?:worker thread|start worker|pthread_\w+ returns -?\d+)[^\n]{0,120})")
+# oneCCL's own exception, as its CCL_ERROR line or its thrown text names it: "|CCL_ERROR| worker.cpp:338
+# ccl_worker_func: worker 0 caught internal exception: oneCCL: ze_handle_manager.cpp:226 get_ptr: EXCEPTION: unknown
+# memory type" -- the last "file.cpp:N function:" of the line is the one that threw (the worker only caught it).
+# Lead rule BO (3): with no device runtime call shown failing it is the library's own check (ncclInternalError's
+# counterpart); its kvs, ATL, worker-start and errno texts are read by their own families (readers.store)
+R_CCL_EXC = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}(?P<file>\w{1,60})\.cpp:\d{1,6} (?P<fn>\w{1,80}): "
+                       r"(?P<said>[^\n]{0,200})")
+# oneCCL's wrapper of a Level Zero call (ze_call.cpp, do_call) throwing: the device runtime's call failed inside the
+# collective library ("oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeMemOpenIpcHandle, code:
+# ZE_RESULT_ERROR_..."), read like a CUDA call failing in NCCL's transport set-up (lead rules AN (2), V (2), BO (3)),
+# even where the paste cuts its text after the wrapper's name
+R_CCL_ZE_CALL = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}ze_call\.cpp:\d{1,6} (?P<fn>\w{1,80})(?::? ?"
+                           r"(?P<said>[^\n'\"]{0,200}))?")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
@@ -1573,6 +1586,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# ROCm's HIP runtime (rocdevice.cpp) aborting a process's GPU queue on the HSA status it got: "Callback: Queue
+# 0x7fb7f5800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware
+# exception. code: 0x1016" -- a kernel of that process faulted on the device (or its build does not fit the GPU):
+# HIP's counterpart of a CUDA error (lead rule AN (2)); the pid is the process's, not a rank
+R_HSA_QUEUE_ABORT = re.compile(r"Queue \w{1,20} aborting with error ?: ?(?P<st>HSA_STATUS_ERROR_\w{1,60}):? ?"
+                               r"(?P<msg>[^\n]{0,160})")
 # ROCm's HSA runtime reporting a GPU kernel's memory access fault (ROCR's "Memory access fault by GPU node-%u (Agent
 # handle: %p) on address %p%s. Reason: %s."): a kernel of the process that prints it read or wrote an address it may
 # not -- HIP's illegal memory access (lead rule AN (2)); "GPU core dump failed" often beside it. node-N is the GPU's

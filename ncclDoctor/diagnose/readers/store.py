@@ -300,6 +300,17 @@ class StoreReaders:
             ev = self._context(lineno, text, "ccl_worker")
             ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
             return ev
+        # the last "oneCCL: file.cpp:N" of the line threw (a worker's "caught internal exception: oneCCL: ..." only
+        # carries it)
+        x = (S.R_CCL_EXC.search(text, max(text.rfind("oneCCL:"), 0))
+             if "EXCEPTION" in text or "internal exception" in text else None)
+        if x and "errno" not in text and "RESULT_ERROR_" not in text and "CCL_" not in x.group("said"):
+            # oneCCL's own exception, no system call's errno and no device runtime call shown failing (lead rule BO
+            # (3)): the library's own check failed -- its counterpart of ncclInternalError. One that names the
+            # CCL_ setting it needs ("set CCL_ZE_IPC_EXCHANGE=sockets explicitly") is a settings check (rule Q)
+            ev = self._context(lineno, text, "ccl_internal")
+            ev.data["said"] = f"{x.group('file')}.cpp {x.group('fn')}: {x.group('said').strip()}"
+            return ev
         client = S.R_STORE_CLIENT.search(text)
         if not client and "not yet listening" in text and (wait := S.R_STORE_NOT_LISTENING.search(text)):
             # the client connecting before the store's server listens, retried (lead rules K, L): as below
