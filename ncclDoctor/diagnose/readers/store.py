@@ -458,6 +458,9 @@ class StoreReaders:
         # set-up when it happened while connecting; a peer that went away otherwise (a consequence)
         connect = bool(S.R_CONNECT_FAIL.search(text)) or not S.R_PEER_GONE.search(m.group(0))
         ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
+        cx = S.R_CCL_EXC.search(text) if "CCL_ERROR|" in text or "oneCCL:" in text else None
+        if cx:  # oneCCL's own socket (its handle exchange between the processes), not a store's nor NCCL's
+            ev.data["ccl"] = f"{cx.group('file')}.cpp {cx.group('fn')}"
         if 0 < lineno - self._ddp_sync <= 3:
             ev.data["ddp_sync"] = True  # raised by DDP's constructor broadcasting rank 0's parameters (its frame above)
         tp = S.R_TP_AGENT_ERR.search(text) if "RPC agent for" in text else None
