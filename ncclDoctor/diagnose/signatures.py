@@ -2017,6 +2017,12 @@ R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker pr
 # just before
 R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
+# c10's own handler of a fatal signal (torch's FatalSignalHandler, TORCH_SHOW_CPP_STACKTRACES / the test harness):
+# "SIGABRT(6), PID: 4119976, Thread 4119976:", then its c10 frames, one a line: "frame #2: ccl_request::is_completed()
+# const + 0xb (0x7f01ff84e70b in /opt/intel/oneapi/lib/libccl.so.1)" -- that process (pid) died of that signal
+R_C10_SIGNAL = re.compile(r"\b(SIG[A-Z]{2,6})\((\d{1,2})\), PID: (\d{1,10}), Thread \d{1,10}:")
+R_C10_FRAME = re.compile(r"\bframe #\d{1,3}: (?P<fn>[^\n]{1,300}?) \+ 0x[0-9a-f]{1,16} \(0x[0-9a-f]{1,16} in "
+                         r"(?P<path>[^\s()]{1,300})\)")
 # Abseil's FailureSignalHandler (Ray's raylet and core workers, TensorFlow, JAX): "*** SIGBUS received at
 # time=1717171717 on cpu 12 ***", then "PC: @ ..." and "    @     0x... ray::ObjectManager::..." frames.
 R_ABSL_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) received at time=\d{1,12}")
@@ -2033,6 +2039,11 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # UCX's crash handler's frame without a library, one a line: " 1 0x0000000000044400 ompi_dpm_group_is_dyn()  /src/ompi/
 # dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)
 R_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+([A-Za-z_]\w{0,200})\(\)")
+# ... a frame of the same backtrace whose function is unnamed ("???()") or a C++ one ("std::vector<void*,
+# std::allocator<void*> >::resize()", "ze_cmd_memory_copy::ze_call()"): the backtrace goes on; a method's
+# "Class::method" read from it (oneCCL's own classes: verdict.exits._ccl_frames_fix)
+R_ANY_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+\S")
+R_METHOD_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+(\w{1,100}::\w{1,100})\(\)")
 R_MPI_FUNC = re.compile(r"^(?:ompi|opal|orte|mca|pmix|PMPI|MPI|MPIR|MPID|MPIDI)_")
 # NCCL's exported functions in a stripped backtrace ("ncclAllReduce()", "pncclRedOpDestroy()": nccl.h's API and its
 # p-prefixed profiling aliases, the names a stripped libnccl still exports)
