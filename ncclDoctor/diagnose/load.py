@@ -206,6 +206,10 @@ SNIFF = 8192
 #             (parse._cuda_error)
 #   access fault  ROCm's HSA runtime: "Memory access fault by GPU node-9 (Agent handle: 0x..) on address 0x...
 #             Reason: Unknown.", a kernel's illegal memory access (parse._cuda_error)
+#   ), PID:   c10's FatalSignalHandler (torch's own handler of a fatal signal): "SIGABRT(6), PID: 4119976, Thread
+#             4119976:", which holds no other word, then its "frame #N: fn + 0x.. (0x.. in /path/libX.so)" frames:
+#             that process died of that signal (S.R_C10_SIGNAL, readers.crash, verdict.exits._native_crash; round
+#             81's torch-xpu-ops-1536)
 #   expandable_segments not supported  torch's warning that the platform has no CUDA virtual memory (cuMem), where
 #             NCCL's own cuMem allocations fail too (verdict.cuda._cuda)
 #   "infiniband "  the kernel's RDMA driver in a pasted dmesg ("infiniband efa_0: Failed to allocate pd[-12]")
@@ -656,7 +660,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception", b"access fault",
-            b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
+            b"), PID: ", b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.", b"received at time=",
             b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",

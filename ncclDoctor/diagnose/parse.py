@@ -1458,9 +1458,23 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     self._crash.data.setdefault("files", []).append(re.split(r"[/\s]", body[:f.end(1)])[-1])
                 self._follow = 2
                 return None
-            if (u := S.R_FUNC_FRAME.match(body)) is not None:  # UCX's frames name a function, no library
+            if (u := S.R_FUNC_FRAME.match(body) or S.R_METHOD_FRAME.match(body)) is not None:
+                # UCX's frames name a function, no library
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
                     funcs.append(u.group(1))
+                self._follow = 2
+                return None
+            if "funcs" in self._crash.data and S.R_ANY_FUNC_FRAME.match(body):
+                self._follow = 2  # an unnamed or templated frame among them: the backtrace goes on
+                return None
+            cf = S.R_C10_FRAME.search(body) if self._crash.data.get("handler") == "c10" and "frame #" in body else None
+            if cf or (self._crash.data.get("handler") == "c10" and "frame #" in body):  # c10's frames: function, file
+                # the handler's own frame (c10::FatalSignalHandler) is no frame of the crash
+                lib = re.sub(r"(\.so)[.\d]*$", r"\1", cf.group("path").rsplit("/", 1)[-1]) if cf else ""
+                if cf and len(self._crash.data["libs"]) < 16 and "SignalHandler" not in cf.group("fn"):
+                    self._crash.data["libs"].append(lib)
+                    self._crash.data.setdefault("files", []).append(lib)
+                    self._crash.data.setdefault("funcs", []).append(cf.group("fn").split("(", 1)[0].strip())
                 self._follow = 2
                 return None
             o = S.R_OMPI_HANDLER.match(body) if self._crash.data.get("handler") == "Open MPI" else None

@@ -981,6 +981,19 @@ R_CCL_ATL = re.compile(r"\|CCL_ERROR\|\s*atl_\w+\.cpp:\d+ (\w+): ([^\n]{1,200})"
 # start_workers: EXCEPTION: failed to start worker # 0" (the worker affinity / count against the CPUs allowed)
 R_CCL_WORKER = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s*\w+\.cpp:\d+ (\w+): ([^\n]{0,200}?"
                           r"(?:worker thread|start worker|pthread_\w+ returns -?\d+)[^\n]{0,120})")
+# oneCCL's own exception, as its CCL_ERROR line or its thrown text names it: "|CCL_ERROR| worker.cpp:338
+# ccl_worker_func: worker 0 caught internal exception: oneCCL: ze_handle_manager.cpp:226 get_ptr: EXCEPTION: unknown
+# memory type" -- the last "file.cpp:N function:" of the line is the one that threw (the worker only caught it).
+# Lead rule BO (3): with no device runtime call shown failing it is the library's own check (ncclInternalError's
+# counterpart); its kvs, ATL, worker-start and errno texts are read by their own families (readers.store)
+R_CCL_EXC = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}(?P<file>\w{1,60})\.cpp:\d{1,6} (?P<fn>\w{1,80}): "
+                       r"(?P<said>[^\n]{0,200})")
+# oneCCL's wrapper of a Level Zero call (ze_call.cpp, do_call) throwing: the device runtime's call failed inside the
+# collective library ("oneCCL: ze_call.cpp:28 do_call: EXCEPTION: ze error at zeMemOpenIpcHandle, code:
+# ZE_RESULT_ERROR_..."), read like a CUDA call failing in NCCL's transport set-up (lead rules AN (2), V (2), BO (3)),
+# even where the paste cuts its text after the wrapper's name
+R_CCL_ZE_CALL = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}ze_call\.cpp:\d{1,6} (?P<fn>\w{1,80})(?::? ?"
+                           r"(?P<said>[^\n'\"]{0,200}))?")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
@@ -1626,6 +1639,12 @@ R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # ROCm's HSA runtime reporting a hardware exception of a GPU (the AMD counterpart of an Xid): "HW Exception by GPU
 # node-9 (Agent handle: 0x6313..) reason :GPU Hang" -- node-N is the KFD topology node of the GPU, not a rank
 R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,32}\) reason ?: ?([^\n]{1,80})")
+# ROCm's HIP runtime (rocdevice.cpp) aborting a process's GPU queue on the HSA status it got: "Callback: Queue
+# 0x7fb7f5800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware
+# exception. code: 0x1016" -- a kernel of that process faulted on the device (or its build does not fit the GPU):
+# HIP's counterpart of a CUDA error (lead rule AN (2)); the pid is the process's, not a rank
+R_HSA_QUEUE_ABORT = re.compile(r"Queue \w{1,20} aborting with error ?: ?(?P<st>HSA_STATUS_ERROR_\w{1,60}):? ?"
+                               r"(?P<msg>[^\n]{0,160})")
 # ROCm's HSA runtime reporting a GPU kernel's memory access fault (ROCR's "Memory access fault by GPU node-%u (Agent
 # handle: %p) on address %p%s. Reason: %s."): a kernel of the process that prints it read or wrote an address it may
 # not -- HIP's illegal memory access (lead rule AN (2)); "GPU core dump failed" often beside it. node-N is the GPU's
@@ -2066,6 +2085,12 @@ R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker pr
 # just before
 R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
+# c10's own handler of a fatal signal (torch's FatalSignalHandler, TORCH_SHOW_CPP_STACKTRACES / the test harness):
+# "SIGABRT(6), PID: 4119976, Thread 4119976:", then its c10 frames, one a line: "frame #2: ccl_request::is_completed()
+# const + 0xb (0x7f01ff84e70b in /opt/intel/oneapi/lib/libccl.so.1)" -- that process (pid) died of that signal
+R_C10_SIGNAL = re.compile(r"\b(SIG[A-Z]{2,6})\((\d{1,2})\), PID: (\d{1,10}), Thread \d{1,10}:")
+R_C10_FRAME = re.compile(r"\bframe #\d{1,3}: (?P<fn>[^\n]{1,300}?) \+ 0x[0-9a-f]{1,16} \(0x[0-9a-f]{1,16} in "
+                         r"(?P<path>[^\s()]{1,300})\)")
 # Abseil's FailureSignalHandler (Ray's raylet and core workers, TensorFlow, JAX): "*** SIGBUS received at
 # time=1717171717 on cpu 12 ***", then "PC: @ ..." and "    @     0x... ray::ObjectManager::..." frames.
 R_ABSL_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) received at time=\d{1,12}")
@@ -2082,6 +2107,11 @@ R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\
 # UCX's crash handler's frame without a library, one a line: " 1 0x0000000000044400 ompi_dpm_group_is_dyn()  /src/ompi/
 # dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)
 R_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+([A-Za-z_]\w{0,200})\(\)")
+# ... a frame of the same backtrace whose function is unnamed ("???()") or a C++ one ("std::vector<void*,
+# std::allocator<void*> >::resize()", "ze_cmd_memory_copy::ze_call()"): the backtrace goes on; a method's
+# "Class::method" read from it (oneCCL's own classes: verdict.exits._ccl_frames_fix)
+R_ANY_FUNC_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+\S")
+R_METHOD_FRAME = re.compile(r"^\s*\d{1,3}\s+0x[0-9a-f]{4,16}\s+(\w{1,100}::\w{1,100})\(\)")
 R_MPI_FUNC = re.compile(r"^(?:ompi|opal|orte|mca|pmix|PMPI|MPI|MPIR|MPID|MPIDI)_")
 # NCCL's exported functions in a stripped backtrace ("ncclAllReduce()", "pncclRedOpDestroy()": nccl.h's API and its
 # p-prefixed profiling aliases, the names a stripped libnccl still exports)

@@ -162,6 +162,24 @@ class CrashReaders:
                            accel="xla")
             self._cuda_open = (lineno, ev)
             return ev
+        q = S.R_HSA_QUEUE_ABORT.search(text) if "aborting with error" in text else None
+        if q and not S.R_OOM.search(text):  # HIP's runtime aborting the process's GPU queue: its own device error
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # the HIP runtime's "[pid:N" is the process's own, no rank
+            msg = q.group("msg").strip().rstrip(".")
+            # one wording for every process (lead rule J compares them): the queue's address is its own
+            ev.data.update(what=f"HIP runtime aborted the GPU queue: {q.group('st')}" + (f" ({msg})" if msg else ""),
+                           cuda_code=None, watchdog=False, accel="rocm")
+            self._cuda_open = (lineno, ev)
+            return ev
+        z = S.R_CCL_ZE_CALL.search(text) if "ze_call" in text else None
+        if z and "RESULT_ERROR_" not in text:  # oneCCL's Level Zero call failing (its code, when shown, read below)
+            ev = self._context(lineno, text, "cuda_error")
+            said = (z.group("said") or "").strip()
+            ev.data.update(what=f"oneCCL's Level Zero call failed (ze_call.cpp {z.group('fn')}" + (
+                f": {said}" if said else "") + ")", cuda_code=None, watchdog=False, accel="oneccl")
+            self._cuda_open = (lineno, ev)
+            return ev
         a = (S.R_ACCEL_ERROR.search(text) if "RESULT_ERROR_" in text or "synStatus" in text or "Nrt::" in text
              or "NRT_" in text or "ENC:" in text else None)
         if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
@@ -768,6 +786,12 @@ class CrashReaders:
             p = S.R_CAUGHT_PID.search(text)
             ev.data.update(signal=int(k.group(1)), what=k.group(2).strip(), libs=[],
                            proc=int(p.group(1)) if p else ev.pid)
+            self._crash, self._follow = ev, 2
+            return ev
+        cs = S.R_C10_SIGNAL.search(text) if "), PID: " in text else None
+        if cs and int(cs.group(2)) in S.SIGNALS_BY_NUMBER:  # c10's FatalSignalHandler: that process (pid) got it
+            ev = self._context(lineno, text, "crash")
+            ev.data.update(signal=int(cs.group(2)), what=cs.group(1), libs=[], proc=int(cs.group(3)), handler="c10")
             self._crash, self._follow = ev, 2
             return ev
         o = S.R_OMPI_SIGNAL.search(text) if "] Signal: " in text else None

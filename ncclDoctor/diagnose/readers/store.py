@@ -304,6 +304,17 @@ class StoreReaders:
             ev = self._context(lineno, text, "ccl_worker")
             ev.data["said"] = f"{cw.group(1)}: {cw.group(2).strip()}"
             return ev
+        # the last "oneCCL: file.cpp:N" of the line threw (a worker's "caught internal exception: oneCCL: ..." only
+        # carries it)
+        x = (S.R_CCL_EXC.search(text, max(text.rfind("oneCCL:"), 0))
+             if "EXCEPTION" in text or "internal exception" in text else None)
+        if x and "errno" not in text and "RESULT_ERROR_" not in text and "CCL_" not in x.group("said"):
+            # oneCCL's own exception, no system call's errno and no device runtime call shown failing (lead rule BO
+            # (3)): the library's own check failed -- its counterpart of ncclInternalError. One that names the
+            # CCL_ setting it needs ("set CCL_ZE_IPC_EXCHANGE=sockets explicitly") is a settings check (rule Q)
+            ev = self._context(lineno, text, "ccl_internal")
+            ev.data["said"] = f"{x.group('file')}.cpp {x.group('fn')}: {x.group('said').strip()}"
+            return ev
         client = S.R_STORE_CLIENT.search(text)
         if not client and "not yet listening" in text and (wait := S.R_STORE_NOT_LISTENING.search(text)):
             # the client connecting before the store's server listens, retried (lead rules K, L): as below
@@ -451,6 +462,9 @@ class StoreReaders:
         # set-up when it happened while connecting; a peer that went away otherwise (a consequence)
         connect = bool(S.R_CONNECT_FAIL.search(text)) or not S.R_PEER_GONE.search(m.group(0))
         ev.data.update(what=m.group(0), peer=f"{p.group(1)}:{p.group(2)}" if p else None, connect=connect)
+        cx = S.R_CCL_EXC.search(text) if "CCL_ERROR|" in text or "oneCCL:" in text else None
+        if cx:  # oneCCL's own socket (its handle exchange between the processes), not a store's nor NCCL's
+            ev.data["ccl"] = f"{cx.group('file')}.cpp {cx.group('fn')}"
         if 0 < lineno - self._ddp_sync <= 3:
             ev.data["ddp_sync"] = True  # raised by DDP's constructor broadcasting rank 0's parameters (its frame above)
         tp = S.R_TP_AGENT_ERR.search(text) if "RPC agent for" in text else None

@@ -147,6 +147,7 @@ from ncclDoctor.diagnose.verdict.nccl import (
     _warn_subsystem,
 )
 from ncclDoctor.diagnose.verdict.network import (
+    _ccl_exchange,
     _ib_device_range,
     _ib_unseen,
     _link_local_roles,
@@ -231,7 +232,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _invalid_usage, _truncated, _shm, _mpi_shm, _nccl_builds, _ib, _socket_stall, _gloo_stall, _barrier_owed,
     _beside_stall,
     _setup_aftermath, _root_unreached, _nvshmem_no_path, _ib_device_range, _link_unmade, _rpc_first_request, _rpc_setup,
-    _network, _link_local_roles,
+    _ccl_exchange, _network, _link_local_roles,
     _store_wait,
     _store,
     _exit_barrier,

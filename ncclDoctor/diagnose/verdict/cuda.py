@@ -1223,6 +1223,29 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
                 "NEURON_RT_VISIBLE_CORES giving each worker its own), that the Neuron runtime, driver and compiler "
                 "versions match on every node, and clear the neuron compile cache to recompile the NEFF "
                 "(neuron_parallel_compile ahead of the run).")
+    if runtime == "rocm":
+        # HIP's runtime aborting a process's GPU queue on an HSA error (readers.crash, S.R_HSA_QUEUE_ABORT): a kernel
+        # faulted on the device, most often a build (torch's ROCm wheel, compiled ops) or driver that does not fit
+        return (f"a HIP runtime error ({said}: ROCm's runtime under torch's HIP device): a kernel faulted on the GPU "
+                "and the runtime aborted the process -- the device, its driver or a build not made for this GPU, "
+                "read like a CUDA error",
+                "Check the ROCm software set against the GPU: the ROCm version and amdgpu driver the torch ROCm build "
+                "was made for, the GPU architecture support of that build and of every compiled op (the gfx target: "
+                "PYTORCH_ROCM_ARCH when building; HSA_OVERRIDE_GFX_VERSION only for a GPU of a supported family), "
+                "rebuilding the framework's own ops (DeepSpeed's, apex) for the installed ROCm; rerun with "
+                "AMD_SERIALIZE_KERNEL=3 and AMD_LOG_LEVEL=4 to find the kernel, and look at rocm-smi / dmesg for GPU "
+                "faults (HIP_VISIBLE_DEVICES to try one GPU at a time).")
+    if runtime == "oneccl":
+        # oneCCL's wrapper of a Level Zero call threw (readers.crash, S.R_CCL_ZE_CALL): the device runtime refused
+        # the collective library's call, most often in its peer set-up between the GPUs (IPC handles, P2P)
+        return (f"an accelerator runtime error inside the collective library ({said}: a Level Zero call oneCCL "
+                "made failed, most often in its set-up between the GPUs -- IPC handles, peer-to-peer access): the "
+                "GPUs, their driver or the platform refused it, not a rank's fault",
+                "Read the full oneCCL exception text (CCL_LOG_LEVEL=debug prints the Level Zero call and its "
+                "ZE_RESULT code); try without peer-to-peer between the GPUs (CCL_TOPO_P2P_ACCESS=0) and with the IPC "
+                "handles exchanged over sockets (CCL_ZE_IPC_EXCHANGE=sockets, or pidfd); check ZE_AFFINITY_MASK / "
+                "device visibility per worker; keep the kernel GPU driver (xe / i915), Level Zero and oneCCL a "
+                "matching set (a oneCCL / Level Zero driver update), with the framework image built for them.")
     fix = (f"Check the GPU / node of {who}: xpu-smi (xpu-smi discovery, xpu-smi diag -d N for its health), dmesg "
            "for the i915 / xe driver's errors; exclude the bad node (drain it) if the same device fails again. "
            "OUT_OF_RESOURCES means the device runtime ran out of a resource, often device memory under another "

@@ -1139,6 +1139,43 @@ def _abort_checked(c: Collected, evs: list) -> bool:
     return bool(checks) and generic.reading(checks) is not None
 
 
+# oneCCL's own frames in a crash handler's backtrace (its C++ names, or its library's file), and Level Zero's API
+# (zeXxx / zetXxx / zesXxx: Intel's GPU driver stack, under oneCCL or torch's XPU device)
+_CCL_FRAME = re.compile(r"^(?:ccl_|ccl::|ze_cmd_|ze_copy_)|^libccl\.so")
+_ZE_FRAME = re.compile(r"^ze[tsl]?[A-Z]\w*$")
+# a collective library's wait for its operation to complete (oneCCL's ccl_executor::wait, ccl_request::is_completed)
+_CCL_WAIT = re.compile(r"::wait$|is_completed$")
+
+
+def _ccl_frames_fix(evs: list) -> str:
+    """Lead rules AK (2), A, I, BM (1): a native crash whose frames run through oneCCL or Level Zero stays unknown by
+    its signal, and its fix is that stack's: oneCCL's own error text (CCL_LOG_LEVEL), the versions of oneCCL, its
+    torch bindings and the Level Zero driver, its copy / IPC paths; a process aborted while it waits inside a
+    collective may be a peer's victim, so every rank's stack says who is not in it."""
+    funcs = [f for x in evs for f in x.data.get("funcs", [])]
+    files = [f for x in evs for f in x.data.get("files", [])]
+    ccl = any(_CCL_FRAME.search(f) for f in funcs + files)
+    ze = any(_ZE_FRAME.match(f) for f in funcs)
+    if not ccl and not ze:
+        return ""
+    out = ("Its frames run through " + " into ".join(
+        w for w, shown in (("oneCCL (the collective library under torch's ccl / xccl backend)", ccl),
+                           ("Level Zero (the Intel GPU driver stack, zeXxx() frames)", ze)) if shown)
+           + ": rerun with CCL_LOG_LEVEL=debug for the library's own error text before the crash and read the logs "
+           "of every rank; keep the oneCCL version (torch-ccl / oneccl_bindings_for_pytorch) matched to torch and "
+           "IPEX and to the Level Zero driver (an intel GPU driver update); take a core dump / gdb backtrace with "
+           "symbols. ")
+    if ze and any("copy" in f.lower() or "memmove" in f for f in funcs):
+        out += ("It dies copying memory on the GPU: try oneCCL without the copy engine (CCL_ZE_COPY_ENGINE=none), "
+                "with its IPC handles over sockets (CCL_ZE_IPC_EXCHANGE=sockets), or smaller collectives (smaller "
+                "all_gather chunks). ")
+    if any(_CCL_WAIT.search(f) and f.startswith("ccl") for f in funcs):
+        out += ("It was waiting for a collective to complete: a peer that never joined it leaves it there, so take "
+                "the stacks of every rank (py-spy dump --pid, a gdb backtrace of every process) to see who is not in "
+                "the collective, with TORCH_DISTRIBUTED_DEBUG=DETAIL. ")
+    return out
+
+
 def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A process's own fatal-signal handler (Open MPI's "[host:pid] Signal: Segmentation fault (11)", UCX's "Caught
     signal 11 (...)", Abseil's "*** SIGSEGV received at ...") reporting SIGSEGV, SIGILL, SIGFPE or SIGABRT, with no
@@ -1177,6 +1214,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += MPI_FRAMES_FIX
     if in_nccl and not lib:
         fix += NCCL_FRAMES_FIX
+    fix += _ccl_frames_fix(evs)
     if mpi or in_mpi:
         fix += ("" if named or in_mpi else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
     return Verdict(

@@ -396,6 +396,22 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
             "backend gloo, not nccl; or run on Linux), or run without torch.distributed.launch, as one process on a "
             "single GPU; then relaunch.",
             "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+    if mod.startswith("torch.") and mod.count(".") == 1 and attr.isidentifier():
+        # a subpackage of torch itself (torch.xpu, torch.cuda, torch.backends): torch imported as a whole, so no
+        # local file shadows it -- the installed torch build has no such API: a release older than the code that
+        # calls it (a test or a framework from a newer branch), or a build without that backend compiled in
+        return Verdict(
+            "config",
+            f"{who} stopped on the installed torch lacking an API the code calls (AttributeError: {message[:200]}, "
+            f"{excs[-1].where}): this torch build has no {mod}.{attr} -- a torch older than the code calling it "
+            "(a test file or framework newer than the installed torch), or a build without that backend or "
+            f"feature compiled in -- the same install every worker loads{beside}",
+            f"Check the installed torch: python -c 'import torch, {mod}; print(torch.__version__, "
+            f"hasattr({mod}, \"{attr}\"))'. Use matching torch / test (framework) versions: the torch wheel of "
+            f"the release the code was written for, or a build with {mod}.{attr} (rebuild torch with that backend "
+            "enabled, its USE_* build flag and its library found at build time); where the code must run on builds "
+            f"without it, guard with hasattr({mod}, '{attr}') and skip that check; then relaunch.",
+            "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"{who} stopped on an installed module lacking what the code calls on it (AttributeError: "

@@ -431,6 +431,20 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [e.brief() for e in wk[:3]], job_wide=True)
     if sys_call := _ccl_sys_call(c):
         return sys_call
+    ci = c.samples.get("ccl_internal", [])
+    if ci:  # oneCCL's own exception with no runtime or system call shown failing (lead rules BO (3), AK (2), BJ (2))
+        said = sorted({e.data["said"] for e in ci})
+        return Verdict(
+            "nccl_internal", "oneCCL (the collective library here) failed one of its own internal checks: "
+            + _first_and_last(said) + " -- its counterpart of ncclInternalError, with no Level Zero call or "
+            "system call shown failing; every rank runs the same collective with the same settings, so no rank is at "
+            "fault",
+            "Avoid the path that failed: the function named is where oneCCL threw (its collective's algorithm -- "
+            "CCL_<COLLECTIVE>=<another algorithm>, e.g. CCL_ALLTOALLV=naive or direct, or its monolithic kernel -- "
+            "or the buffers it was handed: pass device (USM) memory buffers, avoid zero-sized (torch.empty(0)) "
+            "buffers); rerun with CCL_LOG_LEVEL=info (or debug) for its context, and upgrade oneCCL (update oneCCL "
+            "and the Level Zero driver together, matched to the framework's build).",
+            "medium", [], [e.brief() for e in ci[:3]], job_wide=True)
     hits = []
     for e in c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []):
         if e.kind == "nccl_warn" and harmless_warn(c, e):

@@ -569,6 +569,39 @@ def _link_local_roles(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
+# oneCCL's exchange of device-memory handles between the processes of a node (exchange_utils.cpp sendmsg_fd /
+# recvmsg_fd: its CCL_ZE_IPC_EXCHANGE=sockets / drmfd path passing file descriptors over local sockets)
+_CCL_FD_EXCHANGE = re.compile(r"^exchange_utils\.cpp |\b(?:send|recv)msg_fd$")
+
+
+def _ccl_exchange(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules L, O, J: oneCCL's own socket between the processes -- its exchange of the GPUs' memory handles
+    (exchange_utils.cpp sendmsg_fd: "errno: Broken pipe") -- failing while the communicator is set up, with no other
+    process's own failure, no launcher record and no collective timing out shown: the collective library's own
+    connection at set-up, network_setup (rule O's set-up half; the c10d store is not involved), every process that
+    shows it failing alike (rule J): culprits [], nobody proven innocent. Not read so: a oneCCL errno of no connection
+    (_ccl_sys_call's nccl_system), its kvs (store_rendezvous), NCCL's or gloo's sockets, a process shown failing
+    first (a CUDA / device error wins before this), a launcher record naming a worker (rule A), a watchdog timeout."""
+    socks = [e for e in c.samples.get("socket_error", []) if e.data.get("ccl")
+             and _CCL_FD_EXCHANGE.search(e.data["ccl"])]
+    if not socks or c.worker_failures or c.child_failures or c.kinds.get("watchdog_timeout"):
+        return None
+    if any(e.kind in ERROR_KINDS and e.kind != "socket_error" for k in c.samples for e in c.samples[k]):
+        return None
+    said = socks[0].data["ccl"] + ": " + str(socks[0].data.get("what") or "")
+    return Verdict(
+        "network_setup",
+        f"oneCCL (the collective library here) could not pass the GPUs' memory handles between the processes over "
+        f"its own local socket ({said}) while the communicator was set up -- the other end of its exchange "
+        "closed or never served it; every process shown fails alike there, so no rank is at fault",
+        "Read the logs of every worker (the first one to exit closed the socket: its own error, if any, is the "
+        "cause); rerun with CCL_LOG_LEVEL=debug; try another handle exchange (CCL_ZE_IPC_EXCHANGE=sockets vs pidfd "
+        "or drmfd); in a container share the host's namespaces (docker --ipc=host --pid=host, or --privileged); raise "
+        "ulimit -n (open file descriptors: every handle passed is one); check CCL_LOCAL_RANK / CCL_LOCAL_SIZE and the "
+        "parallel sizes against the GPUs of the node; keep the oneCCL version matching the framework's build.",
+        "medium", [], [e.brief() for e in socks[:3]], job_wide=True)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
