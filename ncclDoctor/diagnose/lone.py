@@ -65,7 +65,9 @@ class Lone:
             return f"local rank {self.local_rank} of one node (the global rank is not printed in this multi-node job)"
         last = self.event.data.get("last_launched")
         if last is not None:
-            return (f"one of the node's {last + 1} workers, which the lines do not name (DeepSpeed's launcher prints "
+            who = ("torch.distributed.launch's CalledProcessError prints" if self.event.data.get("last_by") == "cpe"
+                   else "DeepSpeed's launcher prints")
+            return (f"one of the node's {last + 1} workers, which the lines do not name ({who} "
                     f"the command of the last worker it launched, --local_rank={last}, beside the return code of "
                     "the one that failed)")
         return "a rank the lines do not name"

@@ -631,7 +631,7 @@ class ExitReaders:
             # failed one only when the node ran a single worker (--local_rank=0). torch 1.x's
             # torch.distributed.launch does the same in its CalledProcessError ("Command '[..., '--local_rank=7',
             # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
-            ev.data.update(local_rank=None, last_launched=local)
+            ev.data.update(local_rank=None, last_launched=local, last_by="ds" if m.group("ds") else "cpe")
         return ev
 
     def _spawn_wrapper(self, lineno: int) -> None:

@@ -503,8 +503,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if lone is not None and hub:  # the record's message carries the traceback, ending in the Hub's download
         abort_fix = _HUB_FIX.format(via=" from from_pretrained" if hub[1] else "", frame=hub[0]) + abort_fix
     if whose and ranks:  # the record names the worker by its local rank: the traceback is that process's
-        tb = f"the traceback of local_rank {lone.local_rank}" + (
-            f" (rank {ranks[0]})" if lone.local_rank != ranks[0] else "")
+        # the worker that record names printed its own traceback above the record (round 82's yolov5-3897, flux-11)
+        n = lone.local_rank
+        tb = (f"local_rank {n}'s own traceback above the {launcher or 'torchrun'} record" + (
+            f" (rank {ranks[0]})" if n != ranks[0] else "") + f" -- check the local_rank {n} worker's own log")
         whose = ""
     if single and codes == [1] and any(e.data.get("dynamo") for e in c.samples.get("benign", [])):
         # the rank's own output ends in torch._dynamo's advice, printed under every error it raises: the exception
@@ -514,7 +516,15 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=+dynamo) for the full stack and the op it failed "
                      "on; disable compile to confirm it runs eager; torch._dynamo.config.suppress_errors = True falls "
                      "back to eager where compiling fails. " + abort_fix)
-    if lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
+    if lone is not None and lone.event.data.get("last_launched") is not None and lone.event.data.get(
+            "last_by") == "cpe":  # lead rules M, U (5): torch 1.x's launch.py (or a wrapper) raising CalledProcessError
+        abort_fix = ("The launcher's CalledProcessError does not say which worker failed (torch.distributed.launch "
+                     "prints the command of the last worker it launched): show each worker's own traceback (scroll "
+                     "up above the CalledProcessError for the first Python exception), run a single process to see "
+                     "the error (the same script and arguments without the launcher, on one GPU), and launch with "
+                     "torchrun / --use_env (LOCAL_RANK from the environment) so its record names the failed worker. "
+                     + abort_fix)
+    elif lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "
                      "one file per rank) for the first error -- read every worker's own traceback above the launcher "

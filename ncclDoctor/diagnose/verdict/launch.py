@@ -885,6 +885,22 @@ def _symbol_owner(sym: str) -> str | None:
     return next((name for p, name, _ in _SYMBOL_LIBS if sym.lower().startswith(p.lower())), None)
 
 
+def _torch_lib_fix(owner: str, base: str) -> str:
+    """The fix where torch's own library (libtorch_cuda.so) lacks a symbol of a CUDA library it links at run time
+    (NCCL, cuBLAS, cuDNN...: round 82's vllm-21633, ncclCommWindowRegister): torch was built against a newer version
+    of that library than the one the process loads -- a pip wheel (nvidia-*-cuXX) left older than torch's pin, or an
+    older copy ahead of it on LD_LIBRARY_PATH / LD_PRELOAD. Not a rebuild of torch: the library is to match torch."""
+    name, _, so = owner.partition(" (")
+    so = so.rstrip(")").split(" / ")[0]
+    wheel = next((w for _, n, w in _SYMBOL_LIBS if n == owner), "its nvidia wheel")
+    return (f"{name[:1].upper() + name[1:]} version mismatch: torch ({base}) was built against a newer {name} than the {so} this process "
+            f"loads. Upgrade {wheel} to the version torch was built with (pip show torch lists the {wheel} it "
+            f"requires; pip install -U that version), or reinstall torch with its matching {wheel} wheel (pip install "
+            f"--force-reinstall torch, and the framework built for that torch; pip check); unset LD_LIBRARY_PATH / "
+            f"LD_PRELOAD pointing at an older {so} -- check which {so} is loaded (ldd {base}; "
+            "cat /proc/<pid>/maps | grep " + so.split(".")[0] + "), the same on every node. ")
+
+
 def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule AF (2) with round 41's addition (one installed library rejecting another at start-up): every
     traceback shown ends in Python's ImportError (or OSError) of a compiled extension module that the dynamic linker
@@ -908,6 +924,18 @@ def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     owner = _symbol_owner(sym)
     by = owner or "the library that defines it"
     torch = owner == "torch"
+    fix = (_torch_lib_fix(owner, base) if pkg == "torch" and owner and not torch else
+           f"Rebuild {pkg} against the installed {by}, or install the {by} version it was compiled against: "
+           f"pip uninstall {pkg}, then reinstall {pkg} from source in this environment (pip install "
+           f"--no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its checkout) so its extension "
+           f"compiles against the {by} that is installed -- --no-build-isolation keeps pip from building it against "
+           "another torch it downloads; a prebuilt wheel must be one made for this exact torch / CUDA version. "
+           + ("Check both versions under the launcher's interpreter (python -c 'import torch; print("
+              "torch.__version__, torch.version.cuda)'; pip show {pkg}) against the torch version its requirements.txt"
+              " / release notes name, and keep the same torch version on every node. ".replace("{pkg}", pkg)
+              if torch else
+              f"Check which {by} loads (ldd {base}; LD_LIBRARY_PATH) and its version against the one {pkg} was built "
+              "with, the same on every node. "))
     return Verdict(
         "config",
         f"the worker stopped at start-up importing {pkg}'s compiled extension {base}: the dynamic linker found an "
@@ -915,17 +943,7 @@ def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"another version of {by} than the one installed{' (a C++ name of torch c10 / ATen)' if torch else ''}, a "
         "version mismatch of the shared install every worker imports alike, so each would stop on the same import; no "
         "rank is at fault, whatever rank a launcher's record names first",
-        f"Rebuild {pkg} against the installed {by}, or install the {by} version it was compiled against: "
-        f"pip uninstall {pkg}, then reinstall {pkg} from source in this environment (pip install "
-        f"--no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its checkout) so its extension "
-        f"compiles against the {by} that is installed -- --no-build-isolation keeps pip from building it against "
-        "another torch it downloads; a prebuilt wheel must be one made for this exact torch / CUDA version. "
-        + ("Check both versions under the launcher's interpreter (python -c 'import torch; print(torch.__version__, "
-           f"torch.version.cuda)'; pip show {pkg}) against the torch version its requirements.txt / release notes "
-           "name, and keep the same torch version on every node. " if torch else
-           f"Check which {by} loads (ldd {base}; LD_LIBRARY_PATH) and its version against the one {pkg} was built "
-           "with, the same on every node. ")
-        + f"python -c 'import {pkg}' alone reproduces it without the launcher; then relaunch.",
+        fix + f"python -c 'import {pkg}' alone reproduces it without the launcher; then relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
@@ -1627,7 +1645,8 @@ def _ckpt_shards(said: str) -> str:
         return ""
     mp = m.group("mp")
     return (f" The checkpoint was saved for model-parallel size {mp} (MP={mp}: one shard per model-parallel rank): "
-            "the world size must match the number of checkpoint shards -- one process per shard, one GPU per shard "
+            "the world size must match the number of checkpoint shards (match world size to MP: nproc_per_node = "
+            "model parallel size) -- one process per shard, one GPU per shard "
             f"(torchrun --nproc_per_node {mp} on a machine with {mp} GPUs) -- or reshard / merge the checkpoint to the "
             "model-parallel size of the GPUs there are (MP=1 for a single GPU) before loading it.")
 
