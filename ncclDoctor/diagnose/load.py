@@ -634,6 +634,10 @@ SNIFF = 8192
 #             which holds no other word: --nproc_per_node $GPUS_PER_NODE takes its value, set against the GPUs the
 #             script's CUDA_VISIBLE_DEVICES leaves (S.R_SHELL_COUNT, readers.settings._launch_gpus,
 #             verdict.world._procs_past_visible, lead rules V (1), AE; round 81's qwen-1175)
+#   libgomp: Invalid  GNU OpenMP's refusal of an environment variable's value ("libgomp: Invalid value for
+#             environment variable OMP_NUM_THREADS"), which holds no other word: the launch environment every worker
+#             inherits, shown wrong (S.R_GOMP_ENV_REFUSED, verdict.world._rank_args, lead rules L, V (1); round 82's
+#             fastchat-342)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -712,7 +716,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
-            b"operate in serial mode", b"_PER_NODE=", b"GPUS=")
+            b"operate in serial mode", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -2260,6 +2260,14 @@ R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint
 # only the static backend reads the master address (torchrun warns "master_addr is only used for static rdzv_backend
 # and when rdzv_endpoint is not specified"), so every node meets at its own default endpoint on localhost and the
 # nodes never meet (lead rules V (1), AA (1)): config, no rank
+# GNU OpenMP (libgomp, which torch's CPU ops load) refusing an environment variable's value at load ("libgomp: Invalid
+# value for environment variable OMP_NUM_THREADS"): a launch environment every worker inherits, shown wrong (lead rules
+# L, V (1); round 82's fastchat-342; verdict.world._rank_args)
+R_GOMP_ENV_REFUSED = re.compile(r"\blibgomp: Invalid value for environment variable (\w{1,64})")
+# torchrun's own warning of that setting ("master_addr is only used for static rdzv_backend and when rdzv_endpoint is
+# not specified."): the --master_addr given takes no effect in the mode chosen (lead rule BP (1): a launch setting
+# shown without effect, config, no rank, where nothing fails after it but a traceback cut before its error text)
+R_MASTER_ADDR_UNUSED = re.compile(r"\bmaster_addr is only used for static rdzv_backend")
 R_ARG_RDZV_BACKEND = re.compile(r"--rdzv[_-]backend[= ]['\"]?(\w{1,32})")
 R_ARG_RDZV_ENDPOINT = re.compile(r"--rdzv[_-](?:endpoint|conf)[= ]")
 R_ARG_MASTER_ADDR = re.compile(r"--master[_-]addr[= ]")
@@ -2298,6 +2306,10 @@ R_ARG_NODE_INDEX = re.compile(r"--(?:node[_-]rank|machine[_-]rank|shard[_-]id)[=
 # (lead rules AA (1), V (1); readers.settings._machine_past).
 R_MACHINE_RANK = re.compile(r"(?<![\w.])(?:--)?machine[_-]rank['\"]?(?:\s{0,2}[:=]\s{0,2}|\s{1,4})['\"]?(\d{1,4})\b")
 R_NUM_MACHINES = re.compile(r"(?<![\w.])(?:--)?num[_-]machines['\"]?(?:\s{0,2}[:=]\s{0,2}|\s{1,4})['\"]?(\d{1,4})\b")
+# a per-machine launcher's GPU count on the command line beside its machine count (detectron2's launch: --num-gpus N
+# --num-machines M, world size = num_gpus x num_machines): two machines given different counts disagree on the world
+# and on every global rank (lead rules AA (1), V (1), AE; round 82's detectron2-2128; verdict.world._nodes_disagree)
+R_ARG_GPUS_PER_MACHINE = re.compile(r"--num[_-]gpus[= ]['\"]?(\d{1,4})\b")
 R_ARG_INIT_URL = re.compile(r"--(?:init[_-]method|dist[_-]url)[= ]['\"]?tcp://(\[[0-9A-Fa-f:.]{2,64}\]|[\w.\-]{1,255}):"
                             r"(\d{1,5})\b")
 R_ARG_MASTER_ADDR_VAL = re.compile(r"--master[_-]addr[= ]['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)`]|$)")

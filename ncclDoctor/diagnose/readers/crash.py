@@ -830,6 +830,20 @@ class CrashReaders:
             ev.data.update(received=None, sent=None, sched="preemption", sched_text=nt.group("why").strip(),
                            usr=None, ray=False, node_gone=nt.group("ip") or nt.group("inst"))
             return ev
+        if "libgomp" in text and (g := S.R_GOMP_ENV_REFUSED.search(text)):
+            # OpenMP's runtime refusing an environment variable's value every process inherits (lead rules L, V (1);
+            # round 82's fastchat-342): verdict.world._rank_args
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the runtime's line about the environment, not a process's failure
+            ev.data["env_refused"] = g.group(1)
+            return ev
+        if "master_addr is only" in text and S.R_MASTER_ADDR_UNUSED.search(text):
+            # torchrun's own warning that the --master_addr given is not used in the rendezvous mode chosen (lead rule
+            # BP (1); round 82's fastchat-3221): verdict.world._master_unused
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the launcher's line, not a process's own
+            ev.data["master_unused"] = True
+            return ev
         # torchrun asked for several nodes through a non-static rendezvous given only --master_addr: no endpoint to
         # meet at (signatures.R_ARG_RDZV_BACKEND; read before the node's settings, verdict.world._rank_args)
         b = S.R_ARG_RDZV_BACKEND.search(text) if "rdzv" in text and not is_failure_line(self._body) else None

@@ -249,6 +249,8 @@ class SettingsReaders:
         ev.data.update(node_rank=self._node_index[1], master_addr=url.group(1).strip("[]"), master_port=url.group(2),
                        world=None)
         self._node_index = None  # one command, one node
+        if "num" in text and S.R_NUM_MACHINES.search(text) and (g := S.R_ARG_GPUS_PER_MACHINE.search(text)):
+            ev.data["gpus_per_machine"] = g.group(1)  # the world is num_gpus x num_machines on every machine alike
         if (past := _machine_past(text)) is not None:  # the same command's machine index past its count, read first
             ev.data.update(machine_rank=past[0], num_machines=past[1])
         return ev

@@ -347,9 +347,16 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "was launched as its own world's first node, with its own master" if same else
              f"the nodes print different launch settings: node {a.data['node_rank']} has "
              f"{what}={a.data[_NODE_FIELD[what]]}, node {b.data['node_rank']} {what}={b.data[_NODE_FIELD[what]]}")
-            + ": nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), "
-            "a launch setting, not a rank's fault",
-            "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
+            + (": each machine computes the world size as num_gpus x num_machines and its global ranks from its own "
+               "--num-gpus, so the nodes disagree on the world and the rendezvous never completes, "
+               if what == "--num-gpus" else
+               ": nodes launched with different rendezvous settings cannot meet at one store (each waits at its own), ")
+            + "a launch setting, not a rank's fault",
+            ("Launch each node with matching arguments: the same --num-gpus on every machine (equal GPUs per node; "
+             "world size = num_gpus x num_machines, consistent across nodes), only --machine-rank differing, and the "
+             "same --dist-url; use as many GPUs on each machine (CUDA_VISIBLE_DEVICES), then relaunch every node. "
+             if what == "--num-gpus" else "")
+            + "Give every node the same MASTER_ADDR (the address of node 0, the same master address on every node), "
             "MASTER_PORT and WORLD_SIZE, with only NODE_RANK differing"
             + (" (each node its own node rank: 0 on the master's node, 1, 2, ... on the others; under mpirun, take "
                "it from OMPI_COMM_WORLD_RANK / the launcher's variables, not a default of 0)" if same else "")
@@ -386,6 +393,44 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(the master node's address, reachable from the others: nc -zv MASTER_ADDR PORT), or keep "
             "--master_addr/--master_port with --rdzv_backend=static and --node_rank on each node.",
             "medium", [], [x.brief() for x in lost[:2]], job_wide=True)
+    refused = [e for e in evs if e.data.get("env_refused")]
+    if refused:  # lead rules L, V (1): OpenMP's runtime refusing the value of a variable every worker inherits
+        e, var = refused[0], refused[0].data["env_refused"]
+        omp = var == "OMP_NUM_THREADS"
+        return Verdict(
+            "config",
+            f"GNU OpenMP (libgomp, loaded by torch's CPU ops) rejects the value of the environment variable {var} "
+            f"('{e.text.strip()[:120]}', {e.where}"
+            + (f"; {len(refused)} processes print it" if len(refused) > 1 else "") + "): the launch environment every "
+            "worker inherits sets it to a value the runtime cannot use"
+            + (" (not a positive integer: empty, 0, a word or a list)" if omp else "")
+            + " -- a setting shown wrong, shared by every process, not a rank's fault",
+            (f"Fix the launch environment: set OMP_NUM_THREADS to a positive integer (export OMP_NUM_THREADS=1, or the "
+             "cores per process) or unset OMP_NUM_THREADS -- check what it is given (env | grep OMP; the job script, "
+             "~/.bashrc, the scheduler); torchrun sets OMP_NUM_THREADS=1 by default only where it is unset. "
+             if omp else
+             f"Fix the launch environment: set {var} to a value the OpenMP runtime accepts (the OpenMP spec's form) "
+             f"or unset {var}; check what it is given (env | grep OMP). ")
+            + "Then relaunch; an error after these lines, if the job still fails, is read on its own.",
+            "medium", [], [x.brief() for x in refused[:2]], job_wide=True)
+    unused = [e for e in evs if e.data.get("master_unused")]
+    if unused:  # lead rule BP (1): torchrun's own warning that the --master_addr given takes no effect
+        e = unused[0]
+        return Verdict(
+            "config",
+            f"torchrun warns that the master address it was given is not used ('{e.text.strip().lstrip('> ')[:140]}'"
+            f", {e.where}): a rendezvous backend other than static (c10d) was chosen without --rdzv_endpoint, so "
+            "--master_addr / --master_port take no effect and each node looks for the rendezvous at its own default "
+            "endpoint (localhost) -- the nodes never meet; a launch setting shown without effect, not a rank's fault"
+            + ("; the traceback after it is cut before its exception text, so it shows no failure of its own"
+               if c.samples.get("tb_cut") else ""),
+            "Give every node the same rendezvous: --rdzv_backend=c10d with rdzv_endpoint instead of --master_addr "
+            "(--rdzv_endpoint=<master_ip>:<port>, the same on every node, and --rdzv_id identical on all nodes), "
+            "or static: --master_addr/--master_port with --node_rank (--rdzv_backend=static) -- rdzv_backend static vs "
+            "c10d decides which of rdzv_endpoint or master_addr and master_port is read. Check the rendezvous host and "
+            "port are reachable (firewall) from every node (nc -zv HOST PORT); if it still fails, show the full "
+            "traceback / exception text after torchrun's frames.",
+            "medium", [], [x.brief() for x in unused[:2]], job_wide=True)
     ep = next((e for e in evs if e.data.get("entrypoint")), None)
     if ep is not None:  # lead rule AF (1): a flag's value where torchrun's launch config names the script
         v = ep.data["entrypoint"]
@@ -669,7 +714,8 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     return None
 
 
-_NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world"}
+_NODE_FIELD = {"MASTER_ADDR": "master_addr", "MASTER_PORT": "master_port", "WORLD_SIZE": "world",
+               "--num-gpus": "gpus_per_machine"}
 _R_IPV4 = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
 
 
@@ -700,7 +746,7 @@ def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
                 continue
             if _comparable(a.data["master_addr"], b.data["master_addr"]):
                 return "MASTER_ADDR", a, b
-            for what in ("MASTER_PORT", "WORLD_SIZE"):
+            for what in ("MASTER_PORT", "WORLD_SIZE", "--num-gpus"):
                 x, y = a.data.get(_NODE_FIELD[what]), b.data.get(_NODE_FIELD[what])
                 if x and y and x.isdigit() and y.isdigit() and x != y:
                     return what, a, b
