@@ -77,6 +77,8 @@ _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:
                              + _FRAME_AFTER_PATH + r')?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
+# the lines of torchrun's failure record's header, above its "Failures:" section: its rules and "<script> FAILED"
+_CF_RECORD_HEAD = re.compile(r"^\s*(?:={8,}|-{8,}|\S{1,255} FAILED)\s*$")
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 
 
@@ -597,6 +599,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if self._last_tail is not None and self._last_tail.where == f"{self.path}:{shown[0][0]}":
                 self._last_tail.data["loader"] = True
         last = shown[0]
+        head = next((x for x in shown if not _CF_RECORD_HEAD.match(x[1])), last)
+        if head is not last and head[1].rstrip().endswith("ChildFailedError:") and S.R_CHILD_FAILED_BARE.search(
+                head[1]):
+            # the same, its record cut right after its header (the ===== rule, "train.py FAILED", the ----- rule),
+            # before "Failures:" and the Root Cause's rank line (lead rules BG (2), BC (2); round 82's
+            # speechbrain-2868): the header names the script, no rank and no exit
+            last = head
         if last[1].rstrip().endswith("ChildFailedError:") and S.R_CHILD_FAILED_BARE.search(last[1]):
             # torchrun's own traceback ending in its ChildFailedError with the paste cut before the failure record it
             # prints as the message: a worker failed on its own (lead rule A), which one and how the lines do not

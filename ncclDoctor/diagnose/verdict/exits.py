@@ -384,9 +384,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 + " but the paste ends at that entry before its rank, exit code and host")
         return Verdict(  # lead rule A without its rank: the record's first observed failure, its entry cut
             "unknown", head + ": a rank failed on its own, which one and how these lines do not say",
-            "Read the record's Root Cause entry whole (the full log, not its last lines: its rank, exitcode, host "
-            "and error_file) and the failed rank's own output above the record -- its traceback is the cause; "
-            "decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record (or set "
+            "Read the record's Root Cause entry whole (the full log, not its last lines: the Failures / Root Cause "
+            "table, its rank, exitcode, host and error_file) and the failed rank's own output above the record -- "
+            "its traceback is the cause; decorate the entry point with "
+            "torch.distributed.elastic.multiprocessing.errors.@record (@record / error_file, or set "
             "TORCHELASTIC_ERROR_FILE) so the record carries the exception; an exit code -9 there was a kill from "
             "outside (dmesg -T for the OOM killer).", "low", [], [lone.event.brief()])
     if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike
@@ -505,8 +506,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if whose and ranks:  # the record names the worker by its local rank: the traceback is that process's
         # the worker that record names printed its own traceback above the record (round 82's yolov5-3897, flux-11)
         n = lone.local_rank
-        tb = (f"local_rank {n}'s own traceback above the {launcher or 'torchrun'} record" + (
-            f" (rank {ranks[0]})" if n != ranks[0] else "") + f" -- check the local_rank {n} worker's own log")
+        tb = (f"the traceback of local_rank {n}" + (f" (rank {ranks[0]})" if n != ranks[0] else "")
+              + f": read local_rank {n}'s own traceback above the {launcher or 'torchrun'} record and check the "
+              f"local_rank {n} worker's own log")
         whose = ""
     if single and codes == [1] and any(e.data.get("dynamo") for e in c.samples.get("benign", [])):
         # the rank's own output ends in torch._dynamo's advice, printed under every error it raises: the exception
@@ -522,7 +524,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints the command of the last worker it launched): show each worker's own traceback (scroll "
                      "up above the CalledProcessError for the first Python exception), run a single process to see "
                      "the error (the same script and arguments without the launcher, on one GPU), and launch with "
-                     "torchrun / --use_env (LOCAL_RANK from the environment) so its record names the failed worker. "
+                     "torchrun / --use_env (LOCAL_RANK from the environment) so its record names the failed worker "
+                     "-- read every worker's own traceback above the launcher error, and run single-GPU / one process "
+                     "to see the exception. "
                      + abort_fix)
     elif lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
