@@ -893,12 +893,13 @@ def _torch_lib_fix(owner: str, base: str) -> str:
     name, _, so = owner.partition(" (")
     so = so.rstrip(")").split(" / ")[0]
     wheel = next((w for _, n, w in _SYMBOL_LIBS if n == owner), "its nvidia wheel")
-    return (f"{name[:1].upper() + name[1:]} version mismatch: torch ({base}) was built against a newer {name} than the {so} this process "
+    head = name[:1].upper() + name[1:]
+    return (f"{head} version mismatch: torch ({base}) was built against a newer {name} than the {so} this process "
             f"loads. Upgrade {wheel} to the version torch was built with (pip show torch lists the {wheel} it "
-            f"requires; pip install -U that version), or reinstall torch with its matching {wheel} wheel (pip install "
-            f"--force-reinstall torch, and the framework built for that torch; pip check); unset LD_LIBRARY_PATH / "
-            f"LD_PRELOAD pointing at an older {so} -- check which {so} is loaded (ldd {base}; "
-            "cat /proc/<pid>/maps | grep " + so.split(".")[0] + "), the same on every node. ")
+            "requires; pip install -U that version), or reinstall torch with its matching "
+            f"{wheel} wheel (pip install --force-reinstall torch, and the framework built for that torch; pip "
+            f"check); unset LD_LIBRARY_PATH / LD_PRELOAD pointing at an older {so} -- check which {so} is loaded "
+            f"(ldd {base}; cat /proc/<pid>/maps | grep " + so.split(".")[0] + "), the same on every node. ")
 
 
 def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:

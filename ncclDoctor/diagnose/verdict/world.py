@@ -405,9 +405,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "worker inherits sets it to a value the runtime cannot use"
             + (" (not a positive integer: empty, 0, a word or a list)" if omp else "")
             + " -- a setting shown wrong, shared by every process, not a rank's fault",
-            (f"Fix the launch environment: set OMP_NUM_THREADS to a positive integer (export OMP_NUM_THREADS=1, or the "
-             "cores per process) or unset OMP_NUM_THREADS -- check what it is given (env | grep OMP; the job script, "
-             "~/.bashrc, the scheduler); torchrun sets OMP_NUM_THREADS=1 by default only where it is unset. "
+            ("Fix the launch environment: set OMP_NUM_THREADS to a positive integer (export OMP_NUM_THREADS=1, or "
+             "the cores per process) or unset OMP_NUM_THREADS -- check what it is given (env | grep OMP; the job "
+             "script, ~/.bashrc, the scheduler); torchrun sets OMP_NUM_THREADS=1 by default only where it is unset. "
              if omp else
              f"Fix the launch environment: set {var} to a value the OpenMP runtime accepts (the OpenMP spec's form) "
              f"or unset {var}; check what it is given (env | grep OMP). ")
