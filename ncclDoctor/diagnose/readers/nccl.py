@@ -490,6 +490,7 @@ class NcclReaders:
                 self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
                     me.group(1)) else -1
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
+            ev.data["net_ib"] = ev.data["net"] and " via NET/IB" in text
             ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
             return ev
         if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
