@@ -1648,8 +1648,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a rank's own log record that ties its "[N] " label to it (_bare_rank): that rank is shown, going on
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "a rank's own log record"
-        if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
+        if ev is None and len(self.unread) < _UNREAD_KEEP and not (
+                self._pyspy_seen and S.R_PYSPY_FRAME.match(body)) and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
+            # (a py-spy dump's frame line below its thread header names a function, "ProcessGroupNCCL::abort
+            # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
             if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):

@@ -514,6 +514,12 @@ class NcclReaders:
             ev = self._context(lineno, text, "pyspy_thread")
             ev.rank = None  # py-spy names a process by pid; the verdict reads only that a dump was taken
             return ev
+        a = S.R_PYSPY_NCCL_ABORT.match(self._body) if self._pyspy_seen and "ncclComm" in text else None
+        if a:  # a py-spy dump: a thread inside NCCL's own abort / destroy of a communicator (verdict.signals)
+            ev = self._context(lineno, text, "pyspy_abort")
+            ev.rank = None
+            ev.data["what"] = a.group(1)
+            return ev
         t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
         if t:  # a py-spy dump: a thread inside the process group's teardown
             ev = self._context(lineno, text, "teardown_stuck")
