@@ -1110,6 +1110,10 @@ R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'
 # its worker processes, not a peer rank's socket (crash._fetch_reset).
 R_BATCH_FETCH = re.compile(r"^\s*for\s+[\w\s,()]{0,80}?\bbatch\w{0,20}\b[\w\s,()]{0,40}?\s+in\s+\S[^\n]{0,200}:\s*$|"
                            r"\bmultiprocessing[/\\]resource_sharer\.py\"")
+# A traceback frame of the machinery that passes a tensor between processes by file descriptor (torch's
+# multiprocessing/reductions.py: rebuild_storage_fd; multiprocessing's resource_sharer.py: DupFd.detach ->
+# get_connection): a DataLoader's batch handed over from a worker (its pin-memory thread or main process receiving it)
+R_FD_SHARE_FRAME = re.compile(r'\bmultiprocessing[/\\](?:resource_sharer|reductions)\.py", line \d{1,7}')
 R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # ... or the process running out of file descriptors there ("OSError: [Errno 24] Too many open files" under
 # resource_sharer / DupFd / reduce_storage frames): the file_descriptor sharing strategy keeps one descriptor per
