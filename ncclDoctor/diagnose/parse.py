@@ -661,7 +661,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
                              and _FRAME_HEAD_CUT.match(last[1]) else None),
-                       loader=self._loader_tail or bool(S.R_LOADER_FETCH_FRAME.search(frame[1])))
+                       loader=self._loader_tail or bool(S.R_LOADER_FETCH_FRAME.search(frame[1])),
+                       # cut a few lines below a frame passing a tensor by file descriptor (a DataLoader's pin-memory
+                       # thread rebuilding a worker's batch: rebuild_storage_fd -> resource_sharer's get_connection;
+                       # round 82's yolox-34): verdict.unread's _CUT_LOADER_FIX
+                       share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown))
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
@@ -1657,8 +1661,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a rank's own log record that ties its "[N] " label to it (_bare_rank): that rank is shown, going on
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "a rank's own log record"
-        if ev is None and len(self.unread) < _UNREAD_KEEP and is_failure_line(
+        if ev is None and len(self.unread) < _UNREAD_KEEP and not (
+                self._pyspy_seen and S.R_PYSPY_FRAME.match(body)) and is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else ""):
+            # (a py-spy dump's frame line below its thread header names a function, "ProcessGroupNCCL::abort
+            # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
             if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):

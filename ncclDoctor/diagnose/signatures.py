@@ -1110,6 +1110,10 @@ R_SHM_EXISTS = re.compile(r"\bFileExistsError: \[Errno 17\] File exists: '(/?[^'
 # its worker processes, not a peer rank's socket (crash._fetch_reset).
 R_BATCH_FETCH = re.compile(r"^\s*for\s+[\w\s,()]{0,80}?\bbatch\w{0,20}\b[\w\s,()]{0,40}?\s+in\s+\S[^\n]{0,200}:\s*$|"
                            r"\bmultiprocessing[/\\]resource_sharer\.py\"")
+# A traceback frame of the machinery that passes a tensor between processes by file descriptor (torch's
+# multiprocessing/reductions.py: rebuild_storage_fd; multiprocessing's resource_sharer.py: DupFd.detach ->
+# get_connection): a DataLoader's batch handed over from a worker (its pin-memory thread or main process receiving it)
+R_FD_SHARE_FRAME = re.compile(r'\bmultiprocessing[/\\](?:resource_sharer|reductions)\.py", line \d{1,7}')
 R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # ... or the process running out of file descriptors there ("OSError: [Errno 24] Too many open files" under
 # resource_sharer / DupFd / reduce_storage frames): the file_descriptor sharing strategy keeps one descriptor per
@@ -2019,6 +2023,14 @@ R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}t
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
                             r'"[^"]{0,80}"\s*$')
+# A py-spy dump's frame line ("    commFree (init.cc:180)", "    c10d::ProcessGroupNCCL::abort (libtorch_cuda.so)",
+# "    0x155555277197 (libc.so.6)", "    run (threading.py:870)"): a function and where it is, below a thread header; a
+# stack frame, not a line announcing a failure, whatever its function is called (abort, fail, error)
+R_PYSPY_FRAME = re.compile(r"^\s{2,12}[\w:.<>~$@-]{1,200} \([\w.+-]{1,80}(?::\d{1,7})?\)\s*$|"
+                           r"^\s{2,12}[\w:.<>~$@-]{1,200} \([^()\s]{1,300}:\d{1,7}\)\s*$")
+# A py-spy dump's frame of a thread inside NCCL's communicator abort or destroy ("    ncclCommAbort (init.cc:1931)",
+# "    c10d::NCCLComm::ncclCommAbort (libtorch_cuda.so)"), the thread stuck tearing its communicator down
+R_PYSPY_NCCL_ABORT = re.compile(r"^\s{2,12}(?:\w{1,60}::){0,4}(ncclCommAbort|ncclCommDestroy|ncclCommFinalize) \(")
 # Two ranks on one GPU without NCCL's "Duplicate GPU" words: two processes of one host print the same
 # communicator size and PCI bus id ("comm 0x.. rank 1 nranks 2 cudaDev 0 busId 86000 - Abort COMPLETE"), or a
 # rank whose own device is [D] fails to get the CUDA IPC handle of its peer's device D (NCCL 2.0-2.3, p2p.cu:

@@ -28,10 +28,10 @@ ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "sto
                "shm_error")
 MAX_KEYS = 64
 # Families that show nothing failing: set-up chatter, settings, harmless warnings (lead rules K, L, N)
-QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "setup_shm", "run_header",
-               "agent_frame", "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs", "gpus_shown",
-               "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d",
-               "engine_rpc", "rank_announce", "tb_cut", "cf_listed_cut", "pyspy_thread", "exchange_frame",
+QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "setup_net_ib", "setup_shm",
+               "run_header", "agent_frame", "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs",
+               "gpus_shown", "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d", "engine_rpc",
+               "rank_announce", "tb_cut", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
                "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
                "step_took")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
@@ -213,6 +213,8 @@ class Collected:
                 self.setup_hosts.add(host)
             if ev.data.get("net"):
                 self.kinds["setup_net"] += 1
+                if ev.data.get("net_ib"):  # a channel over NCCL's IB/RoCE transport (NET/IB, a plugin's NET/IBext)
+                    self.kinds["setup_net_ib"] += 1
             elif ev.data.get("shm"):
                 self.kinds["setup_shm"] += 1
             if ev.data.get("tests_rank") is not None:

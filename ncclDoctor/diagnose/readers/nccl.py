@@ -490,6 +490,7 @@ class NcclReaders:
                 self.ring_rank[key] = int(me.group(1)) if self.ring_rank.get(key, int(me.group(1))) == int(
                     me.group(1)) else -1
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
+            ev.data["net_ib"] = ev.data["net"] and " via NET/IB" in text
             ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
             return ev
         if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
@@ -512,6 +513,12 @@ class NcclReaders:
             self._pyspy_seen = True  # once per file: a dump's first thread header says a dump was taken
             ev = self._context(lineno, text, "pyspy_thread")
             ev.rank = None  # py-spy names a process by pid; the verdict reads only that a dump was taken
+            return ev
+        a = S.R_PYSPY_NCCL_ABORT.match(self._body) if self._pyspy_seen and "ncclComm" in text else None
+        if a:  # a py-spy dump: a thread inside NCCL's own abort / destroy of a communicator (verdict.signals)
+            ev = self._context(lineno, text, "pyspy_abort")
+            ev.rank = None
+            ev.data["what"] = a.group(1)
             return ev
         t = S.R_PYSPY_TEARDOWN.search(self._body) if "distributed_c10d" in text else None
         if t:  # a py-spy dump: a thread inside the process group's teardown

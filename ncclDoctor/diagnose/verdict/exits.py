@@ -145,9 +145,11 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
         "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
         "process' shows whether the OOM killer took it (host memory / container memory limit: the node's RAM, and "
-        "the Ray memory monitor, which kills workers itself above RAY_memory_usage_threshold); a crash (SIGSEGV) "
-        "leaves its core dump / faulthandler stack in that worker-*.err. If it is memory, reduce memory: a smaller "
-        "batch, fewer workers per node, parameter / optimizer offload." + (
+        "the Ray memory monitor, which kills workers itself above RAY_memory_usage_threshold; in a container check "
+        "host RAM and --shm-size for the container, Ray's object store living in /dev/shm); for a crash, "
+        "faulthandler / core dump for SIGSEGV: the worker-*.err holds its faulthandler stack, a core dump "
+        "(ulimit -c unlimited) its native one. If it is memory, reduce memory: a smaller batch, fewer workers per "
+        "node, parameter / optimizer offload." + (
             # Ray's hint that the worker's pod may have hit its memory limit: where to look, not a cause shown
             " Ray hints the worker's pod may have exceeded its K8s memory limit: kubectl describe pod (an "
             "OOMKilled last state) and the pod's memory usage against its memory limit say whether it did; raise "

@@ -257,6 +257,21 @@ _SETUP_NET_FIX = ("Collect every rank's log with NCCL_DEBUG=INFO NCCL_DEBUG_SUBS
                   "transport between them works without the framework.")
 
 
+# lead rules K, Z: NCCL's INFO that an optional net plugin is not installed ("NET/Plugin : No plugin found
+# (libnccl-net.so)", a CollNet plugin's symbol not found; the reader's "net plugin absent"): NCCL goes on with its own
+# transports. Round 82's nccl-259 (beside libibverbs absent and NET/Socket chosen). Its WARN forms are in _NOISE; a
+# plugin that loads and then fails (aws-ofi-nccl's initialization, rule Z) is read apart.
+_NO_PLUGIN_WORDS = (
+    "NCCL's INFO 'NET/Plugin : No plugin found (libnccl-net.so)' (or a CollNet plugin's symbol not found) is "
+    "harmless: NCCL falls back to its internal network transports (IB verbs, or sockets where there is no IB); an "
+    "external net plugin is only needed for a fabric that requires one (aws-ofi-nccl for EFA, HPC-X's SHARP plugin), "
+    "so look past the plugin lines for the WARN that fails, if any")
+
+
+def _no_plugin(c: Collected) -> bool:
+    return any(e.data.get("what") == "net plugin absent" for e in c.samples.get("benign", []))
+
+
 def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """NCCL's set-up chatter (rings, trees, channels) with no 'Init COMPLETE', or an nccl-tests run
     that printed its devices and header but no result row, and no failure: the job stopped in (or
@@ -279,6 +294,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             return None
         # the harmless WARNs among them (the noise table's) are said by name (round 73's RAS listener bind)
         said = [w for w in _noise_words(c) if w and w != _COLLNET_WORDS]
+        plugin = _NO_PLUGIN_WORDS[0].upper() + _NO_PLUGIN_WORDS[1:] + ". " if _no_plugin(c) else ""
         return Verdict(
             "none",
             "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
@@ -286,7 +302,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + "error, timeout or exit among them, and they cannot tell an excerpt from a log that stopped there",
             "Nothing to fix in these lines. " + (_COLLNET_WORDS[0].upper() + _COLLNET_WORDS[1:] + ". "
                                                  if collnet_fell_back(c) else "")
-            + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + _if_it_hangs(c),
+            + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + plugin + _if_it_hangs(c),
             "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
@@ -348,8 +364,21 @@ def _if_it_hangs(c: Collected) -> str:
     return (shm + "If the job does hang right after them, collect what shows where: every rank's log with "
             "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
             "--pid of a stuck process (a py-spy dump if it hangs, of every rank) and a Flight Recorder dump. "
-            + (_P2P_FIX if one_node else _SETUP_NET_FIX)
+            + (_P2P_FIX if one_node else _SETUP_NET_FIX + (_IB_LINK_WORDS if c.kinds.get("setup_net_ib") else ""))
             + _shown_settings(c))
+
+
+# lead rules K, T: set-up chatter whose channels between nodes run over NCCL's IB/RoCE transport ("Channel 00/0 :
+# 1[0] -> 0[0] [send] via NET/IB/0", a plugin's NET/IBext_v10) with nothing failing: what an expert checks of that
+# link when the job is slow or hangs there (the complaint is the reporter's words, not the lines'); round 82's
+# vllm-dgx-spark-1. Channels over NET/Socket are said by _socket_words, P2P/SHM ones on one node by _P2P_FIX.
+_IB_LINK_WORDS = (" The channels between the nodes run over NCCL's InfiniBand/RoCE transport (via NET/IB), and "
+                  "nothing failed in these lines: if the job is slow or hangs there, measure that link with nccl-tests "
+                  "(all_reduce_perf / all_gather_perf between the nodes, NCCL_DEBUG=INFO) against its line rate; "
+                  "check that NCCL_IB_HCA names every HCA port meant to carry it, the RoCE link's MTU (9000 on both "
+                  "ends) and GID index (NCCL_IB_GID_INDEX), and that GPU Direct RDMA / DMABUF is enabled for each HCA "
+                  "(NCCL's 'GPU Direct RDMA ... enabled for HCA' INFO line; nvidia-peermem or DMA-BUF) -- without it "
+                  "NCCL stages its traffic through host memory.")
 
 
 _OWN_NETS = ("IB", "Socket", "no_ib", "gdr_off")
@@ -450,6 +479,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "uses its own GPU: call torch.cuda.set_device(local_rank) first and pass device_id="
                       "torch.device('cuda', local_rank) to init_process_group (or device_ids=[local_rank] to "
                       "barrier) to silence it; only a wrong guess (two ranks on one GPU) would hang")
+    if _no_plugin(c):
+        benign.append(_NO_PLUGIN_WORDS)
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
     if "SIGTERM after the job completed" in whats:

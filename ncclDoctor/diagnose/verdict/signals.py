@@ -387,5 +387,19 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "overlap_comm bucket) the others wait in -- is the one to read. Rerun with NCCL_DEBUG=INFO and "
         "TORCH_DISTRIBUTED_DEBUG=DETAIL, and enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
         "TORCH_FR_BUFFER_SIZE on torch >= 2.8) with a collective timeout, so the hang ends in a dump that names the "
-        "collective and the ranks missing from it.",
+        "collective and the ranks missing from it." + (_ABORT_STUCK if c.kinds.get("pyspy_abort") else ""),
         "low", [], [e.brief() for e in dumps[:2]])
+
+
+# lead rules AB (2), BD (2), T: a py-spy stack of a thread inside NCCL's own abort/destroy of a communicator
+# (ncclCommAbort -> commReclaim -> commFree, from ProcessGroupNCCL::abort): the process found an error (or a timeout)
+# and is stuck tearing NCCL down; the error itself and the other ranks are not shown, so it stays unknown with nobody
+# named (round 82's nccl-992). A thread in c10d's own destroy_process_group is the teardown_stuck reading.
+_ABORT_STUCK = (
+    " The stack shows a thread inside NCCL's own communicator abort (ncclCommAbort / ncclCommDestroy, down to "
+    "commReclaim / commFree), as ProcessGroupNCCL::abort calls it after an error or timeout was detected: the "
+    "abort itself is what hangs. Run with NCCL_DEBUG=INFO to find the original error before abort (the first WARN of "
+    "any rank); abort every rank's communicators, not one, and call ncclCommAbort from one thread only (older NCCL "
+    "releases hang in commFree when several threads abort at once); upgrade NCCL (ncclCommAbort/commFree hang fixed "
+    "in later versions, 2.19+); a gdb backtrace of the native threads (gdb -p PID -batch -ex 'thread apply all bt') "
+    "shows what the abort waits on.")

@@ -1039,7 +1039,9 @@ _CUT_COLL_FIX = ("It stopped inside a collective every rank must enter ({coll}):
 # dataloader.py: _next_data, _get_data, _try_get_data) or in rebuilding a tensor a worker passed through shared
 # memory (torch/multiprocessing/reductions.py: rebuild_storage_fd, rebuild_storage_filename): the loader's machinery
 # failed, its cause cut -- a worker killed, shared memory, file descriptors are all possible (lead rules BL (2),
-# BG (6); round 81's deimv2-93, round 70's mmaction-97)
+# BG (6); round 81's deimv2-93, round 70's mmaction-97); so where one of the last frames is that fd-passing
+# machinery (reductions.py / resource_sharer.py, parse.input_tail's ``share``: round 82's yolox-34, a pin-memory
+# thread cut in resource_sharer's get_connection -> connection.Client)
 _R_LOADER_FETCH_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\](?:utils[/\\]data[/\\]dataloader|'
                                    r'multiprocessing[/\\]reductions)\.py"')
 _CUT_LOADER_FIX = ("It stopped in the DataLoader receiving a batch from its worker processes (a tensor passed through "
@@ -1602,6 +1604,6 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
                    win + torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
-                   + (_CUT_LOADER_FIX if _R_LOADER_FETCH_FRAME.search(ev.text) else "")
+                   + (_CUT_LOADER_FIX if _R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share") else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
