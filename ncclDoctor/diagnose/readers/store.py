@@ -147,8 +147,11 @@ class StoreReaders:
             ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
                            gloo_store=f"gloo::rendezvous::PrefixStore::{gs.group(1)}")
             return ev
-        if lineno - self._gloo_pg <= 3 and (t := S.R_EXC_TAIL.match(
-                self._body[h.end():] if (h := S.R_LOG_RECORD_HEAD.match(self._body)) else self._body)) is not None \
+        # ProcessGroupGloo( is the C++ binding's call: no Python frame can come under it, only its code line's carets,
+        # a blank line and the exception (a wrapped paste's pieces joined onto the last one's line number)
+        if lineno - self._gloo_pg <= 6 and (t := S.R_EXC_TAIL.match(
+                self._body[h.end():].lstrip() if (h := S.R_LOG_RECORD_HEAD.match(self._body)) else
+                self._body.lstrip())) is not None \
                 and S.R_GLOO_PG_TIMEOUT.match((t.group(2) or "").strip()):
             # a timeout raised right under ProcessGroupGloo's construction, no gloo connect text or peer shown: the
             # set-up's exchange of the peers' addresses through the store (rule AI (1), S.R_GLOO_PG_CALL)
