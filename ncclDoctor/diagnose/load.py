@@ -642,6 +642,14 @@ SNIFF = 8192
 #             environment variable OMP_NUM_THREADS"), which holds no other word: the launch environment every worker
 #             inherits, shown wrong (S.R_GOMP_ENV_REFUSED, verdict.world._rank_args, lead rules L, V (1); round 82's
 #             fastchat-342)
+#   ProcessGroupGloo(  a traceback's code line constructing a gloo group ("pg = ProcessGroupGloo(prefix_store, rank,
+#             world_size, timeout=timeout)"), which holds no other word: a bare wait / connection timeout raised right
+#             under it is the set-up's exchange of the peers' addresses through the store (S.R_GLOO_PG_CALL,
+#             readers.store._store, verdict.store._gloo_store_read, lead rule AI (1); round 82's colossalai-2500)
+#   Wait timeout for key  a gloo store's own read timing out ("what():  [horovod/common/gloo/http_store.cc:53] Wait
+#             timeout for key(s): 0", std::terminate's line of a gloo::IoException), which holds no other word under
+#             a launcher's "[1]<stderr>:" tag: a connected rank waited for the key a peer publishes, key '0' rank 0's
+#             (S.R_STORE_KEY0, verdict.store._key0_wait, lead rules G, Y; round 82's horovod-2015)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -721,7 +729,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
-            b"operate in serial mode", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid")
+            b"operate in serial mode", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
+            b"ProcessGroupGloo(", b"Wait timeout for key")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

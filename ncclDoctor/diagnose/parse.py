@@ -278,6 +278,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
+        self._gloo_pg = -99  # the last traceback code line constructing a gloo group (S.R_GLOO_PG_CALL)
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
@@ -1302,6 +1303,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
+        if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
+            self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
         if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
             self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):

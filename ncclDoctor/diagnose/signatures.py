@@ -1025,6 +1025,26 @@ R_PADDLE_INIT_FRAME = re.compile(r"\bin init_parallel_env\b")
 # where the exception was thrown -- inside that read: the store wait for the peers' addresses failed (lead rule AI (1):
 # store_rendezvous, culprits "unknown"), not gloo's own connection (its "connectFullMesh failed" text, rule L)
 R_GLOO_STORE_FRAME = re.compile(r"\bframe #\d{1,3}: gloo::rendezvous::PrefixStore::(wait|get)\(")
+# The same wait as Python shows it: a traceback's code line constructing the gloo group ("pg = ProcessGroupGloo(
+# prefix_store, rank, world_size, timeout=timeout)", "backend_class = ProcessGroupGloo(") with, right under it, an
+# exception that only says a wait or connection timed out ("DistStoreError: wait timeout after 1800000ms, keys: ...",
+# a bare "RuntimeError: Connection timed[ out]", torch 1.x's "Wait timeout" / "Socket Timeout") and no gloo connect
+# text (pair.cc, connectFullMesh) and no peer address: the constructor's exchange of the peers' addresses through the
+# store timed out (lead rule AI (1): store_rendezvous, culprits "unknown"); gloo's own connect failure naming a peer
+# is its transport's (rule L, readers.store._gloo). Round 82's colossalai-2500 (new_group's gloo CPU group) and
+# vllm-ascend-2248 (a vLLM worker's gloo group).
+R_GLOO_PG_CALL = re.compile(r"\bProcessGroupGloo\(")
+R_GLOO_PG_TIMEOUT = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection timed(?: out)?\.?|[Ww]ait timeout\b[^:,]{0,40}"
+                               r"(?:, keys: [^\s,]{0,300}(?:, [^\s,]{1,300}){0,64})?|Socket Timeout|[Tt]imed out)$")
+# A store read naming the one key it waited for, key "0" ("Wait timeout for key(s): 0", gloo's store wait as Horovod's
+# HTTP store and torch's gloo store print it; "keys: 0"): the key rank 0 publishes (its address for the gloo
+# rendezvous, the NCCL unique id): a connected rank waited for rank 0, which never got there (lead rules G, Y)
+R_STORE_KEY0 = re.compile(r"[Ww]ait timeout for key\(s\): ?\[?'?0'?\]?\s*$|[Ww]ait timeout after \d{1,12} ?ms, keys?: "
+                          r"\[?'?0'?\]?\s*$")
+# a serving framework's logger record head before a worker's traceback line ("ERROR 08-06 22:23:09
+# [multiproc_executor.py:487] torch.distributed.DistStoreError: ..."; older vLLM without the brackets)
+R_LOG_RECORD_HEAD = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d "
+                               r"\[?[\w.]{1,80}:\d{1,6}\] ")
 R_GLOO_KIND = re.compile(r"connectFullMesh failed|address family mismatch|[Aa]ddress family not supported|"
                          # tcp/device.cc's enforce that both ends of a pair have one address family ("ss1.ss_family ==
                          # ss2.ss_family. 2 vs 10": AF_INET against AF_INET6): one rank bound IPv4, its peer IPv6

@@ -1139,6 +1139,8 @@ class CrashReaders:
             ev = self._context(lineno, text, "beside_timeout")
             ev.rank = None  # the rank DeepEP prints is one that waited, not one that failed
             ev.data.update(stack="DeepEP", rdma="RDMA" in text)
+            if "receiver timeout" in text:
+                ev.data["receiver"] = True  # a kernel's receive that saw nothing new (head == tail): RULE_BP (2)
             if "value = " in text and (b := S.R_DEEPEP_SLOT.search(text)):  # barrier_block's dump: one peer's slot
                 # (the kernel traps after it: the 'unspecified launch failure' that follows is its consequence)
                 ev.data.update(barrier_slot=(int(b.group(1)), int(b.group(2)), int(b.group(3))), device=True)

@@ -147,6 +147,19 @@ class StoreReaders:
             ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
                            gloo_store=f"gloo::rendezvous::PrefixStore::{gs.group(1)}")
             return ev
+        # ProcessGroupGloo( is the C++ binding's call: no Python frame can come under it, only its code line's carets,
+        # a blank line and the exception (a wrapped paste's pieces joined onto the last one's line number)
+        if lineno - self._gloo_pg <= 6 and (t := S.R_EXC_TAIL.match(
+                self._body[h.end():].lstrip() if (h := S.R_LOG_RECORD_HEAD.match(self._body)) else
+                self._body.lstrip())) is not None \
+                and S.R_GLOO_PG_TIMEOUT.match((t.group(2) or "").strip()):
+            # a timeout raised right under ProcessGroupGloo's construction, no gloo connect text or peer shown: the
+            # set-up's exchange of the peers' addresses through the store (rule AI (1), S.R_GLOO_PG_CALL)
+            ev = self._context(lineno, text, "store_timeout")
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           gloo_store="ProcessGroupGloo(...), the gloo group's construction",
+                           said=t.group(0).strip()[:160])
+            return ev
         busy = S.R_LAUNCH_PORT_BUSY.search(text) if "utilizing it" in text else None
         if busy:  # accelerate found the rendezvous port (its main_process_port, torchrun's MASTER_PORT) already bound
             ev = self._context(lineno, text, "store_timeout")
@@ -362,6 +375,8 @@ class StoreReaders:
             # on a connected store (lead rule Y), and no torchrun agent makes that call
             ev.data.update(waited_input=True, in_collective=self._coll_frame[1])
         ev.data["rendezvous"] = "endezvous" in text or "etcd.Etcd" in text
+        if "ait timeout" in text and S.R_STORE_KEY0.search(text):
+            ev.data["key0"] = True  # the wait named key '0' alone: the key rank 0 publishes (rules G, Y)
         if "etcd.Etcd" in text:
             ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
         ev.data["closed"] = "RendezvousClosedError" in text

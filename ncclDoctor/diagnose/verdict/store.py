@@ -411,6 +411,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(two jobs on the same port collide); do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",
             "high", [], _samples(c, "store_timeout"))
+    if all(e.data.get("key0") for e in evs):
+        return _key0_wait(c, evs)
     printed = next(iter(c.settings.get("PET_RDZV_ENDPOINT") or {}), None)  # torchrun's printed launch config
     if ep is None and rdzv and printed:
         ep = printed if ":" in printed else f"{printed}:29400"  # the c10d rendezvous's default port
@@ -495,6 +497,31 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:
+    """Lead rules G and Y: a connected process's store read that timed out naming the one key it waited for, key '0'
+    ("Wait timeout for key(s): 0": gloo's store wait, Horovod's HTTP rendezvous store) -- the key rank 0 publishes
+    (its address for the gloo rendezvous, the unique id), no refusal or reset shown: the store answered, rank 0 never
+    got there. rank_missing, culprit rank 0, the waiting ranks innocent (an abort after it is the exception's
+    terminate, not a first failure)."""
+    waiting = sorted({e.rank for e in evs if e.rank is not None} - {0})
+    hvd = any("horovod" in e.text.lower() for e in evs)
+    return Verdict(
+        "rank_missing",
+        f"{_named(waiting) if waiting else 'a process (its rank not shown)'} was connected to the rendezvous store "
+        "and timed out waiting for key '0', the key rank 0 publishes (its address / id): the store answered, rank 0 "
+        "never reached the rendezvous in time (slow to start, stuck or gone); the waiting ranks are its victims, "
+        "and the abort after it is that exception's terminate",
+        "Find why rank 0 never reached the rendezvous: its own log (an error or a slow start before it), its host "
+        "started and reachable on the interface the job uses"
+        + (" (HOROVOD_GLOO_IFACE / --network-interface), horovodrun hosts / slots; at many nodes rank 0 can be "
+           "slow to start: raise the gloo timeout (horovodrun --gloo-timeout-seconds, HOROVOD_GLOO_TIMEOUT_SECONDS "
+           "/ --start-timeout), or use the MPI controller instead of gloo" if hvd else
+           " (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME); py-spy dump rank 0's process while the others wait; raise "
+           "the store / process-group timeout (init_process_group(timeout=...)) if rank 0 is only slow to start")
+        + ".",
+        "medium", [0], [e.brief() for e in evs[:3]])
+
+
 def _gloo_store_read(evs: list[Event]) -> Verdict:
     """Lead rule AI (1): the C++ backtrace of an exception thrown inside gloo's own store read at a gloo group's
     set-up (gloo::rendezvous::PrefixStore::wait, under ProcessGroupGloo's constructor connecting the full mesh): the
@@ -503,19 +530,24 @@ def _gloo_store_read(evs: list[Event]) -> Verdict:
     frame = evs[0].data["gloo_store"]
     return Verdict(
         "store_rendezvous",
-        f"the exception was thrown inside gloo's store read at a gloo group's set-up ({frame}, the frame "
-        "ProcessGroupGloo's construction reaches through connectFullMesh / createAndConnectAllPairs, which read every "
-        "peer's address from the store before connecting to it): the wait for the other processes' addresses "
+        (f"the exception was thrown inside gloo's store read at a gloo group's set-up ({frame}, the frame "
+         "ProcessGroupGloo's construction reaches through connectFullMesh / createAndConnectAllPairs, which read "
+         "every peer's address from the store before connecting to it)" if "PrefixStore" in frame else
+         f"a bare timeout ('{evs[0].data.get('said', '')}') was raised right under {frame}, with no gloo connect "
+         "text and no peer address: the constructor reads every peer's address from the store before connecting "
+         "to it, and that exchange timed out")
+        + ": the wait for the other processes' addresses "
         "failed -- a process of the group never published its address (never started, never reached the same "
         "group creation, or crashed or hung before it) or the store could not be reached; which one the lines do not "
         "say, so nobody is named",
         "Check that every worker of the group started and reached the same init_process_group / new_group call "
         "(every worker started / all ranks reach init_process_group; under Ray, that every actor of the group was "
         "scheduled -- Ray worker placement, `ray status`, each actor's own log for an earlier error); py-spy dump "
-        "--pid the processes that did not arrive to see where they are; check that the store (MASTER_ADDR:"
-        "MASTER_PORT) is reachable from every node (nc -zv, the firewall between the nodes); raise the group's "
-        "store timeout if some are only slow to start; once all arrive, gloo connects over GLOO_SOCKET_IFNAME (an "
-        "interface every node can route to).",
+        "--pid the processes that did not arrive to see where they are (a py-spy dump of the stuck worker); check "
+        "MASTER_ADDR reachable from every node (nc -zv MASTER_ADDR MASTER_PORT, the firewall on the store port "
+        "between the nodes); raise the group's store timeout (init_process_group / new_group timeout=) if some are "
+        "only slow to start; once all arrive, gloo connects over GLOO_SOCKET_IFNAME (an interface every node can "
+        "route to).",
         "medium", [], [e.brief() for e in evs[:3]])
 
 

@@ -80,9 +80,10 @@ def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict(
         "watchdog_blocked",
         msg,
-        "Take stacks of the stuck processes while they hang: py-spy dump --native --pid "
-        "PID (the blocked CUDA/NCCL call or the thread holding the GIL shows there); check dmesg for Xid errors "
-        "and nvidia-smi on that node. If this happens at exit, call destroy_process_group() before the end.",
+        "The watchdog thread was stuck: py-spy dump --native of every rank while they hang (py-spy dump --native "
+        "--pid PID; the blocked CUDA/NCCL call, a CUDA/NCCL API hang, or the GIL held by another thread shows "
+        "there); check dmesg for Xid errors and nvidia-smi on that node; NCCL_DEBUG=INFO for the communicator's "
+        "own lines. If this happens at exit, call destroy_process_group() before the end.",
         "high",
         [],
         (k.evidence if k else []) + [e.brief() for e in hb[:2]],

@@ -579,6 +579,35 @@ def _gloo_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in evs[:4]], job_wide=True)
 
 
+def _receiver_only(evs: list, n: int) -> Verdict:
+    """Lead rule BP (2) (with P, BN (1), AB (2)): only DeepEP's kernel receive timeouts ("dispatch NVL receiver
+    timeout ... src NVL: 2, head: 44, tail: 44": nothing new arrived), no sender's or forwarder's own timeout with data
+    still remaining, no SeqNum, no process shown exiting. The receiver names its sender by a local NVL/RDMA index, and
+    it cannot tell a sender that never entered the kernel (slow, stuck elsewhere, gone) from a stalled data path
+    (NVLink, RDMA, IBGDA): cause unknown, nobody named, nobody innocent. A sender or forwarder timing out with data
+    still remaining beside it is the transport stall below (round 81's deepep-137)."""
+    src = sorted({m.group(1) for e in evs if (m := _R_SRC_NVL.search(e.text))})
+    return Verdict(
+        "unknown",
+        f"only DeepEP's own receive timeouts are shown ({n} line(s), e.g. "
+        f"{evs[0].text[max(evs[0].text.find('DeepEP'), 0):].strip()[:140]}): the "
+        "receiver saw nothing new from its sender (head == tail)"
+        + (f", which it names only by a local index (src NVL {', '.join(src[:4])})" if src else "")
+        + "; no sender or forwarder is shown timing out with data still remaining, no SeqNum, no process shown "
+        "exiting -- the lines cannot tell a peer that never entered the kernel (slow, stuck elsewhere, gone) from a "
+        "stalled NVLink/RDMA/IBGDA data path, so no rank is named",
+        "Take py-spy / cuda-gdb stacks of every rank while it hangs (py-spy dump --native --pid PID): a rank outside "
+        "the dispatch/combine is the peer that stopped sending; rerun with NVSHMEM_DEBUG=INFO and check the NVSHMEM "
+        "IBGDA set-up (NVSHMEM_IB_ENABLE_IBGDA, nvidia_peermem / GDRCopy, the driver's PeerMappingOverride=1) and the "
+        "RDMA NICs and the NIC-GPU mapping; run the intranode test first (test_intranode.py), then "
+        "test_low_latency.py / nvshmem perftests, to tell the NVLink side from the RDMA side; raise the DeepEP "
+        "timeout for debugging only.",
+        "low", [], [e.brief() for e in evs[:4]])
+
+
+_R_SRC_NVL = re.compile(r"\bsrc NVL: ?(\d{1,4})")
+
+
 def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule O read for the stacks beside NCCL that move the data themselves: DeepEP's kernels timing out on
     their RDMA/NVLink sends and receives (an RDMA sender with data still remaining), NCCL EP's kernels timing out a
@@ -590,6 +619,9 @@ def _beside_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     stacks = sorted({e.data.get("stack") or "?" for e in evs})
     rdma = any(e.data.get("rdma") for e in evs)
+    if stacks == ["DeepEP"] and all(e.data.get("receiver") for e in evs) and not any(
+            t.seq is not None for t in c.samples.get("watchdog_timeout", [])):
+        return _receiver_only(evs, c.kinds.get("beside_timeout", len(evs)))
     if "DeepEP" in stacks:
         fix = ("Test the RDMA path between the nodes outside DeepEP: ib_write_bw / ib_read_bw between every pair of "
                "nodes (the NICs DeepEP's NVSHMEM uses), ibstat and the switch counters for errors; rerun with "
