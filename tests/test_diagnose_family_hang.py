@@ -1177,18 +1177,25 @@ def _dump24(rank: int, enq: int, done: int, src: int | None = None) -> str:
 
 def test_the_main_process_still_evaluating_while_the_others_wait_in_a_broadcast_is_rank_0(tmp_path):
     """Rule I's rank-0-only form: the main process's own (unprefixed) validation bar short of its end, or an evaluator's
-    progress line, right before ranks 3 and 5 time out in a BROADCAST (the broadcast waits for its source, rank 0,
-    which evaluates alone): rank 0 is the culprit, ranks 3 and 5 victims."""
+    progress line, right before ranks 1..N-1 time out in a BROADCAST (the broadcast waits for its source, rank 0,
+    which evaluates alone), no larger world stated: rank 0 is the culprit, the ranks inside victims. With ranks of the
+    world missing from the waiters (3 and 5 shown, 1, 2 and 4 not) the untagged output names no rank -- another rank
+    not shown could be the absent one (lead rules AC (1), AX (3); round 82's pytorch-lightning-5646, and
+    mmdetection-11096 relabelled to it): rank_missing, nobody named, the waiting ranks still innocent."""
     bar = "Validation DataLoader 0:  41%|████      | 512/1250 [03:10<04:34,  2.69it/s]\n"
     coco = "Evaluating segm...\nRunning per image evaluation...\nEvaluate annotation type *segm*\n"
-    waits = _wd24(3, 40127, "BROADCAST", "NumelIn=64, NumelOut=64") + _wd24(5, 40127, "BROADCAST",
-                                                                           "NumelIn=64, NumelOut=64")
+    waits = "".join(_wd24(r, 40127, "BROADCAST", "NumelIn=64, NumelOut=64") for r in (3, 1, 2))
     older = "".join(watchdog_line(r, None, "BROADCAST", 1201933, 1200000, style="1.x", at=587) for r in (2, 1))
     for text in (bar + waits, coco + waits, bar + older):
         d = _report(tmp_path, text)
         v = d["verdict"]
         assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [0], "medium"), v
-        assert not _accused(d) & {1, 2, 3, 5} and "timeout" in v["fix"] and "evaluat" in v["fix"], v
+        assert not _accused(d) & {1, 2, 3} and "timeout" in v["fix"] and "evaluat" in v["fix"], v
+    gaps = _wd24(3, 40127, "BROADCAST", "NumelIn=64, NumelOut=64") + _wd24(5, 40127, "BROADCAST",
+                                                                          "NumelIn=64, NumelOut=64")
+    for text in (bar + gaps, coco + gaps):
+        d = _report(tmp_path, text)
+        assert d["verdict"]["cause"] == "rank_missing" and not _accused(d), d["verdict"]
     # not when every rank evaluates (an all-gather of the results: the bar may be anyone's), the bar ended, rank 0 is
     # itself shown timing out, or the bar is another rank's own (its launcher prefix)
     for other in ((bar + waits).replace("BROADCAST", "ALLGATHER"),
@@ -1196,7 +1203,7 @@ def test_the_main_process_still_evaluating_while_the_others_wait_in_a_broadcast_
                   bar + waits + _wd24(0, 40127, "BROADCAST", "NumelIn=64, NumelOut=64"),
                   "[rank3]:" + bar + waits):
         d = _report(tmp_path, other)
-        assert 0 not in _accused(d) and not _accused(d) & {3, 5}, d["verdict"]
+        assert 0 not in _accused(d) and not _accused(d) & {1, 2, 3}, d["verdict"]
 
 
 def test_ranks_whose_own_queue_stops_short_in_an_excerpt_of_a_larger_group_are_named(tmp_path):

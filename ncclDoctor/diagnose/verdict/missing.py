@@ -744,11 +744,12 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (no launcher prefix, or rank 0's) shows an evaluation still running right before those timeouts -- a validation bar
     short of its end, an evaluator's progress line (COCO evaluation, mAP validation), which frameworks run and print
     on rank 0 alone. Rank 0 had not reached the broadcast: it is the culprit (rank_missing), the ranks inside are
-    victims. An all-gather or all-reduce is read so only when the lines leave rank 0 the one rank of the world not
-    inside it -- ranks 1..N-1 all shown in one collective (one SeqNum), no stated world larger -- and the main
-    process's output is an evaluator's own line ("Evaluating ..."), not a bar (every rank may evaluate and draw one):
-    the ranks shown are past their evaluation, the one still in it is the rank not shown. Not when rank 0 shows a
-    timeout of its own or a rank an error of its own."""
+    victims. Only when the lines leave rank 0 the one rank of the world not inside it -- ranks 1..N-1 all shown in one
+    collective (one SeqNum), no stated world larger (lead rules AC (1), AX (3): an untagged line names no rank where
+    another rank not shown could be the absent one) -- and, for an all-gather or all-reduce, the main process's output
+    is an evaluator's own line ("Evaluating ..."), not a bar (every rank may evaluate and draw one): the ranks shown are
+    past their evaluation, the one still in it is the rank not shown. Not when rank 0 shows a timeout of its own or a
+    rank an error of its own."""
     outs = c.samples.get("watchdog_timeout", [])
     if not outs or any(not t.op for t in outs):
         return None
@@ -762,11 +763,14 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     own = {_own_rank(t) for t in outs}
     if not waiting or None in own or 0 in own or 0 in waiting or any(own_errors(st) for st in c.ranks.values()):
         return None
-    if not bcast:  # rank 0 must be the only rank of the world the lines leave outside the one collective
-        size, _, sure = world_size(c)
-        if (len({(t.op.upper(), t.seq) for t in outs}) != 1 or waiting != list(range(1, waiting[-1] + 1))
-                or (sure == "high" and size != waiting[-1] + 1)):
-            return None
+    # rank 0 must be the only rank of the world the lines leave outside the one collective: the output carries no
+    # rank tag, so it names rank 0 only where no other rank can be the absent one (lead rules AC (1), AX (3), AO;
+    # round 82's pytorch-lightning-5646: ranks 2, 3 and 17 of a larger world in a BROADCAST name nobody)
+    size, _, sure = world_size(c)
+    alone = (len({(t.op.upper(), t.seq) for t in outs}) == 1 and waiting == list(range(1, waiting[-1] + 1))
+             and not (sure == "high" and size != waiting[-1] + 1))
+    if not alone and not bcast:
+        return None
 
     def at(e: Event) -> tuple[str, int]:
         path, _, line = e.where.rpartition(":")
@@ -781,6 +785,21 @@ def _evaluating(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     e = evs[0]
+    if not alone:
+        # the same shape with ranks of the world missing from the waiters: the untagged evaluation is likely the main
+        # process's, but it names no rank (lead rules AC (1), AX (3)) -- said, and the fix covers both readings
+        return Verdict(
+            "rank_missing",
+            f"{_named(waiting)} timed out inside a BROADCAST while untagged output right before it shows an evaluation "
+            f"still running ({e.text[:100]}): frameworks evaluate on the main process alone, but the line carries no "
+            "rank tag and ranks of the world are missing from the waiters, so the rank the broadcast waits for is not "
+            "shown -- rank 0 if that evaluation is its own",
+            "A rank never reached the broadcast. If the evaluation shown is rank 0's (the main process evaluating "
+            "alone), it took longer than the collective timeout: raise the process-group timeout (init_process_group("
+            "timeout=timedelta(hours=2)), the framework's own timeout setting) or make the evaluation faster (a "
+            "subset, less often, or on every rank with the metrics reduced). Otherwise find the rank not shown: a "
+            "py-spy dump of every rank, and rank-conditional code around evaluation and checkpoint saving.",
+            "low", [], [e.brief()] + [t.brief() for t in outs[:2]])
     return Verdict(
         "rank_missing",
         f"{_named(waiting)} timed out inside a{'' if bcast else 'n'} {outs[0].op.upper()} while the main process's "
