@@ -316,6 +316,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
+        self._mpi_call: tuple[int, str] | None = None  # Open MPI's error handler's call, its error class to come
         self._mpich_open: tuple[int, Event] | None = None  # MPICH's start-up failure, its error stack to come
         # Open MPI 5's "A deprecated MPI_Info key was used" box: (its line, the key its next lines name, "" until
         # then), for the MPI runtime's own error after it (_mpi_runtime)
