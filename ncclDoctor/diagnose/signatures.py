@@ -889,8 +889,8 @@ R_ROOT_UNREACHED = re.compile(r"\bcan connect to the root node within the timeou
 # the same set-up's exchange with the root; a bare number is not the library naming a
 # parameter error (rule W), which a reason in words after it would be (the reader checks nothing follows)
 R_ROOTINFO_FAILED = re.compile(r"\b(?:[HN]CCL get (?:root info|unique ?id) failed\b|"
-                               r"\b[HhNn]ccl(?:[Gg]et(?:RootInfo|UniqueId)|CommInitRootInfo(?:Config)?)\([^\n]{0,160}?\),? "
-                               r"error code is \d{1,7}\b)")
+                               r"\b[HhNn]ccl(?:[Gg]et(?:RootInfo|UniqueId)|CommInitRootInfo(?:Config)?)"
+                               r"\([^\n]{0,160}?\),? error code is \d{1,7}\b)")
 # the words after it that are only punctuation, a status number or a glog/torch_npu tail: no reason given
 R_ROOTINFO_BARE_TAIL = re.compile(r"[\s.,;:!()\[\]\d]{0,40}$")
 # ... and a reason the library or its caller names on the same line (HCCL_E_PARA, "parameter error", "invalid
