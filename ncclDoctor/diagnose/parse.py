@@ -248,6 +248,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
         self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
+        self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
         self._frame_code = ""  # that frame's code line, the line under it
         # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
         self._mp_call: tuple[int, str] | None = None
@@ -1198,6 +1199,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
+            self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(

@@ -631,6 +631,8 @@ class CrashReaders:
         if 0 < lineno - self._frame_file[0] <= 4:
             ev.data["frame_file"] = self._frame_file[1]  # the innermost frame's file: the code that raised it
             ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
+            if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
+                ev.data["caller_file"] = self._caller_file
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
