@@ -123,7 +123,9 @@ def test_the_same_exception_raised_in_the_script_keeps_its_fix(tmp_path):
     assert "inside torch.distributed's own collective" not in v["fix"], v
 
 
-_DDP_FRAMES = ("  File \"main.py\", line 92, in main\n"
+_DDP_FRAMES = ("  File \"main.py\", line 319, in <module>\n"
+               "    main()\n"
+               "  File \"main.py\", line 92, in main\n"
                "    model = torch.nn.parallel.DistributedDataParallel(model)\n"
                "  File \"/env/site-packages/torch/nn/parallel/distributed.py\", line 124, in __init__\n"
                "    for param_tuple in zip(*map(lambda m: m.parameters(), self._module_copies)):\n"

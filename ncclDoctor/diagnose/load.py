@@ -619,10 +619,6 @@ SNIFF = 8192
 #             (the lines after it read through parse._follow, no other code's frame between) is FSDP asking the
 #             model's class for what it lacks ('reset_parameters'): the installed torch and model library
 #             (parse._fsdp_wrap, verdict.launch._fsdp_wrap_attr, lead rules AF (2), BF (4))
-#   nn/parallel/distributed.py, nn/parallel/data_parallel.py  a traceback's frame in DDP's / DataParallel's own source
-#             ('File ".../torch/nn/parallel/distributed.py", line 124, in __init__'), which holds no other word: the
-#             frame right above the __getattr__ of an AttributeError of the wrapper is the wrapper's own code reading
-#             its internal (parse: caller_file, verdict.unread._wrapped_attr_fix; round 82's pytorch-examples-253)
 #   RANK": , WORLD_SIZE": (and their single-quoted forms)  a launch environment pasted as a dict, one key a line
 #             ('"RANK": "0",'), which holds no other word: two dicts of one world giving the same RANK are two
 #             processes started as one rank (S.R_ENV_DICT_KEY, readers.settings._env_dict_key,
@@ -713,7 +709,6 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
             b"_run_module_as_main", b", in __getattr__",
             b"fsdp/_wrap_utils.py", b"fsdp/wrap.py", b"fsdp/_init_utils.py",
-            b"nn/parallel/distributed.py", b"nn/parallel/data_parallel.py",
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
