@@ -3193,10 +3193,15 @@ def test_hccls_root_node_unreached_by_a_whole_node_is_network_setup(tmp_path):
     assert "HCCL_IF_IP" in v["fix"] and "HCCL_CONNECT_TIMEOUT" in v["fix"], v["fix"]
 
 
-def test_hccls_init_error_without_the_root_detection_is_not_network_setup(tmp_path):
-    # near shape: the init call's error code alone does not say the ranks never reached the root
+def test_hccls_init_error_without_the_root_detection_names_no_unreached_ranks(tmp_path):
+    # near shape: the init call's error code alone does not say which ranks never reached the root. Round 82's
+    # adjudication (vllm-ascend-2712) reads hcclCommInitRootInfoConfig failing with a bare number as rule AZ (2)'s
+    # root-info exchange, network_setup with no rank (it was "not network_setup" here before rule AZ, round 56)
     text = "".join(ln for ln in _root_unreached("3,").splitlines(keepends=True) if "EI0015" not in ln)
-    assert _verdict(tmp_path, text)["cause"] != "network_setup"
+    d = _report(tmp_path, text)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not _accused(d), v
+    assert "unconnected" not in v["summary"] and "rank 3" not in v["summary"], v["summary"]
 
 
 # --- round 60: a collective library's own rank-to-rank link not made at set-up is network set-up (rules L, X (1)) ---

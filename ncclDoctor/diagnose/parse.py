@@ -250,6 +250,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
         self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
+        self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
         self._frame_code = ""  # that frame's code line, the line under it
         # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
         self._mp_call: tuple[int, str] | None = None
@@ -319,6 +320,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
+        self._mpi_call: tuple[int, str] | None = None  # Open MPI's error handler's call, its error class to come
         self._mpich_open: tuple[int, Event] | None = None  # MPICH's start-up failure, its error stack to come
         # Open MPI 5's "A deprecated MPI_Info key was used" box: (its line, the key its next lines name, "" until
         # then), for the MPI runtime's own error after it (_mpi_runtime)
@@ -1211,6 +1213,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
+            self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(

@@ -883,10 +883,14 @@ R_ROOT_UNREACHED = re.compile(r"\bcan connect to the root node within the timeou
 # makes the bootstrap address the other ranks will connect to (HCCL's HcclGetRootInfo, NCCL's ncclGetUniqueId) --
 # failing with nothing but a status number: xLLM's glog check "Check failed: status == HCCL_SUCCESS (1 vs. 0) HCCL get
 # root info failed.", torch_npu's "HCCL function error: HcclGetRootInfo(&hcclID), error code is 1". The address
-# exchange of the set-up failed (lead rules L, AZ (2)): network_setup; a bare number is not the library naming a
+# exchange of the set-up failed (lead rules L, AZ (2)): network_setup; the communicator's init from that root info
+# failing alike (torch_npu's "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config,
+# &(comm->hcclComm_)), error code is 1", a p2p recv creating its communicator lazily: round 82's vllm-ascend-2712) is
+# the same set-up's exchange with the root; a bare number is not the library naming a
 # parameter error (rule W), which a reason in words after it would be (the reader checks nothing follows)
 R_ROOTINFO_FAILED = re.compile(r"\b(?:[HN]CCL get (?:root info|unique ?id) failed\b|"
-                               r"\b[HhNn]ccl[Gg]et(?:RootInfo|UniqueId)\([^()\n]{0,60}\),? error code is \d{1,7}\b)")
+                               r"\b[HhNn]ccl(?:[Gg]et(?:RootInfo|UniqueId)|CommInitRootInfo(?:Config)?)"
+                               r"\([^\n]{0,160}?\),? error code is \d{1,7}\b)")
 # the words after it that are only punctuation, a status number or a glog/torch_npu tail: no reason given
 R_ROOTINFO_BARE_TAIL = re.compile(r"[\s.,;:!()\[\]\d]{0,40}$")
 # ... and a reason the library or its caller names on the same line (HCCL_E_PARA, "parameter error", "invalid
@@ -1864,7 +1868,13 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.
                           # spconv's cumm / tensorview TV_CUDA_CHECK ("zero_ .../tensorview/tensor.h 221\ncuda failed
                           # with error 1 invalid argument. use CUDA_LAUNCH_BLOCKING=1 to get correct traceback."): the
                           # runtime's code and string for that op (round 78's cvpr2023-unidistill-9)
-                          r"\bcuda failed with error (\d{1,4}) ([a-z][^\n.]{2,80})")
+                          r"\bcuda failed with error (\d{1,4}) ([a-z][^\n.]{2,80})|"
+                          # a C++ runtime's own check naming the CUDA call and cudaGetErrorString (TensorRT-LLM's
+                          # check_cuda_error: "[TensorRT-LLM][ERROR] CUDA runtime error in cudaIpcOpenMemHandle(
+                          # ...): peer access is not supported between these two devices (/path/ipcUtils.cpp:90)"),
+                          # the call's own failure (lead rule V (2) for its IPC calls; round 82's tensorrt-llm-1498)
+                          r"\bCUDA runtime error in \w{1,80}\([^\n]{0,400}?\): ([a-z][^\n]{2,120}?)"
+                          r"(?: \(\S{1,300}:\d{1,6}\))?\s*$")
 # torch's own text for cudaErrorInsufficientDriver (35) at its CUDA initialisation (c10/cuda/CUDAFunctions.cpp: "The
 # NVIDIA driver on your system is too old (found version 11070). Please update your GPU driver ..."), raised by the
 # first CUDA call (RuntimeError) or warned by torch.cuda.is_available() / device_count() ("UserWarning: CUDA
@@ -1876,7 +1886,12 @@ R_TORCH_DRIVER_OLD = re.compile(r"\bNVIDIA driver on your system is too old \(fo
 # failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
 # ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle
 # failed : invalid argument"), read like CUDA's (lead rule AN (2))
-R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?P<api>(?:cuda|hip)[A-Z]\w{2,60}) failed ?: ?(?P<what>[^\n]{1,120}?)\s*$")
+# NCCL 2.0-2.3's p2p transport words the same WARN by what it did ("transport/p2p.cu:548 NCCL WARN failed to open CUDA
+# IPC handle : 64 peer access is not supported between these two devices": cudaIpcOpenMemHandle's code and string),
+# read alike (lead rule V (2); round 82's horovod-785); "... IPC handle to device D" is R_IPC_DEV's, not this
+R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?:(?P<api>(?:cuda|hip)[A-Z]\w{2,60}) failed|"
+                              r"failed to (?P<op>open|get) (?P<rt>CUDA|HIP) IPC handle) ?: ?(?:\d{1,4} )?"
+                              r"(?P<what>[^\n]{1,120}?)\s*$")
 # A CUDA failure printed by another library's own logger rather than torch's or NCCL's check (lead rule AC (1) for
 # its rank): a CUDA driver-API call named failing (Isaac Gym's PhysX GPU pipeline: "PxgCudaUtils.h (54) : internal
 # error : SynchronizeStreams cuEventRecord failed"), a CUDA error code printed bare ("CUDA error 700", the quoted
@@ -2249,6 +2264,16 @@ R_MPI_RTE_ERROR = re.compile(r"\b(?P<rte>PRTE|ORTE)(?: ERROR:|_ERROR_LOG:) (?P<w
 # was written for Open MPI 4's keys, the MPI runtime it runs on is 5's (verdict.launch._mpi_runtime, lead rule AF (2))
 R_MPI_INFO_DEPRECATED = re.compile(r"\bA deprecated MPI_Info key was used\b")
 R_MPI_INFO_KEY = re.compile(r"^\s{0,8}Deprecated key:\s{1,20}(?P<key>[\w.:-]{1,60})\s*$")
+# Open MPI's default error handler (MPI_ERRORS_ARE_FATAL) on a call of the application's ("*** An error occurred in
+# MPI_Reduce", "*** on communicator MPI_COMM_WORLD", "*** MPI_ERR_ROOT: invalid root"): the call, then the error class
+# and its string a few lines on, which hold no trigger word (readers.settings._mpi_call_error). The classes of MPI's
+# own argument checks (the root, rank, count, datatype, tag, communicator, op, buffer, group of the call) are the
+# library refusing the call's arguments, which every rank passes alike (verdict.usage._mpi_refused, lead rules Q, W,
+# BB (4); round 82's pytorch-20200); MPI_Init's is R_LAUNCH_SETUP's, other classes (MPI_ERR_OTHER, _INTERN,
+# _TRUNCATE, _PROC_FAILED) are not read so
+R_MPI_CALL_ERROR = re.compile(r"\*\*\* An error occurred in (?P<call>MPI_(?!Init\b|Init_thread\b)[A-Z][a-z_]\w{0,40})")
+R_MPI_ARG_CLASS = re.compile(r"\*\*\* (?P<cls>MPI_ERR_(?:ROOT|RANK|COUNT|TYPE|TAG|COMM|OP|BUFFER|GROUP|ARG|DIMS|"
+                             r"TOPOLOGY|REQUEST)): ?(?P<what>[^\n]{1,120}?)\s*$")
 R_OMPI_INIT_FAILED = re.compile(r"\bIt looks like (?P<stage>(?:opal|orte|prte|pmix|ompi_rte|ompi_mpi)_init|MPI_INIT|"
                                 r"MPI_Init(?:_thread)?) failed for some reason")
 R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,60})?) failed\s*$")

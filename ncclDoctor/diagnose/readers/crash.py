@@ -195,7 +195,9 @@ class CrashReaders:
         r = S.R_NCCL_RT_FAILED.search(text) if not m and "NCCL WARN" in text and "out of memory" not in text else None
         if r:  # NCCL's WARN of the runtime call it made and the runtime's error string (its 'Cuda failure' unsaid)
             ev = self._context(lineno, text, "cuda_error")
-            ev.data.update(what=r.group("what").strip(), cuda_code=None, watchdog=False, api=r.group("api"))
+            api = r.group("api") or (r.group("rt").lower() + ("IpcOpenMemHandle" if r.group("op") == "open"
+                                                               else "IpcGetMemHandle"))
+            ev.data.update(what=r.group("what").strip(), cuda_code=None, watchdog=False, api=api)
             self._cuda_open = (lineno, ev)
             return ev
         if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
@@ -204,7 +206,7 @@ class CrashReaders:
             return None  # "CUDA error: out of memory" is an OOM (see _oom)
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
-        what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11, 13) if g), "")
+        what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11, 13, 14) if g), "")
         if "driver shutting down" in what:  # cudaErrorCudartUnloading: CUDA torn down as the process exits
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
@@ -629,6 +631,8 @@ class CrashReaders:
         if 0 < lineno - self._frame_file[0] <= 4:
             ev.data["frame_file"] = self._frame_file[1]  # the innermost frame's file: the code that raised it
             ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
+            if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
+                ev.data["caller_file"] = self._caller_file
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):

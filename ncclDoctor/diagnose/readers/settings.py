@@ -76,7 +76,8 @@ class SettingsReaders:
         m = S.R_LAUNCH_SETUP.search(text) if (
             "exit status 255" in text or "MPI_Init" in text or "exit code 255" in text) else None
         if m is None:
-            return self._ompi_init_failed(lineno, text) or self._mpich_stack(lineno) or self._mpi_runtime(lineno, text)
+            return (self._ompi_init_failed(lineno, text) or self._mpich_stack(lineno) or self._mpi_runtime(lineno, text)
+                    or self._mpi_call_error(lineno, text))
         ev = self._setup(lineno, text, ssh=m.group("ssh"), mpi=m.group("mpi"), pdsh=m.group("pdsh"),
                          mpich=m.group("mpich"), mpich_why=None, oneccl=self._oneccl)
         if m.group("mpich"):  # its error stack follows, one function a line, with no trigger word
@@ -107,6 +108,26 @@ class SettingsReaders:
         if st is not None and self._ompi_open[1].data["ompi_step"] is None:
             self._ompi_open[1].data["ompi_step"] = st.group("step")
         return None
+
+    def _mpi_call_error(self, lineno: int, text: str) -> Event | None:
+        """Open MPI's error handler on an application's call ("*** An error occurred in MPI_Reduce", signatures.
+        R_MPI_CALL_ERROR) and, a few lines on, the error class of one of MPI's own argument checks ("*** MPI_ERR_ROOT:
+        invalid root", R_MPI_ARG_CLASS): an mpi_refused event, no rank's (the reporter's [jobid,N] tag is MPI's, lead
+        rule AG); verdict.usage._mpi_refused reads it. The call's line alone stays unread."""
+        c = S.R_MPI_CALL_ERROR.search(text) if "An error occurred in MPI_" in text else None
+        if c is not None:
+            self._mpi_call, self._follow = (lineno, c.group("call")), max(self._follow, 6)  # no trigger word below
+            return None
+        if self._mpi_call is None or not 0 < lineno - self._mpi_call[0] <= 6 or "MPI_ERR_" not in text:
+            return None
+        a = S.R_MPI_ARG_CLASS.search(text)
+        if a is None:
+            return None
+        ev = self._context(lineno, text, "mpi_refused")
+        ev.rank = None
+        ev.data.update(call=self._mpi_call[1], cls=a.group("cls"), what=a.group("what"))
+        self._mpi_call = None
+        return ev
 
     def _mpi_runtime(self, lineno: int, text: str) -> Event | None:
         """Open MPI's runtime (ORTE, PRRTE) logging an error of its own code ("PRTE ERROR: Bad parameter in file

@@ -66,10 +66,12 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
 
 
 # NCCL's transport/proxy set-up files, where a 'Cuda failure' is the node's CUDA set-up, not a kernel
-# (include/shm.h, transport/shm.cc/.cu: the shared-memory transport's cudaHostRegister of the /dev/shm segment)
+# (include/shm.h, transport/shm.cc/.cu: the shared-memory transport's cudaHostRegister of the /dev/shm segment; NCCL
+# 2.0-2.3's transport/p2p.cu "failed to open CUDA IPC handle : N ...", round 82's horovod-785)
 _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc)|"
-                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|nvls\.cc|shm\.(?:h|cc|cu)):\d+ "
-                         r"NCCL WARN (?:Cuda failure|(?:cuda|hip)[A-Z]\w{2,60} failed ?:)")
+                         r"(?:transport\.cc|transport/p2p\.cc|proxy\.cc|p2p\.cc|p2p\.cu|nvls\.cc|shm\.(?:h|cc|cu)):\d+ "
+                         r"NCCL WARN (?:Cuda failure|(?:cuda|hip)[A-Z]\w{2,60} failed ?:|"
+                         r"failed to (?:open|get) (?:CUDA|HIP) IPC handle ?:)")
 
 
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there

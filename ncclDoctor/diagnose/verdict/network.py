@@ -270,8 +270,9 @@ def _root_unreached(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # first step, where the root makes the bootstrap address the others connect to; no rank is shown at fault
         return Verdict(
             "network_setup",
-            "the collective library's communicator set-up failed at its first step: its root-info / unique-id call "
-            "(the bootstrap address of the root node that every rank connects to) returned an error with only a "
+            "the collective library's communicator set-up failed at its exchange with the root: its root-info / "
+            "unique-id call (the bootstrap address of the root node that every rank connects to), or the "
+            "communicator's init from that root info, returned an error with only a "
             "status number ('" + evs[0].text.strip()[:140] + "'): the set-up's address exchange could not be made "
             "-- no usable interface or address for the root node, or the network between the nodes; no rank is "
             "shown at fault",

@@ -303,11 +303,27 @@ _R_WRAPPED_ATTR = re.compile(r"'(?P<cls>DistributedDataParallel|DataParallel|Ful
                              r"attribute '(?P<attr>\w{1,80})'")
 
 
-def _wrapped_attr_fix(what: str) -> str:
+# torch's own module-wrapper source (DDP's nn/parallel/distributed.py, DataParallel's data_parallel.py, FSDP's files)
+_R_TORCH_WRAPPER_FILE = re.compile(r"torch[/\\](?:nn[/\\]parallel[/\\](?:distributed|data_parallel)\.py|"
+                                   r"distributed[/\\](?:fsdp|_composable)[/\\][\w/\\]{1,120}\.py)$")
+
+
+def _wrapped_attr_fix(what: str, e=None) -> str:
     m = _R_WRAPPED_ATTR.search(what) if "object has no attribute" in what else None
     if m is None:
         return ""
     cls, attr = m.group("cls"), m.group("attr")
+    if e is not None and _R_TORCH_WRAPPER_FILE.search(e.data.get("caller_file") or ""):
+        # lead rules BJ (2), BG (1) (round 82's pytorch-examples-253): the frame that asked is the wrapper's own code
+        # (its constructor), reading an attribute of its own that it sets only on the path for the model it expects:
+        # the model handed to it (not on its GPU) or a torch other than the one the script was written for
+        return (f"{cls}'s own code (its frame right above the lookup, in torch's {cls} source) reads '{attr}', an "
+                "attribute of its own that it sets only for the model it expects -- not the script reading it: in "
+                f"this torch the wrapper sets it up for a model on its GPU, so move the model first (model.cuda() "
+                f"before {cls}: model.cuda(gpu), then {cls}(model, device_ids=[gpu]); under a launcher "
+                "device_ids=[local_rank] / one GPU per process; a CPU model needs the CPU variant "
+                "of the wrapper or device_ids=None), and run the script with a matching torch version (the one its "
+                "example was written for: upgrade PyTorch, or the script's own version for the installed torch). ")
     return (f"The code reads '{attr}' off the model after it was wrapped in {cls}: the wrapper does not forward the "
             f"model's own attributes, so read it through the wrapped module -- model.module.{attr} (self.model.module "
             f"in a trainer), accelerator.unwrap_model(model).{attr} under accelerate, or read it before wrapping; "
@@ -422,7 +438,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what) + _py_exception_fix(what)
+            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what, e) + _py_exception_fix(what)
             + _ddp_reducer_fix([what]) + http_status_fix(what)
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
@@ -442,7 +458,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what)
+        (code or _c10d_raised(e) or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e)
+        + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _ddp_reducer_fix([what])
         + http_status_fix(what)
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
@@ -583,6 +600,60 @@ def _entry_parser(own: list) -> Verdict | None:
         "script.py --help, one process) to check it starts, then relaunch with the same launch command (torchrun "
         "--nproc_per_node N script.py; torchrun instead of the deprecated torch.distributed.launch).",
         "medium", [], [x.brief() for x in own[:3]], job_wide=True)
+
+
+# torch.distributed's own Python API as a traceback's innermost frame (distributed_c10d.py's collective calling the
+# backend and waiting on its work; c10d_logger.py's wrapper around it)
+_R_C10D_FRAME = re.compile(r"torch[/\\]distributed[/\\](?:distributed_c10d|c10d_logger)\.py$")
+
+
+def _c10d_raised(e) -> str:
+    """The fix's first sentence when the exception's innermost frame is torch.distributed's own collective API
+    (_R_C10D_FRAME: a collective's work.wait() or its dispatch to the backend) and the class is no distributed error
+    of c10d's own words (those are read by their families): the process group's backend raised it on what the call
+    handed it, alike on every rank that makes that call (lead rules BJ (2), BG (1): the class stays unknown; round 82's
+    pytorch-116393, a bare 'IndexError: map::at' out of the backend's C++ lookup). Else ''."""
+    if not _R_C10D_FRAME.search(e.data.get("frame_file") or "") or e.data["type"].rpartition(".")[2].startswith(
+            ("Dist", "ProcessGroup")):
+        return ""
+    said = e.data["type"] + (f": {e.data['message'][:120]}" if e.data.get("message") else "")
+    return (f"{said} is raised inside torch.distributed's own collective (the traceback's last frame is "
+            "distributed_c10d.py: the call's dispatch to the backend or its work.wait()), not by the script's code: "
+            "the process group's backend failed the call on what it was handed, and every rank making that call "
+            "fails alike. Check the tensor's dtype, device and layout against what that backend supports -- a C++ "
+            "lookup error (map::at, out_of_range) is the backend finding no entry for it (torch's MPI backend has "
+            "no float16 / bfloat16 datatype; gloo reduces CPU tensors): cast tensor dtype before all_reduce (to "
+            "float32), or use nccl or gloo backend for that call; upgrade torch where the backend lacks it; rerun "
+            "with TORCH_DISTRIBUTED_DEBUG=DETAIL and make a minimal repro (that one collective on that tensor, two "
+            "processes). ")
+
+
+# torch's broadcasting error of an elementwise op: two operands' sizes along one dimension
+_R_SIZE_PAIR = re.compile(r"The size of tensor a \((?P<a>\d{1,12})\) must match the size of tensor b "
+                          r"\((?P<b>\d{1,12})\) at non-singleton dimension (?P<dim>\d{1,3})")
+
+
+def _shard_sized(what: str) -> str:
+    """The fix's sentence when torch's size-mismatch error names two sizes one of which is a whole multiple (2-1024)
+    of the other ('tensor a (5070) ... tensor b (20280)': 20280 = 4 x 5070): the shape of a tensor split across that
+    many ranks (sequence / context / tensor parallel) meeting an unsplit one in the code every rank runs alike -- the
+    class stays unknown (lead rules BJ (2), BG (1); round 82's cache-dit-1094). Else ''."""
+    m = _R_SIZE_PAIR.search(what) if "must match the size of tensor b" in what else None
+    if m is None:
+        return ""
+    a, b = int(m.group("a")), int(m.group("b"))
+    small, big = min(a, b), max(a, b)
+    if small < 1 or big % small or not 2 <= big // small <= 1024:
+        return ""
+    k = big // small
+    return (f"The two sizes differ by a whole factor ({big} = {k} x {small} along dimension {m.group('dim')}): the "
+            f"shape of a tensor split across {k} ranks (a sequence / context / tensor-parallel shard) meeting one "
+            "that is not split -- the code combines a sharded tensor with a full one (one kept or computed outside "
+            "the parallel split: a cache, a residual, a buffer made before the split). Split or gather that operand "
+            "the same way as the other (the same parallel group and dimension), or run that feature without the "
+            "parallelism it does not support (check the feature's compatibility with context / sequence parallel), "
+            "or match parallel degree to the pipeline's supported config; upgrade the library whose frame raised it "
+            "where a newer release handles the split. ")
 
 
 def _raised_alike(own: list) -> str:

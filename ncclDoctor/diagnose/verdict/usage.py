@@ -488,6 +488,39 @@ def _device_mesh_args(c: Collected) -> Verdict | None:
         "high", [], [hit.brief()], job_wide=True)
 
 
+_MPI_ARG = {"ROOT": "root (dst/src) rank", "RANK": "rank", "COUNT": "element count", "TYPE": "datatype",
+            "TAG": "tag", "COMM": "communicator", "OP": "reduction op", "BUFFER": "buffer", "GROUP": "group",
+            "ARG": "argument", "DIMS": "dimensions", "TOPOLOGY": "topology", "REQUEST": "request"}
+
+
+def _mpi_refused(c: Collected) -> Verdict | None:
+    """Lead rules Q, W, BB (4) (round 82's pytorch-20200): Open MPI's error handler reporting one of MPI's own argument
+    checks on a call of the application ("An error occurred in MPI_Reduce ... MPI_ERR_ROOT: invalid root", then
+    MPI_ERRORS_ARE_FATAL): the collective library refusing the arguments of a call that every rank issues alike (the
+    torch MPI backend passes them from dist.reduce / dist.send ...) -- invalid_usage, no rank named: the '[jobid,N]'
+    of 'reported by process' is MPI's reporter, no failure record (rule AG). Other error classes (MPI_ERR_OTHER,
+    MPI_ERR_INTERN, MPI_ERR_TRUNCATE) are no argument check and are not read here."""
+    evs = c.samples.get("mpi_refused", [])
+    if not evs:
+        return None
+    e = evs[0]
+    call, cls, what = e.data["call"], e.data["cls"], e.data["what"].strip()
+    arg = _MPI_ARG.get(cls[len("MPI_ERR_"):], "argument")
+    return Verdict(
+        "invalid_usage",
+        f"MPI refused the application's {call}: '{cls}: {what}' (Open MPI's argument check, then "
+        "MPI_ERRORS_ARE_FATAL aborting the job) -- the collective library rejected the call's own "
+        f"{arg}, which the code passes alike on every rank (torch's MPI backend hands dist's arguments straight to "
+        "MPI), so no rank is at fault: a usage error of the caller",
+        f"MPI_ERR_{cls[len('MPI_ERR_'):]}: pass a valid {arg} to the call -- for MPI_ERR_ROOT / MPI_ERR_RANK a valid "
+        "root/dst rank (0 <= dst < world_size) of the group, the same root on every rank; check the rank/world size "
+        "mapping across nodes (mpirun's -np and hostfile against the world size the code assumes: "
+        "dist.get_world_size(), dist.get_rank() on every process) and the tensor's count and dtype on every rank. "
+        "torch's MPI backend is the least used one: where the job does not need MPI, use the NCCL or gloo backend "
+        "(init_process_group(backend=\"nccl\") for GPU tensors, \"gloo\" for CPU ones).",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
@@ -498,7 +531,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
-                or _device_mesh_args(c) or _ddp_device_args(c))
+                or _device_mesh_args(c) or _ddp_device_args(c) or _mpi_refused(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
