@@ -118,3 +118,20 @@ def test_a_watchdog_that_ran_hours_past_its_timeout_names_the_stuck_watchdog_thr
     v = _verdict(tmp_path, "".join(watchdog_line(r, 5, "ALLREDUCE", 1800512, 1800000, style="1.x", at=458)
                                    for r in (1, 2, 3)))
     assert v["cause"] != "watchdog_blocked", v
+
+
+def test_torchruns_own_store_wait_of_exactly_300_s_names_its_exit_barrier(tmp_path):
+    """Rule Y's first sentence: an untagged c10d waitForInput pair (its [W... socket.cpp] header kept, no rank tag) is
+    torchrun's agent waiting on its own store -- store_rendezvous; a wait of exactly 300000 ms is the agent's exit
+    barrier (exit_barrier_timeout=300), so the fix says so and sends the reader to the node still running (round 82's
+    ms-swift-9188). Another timeout, or a rank's own tagged read, gets no exit-barrier words."""
+    def pair(prefix: str, ms: int) -> str:
+        sock = "SocketImpl(fd=69, addr=[node-b]:53306, remote=[node-a]:29506)"
+        return (f"{prefix}[W422 22:28:29.860078039 socket.cpp:469] [c10d] waitForInput: poll for socket {sock} "
+                "returned 0, likely a timeout\n"
+                f"{prefix}[W422 22:28:29.866319649 socket.cpp:494] [c10d] waitForInput: socket {sock} timed out "
+                f"after {ms}ms\n")
+    v = _verdict(tmp_path, pair("", 300000))
+    assert v["cause"] == "store_rendezvous" and "exit barrier" in v["fix"] and "destroy_process_group" in v["fix"], v
+    for near in (pair("", 600000), pair("[rank5]:", 300000)):
+        assert "exit barrier" not in _verdict(tmp_path, near)["fix"]

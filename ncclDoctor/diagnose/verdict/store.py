@@ -220,6 +220,18 @@ def _server_waited(evs: list, joined: tuple[int, int]) -> str:
             "firewall / port, are reachable from the other processes' nodes.")
 
 
+# torchrun's agent waiting exactly 300 s on its own store (no rank tag): LocalElasticAgent's exit barrier
+# (exit_barrier_timeout=300), where the agent whose workers finished waits for every other node's agent; a node still
+# running (rank 0 saving a checkpoint, a long evaluation) past it leaves the others' barrier timing out (lead rule Y's
+# first sentence; round 82's ms-swift-9188)
+_EXIT_BARRIER = (" A wait of exactly 300000 ms in torchrun's own agent (no rank tag) is its exit barrier "
+                 "(torchrun exit barrier timeout (300 s)): the agent whose workers finished waits for the other nodes' "
+                 "agents, so a node whose workers were still running past it (rank 0 still saving a checkpoint, a "
+                 "long evaluation) is the one to look at -- check the pod/rank that did not join, a py-spy dump of "
+                 "every rank on it, and let every rank finish together (a barrier / destroy_process_group before "
+                 "exit).")
+
+
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
     if not evs:
@@ -460,7 +472,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"{ep or 'MASTER_ADDR:MASTER_PORT'} (nc -zv HOST PORT from each node; the address must resolve to a "
             "reachable address there, over the same family: IPv4 vs IPv6 from the host name's lookup), with "
             "MASTER_ADDR / --dist-init-addr / --rdzv-endpoint naming an address every node can route to; then read "
-            "the missing ranks' own logs.",
+            "the missing ranks' own logs." + (_EXIT_BARRIER if not waiting and any(
+                "timed out after 300000ms" in e.text for e in evs if e.data.get("waited_input")) else ""),
             "high", [], _samples(c, "store_timeout"))
     if all(e.data.get("gloo_store") for e in evs):
         return _gloo_store_read(evs)
