@@ -775,20 +775,19 @@ R_TESTS_DONE = re.compile(r"(?<!['\"])# Avg bus bandwidth(?!['\"])|"
 # (lead rule L: a retried store-client warning with nothing failing after it is none). Linux's "(errno: 99 - Cannot
 # assign requested address)" is 10049's own errno (EADDRNOTAVAIL: localhost's IPv6 address where the host has none,
 # Colab), read the same way.
-R_WIN_CONNECT_WARN = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:"
-                                r"(?P<port>\d{1,5}) \((?:system error: 10049|errno: 22 - Invalid argument|"
-                                r"errno: 99 - Cannot assign)\b")
+_CONNECT_TO = r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:(?P<port>\d{1,5})"
+_WIN_CONNECT_HEADS = ("(system error: 10049", "(errno: 22 - Invalid argument", "(errno: 99 - Cannot assign")
+R_WIN_CONNECT_WARN = re.compile(_CONNECT_TO + r" \((?:" + "|".join(re.escape(h[1:]) for h in _WIN_CONNECT_HEADS)
+                                + r")\b")
 # The same c10d [W] warning cut by the paste before (or inside) its system error: "... failed to connect to
 # [DESKTOP-X]:29995 (syste" at the end of the paste, or "... (system error: " where a wrap under a per-line prefix
 # (timestamps, a rank tag) kept the error's own line from joining it. Read like it where the line is a c10d [W] one
 # (readers.store: one connect attempt the client retries, lead rule BM (2)); group rest: what is left of its error
 # text, a head of one of R_WIN_CONNECT_WARN's
-R_CONNECT_WARN_CUT = re.compile(r"client socket has failed to connect to \[?(?P<host>[\w.\-:]{1,255}?)\]?:"
-                                r"(?P<port>\d{1,5})(?P<rest> \([\w :\-]{0,40})?\s*$")
+R_CONNECT_WARN_CUT = re.compile(_CONNECT_TO + r"(?P<rest> \([\w :\-]{0,40})?\s*$")
 # a c10d [W] log line's head, its source path whatever the build machine's (a Windows runner's "C:\\actions-runner\\
 # ...\\socket.cpp:558", which R_C10D_WARNING's word-only path does not take)
 R_C10D_W_ANY = re.compile(r"\[W(?:\d{3,4} \d\d:\d\d:\d\d[.\d]{0,10})? [^\]\s]{1,400}\.(?:cpp|hpp|h):\d{1,6}\]")
-_WIN_CONNECT_HEADS = ("(system error: 10049", "(errno: 22 - Invalid argument", "(errno: 99 - Cannot assign")
 
 
 def connect_warn_cut(text: str) -> tuple[str, str] | None:
