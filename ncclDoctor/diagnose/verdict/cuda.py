@@ -74,8 +74,6 @@ _SETUP_CUDA = re.compile(r"NCCL WARN.*(?:transport\.cc|transport/p2p\.cc|proxy\.
                          r"failed to (?:open|get) (?:CUDA|HIP) IPC handle ?:)")
 
 
-# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an error raised there
-_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
 # a framework's report of the call's return (Horovod, TensorFlow, XLA), not torch's "NCCL error in: ..." of its own
 _INIT_RETURNED = re.compile(r"ncclCommInitRank failed: unhandled cuda error")
 _NVLS_CUDA = re.compile(r"nvls\.cc:\d+ NCCL WARN Cuda failure")
@@ -1040,8 +1038,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "IPC/P2P between them (try NCCL_P2P_DISABLE=1 and NCCL_CUMEM_ENABLE=0 as tests), the driver vs the "
                 "CUDA runtime.")
     no_vmm = any(e.data.get("what") == "no cuda vmm" for e in c.samples.get("benign", []))
-    at_init = [e for e in evs if e.kind == "nccl_error" and _AT_INIT.search(e.text)]
-    elsewhere = [e for e in evs if "NCCL error in:" in e.text and not _AT_INIT.search(e.text)]
+    at_init = [e for e in evs if e.kind == "nccl_error" and S.R_NCCL_AT_INIT.search(e.text)]
+    elsewhere = [e for e in evs if "NCCL error in:" in e.text and not S.R_NCCL_AT_INIT.search(e.text)]
     if no_vmm and at_init and not elsewhere and not shared:
         # torch says this platform has no CUDA virtual memory management (expandable_segments not supported: a VM,
         # WSL, a virtual GPU) and the CUDA call failed while NCCL created its communicator, where NCCL >= 2.19

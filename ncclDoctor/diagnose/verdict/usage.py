@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, strip_prefixes
+from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_NCCL_AT_INIT, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.verdict.noise import harmless_warn
@@ -590,9 +590,6 @@ _TORCH_TRACE = re.compile(r"Exception raised from \w+")
 _AT_CREATE = re.compile(r"\bgetNCCLComm\b|NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank|NCCLComm::create")
 
 
-# torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp: ncclCommInitRank[Config]): an NCCL error
-# raised there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective
-_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
 
 
 def _invalid_argument_at_init(c: Collected) -> Verdict | None:
@@ -602,7 +599,7 @@ def _invalid_argument_at_init(c: Collected) -> Verdict | None:
     number out of range, a world size that does not match the processes started. Every rank was started the
     same wrong way, so no rank is named, whichever process's error is shown first."""
     evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclInvalidArgument"
-           and _AT_INIT.search(e.text)]
+           and R_NCCL_AT_INIT.search(e.text)]
     if not evs or any(e.data.get("last_error") for e in c.samples.get("nccl_error", [])) or \
             c.samples.get("nccl_warn"):
         return None
