@@ -141,6 +141,19 @@ def test_cut_in_the_loader_fetch_names_the_loader_causes(tmp_path):
     assert "ulimit -n" in v["fix"] and "set_sharing_strategy('file_system')" in v["fix"]
 
 
+
+def test_cut_in_the_loader_fetch_chain_gives_its_advice_once(tmp_path):
+    """A cut down __next__ -> _next_data -> _get_data -> _try_get_data is both the fetch chain parse names and a
+    dataloader.py frame: the fix gives the loader's advice once (the chain's text), not a second copy in other words."""
+    lib = "/usr/lib/python3.10/site-packages/torch/utils/data/dataloader.py"
+    text = (_HEAD + '  File "train.py", line 10, in <module>\n    for batch in loader:\n'
+            + f'  File "{lib}", line 633, in __next__\n    data = self._next_data()\n'
+            + f'  File "{lib}", line 1328, in _next_data\n    idx, data = self._get_data()\n'
+            + f'  File "{lib}", line 1294, in _get_data\n    success, data = self._try_get_data()\n')
+    v = diagnose_text(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [])
+    assert "fetching a batch" in v["fix"] and v["fix"].count("num_workers=0") == 1, v["fix"]
+
 def test_three_line_paste_frame_code_and_carets_is_a_cut_traceback(tmp_path):
     """The whole paste is one frame, its code line and the caret marks (fewer lines than the cut-frame-head window):
     still the cut traceback."""

@@ -1664,7 +1664,9 @@ def _cut_traceback(c: Collected) -> Verdict | None:
             where.fix = win + where.fix
         return where
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
-    if ev.data.get("loader") and not comp:
+    # one DataLoader text, not two: the fetch chain's (it names the frames) where parse saw it, else the sharing one
+    loader = ev.data.get("loader") and not comp
+    if loader:
         win += _LOADER_CUT_FIX
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
                    "a process raised there, and these lines show neither its error nor which rank failed first"
@@ -1675,6 +1677,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                          "ddp_optimizer" else "") + "): it raised compiling the model, the same graph every rank "
                       "compiles" if comp else ""),
                    win + torn_down_fix(c) + (_CUT_COLL_FIX.format(coll=coll) if coll else "")
-                   + (_CUT_LOADER_FIX if _R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share") else "")
+                   + (_CUT_LOADER_FIX if not loader and (_R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share"))
+                      else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
