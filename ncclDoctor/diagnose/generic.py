@@ -87,6 +87,56 @@ SPAWN_NO_MAIN_GUARD_FIX = (
     "process (num_proc=1 / one GPU) to check, and start method fork (multiprocessing.set_start_method('fork'), "
     "Linux only, not with CUDA initialized before it) only where no CUDA is used in the parent.")
 
+# A framework's own check that the parallel layout the job is launched with does not fit its world: the parallel sizes
+# (a tensor / pipeline / model / sequence / context parallel size or degree, "parallel_world_size", "cp_size", a
+# server's shard count) against the GPUs the job got or against a dimension they split -- "parallel_world_size 4 must
+# be equal to dit_parallel_size 2" (xDiT), "Visual sequence length (14310) must be divisible by cp_size (4)"
+# (mochi-xDiT), "(global_num_gpus / pp_size) / mp_size [(4 / 4) / 2" (GPT-NeoX's calculate_derived, its "is not a whole
+# number" cut off), TGI's / LoRAX's launcher "NotEnoughCUDADevices(`sharded` is true but only found 1 CUDA devices)",
+# TGI's get_sharded "The choosen size ... is not compatible with sharding". Every process is started with the same
+# sizes on the same GPUs, so every one fails the check alike: config, no rank (lead rules W, AE, V (1), BF (3); round
+# 83's gpt-neox-757, lorax-150, xdit-492, mochi-xdit-5, tgi-3005). A size alone, or a relation with no parallel size
+# beside it ("must be divisible by 8" of a batch), is not read so.
+_PAR_SIZE = (r"(?:\b[A-Za-z]{0,20}[_ -]?parallel[_ -](?:world[_ ])?(?:size|degree)\b|"
+             r"\b(?:pp|mp|tp|cp|sp|ep|dp)_(?:size|degree)\b|\bnum[_-]?shards?\b|\bworld[_ ]size\b)")
+_PAR_FIT = (r"(?:\bmust (?:be (?:divisible|equal|a multiple)|divide)\b|"
+            r"\bis not (?:divisible|a whole number|a multiple)\b|\bnot (?:be )?(?:evenly )?divisible\b)")
+R_PARALLEL_UNFIT = re.compile(
+    _PAR_SIZE + r"[^\n]{0,160}?" + _PAR_FIT + "|" + _PAR_FIT + r"[^\n]{0,160}?" + _PAR_SIZE
+    # the GPU count divided by the parallel sizes (the data-parallel size a framework derives), in a failing line
+    + r"|\b[a-z]{0,12}_?num_gpus\)? ?/ ?\(?(?:[a-z]{1,12}_)?(?:pp|mp|tp|cp|sp)_size\b"
+    # a sharded launch finding fewer GPUs than it needs (TGI's and LoRAX's launcher)
+    # a weight dimension a shard count does not divide (TGI's get_sharded: "... is not compatible with sharding")
+    + r"|\bnot compatible with sharding\b"
+    + r"|\bNotEnough(?:CUDA|GPU)?Devices\b|\bsharded`? is true but only found \d{1,5}\b")
+PARALLEL_UNFIT = (
+    "a framework's own check found the parallel layout unable to fit the job's world -- the parallel sizes it is "
+    "launched with against the GPUs it got, or against a dimension they split -- a setting every process shares")
+PARALLEL_UNFIT_FIX = (
+    "Make the parallel layout fit: the parallel sizes the launch arguments and the config set (tensor / pipeline / "
+    "model parallel size, the sequence parallel degree -- ulysses, ring, CFG, context parallel (cp_size) --, a "
+    "server's num_shard / NUM_SHARD) must multiply to the number of GPUs the job runs on (nproc_per_node x nnodes, "
+    "N_GPUS; the GPUs CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES expose, which a container sees only through "
+    "--gpus), with the data parallel size the whole number left over, and each size must divide the dimension it "
+    "splits (tensor parallel size must divide the weight shape: attention heads, vocabulary, intermediate size; a "
+    "context / sequence parallel size must divide the sequence length the resolution and number of frames give). "
+    "Change the parallel sizes or the GPU count until they fit -- the same on every node -- or run on as many GPUs "
+    "as the config was written for; check the GPUs each process sees (nvidia-smi inside the container, "
+    "torch.cuda.device_count()). ")
+
+# A framework's own check of its config file refusing a field ("AssertionError: You must have a training stage
+# starting at 1 in the config's data_stages", nanotron's config dataclass __post_init__): the file every rank reads
+# alike, config, no rank (lead rules W, BF (3); round 83's nanotron-121). Only the message naming the config as what
+# holds the field ("in the config's X", "in your config file") is read so, not a word "config" alone.
+R_CONFIG_FIELD = re.compile(r"\b(?:in|from) (?:the|your|this) config(?:uration)?(?:'s \w| file\b)")
+CONFIG_FIELD = ("a framework's own check of its config file refused a field there (the file every rank reads alike)")
+CONFIG_FIELD_FIX = (
+    "Correct the field the message names in the config file (the YAML / JSON every rank reads): compare it with the "
+    "framework's example config for the installed version -- a config written for another version of the framework "
+    "(an older example, a field renamed or added since) fails its checks: regenerate the config from the example "
+    "config (or the script that generates it), or update the framework (git pull / pip install -U) to the version "
+    "the config was written for; then relaunch every rank. ")
+
 _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     # (first: the children's failing start stops the job whatever the parent reports after it)
     ("config", R_SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD_FIX),
@@ -366,6 +416,14 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "habanalabs driver and container version match (hl-smi shows the driver version and the devices; the "
      "container's SynapseAI release must be the driver's); check that HABANA_VISIBLE_DEVICES and any server-type "
      "override the launch sets (HLS_TYPE) name this platform, the same on every node."),
+    ("config", R_PARALLEL_UNFIT, PARALLEL_UNFIT,
+     PARALLEL_UNFIT_FIX + "Read the setting the line names and correct it in the launch command or config (the same "
+     "on every node); print the effective settings (the launcher's config dump, printenv | grep -E "
+     "'NCCL|TORCH|MASTER') to compare."),
+    ("config", R_CONFIG_FIELD, CONFIG_FIELD,
+     CONFIG_FIELD_FIX + "Read the setting the line names and correct it in the launch command or config (the same "
+     "on every node); print the effective settings (the launcher's config dump, printenv | grep -E "
+     "'NCCL|TORCH|MASTER') to compare."),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)

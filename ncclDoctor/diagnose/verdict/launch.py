@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.generic import PARALLEL_UNFIT_FIX, R_PARALLEL_UNFIT
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import strip_prefixes
@@ -1993,6 +1994,8 @@ def _clash_verdict(e, said: str, text: str, evs: list) -> Verdict:
     fix = (f"Change one of the settings the check names{sides} so the two fit together, the same on every rank's "
            "command line and config file (the launch script's arguments, the framework's config such as the "
            "DeepSpeed config JSON), then relaunch every rank.")
+    if R_PARALLEL_UNFIT.search(said):  # the clash is the parallel layout against the world (generic.R_PARALLEL_UNFIT)
+        fix = PARALLEL_UNFIT_FIX + fix
     if _ZERO_PIPE.search(said):
         fix = ("DeepSpeed's pipeline engine (PipelineModule, used whenever the model is built as pipeline stages -- "
                "Megatron-DeepSpeed's default, even with --pipeline-model-parallel-size 1) supports ZeRO stage 0 or 1 "
