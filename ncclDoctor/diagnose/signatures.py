@@ -1793,7 +1793,9 @@ R_IPY_TB_HEAD = re.compile(r"^\s*(?P<exc>[A-Za-z_][\w.]{0,120}?)\s{2,}Traceback 
 R_IPY_FRAME = re.compile(r"^\s*(?:File )?(?P<file><ipython-input-[\w-]{1,120}>|\S{1,1000}?\.py(?::\d{1,7})?,?|"
                          r"Cell In ?\[\d{1,6}\], line \d{1,7}) in (?P<func>[\w<>.]{1,200})(?:\(.{0,1000}?\))?"
                          r"(?:\s{2,}\d{1,7}(?:\s.{0,1000})?)?\s*$")
-R_IPY_CODE = re.compile(r"^\s*(?:(?P<arrow>-{1,8}>)\s{0,8})?\d{1,7}(?:\s(?P<code>.{0,1000}))?$")
+# (IPython 8 elides a long frame's middle source lines: "   (...)    421     **kwargs: dict," -- the marker before the
+# next numbered line shown)
+R_IPY_CODE = re.compile(r"^\s*(?:(?P<arrow>-{1,8}>)\s{0,8}|\(\.\.\.\)\s{1,12})?\d{1,7}(?:\s(?P<code>.{0,1000}))?$")
 # The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
 # getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in
 # init_process_group") or the env:// / tcp:// handler's creation of the TCPStore ("store = TCPStore(", "store =
