@@ -583,6 +583,9 @@ SNIFF = 8192
 #             "MainThread"'), which holds no other word: a dump of a live process, taken while the job hangs; with no
 #             collective frame and nothing failing it shows where a process was, not which rank (readers.nccl,
 #             verdict.signals._pyspy_bare, lead rules AB (2), AC (1))
+#   File: "   a frame of a thread-stack dump a signal handler printed from a live process ('File: "x.py", line 12,
+#             in f': the dumpstacks recipe's traceback.extract_stack format), no other word: read as py-spy's dump is
+#             (S.R_STACK_DUMP_FRAME, readers.nccl, verdict.signals._pyspy_bare, lead rule BD (2))
 #   ncclCommAbort (, ncclCommDestroy (, ncclCommFinalize (  a native py-spy dump's frame of a thread inside NCCL's
 #             own abort/destroy of a communicator ("    ncclCommAbort (init.cc:1931)"), which holds no other word: the
 #             process is stuck tearing NCCL down (S.R_PYSPY_NCCL_ABORT, verdict.signals._pyspy_bare, lead rules AB (2),
@@ -721,7 +724,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
             b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
-            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"ncclCommAbort (",
+            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b'File: "', b"ncclCommAbort (",
             b"ncclCommDestroy (", b"ncclCommFinalize (", b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
             b"_run_module_as_main", b", in __getattr__",
