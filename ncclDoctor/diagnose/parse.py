@@ -105,6 +105,24 @@ def _tail_line(raw: str) -> str:
     return t
 
 
+def _frames_unwrapped(shown: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """The tail's last lines (``shown``, the last first) with a traceback frame line that the paste broke in two
+    joined again: its head ('File "/x/runtime_wrappers.py", line' -- cut inside it, _FRAME_HEAD_CUT) and, on the next
+    line shown, its rest (' 1861, in backward'), which together read as one whole frame (S.R_PY_FRAME_END). A hard
+    wrap the ingest could not join -- every line of the paste followed by a blank one, so no piece follows its head
+    (round 83's modded-nanogpt-12) -- leaves it so; the joined frame keeps its head's line number."""
+    out = list(shown)
+    for j in range(len(out) - 2, -1, -1):
+        (at, head, raw), rest = out[j + 1], out[j][1]
+        if not _FRAME_HEAD_CUT.match(head) or S.R_PY_FRAME_END.search(head):
+            continue
+        for joined in (head + rest, head + " " + rest.lstrip()):
+            if S.R_PY_FRAME_END.search(joined):
+                out[j + 1] = (at, joined, raw.rstrip() + joined[len(head):])
+                del out[j]
+                break
+    return out
+
 # argparse's usage declaring the local rank's option in its underscore spelling ("[--local_rank LOCAL_RANK]")
 _LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
 
@@ -595,8 +613,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             t = _tail_line(tail[i])  # a blank line's prefix too
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
-                if len(shown) == 4:
+                if len(shown) == 5:
                     break
+        shown = _frames_unwrapped(shown)[:4]
         if len(shown) >= 2 and len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
                 shown[1][1].strip().startswith(shown[0][1].strip())):
             # the last line only repeats the start of the line above it and stops: the paste was cut inside the next
