@@ -1154,10 +1154,19 @@ def _keep_tail(inp: Input, buf: bytearray, pos: int, end: int) -> None:
     lines = bytes(buf[start:end]).decode("utf-8", "replace").split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the block ends with its newline
-    if start > pos:  # the first piece may be a line's end: the lines before it are not these
-        inp.tail = lines[1:][-TAIL_LINES:]
-    else:
-        inp.tail = (inp.tail + lines)[-TAIL_LINES:]
+    inp.tail = _last_lines(lines[1:] if start > pos else inp.tail + lines)  # the first piece may be a line's end
+
+
+def _last_lines(lines: list[str]) -> list[str]:
+    """The last TAIL_LINES lines of text of ``lines``, with the blank lines and Markdown fences among and after them:
+    a paste that doubled every newline (a blank line after each line) or closed a fence after its last line shows as
+    much of its end as one that did not. At most 3 * TAIL_LINES lines."""
+    n, k = 0, len(lines)
+    while k > 0 and n < TAIL_LINES and len(lines) - k < 3 * TAIL_LINES:
+        k -= 1
+        t = lines[k].strip(" \t\r>")
+        n += bool(t) and not t.startswith("```")
+    return lines[k:]
 
 
 def _scan_block(block: bytes | bytearray, pos: int, end: int, lineno: int, follow: int, want_more):
