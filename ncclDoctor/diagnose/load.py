@@ -583,6 +583,9 @@ SNIFF = 8192
 #             "MainThread"'), which holds no other word: a dump of a live process, taken while the job hangs; with no
 #             collective frame and nothing failing it shows where a process was, not which rank (readers.nccl,
 #             verdict.signals._pyspy_bare, lead rules AB (2), AC (1))
+#   File: "   a frame of a thread-stack dump a signal handler printed from a live process ('File: "x.py", line 12,
+#             in f': the dumpstacks recipe's traceback.extract_stack format), no other word: read as py-spy's dump is
+#             (S.R_STACK_DUMP_FRAME, readers.nccl, verdict.signals._pyspy_bare, lead rule BD (2))
 #   ncclCommAbort (, ncclCommDestroy (, ncclCommFinalize (  a native py-spy dump's frame of a thread inside NCCL's
 #             own abort/destroy of a communicator ("    ncclCommAbort (init.cc:1931)"), which holds no other word: the
 #             process is stuck tearing NCCL down (S.R_PYSPY_NCCL_ABORT, verdict.signals._pyspy_bare, lead rules AB (2),
@@ -721,7 +724,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"verify arg", b"check arg", b"verify your arg", b"check your arg", b"verify the arg", b"check the arg",
             b"not properly set", b"not correctly set", b"not properly configured", b"not correctly configured",
             b"batch in ", b"resource_sharer", b'queues.py", line', b" rank:", b", in <module>",
-            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b"ncclCommAbort (",
+            b'(idle): "', b'(active): "', b'(active+gil): "', b'(gil): "', b'File: "', b"ncclCommAbort (",
             b"ncclCommDestroy (", b"ncclCommFinalize (", b"torchrec/distributed",
             b"rng_state", b"AsyncCollectiveTensor(", b"torch.Size([",
             b"_run_module_as_main", b", in __getattr__",
@@ -1151,10 +1154,19 @@ def _keep_tail(inp: Input, buf: bytearray, pos: int, end: int) -> None:
     lines = bytes(buf[start:end]).decode("utf-8", "replace").split("\n")
     if lines and lines[-1] == "":
         lines.pop()  # the block ends with its newline
-    if start > pos:  # the first piece may be a line's end: the lines before it are not these
-        inp.tail = lines[1:][-TAIL_LINES:]
-    else:
-        inp.tail = (inp.tail + lines)[-TAIL_LINES:]
+    inp.tail = _last_lines(lines[1:] if start > pos else inp.tail + lines)  # the first piece may be a line's end
+
+
+def _last_lines(lines: list[str]) -> list[str]:
+    """The last TAIL_LINES lines of text of ``lines``, with the blank lines and Markdown fences among and after them:
+    a paste that doubled every newline (a blank line after each line) or closed a fence after its last line shows as
+    much of its end as one that did not. At most 3 * TAIL_LINES lines."""
+    n, k = 0, len(lines)
+    while k > 0 and n < TAIL_LINES and len(lines) - k < 3 * TAIL_LINES:
+        k -= 1
+        t = lines[k].strip(" \t\r>")
+        n += bool(t) and not t.startswith("```")
+    return lines[k:]
 
 
 def _scan_block(block: bytes | bytearray, pos: int, end: int, lineno: int, follow: int, want_more):

@@ -92,6 +92,37 @@ def _code_not_error(line: str, frame: str) -> bool:
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 
 
+def _tail_line(raw: str) -> str:
+    """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
+    quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
+    since pdsh's "host: " reads alike): the frames, code lines and caret marks of a traceback the paste stops in are
+    read the same under every launcher (round 83's awsome-distributed-ai-460, srun over torchrun)."""
+    t = S.strip_prefixes(S.R_ANSI.sub("", raw).rstrip("\r")).rstrip()
+    while t.startswith(">"):  # a quoted paste's marks
+        t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+    if (m := S.R_SRUN.match(t)) is not None:
+        t = S.strip_prefixes(t[m.end():]).rstrip()
+    return t
+
+
+def _frames_unwrapped(shown: list[tuple[int, str, str]]) -> list[tuple[int, str, str]]:
+    """The tail's last lines (``shown``, the last first) with a traceback frame line that the paste broke in two
+    joined again: its head ('File "/x/runtime_wrappers.py", line' -- cut inside it, _FRAME_HEAD_CUT) and, on the next
+    line shown, its rest (' 1861, in backward'), which together read as one whole frame (S.R_PY_FRAME_END). A hard
+    wrap the ingest could not join -- every line of the paste followed by a blank one, so no piece follows its head
+    (round 83's modded-nanogpt-12) -- leaves it so; the joined frame keeps its head's line number."""
+    out = list(shown)
+    for j in range(len(out) - 2, -1, -1):
+        (at, head, raw), rest = out[j + 1], out[j][1]
+        if not _FRAME_HEAD_CUT.match(head) or S.R_PY_FRAME_END.search(head):
+            continue
+        for joined in (head + rest, head + " " + rest.lstrip()):
+            if S.R_PY_FRAME_END.search(joined):
+                out[j + 1] = (at, joined, raw.rstrip() + joined[len(head):])
+                del out[j]
+                break
+    return out
+
 # argparse's usage declaring the local rank's option in its underscore spelling ("[--local_rank LOCAL_RANK]")
 _LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
 
@@ -579,13 +610,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return
         shown = []  # (line number, line as the process printed it), the last four that are not blank nor a fence
         for i in range(len(tail) - 1, -1, -1):
-            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()  # a blank line's prefix too
-            while t.startswith(">"):  # a quoted paste's marks
-                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            t = _tail_line(tail[i])  # a blank line's prefix too
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
-                if len(shown) == 4:
+                if len(shown) == 5:
                     break
+        shown = _frames_unwrapped(shown)[:4]
         if len(shown) >= 2 and len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
                 shown[1][1].strip().startswith(shown[0][1].strip())):
             # the last line only repeats the start of the line above it and stops: the paste was cut inside the next
@@ -616,6 +646,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cf_root_open, self._cf_line, self._cf_alone, self.cf = True, last[0], False, {}
             self._cf_bare = True
             return
+        if len(shown) >= 2 and _FRAME_HEAD_CUT.match(last[1]) and _TB_HEAD_ALONE.match(shown[1][1]):
+            # the same, cut inside its first frame's own line ('  File "/usr': round 83's skyreels-v1-66, a thread's
+            # traceback under spawn): no frame of it is read, so it is read as the header alone
+            last = shown[1]
         if _TB_HEAD_ALONE.match(last[1]):
             # the paste stops right at a traceback's header, before its first frame (round 75's grendel-gs-28): a
             # process began raising an uncaught exception and nothing of it was pasted -- something failed, its error
@@ -739,9 +773,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         frames: list[tuple[str, str | None]] = []  # (frame line, the code line under it), the deepest first
         code = None
         for i in range(len(tail) - 1, -1, -1):
-            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()
-            while t.startswith(">"):  # a quoted paste's marks
-                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            t = _tail_line(tail[i])
             if not t.strip() or t.lstrip().startswith("```") or _CARETS.match(t):
                 continue
             if _TB_HEAD_ALONE.match(t) or len(frames) >= 60:
@@ -809,7 +841,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return
         code = None
         for i in range(len(tail) - 1, -1, -1):
-            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()
+            t = _tail_line(tail[i])
             if not t.strip() or t.lstrip().startswith("```"):
                 continue
             m = S.R_IPY_CODE.match(t)

@@ -1793,7 +1793,9 @@ R_IPY_TB_HEAD = re.compile(r"^\s*(?P<exc>[A-Za-z_][\w.]{0,120}?)\s{2,}Traceback 
 R_IPY_FRAME = re.compile(r"^\s*(?:File )?(?P<file><ipython-input-[\w-]{1,120}>|\S{1,1000}?\.py(?::\d{1,7})?,?|"
                          r"Cell In ?\[\d{1,6}\], line \d{1,7}) in (?P<func>[\w<>.]{1,200})(?:\(.{0,1000}?\))?"
                          r"(?:\s{2,}\d{1,7}(?:\s.{0,1000})?)?\s*$")
-R_IPY_CODE = re.compile(r"^\s*(?:(?P<arrow>-{1,8}>)\s{0,8})?\d{1,7}(?:\s(?P<code>.{0,1000}))?$")
+# (IPython 8 elides a long frame's middle source lines: "   (...)    421     **kwargs: dict," -- the marker before the
+# next numbered line shown)
+R_IPY_CODE = re.compile(r"^\s*(?:(?P<arrow>-{1,8}>)\s{0,8}|\(\.\.\.\)\s{1,12})?\d{1,7}(?:\s(?P<code>.{0,1000}))?$")
 # The rendezvous step of init_process_group as a traceback's last frame shows it (parse.input_tail): its own code line
 # getting the store from the rendezvous ("store, rank, world_size = next(rendezvous_iterator)", frame "in
 # init_process_group") or the env:// / tcp:// handler's creation of the TCPStore ("store = TCPStore(", "store =
@@ -2060,6 +2062,11 @@ R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}t
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
                             r'"[^"]{0,80}"\s*$')
+# A frame of a thread-stack dump that a signal handler prints from a live process (the widely copied "dumpstacks"
+# recipe: for each thread of sys._current_frames(), traceback.extract_stack's frames written 'File: "%s", line %d, in
+# %s' under a "# ThreadID: N" or "### ProcessID=N, ThreadID=N ###" header): Python's own traceback writes 'File "'
+# with no colon. Like py-spy's dump it shows a process alive where it stands (readers.nccl, verdict.signals)
+R_STACK_DUMP_FRAME = re.compile(r'^\s*File: "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
 # A py-spy dump's frame line ("    commFree (init.cc:180)", "    c10d::ProcessGroupNCCL::abort (libtorch_cuda.so)",
 # "    0x155555277197 (libc.so.6)", "    run (threading.py:870)"): a function and where it is, below a thread header; a
 # stack frame, not a line announcing a failure, whatever its function is called (abort, fail, error)

@@ -514,6 +514,15 @@ class NcclReaders:
             ev = self._context(lineno, text, "pyspy_thread")
             ev.rank = None  # py-spy names a process by pid; the verdict reads only that a dump was taken
             return ev
+        if 'File: "' in text and not self._pyspy_seen and S.R_STACK_DUMP_FRAME.match(self._body):
+            # a thread-stack dump a signal handler printed from a live process (sys._current_frames() through
+            # traceback.extract_stack: 'File: "x.py", line 12, in f', under "# ThreadID: N" / "### ProcessID=N,
+            # ThreadID=N ###"): read like py-spy's dump (lead rule BD (2); round 83's allennlp-5088)
+            self._pyspy_seen = True
+            ev = self._context(lineno, text, "pyspy_thread")
+            ev.rank = None
+            ev.data["tool"] = "stack"
+            return ev
         a = S.R_PYSPY_NCCL_ABORT.match(self._body) if self._pyspy_seen and "ncclComm" in text else None
         if a:  # a py-spy dump: a thread inside NCCL's own abort / destroy of a communicator (verdict.signals)
             ev = self._context(lineno, text, "pyspy_abort")

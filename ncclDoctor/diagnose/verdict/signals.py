@@ -377,11 +377,13 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not dumps or c.exceptions or c.unread or any(c.kinds.get(k) for k in (
             "pyspy_waiting", "pyspy_unsuspended", "teardown_stuck", "run_done")):
         return None
+    # a thread-stack dump a signal handler printed ('File: "x.py", line 12, in f': readers.nccl) reads the same
+    tool = "a thread-stack dump" if all(e.data.get("tool") == "stack" for e in dumps) else "a py-spy dump"
     return Verdict(
         "unknown",
-        "the lines are a py-spy dump of a process (its thread stacks) with no collective frame and nothing failing: "
-        "py-spy reads a live process, so the job hung or stalled there, but one process's stack shows neither which "
-        "rank the others wait for nor why",
+        f"the lines are {tool} of a process (its thread stacks) with no collective frame and nothing failing: "
+        f"{'py-spy' if tool.endswith('py-spy dump') else 'such a dump'} reads a live process, so the job hung or "
+        "stalled there, but one process's stack shows neither which rank the others wait for nor why",
         "Take a py-spy dump of every rank's process while it hangs (py-spy dump --pid PID on each node, all ranks): "
         "the rank whose main thread is elsewhere -- not in the collective (all_reduce, reduce_scatter, a DeepSpeed "
         "overlap_comm bucket) the others wait in -- is the one to read. Rerun with NCCL_DEBUG=INFO and "

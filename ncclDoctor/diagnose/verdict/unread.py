@@ -1135,12 +1135,28 @@ _CUT_TORN_VLLM_FIX = ("For vLLM's tensor-parallel workers rerun with VLLM_LOGGIN
 
 
 def torn_down_fix(c: Collected) -> str:
-    """The fix's words for launcher records of workers ended by SIGTERM beside a cut traceback (empty where none)."""
+    """The fix's words for launcher records of workers ended by SIGTERM beside a cut traceback (empty where none), or
+    for torch.multiprocessing.spawn's own teardown of its other children (``spawn_teardown``: a child failed, its
+    error is the block spawn raises after it) and the destructor warnings of processes exiting beside it."""
     torn = [e for e in c.child_failures + c.worker_failures
             if e.data.get("signal") == "SIGTERM" or e.data.get("exitcode") == -15]
     if not torn:
-        return ""
+        if not c.samples.get("spawn_teardown"):
+            return ""
+        return _CUT_SPAWN_FIX + (_CUT_PG_EXIT_FIX if c.kinds.get("pg_not_destroyed") else "")
     return _CUT_TORN_FIX + (_CUT_TORN_VLLM_FIX if any("VllmWorker" in e.text for e in torn) else "")
+
+
+# torch.multiprocessing.spawn's parent SIGTERMing its other children ("Terminating process P via signal SIGTERM")
+# beside a cut traceback: it does so only once a child exited with an error, then raises that child's error
+_CUT_SPAWN_FIX = ("torch.multiprocessing.spawn's parent SIGTERM'd a child ('Terminating process P via signal "
+                  "SIGTERM'), which it does only once another child failed: that child's error is what spawn raises "
+                  "next (ProcessRaisedException / ProcessExitedException, with its '-- Process N terminated with the "
+                  "following error:' block) -- paste it whole, the failing child's error text; with no Python error "
+                  "there, check dmesg / the OOM killer (host RAM). ")
+# ... and processes printing the process group's destructor warning as they exit
+_CUT_PG_EXIT_FIX = ("The warning that the process group was not destroyed is only how those processes exited: call "
+                    "dist.destroy_process_group() at the end of the entry function to silence it. ")
 
 
 _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
@@ -1655,7 +1671,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         return Verdict("unknown", f"the input stops at {who} traceback header ({ev.text[:200]}), before its first "
                        "frame: a process began raising an uncaught exception there, and these lines show neither its "
                        "error nor which rank failed first",
-                       _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low", [], [ev.brief()])
+                       torn_down_fix(c) + _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low",
+                       [], [ev.brief()])
     if ev.data.get("sem_probe"):
         return _cut_semaphore(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
