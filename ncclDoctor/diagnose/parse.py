@@ -375,6 +375,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._coll_prints = 0  # a job's own prints of a tensor it hands to a collective (S.R_COLL_PRINT), at most 32
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
+        # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
+        # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
+        self._tests_devs: dict[int, tuple[str, str]] = {}
+        self._tests_seen: dict[int, set[tuple[str, str]]] = {}  # rank -> every process listed with it (two or more)
+        self._tests_twice: Event | None = None  # the event kept aside for a rank listed twice (readers.nccl._tests_dev)
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)

@@ -682,7 +682,7 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
 # time in us) and the closing "# Avg bus bandwidth" (not quoted: a harness listing it among the lines it missed)
-R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+"
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+(?P<pid>\d{1,10})\s+on\s+"
                             r"(?P<host>[\w.\-]{1,255})\s+device")
 # The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
 # safetensors checkpoint shards:" / "Loading pt checkpoint shards:", and Megatron/DeepSpeed-style
