@@ -853,8 +853,31 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "it, at the version matching torch and the framework that imports it -- read the frame above the error for "
         "which one; for a library's optional backend, its install notes or the setting that picks the backend), the "
         "same Python environment on every rank and node (which python / sys.executable under the launcher), then "
-        "relaunch.",
+        "relaunch." + (_SPAWN_IMPORT_FIX.format(top=top) if _spawned(c) else ""),
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# a frame of the spawn start method's machinery: torch.multiprocessing.spawn's start_processes / join, multiprocessing's
+# spawn.py (a child's spawn_main) or its popen_spawn_* (the parent starting a child)
+_R_SPAWN_FRAME = re.compile(r"multiprocessing[/\\](?:spawn|popen_spawn_\w{1,10})\.py\b|\bspawn_main\(")
+# what an expert adds where those processes are started by spawn: each child is a fresh interpreter that re-imports
+# what it runs by module name, so a package the parent reached only by its working directory or registered at run time
+# (a plugin named on the command line, a sys.path entry the script added) is not there (round 83's allennlp-4428)
+_SPAWN_IMPORT_FIX = (
+    " The processes were started with the spawn start method (torch.multiprocessing.spawn; DataLoader workers under "
+    "spawn too): each is a fresh interpreter that re-imports every module by name, so a package the parent found "
+    "only through its working directory, a sys.path entry the script added, or a plugin the framework loads by "
+    "name (AllenNLP's --include-package {top}) must be importable on its own there: make {top} importable in the "
+    "spawned processes -- run from the package's parent directory with PYTHONPATH=. (export PYTHONPATH=$PWD), or pip "
+    "install -e the package -- and check the package name; num_workers=0 shows whether the DataLoader workers are the "
+    "processes that fail.")
+
+
+def _spawned(c: Collected) -> bool:
+    """Whether the lines show the processes started by the spawn start method: torch.multiprocessing.spawn's record
+    of a child, or a traceback (cut where the paste stops) through spawn's own frames."""
+    return (any(e.data.get("launcher") == "torch.multiprocessing.spawn" for e in c.child_failures + c.worker_failures)
+            or any(_R_SPAWN_FRAME.search(e.text) for e in c.samples.get("tb_cut", [])))
 
 
 # The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the
