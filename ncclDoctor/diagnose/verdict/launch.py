@@ -51,7 +51,7 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if e.data.get("module"):
         return _no_module_spec(e, evs, "Windows store connect warning" in {
             x.data.get("what") for x in c.samples.get("benign", [])})
-    if e.data.get("usage_cut"):
+    if e.data.get("usage_cut") or e.data.get("headless"):
         return _usage_cut(e, evs)
     if e.data.get("usage"):
         return _usage_error(e, evs)
@@ -132,13 +132,17 @@ def _usage_cut(e, evs: list) -> Verdict:
     torchrun) is the launcher refusing the command it was given before any worker started (lead rule X (2)); a
     script's is the script refusing the arguments every worker is launched with (lead rules U (2), W): config, no
     rank, at medium confidence -- what was refused is not shown."""
-    prog = e.data["usage_cut"]
+    prog = e.data["usage_cut"] or "SCRIPT"
+    # its head line shown, or only the rows argparse wraps its usage onto (parse._usage_headless: the paste starts
+    # below "usage: PROG [-h]", round 83's megatron-deepspeed-178)
+    usage = (f"'usage: {prog} [-h] ...', the paste cut before its 'error:' line" if not e.data.get("headless") else
+             f"its rows of options ('{e.text.strip()[:80]} ...'), the paste starting below its 'usage:' line and cut "
+             "before its 'error:' line")
     if e.data.get("launcher"):
         return Verdict(
             "config",
-            f"the launcher printed its own argparse usage ('usage: {prog} [-h] ...', the paste cut before its "
-            "'error:' line): it refused the command it was given and started no worker -- the launch command, "
-            "a setting of the job, not a fault of any rank",
+            f"the launcher printed its own argparse usage ({usage}): it refused the command it was given and started "
+            "no worker -- the launch command, a setting of the job, not a fault of any rank",
             "Check the launch command against the launcher's usage: its options (--nproc-per-node, --nnodes, "
             "--node-rank, --master-addr / --master_addr, --master-port) go before the training script, each with its "
             "value, and the training_script it requires last, followed by the script's own arguments. A wrapper "
@@ -152,11 +156,10 @@ def _usage_cut(e, evs: list) -> Verdict:
         # colbert-213, lora-79)
         return Verdict(
             "config",
-            f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' "
-            "line), which declares the local rank only as --local_rank: argparse prints it so when it refuses the "
-            "arguments the script was started with, and torch.distributed.launch of torch >= 2.0 appends "
-            "--local-rank=N (the hyphen spelling) to every worker's command line -- the launch arguments, not a fault "
-            "of any rank",
+            f"the script printed argparse's usage ({usage}), which declares the local rank only as --local_rank: "
+            "argparse prints it so when it refuses the arguments the script was started with, and "
+            "torch.distributed.launch of torch >= 2.0 appends --local-rank=N (the hyphen spelling) to every worker's "
+            "command line -- the launch arguments, not a fault of any rank",
             "--local-rank vs --local_rank: torch.distributed.launch of torch >= 2.0 passes --local-rank=N, and the "
             "script's argparse only declares --local_rank. Use torchrun and read LOCAL_RANK from the environment "
             "(int(os.environ['LOCAL_RANK']); torchrun passes no argument), or accept both spellings in argparse "
@@ -166,7 +169,7 @@ def _usage_cut(e, evs: list) -> Verdict:
             "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
-        f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' line): "
+        f"the script printed argparse's usage ({usage}): "
         "argparse prints it so when it refuses the arguments the script was started with, and every worker is "
         "launched with that same command line -- the launch arguments, not a fault of any rank",
         "Read argparse's error line under the usage (it names the argument refused or missing). Most often the "
