@@ -116,7 +116,8 @@ _NO_MODULE = "ModuleNotFoundError: No module named 'my_package'\n"
 _SPAWN_TB = ("Traceback (most recent call last):\n"
              "  File \"/env/lib/python3.7/site-packages/allennlp/commands/train.py\", line 295, in train_model\n"
              "    nprocs=num_procs,\n"
-             "  File \"/env/lib/python3.7/site-packages/torch/multiprocessing/spawn.py\", line 158, in start_processes\n"
+             "  File \"/env/lib/python3.7/site-packages/torch/multiprocessing/spawn.py\", line 158, in "
+             "start_processes\n"
              "    while not context.join():\n")
 
 
