@@ -1983,15 +1983,19 @@ def test_a_failure_record_pasted_bottom_up_keeps_its_exit_code_with_its_rank(tmp
 def test_a_lazy_cuda_init_failure_on_every_rank_shown_is_shared_not_theirs(tmp_path):
     """torch/cuda/__init__.py's DeferredCudaCallError ("CUDA call failed lazily at initialization with error: %s")
     is a CUDA error of that process (cuda_error); on every rank shown alike (lead rule J) it is the node's GPU
-    visibility or set-up, nobody named; on one rank alone, that rank."""
+    visibility or set-up, nobody named; on one rank alone, that rank. Where its values show an index past the GPUs
+    the process sees (device=3, num_gpus=2, on the assert's own line as under it), it is rule AU (2)'s device
+    setting of the launch instead: config, no rank (round 78's mace-1197, round 83's simple-grpo-24)."""
     line = ("[rank{r}]: torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: "
             "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at \"/pytorch/aten/src/ATen/cuda/CUDAContext.cpp"
-            "\":50, please report a bug to PyTorch. device=3, num_gpus=2\n")
-    d = _report(tmp_path, line.format(r=0) + line.format(r=3))
+            "\":50, please report a bug to PyTorch. device={d}, num_gpus={n}\n")
+    d = _report(tmp_path, line.format(r=0, d="", n="") + line.format(r=3, d="", n=""))
     assert d["verdict"]["cause"] == "cuda_error" and not _accused(d), d["verdict"]
     assert "CUDA_VISIBLE_DEVICES" in d["verdict"]["fix"] and "set_device" in d["verdict"]["fix"], d["verdict"]["fix"]
-    one = _report(tmp_path, line.format(r=3), "one.log")
+    one = _report(tmp_path, line.format(r=3, d="", n=""), "one.log")
     assert one["verdict"]["cause"] == "cuda_error" and _accused(one) == {3}, one["verdict"]
+    past = _report(tmp_path, line.format(r=3, d=3, n=2), "past.log")
+    assert (past["verdict"]["cause"], past["verdict"]["culprits"]) == ("config", []) and not _accused(past)
 
 
 # --- session 7 (fixq): shared memory and a dead Ray actor ---------------------------------------------------------

@@ -236,6 +236,25 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper), and for a single-process run guard "
      "distributed calls with dist.is_initialized() or turn the distributed path off (--world-size 1 / disable "
      "distributed mode)."),
+    # torch refusing a negative device index ("RuntimeError: Device index must not be negative" from a tensor's
+    # .to(local_rank) or torch.device('cuda', local_rank); newer torch "Device index must be -1 or non-negative"): the
+    # index a script uses for its GPU is the local rank its launcher gives it, and -1 is the default a script's
+    # --local_rank / LOCAL_RANK takes where no launcher set it -- a process asking at start-up for a device index it
+    # cannot have, rule AU (2)'s launch error read like 'invalid device ordinal', the same for every process (lead rule
+    # Q): config, no rank (round 83's azureml-examples-346)
+    ("config",
+     re.compile(r"\bDevice index must (?:not be negative|be -1 or non-negative)\b"),
+     "a process asked for a negative device index: the index a script takes for its GPU is the local rank its "
+     "launcher gives it, and -1 is what a script's --local_rank / LOCAL_RANK holds where the launch did not set it "
+     "(the script run without the launcher, or a launcher that passes the local rank another way) -- the way the "
+     "job was started, the same for every process",
+     "local_rank is -1: the script was run without a launcher that gives each process its local rank. Launch with "
+     "the deepspeed launcher or torchrun (they pass --local_rank=N or set LOCAL_RANK), or read LOCAL_RANK from the "
+     "environment the launch does set (under MPI OMPI_COMM_WORLD_LOCAL_RANK, under Slurm SLURM_LOCALID) before using "
+     "it as the device; call torch.cuda.set_device(local_rank) and move tensors to the device the process was given "
+     "(torch.cuda.current_device(), or DeepSpeed's model_engine.device / model_engine.local_rank once the engine "
+     "read it), never a bare -1. A framework whose own MPI local rank discovery fills local_rank (DeepSpeed under "
+     "mpirun / AzureML) needs a version that does it: upgrade deepspeed, or use an environment that ships one."),
     ("store_rendezvous",
      re.compile(r"(?i)rendezvous|\brdzv\b|TCPStore|\bc10d store\b|MASTER_ADDR|MASTER_PORT|\betcd\b"),
      "the ranks could not meet at the rendezvous / store endpoint",

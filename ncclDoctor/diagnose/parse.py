@@ -406,6 +406,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._coll_prints = 0  # a job's own prints of a tensor it hands to a collective (S.R_COLL_PRINT), at most 32
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
+        # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
+        # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
+        self._tests_devs: dict[int, tuple[str, str]] = {}
+        self._tests_seen: dict[int, set[tuple[str, str]]] = {}  # rank -> every process listed with it (two or more)
+        self._tests_twice: Event | None = None  # the event kept aside for a rank listed twice (readers.nccl._tests_dev)
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)
         self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
@@ -602,6 +607,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._pmix_went_on(tail, lines)
         if self._usage_at is not None:
             self._usage_cut(tail, lines)
+        else:
+            self._usage_headless(tail, lines)
         if isinstance(self._wd_tail, tuple):
             lineno = self._wd_tail[0]
             ev = Event("tb_cut", f"{self.path}:{lineno}", "Exception raised from ncclCommWatchdog ...")
@@ -828,6 +835,39 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        launcher=base in S.LAUNCHER_PROGS,
                        # the script declares the local rank only as --local_rank: the spelling torch >= 2.0's
                        # torch.distributed.launch no longer passes (--local-rank) (verdict.launch._usage_cut)
+                       local_underscore=_LOCAL_UNDERSCORE.search(said) is not None and "--local-rank" not in said)
+        self.aside.append(ev)
+
+    def _usage_headless(self, tail: list[str], lines: int) -> None:
+        """A paste that holds only the end of argparse's usage block: no "usage: PROG [-h]" line read, and the input
+        ends on lines argparse wraps its usage onto (S.R_USAGE_CONT), each an indented row of optional-argument groups
+        ("[--seed SEED] [--lr LR] ..."), the last one possibly cut inside its group by the paste. Two such rows at
+        least, six groups in all: no log line of prose or settings has that shape. argparse prints its usage alone so
+        only when it refuses a command line (its "error:" line follows, cut here), as ``_usage_cut`` reads it with its
+        head shown: the script refused the arguments every worker is launched with (lead rules U (2), W) -- a
+        ``launch_arg`` event, no rank, ``headless`` (round 83's megatron-deepspeed-178)."""
+        block: list[tuple[int, str]] = []
+        groups = 0
+        for i in range(len(tail) - 1, -1, -1):
+            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()
+            while t.startswith(">"):  # a quoted paste's marks
+                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            if not t.strip() or t.lstrip().startswith("```"):
+                continue
+            if not block and t.count("[") > t.count("]"):
+                t = t[:t.rfind("[")].rstrip()  # the paste cut inside the last row's last group
+            row = t.lstrip()
+            if not row.startswith("[") or row.count("[-") < 2 or not S.R_USAGE_CONT.match(t):
+                break
+            block.append((lines - len(tail) + 1 + i, tail[i]))
+            groups += row.count("[-")
+        if len(block) < 2 or groups < 6:
+            return
+        lineno, text = block[-1]
+        ev = self._context(lineno, text.rstrip("\r"), "launch_arg")
+        ev.rank = None  # argparse's usage: every worker is given the same command line
+        said = "\n".join(t for _, t in block)
+        ev.data.update(arg="", missing=False, usage=True, cut=True, usage_cut="", headless=True, launcher=False,
                        local_underscore=_LOCAL_UNDERSCORE.search(said) is not None and "--local-rank" not in said)
         self.aside.append(ev)
 

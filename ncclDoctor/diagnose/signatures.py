@@ -682,7 +682,7 @@ R_RING_SELF = re.compile(r"NCCL INFO (?:Ring|Channel) \d+(?:/\d+)? ?: ?(\d{1,7})
 # nccl-tests: the device list ("#  Rank  0 Group  0 Pid  4479 on host device  0 [0x81] NVIDIA ..."), the results
 # table's header, a result row ("  8  2  float  sum  -1  30.1 ...", broadcast's "  8  2  float  0  45.82 ...": a
 # time in us) and the closing "# Avg bus bandwidth" (not quoted: a harness listing it among the lines it missed)
-R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+"
+R_TESTS_DEVICE = re.compile(r"#\s+Rank\s+(?P<rank>\d{1,7})\s+(?:Group\s+\d+\s+)?Pid\s+(?P<pid>\d{1,10})\s+on\s+"
                             r"(?P<host>[\w.\-]{1,255})\s+device")
 # The progress bar of loading a model's weights: transformers' "Loading checkpoint shards:", vLLM's "Loading
 # safetensors checkpoint shards:" / "Loading pt checkpoint shards:", and Megatron/DeepSpeed-style
@@ -1836,8 +1836,12 @@ R_RANK_STEP_TOOK = re.compile(r"\[rank=(?P<rank>\d{1,7})\]:? [^\n]{0,200}?(?<![A
 # host without DHCP has one alike (lead rule AU (3); round 78's vllm-dgx-spark-7)
 R_LINK_LOCAL_ROLE = re.compile(r"\b(?P<role>(?:Head|Worker|Master|Main|Server|Node)(?: node)?(?: IB)? IP(?: address)?|"
                                r"MASTER_ADDR|master_addr)\s{0,3}[:=]\s{0,20}(?P<addr>169\.254\.\d{1,3}\.\d{1,3})\b")
-# the values torch prints under that assert, on its own line ("device=1, num_gpus=1"; empty where no GPU is visible)
-R_DEVICE_PAST = re.compile(r"^\s*device=(\d{1,4}), num_gpus=(\d{1,4})\s*$")
+# the values torch prints under that assert, on its own line ("device=1, num_gpus=1"; empty where no GPU is visible),
+# or the index alone with the count left empty ("device=7, num_gpus="; round 83's simple-grpo-24)
+R_DEVICE_PAST = re.compile(r"^\s*device=(\d{1,4}), num_gpus=(\d{0,4})\s*$")
+# ... or at the end of the assert's own line ("... please report a bug to PyTorch. device=7, num_gpus=1"), the count
+# possibly empty or on the next line
+R_DEVICE_SAID = re.compile(r"\bdevice=(\d{1,4}),(?: ?num_gpus=(\d{0,4}))?\s*$")
 R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"

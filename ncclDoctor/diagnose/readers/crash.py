@@ -61,7 +61,9 @@ class CrashReaders:
         if d and "device < num_gpus" in (self._cuda_open[1].data.get("what") or ""):
             # the values under torch's device-index assert: an index at or past the devices the process sees (lead
             # rules AU (2), Q: the launch's setting), told apart from none visible at all (round 78's mace-1197)
-            self._cuda_open[1].data.update(device_index=int(d.group(1)), num_gpus=int(d.group(2)))
+            self._cuda_open[1].data.update(device_index=int(d.group(1)))
+            if d.group(2):  # an empty count says nothing of how many GPUs it sees
+                self._cuda_open[1].data["num_gpus"] = int(d.group(2))
             return None
         x = S.R_XID.search(text) if "Xid" in text else None
         if x:
@@ -214,6 +216,11 @@ class CrashReaders:
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6) or m.group(12)),
                        watchdog="watchdog thread" in text)
+        if "device < num_gpus" in what and "device=" in text and (ds := S.R_DEVICE_SAID.search(text)):
+            # torch's device-index assert with its values on its own line (read as R_DEVICE_PAST's below it)
+            ev.data["device_index"] = int(ds.group(1))
+            if ds.group(2):
+                ev.data["num_gpus"] = int(ds.group(2))
         said = S.R_ERR_ON_RANK.search(text, max(0, m.start() - 200), m.start()) if "rank " in text[:m.start()] else None
         if said:  # the framework's line names the rank this error was raised on ("... on rank 6: CUDA error: ...")
             ev.rank = int(said.group(1))

@@ -477,6 +477,26 @@ class NcclReaders:
         if len(ops) > _COLL_KEEP:
             ops.pop(next(iter(ops)))
 
+    def _tests_dev(self, lineno: int, text: str, rank: int, proc: tuple[str, str]) -> None:
+        """nccl-tests' device table ("#  Rank  0 Group  0 Pid 4479 on host device  0 ..."): one line per rank of the
+        world (each thread's -g GPUs a rank of their own), so one run lists a rank once. A second process (another
+        pid or host) listed with a rank already listed, before any results table, numbered itself that rank again:
+        every process launched is rank 0.. of a world of its own, nccl-tests not run as one MPI job (lead rule AA (1),
+        as rule BD (3) reads two hosts each rank 0). Kept aside once as a ``launch_args`` event with ``own_worlds``
+        (verdict.world._own_worlds), which counts the processes listed with that rank and their hosts."""
+        first = self._tests_devs.setdefault(rank, proc)
+        if first == proc:
+            return
+        procs = self._tests_seen.setdefault(rank, {first})
+        if len(procs) < 64:
+            procs.add(proc)
+        if self._tests_twice is None:
+            self._tests_twice = ev = self._plain(lineno, text, "launch_args")
+            ev.rank = None  # a rank number each process gave itself, not a rank of the job
+            self.aside.append(ev)
+        self._tests_twice.data.update(own_worlds=True, tests_rank=rank, procs=len(procs),
+                                      hosts=sorted({h for h, _ in procs})[:4])
+
     def _progress(self, lineno: int, text: str) -> Event | None:
         """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
         nccl-tests run's device list and table header (``run_start``) and its result rows or
@@ -508,6 +528,9 @@ class NcclReaders:
             ev.data["host"] = d.group("host") if d else None
             if d:  # rank 0 prints every process's device line: the highest rank listed + 1 is the world
                 ev.data["tests_rank"] = int(d.group("rank"))
+                self._tests_dev(lineno, text, int(d.group("rank")), (d.group("host"), d.group("pid")))
+            else:
+                self._tests_devs, self._tests_seen = {}, {}  # the results table: a device list after it is another run
             return ev
         if '): "' in text and not self._pyspy_seen and S.R_PYSPY_THREAD.match(self._body):
             self._pyspy_seen = True  # once per file: a dump's first thread header says a dump was taken

@@ -223,6 +223,8 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         return None
     if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
         return _nccl_tests_past_gpus(tests)
+    if unsaid := [e for e in evs if e.data.get("device_index", 0) >= 1 and "num_gpus" not in e.data]:
+        return _index_past_unsaid(unsaid)
     if past_idx := [e for e in evs if e.data.get("num_gpus") and e.data.get("device_index", -1) >= e.data["num_gpus"]]:
         # torch's device-index assert with its values shown: GPUs ARE visible, the index asked for is past them
         # (round 78's mace-1197: device=1, num_gpus=1 -- a DDP launch over single-device MIG slices). Lead rules
@@ -286,6 +288,31 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         "shows, or CUDA_VISIBLE_DEVICES leaves); a model whose model-parallel size is larger needs that many GPUs "
         "(or a smaller model / checkpoint whose model-parallel size equals the number of GPUs).",
         "high", [], [e.brief()] + [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _index_past_unsaid(evs: list[Event]) -> Verdict:
+    """torch's device-index assert ('device >= 0 && device < num_gpus') showing the index asked for (device=N, N >= 1)
+    but no count (num_gpus= left empty): the assert failed on a non-negative index, so N is at or past the GPUs the
+    process sees -- a device index the process was given (its local rank, a device setting of the script or its
+    config, CUDA_VISIBLE_DEVICES leaving fewer GPUs), the launch's setting (lead rules AU (2), Q): config, no rank.
+    With no index shown either (device=, num_gpus=: round 78's mace-1504) nothing says a GPU is visible at all, and
+    index 0 failing means none is: those stay a CUDA error."""
+    n = evs[0].data["device_index"]
+    return Verdict(
+        "config",
+        f"a process asked for GPU index {n} and torch's assert 'device >= 0 && device < num_gpus' failed (device={n}, "
+        f"its num_gpus not printed): a non-negative index failing it is at or past the GPUs the process sees, so "
+        f"fewer than {n + 1} GPUs are visible to it -- the device index comes from the launch or the job's settings "
+        "(the local rank, a device index in the script's config or arguments, CUDA_VISIBLE_DEVICES), a setting every "
+        "process shares, not a CUDA fault and not one rank's",
+        "Give each process a device index within the visible GPU count: count the GPUs it sees (nvidia-smi -L; "
+        "torch.cuda.device_count() in the process; with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0) and "
+        f"lower the index {n} the script or its config asks for (a device argument or setting such as a separate "
+        "generation / inference device index, cuda:N) below that count, or make that GPU visible to the process (a "
+        "CUDA_VISIBLE_DEVICES that includes it, set before importing torch / initialising CUDA); start no more "
+        "processes than visible GPUs (--nproc_per_node, deepspeed --num_gpus N or --include localhost:0,1,...), each "
+        "on torch.cuda.set_device(local_rank).",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -> Verdict | None:

@@ -52,7 +52,7 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if e.data.get("module"):
         return _no_module_spec(e, evs, "Windows store connect warning" in {
             x.data.get("what") for x in c.samples.get("benign", [])})
-    if e.data.get("usage_cut"):
+    if e.data.get("usage_cut") or e.data.get("headless"):
         return _usage_cut(e, evs)
     if e.data.get("usage"):
         return _usage_error(e, evs)
@@ -133,13 +133,17 @@ def _usage_cut(e, evs: list) -> Verdict:
     torchrun) is the launcher refusing the command it was given before any worker started (lead rule X (2)); a
     script's is the script refusing the arguments every worker is launched with (lead rules U (2), W): config, no
     rank, at medium confidence -- what was refused is not shown."""
-    prog = e.data["usage_cut"]
+    prog = e.data["usage_cut"] or "SCRIPT"
+    # its head line shown, or only the rows argparse wraps its usage onto (parse._usage_headless: the paste starts
+    # below "usage: PROG [-h]", round 83's megatron-deepspeed-178)
+    usage = (f"'usage: {prog} [-h] ...', the paste cut before its 'error:' line" if not e.data.get("headless") else
+             f"its rows of options ('{e.text.strip()[:80]} ...'), the paste starting below its 'usage:' line and cut "
+             "before its 'error:' line")
     if e.data.get("launcher"):
         return Verdict(
             "config",
-            f"the launcher printed its own argparse usage ('usage: {prog} [-h] ...', the paste cut before its "
-            "'error:' line): it refused the command it was given and started no worker -- the launch command, "
-            "a setting of the job, not a fault of any rank",
+            f"the launcher printed its own argparse usage ({usage}): it refused the command it was given and started "
+            "no worker -- the launch command, a setting of the job, not a fault of any rank",
             "Check the launch command against the launcher's usage: its options (--nproc-per-node, --nnodes, "
             "--node-rank, --master-addr / --master_addr, --master-port) go before the training script, each with its "
             "value, and the training_script it requires last, followed by the script's own arguments. A wrapper "
@@ -153,11 +157,10 @@ def _usage_cut(e, evs: list) -> Verdict:
         # colbert-213, lora-79)
         return Verdict(
             "config",
-            f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' "
-            "line), which declares the local rank only as --local_rank: argparse prints it so when it refuses the "
-            "arguments the script was started with, and torch.distributed.launch of torch >= 2.0 appends "
-            "--local-rank=N (the hyphen spelling) to every worker's command line -- the launch arguments, not a fault "
-            "of any rank",
+            f"the script printed argparse's usage ({usage}), which declares the local rank only as --local_rank: "
+            "argparse prints it so when it refuses the arguments the script was started with, and "
+            "torch.distributed.launch of torch >= 2.0 appends --local-rank=N (the hyphen spelling) to every worker's "
+            "command line -- the launch arguments, not a fault of any rank",
             "--local-rank vs --local_rank: torch.distributed.launch of torch >= 2.0 passes --local-rank=N, and the "
             "script's argparse only declares --local_rank. Use torchrun and read LOCAL_RANK from the environment "
             "(int(os.environ['LOCAL_RANK']); torchrun passes no argument), or accept both spellings in argparse "
@@ -167,7 +170,7 @@ def _usage_cut(e, evs: list) -> Verdict:
             "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
-        f"the script printed argparse's usage ('usage: {prog} [-h] ...', the paste cut before its 'error:' line): "
+        f"the script printed argparse's usage ({usage}): "
         "argparse prints it so when it refuses the arguments the script was started with, and every worker is "
         "launched with that same command line -- the launch arguments, not a fault of any rank",
         "Read argparse's error line under the usage (it names the argument refused or missing). Most often the "
@@ -854,8 +857,31 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "it, at the version matching torch and the framework that imports it -- read the frame above the error for "
         "which one; for a library's optional backend, its install notes or the setting that picks the backend), the "
         "same Python environment on every rank and node (which python / sys.executable under the launcher), then "
-        "relaunch.",
+        "relaunch." + (_SPAWN_IMPORT_FIX.format(top=top) if _spawned(c) else ""),
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# a frame of the spawn start method's machinery: torch.multiprocessing.spawn's start_processes / join, multiprocessing's
+# spawn.py (a child's spawn_main) or its popen_spawn_* (the parent starting a child)
+_R_SPAWN_FRAME = re.compile(r"multiprocessing[/\\](?:spawn|popen_spawn_\w{1,10})\.py\b|\bspawn_main\(")
+# what an expert adds where those processes are started by spawn: each child is a fresh interpreter that re-imports
+# what it runs by module name, so a package the parent reached only by its working directory or registered at run time
+# (a plugin named on the command line, a sys.path entry the script added) is not there (round 83's allennlp-4428)
+_SPAWN_IMPORT_FIX = (
+    " The processes were started with the spawn start method (torch.multiprocessing.spawn; DataLoader workers under "
+    "spawn too): each is a fresh interpreter that re-imports every module by name, so a package the parent found "
+    "only through its working directory, a sys.path entry the script added, or a plugin the framework loads by "
+    "name (AllenNLP's --include-package {top}) must be importable on its own there: make {top} importable in the "
+    "spawned processes -- run from the package's parent directory with PYTHONPATH=. (export PYTHONPATH=$PWD), or pip "
+    "install -e the package -- and check the package name; num_workers=0 shows whether the DataLoader workers are the "
+    "processes that fail.")
+
+
+def _spawned(c: Collected) -> bool:
+    """Whether the lines show the processes started by the spawn start method: torch.multiprocessing.spawn's record
+    of a child, or a traceback (cut where the paste stops) through spawn's own frames."""
+    return (any(e.data.get("launcher") == "torch.multiprocessing.spawn" for e in c.child_failures + c.worker_failures)
+            or any(_R_SPAWN_FRAME.search(e.text) for e in c.samples.get("tb_cut", [])))
 
 
 # The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the

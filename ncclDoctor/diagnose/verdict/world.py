@@ -133,6 +133,8 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or c.samples.get("nccl_error"):
         return None
+    if table := next((e for e in evs if e.data.get("procs")), None):
+        return _tests_rank_again(table)
     return Verdict(
         "config",
         "nccl-tests printed its preamble ('# nThread ... nGpus ...') more than once at the same time: only rank 0 of a "
@@ -144,6 +146,30 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "with NCCL_DEBUG=INFO: expect one header for all ranks (one header with Rank 0..N-1 across the nodes) and "
         "each node's transport in the INFO lines.",
         "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _tests_rank_again(e) -> Verdict:
+    """_own_worlds from nccl-tests' device table (readers.nccl._tests_dev): one run lists each rank once, and here
+    several processes (distinct pids, or hosts) are each listed as the same rank -- every process launched numbered
+    itself from rank 0, a world of its own, as two hosts each printing rank 0 are (lead rules AA (1), BD (3)), with
+    nothing failing (V (1)): config, no rank. Processes that also all report the same device each see one GPU only."""
+    n, r, hosts = e.data["procs"], e.data["tests_rank"], e.data["hosts"]
+    on = f" on {len(hosts)} hosts ({', '.join(hosts)})" if len(hosts) > 1 else f" on {hosts[0]}" if hosts else ""
+    return Verdict(
+        "config",
+        f"nccl-tests' device table lists {n} processes{on} each as Rank {r} ('{e.text.strip()[:100]}'): one run "
+        "lists every rank once, so each process launched numbered itself from rank 0 -- every process is a world of "
+        "its own and the nodes run separate one-rank benchmarks instead of one job (nccl-tests not built with MPI, or "
+        "the launcher's MPI / PMI not wiring the processes together), a launch set-up every process shares, not a "
+        "rank's fault",
+        "Build nccl-tests with MPI support (make MPI=1 MPI_HOME=<the MPI's prefix>; `ldd all_reduce_perf | grep "
+        "libmpi` must show it) and launch it as one MPI job across the nodes: under Slurm srun --mpi=pmix (or pmi2, "
+        "what `srun --mpi=list` offers and the MPI was built with), with pyxis/enroot the same --mpi option, or "
+        "mpirun of that MPI; one rank per GPU (-g 1 per process, --ntasks-per-node = GPUs per node), or one process "
+        "per node with -g 8. Check the GPU binding too: processes that all report device 0 each see one GPU "
+        "(--gpus-per-task / CUDA_VISIBLE_DEVICES per local rank; a container's ENROOT_RESTRICT_DEV); a correct run "
+        "prints one device table with Rank 0..N-1 on distinct devices.",
+        "medium", [], [e.brief()], job_wide=True)
 
 
 def _ranks_taken_twice(c: Collected) -> Verdict | None:
