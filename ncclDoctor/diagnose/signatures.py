@@ -1396,7 +1396,12 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # horovodrun's gloo launcher (runner/gloo_run.py: "Process {slot_info.rank} exit with status
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
-                           r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+                           r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b|"
+                           # Hugging Face TGI's text_generation_launcher and LoRAX's lorax_launcher (its fork): the
+                           # shard manager's "Shard process was signaled to shutdown with signal 7 rank=1", its span's
+                           # rank=N the shard's index of --num-shard: that process's torch.distributed rank (one node)
+                           r"\bShard process was signaled to shutdown with signal (?P<ts>\d{1,2})\b[^\n]{0,80}?"
+                           r"\brank=(?P<tr>\d{1,7})\b")
 # HPE Cray PALS's mpiexec (Polaris, Aurora): "x3200c0s25b0n0.hsn...: rank 1 died from signal 6 and dumped core",
 # "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
 R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
