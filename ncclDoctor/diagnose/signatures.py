@@ -1886,6 +1886,14 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.
 # the torch wheel was built with. Group ver: the CUDA version the driver supports, as the driver API encodes it
 # (1000 x major + 10 x minor: 11070 is CUDA 11.7).
 R_TORCH_DRIVER_OLD = re.compile(r"\bNVIDIA driver on your system is too old \(found version (?P<ver>\d{4,6})\)")
+# The same initialisation's warning for cudaGetDeviceCount failing otherwise ("[W CUDAFunctions.cpp:109] Warning: CUDA
+# initialization: CUDA driver initialization failed, you might not have a CUDA gpu."): cudaErrorInitializationError
+# (3), cudaErrorUnknown (999, "CUDA unknown error - this may be due to an incorrectly set up environment, e.g.
+# changing env variable CUDA_VISIBLE_DEVICES after program start") or "Unexpected error from cudaGetDeviceCount()".
+# A CUDA call shown failing (lead rule AT (1)), after which that process has no GPU. Only the warning's own head:
+# "Found no NVIDIA driver on your system" (a host with no driver) and the raised forms keep their readings.
+R_TORCH_CUDA_INIT = re.compile(r"\bCUDA initialization: (?P<what>CUDA driver initialization failed|CUDA unknown error|"
+                               r"Unexpected error from cudaGetDeviceCount\(\))")
 # NCCL's own WARN naming the CUDA runtime call it made and the error string the runtime returned, without "Cuda
 # failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
 # ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle
