@@ -19,7 +19,8 @@ BG (7), BJ (2)).
   next(rendezvous_iterator) -> _tcp_rendezvous_handler, the paste stopping inside the function's name; uer-py-101):
   the process raised while the job's store was being created or connected -- rules L, Y, BC (1): store_rendezvous,
   culprits [] (a multiprocessing "SpawnProcess-1" is no rank: rule Q). A cut in torchrun's elastic rendezvous frames
-  (torch/distributed/elastic/rendezvous/) is NOT read by this.
+  (torch/distributed/elastic/rendezvous/), or in the module's helper reading an environment variable
+  (_get_env_or_raise: that variable missing), is NOT read by this.
 - One rank's own tagged traceback ending in torch's size mismatch where one size is a whole multiple of the other
   ("The size of tensor a (2535) must match the size of tensor b (20280)", 20280 = 8 x 2535; cache-dit-353): rules
   BJ (2), BG (4) keep unknown, that rank; the fix now says what round 82's untagged form said (a sharded tensor meets
@@ -92,14 +93,22 @@ _SPAWN_HEAD = ("Process SpawnProcess-1:\n"
                "    dist.init_process_group(backend, init_method=master_ip, world_size=world_size, rank=rank)\n")
 
 
+_SITE = '  File "/opt/py/lib/python3.8/site-packages/torch/distributed/'
+_INTO_RDZV = (_SITE + 'distributed_c10d.py", line 422, in init_process_group\n'
+              "    store, rank, world_size = next(rendezvous_iterator)\n")
+
+
 def test_cut_inside_the_rendezvous_module_is_store_rendezvous(tmp_path):
-    v = _verdict(tmp_path, _SPAWN_HEAD
-                 + '  File "/opt/py/lib/python3.8/site-packages/torch/distributed/distributed_c10d.py", line 422, in '
-                 "init_process_group\n"
-                 "    store, rank, world_size = next(rendezvous_iterator)\n"
-                 '  File "/opt/py/lib/python3.8/site-packages/torch/distributed/rendezvous.py", line 126, in _tcp_ren\n')
+    v = _verdict(tmp_path, _SPAWN_HEAD + _INTO_RDZV + _SITE + 'rendezvous.py", line 126, in _tcp_ren\n')
     assert (v["cause"], v["culprits"]) == ("store_rendezvous", []), v
     assert "world_size" in v["fix"].lower(), v
+
+
+def test_cut_in_the_rendezvous_modules_env_helper_is_not_read_so(tmp_path):
+    v = _verdict(tmp_path, _SPAWN_HEAD + _INTO_RDZV + _SITE + 'rendezvous.py", line 190, in _env_rendezvous_handler\n'
+                 "    rank = int(_get_env_or_raise(\"RANK\"))\n"
+                 + _SITE + 'rendezvous.py", line 170, in _get_env_or_raise\n')
+    assert v["cause"] != "store_rendezvous", v
 
 
 def test_cut_inside_elastic_rendezvous_is_not_read_so(tmp_path):

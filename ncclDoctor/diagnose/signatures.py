@@ -1808,10 +1808,15 @@ R_RDZV_STEP = re.compile(r"^\s*store, rank, world_size = next\(rendezvous_iterat
                          r"^\s*store = (?:TCPStore|_create_c10d_store)\(")
 RDZV_STEP_FUNCS = ("init_process_group", "_env_rendezvous_handler", "_tcp_rendezvous_handler")
 # A frame inside init_process_group's rendezvous module itself (torch/distributed/rendezvous.py: its env:// / tcp:// /
-# file:// handlers and _create_c10d_store, which create or connect the job's store), whatever its function -- a paste
-# cut inside that frame's own line ("in _tcp_ren") too: the process was below the rendezvous step (lead rules L, Y,
+# file:// handlers and _create_c10d_store, which create or connect the job's store) -- a paste cut inside that frame's
+# own line ("in _tcp_ren") too, its code line not shown: the process was below the rendezvous step (lead rules L, Y,
 # BC (1)). Not torch/distributed/elastic/rendezvous/ (torchrun's agent: rule BC (1)'s agent frames are read apart)
 R_RDZV_MODULE_FRAME = re.compile(r"torch[/\\]distributed[/\\]rendezvous\.py\"?, line \d{1,7}, in \w")
+# that module's functions that create or connect the store (a cut frame's function, whole or cut, must begin one of
+# them): not its helpers that read an environment variable or a URL parameter (_get_env_or_raise, _error,
+# _query_to_dict), whose failure is that setting missing
+RDZV_STORE_FUNCS = ("_tcp_rendezvous_handler", "_env_rendezvous_handler", "_file_rendezvous_handler",
+                    "_create_c10d_store", "_rendezvous_helper", "rendezvous")
 # a traceback's last line, or a name alone: an exception's class then ':' or nothing ("RuntimeError: x",
 # "KeyboardInterrupt"), not a frame's code line ("main()", "x = f(y)", "return g()")
 R_EXC_OR_NAME = re.compile(r"^\s*[A-Za-z_][\w.]{0,200}(?::|\s*$)")
