@@ -522,6 +522,10 @@ SNIFF = 8192
 #             The NVIDIA driver on your system is too old (found version 11070)"), warned by torch.cuda.is_available()
 #             with no other word: that process has no GPU, the host's driver older than the torch build's CUDA
 #             (readers.crash._driver_too_old, verdict.cuda._cuda, lead rule AT (1))
+#   CUDA initialization:  torch's CUDA initialisation warning that cudaGetDeviceCount failed ("[W
+#             CUDAFunctions.cpp:109] Warning: CUDA initialization: CUDA driver initialization failed, you might not
+#             have a CUDA gpu."), with no other word: that process has no GPU (S.R_TORCH_CUDA_INIT,
+#             readers.crash._cuda_init_failed, verdict.cuda._torch_cuda_init, lead rules AT (1), AX (4), BG (7))
 #   Horovod detected  horovodrun's "Horovod detected that one or more processes exited with non-zero status" block
 #             (its "Process name:" / "Exit code:" lines follow with no other word: readers.exits._mpi_first, rules A, I)
 #   std::bad_alloc  C++'s uncaught allocation failure ("terminate called after throwing an instance of
@@ -716,7 +720,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"CUDA warning:",
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
-            b"too old (found version", b"shm_open", b"mesh master", b"modify QP",
+            b"too old (found version", b"CUDA initialization: ", b"shm_open", b"mesh master", b"modify QP",
             b"CUDA_HOME does not", b"PyTorch extensions root", b"Building extension module",
             b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",

@@ -759,12 +759,21 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cut at the call of the (DDP-wrapped) model or at a backward(): DDP's implicit collectives (rule BM (1))
             multi = step[1] or (head is not None and head < self._dist_worker < frame[0])
             self._spawn_in_collective(frame[0], step[0], multi)
-        if ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code):
-            # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore: the
+        step = ev.data["func"] in S.RDZV_STEP_FUNCS and code is not None and S.R_RDZV_STEP.match(code)
+        func = ev.data["func"]
+        # a frame of the rendezvous module, its code line not shown (shown, R_RDZV_STEP above decides), in a function
+        # that creates or connects the store -- its name whole or cut ("_tcp_ren"), not an environment helper's
+        inside = code is None and len(func) >= 4 and S.R_RDZV_MODULE_FRAME.search(frame[1]) and any(
+            f.startswith(func) for f in S.RDZV_STORE_FUNCS) and not any(
+            f.startswith(func) for f in ("_get_env_or_raise", "_env_error", "_error", "_query_to_dict"))
+        if step or inside:
+            # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore, or a
+            # frame inside the rendezvous module itself (its handler, cut at any line: round 83's uer-py-101): the
             # process raised there, while the store every process shares was being set up (verdict.store)
             st = self._context(frame[0], frame[2], "store_timeout")
             st.rank = None  # the store's set-up, shared by every process: no rank's own failure
-            st.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, rdzv_cut=code.strip())
+            st.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False,
+                           rdzv_cut=code.strip() if step else f"rendezvous.py, in {ev.data['func']}")
             self.aside.append(st)
 
     @staticmethod

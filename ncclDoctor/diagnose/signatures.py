@@ -1396,7 +1396,12 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
                            # horovodrun's gloo launcher (runner/gloo_run.py: "Process {slot_info.rank} exit with status
                            # code {exit_code}."): the global rank, its status as the worker's shell returns it (137 =
                            # 128 + 9: killed by SIGKILL)
-                           r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b")
+                           r"\bProcess (?P<hr>\d{1,7}) exit with status code (?P<hc>-?\d{1,4})\b|"
+                           # Hugging Face TGI's text_generation_launcher and LoRAX's lorax_launcher (its fork): the
+                           # shard manager's "Shard process was signaled to shutdown with signal 7 rank=1", its span's
+                           # rank=N the shard's index of --num-shard: that process's torch.distributed rank (one node)
+                           r"\bShard process was signaled to shutdown with signal (?P<ts>\d{1,2})\b[^\n]{0,80}?"
+                           r"\brank=(?P<tr>\d{1,7})\b")
 # HPE Cray PALS's mpiexec (Polaris, Aurora): "x3200c0s25b0n0.hsn...: rank 1 died from signal 6 and dumped core",
 # "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
 R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
@@ -1804,6 +1809,16 @@ R_IPY_CODE = re.compile(r"^\s*(?:(?P<arrow>-{1,8}>)\s{0,8}|\(\.\.\.\)\s{1,12})?\
 R_RDZV_STEP = re.compile(r"^\s*store, rank, world_size = next\(rendezvous_iterator\)\s*$|"
                          r"^\s*store = (?:TCPStore|_create_c10d_store)\(")
 RDZV_STEP_FUNCS = ("init_process_group", "_env_rendezvous_handler", "_tcp_rendezvous_handler")
+# A frame inside init_process_group's rendezvous module itself (torch/distributed/rendezvous.py: its env:// / tcp:// /
+# file:// handlers and _create_c10d_store, which create or connect the job's store) -- a paste cut inside that frame's
+# own line ("in _tcp_ren") too, its code line not shown: the process was below the rendezvous step (lead rules L, Y,
+# BC (1)). Not torch/distributed/elastic/rendezvous/ (torchrun's agent: rule BC (1)'s agent frames are read apart)
+R_RDZV_MODULE_FRAME = re.compile(r"torch[/\\]distributed[/\\]rendezvous\.py\"?, line \d{1,7}, in \w")
+# that module's functions that create or connect the store (a cut frame's function, whole or cut, must begin one of
+# them): not its helpers that read an environment variable or a URL parameter (_get_env_or_raise, _error,
+# _query_to_dict), whose failure is that setting missing
+RDZV_STORE_FUNCS = ("_tcp_rendezvous_handler", "_env_rendezvous_handler", "_file_rendezvous_handler",
+                    "_create_c10d_store", "_rendezvous_helper", "rendezvous")
 # a traceback's last line, or a name alone: an exception's class then ':' or nothing ("RuntimeError: x",
 # "KeyboardInterrupt"), not a frame's code line ("main()", "x = f(y)", "return g()")
 R_EXC_OR_NAME = re.compile(r"^\s*[A-Za-z_][\w.]{0,200}(?::|\s*$)")
@@ -1887,6 +1902,14 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.
 # the torch wheel was built with. Group ver: the CUDA version the driver supports, as the driver API encodes it
 # (1000 x major + 10 x minor: 11070 is CUDA 11.7).
 R_TORCH_DRIVER_OLD = re.compile(r"\bNVIDIA driver on your system is too old \(found version (?P<ver>\d{4,6})\)")
+# The same initialisation's warning for cudaGetDeviceCount failing otherwise ("[W CUDAFunctions.cpp:109] Warning: CUDA
+# initialization: CUDA driver initialization failed, you might not have a CUDA gpu."): cudaErrorInitializationError
+# (3), cudaErrorUnknown (999, "CUDA unknown error - this may be due to an incorrectly set up environment, e.g.
+# changing env variable CUDA_VISIBLE_DEVICES after program start") or "Unexpected error from cudaGetDeviceCount()".
+# A CUDA call shown failing (lead rule AT (1)), after which that process has no GPU. Only the warning's own head:
+# "Found no NVIDIA driver on your system" (a host with no driver) and the raised forms keep their readings.
+R_TORCH_CUDA_INIT = re.compile(r"\bCUDA initialization: (?P<what>CUDA driver initialization failed|CUDA unknown error|"
+                               r"Unexpected error from cudaGetDeviceCount\(\))")
 # NCCL's own WARN naming the CUDA runtime call it made and the error string the runtime returned, without "Cuda
 # failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
 # ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle

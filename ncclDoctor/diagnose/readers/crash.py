@@ -193,6 +193,9 @@ class CrashReaders:
         d = S.R_TORCH_DRIVER_OLD.search(text) if "too old" in text else None
         if d:
             return self._driver_too_old(lineno, text, d)
+        i = S.R_TORCH_CUDA_INIT.search(text) if "CUDA initialization: " in text else None
+        if i:
+            return self._cuda_init_failed(lineno, text, i)
         m = S.R_CUDA_ERROR.search(text)
         r = S.R_NCCL_RT_FAILED.search(text) if not m and "NCCL WARN" in text and "out of memory" not in text else None
         if r:  # NCCL's WARN of the runtime call it made and the runtime's error string (its 'Cuda failure' unsaid)
@@ -239,6 +242,20 @@ class CrashReaders:
         ev.data.update(what=f"the NVIDIA driver on the host is too old for this torch build (found version {ver}: "
                        f"it supports CUDA up to {ver // 1000}.{ver % 1000 // 10})", cuda_code=35, watchdog=False,
                        driver_cuda=f"{ver // 1000}.{ver % 1000 // 10}", driver_found=ver)
+        return ev
+
+    def _cuda_init_failed(self, lineno: int, text: str, i) -> Event:
+        """torch's CUDA initialisation warning that cudaGetDeviceCount failed for another reason than the driver's
+        version (signatures.R_TORCH_CUDA_INIT: cudaErrorInitializationError, cudaErrorUnknown): the process that
+        printed it can use no GPU. What failed is the driver's start-up in that process (a forked child of a parent
+        that had initialised CUDA, a container without GPU access, a driver / module mismatch), the same wherever
+        it is printed: no rank's by the line alone (lead rule AT (1))."""
+        what = i.group("what")
+        ev = self._context(lineno, text, "cuda_error")
+        ev.rank = None  # the line names no rank: every process starting CUDA alike prints it
+        ev.data.update(what=f"CUDA initialization: {what}", watchdog=False, cuda_init=what,
+                       cuda_code=3 if what.startswith("CUDA driver") else 999 if what.startswith("CUDA unknown")
+                       else None)
         return ev
 
     def _kernel_assert(self, lineno: int, text: str, k) -> Event | None:

@@ -529,6 +529,10 @@ class ExitReaders:
                                        128 - status if 128 < status < 160 else status)
                 ev.data.update(launcher="horovodrun", status=status)
                 return ev
+            if g.group("tr"):  # a model server's shard killed by a signal (lead rules A, I; F for a SIGBUS)
+                ev = self._global_exit(lineno, text, int(g.group("tr")), -int(g.group("ts")))
+                ev.data["launcher"] = "the model server's launcher (TGI / LoRAX)"
+                return ev
             if g.group("vr") or g.group("rr"):  # the first worker the executor saw die (its exit code not printed)
                 if S.R_VLLM_DP.search(text):
                     return None  # a data-parallel engine's own worker index, not a rank of the job

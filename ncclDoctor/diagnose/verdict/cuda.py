@@ -565,6 +565,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # the fabric failed first (IB work completions in error): the CUDA errors of the teardown follow
     if all(e.data.get("driver_cuda") for e in evs):
         return _torch_driver_old(evs)
+    if all(e.data.get("cuda_init") for e in evs):
+        return _torch_cuda_init(evs)
     if _after_kernel_timeout(c, evs):
         return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
     over = _procs_past_gpus(c, evs)
@@ -1176,6 +1178,33 @@ def _torch_driver_old(evs: list) -> Verdict:
         f"build's. Either update the NVIDIA driver on every node to one that supports torch's CUDA version, or "
         f"install a torch build for the driver's CUDA version ({tag} or older: pip install torch --index-url "
         f"https://download.pytorch.org/whl/{tag}, with the matching torchvision / deepspeed), then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _torch_cuda_init(evs: list) -> Verdict:
+    """Lead rules AT (1), AX (4), BG (7): torch's CUDA initialisation warned that cudaGetDeviceCount failed
+    (readers.crash._cuda_init_failed: "CUDA driver initialization failed", "CUDA unknown error") -- a CUDA call shown
+    failing, after which that process has no GPU. The warning names no rank and every process that starts CUDA the
+    same way prints it (the lines' copies, one a process), so no rank is at fault: cuda_error, culprits [], and
+    nobody innocent. A traceback cut before its error text beside it adds nothing (rule BG (6))."""
+    e = evs[0]
+    n = len(evs)
+    many = f", printed {n} times" if n > 1 else ""
+    return Verdict(
+        "cuda_error",
+        f"torch's CUDA initialisation failed ('{e.data['what']}', {e.where}{many}): the driver could not be started "
+        "in the process(es) that printed it, so they have no GPU -- the same wherever CUDA starts this way, not one "
+        "rank's fault",
+        "CUDA driver initialization failed (cudaErrorInitializationError) inside the training processes: where they "
+        "are forked children of a parent that already initialised CUDA (Lightning's strategy='ddp_fork' / "
+        "'ddp_notebook', a multiprocessing 'fork' start method, a DataLoader touching CUDA), the children cannot "
+        "start it -- do not initialize CUDA in the parent before fork (no torch.cuda call, .cuda() or model on the GPU "
+        "there) or use the spawn start method: strategy='ddp' / ddp_spawn instead of ddp_fork, "
+        "mp.set_start_method('spawn'); a forked child would raise 'Cannot re-initialize CUDA in forked subprocess'. "
+        "Otherwise the host: check the NVIDIA driver / nvidia-smi and python -c 'import torch; "
+        "print(torch.cuda.is_available())' outside the job, GPU access in the container / nvidia-uvm module "
+        "(--gpus all, /dev/nvidia*; sudo modprobe nvidia-uvm), CUDA_VISIBLE_DEVICES set before the program starts "
+        "(not changed after), and reinstall matching torch and driver where they disagree.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

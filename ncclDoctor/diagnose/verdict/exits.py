@@ -1346,6 +1346,11 @@ LAUNCHER_LOGS = {
                           "the server was ready, and its exit code: read that scheduler's own lines above it (SGLang "
                           "prefixes them [time TPn]) for its last error; exit code -9 is a kill from outside (dmesg "
                           "-T for the OOM killer)."),
+    "the model server's launcher (TGI / LoRAX)": (
+        "The model server's launcher names the shard (rank=N of --num-shard) and the signal that ended it, not why: "
+        "the shard's own stderr follows its 'Shard complete standard error output:' line, and each shard's log; "
+        "signal 7 (SIGBUS) is the shared memory the shards map (/dev/shm) running out, signal 9 a kill from outside "
+        "(dmesg -T for the OOM killer)."),
     "Vertex AI": ("Vertex AI's record names the replica that failed (workerpoolN-M: replica M of worker pool N, a "
                   "machine that runs one or more ranks), not a rank nor why: its message carries only the head of "
                   "that replica's traceback, so read the replica's own log in Cloud Logging (the custom job's logs, "

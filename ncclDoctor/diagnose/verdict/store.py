@@ -87,7 +87,9 @@ def _rendezvous_cut(c: Collected, evs: list) -> Verdict:
         "service answering): pick a free port (MASTER_PORT, or the port of "
         "init_method='tcp://HOST:PORT'; ss -ltnp | grep PORT). Otherwise MASTER_ADDR is not this host's or not "
         "reachable (nc -zv MASTER_ADDR MASTER_PORT from every node); with env:// set MASTER_ADDR, MASTER_PORT, "
-        "RANK and WORLD_SIZE for every process.",
+        "RANK and WORLD_SIZE for every process. A store that waits for more processes than were started times out "
+        "the same way: world_size must equal the number of processes started on every machine together (tcp:// "
+        "and env:// alike), each with its own rank.",
         "low", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 

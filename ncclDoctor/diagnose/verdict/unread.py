@@ -445,6 +445,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
+            + _shard_sized_lone(what, lone[0])
             + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
             f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
@@ -654,6 +655,18 @@ def _shard_sized(what: str) -> str:
             "parallelism it does not support (check the feature's compatibility with context / sequence parallel), "
             "or match parallel degree to the pipeline's supported config; upgrade the library whose frame raised it "
             "where a newer release handles the split. ")
+
+
+def _shard_sized_lone(what: str, rank: int) -> str:
+    """_shard_sized's sentence for ONE rank's own traceback ending in that size mismatch (lead rules BJ (2), BG (4):
+    that rank is the culprit, the cause stays unknown; round 83's cache-dit-353): the split is the code every rank of
+    the parallel group runs, so the other ranks' tracebacks are the ones to compare. Else ''."""
+    said = _shard_sized(what)
+    if not said:
+        return ""
+    return (said + f"Rank {rank} is the one shown raising it; the split is the same code on every rank of the "
+            "parallel group, so get the full traceback of every rank (whether they fail alike, on which sizes) and "
+            "check the tensors' shapes per rank around that line (print .shape before it). ")
 
 
 def _raised_alike(own: list) -> str:
