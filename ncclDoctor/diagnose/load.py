@@ -982,7 +982,8 @@ def _automata():
     over 48 of the bench's rank logs ran at 1004 MB per CPU-second in six of 51 and 1058 in five of 61, against 163 in
     four of 76: well below the 64 words the packed searcher takes, the number of passes, not of words, is the cost); 318
     (round 80's fixes): six of 53, the sixth full; 326 (session 30, round 81's fixes): six of 55 (a seventh of 53
-    would hold eight); 332 (round 82's fixes): six of 56."""
+    would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
+    holding 54."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
