@@ -137,6 +137,11 @@ CONFIG_FIELD_FIX = (
     "config (or the script that generates it), or update the framework (git pull / pip install -U) to the version "
     "the config was written for; then relaunch every rank. ")
 
+# the settings check's own advice (the catch-all reading below), which the narrower config readings end with
+_SETTING_FIX = ("Read the setting the line names and correct it in the launch command or config (the same on "
+                "every node); print the effective settings (the launcher's config dump, printenv | grep -E "
+                "'NCCL|TORCH|MASTER') to compare.")
+
 _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     # (first: the children's failing start stops the job whatever the parent reports after it)
     ("config", R_SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD, SPAWN_NO_MAIN_GUARD_FIX),
@@ -436,13 +441,9 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "container's SynapseAI release must be the driver's); check that HABANA_VISIBLE_DEVICES and any server-type "
      "override the launch sets (HLS_TYPE) name this platform, the same on every node."),
     ("config", R_PARALLEL_UNFIT, PARALLEL_UNFIT,
-     PARALLEL_UNFIT_FIX + "Read the setting the line names and correct it in the launch command or config (the same "
-     "on every node); print the effective settings (the launcher's config dump, printenv | grep -E "
-     "'NCCL|TORCH|MASTER') to compare."),
+     PARALLEL_UNFIT_FIX + _SETTING_FIX),
     ("config", R_CONFIG_FIELD, CONFIG_FIELD,
-     CONFIG_FIELD_FIX + "Read the setting the line names and correct it in the launch command or config (the same "
-     "on every node); print the effective settings (the launcher's config dump, printenv | grep -E "
-     "'NCCL|TORCH|MASTER') to compare."),
+     CONFIG_FIELD_FIX + _SETTING_FIX),
     ("config",
      # ("does not support X" is left out: a kernel refusing a rank's own input, "does not support bfloat16 inputs",
      # is that rank's run, not a setting every rank shares)
@@ -461,8 +462,7 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 r"\bnot (?:properly|correctly) (?:set|configured)\b|"
                 r"missing required|no such option|exit(?:ed)? (?:with )?(?:code|status) 255"),
      "a check of the job's settings refused them (a value, an option, or the launch set-up)",
-     "Read the setting the line names and correct it in the launch command or config (the same on every node); "
-     "print the effective settings (the launcher's config dump, printenv | grep -E 'NCCL|TORCH|MASTER') to compare."),
+     _SETTING_FIX),
 )
 
 
