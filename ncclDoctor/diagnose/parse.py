@@ -830,9 +830,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         for i, raw in enumerate(tail):
             if first + i <= lineno:
                 continue
-            t = S.strip_prefixes(S.R_ANSI.sub("", raw).rstrip("\r")).rstrip()
-            while t.startswith(">"):  # a quoted paste's marks
-                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            t = _tail_line(raw)
             if t.strip() and not t.lstrip().startswith("```") and not S.R_USAGE_CONT.match(t):
                 return
             block.append(t)
@@ -858,9 +856,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         block: list[tuple[int, str]] = []
         groups = 0
         for i in range(len(tail) - 1, -1, -1):
-            t = S.strip_prefixes(S.R_ANSI.sub("", tail[i]).rstrip("\r")).rstrip()
-            while t.startswith(">"):  # a quoted paste's marks
-                t = S.strip_prefixes(t[1:].lstrip(" ")).rstrip()
+            t = _tail_line(tail[i])
             if not t.strip() or t.lstrip().startswith("```"):
                 continue
             if not block and t.count("[") > t.count("]"):
