@@ -387,8 +387,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(  # lead rule A without its rank: the record's first observed failure, its entry cut
             "unknown", head + ": a rank failed on its own, which one and how these lines do not say",
             "Read the record's Root Cause entry whole (the full log, not its last lines: the Failures / Root Cause "
-            "table, its rank, exitcode, host and error_file) and the failed rank's own output above the record -- "
-            "its traceback is the cause; decorate the entry point with "
+            "table, its rank, exitcode, host and error_file) and the failed worker's own traceback above the record "
+            "(that rank's output) -- it is the cause; decorate the entry point with "
             "torch.distributed.elastic.multiprocessing.errors.@record (@record / error_file, or set "
             "TORCHELASTIC_ERROR_FILE) so the record carries the exception; an exit code -9 there was a kill from "
             "outside (dmesg -T for the OOM killer).", "low", [], [lone.event.brief()])
