@@ -618,14 +618,21 @@ def first_failure(c: Collected) -> list[Conclusion]:
         # Every rank exiting with the same code in the same second: torchrun's "first" is the order it
         # polled them in, not which failed first (a shared cause, e.g. the same exception on every rank).
         # A root whose exit code the paste cut is alike any other failure of its second (nothing says otherwise).
+        # So is another rank of that second failing on its own with another code (a signal not the agent's SIGTERM,
+        # its own lines showing no watchdog timeout: lead rules J, AM (2)): two failures, neither shown first
         alike = [x for x in c.child_failures if x is not e and (x.data.get("time") or e.data.get("time")) ==
                  e.data.get("time") and (e.data.get("exitcode") is None and x.data.get("exitcode") not in (None, -15)
-                                         or x.data.get("exitcode") == e.data.get("exitcode"))]
+                                         or x.data.get("exitcode") == e.data.get("exitcode")
+                                         or (x.data.get("exitcode") not in (None, -15, 0)
+                                             and x.data.get("signal") != "SIGTERM" and x.rank not in victims))]
         conf = "low" if victim or alike else "medium"
         code = e.data.get("exitcode") if e.data.get("exitcode") is not None else "not shown"
+        same = all(x.data.get("exitcode") == e.data.get("exitcode") for x in alike)
         note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
                 f" ({len(alike)} other rank(s) exited with the same code in the same second: torchrun's 'first' is "
-                "only the order it polled them in)" if alike else "")
+                "only the order it polled them in)" if alike and same else
+                f" ({len(alike)} other rank(s) failed on their own in the same second: torchrun's 'first' is only "
+                "the order it polled them in)" if alike else "")
         return [Conclusion("first_failure", conf,
                            f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
                            f"{code}{note}", [e.rank] if e.rank is not None else [],

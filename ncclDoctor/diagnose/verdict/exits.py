@@ -387,8 +387,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(  # lead rule A without its rank: the record's first observed failure, its entry cut
             "unknown", head + ": a rank failed on its own, which one and how these lines do not say",
             "Read the record's Root Cause entry whole (the full log, not its last lines: the Failures / Root Cause "
-            "table, its rank, exitcode, host and error_file) and the failed rank's own output above the record -- "
-            "its traceback is the cause; decorate the entry point with "
+            "table, its rank, exitcode, host and error_file) and the failed worker's own traceback above the record "
+            "(that rank's output) -- it is the cause; decorate the entry point with "
             "torch.distributed.elastic.multiprocessing.errors.@record (@record / error_file, or set "
             "TORCHELASTIC_ERROR_FILE) so the record carries the exception; an exit code -9 there was a kill from "
             "outside (dmesg -T for the OOM killer).", "low", [], [lone.event.brief()])
@@ -429,6 +429,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                else f"; the launcher's records show {len(own)} processes failing on their own (not stopped by it), "
                "none shown first: no one rank is the culprit (lead rule J)" if mixed
                else "; the launcher then stopped the others"))
+    if lone is None and not (alike or every or mixed) and len(ranks) > 1 and len(codes) > 1 and -15 not in codes:
+        # ranks failing with different codes, none only torn down (lead rules J, AM (2)): say which ended how
+        per = sorted({(e.rank, e.data["exitcode"]) for e in fails
+                      if e.rank is not None and e.data.get("exitcode") is not None})
+        what = (", ".join(f"rank {r} exit code {x}" + (f" ({SIGNALS.get(-x, f'signal {-x}')})" if x < 0 else
+                                                        ": a Python exception" if x == 1 else "") for r, x in per[:6])
+                + ": each failed on its own (none is shown only torn down by the launcher), so the record's Root "
+                "Cause is only the first it saw: no one rank is the culprit (lead rules J, AM (2))")
     single = lone is not None and len(ranks) == 1
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None and S.R_STORAGE_ERR.search(exception_text(exc)):

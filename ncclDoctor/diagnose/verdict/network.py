@@ -603,6 +603,19 @@ def _ccl_exchange(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in socks[:3]], job_wide=True)
 
 
+def _abort_unwound(c: Collected) -> bool:
+    """NCCL's bare INFO trail "socket.cc:N -> 3" (internal), nothing else, beside a communicator's "Abort COMPLETE"
+    and a watchdog's timeout: the abort flag unwinding the proxy and bootstrap threads' sockets of a timed-out
+    collective (printed by the host's other processes before this one's report), not a failure of the network.
+    A WARN, a socket text (reset, closed, refused), a system error (-> 2) or a set-up file in the trail (bootstrap,
+    init.cc, transport.cc) is a failure of its own and keeps its reading (lead rules O, AQ (1); round 84's
+    uniworld-46)."""
+    return (bool(c.retcodes) and all(f == "socket.cc" and n == 3 for f, n in c.retcodes)
+            and bool(c.kinds.get("watchdog_timeout"))
+            and any(st.counts.get("comm_aborted") for st in c.ranks.values())
+            and not c.samples.get("nccl_warn") and not c.samples.get("socket_error"))
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
@@ -636,6 +649,8 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if (boot and not connect and socks and not any(e.data.get("connect") for e in socks)
             and all(R_PEER_GONE.search(str(e.data.get("what", ""))) for e in socks)
             and all(f in _PEER_READ_FILES for f, _ in c.retcodes)):
+        boot = []
+    if boot and _abort_unwound(c):
         boot = []
     setup = [k for k in ks if k.kind == "connection_setup"]
     bad = bad_interfaces(c)

@@ -258,7 +258,9 @@ def _driver_oom_lead(c: Collected) -> str:
 NOT_SHOWN = (" The ranks these lines do not show are where to look: get the logs of every rank, and while it hangs a "
              "py-spy dump of the other ranks (those not shown here); on the next run NCCL_DEBUG=INFO and "
              "TORCH_DISTRIBUTED_DEBUG=DETAIL (torch then checks each collective's type and sizes across ranks and "
-             "names a rank that issued another).")
+             "names a rank that issued another). On a job over several nodes that means the other node logs too, "
+             "and the network between nodes (NCCL_SOCKET_IFNAME, NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET) when a whole "
+             "node's ranks are the missing ones.")
 
 
 SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "
