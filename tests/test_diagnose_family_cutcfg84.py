@@ -7,11 +7,11 @@ BC (1), BL (4), Q, BG (3) by source location, X (2), U (2)).
   connects the job's TCPStore -- store_rendezvous, culprits [] (rules BC (1), L, Y, AN (2);
   openseg.pytorch-100). A rendezvous.py frame cut under another code line (the handler's own call of
   _get_env_or_raise: an environment variable's lookup) is not read so: it stays unknown.
-- A traceback cut inside c10d's lookup of the default process group (distributed_c10d.py's _get_default_group /
-  _check_default_pg, at its "raise" or before its code line): that function raises only "Default process group has
-  not been initialized", so it is rule BL (4)'s process group never created -- config, culprits []
-  (video2dataset-314). A cut at the calling frame's own line (get_rank's "default_pg = _get_default_group()") is not
-  read so: rule BG (6)'s unknown stays.
+- A traceback cut inside c10d's lookup of the default process group (distributed_c10d.py's _get_default_group, at
+  its "raise" or before its code line): that function raises only "Default process group has not been
+  initialized", so it is rule BL (4)'s process group never created -- config, culprits [] (video2dataset-314). A
+  cut at the calling frame's own line (get_rank's "default_pg = _get_default_group()") is not read so: rule BG (6)'s
+  unknown stays, as does torch 1.x's _check_default_pg cut at its assert's code line (nolauncher81).
 - A ValueError / TypeError whose innermost frame is torchrun's own entry module (torch/distributed/run.py:
   determine_local_world_size's "return int(nproc_per_node)" -> "invalid literal for int() with base 10: ''"): the
   launcher refusing a launch argument before any worker ran -- config, culprits [] (rules X (2), U (2), Q;
