@@ -766,7 +766,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         inside = code is None and len(func) >= 4 and S.R_RDZV_MODULE_FRAME.search(frame[1]) and any(
             f.startswith(func) for f in S.RDZV_STORE_FUNCS) and not any(
             f.startswith(func) for f in ("_get_env_or_raise", "_env_error", "_error", "_query_to_dict"))
-        if step or inside:
+        # ... or a frame of that module right under init_process_group's rendezvous step (the caller's code line,
+        # "store, rank, world_size = next(rendezvous_iterator)", shown above it), cut inside its own line before its
+        # function's name is whole ("in _en": round 84's openseg.pytorch-100): what that next() enters is the
+        # rendezvous handler itself (a generator every init_process_group runs), whatever the cut name could begin
+        below = (code is None and frame is last and caller is not None and S.R_RDZV_MODULE_FRAME.search(frame[1])
+                 and bool(S.R_RDZV_STEP.match(caller[1])))
+        if step or inside or below:
             # the cut frame is init_process_group's rendezvous step, getting (or creating) the job's TCPStore, or a
             # frame inside the rendezvous module itself (its handler, cut at any line: round 83's uer-py-101): the
             # process raised there, while the store every process shares was being set up (verdict.store)

@@ -405,7 +405,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
     rpc = any(_R_RPC_TIMEOUT.search(x.text) for x in list(c.exceptions) + list(c.unread))
     code = _script_bug(e, own)
-    entry = _entry_parser(own)
+    entry = _entry_parser(own) or _launcher_args(own)
     if entry is not None and not disk and not hosts:
         return entry
     read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
@@ -600,6 +600,39 @@ def _entry_parser(own: list) -> Verdict | None:
         "training entry point / API for the installed version. Run the script once without the launcher (python "
         "script.py --help, one process) to check it starts, then relaunch with the same launch command (torchrun "
         "--nproc_per_node N script.py; torchrun instead of the deprecated torch.distributed.launch).",
+        "medium", [], [x.brief() for x in own[:3]], job_wide=True)
+
+
+# torchrun's own entry module (torch/distributed/run.py, which torch.distributed.launch runs too) as the file of the
+# innermost frame: its reading of the launch arguments (determine_local_world_size's int(nproc_per_node),
+# parse_min_max_nnodes, config_from_args), before any worker is started
+_R_RUN_ARGS_FILE = re.compile(r"torch[/\\]distributed[/\\]run\.py$")
+
+
+def _launcher_args(own: list) -> Verdict | None:
+    """Lead rules X (2), U (2), Q: every traceback shown ends in a ValueError / TypeError raised in torchrun's own
+    entry module (_R_RUN_ARGS_FILE, the innermost frame's file) -- the launcher converting or checking the arguments
+    it was given ("invalid literal for int() with base 10: ''": --nproc_per_node reached it empty), before any worker
+    runs: a launch setting every worker would share, config, no rank (round 84's esam-34). Not read so: an error raised
+    below torchrun (launcher/api.py, the agent, a worker's own frames), nor another class raised in run.py."""
+    if not own or any(x.data["type"].rpartition(".")[2] not in ("ValueError", "TypeError")
+                      or not _R_RUN_ARGS_FILE.search(x.data.get("frame_file") or "") for x in own):
+        return None
+    e = own[0]
+    said = e.data["type"] + (f": {e.data['message'][:160]}" if e.data.get("message") else "")
+    code = e.data.get("frame_code") or ""
+    return Verdict(
+        "config",
+        f"torchrun's own argument handling raised {said} (torch/distributed/run.py"
+        + (f": '{code[:80]}'" if code else "") + ") before any worker was started: a launch argument it was given "
+        "(--nproc_per_node, --nnodes, the rendezvous settings) is empty or malformed -- the launch command every "
+        "worker would share, so no rank is at fault",
+        "Check the launch command and the launch script variables that build it: --nproc_per_node must be a number "
+        "(or gpu / cpu / auto), --nnodes N or MIN:MAX; an empty value ('invalid literal for int()') is a variable the "
+        "script expected unset -- the GPUS argument of a dist_train.sh-style script (bash tools/dist_train.sh CONFIG "
+        "GPUS), or $(dirname $0) expanded in an interactive shell instead of the script (run the script with bash, "
+        "not its lines on the command line). Run the launcher directly to check: torchrun --nproc_per_node=2 "
+        "train.py ... (torchrun instead of the deprecated torch.distributed.launch).",
         "medium", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
@@ -1441,6 +1474,40 @@ def _message_cut(ev, who: str, said: str, r: tuple) -> Verdict:
 _R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.py\b")
 
 
+# c10d's lookup of the default process group (distributed_c10d.py's _get_default_group), which every call without an
+# explicit group makes (get_rank, get_world_size, barrier, a collective, a DistributedSampler): its one raise is
+# "Default process group has not been initialized". Not torch 1.x's _check_default_pg: a cut at its assert's code
+# line stays unknown (round 81's nolauncher81 near shape); its message literal is read by _message_cut
+_NO_PG_FUNCS = ("_get_default_group",)
+# ... the cut frame's code line, where shown: that raise (whole, or cut after its keyword), or the message literal
+# Python prints for a statement spread over lines
+_R_NO_PG_CODE = re.compile(r"""^raise\b|^[rfbu]?["']""")
+
+
+def _no_pg_cut(ev, who: str) -> Verdict:
+    """Lead rules BL (4), Q (last sentence), BG (3)'s reading by source location: a traceback cut inside c10d's lookup
+    of the default process group (_NO_PG_FUNCS), at its raise or before its code line: that function raises nothing
+    but "Default process group has not been initialized", so the frame says what failed and where -- a distributed
+    call (the frames above it) made in a process where init_process_group never ran: how the job was started, the
+    same for every process, config, no rank (round 84's video2dataset-314). Not read so: a cut in the calls above it
+    (get_rank's own line, a collective's), whose frames could raise other errors (rule BG (6))."""
+    r = generic.reading(["Default process group has not been initialized"])
+    fix = r[2] if r is not None and r[0] == "config" else ""
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback in torch.distributed's lookup of the default process group "
+        f"({ev.text[:200]}" + (f": '{ev.data['code'][:80]}'" if ev.data.get("code") else "") + "), before its "
+        "exception line: that lookup raises only 'Default process group has not been initialized' -- a distributed "
+        "call (get_rank, get_world_size, a barrier, a collective, a DistributedSampler) ran in a process where "
+        "init_process_group was never called: how the job was started (without the launcher or the set-up every "
+        "process shares), so no rank is at fault (the error itself was not pasted)",
+        "Default process group has not been initialized: call init_process_group before the code that makes the "
+        "distributed call (launch with torchrun, world_size=1 for one GPU), or, for a single-process run, guard "
+        "dist.get_rank() / dist.get_world_size() with dist.is_initialized() (use rank 0 / world size 1 when not "
+        "distributed, or pass rank / world_size explicitly). " + fix + " " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 def _cut_semaphore(ev, who: str) -> Verdict:
     """Lead rules F, AL (1), AG: a traceback cut where multiprocessing creates a lock or semaphore (queues.py's
     ctx.Lock(), synchronize.py's SemLock: a POSIX semaphore, a sem.* file in /dev/shm), after joblib's probe of that
@@ -1525,6 +1592,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "state_dict, so its failure there is the job's checkpoint against its model or storage, not one rank's; "
             "the error text itself was not pasted",
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if func in _NO_PG_FUNCS and _R_C10D_FILE.search(ev.text) and (not code or _R_NO_PG_CODE.match(code)):
+        return _no_pg_cut(ev, who)
     if not code:
         return None
     if (lit := _R_MESSAGE_LITERAL.match(code)) is not None and (
