@@ -316,6 +316,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._store_check = -9  # the last C++ frame of TCPStore::check() (its caller's frame may follow)
+        self._store_sock: tuple[int, Event] | None = None  # a store socket reset warning, its C++ frames may follow
         self._hb_poll = False  # a heartbeat monitor's store poll read from its frames (once a file)
         self._barrier_line = -99  # the last line of torchrun's agent waiting on its exit barrier
         self._coll_frame: tuple[int, str] = (-99, "")  # a traceback's frame of a collective call (R_COLL_FRAME)
@@ -985,6 +986,30 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         return self._cf_event(self._cf_line, keep=False)
 
+    def _store_ctor_reset(self, lineno: int) -> Event | None:
+        """A store socket reset warning ("[c10d] recvValue failed on SocketImpl(...): Connection reset by peer")
+        whose own C++ frames go through TCPStore::waitForWorkers() (its incrementValueBy): the TCPStore's
+        constructor, right after it connected, counting this worker in -- a request the client does not retry (the
+        connect/validate ping before it is retried, round 78's vllm-18362): the store connection failed at set-up
+        (lead rules L, Y, AS (1)), not the store's host exiting at the end of a job (rule N, a poll: check()).
+        Round 85's pytorch-pr129985. Read once per warning."""
+        for held in (self._store_reset, self._store_sock):
+            if held is None or not 0 < lineno - held[0] <= 24 or held[1].data.get("poll"):
+                continue
+            reset = held[1]
+            self._store_reset = None if held is self._store_reset else self._store_reset
+            self._store_sock = None if held is self._store_sock else self._store_sock
+            reset.data["ctor"] = True
+            said = S.R_STORE_SOCKET.search(reset.text)
+            gone = S.R_PEER_GONE.search(reset.text)
+            ev = Event(kind="store_timeout", where=reset.where, text=reset.text, rank=reset.rank, ts=reset.ts,
+                       host=reset.host, pid=reset.pid)
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, ctor=True,
+                           store_conn=((said.group(0) if said else "store socket")
+                                       + (f": {gone.group(0)}" if gone else "") + " in TCPStore's constructor")[:80])
+            return ev
+        return None
+
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
         return n
@@ -1471,6 +1496,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._mp_call = None
         if "distributed_worker" in body and S.R_PY_FRAME_END.search(body):  # several processes (input_tail, BM (1))
             self._dist_worker = lineno
+        if "TCPStore::waitForWorkers(" in body and (ctor := self._store_ctor_reset(lineno)) is not None:
+            self.aside.append(ctor)
         if self._store_reset is not None and lineno - self._store_reset[0] <= 24 and "TCPStore::check(" in body:
             # the reset warning's own frames: the client was polling a key (check(), the NCCL heartbeat monitor's
             # poll of the dump flag), not connecting: the store's host had already exited (teardown)

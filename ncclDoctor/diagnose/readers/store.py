@@ -285,6 +285,8 @@ class StoreReaders:
             return ev
         if gone or lost:  # a consequence: the process hosting the store exited first
             ev = self._context(lineno, text, "socket_error")
+            if lost and not poll:  # its C++ frames may follow: the constructor's (parse._store_ctor_reset)
+                self._store_sock, self._follow = (lineno, ev), max(self._follow, 24)
             r = S.R_REMOTE.search(text)
             ev.data.update(what="TCPStore server closed the connection", connect=False, store_gone=True,
                            store_said=bool(gone), peer=f"{r.group(1)}:{r.group(2)}" if r else None)

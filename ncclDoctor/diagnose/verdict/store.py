@@ -378,6 +378,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if conn and len(conn) == len(evs):  # the store client's own connection failing (lead rules L, Y)
         said = conn[0].data["store_conn"]
         proto = "Stop_waiting" in said
+        ctor = any(e.data.get("ctor") for e in conn)  # parse._store_ctor_reset: reset in TCPStore's constructor
         return Verdict(
             "store_rendezvous",
             f"the store client failed before any collective ran ('{said}'): "
@@ -393,7 +394,14 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + "Check that MASTER_ADDR resolves to an address every node reaches (127.0.0.1 / localhost on one "
             "machine; not a hostname that resolves elsewhere), that MASTER_PORT is open in the firewall (nc -zv HOST "
             "PORT from each node) and that the store host (rank 0) is up; in Kubernetes the master pod's service and "
-            "network policy.", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
+            "network policy."
+            + (" The TCPStore connection was reset at connect, on the constructor's first request after connecting "
+               "(waitForWorkers' incrementValueBy), which the client does not retry: retry the store connection "
+               "(newer torch validates it with a ping and retries a reset; upgrade torch), check the store server is "
+               "not overloaded (many clients at once: the listen backlog, net.core.somaxconn; the libuv backend, "
+               "use_libuv) and that no load balancer / firewall resets connections between the workers and the "
+               "store; TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL shows the store's side."
+               if ctor else ""), "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
     denied = next((e.data["bind_denied"] for e in evs if e.data.get("bind_denied") is not None), None)
     if denied is not None:
         return Verdict(
