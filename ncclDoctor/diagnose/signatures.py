@@ -2641,6 +2641,17 @@ R_CLOSING = re.compile(r"(?:Sending process|Closing process) \d+ (?:(?:the )?clo
 # torch 2.4-2.6 "process group has NOT been destroyed before we destruct ProcessGroupNCCL", 2.7+ "WARNING:
 # destroy_process_group() was not called before program exit, which can leak resources"
 R_PG_NOT_DESTROYED = re.compile(r"process group has NOT been destroyed|destroy_process_group\(\) was not called before")
+# ProcessGroupNCCL's destructor stopping its watchdog (torch 1.7-1.x INFO: "[Rank 1] NCCL watchdog thread terminated
+# normally"; later "[PG 0 Rank 1] Process group watchdog thread terminated normally"): that rank's group was torn down,
+# the process leaving (destroy_process_group, or the group freed at exit). Every rank prints it at a clean end: news
+# only where another rank is shown still waiting in a collective after it (verdict.early_exit._left_while_waited)
+R_PG_WATCHDOG_DONE = re.compile(r"\bRank \d{1,7}\] (?:NCCL|Process group|ProcessGroupNCCL) watchdog thread terminated "
+                                r"normally")
+# torch 1.7-1.x's WorkNCCL wait under NCCL_BLOCKING_WAIT timing out: it aborts its communicators and logs, before its
+# "Caught collective operation timeout", "[Rank 0] Wrote aborted communicator id to store: NCCLABORTEDCOMM:..." --
+# only that path prints it so (the watchdog's own, after an NCCL error, is "Watchdog wrote aborted ..."): this rank
+# waited in a collective until its timeout (lead rule B)
+R_BLOCKING_ABORT = re.compile(r"\bRank \d{1,7}\] Wrote aborted communicator id to store\b")
 # The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
 # torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"

@@ -38,6 +38,8 @@ class ExitReaders:
         socket's peer has no host name and FFmpeg's own decoder log lines (signatures.R_FFMPEG_LOG)."""
         if S.R_PG_NOT_DESTROYED.search(text):
             return self._context(lineno, text, "pg_not_destroyed")
+        if "terminated normally" in text and S.R_PG_WATCHDOG_DONE.search(text):
+            return self._context(lineno, text, "pg_watchdog_done")
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
         w = S.R_LOADER_WORKERS.search(text) if "suggested max number of worker" in text else None

@@ -77,6 +77,12 @@ class WatchdogReaders:
                 ev.data["backend"] = "hccl"
             self._timed_out = True
             return ev
+        if "aborted communicator" in text and S.R_BLOCKING_ABORT.search(text):
+            # the blocking wait's own timeout, its abort logged before its "Caught collective operation timeout"
+            # (which a paste may cut): this rank waited in a collective, no SeqNum shown (lead rule B)
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=None, blocking_wait=True, aborted_comm=True)
+            return ev
         if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
             ev = self._context(lineno, text, "timeout_frames")
             ev.rank = None  # a frame names no rank of its own

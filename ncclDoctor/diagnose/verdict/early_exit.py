@@ -247,6 +247,42 @@ def _launch_store_host(c: Collected, peer_gone: list[Event]) -> tuple[int, int |
     return n, c.kinds.get("socket_error", 0)
 
 
+def _left_while_waited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """ProcessGroupNCCL's destructor stopping a rank's watchdog ("[Rank 1] NCCL watchdog thread terminated
+    normally": its group torn down, the process leaving) while another rank is shown waiting in a collective until
+    its timeout, at or after that (its blocking wait's abort, a watchdog timeout): the leaving rank exited early, the
+    waiting one its victim (early_exit's own definition; lead rule O reads a peer gone mid-run the same way). Round
+    85's pytorch-pr46010. A rank that terminated its watchdog AND timed out, or a timeout before the teardown, or a
+    teardown with nothing waiting (every rank's clean end), is not read so; nor where any error or exit is shown."""
+    done = c.samples.get("pg_watchdog_done", [])
+    waits = [e for e in c.samples.get("watchdog_timeout", []) if e.rank is not None]
+    if not done or not waits or c.exceptions or any(c.kinds.get(k) for k in (
+            "nccl_error", "cuda_error", "socket_error", "gloo_error", "signal", "worker_failed", "child_failed",
+            "pg_not_destroyed")):
+        return None
+    waiting = {e.rank for e in waits}
+    left = [e for e in done if e.rank is not None and e.rank not in waiting and all(
+        e.ts is None or w.ts is None or w.ts >= e.ts for w in waits)]
+    if not left:
+        return None
+    ranks = sorted({e.rank for e in left})
+    victims = sorted(waiting)
+    who = _fmt_ranks(ranks)
+    return Verdict(
+        "early_exit",
+        f"rank {who}'s process group was destroyed (ProcessGroupNCCL's destructor stopped its watchdog: 'watchdog "
+        f"thread terminated normally') while rank {_fmt_ranks(victims)} still waited in a collective and then timed "
+        "out (aborting its communicator): rank " + who + " left early, before issuing the collective its peers "
+        "waited in; the waiting rank(s) are its victims",
+        f"Find why rank {who} finished / exited early (its process group destroyed, del process_group or "
+        "destroy_process_group, a rank-conditional return or collective): every rank must issue the same "
+        "collectives before exiting -- make every rank reach the collective, put a barrier before exit and call "
+        "destroy_process_group only after all ranks finish. TORCH_DISTRIBUTED_DEBUG=DETAIL and py-spy stacks of "
+        "every rank show where each one is; with NCCL_BLOCKING_WAIT (or TORCH_NCCL_ASYNC_ERROR_HANDLING) a short "
+        "timeout only makes the waiting rank give up sooner -- raise it if the ranks legitimately drift apart.",
+        "medium", ranks, [e.brief() for e in (left[:2] + waits[:2])])
+
+
 def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     pg = c.samples.get("pg_not_destroyed", [])
     sent = [e for e in c.samples.get("signal", []) if e.data.get("sent")]
