@@ -3,8 +3,9 @@
 - autodeeplab-98: a traceback that stops inside torch 1.x's _check_default_pg, right after its code line, which is the
   assert's message literal alone ('"Default process group is not initialized"'): the frame shows which check failed
   and its words -- no process group was created, the script started without its launcher or init_process_group:
-  config, culprits [], nobody innocent (rules BL (4), Q, W). Near shape kept: a traceback cut at a frame whose code
-  line is code (the call of the check, not its message) stays the generic cut-traceback reading, unknown.
+  config, culprits [], nobody innocent (rules BL (4), Q, W). Session 31 (lead decision, with round 84's
+  video2dataset-314): a cut at the check's own assert line reads so too (rule BG (3), by where it raised). Near shape
+  kept: a traceback cut at a caller's frame (the call of the check) stays the generic cut-traceback reading, unknown.
 - borderdet-22, closerlook3d-12, deepercluster-2, mmagic-19: the same no-launcher / no-process-group shape (the
   AssertionError shown, KeyError: 'RANK', env:// "RANK expected, but not set") was already config; its fix now says
   the expert's steps (init_process_group before any collective, dist.is_initialized() for one process, the env://
@@ -48,10 +49,22 @@ def test_cut_at_default_pg_message_literal_reads_config(tmp_path):
     assert "dist.is_initialized()" in v["fix"]
 
 
-def test_cut_at_a_code_line_stays_unknown(tmp_path):
-    v = diagnose_text(tmp_path, _sampler_cut("    assert _default_pg is not None"))["verdict"]
-    assert v["cause"] == "unknown"
-    assert v["culprits"] == []
+def test_cut_at_the_checks_own_assert_reads_config(tmp_path):
+    """Lead decision, session 31 (round 84's video2dataset-314 read _get_default_group's raise so): the assert's own
+    line in _check_default_pg calls nothing that could raise another error -- read by where it raised (rule BG (3))."""
+    d = diagnose_text(tmp_path, _sampler_cut("    assert _default_pg is not None, \\"))
+    assert (d["verdict"]["cause"], d["verdict"]["culprits"]) == ("config", []) and not accused(d)
+
+
+def test_cut_at_a_callers_code_line_stays_unknown(tmp_path):
+    """Near shape kept: the paste stops at a caller's frame (its code line the call of the check), the check's own
+    frame not shown: a traceback cut before its error (rule BG (6)), unknown."""
+    text = (_TB + '  File "train.py", line 40, in main\n    sampler = DistributedSampler(train_set)\n'
+            + '  File "/usr/lib/python3.6/site-packages/torch/utils/data/distributed.py", line 30, in __init__\n'
+            + "    num_replicas = dist.get_world_size()\n"
+            + _C10D.format(n=584, f="get_world_size") + "    return _get_group_size(group)\n")
+    v = diagnose_text(tmp_path, text)["verdict"]
+    assert (v["cause"], v["culprits"]) == ("unknown", [])
 
 
 def test_keyerror_rank_fix_names_env_variables(tmp_path):

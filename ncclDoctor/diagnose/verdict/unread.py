@@ -1476,12 +1476,14 @@ _R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.p
 
 # c10d's lookup of the default process group (distributed_c10d.py's _get_default_group), which every call without an
 # explicit group makes (get_rank, get_world_size, barrier, a collective, a DistributedSampler): its one raise is
-# "Default process group has not been initialized". Not torch 1.x's _check_default_pg: a cut at its assert's code
-# line stays unknown (round 81's nolauncher81 near shape); its message literal is read by _message_cut
-_NO_PG_FUNCS = ("_get_default_group",)
-# ... the cut frame's code line, where shown: that raise (whole, or cut after its keyword), or the message literal
-# Python prints for a statement spread over lines
-_R_NO_PG_CODE = re.compile(r"""^raise\b|^[rfbu]?["']""")
+# "Default process group has not been initialized"; torch 1.x's _check_default_pg, its one statement the assert
+# "Default process group is not initialized" (lead decision, session 31: a cut at that assert's own line is read as
+# the _get_default_group raise is, by where it raised, rule BG (3) -- the frame calls nothing that could raise
+# another error; round 81 had kept it unknown)
+_NO_PG_FUNCS = ("_get_default_group", "_check_default_pg")
+# ... the cut frame's code line, where shown: that raise (whole, or cut after its keyword), the assert on the default
+# group, or the message literal Python prints for a statement spread over lines
+_R_NO_PG_CODE = re.compile(r"""^raise\b|^assert _default_pg is not None\b|^[rfbu]?["']""")
 
 
 def _no_pg_cut(ev, who: str) -> Verdict:
@@ -1493,11 +1495,13 @@ def _no_pg_cut(ev, who: str) -> Verdict:
     (get_rank's own line, a collective's), whose frames could raise other errors (rule BG (6))."""
     r = generic.reading(["Default process group has not been initialized"])
     fix = r[2] if r is not None and r[0] == "config" else ""
+    said = ("'Default process group is not initialized' (torch 1.x's assert)" if ev.data.get("func") ==
+            "_check_default_pg" else "'Default process group has not been initialized'")
     return Verdict(
         "config",
         f"the input stops inside {who} traceback in torch.distributed's lookup of the default process group "
         f"({ev.text[:200]}" + (f": '{ev.data['code'][:80]}'" if ev.data.get("code") else "") + "), before its "
-        "exception line: that lookup raises only 'Default process group has not been initialized' -- a distributed "
+        f"exception line: that lookup raises only {said} -- a distributed "
         "call (get_rank, get_world_size, a barrier, a collective, a DistributedSampler) ran in a process where "
         "init_process_group was never called: how the job was started (without the launcher or the set-up every "
         "process shares), so no rank is at fault (the error itself was not pasted)",
