@@ -590,6 +590,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 joined = (unwrap_stamped(text) or text).encode()
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
+    last_read = 0  # the last line any reader made an event of (a traceback's exception line among them)
     for lineno, text in scan_lines(fh, head, inp, p.want_more):
         if skip:
             key = _line_key(text)
@@ -598,6 +599,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 continue
         ev = p.parse(lineno, text)
         if ev is not None:
+            last_read = lineno
             c.add(ev)
     p.input_tail(inp.tail, inp.lines)
     ev = p.finish()
@@ -632,6 +634,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     if any(e.data.get("goes_on") for e in c.exceptions):  # an MPI help message's "Error:" field the job went on
         c.exceptions = [e for e in c.exceptions if not e.data.get("goes_on")]  # after (lead rule AZ (4)): no failure
     for ev in p.aside:  # a launch's processes per node, a node's GPUs, a traceback cut in init_process_group
+        if ev.kind == "tb_open" and ev.data["head"] < last_read:
+            continue  # a line after the traceback's header was read (its exception, a launcher's record of it)
         c.add(ev)
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite
         c.kinds["agent_frame"] += 1

@@ -327,6 +327,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        self._tb_opened: list[tuple[int, str]] = []  # a header with its <module> frame right under it (tb_open)
         self._reply_workers: set[int] = set()  # the workers torchelastic's agent set reply files for (R_REPLY_FILE)
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
@@ -540,6 +541,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
+        for head, frame in self._tb_opened:
+            # a Python traceback's header and its outermost frame (verdict.unread._open_traceback reads whether its
+            # exception line was read after it): kept aside, read only where nothing else in the lines failed
+            ev = self._context(head, frame, "tb_open")
+            ev.data.update(head=head, rank=ev.rank)
+            ev.rank = None  # kept aside, no rank's own line: it must not add a rank to the world the others read
+            self.aside.append(ev)
+        self._tb_opened = []
         if self._cmd_status is not None and self._ds_world is not None:
             self._ds_status()
         if self._spawn_exc is not None:
@@ -1491,6 +1500,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._ipy_exc = ipy.group("exc")
             self._oom_tb_rank(lineno, text)
             self._tb_head_rank(text)
+        if ", in <module>" in body and self._tb_heads and 0 < lineno - self._tb_heads[-1] <= 2 and (
+                len(self._tb_opened) < 8 and S.R_PY_FRAME_END.search(body)):
+            self._tb_opened.append((self._tb_heads[-1], text))  # a real traceback: its outermost frame under it
         if "_fixup_main_from_path" in body:  # a spawn child re-importing the main module (input_tail's mp_main)
             self._mp_fixup = lineno
             self._mp_call = None

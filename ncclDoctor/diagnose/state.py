@@ -31,7 +31,7 @@ MAX_KEYS = 64
 QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "setup_net_ib", "setup_shm",
                "run_header", "agent_frame", "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs",
                "gpus_shown", "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d", "engine_rpc",
-               "rank_announce", "tb_cut", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
+               "rank_announce", "tb_cut", "tb_open", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
                "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
                "step_took")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA

@@ -194,6 +194,7 @@ from ncclDoctor.diagnose.verdict.transport import (
     _truncated,
 )
 from ncclDoctor.diagnose.verdict.unread import (
+    _open_traceback,
     _unread_failure,
 )
 from ncclDoctor.diagnose.verdict.usage import (
@@ -285,7 +286,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _env_rank_twice(c, ks) or _rank_args(c, ks) or _procs_past_visible(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
-            or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _none(c, ks))
+            or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
+            or _none(c, ks))
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

@@ -1784,3 +1784,27 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
+
+
+def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AB (2), BG (6), AF (3): a Python traceback's header and its outermost frame with no exception line
+    read after it in that file -- a paste that left the error out between two excerpts (other log lines follow it), or
+    a process's output interleaved -- where nothing else in the lines failed: a process raised, so "nothing failed" is
+    not what the lines say; its error is not shown, so neither cause nor rank is: unknown, nobody named, low
+    (session 31; a traceback at the input's end is parse.input_tail's tb_cut, read by _cut_traceback)."""
+    opened = c.samples.get("tb_open", [])
+    if not opened:
+        return None
+    read = [e.where.rpartition(":") for e in c.exceptions + c.unread + c.samples.get("benign", [])]
+    for ev in opened:
+        path, _, line = ev.where.rpartition(":")
+        if any(p == path and int(n) > int(line) for p, _, n in read if n.isdigit()):
+            continue  # its error was read after it (a handled warning's traceback, an exception the readers know)
+        who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
+        return Verdict(
+            "unknown",
+            f"the input holds {who} Python traceback (its header, then {ev.text[:160]}) with no exception line after "
+            "it: a process raised there, and the paste left its error out -- something failed, not nothing; these "
+            "lines say neither what nor which rank first",
+            _CUT_TB_FIX, "low", [], [ev.brief()])
+    return None
