@@ -196,6 +196,19 @@ def test_job_that_never_initialises_a_process_group_gets_a_clear_report(tmp_path
     assert codes(rep) == ["LIVE007"] and rep["exit_code"] == 0  # a warning: below the default --fail-on error
 
 
+
+def test_a_job_shorter_than_a_poll_is_not_told_it_never_initialised_a_group(tmp_path):
+    """One all_reduce and out, before the watcher's first heartbeat could carry Flight Recorder counters: each
+    rank's goodbye says its Flight Recorder held a group's counters, so no LIVE007 (which the no_pg job above keeps).
+    Before: LIVE007 on this job, and on the reference trainer when the suite loaded the machine (fresh clone,
+    session 31)."""
+    out = tmp_path / "run"
+    p = run_cli("run", "--out", str(out), "--", *TORCHRUN, str(ROOT / "tests" / "fixtures" / "userjobs" /
+                                                             "short_job.py"), timeout=300)
+    assert p.returncode == 0, told(p, out)
+    rep = json.loads((out / "report.json").read_text())
+    assert "LIVE007" not in codes(rep), rep["findings"]
+
 def test_ctrl_c_is_forwarded_and_the_partial_report_written(tmp_path):
     out = tmp_path / "run"
     proc = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "run", "--out", str(out), "--", *TORCHRUN, JOB,

@@ -57,7 +57,8 @@ class Collector:
 
     def accept(self, rank: int, rec: dict[str, Any], now: float) -> None:
         with self._lock:
-            self.progress_seen = self.progress_seen or bool(rec.get("pgs"))
+            # a beat's counters, or a goodbye saying its Flight Recorder held some (a job shorter than a poll)
+            self.progress_seen = self.progress_seen or bool(rec.get("pgs")) or bool(rec.get("fr_seen"))
             old = self.beats.get(rank)
             if old is not None and old.record.get("exiting") and old.record.get("pid") == rec.get("pid"):
                 return  # it said goodbye; a late datagram from its dying thread changes nothing

@@ -311,12 +311,21 @@ def _main_cpu():
         return None
 
 
+def _fr_seen() -> bool:
+    """Whether this process's Flight Recorder holds a process group's counters (at exit, after the job's own
+    destroy_process_group too): a job shorter than a poll still says it ran collectives ncclDoctor could watch."""
+    try:
+        return "torch" in sys.modules and bool(_pg_status())
+    except Exception:
+        return False
+
+
 def _goodbye() -> None:
     """At interpreter exit: one last record saying this rank left, so its silence is no stall."""
     try:
         snap = {"rank": _env_rank(), "local_rank": int(os.environ.get("LOCAL_RANK", "-1")), "pid": os.getpid(),
                 "host": socket.gethostname(), "n": _STATE["n"] + 1,
-                "t": time.time(), "pgs": {}, "exiting": True}
+                "t": time.time(), "pgs": {}, "exiting": True, "fr_seen": _fr_seen()}
         socks = _connect()
         _send(socks, _encode(snap))
         for sock in socks:
