@@ -215,6 +215,35 @@ def test_a_rank_that_failed_after_init_stops_this_node_as_a_failed_run_in_its_ph
         in f.message
 
 
+
+def test_a_node_whose_ranks_died_of_another_nodes_failed_rank_before_the_grace_reads_as_stopped(monkeypatch):
+    """Rank 1 (node 1) failed in the sweep with its own error; node 1's policy stopped its torchrun first, and rank 0
+    (this node) died of the lost connection before this node's grace ran out: torchrun exited 1 here, with no phase.
+    Job.wait reads it as the policy's stop would be -- failed in all_reduce, rank 1 the culprit, rank 0 its victim --
+    not a failure of no phase (the fresh-clone run of session 31 under load; test_multinode_netns's fail-held). Near
+    shape: this node's own rank failing on its own keeps the run as it was."""
+    from types import SimpleNamespace
+
+    from ncclDoctor.check import coordinate
+    from ncclDoctor.check.launch import Job
+    from ncclDoctor.launch.supervisor import Outcome
+
+    monkeypatch.setattr(coordinate, "settle", lambda plan, reporting, sup, out: out)
+    ctl = SimpleNamespace(store=SimpleNamespace(check=lambda keys: False))
+
+    def wait(ranks):
+        out = Outcome("failed", 1, 4.5, dict(ranks), {})
+        job = Job(plan=SimpleNamespace(nnodes=2, max_seconds=None), control=ctl, reporting=True,
+                  supervisor=SimpleNamespace(wait=lambda: out, phase_started={}, ranks=ranks, liveness=None,
+                                             worker_pids=lambda: {0: 11},
+                                             deadlines={"all_reduce": 60.0}, default_deadline_s=60.0))
+        return job.wait()
+
+    got = wait(_ranks(r0=("all_reduce", "error", 100.3, LOST), r1=("all_reduce", "error", 100.0, OWN)))
+    assert (got.status, got.phase, got.culprits, got.victims) == ("failed", "all_reduce", [1], [0])
+    mine = wait(_ranks(r0=("all_reduce", "error", 100.0, OWN), r1=("all_reduce", "enter", 99.0, None)))
+    assert (mine.status, mine.phase) == ("failed", None)
+
 def test_a_lost_peer_is_not_a_rank_error_of_its_own_when_another_rank_failed():
     """RUN101 quotes the ranks' own errors; a rank that only lost its peer is a victim, left out --
     unless nothing else failed (then its error is all there is to show)."""

@@ -301,6 +301,21 @@ def _failed(ranks: Mapping[int, RankState], since: float) -> Stall:
     return Stall(RANK_FAILED_PHASE, RANK_ERROR_GRACE_S, since, culprits=tuple(culprits), victims=tuple(victims))
 
 
+def died_of_peer(nnodes: int, out: Outcome, sup: Supervisor) -> bool:
+    """Whether this node's run failed of another node's rank failing first, before ``watching`` stopped it: a
+    rank elsewhere posted its own error (not a lost peer), and this node's ranks only lost their peers (or said
+    nothing) -- the other node's policy stopped its torchrun first, and this node's ranks died of the lost
+    connections before this node's grace ran out. The same failure as a stop by the policy: read so (Job.wait)."""
+    if nnodes <= 1 or out.status != "failed" or out.phase is not None:
+        return False
+    errs = {r: st for r, st in out.ranks.items() if st.state == "error"}
+    if all(is_consequence(st.error) for st in errs.values()):
+        return False  # no rank's own error anywhere (none at all, or only lost peers: await_heartbeat's case)
+    mine = own_ranks(sup)
+    theirs = [r for r, st in errs.items() if r not in mine and not is_consequence(st.error)]
+    return bool(theirs) and all(is_consequence(st.error) for r, st in errs.items() if r in mine)
+
+
 def failed_phase(out: Outcome) -> str | None:
     """The phase the first failure happened in, for a run ``watching`` stopped (RANK_FAILED_PHASE):
     the culprit's error's, else (a culprit that died without a word) the earliest error's."""

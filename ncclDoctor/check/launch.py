@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ncclDoctor.analysis.verdict import first_failures
 from ncclDoctor.check import budget, coordinate, failfast, phases
 from ncclDoctor.check.heartbeat import Heartbeat
 from ncclDoctor.check.options import Plan
@@ -58,6 +59,11 @@ class Job:
             out.phase = failfast.PHASE  # its torchrun died with the rendezvous before the abort poll came round
         if out.phase == failfast.PHASE:  # another node's preflight stopped the check: nothing to settle
             return out
+        if failfast.died_of_peer(self.plan.nnodes, out, self.supervisor):
+            # its ranks died of another node's failed rank before the grace ran out: as if watching had stopped it
+            out.phase = failfast.RANK_FAILED_PHASE
+            out.culprits, out.victims = (sorted(x) for x in first_failures(out.ranks))
+            out.detected_after_s = out.detected_after_s or 0.0
         if out.phase == failfast.INIT_FAILED_PHASE:  # a rank failed at init (another node's): failed, not a hang
             out.evidence["stopped_after_init_error_s"] = round(out.detected_after_s or 0.0, 3)
             out.status, out.phase, out.deadline_s = "failed", "init", None
