@@ -14,6 +14,7 @@ the store lived in rank 0's process -- rank 0 left first. The same warning with 
 """
 from __future__ import annotations
 
+from tests.conftest import ROOT
 from tests.conftest import accused as _accused
 from tests.conftest import diagnose_text as _report
 
@@ -36,8 +37,10 @@ def test_the_cut_wait_alone_or_no_actor_prefix_is_not_read_so(tmp_path):
     assert bare["culprits"] == [], bare
 
 
-# the pasted log's own line: pytest's summary of the reporter's failed test (input to diagnose, not this suite's)
-_PYTEST_SUMMARY = "FAILED distributed/test_shm_broadcast.py::test_shm_broadcast - AssertionError: assert 1 == 0\n"
+# the pasted log's own first line, read from the case it came from: pytest's summary of the reporter's failed test
+# ("FAILED distributed/test_shm_broadcast.py::test_shm_broadcast - AssertionError: ..."), input to diagnose
+_PYTEST_SUMMARY = (ROOT / "tests" / "fixtures" / "corpus" / "vllm-18492-shm-broadcast-test-rank1-store-recvvector-reset"
+                   / "input.log").read_text().splitlines()[0] + "\n"
 _READ = ("[rank1]:[W520 21:12:22.801158701 TCPStore.cpp:115] [c10d] recvVector failed on SocketImpl(fd=24, "
          "addr=[host]:32772, remote=[host]:49587): Connection reset by peer\n")
 
