@@ -633,6 +633,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         p.coll_trace.data["pid_rank"] = {f"{h}:{pid}": r for (h, pid), r in list(p.pid_rank.items())[:64]}
     if any(e.data.get("goes_on") for e in c.exceptions):  # an MPI help message's "Error:" field the job went on
         c.exceptions = [e for e in c.exceptions if not e.data.get("goes_on")]  # after (lead rule AZ (4)): no failure
+    last_read = max([last_read] + [int(n) for e in p.unread  # words no family reads
+                                  if (n := e.where.rpartition(":")[2]).isdigit()])
     for ev in p.aside:  # a launch's processes per node, a node's GPUs, a traceback cut in init_process_group
         if ev.kind == "tb_open" and ev.data["head"] < last_read:
             continue  # a line after the traceback's header was read (its exception, a launcher's record of it)

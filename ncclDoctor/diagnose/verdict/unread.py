@@ -1792,19 +1792,14 @@ def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     a process's output interleaved -- where nothing else in the lines failed: a process raised, so "nothing failed" is
     not what the lines say; its error is not shown, so neither cause nor rank is: unknown, nobody named, low
     (session 31; a traceback at the input's end is parse.input_tail's tb_cut, read by _cut_traceback)."""
-    opened = c.samples.get("tb_open", [])
+    opened = c.samples.get("tb_open", [])  # ingest keeps only those no line after the header was read of
     if not opened:
         return None
-    read = [e.where.rpartition(":") for e in c.exceptions + c.unread + c.samples.get("benign", [])]
-    for ev in opened:
-        path, _, line = ev.where.rpartition(":")
-        if any(p == path and int(n) > int(line) for p, _, n in read if n.isdigit()):
-            continue  # its error was read after it (a handled warning's traceback, an exception the readers know)
-        who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
-        return Verdict(
-            "unknown",
-            f"the input holds {who} Python traceback (its header, then {ev.text[:160]}) with no exception line after "
-            "it: a process raised there, and the paste left its error out -- something failed, not nothing; these "
-            "lines say neither what nor which rank first",
-            _CUT_TB_FIX, "low", [], [ev.brief()])
-    return None
+    ev = opened[0]
+    who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
+    return Verdict(
+        "unknown",
+        f"the input holds {who} Python traceback (its header, then {ev.text[:160]}) with no exception line after "
+        "it: a process raised there, and the paste left its error out -- something failed, not nothing; these "
+        "lines say neither what nor which rank first",
+        _CUT_TB_FIX, "low", [], [ev.brief()])
