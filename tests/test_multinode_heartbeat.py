@@ -226,3 +226,82 @@ def test_the_store_lost_says_no_answer_as_down_or_cut(error, said):
     from ncclDoctor.analysis.verdict import _store_said
 
     assert said in _store_said(error)
+
+
+class Ticking(Clock):
+    """A clock that moves on at every reading, as a real one does between two calls."""
+
+    def __call__(self) -> float:
+        self.t += 0.001
+        return self.t
+
+
+def test_a_last_beat_read_only_after_the_lost_peer_is_no_sign_of_life(monkeypatch):
+    """Node b beat once more just before it was killed whole, and this node read that beat only after
+    its own ranks had lost their peers (its poll came a second later; under load, the CI run's
+    failure). That beat was published before the loss: b is still lost at LOST_S, by the policy and by
+    await_heartbeat -- never 'alive', so the rank that noticed the lost peer first is not named. A node
+    that beats again after that read is alive, and nothing is waited for."""
+    ctl = ControlStore(host="127.0.0.1")
+    ca = Ticking()
+    ha = Heartbeat(ctl, "10.0.0.1 (a)", True, clock=ca)
+    hb = Heartbeat(ctl, "10.0.0.2 (b)", False, clock=Clock(5.0))
+    monkeypatch.setattr(failfast.time, "sleep", lambda s: setattr(ca, "t", ca.t + s))
+    ha.poll([0, 1])
+    hb.poll([2, 3])
+    ha.poll([0, 1])
+    ca.t += 0.5
+    hb.poll([2, 3])  # b's last beat; a reads it only after its ranks lost their peers
+    ca.t += 0.1
+    lost_at = ca()
+    ranks = _ranks(r0=("all_reduce", "error", 99.0, LOST), r1=("all_reduce", "error", 99.0, LOST),
+                   r2=("all_reduce", "enter", 98.0, None), r3=("all_reduce", "enter", 98.0, None))
+    sup = _sup(ranks, [0, 1])
+    ha.poll([0, 1])  # the first read after the loss sees b's last beat as a change
+    assert [s.record["node"] for s in ha.quiet_since(lost_at)] == ["10.0.0.2 (b)"], "a beat from before the loss"
+    out = Outcome("failed", 1, 30.0, dict(ranks), {})
+    stall = failfast.await_heartbeat(ha, sup, out)
+    assert stall is not None and stall.phase == failfast.NODE_LOST_PHASE, stall
+    assert (stall.culprits, stall.victims) == ((2, 3), (0, 1))
+
+    # the policy: the lost peers are not named after the grace while b's last beat is the one read late
+    ctl2 = ControlStore(host="127.0.0.1")
+    c2 = Ticking()
+    h1, h2 = Heartbeat(ctl2, "10.0.0.1 (a)", True, clock=c2), Heartbeat(ctl2, "10.0.0.2 (b)", False, clock=Clock())
+    policy = failfast.watching(ctl2, base=lambda sup, now: None, heart=h1)
+    ranks2 = _ranks(r0=("all_reduce", "enter", 99.0, None), r1=("all_reduce", "enter", 99.0, None),
+                    r2=("all_reduce", "enter", 99.0, None), r3=("all_reduce", "enter", 99.0, None))
+    sup2 = _sup(ranks2, [0, 1])
+    h2.poll([2, 3])
+    assert policy(sup2, c2()) is None
+    c2.t += 0.5
+    h2.poll([2, 3])  # b's last beat, before a's next poll
+    c2.t += 0.1
+    ranks2[0].state, ranks2[0].error = "error", LOST
+    assert policy(sup2, c2()) is None  # the error seen; no poll due yet
+    stall, waited = None, 0
+    while stall is None and waited < LOST_S + 3:  # b's silence is timed from the read that saw its last beat
+        c2.t += 1.0
+        waited += 1
+        stall = policy(sup2, c2())
+    assert stall is not None and stall.phase == failfast.NODE_LOST_PHASE, f"after {waited} s: {stall}"
+    assert stall.culprits == (2, 3) and waited >= LOST_S - 1, (stall, waited)
+
+    # a node that beats again after this reader's first read past the loss is alive: nothing waited for
+    ctl3 = ControlStore(host="127.0.0.1")
+    c3 = Ticking()
+    h3, h4 = Heartbeat(ctl3, "10.0.0.1 (a)", True, clock=c3), Heartbeat(ctl3, "10.0.0.2 (b)", False, clock=Clock())
+    h3.poll([0, 1])
+    h4.poll([2, 3])
+    ranks3 = _ranks(r0=("all_reduce", "error", 99.0, LOST), r2=("all_reduce", "enter", 98.0, None))
+    beats = iter(range(100))
+
+    def sleep(s):
+        c3.t += s
+        next(beats)
+        h4.poll([2, 3])  # b alive: it beats every poll
+
+    monkeypatch.setattr(failfast.time, "sleep", sleep)
+    t0 = c3.t
+    assert failfast.await_heartbeat(h3, _sup(ranks3, [0, 1]), Outcome("failed", 1, 30.0, dict(ranks3), {})) is None
+    assert c3.t - t0 < 3 * failfast.POLL_S, "b was seen alive within two polls"

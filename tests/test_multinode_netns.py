@@ -334,7 +334,9 @@ def test_a_whole_node_killed_mid_phase_is_named_lost_in_seconds_not_a_hang(tmp_p
     host = runs[0]
     assert host.returncode == 4, (host.stderr[-3000:], runs[1].returncode)
     rep = host.report
-    [lost] = [f for f in rep["findings"] if f["code"] == "RUN105"]
+    lost = [f for f in rep["findings"] if f["code"] == "RUN105"]
+    assert len(lost) == 1, ([(f["code"], f["message"][:300]) for f in rep["findings"]], rep["results"].get("run"))
+    [lost] = lost
     assert lost["ranks"] == [2, 3] and lost["nodes"][0].startswith(addr[1] + " "), lost
     assert "stopped answering at" in lost["message"] and "its ranks 2-3" in lost["message"], lost["message"]
     assert "Ranks [0, 1] were waiting for it" in lost["message"], lost["message"]

@@ -24,7 +24,9 @@ Decisions:
   host (the reporting node) is down or was killed, or this node is cut off from it -- a node
   alone cannot tell those apart, and says so. Not while the reporting node's last record said
   ``done``: it closes the store when it has finished, and this node's ranks are its own.
-- ``quiet_since(t)``: the nodes not seen to beat since ``t``. A rank's "lost my peer" error while
+- ``quiet_since(t)``: the nodes with no beat known to be published after ``t`` -- a beat first read
+  after ``t`` counts only when this reader's previous read was at or after ``t`` too (a killed node's
+  last beat, read a poll late, is no sign of life after the kill). A rank's "lost my peer" error while
   some node has not beaten since it was seen waits for the heartbeat's verdict (``LOST_S`` at
   most) instead of naming the rank that noticed the lost peer first (``check.failfast``).
 - A member's store client gives up at its first failed call (``launch.store.RemoteControl``):
@@ -55,6 +57,7 @@ class Seen:
     record: dict[str, Any]
     changed: float  # this reader's monotonic time when the counter last changed
     changed_wall: float  # the same moment on this reader's wall clock (for the report only)
+    after: float = float("-inf")  # this reader's read before that one: the beat was published after it
 
     @property
     def done(self) -> bool:
@@ -78,6 +81,7 @@ class Heartbeat:
     store_error: str | None = None
     finished: bool = False
     found: list[dict[str, Any]] = field(default_factory=list)  # the verdict that stopped this node (``described``)
+    last_read: float | None = None  # when this reader last read the others' beats (monotonic)
 
     def poll(self, ranks: list[int], now: float | None = None) -> None:
         """Publish this node's beat and read the others'; a store that fails is timed, never raised."""
@@ -110,8 +114,10 @@ class Heartbeat:
         return [s for _, s in sorted(self.others.items()) if not s.done and now - s.changed >= self.lost_s]
 
     def quiet_since(self, t: float) -> list[Seen]:
-        """The other nodes, not done, whose beat has not been seen to change after ``t``."""
-        return [s for _, s in sorted(self.others.items()) if not s.done and s.changed <= t]
+        """The other nodes, not done, with no beat known to be published after ``t``: a change first read
+        after ``t`` may have been published before it (just before the node died), when the read before it
+        came before ``t`` -- only a change read after a read at or after ``t`` proves the node alive since."""
+        return [s for _, s in sorted(self.others.items()) if not s.done and s.after < t]
 
     def store_lost(self, now: float | None = None) -> bool:
         """The store has not answered for ``lost_s`` -- and its host had not said it was done."""
@@ -140,9 +146,11 @@ class Heartbeat:
                 continue
             seen = self.others.get(key)
             if seen is None or rec.get("beat") != seen.record.get("beat") or rec.get("done") != seen.done:
-                self.others[key] = Seen(rec, now, self.wall())
+                after = self.last_read if self.last_read is not None else float("-inf")
+                self.others[key] = Seen(rec, now, self.wall(), after)
             else:
                 seen.record = rec
+        self.last_read = now
 
 
 def described(seen: Seen, lost_s: float, now: float) -> dict[str, Any]:
