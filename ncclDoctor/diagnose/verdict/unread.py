@@ -68,8 +68,10 @@ _R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
 # pybind refusing the arguments ("TypeError: _queue_reduction(): incompatible function arguments"): DDP's own call
 # during backward, not the job's -- a bucket holding something that is not a gradient tensor (a parameter that got no
 # gradient; torch 1.0 had no find_unused_parameters) or device_ids not a list of ints. Rule AW's reducer error (round
-# 77's xlm-109): no class covers it, the module every rank runs, so its fix only; other bindings' refusals are not it
-_R_QUEUE_REDUCTION = re.compile(r"\b_queue_reduction\(\): incompatible function arguments")
+# 77's xlm-109): no class covers it, the module every rank runs, so its fix only; other bindings' refusals are not it.
+# A paste cut inside the message ("_queue_reduction(): incompatible fu", round 86's apex-265) is the same refusal: the
+# binding's name and "incompatible" are pybind's own words for it, whatever of the rest the excerpt kept
+_R_QUEUE_REDUCTION = re.compile(r"\b_queue_reduction\(\): incompatible\b")
 _QUEUE_REDUCTION_FIX = ("_queue_reduction is torch 1.0 DistributedDataParallel's own C++ call reducing the gradient "
                         "buckets in backward (the DDP reducer), and it refused the bucket's arguments: a parameter "
                         "that received no gradient (unused parameters: a module or branch that takes no part in this "
