@@ -1623,6 +1623,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if o.group(1) and len(self._crash.data["libs"]) < 16:
                     self._crash.data["libs"].append(o.group(1))
                     self._crash.data.setdefault("files", []).append(o.group(1))
+                    # the frame's exported symbol ("libpython2.7.so.1.0(PyOS_AfterFork+0x45)") and the installed
+                    # package its file is part of (".../site-packages/horovod/torch/mpi_lib_v2.so"): where in the
+                    # process it died (verdict.exits._native_crash)
+                    if fs := S.R_OMPI_FRAME_SYM.match(body, o.end(1)):
+                        self._crash.data.setdefault("symbols", []).append(fs.group(1))
+                    if pk := S.R_SITE_PACKAGE.search(body, 0, o.end(1)):
+                        self._crash.data.setdefault("packages", {}).setdefault(o.group(1), pk.group(1))
                 self._follow = 2
                 return None
             self._crash = None

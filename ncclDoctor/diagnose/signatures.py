@@ -2185,6 +2185,11 @@ R_OMPI_SIGNAL = re.compile(r"\[([\w.\-]{1,255}):(\d{1,10})\] Signal: ([A-Za-z][A
 R_OMPI_HANDLER = re.compile(r"^\s*\[[\w.\-]{1,255}:\d{1,10}\] (?:Signal code: |Failing at address: |"
                             r"\*\*\* End of error message|"
                             r"\[ {0,3}\d{1,3}\] (?:(?:\S*/)?([\w\-+.]{1,80}?\.so)[.\d]*[(\[\s]|))")
+# ... an Open MPI frame's exported symbol after its library's file ("libpython2.7.so.1.0(PyOS_AfterFork+0x45)[0x..]":
+# PyOS_AfterFork), and the installed package a frame's file is part of (".../site-packages/horovod/torch/mpi_lib_v2.so":
+# horovod; a .egg directory's own name up to its version)
+R_OMPI_FRAME_SYM = re.compile(r"[.\d]{0,16}\(([A-Za-z_]\w{0,200})\+0x")
+R_SITE_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w.]{0,80}?)(?:-\d[\w.+-]{0,40}\.egg)?[/\\]")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # UCX's crash handler's frame without a library, one a line: " 1 0x0000000000044400 ompi_dpm_group_is_dyn()  /src/ompi/

@@ -1200,6 +1200,39 @@ def _ccl_frames_fix(evs: list) -> str:
     return out
 
 
+# the interpreter's own re-initialisation in a child right after fork() (CPython's PyOS_AfterFork, 3.7+'s
+# PyOS_AfterFork_Child): a frame of it in a crash's backtrace says the process that died was just forked
+_AFTER_FORK = ("PyOS_AfterFork", "PyOS_AfterFork_Child", "PyOS_AfterFork_Parent", "__libc_fork", "fork")
+
+
+def _crash_site_fix(e, lib: str | None) -> str:
+    """Lead rules A, AK (2), T: a native crash stays unknown by its signal; where its frames say where in the process
+    it died, the fix says that place's remedy. A frame of the interpreter's after-fork set-up (PyOS_AfterFork): the
+    process is a child forked from the trainer -- a DataLoader worker forked from a process that had MPI (Horovod) or
+    CUDA initialised, which fork does not carry over safely (round 86's horovod-492). The crashing library's file
+    inside an installed package (site-packages/<package>/...): that package's compiled extension, built against
+    another framework or compiler than the one installed (round 86's horovod-716, Horovod's mpi_lib_v2.so). ''
+    where the frames say neither."""
+    out = ""
+    if any(f in _AFTER_FORK for f in e.data.get("symbols", [])):
+        out += ("It died in a process just forked (the interpreter's after-fork set-up, PyOS_AfterFork, in its "
+                "backtrace): a child forked from the training process -- a DataLoader worker -- after MPI / CUDA "
+                "were initialised, which fork does not carry over safely. Rerun with DataLoader num_workers=0 to "
+                "confirm, then start the workers without fork (DataLoader multiprocessing_context='forkserver' or "
+                "'spawn'; forkserver / spawn start method), or fork before MPI init; under Open MPI with InfiniBand "
+                "allow fork (RDMAV_FORK_SAFE=1, or --mca btl ^openib); upgrade Python / Horovod where an old "
+                "interpreter is in use. ")
+    pkg = e.data.get("packages", {}).get(lib) if lib else None
+    if pkg and pkg != "torch":  # torch's own libraries: the generic sentence above says it
+        name = "Horovod" if pkg == "horovod" else pkg
+        out += (f"{lib} is part of the installed {name} package (site-packages/{pkg}): rebuild {name} against the "
+                f"installed PyTorch (pip uninstall {pkg}; pip install --no-cache-dir {pkg}"
+                + (" with HOROVOD_WITH_PYTORCH=1" if pkg == "horovod" else "")
+                + ") with the same gcc / _GLIBCXX_USE_CXX11_ABI as torch was built with, and check the "
+                f"{name} / PyTorch versions against the ones it supports (or upgrade {name}). ")
+    return out
+
+
 def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A process's own fatal-signal handler (Open MPI's "[host:pid] Signal: Segmentation fault (11)", UCX's "Caught
     signal 11 (...)", Abseil's "*** SIGSEGV received at ...") reporting SIGSEGV, SIGILL, SIGFPE or SIGABRT, with no
@@ -1234,6 +1267,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
                 "installed framework, CUDA and NCCL versions. ")
+    fix += _crash_site_fix(e, lib)
     if in_mpi:
         fix += MPI_FRAMES_FIX
     if in_nccl and not lib:
@@ -1467,9 +1501,10 @@ FPE_FIX = ("SIGFPE (Floating point exception, exit code -8) is in practice an in
            "native code (a kernel or extension given an empty tensor, a zero batch or shard size, a world or group "
            "size that divides to 0), rarely a floating-point trap: check that no rank gets an empty share of the data "
            "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation. ")
-NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: rerun with "
-              "PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with core dumps "
-              "enabled (ulimit -c unlimited; gdb python core -> bt) for the native one; the usual cause is a "
+NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: "
+              "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with "
+              "core dumps enabled (ulimit -c unlimited) for the native one, a gdb backtrace / core dump (gdb python "
+              "core -> bt); the usual cause is a "
               "version mismatch: a compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another "
               "torch/CUDA/gcc than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")
 
