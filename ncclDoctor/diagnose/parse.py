@@ -283,6 +283,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
         self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
         self._frame_code = ""  # that frame's code line, the line under it
+        self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
         # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
         self._mp_call: tuple[int, str] | None = None
         self._shell_counts: dict[str, int] = {}  # a launch script's count variables (readers.settings._launch_gpus)
@@ -1333,6 +1334,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
+            self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level

@@ -655,6 +655,8 @@ class CrashReaders:
         if 0 < lineno - self._frame_file[0] <= 4:
             ev.data["frame_file"] = self._frame_file[1]  # the innermost frame's file: the code that raised it
             ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
+            if self._frame_func:
+                ev.data["frame_func"] = self._frame_func  # and its function
             if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
                 ev.data["caller_file"] = self._caller_file
         self._last_exc = (lineno, ev)

@@ -79,6 +79,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.launch import (
+    _abstract_unbuilt,
     _agent_api_mismatch,
     _cuda_fork,
     _dtype_clash,
@@ -86,6 +87,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _ext_symbol,
     _fsdp_wrap_attr,
     _import_alike,
+    _init_backend_unknown,
     _kwarg_refused,
     _launch_arg,
     _launch_mode,
@@ -98,6 +100,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _no_trainable,
     _not_a_checkout,
     _object_lacks,
+    _old_dist_api,
     _optional_unbound,
     _settings_check,
     _spawned_path_missing,
@@ -224,7 +227,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _ext_symbol, _import_alike,
     _version_required, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks, _wrapper_internal,
     _fsdp_wrap_attr,
-    _entry_kwarg_refused, _torch_api_refused,
+    _entry_kwarg_refused, _torch_api_refused, _old_dist_api, _init_backend_unknown, _abstract_unbuilt,
     _module_missing, _optional_unbound, _usage_exit, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,

@@ -551,6 +551,114 @@ def _torch_api_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# torch.distributed's functions that take a process group (get_world_size(group=None), get_rank(group=None), ...)
+# refused one as having no parameter at all: "get_world_size() takes 0 positional arguments but 1 was given" -- the
+# pre-1.0 (THD) torch.distributed, whose get_world_size() / get_rank() took none
+_OLD_DIST_API = re.compile(r"^(?:torch\.distributed\.)?(?P<fn>get_world_size|get_rank|get_backend|barrier)\(\) takes 0 "
+                           r"positional arguments but \d{1,2} (?:were|was) given")
+
+
+def _old_dist_api(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) with round 41's sentence (a torch API a framework needs missing from the install), as round
+    86's apex-115 reads it: every exception shown is one TypeError of torch.distributed's get_world_size() /
+    get_rank() (the calls that take a process group since torch 1.0) refusing the group it was passed as a function
+    of no arguments at all, with no NCCL, CUDA, timeout or connection failure. That is the pre-1.0 torch.distributed
+    API under code written for a later torch (apex's SyncBatchNorm asks for its group's size): the install every
+    process loads alike, config, no rank. A frame of the script's own (outside the installed packages) raising it is
+    a helper of the same name, not torch's: not read here."""
+    one = _one_error_matching(c, "TypeError", _OLD_DIST_API)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    if any(e.data.get("frame_file") and not S.R_SITE_PACKAGE.search(e.data["frame_file"]) for e in excs):
+        return None
+    fn = m.group("fn")
+    return Verdict(
+        "config",
+        f"torch.distributed's {fn}() refused a process-group argument as a function of no arguments ({kind}: "
+        f"{message[:200]}, {excs[-1].where}): the installed torch.distributed is the pre-1.0 (THD) API, which had "
+        f"no group parameter, and the code calling {fn}(group) -- a library such as apex -- was written for a later "
+        "torch: a version mismatch of the shared install, the same on every process, no rank at fault",
+        f"Upgrade PyTorch to a release the calling library supports (torch >= 1.0: {fn}(group) exists there), or "
+        "install the older release of that library made for the installed torch; an apex / torch version mismatch "
+        "is fixed by reinstalling apex for the installed torch (rebuild it after upgrading torch). With torch >= 1.0 "
+        "use torch.nn.SyncBatchNorm under DistributedDataParallel with one process per GPU "
+        "(torch.distributed.launch / torchrun). Check the versions with python -c 'import torch; "
+        "print(torch.__version__)' and pip show apex; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# A C++ container's own lookup failure ("_Map_base::at" from std::unordered_map::at, "map::at", MSVC's "invalid
+# unordered_map<K, T> key"): a key the table does not hold
+_MAP_AT = re.compile(r"^(?:std::)?(?:_Map_base|unordered_map|map)::at\b|^invalid (?:unordered_)?map<K, T> key\b")
+
+
+def _init_backend_unknown(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule Q's last sentence (a shared setting the build cannot run) and AF (2), as round 86's imagenet-fast-21
+    reads them: every exception shown is one C++ map lookup failure ("RuntimeError: _Map_base::at") raised by the
+    innermost frame of torch.distributed's own init_process_group, with no NCCL, CUDA, timeout or connection failure.
+    init_process_group's first lookup by a key the job chose is its backend's name (the pre-c10d THD build's table of
+    the backends it was built with): the backend asked for is not one this build has -- a setting every process is
+    launched with, config, no rank. The same words raised later in the run (a collective's wait: the MPI backend's
+    datatype table, round 74's pytorch-116393) are not this: read by their own rules."""
+    one = _one_error_matching(c, "RuntimeError", _MAP_AT) or _one_error_matching(c, "IndexError", _MAP_AT)
+    if one is None:
+        return None
+    excs, kind, message, _m = one
+    if not all(e.data.get("frame_func") == "init_process_group"
+               and "torch" in e.data.get("frame_file", "") and "distributed" in e.data.get("frame_file", "")
+               for e in excs):
+        return None
+    return Verdict(
+        "config",
+        f"torch.distributed's init_process_group failed in its own C++ set-up call on a lookup of a key its table "
+        f"does not hold ({kind}: {message[:120]}, {excs[-1].where}): the key is the backend name the job passed "
+        "(backend=..., a --dist-backend argument), one this torch build does not know -- the pre-c10d (THD) "
+        "torch.distributed of torch < 1.0 has no nccl backend (torch 0.3's offers tcp, gloo and mpi); the same "
+        "setting on every process, no peer, store or network involved, so no rank is at fault",
+        "Pass a backend name this build has (--dist-backend gloo, or tcp on torch 0.3; lowercase backend string as "
+        "init_process_group backend=...), or upgrade PyTorch (torch >= 0.4 for the nccl backend, torch >= 1.0 for "
+        "c10d's) so the backend name the script asks for exists; check the torch version (python -c 'import torch; "
+        "print(torch.__version__)') and the init_method / dist_url the script passes along; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Python refusing to construct a class whose abstract methods are not all implemented: "Can't instantiate abstract
+# class HFLM with abstract method greedy_until" (3.12+: "... without an implementation for abstract method
+# 'greedy_until'")
+_ABSTRACT_UNBUILT = re.compile(r"^Can't instantiate abstract class (?P<cls>\w{1,80}) with(?:out an implementation "
+                               r"for)? abstract methods? '?(?P<meth>\w{1,80})")
+
+
+def _abstract_unbuilt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) and Q, as round 86's lm-evaluation-harness-891 reads them: every exception shown is one
+    TypeError of Python refusing to construct a class that leaves one of its base's abstract methods unimplemented,
+    with no NCCL, CUDA, timeout or connection failure. The class and the base that declares the method are the job's
+    shared code -- the package's class written against another version of its own base (a method renamed between
+    releases, a mixed or forked copy on the path) -- and every rank builds the same class at start-up: config, no
+    rank, even where a launcher's record names only the first worker to exit (rule A's lone failure does not name a
+    rank for a shared install)."""
+    one = _one_error_matching(c, "TypeError", _ABSTRACT_UNBUILT)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    cls, meth = m.group("cls"), m.group("meth")
+    return Verdict(
+        "config",
+        f"Python refused to build {cls}: it does not implement the abstract method {meth} its base class declares "
+        f"({kind}: {message[:200]}, {excs[-1].where}) -- {cls} and its base come from different versions of the "
+        "same code (a method renamed between releases, or a mixed / forked copy of the package found first), a "
+        "version mismatch of the install every worker builds alike at start-up, so no rank is at fault",
+        f"A version mismatch within the shared code: install one consistent version of the package that defines "
+        f"{cls}: reinstall it (pip uninstall it, then "
+        "pip install -e . in one clean checkout, or pip install <package>==<version>) and remove the mixed / forked "
+        "copy other code may import first (python -c 'import <package>; print(<package>.__file__)' under the "
+        f"launcher's interpreter shows which one loads); or use the model class matching the installed API, whose "
+        f"base names the method {cls} implements (a method renamed between releases: {meth} in one, its new name "
+        "in the other). Run once without the launcher to confirm, then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 # DDP's constructor refusing a model with no parameter to train (torch/nn/parallel/distributed.py:
 # "DistributedDataParallel is not needed when a module doesn't have any parameter that requires a gradient.")
 _NO_TRAINABLE = re.compile(r"^DistributedDataParallel is not needed when a module doesn't have any parameter that "
