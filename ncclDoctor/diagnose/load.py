@@ -340,6 +340,10 @@ SNIFF = 8192
 #   VLLM_USE_V1  vLLM's engine choice on a launch line ("VLLM_USE_V1=0 ... api_server ... --data-parallel-size 8"): the
 #             V0 engine starts no data-parallel ranks, so that one launch cannot fill the DP world its store waits for
 #             (parse._vllm_launch, verdict.store._v0_data_parallel, lead rule AE)
+#   init_worker_distributed  vLLM's worker-side call into torch.distributed's set-up
+#             (init_worker_distributed_environment, a frame and its code line of a vLLM worker's traceback): a store
+#             connect timeout under it connects to vLLM's distributed_init_method, not torchrun's store
+#             (parse.store_vllm, verdict.store._vllm_worker)
 #   subprocess.py", line  a parent's own frame waiting on its child (subprocess's wait / _try_wait): a launcher's
 #             stack interrupted while its workers ran, with no other word (readers.crash, verdict.signals)
 #   KeyboardInterrupt  Python's last line of a traceback SIGINT ended (the user's Ctrl-C), which holds no other
@@ -703,7 +707,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",
             b"device handle", b"Exception:", b'"exc_type"', b"CudaIPCTypes", b"num_processes", b"num_machines",
             b"distributed init (", b"VLLM_USE_V1", b"#SBATCH", b"load symbol", b"order differs", b"state is empty",
-            b"] datetime: ", b"init: rank ", b"job will continue",
+            b"] datetime: ", b"init: rank ", b"job will continue", b"init_worker_distributed",
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",

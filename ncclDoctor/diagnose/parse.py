@@ -271,6 +271,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._garbled: tuple | None = None
         self._warn_seen = 0
         self._vllm_v0: int | None = None  # the line that set VLLM_USE_V1=0 (readers.settings._vllm_launch)
+        self._vllm_init = -999  # a vLLM worker's frame calling into its process-group set-up (store_vllm)
+        self._store_ev: tuple[int, Event] | None = None  # the last store timeout read (store_vllm)
         self.coll_trace: Event | None = None  # NCCL_DEBUG_SUBSYS=COLL's collectives of each process (readers.nccl)
         # srun's records of its tasks' ends (line, text, host, task ids, exit code or None) and the first line of the
         # step's teardown (exits._srun_task, read at the end of the file by exits._srun_first)
@@ -1141,6 +1143,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if "init_worker_distributed" in text or (ev is not None and ev.kind == "store_timeout"):
+            self.store_vllm(lineno, text, ev)
         if ev is not None and ev.kind == "traceback_tail":
             self._last_tail = ev  # the input's last exception: input_tail marks it where the paste ends in it
         if self._top_frame is not None and self._top_frame[1] == lineno and self._top_frame[2] < 3:
@@ -1822,6 +1826,20 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return None
         self._cut = None
         return self._families(start, head.rstrip() + " " + body.strip())
+
+    def store_vllm(self, lineno: int, text: str, ev: Event | None) -> None:
+        """A store timeout in the same traceback as a vLLM worker's call into its process-group set-up
+        (init_worker_distributed_environment), the frame above the exception or, where Ray interleaves a worker's
+        lines, the exception first and its frames after it (64 lines either way): the store is vLLM's
+        distributed_init_method, the driver's address (verdict.store._vllm_worker, lead rules L, Y)."""
+        if ev is not None and ev.kind == "store_timeout":
+            if 0 <= lineno - self._vllm_init <= 64:
+                ev.data["vllm"] = True
+            self._store_ev = (lineno, ev)
+        elif "init_worker_distributed" in text:
+            self._vllm_init = lineno
+            if self._store_ev is not None and 0 <= lineno - self._store_ev[0] <= 64:
+                self._store_ev[1].data["vllm"] = True
 
     def _in_traceback(self, lineno: int) -> bool:
         """A traceback's head was read in the 200 lines above: this line is one of its frames."""

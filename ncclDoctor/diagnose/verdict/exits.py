@@ -517,8 +517,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # the worker that record names printed its own traceback above the record (round 82's yolov5-3897, flux-11)
         n = lone.local_rank
         tb = (f"the traceback of local_rank {n}" + (f" (rank {ranks[0]})" if n != ranks[0] else "")
-              + f": read local_rank {n}'s own traceback above the {launcher or 'torchrun'} record and check the "
-              f"local_rank {n} worker's own log")
+              + f": read local_rank {n}'s own traceback above the {launcher or 'torchrun'} record (the worker's own "
+              f"traceback, printed before the record) and check the local_rank {n} worker's own log")
         whose = ""
     if single and codes == [1] and any(e.data.get("dynamo") for e in c.samples.get("benign", [])):
         # the rank's own output ends in torch._dynamo's advice, printed under every error it raises: the exception

@@ -41,6 +41,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if e.data.get("folder"):
         return _script_a_folder(e, evs)
+    if e.data.get("script") and e.data["arg"][:1] in TYPO_DASHES:
+        return _option_as_script(e, evs)
     if e.data.get("script"):
         return Verdict(
             "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
@@ -71,6 +73,31 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# The dashes a word processor, a web page or a chat puts where '-' was typed (hyphen, en dash, em dash, minus sign,
+# their small and full-width forms): no argparse reads an option written with one
+TYPO_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+
+
+def _option_as_script(e, evs: list) -> Verdict:
+    """The path the interpreter could not open is an option whose dashes are typographic ("can't open file
+    '\u2014nproc_per_node=4'"): the launcher's argparse does not take '\u2014nproc_per_node' for an option, so it
+    reads it as the training script's path and starts every worker with it (lead rules Q, U (2)) -- config, no rank,
+    whatever the launcher's record names. The remedy is the command line retyped with ASCII '--' (a command copied
+    from a web page or a document carries an em dash where '--' was written), the launcher's options before the
+    script path."""
+    arg = e.data["arg"][:200]
+    opt = "--" + arg.lstrip(TYPO_DASHES + "-")
+    return Verdict(
+        "config", f"the interpreter could not open the script it was launched with ('{arg}', exit code 2): a "
+        "launcher option written with a typographic dash (an em dash or en dash, not ASCII '--') is no option to "
+        "the launcher, which passes it on as the script path -- every worker is started with it, a launch setting "
+        "of the job, not a fault of any rank",
+        f"Retype the command with ASCII hyphens: '{opt}', not '{arg}' (a command copied from a web page or a "
+        "document turns '--' into an em dash '\u2014'; fix every option of the line, also the script's own ones); "
+        "the launcher's options go before the script path, then relaunch.", "high", [], [x.brief() for x in evs[:2]],
+        job_wide=True)
 
 
 def _script_a_folder(e, evs: list) -> Verdict:

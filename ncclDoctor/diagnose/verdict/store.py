@@ -509,6 +509,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "name) and the --rdzv-endpoint (rdzv_endpoint) port must be open in the firewall between the nodes; all "
         "nodes must be started with the same --nnodes and --rdzv-id; check that the store's node is up. "
         "`ncclDoctor check --nodes N` tests the rendezvous first."
+        + (_vllm_store_fix(ep) if _vllm_worker(c, evs) else "")
         + (f" {ep} is this host's own loopback address: the store is on this machine, so nothing listened on port "
            f"{port} here -- check that the process hosting the store (rank 0, or the launcher's agent) started and "
            f"is still up (ss -ltnp | grep {port}), that no stale process of an earlier run holds the port (pick a "
@@ -518,6 +519,30 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         _samples(c, "store_timeout"),
     )
+
+
+# A vLLM worker's own frames: its package path, the call that sets up its process group, Ray's wrapper of its workers
+_VLLM_MARKS = ("/vllm/", "\\vllm\\", "init_worker_distributed_environment", "RayWorkerWrapper")
+
+
+def _vllm_worker(c: Collected, evs: list[Event]) -> bool:
+    """The store client that could not connect is a vLLM worker: its traceback's frames (read or cut) or its own line
+    carry vLLM's package path, vLLM's process-group set-up or Ray's wrapper of vLLM's workers. Its store is none of
+    torchrun's: vLLM hands every worker the driver's distributed_init_method (tcp://IP:PORT, IP the address vLLM picked
+    for the driver's node, VLLM_HOST_IP where set), so that address is what an expert checks (lead rules L, Y)."""
+    if any(e.data.get("vllm") for e in evs):  # parse.store_vllm: in the traceback of vLLM's set-up call
+        return True
+    seen = [*evs, *c.samples.get("tb_cut", []), *c.exceptions[:32]]
+    return any(m in e.text or m in str(e.data.get("code") or "") for e in seen for m in _VLLM_MARKS)
+
+
+def _vllm_store_fix(ep: str | None) -> str:
+    return (f" The client is a vLLM worker: {ep or 'the address'} is the vLLM driver's distributed_init_method address "
+            "(the IP vLLM picked for the driver's node and a free port), which every worker connects to -- set "
+            "VLLM_HOST_IP on each node to that node's address the others reach (the ray node IP: ray start "
+            "--node-ip-address), GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME to its interface, open the port range "
+            "between the nodes in the firewall, and stop a vLLM engine left from an earlier task (it holds the GPUs "
+            "and ports).")
 
 
 def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:

@@ -635,7 +635,8 @@ def _store_overcount(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "share this store (MASTER_ADDR:MASTER_PORT and key) than the job was told it has, so the count never "
         "equals the world size -- a launch that does not match its world size (a second job or a leftover "
         "process on the same MASTER_PORT, a wrong --nproc_per_node / --nnodes / WORLD_SIZE); no rank is at fault",
-        "Give every job its own MASTER_PORT (torchrun --master_port N; another job on the same port joins this "
-        "store), kill leftover processes of earlier runs on every node (ps -ef | grep python; nvidia-smi), and "
+        "Give every job its own MASTER_PORT (a unique MASTER_PORT per job: torchrun --master_port N; another job on "
+        "the same port joins this store), kill stale processes -- leftover processes of earlier runs -- on every "
+        "node (ps -ef | grep python; nvidia-smi), and "
         "make --nproc_per_node x --nnodes (WORLD_SIZE) equal the number of processes actually started.",
         "medium", [], evidence, job_wide=True)
