@@ -168,8 +168,10 @@ SNIFF = 8192
 #   prepare_accelerator, Accelerator(, PartialState(  accelerate's set-up frames, which call init_process_group when
 #             launched distributed: a paste cut there after the store client's connect warning ended in the process
 #             group's set-up too (parse.finish, rule L)
-#   PrefixStore(  init_process_group's own code past the store's creation: a traceback cut there got its store, and
-#             what it was making is the backend's group (parse.finish: the nccl backend asked on Windows, rule Q)
+#   PrefixStore(, _new_process_group_helper  init_process_group's own code past the store's creation (its
+#             'default_pg = _new_process_group_helper(' call, or that function's frame): a traceback cut there got its
+#             store, and what it was making is the backend's group (parse.finish: the nccl backend asked on Windows,
+#             rules Q, BQ (2))
 #   completed successfully, ompleted Successfully, finished successfully  a job's own record that its work finished
 #             (submitit's "Job completed successfully", "Training Completed Successfully!", "Training job finished
 #             successfully"): a SIGTERM its handler logs right after is the scheduler's teardown, not a stop
@@ -683,7 +685,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"--rank", b"Nrt::", b"Abort was called at", b"Timedout job", b"GPU HANG", b"PROTECTION_FAULT",
             b"page fault (", b"Faulty UTCL2",
             b"TCPStore(", b"init_process_group", b"prepare_accelerator", b"Accelerator(", b"PartialState(",
-            b"PrefixStore(", b"issing ranks:", b"talled ranks:", b"ready ranks: ", b"[c10d - ",
+            b"PrefixStore(", b"_new_process_group_helper", b"issing ranks:", b"talled ranks:", b"ready ranks: ",
+            b"[c10d - ",
             b"to pass monitoredBarrier", b"simple_launcher", b"scheduler is dead",
             b"destroyed on rank", b"nexpectedly disconnected", b"Peer host:", b"P2P access cache", b"NET/OFI",
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception", b"access fault",

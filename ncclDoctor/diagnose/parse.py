@@ -580,7 +580,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # sentence) -- the exception line was cut, but nothing else is left to fail there
             ev = self._context(self._past_store[0], self._past_store[1], "no_nccl")
             ev.rank = None  # a build every process shares, not a process's own line
-            ev.data.update(what="windows_cut", backend=f"{self.path}:{self._nccl_asked[0]}")
+            ev.data.update(what="windows_cut", backend=f"{self.path}:{self._nccl_asked[0]}",
+                           connect=self._connect_warn[2] if self._connect_warn is not None else None)
             self.aside.append(ev)
         elif self._connect_warn is not None and self._init_call == self._last_line > self._connect_warn[0]:
             # the input ends inside init_process_group: a traceback's header, its frames down to the call and no
@@ -1652,7 +1653,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a traceback goes into init_process_group, or into accelerate's set-up, which calls it when launched
             # distributed (finish: the paste may end there)
             self._init_call = lineno
-        if "PrefixStore(" in body and S.R_INIT_PAST_STORE.search(body) and self._in_traceback(lineno):
+        if ("PrefixStore(" in body or "_new_process_group_helper" in body) and S.R_INIT_PAST_STORE.search(body) and (
+                self._in_traceback(lineno)):
             self._past_store = (lineno, text)  # the traceback is in init_process_group past the store's creation
         if ":\\" in body and not self._win_path and S.R_WIN_PATH.search(body):
             self._win_path = True

@@ -1013,9 +1013,13 @@ R_INIT_FRAME = re.compile(r"horovod/common/basics\.py\"?, line \d{1,6},? in init
 R_ACCEL_INIT = re.compile(r"\bin prepare_accelerator\b|^\s*(?:\w{1,80}\s{0,4}=\s{0,4})?(?:[\w.]{1,80}\.)?"
                           r"(?:Accelerator|AcceleratorState|PartialState)\(")
 # init_process_group's own code past the store (distributed_c10d.py: 'store = PrefixStore("default_pg", store)', then
-# the default group's backend is made), as a plain or a rich traceback shows it: a traceback cut there got the store,
-# so what was failing is the backend's creation, not the store connection.
-R_INIT_PAST_STORE = re.compile(r"\bstore\s{0,4}=\s{0,4}PrefixStore\(\s{0,4}['\"]default_pg['\"]")
+# the default group's backend is made by 'default_pg = _new_process_group_helper(' -- torch 2.x's
+# 'default_pg, _ = _new_process_group_helper(' -- or a frame "in _new_process_group_helper"), as a plain or a rich
+# traceback shows it: a traceback cut there got the store, so what was failing is the backend's creation, not the store
+# connection (lead rules L, BQ (2); round 86's kohya-ss-521, cut at the helper's call)
+R_INIT_PAST_STORE = re.compile(r"\bstore\s{0,4}=\s{0,4}PrefixStore\(\s{0,4}['\"]default_pg['\"]"
+                               r"|\bdefault_pg(?:,\s{0,4}_)?\s{0,4}=\s{0,4}_new_process_group_helper\("
+                               r"|\bin _new_process_group_helper\b")
 # a Windows install's path in a traceback (F:\kohya_ss\..., C:\Users\...\venv\...): torch's Windows wheels have no NCCL
 R_WIN_PATH = re.compile(r"(?<![\w/])[A-Za-z]:\\[^\\\n]{1,120}\\")
 # PaddlePaddle's set-up call (paddle.distributed.init_parallel_env: its store, the NCCL communicator and a first

@@ -388,8 +388,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown", head + ": a rank failed on its own, which one and how these lines do not say",
             "Read the record's Root Cause entry whole (the full log, not its last lines: the Failures / Root Cause "
             "table, its rank, exitcode, host and error_file) and the failed worker's own traceback above the record "
-            "(that rank's output) -- it is the cause; decorate the entry point with "
-            "torch.distributed.elastic.multiprocessing.errors.@record (@record / error_file, or set "
+            "(that rank's output: its full error, the exception it raised) -- it is the cause; decorate the entry "
+            "point with torch.distributed.elastic.multiprocessing.errors.@record (@record / error_file, or set "
             "TORCHELASTIC_ERROR_FILE) so the record carries the exception; an exit code -9 there was a kill from "
             "outside (dmesg -T for the OOM killer).", "low", [], [lone.event.brief()])
     if lone is None and len(codes) == 1 and codes[0] < 0 and died_alike(c):  # lead rule J: every process alike

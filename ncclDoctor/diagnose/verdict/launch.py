@@ -2532,7 +2532,11 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "no rank at fault",
             "Windows has no NCCL: use the gloo backend on Windows (accelerate picks it when NCCL is unavailable: "
             "update accelerate), or run multi-GPU training under WSL2 / Linux; for one GPU set accelerate config to "
-            "no distributed training (single GPU). Give the full exception text below the traceback to confirm.",
+            "no distributed training (single GPU). Give the full exception text below the traceback to confirm."
+            + (f" The store client's connect warning(s) to [{win.data['connect']}] before it were retried attempts "
+               "(lead rule BM (2)), harmless once the store was got: that name resolves here (the hosts file, a VPN "
+               "or Docker Desktop's entry) to an address not usable from this machine -- set MASTER_ADDR=127.0.0.1 / "
+               "localhost on one machine, or fix the hosts file entry." if win.data.get("connect") else ""),
             "medium", [], [win.brief()], job_wide=True)
     gd = next((e for e in evs if e.data.get("what") == "gloo_device"), None)
     if gd is not None:  # torch's GlooDeviceFactory has no creator for the transport (lead rules Q, AP)

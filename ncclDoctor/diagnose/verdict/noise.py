@@ -4,10 +4,11 @@ is known."""
 
 from __future__ import annotations
 
+import ipaddress
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC
+from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC, R_WIN_CONNECT_WARN
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.warn_families import OFI_START_FAILED
@@ -516,7 +517,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "WSAEADDRNOTAVAIL on Windows, EINVAL or EADDRNOTAVAIL on Linux, e.g. IPv6 localhost where the "
                       "host has no IPv6 address: not usable from here) and connects through the next one; nothing "
                       "to fix unless a store timeout follows (then check the next error and MASTER_ADDR; "
-                      "MASTER_ADDR=127.0.0.1 skips the IPv6 attempt on one host)")
+                      "MASTER_ADDR=127.0.0.1 skips the IPv6 attempt on one host)" + _named_host(c))
     polled = any(e.data.get("poll") for e in c.samples.get("benign", []))
     if "store reset before the group" in whats and polled:
         benign.append("the TCPStore client's 'recvValue failed ... Connection reset by peer' warning comes from "
@@ -892,3 +893,28 @@ def settle(v: Verdict, findings: list[Finding], field: list[dict] | None = None)
         [],
         [str(e) for f in bad[:2] for e in f.evidence[:2]],
     )
+
+
+def _named_host(c: Collected) -> str:
+    """The fix's words where a retried store-client warning names a host by name, not an address (lead rules K, L, N;
+    round 86's fedlab-299: this machine's name resolving to Docker Desktop's kubernetes.docker.internal entry): the name
+    resolves here, through the hosts file (or DNS, a VPN), to an address of which one is not usable. '' where every
+    warning names an address."""
+    for e in c.samples.get("benign", []):
+        m = R_WIN_CONNECT_WARN.search(e.text) if e.data.get("what") == "Windows store connect warning" else None
+        host = m.group("host") if m else ""
+        if host and not _is_address(host) and host.lower() != "localhost":
+            return (f"; [{host}] is a host name: it resolves on this machine (the hosts file -- C:\\Windows\\System32\\"
+                    "drivers\\etc\\hosts or /etc/hosts, where Docker Desktop maps kubernetes.docker.internal / "
+                    "host.docker.internal to the machine's own address -- or DNS, a VPN) to an address the client "
+                    "could not use, and the client goes on with the next: to quiet it, set MASTER_ADDR to 127.0.0.1 "
+                    "on one machine (or the host's reachable address) or fix that hosts file entry")
+    return ""
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True

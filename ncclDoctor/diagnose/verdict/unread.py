@@ -382,6 +382,43 @@ def _consistency_fix(e) -> str:
             "deterministic settings to see which step makes them differ. ")
 
 
+# The C++ fmt library's own format_error texts, which torch's C++ code (c10's and c10d's messages are built with fmt)
+# raises where it fails to format its own error message -- pybind11 hands it over as a bare RuntimeError with nothing
+# else: the real error it was reporting is lost (round 86's pytorch-118378: dist.TCPStore(...) on Windows, its socket
+# error's text breaking the format string). Python's own str.format says "Single '}' encountered in format string" and
+# is a ValueError of the script's own format call: not read so.
+_R_FMT_ERROR = re.compile(r"^\s*(?:unmatched '\}' in format string|missing '\}' in format string|invalid format string"
+                          r"|argument not found|argument index out of range"
+                          r"|cannot switch from (?:manual|automatic) to (?:manual|automatic) argument indexing)\s*$")
+_R_STORE_CALL = re.compile(r"\b(?:TCPStore|FileStore|HashStore|init_process_group|rendezvous)\(")
+
+
+def _fmt_error_fix(e) -> str:
+    """The fix's words for a RuntimeError whose whole message is one of fmt's format_error texts (_R_FMT_ERROR): the
+    library's own message for the call in the last frame failed to format, hiding the real error (lead rules X (2),
+    BJ (2): torch's bug with its cause not shown, unknown). Names that call; where it makes a c10d store, the store's
+    usual suspects. '' for any other exception."""
+    if e.data.get("type", "").rpartition(".")[2] != "RuntimeError" or not _R_FMT_ERROR.match(
+            e.data.get("message") or ""):
+        return ""
+    call = (e.data.get("frame_code") or "").strip()
+    store = bool(_R_STORE_CALL.search(call))
+    return (f"'{e.data['message'].strip()}' is the C++ fmt library's own error (fmt::format_error): torch's C++ code "
+            "failed while formatting its own error message"
+            + (f" for '{call[:160]}'" if call else "")
+            + ", a bug in that message, so the real error (what the call itself failed on) is not in the lines. "
+            "Upgrade PyTorch (the message's formatting bug is fixed in later releases) and rerun to see the real "
+            "error; "
+            + ("the call creates a c10d TCPStore / store, whose socket errors (bind, listen, connect) carry the "
+               "OS's own text (Windows' message for a socket error is the known case of it breaking the format): "
+               "check the port can be bound (an explicit free port instead of 0, not taken and not in a range "
+               "Windows reserves: netsh int ipv4 show "
+               "excludedportrange protocol=tcp), or on Windows use init_method=file:// (FileStore), "
+               "use_libuv=False / TORCH_DISTRIBUTED_USE_LIBUV=0, or run on Linux / WSL. " if store else
+               "meanwhile run the same call under a debugger or with TORCH_SHOW_CPP_STACKTRACES=1 to see where it "
+               "raised. "))
+
+
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
@@ -461,7 +498,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _c10d_raised(e) or _raised_alike(own)) + _consistency_fix(e) + _grad_none_fix(e)
+        (code or _c10d_raised(e) or _raised_alike(own)) + _fmt_error_fix(e) + _consistency_fix(e) + _grad_none_fix(e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _ddp_reducer_fix([what])
         + http_status_fix(what)
