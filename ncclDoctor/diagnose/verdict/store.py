@@ -45,25 +45,27 @@ def _launchers_per_node(c: Collected, in_use: int) -> Verdict | None:
 
 
 def _connect_then_cut(c: Collected, evs: list) -> Verdict:
-    """Lead rule L: the store client's connect warning (10049 / EINVAL / EADDRNOTAVAIL at an address of the store's
-    host), then a traceback down into init_process_group (or accelerate's set-up that calls it: prepare_accelerator,
-    Accelerator(...)) that the paste cut before its exception: the process raised
-    where the store is connected, with that connection the only failure shown -- not the harmless retry rule N reads
-    when nothing fails after it. store_rendezvous, no rank (every process reaches the same endpoint), medium: the
-    exception itself is not shown."""
+    """Lead rules L, BM (2), BG (6): the store client's connect warning (10049 / EINVAL / EADDRNOTAVAIL at an address
+    of the store's host), then a traceback down into init_process_group (or accelerate's set-up that calls it:
+    prepare_accelerator, Accelerator(...)) that the paste cut before its exception. One such warning is one attempt at
+    one address -- the client tries the next and retries until its timeout -- so it proves no failed connection, and
+    what the process raised is not shown (a torch without the backend asked for, a store timeout, anything else at
+    set-up): cause unknown, low, no rank (every process reaches the same code). The warning is the first thing to
+    check, so the fix leads with it and asks for the exception text."""
     host = evs[0].data.get("endpoint") or "the store's host"
     return Verdict(
-        "store_rendezvous",
-        f"the store client could not connect to {host} (an address not valid here: system error 10049 / EINVAL / "
-        "EADDRNOTAVAIL), and the process then raised inside init_process_group (its traceback ends in that call, or "
-        "in accelerate's set-up that makes it; the exception line is not in the input): the store connection at "
-        "set-up failed, a setting every process shares, "
-        "no rank at fault",
-        f"Check what {host} resolves to on this machine (the hosts file, a VPN or another program mapping the machine "
-        "name elsewhere) and set MASTER_ADDR to an address that is this host's (MASTER_ADDR=127.0.0.1 / localhost on "
-        "one machine) with a free MASTER_PORT; on Windows use the gloo backend (no NCCL there). Give the full "
-        "exception text below the traceback to confirm.",
-        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+        "unknown",
+        f"the store client's connect to {host} was refused an address once (system error 10049 / EINVAL / "
+        "EADDRNOTAVAIL: one attempt at one address, which the client retries), and then the process raised inside "
+        "init_process_group (its traceback ends in that call, or in accelerate's set-up that makes it) -- but the "
+        "exception line is not in the input, so what failed there is not shown: no rank at fault (every process "
+        "runs the same set-up)",
+        "Give the full exception text below the traceback: it names what failed. Meanwhile check the one lead the "
+        f"lines show: what {host} resolves to on this machine (the hosts file, a VPN or another program mapping the "
+        "machine name elsewhere) -- set MASTER_ADDR to an address that is this host's (MASTER_ADDR=127.0.0.1 / "
+        "localhost on one machine) with a free MASTER_PORT; on Windows use the gloo backend (torch's Windows wheels "
+        "have no NCCL: Distributed package doesn't have NCCL built in).",
+        "low", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
 def _rendezvous_cut(c: Collected, evs: list) -> Verdict:
