@@ -1512,6 +1512,48 @@ def _no_pg_cut(ev, who: str) -> Verdict:
         "low", [], [ev.brief()], job_wide=True)
 
 
+# A cut traceback's last frame in torch.distributed's own library code (device_mesh.py, the composable APIs, c10d's
+# Python layer; not torchrun's launcher, agent or rendezvous, whose raises are read by their own readings) on the
+# ``raise`` statement of one of its checks ("raise RuntimeError(", cut after its opening parenthesis or whole): that
+# frame raised the exception of its own check, so the check is read by its source location (lead rules BG (3),
+# BQ (3); round 86's ao-1086), not as a call cut before its deeper frames (BG (6))
+_R_TORCH_DIST_LIB_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\](?!elastic[/\\]|launcher[/\\]|'
+                                    r'run\.py|launch\.py|rendezvous\.py)([\w/\\]{1,160})\.py", line (\d{1,7})')
+_R_CHECK_RAISE = re.compile(r"^raise\s{1,4}(?:RuntimeError|ValueError|TypeError|AssertionError|NotImplementedError)"
+                            r"\s{0,4}\(")
+# what a known check refuses, by its file and function (the remedy an expert names for it)
+_TORCH_CHECKS = {
+    ("device_mesh", "get_group"): (
+        "DeviceMesh.get_group() without mesh_dim is refused on a mesh of more than one dimension (a 2-D DeviceMesh: "
+        "HSDP's replicate x shard mesh, TP x DP): the caller must pass mesh_dim (get_group(mesh_dim=...)) or use a "
+        "1-D mesh. Where a library makes the call (torchao's float8 amax reduction under FSDP2 / HSDP), upgrade that "
+        "library to a version that passes the mesh dimension, or shard with a 1-D mesh until it does. "),
+}
+
+
+def _torch_check_cut(ev, who: str, where: str, line: str) -> Verdict:
+    """Lead rules BG (3), BQ (3), BA (3), BB (4): a traceback cut on the ``raise`` of a check in torch.distributed's
+    own library code (its last frame's code line ``raise RuntimeError(``): the exception is that check's refusal,
+    read by where it raised even with its message cut -- torch refusing an API call that the same code makes alike
+    on every rank (invalid_usage, no rank at fault). Not read so: a raise in torchrun's launcher, agent or
+    rendezvous (their own readings), the default group's lookup (_no_pg_cut), the process group's set-up
+    (init_process_group, _new_process_group_helper, new_group: a backend the build lacks is the install's, rule
+    BQ (2)), a frame cut at a call whose deeper frames are not shown (BG (6))."""
+    func = ev.data.get("func") or ""
+    mod = where.replace("\\", "/").rsplit("/", 1)[-1]
+    known = _TORCH_CHECKS.get((mod, func), "")
+    return Verdict(
+        "invalid_usage",
+        f"the input stops inside {who} traceback at the raise of torch.distributed's own check in {func} "
+        f"({where}.py, line {line}: '{(ev.data.get('code') or '')[:80]}'), before its message: that frame raised "
+        f"its check's own exception -- torch.distributed refused the call {func} was given by the code above it, "
+        "which every rank runs alike, so no rank is at fault (the message itself was not pasted)",
+        known + f"Read the check at line {line} of torch/distributed/{where}.py in the installed torch (what {func} "
+        f"refuses) and fix the call in the frame above it (the caller's arguments, or the library making the call: "
+        "a version of it that supports this torch and this parallel set-up), the same on every rank. "
+        + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 def _cut_semaphore(ev, who: str) -> Verdict:
     """Lead rules F, AL (1), AG: a traceback cut where multiprocessing creates a lock or semaphore (queues.py's
     ctx.Lock(), synchronize.py's SemLock: a POSIX semaphore, a sem.* file in /dev/shm), after joblib's probe of that
@@ -1598,6 +1640,9 @@ def _cut_where(ev, who: str) -> Verdict | None:
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if func in _NO_PG_FUNCS and _R_C10D_FILE.search(ev.text) and (not code or _R_NO_PG_CODE.match(code)):
         return _no_pg_cut(ev, who)
+    if code and func not in _PG_SETUP_FUNCS and _R_CHECK_RAISE.match(code) and (
+            lib := _R_TORCH_DIST_LIB_FILE.search(ev.text)) is not None:
+        return _torch_check_cut(ev, who, lib.group(1), lib.group(2))
     if not code:
         return None
     if (lit := _R_MESSAGE_LITERAL.match(code)) is not None and (
