@@ -1554,6 +1554,34 @@ def _torch_check_cut(ev, who: str, where: str, line: str) -> Verdict:
         + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# c10d's queries of the default group's rank or size (get_rank, get_world_size and the helpers they call), above its
+# lookup of the default group (_NO_PG_FUNCS): a cut there has not reached that lookup's raise, so the error is not
+# read from it (lead rule BG (6), as round 84's matgl-195 reads a get_world_size cut; round 86's videomamba-35)
+_PG_QUERY_FUNCS = ("get_world_size", "get_rank", "_get_group_size", "_get_group_rank", "get_backend")
+
+
+def _pg_query_cut(ev, who: str) -> Verdict:
+    """Lead rules BG (6), BL (4) (round 86's videomamba-35): a traceback cut inside c10d's query of the world size or
+    rank (_PG_QUERY_FUNCS), before its error text and before the default group's lookup (_no_pg_cut reads a cut
+    there): the frame calls further code that can raise more than one error, so the cause stays unknown and nobody
+    is named -- but the usual reason such a query raises (it runs in a process where init_process_group never ran:
+    "Default process group has not been initialized") is what the fix names first."""
+    func = ev.data.get("func") or ""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} traceback in torch.distributed's {func} ({ev.text[:200]}), before its "
+        "exception line: the process raised asking the process group for its size or rank, and the frames stop "
+        "before its lookup of the default group -- the usual error there is a process group never initialized, but "
+        "the error text is cut, so neither the cause nor a rank is shown",
+        "The usual error here is 'Default process group has not been initialized': the script called "
+        "dist.get_world_size() / dist.get_rank() where init_process_group never ran -- launch with torchrun / "
+        "torch.distributed.launch so the script's distributed "
+        "set-up (its init_distributed_mode, --distributed / the RANK, WORLD_SIZE env vars) calls init_process_group "
+        "before it, or guard with dist.is_initialized() (world size 1, rank 0 when not distributed) for a "
+        "single-process run. " + _CUT_TB_FIX,
+        "low", [], [ev.brief()])
+
+
 def _cut_semaphore(ev, who: str) -> Verdict:
     """Lead rules F, AL (1), AG: a traceback cut where multiprocessing creates a lock or semaphore (queues.py's
     ctx.Lock(), synchronize.py's SemLock: a POSIX semaphore, a sem.* file in /dev/shm), after joblib's probe of that
@@ -1640,6 +1668,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if func in _NO_PG_FUNCS and _R_C10D_FILE.search(ev.text) and (not code or _R_NO_PG_CODE.match(code)):
         return _no_pg_cut(ev, who)
+    if func in _PG_QUERY_FUNCS and _R_C10D_FILE.search(ev.text):
+        return _pg_query_cut(ev, who)
     if code and func not in _PG_SETUP_FUNCS and _R_CHECK_RAISE.match(code) and (
             lib := _R_TORCH_DIST_LIB_FILE.search(ev.text)) is not None:
         return _torch_check_cut(ev, who, lib.group(1), lib.group(2))
