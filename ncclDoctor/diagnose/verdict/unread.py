@@ -1065,9 +1065,9 @@ def _connect_warned(c: Collected) -> str:
             "store's host, and tried the next) is no failure by itself; if the cut exception is the store's (a "
             "connect timeout, DistStoreError), give the process a host name or address of this machine that "
             "resolves and is reachable here (MASTER_ADDR, or VLLM_HOST_IP for vLLM, instead of a container alias or "
-            "a name with no usable address)"
-            + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- run "
-               "under WSL/Linux where that does not serve" if win else "") + ".")
+            "a name with no usable address: MASTER_ADDR=localhost / 127.0.0.1 for a job on one machine)"
+            + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- "
+               "use WSL/Linux where that does not serve" if win else "") + ".")
 
 
 # A traceback that ends in (or is cut inside) the DataLoader's frames fetching a batch from its worker processes
@@ -1840,6 +1840,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     if (where := _cut_where(ev, who)) is not None:
         if win:
             where.fix = win + where.fix
+        where.fix += _connect_warned(c)
         return where
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
     # one DataLoader text, not two: the fetch chain's (it names the frames) where parse saw it, else the sharing one
@@ -1858,7 +1859,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_CUT_LOADER_FIX if not loader and (_R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share"))
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
-                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
+                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX + _connect_warned(c), "low",
+                   [], [ev.brief()])
 
 
 def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
