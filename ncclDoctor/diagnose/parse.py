@@ -378,6 +378,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
         # joblib's semaphore probe failing (S.R_SEM_PROBE): (its errno, its words), read at a cut traceback's lock
         self._sem_probe: tuple[int, str] | None = None
+        # NVML's own warning that the libnvidia-ml.so it loaded is the GDK's stub library, not the driver's
+        # (S.R_NVML_STUB): the line, read at a cut traceback (verdict.unread._nvml_stub_cut)
+        self._nvml_stub: str | None = None
         self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
         self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
@@ -711,6 +714,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                            "synchronize.py" in frame[1]) else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
+                       # NVML's warning that the GDK's stub libnvidia-ml.so was loaded (verdict.unread._nvml_stub_cut)
+                       nvml_stub=self._nvml_stub,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
@@ -1425,6 +1430,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
+        if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
+            self._nvml_stub = f"{self.path}:{lineno}"
         if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
             self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):

@@ -2870,6 +2870,10 @@ R_SETTINGS_TERM = re.compile(
     r"|(?:^|\s)--[a-z][\w-]{1,60}")
 R_CLASH_GOES_ON = re.compile(r"(?i:warn|\bINFO\b|ignor|disabl|fall(?:ing)?\s+back|automatically|defaulting|"
                              r"\bversions?\b|\bdriver\b|compiled|installation|installed|capability|\bsm_\d|toolkit)")
+# NVML's own warning (printed by the GDK's libnvidia-ml.so stub when a process loads it): "libnvidia-ml.so in GDK
+# package is a stub library that is attached only for build purposes" -- the process loaded the build-time stub of
+# the NVIDIA management library instead of the one the display driver installs (parse, verdict.unread._nvml_stub_cut)
+R_NVML_STUB = re.compile(r"libnvidia-ml\.so[\w.]{0,12} in GDK package is a stub library")
 
 
 def settings_clash(text: str) -> re.Match | None:

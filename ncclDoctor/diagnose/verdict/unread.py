@@ -1554,6 +1554,33 @@ def _torch_check_cut(ev, who: str, where: str, line: str) -> Verdict:
         + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+_NVML_STUB_FIX = (
+    "The process loaded the NVML stub library (the libnvidia-ml.so of the GDK / CUDA toolkit's stubs directory, for "
+    "building only) instead of the driver's libnvidia-ml.so in /usr/lib or /usr/lib64: remove the stubs directory "
+    "(.../cuda/lib64/stubs, a GDK path) from LD_LIBRARY_PATH and any libnvidia-ml.so symlink to it, run ldconfig, "
+    "and check with ldconfig -p | grep libnvidia-ml that the driver's copy is found first; in a container, start it "
+    "with the NVIDIA runtime (nvidia-docker / --gpus all), which mounts the host driver's libraries; install or fix "
+    "the NVIDIA driver where it has none. Rerun with NCCL_DEBUG=INFO to see what NCCL (DataParallel's broadcast to "
+    "the GPUs, a process group) met. ")
+
+
+def _nvml_stub_cut(ev, who: str) -> Verdict:
+    """Lead rules AF (2), V (1), BP (1) (round 86's deepspeech-pytorch-244): NVML's own warning that the
+    libnvidia-ml.so loaded is the GDK's stub library, not the display driver's (S.R_NVML_STUB), then a traceback cut
+    before its error text: the one thing the lines show wrong is that shared install, which every process (or GPU)
+    of the job loads alike -- read as a setting shown wrong beside a cut traceback: config, no rank. cuda_error
+    would need a CUDA call shown failing (rule AT (1)). Not read so: the warning beside an error text shown (that
+    error's own reading)."""
+    return Verdict(
+        "config",
+        f"NVML warned ({ev.data['nvml_stub']}) that the libnvidia-ml.so the process loaded is the GDK's stub library, "
+        f"not the one the NVIDIA display driver installs, and the input then stops inside {who} traceback "
+        f"({ev.text[:200]}), before its exception line: the stub NVML that NCCL and CUDA's management calls load "
+        "is the job's shared install shown wrong, the same for every process, so no rank is at fault (the error "
+        "itself was not pasted)",
+        _NVML_STUB_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 # c10d's queries of the default group's rank or size (get_rank, get_world_size and the helpers they call), above its
 # lookup of the default group (_NO_PG_FUNCS): a cut there has not reached that lookup's raise, so the error is not
 # read from it (lead rule BG (6), as round 84's matgl-195 reads a get_world_size cut; round 86's videomamba-35)
@@ -1836,6 +1863,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        [], [ev.brief()])
     if ev.data.get("sem_probe"):
         return _cut_semaphore(ev, who)
+    if ev.data.get("nvml_stub"):
+        return _nvml_stub_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if (where := _cut_where(ev, who)) is not None:
         if win:
