@@ -92,6 +92,11 @@ def _code_not_error(line: str, frame: str) -> bool:
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 
 
+# a launcher's rank tag on a line ("[rank2]:"): the last line of a paste cut inside the next line's own tag ("[ra")
+# repeats only its start (input_tail)
+_R_RANK_TAG = re.compile(r"\[rank\d{1,6}\]:")
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -636,11 +641,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if len(shown) == 5:
                     break
         shown = _frames_unwrapped(shown)[:4]
-        if len(shown) >= 2 and len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
-                shown[1][1].strip().startswith(shown[0][1].strip())):
+        if len(shown) >= 2 and ((len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
+                shown[1][1].strip().startswith(shown[0][1].strip()))) or (
+                (tag := _R_RANK_TAG.search(S.R_ANSI.sub("", shown[1][2]))) is not None
+                and len(shown[0][1].strip()) < len(tag.group(0)) and tag.group(0).startswith(shown[0][1].strip()))):
             # the last line only repeats the start of the line above it and stops: the paste was cut inside the next
             # line's own log prefix (vLLM's worker prefix "(VllmWorkerProcess pid=N) ERROR 05-14 01:20:54 [mult"),
             # nothing of that line's text shown -- the lines above it end the input (round 81's vllm-gfx906-5)
+            # -- or, as printed, only the start of the line above's own launcher prefix ("[ra" under "[rank2]:   ...":
+            # round 86's webdataset-449)
             shown = shown[1:]
         if not shown:
             return

@@ -8,6 +8,7 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
+    R_ANSI,
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
     R_MPI_TAG,
@@ -1840,6 +1841,46 @@ def _listed_cut(c: Collected) -> Verdict | None:
         "low", [], [ev.brief()])
 
 
+# the DataLoader's frame re-raising a worker's exception: _process_data itself (its "data.reraise()"), or _next_data
+# on its call of it ("return self._process_data(data)")
+_R_LOADER_DATA_FILE = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
+                                 r'(_process_data|_next_data)\s*$')
+_R_PROCESS_DATA_CALL = re.compile(r"(?:^|[\s=(])self\._process_data\(|\.reraise\(\)")
+_LOADER_RERAISE_FIX = (
+    "There the DataLoader re-raises the exception one of its worker processes raised loading a sample (its message "
+    "begins 'Caught <Error> in DataLoader worker process N', the worker's own traceback under it): paste the full "
+    "traceback of the DataLoader worker exception, or rerun with num_workers=0 to see the worker error in the main "
+    "process. It is this rank's dataset (its shards, files or transforms: a corrupt or unreadable sample or shard, a "
+    "path missing on this node, an index or length that does not match the files -- webdataset / wids index files "
+    "must match the .tar shards on every rank): check the sample at fault and handle/skip bad samples in the "
+    "dataset's __getitem__ / the pipeline's handler. ")
+
+
+def _loader_reraise(ev) -> bool:
+    """The cut frame is the DataLoader re-raising a worker's exception (_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL)."""
+    m = _R_LOADER_DATA_FILE.search(R_ANSI.sub("", ev.text))
+    if m is None:
+        return False
+    code = ev.data.get("code") or ""
+    return bool(_R_PROCESS_DATA_CALL.search(code)) or (m.group(1) == "_process_data" and not code)
+
+
+def _loader_reraise_cut(ev, who: str) -> Verdict:
+    """Lead rules BM (1), AN (1), BG (4) (round 86's webdataset-449): a rank's own traceback (its launcher's [rankN]:
+    tag) cut before its error text where the DataLoader re-raises a worker's exception (_loader_reraise): the rank's
+    own data loading, which runs no collective, so the rank is not a possible victim of a peer -- it failed, the
+    cause unknown with the error text cut. Not read so: an untagged traceback (no rank to name), the fetch's wait on
+    its workers (_get_data / _try_get_data: a worker that died or stopped answering, the host's resource; the
+    loader fix only), a cut inside a collective or a DDP step (rule BH (1)'s limit)."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} traceback where the DataLoader re-raises a worker's exception "
+        f"({ev.text[:200]}: '{(ev.data.get('code') or '')[:80]}'), before its exception line: that rank's own data "
+        "loading raised -- a step that runs no collective, so the rank is not waiting on a peer; what its worker "
+        "raised, the cut error text does not say",
+        _LOADER_RERAISE_FIX + _CUT_TB_FIX, "medium", [ev.data["rank"]], [ev.brief()])
+
+
 def _cut_traceback(c: Collected) -> Verdict | None:
     """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
     rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
@@ -1872,6 +1913,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         where.fix += _connect_warned(c)
         return where
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
+    if ev.data.get("rank") is not None and not comp and not coll and _loader_reraise(ev):
+        return _loader_reraise_cut(ev, who)
     # one DataLoader text, not two: the fetch chain's (it names the frames) where parse saw it, else the sharing one
     loader = ev.data.get("loader") and not comp
     if loader:
