@@ -779,6 +779,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
             self._spawn_in_collective(frame[0], S.DDP_INIT)
             ev.data["coll"] = S.DDP_INIT
+        elif "dataloader" in frame[1] and S.R_LOADER_ITER_INIT_FRAME.search(frame[1]) and any(
+                S.R_LOADER_ITER_CLASS.search(x[1]) for x in shown) and S.R_DATAPIPE.search(seen):
+            # cut inside a DataLoader iterator's construction in an iterable DataPipe job: it broadcasts the DataPipe
+            # shared seed from rank 0 over a gloo group it creates there, a cross-rank exchange (lead rule BQ (1);
+            # round 86's data-659)
+            self._spawn_in_collective(frame[0], S.DATAPIPE_SEED)
+            ev.data["coll"] = S.DATAPIPE_SEED
         elif (step := self._ddp_step_cut(tail, lines, frame[0])) is not None:
             # cut at the call of the (DDP-wrapped) model or at a backward(): DDP's implicit collectives (rule BM (1))
             multi = step[1] or (head is not None and head < self._dist_worker < frame[0])
