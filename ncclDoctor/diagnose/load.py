@@ -663,6 +663,11 @@ SNIFF = 8192
 #             timeout for key(s): 0", std::terminate's line of a gloo::IoException), which holds no other word under
 #             a launcher's "[1]<stderr>:" tag: a connected rank waited for the key a peer publishes, key '0' rank 0's
 #             (S.R_STORE_KEY0, verdict.store._key0_wait, lead rules G, Y; round 82's horovod-2015)
+#   is a stub library  NVML's own warning that the libnvidia-ml.so a process loaded is the GDK's stub
+#             ("libnvidia-ml.so in GDK package is a stub library that is attached only for build purposes"), which holds
+#             no other word: a traceback cut before its text after it is read as that shared install shown wrong
+#             (S.R_NVML_STUB, verdict.unread._nvml_stub_cut, lead rules AF (2), V (1), BP (1); round 86's
+#             deepspeech-pytorch-244)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -743,7 +748,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b'RANK": ', b"RANK': ", b'WORLD_SIZE": ', b"WORLD_SIZE': ", b"num_gpus=", b"_fixup_main_from_path",
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
-            b"operate in serial mode", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
+            b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file

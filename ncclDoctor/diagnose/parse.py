@@ -92,6 +92,11 @@ def _code_not_error(line: str, frame: str) -> bool:
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 
 
+# a launcher's rank tag on a line ("[rank2]:"): the last line of a paste cut inside the next line's own tag ("[ra")
+# repeats only its start (input_tail)
+_R_RANK_TAG = re.compile(r"\[rank\d{1,6}\]:")
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -381,6 +386,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
         # joblib's semaphore probe failing (S.R_SEM_PROBE): (its errno, its words), read at a cut traceback's lock
         self._sem_probe: tuple[int, str] | None = None
+        # NVML's own warning that the libnvidia-ml.so it loaded is the GDK's stub library, not the driver's
+        # (S.R_NVML_STUB): the line, read at a cut traceback (verdict.unread._nvml_stub_cut)
+        self._nvml_stub: str | None = None
         self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
         self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
@@ -637,11 +645,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if len(shown) == 5:
                     break
         shown = _frames_unwrapped(shown)[:4]
-        if len(shown) >= 2 and len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
-                shown[1][1].strip().startswith(shown[0][1].strip())):
+        if len(shown) >= 2 and ((len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
+                shown[1][1].strip().startswith(shown[0][1].strip()))) or (
+                (tag := _R_RANK_TAG.search(S.R_ANSI.sub("", shown[1][2]))) is not None
+                and len(shown[0][1].strip()) < len(tag.group(0)) and tag.group(0).startswith(shown[0][1].strip()))):
             # the last line only repeats the start of the line above it and stops: the paste was cut inside the next
             # line's own log prefix (vLLM's worker prefix "(VllmWorkerProcess pid=N) ERROR 05-14 01:20:54 [mult"),
             # nothing of that line's text shown -- the lines above it end the input (round 81's vllm-gfx906-5)
+            # -- or, as printed, only the start of the line above's own launcher prefix ("[ra" under "[rank2]:   ...":
+            # round 86's webdataset-449)
             shown = shown[1:]
         if not shown:
             return
@@ -715,6 +727,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                            "synchronize.py" in frame[1]) else None,
                        # torch's cpp_extension JIT-building an op earlier in this input (verdict.unread._cut_where)
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
+                       # NVML's warning that the GDK's stub libnvidia-ml.so was loaded (verdict.unread._nvml_stub_cut)
+                       nvml_stub=self._nvml_stub,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
@@ -769,6 +783,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
             self._spawn_in_collective(frame[0], S.DDP_INIT)
             ev.data["coll"] = S.DDP_INIT
+        elif "dataloader" in frame[1] and S.R_LOADER_ITER_INIT_FRAME.search(frame[1]) and any(
+                S.R_LOADER_ITER_CLASS.search(x[1]) for x in shown) and S.R_DATAPIPE.search(seen):
+            # cut inside a DataLoader iterator's construction in an iterable DataPipe job: it broadcasts the DataPipe
+            # shared seed from rank 0 over a gloo group it creates there, a cross-rank exchange (lead rule BQ (1);
+            # round 86's data-659)
+            self._spawn_in_collective(frame[0], S.DATAPIPE_SEED)
+            ev.data["coll"] = S.DATAPIPE_SEED
         elif (step := self._ddp_step_cut(tail, lines, frame[0])) is not None:
             # cut at the call of the (DDP-wrapped) model or at a backward(): DDP's implicit collectives (rule BM (1))
             multi = step[1] or (head is not None and head < self._dist_worker < frame[0])
@@ -1432,6 +1453,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
+        if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
+            self._nvml_stub = f"{self.path}:{lineno}"
         if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
             self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):

@@ -1776,6 +1776,17 @@ R_DDP_INIT_FRAME = re.compile(
     r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"
+# Lead rule BQ (1): a traceback cut inside the construction of a DataLoader's iterator (iter(dl) -> _get_iterator ->
+# _MultiProcessingDataLoaderIter.__init__ / _BaseDataLoaderIter.__init__) in an iterable DataPipe job: torch >= 1.13
+# creates a gloo group there and broadcasts the DataPipe shared seed from rank 0 -- a cross-rank exchange; the name
+# it records in place of a collective's (parse.input_tail, readers.exits._spawn_in_collective)
+DATAPIPE_SEED = "the DataLoader iterator's construction (the DataPipe shared seed broadcast from rank 0)"
+R_LOADER_ITER_INIT_FRAME = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in __init__\s*$')
+# the iterator's construction named by the cut frame's code line or its caller's ("super(_MultiProcessingDataLoaderIter,
+# self).__init__(loader)", "return _MultiProcessingDataLoaderIter(self)")
+R_LOADER_ITER_CLASS = re.compile(r"\b_(?:MultiProcessing|SingleProcess|Base)DataLoaderIter\b")
+# an iterable DataPipe job shown in the lines: torchdata, a datapipe module, path or environment
+R_DATAPIPE = re.compile(r"(?i)torchdata|datapipe")
 # Lead rule BM (1): a traceback cut at a step that runs DDP's collectives implicitly -- the call of a
 # DistributedDataParallel-wrapped model (its forward broadcasts buffers and syncs the reducer) or a loss's .backward()
 # (DDP's bucketed gradient all-reduce): the names it records in place of a collective's (parse._ddp_step_cut)
@@ -2879,6 +2890,10 @@ R_SETTINGS_TERM = re.compile(
     r"|(?:^|\s)--[a-z][\w-]{1,60}")
 R_CLASH_GOES_ON = re.compile(r"(?i:warn|\bINFO\b|ignor|disabl|fall(?:ing)?\s+back|automatically|defaulting|"
                              r"\bversions?\b|\bdriver\b|compiled|installation|installed|capability|\bsm_\d|toolkit)")
+# NVML's own warning (printed by the GDK's libnvidia-ml.so stub when a process loads it): "libnvidia-ml.so in GDK
+# package is a stub library that is attached only for build purposes" -- the process loaded the build-time stub of
+# the NVIDIA management library instead of the one the display driver installs (parse, verdict.unread._nvml_stub_cut)
+R_NVML_STUB = re.compile(r"libnvidia-ml\.so[\w.]{0,12} in GDK package is a stub library")
 
 
 def settings_clash(text: str) -> re.Match | None:

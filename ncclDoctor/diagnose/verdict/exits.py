@@ -711,6 +711,8 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
         return _spawn_in_ddp_init(rec, n, at)
     if name in (S.DDP_FORWARD, S.DDP_BACKWARD):
         return _spawn_in_ddp_step(rec, n, at, name)
+    if name == S.DATAPIPE_SEED:
+        return _spawn_in_datapipe_seed(rec, n, at)
     return Verdict(
         "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
         f"stops inside the collective {name}{at.split(':', 1)[1] if ':' in at else ''} before its exception: a "
@@ -721,6 +723,30 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
         "gloo error, a connection closed by a peer) and each process's own log, every rank's: the first error in time "
         "is the cause. " + call_fix + "If it hangs there first, py-spy dump --pid of every process shows which one "
         "is not in the same collective; dmesg -T for the OOM killer, which ends a peer without a traceback.",
+        "low", [], [rec.brief()])
+
+
+def _spawn_in_datapipe_seed(rec: Event, n: int | None, at: str) -> Verdict:
+    """Lead rule BQ (1) (round 86's data-659): mp.spawn's record of process N whose traceback the paste cuts, before
+    its error text, inside the construction of a DataLoader's iterator in an iterable DataPipe job (S.DATAPIPE_SEED):
+    torch >= 1.13 creates a gloo group there and broadcasts the DataPipe shared seed from rank 0, a cross-rank
+    exchange -- so, as for a cut inside a collective (BH (1)), process N may be waiting on a rank 0 that is late or
+    gone: unknown, culprits "unknown", nobody innocent (rules BM (1), BG (6)). Not read so: a cut in the loader's
+    batch fetching (BM (1)'s data loading, which runs no collective), or a job not shown to use DataPipes."""
+    return Verdict(
+        "unknown", f"torch.multiprocessing.spawn reports process {n} terminated with an error, but its traceback "
+        f"stops inside the construction of the DataLoader's iterator{at + ',' if at else ''} before its exception, "
+        "in a DataPipe job: there torch creates a gloo group (dist.new_group) and broadcasts the DataPipe shared seed "
+        "from rank 0 to every rank -- a cross-rank exchange, so a process that raises there is not shown failing "
+        "first: a socket timeout is what it meets when rank 0 arrives late (still building its data) or is gone. "
+        "Which process failed first, and why, these lines do not say",
+        f"Paste process {n}'s full traceback down to its exception and every process's own log: the first error in "
+        "time is the cause. A timeout here (gloo's or the store's socket timeout) is a rank 0 that arrives late at "
+        "the DataPipe shared seed exchange (dist.new_group and its broadcast, run as each DataLoader iterator is "
+        "created): start every rank's iter(dataloader) together (a barrier before it, the same work before the "
+        "first epoch on every rank), or raise the process group's timeout (init_process_group(timeout=...)), which "
+        "the gloo group created there inherits; while it hangs, py-spy dump --pid of every process shows which one "
+        "is elsewhere.",
         "low", [], [rec.brief()])
 
 

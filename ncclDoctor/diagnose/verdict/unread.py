@@ -8,6 +8,7 @@ import re
 from ncclDoctor.diagnose import generic
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
+    R_ANSI,
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
     R_MPI_TAG,
@@ -1104,9 +1105,9 @@ def _connect_warned(c: Collected) -> str:
             "store's host, and tried the next) is no failure by itself; if the cut exception is the store's (a "
             "connect timeout, DistStoreError), give the process a host name or address of this machine that "
             "resolves and is reachable here (MASTER_ADDR, or VLLM_HOST_IP for vLLM, instead of a container alias or "
-            "a name with no usable address)"
-            + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- run "
-               "under WSL/Linux where that does not serve" if win else "") + ".")
+            "a name with no usable address: MASTER_ADDR=localhost / 127.0.0.1 for a job on one machine)"
+            + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- "
+               "use WSL/Linux where that does not serve" if win else "") + ".")
 
 
 # A traceback that ends in (or is cut inside) the DataLoader's frames fetching a batch from its worker processes
@@ -1551,6 +1552,103 @@ def _no_pg_cut(ev, who: str) -> Verdict:
         "low", [], [ev.brief()], job_wide=True)
 
 
+# A cut traceback's last frame in torch.distributed's own library code (device_mesh.py, the composable APIs, c10d's
+# Python layer; not torchrun's launcher, agent or rendezvous, whose raises are read by their own readings) on the
+# ``raise`` statement of one of its checks ("raise RuntimeError(", cut after its opening parenthesis or whole): that
+# frame raised the exception of its own check, so the check is read by its source location (lead rules BG (3),
+# BQ (3); round 86's ao-1086), not as a call cut before its deeper frames (BG (6))
+_R_TORCH_DIST_LIB_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\](?!elastic[/\\]|launcher[/\\]|'
+                                    r'run\.py|launch\.py|rendezvous\.py)([\w/\\]{1,160})\.py", line (\d{1,7})')
+_R_CHECK_RAISE = re.compile(r"^raise\s{1,4}(?:RuntimeError|ValueError|TypeError|AssertionError|NotImplementedError)"
+                            r"\s{0,4}\(")
+# what a known check refuses, by its file and function (the remedy an expert names for it)
+_TORCH_CHECKS = {
+    ("device_mesh", "get_group"): (
+        "DeviceMesh.get_group() without mesh_dim is refused on a mesh of more than one dimension (a 2-D DeviceMesh: "
+        "HSDP's replicate x shard mesh, TP x DP): the caller must pass mesh_dim (get_group(mesh_dim=...)) or use a "
+        "1-D mesh. Where a library makes the call (torchao's float8 amax reduction under FSDP2 / HSDP), upgrade that "
+        "library to a version that passes the mesh dimension, or shard with a 1-D mesh until it does. "),
+}
+
+
+def _torch_check_cut(ev, who: str, where: str, line: str) -> Verdict:
+    """Lead rules BG (3), BQ (3), BA (3), BB (4): a traceback cut on the ``raise`` of a check in torch.distributed's
+    own library code (its last frame's code line ``raise RuntimeError(``): the exception is that check's refusal,
+    read by where it raised even with its message cut -- torch refusing an API call that the same code makes alike
+    on every rank (invalid_usage, no rank at fault). Not read so: a raise in torchrun's launcher, agent or
+    rendezvous (their own readings), the default group's lookup (_no_pg_cut), the process group's set-up
+    (init_process_group, _new_process_group_helper, new_group: a backend the build lacks is the install's, rule
+    BQ (2)), a frame cut at a call whose deeper frames are not shown (BG (6))."""
+    func = ev.data.get("func") or ""
+    mod = where.replace("\\", "/").rsplit("/", 1)[-1]
+    known = _TORCH_CHECKS.get((mod, func), "")
+    return Verdict(
+        "invalid_usage",
+        f"the input stops inside {who} traceback at the raise of torch.distributed's own check in {func} "
+        f"({where}.py, line {line}: '{(ev.data.get('code') or '')[:80]}'), before its message: that frame raised "
+        f"its check's own exception -- torch.distributed refused the call {func} was given by the code above it, "
+        "which every rank runs alike, so no rank is at fault (the message itself was not pasted)",
+        known + f"Read the check at line {line} of torch/distributed/{where}.py in the installed torch (what {func} "
+        f"refuses) and fix the call in the frame above it (the caller's arguments, or the library making the call: "
+        "a version of it that supports this torch and this parallel set-up), the same on every rank. "
+        + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
+_NVML_STUB_FIX = (
+    "The process loaded the NVML stub library (the libnvidia-ml.so of the GDK / CUDA toolkit's stubs directory, for "
+    "building only) instead of the driver's libnvidia-ml.so in /usr/lib or /usr/lib64: remove the stubs directory "
+    "(.../cuda/lib64/stubs, a GDK path) from LD_LIBRARY_PATH and any libnvidia-ml.so symlink to it, run ldconfig, "
+    "and check with ldconfig -p | grep libnvidia-ml that the driver's copy is found first; in a container, start it "
+    "with the NVIDIA runtime (nvidia-docker / --gpus all), which mounts the host driver's libraries; install or fix "
+    "the NVIDIA driver where it has none. Rerun with NCCL_DEBUG=INFO to see what NCCL (DataParallel's broadcast to "
+    "the GPUs, a process group) met. ")
+
+
+def _nvml_stub_cut(ev, who: str) -> Verdict:
+    """Lead rules AF (2), V (1), BP (1) (round 86's deepspeech-pytorch-244): NVML's own warning that the
+    libnvidia-ml.so loaded is the GDK's stub library, not the display driver's (S.R_NVML_STUB), then a traceback cut
+    before its error text: the one thing the lines show wrong is that shared install, which every process (or GPU)
+    of the job loads alike -- read as a setting shown wrong beside a cut traceback: config, no rank. cuda_error
+    would need a CUDA call shown failing (rule AT (1)). Not read so: the warning beside an error text shown (that
+    error's own reading)."""
+    return Verdict(
+        "config",
+        f"NVML warned ({ev.data['nvml_stub']}) that the libnvidia-ml.so the process loaded is the GDK's stub library, "
+        f"not the one the NVIDIA display driver installs, and the input then stops inside {who} traceback "
+        f"({ev.text[:200]}), before its exception line: the stub NVML that NCCL and CUDA's management calls load "
+        "is the job's shared install shown wrong, the same for every process, so no rank is at fault (the error "
+        "itself was not pasted)",
+        _NVML_STUB_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
+# c10d's queries of the default group's rank or size (get_rank, get_world_size and the helpers they call), above its
+# lookup of the default group (_NO_PG_FUNCS): a cut there has not reached that lookup's raise, so the error is not
+# read from it (lead rule BG (6), as round 84's matgl-195 reads a get_world_size cut; round 86's videomamba-35)
+_PG_QUERY_FUNCS = ("get_world_size", "get_rank", "_get_group_size", "_get_group_rank", "get_backend")
+
+
+def _pg_query_cut(ev, who: str) -> Verdict:
+    """Lead rules BG (6), BL (4) (round 86's videomamba-35): a traceback cut inside c10d's query of the world size or
+    rank (_PG_QUERY_FUNCS), before its error text and before the default group's lookup (_no_pg_cut reads a cut
+    there): the frame calls further code that can raise more than one error, so the cause stays unknown and nobody
+    is named -- but the usual reason such a query raises (it runs in a process where init_process_group never ran:
+    "Default process group has not been initialized") is what the fix names first."""
+    func = ev.data.get("func") or ""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} traceback in torch.distributed's {func} ({ev.text[:200]}), before its "
+        "exception line: the process raised asking the process group for its size or rank, and the frames stop "
+        "before its lookup of the default group -- the usual error there is a process group never initialized, but "
+        "the error text is cut, so neither the cause nor a rank is shown",
+        "The usual error here is 'Default process group has not been initialized': the script called "
+        "dist.get_world_size() / dist.get_rank() where init_process_group never ran -- launch with torchrun / "
+        "torch.distributed.launch so the script's distributed "
+        "set-up (its init_distributed_mode, --distributed / the RANK, WORLD_SIZE env vars) calls init_process_group "
+        "before it, or guard with dist.is_initialized() (world size 1, rank 0 when not distributed) for a "
+        "single-process run. " + _CUT_TB_FIX,
+        "low", [], [ev.brief()])
+
+
 def _cut_semaphore(ev, who: str) -> Verdict:
     """Lead rules F, AL (1), AG: a traceback cut where multiprocessing creates a lock or semaphore (queues.py's
     ctx.Lock(), synchronize.py's SemLock: a POSIX semaphore, a sem.* file in /dev/shm), after joblib's probe of that
@@ -1637,6 +1735,11 @@ def _cut_where(ev, who: str) -> Verdict | None:
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if func in _NO_PG_FUNCS and _R_C10D_FILE.search(ev.text) and (not code or _R_NO_PG_CODE.match(code)):
         return _no_pg_cut(ev, who)
+    if func in _PG_QUERY_FUNCS and _R_C10D_FILE.search(ev.text):
+        return _pg_query_cut(ev, who)
+    if code and func not in _PG_SETUP_FUNCS and _R_CHECK_RAISE.match(code) and (
+            lib := _R_TORCH_DIST_LIB_FILE.search(ev.text)) is not None:
+        return _torch_check_cut(ev, who, lib.group(1), lib.group(2))
     if not code:
         return None
     if (lit := _R_MESSAGE_LITERAL.match(code)) is not None and (
@@ -1777,6 +1880,46 @@ def _listed_cut(c: Collected) -> Verdict | None:
         "low", [], [ev.brief()])
 
 
+# the DataLoader's frame re-raising a worker's exception: _process_data itself (its "data.reraise()"), or _next_data
+# on its call of it ("return self._process_data(data)")
+_R_LOADER_DATA_FILE = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
+                                 r'(_process_data|_next_data)\s*$')
+_R_PROCESS_DATA_CALL = re.compile(r"(?:^|[\s=(])self\._process_data\(|\.reraise\(\)")
+_LOADER_RERAISE_FIX = (
+    "There the DataLoader re-raises the exception one of its worker processes raised loading a sample (its message "
+    "begins 'Caught <Error> in DataLoader worker process N', the worker's own traceback under it): paste the full "
+    "traceback of the DataLoader worker exception, or rerun with num_workers=0 to see the worker error in the main "
+    "process. It is this rank's dataset (its shards, files or transforms: a corrupt or unreadable sample or shard, a "
+    "path missing on this node, an index or length that does not match the files -- webdataset / wids index files "
+    "must match the .tar shards on every rank): check the sample at fault and handle/skip bad samples in the "
+    "dataset's __getitem__ / the pipeline's handler. ")
+
+
+def _loader_reraise(ev) -> bool:
+    """The cut frame is the DataLoader re-raising a worker's exception (_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL)."""
+    m = _R_LOADER_DATA_FILE.search(R_ANSI.sub("", ev.text))
+    if m is None:
+        return False
+    code = ev.data.get("code") or ""
+    return bool(_R_PROCESS_DATA_CALL.search(code)) or (m.group(1) == "_process_data" and not code)
+
+
+def _loader_reraise_cut(ev, who: str) -> Verdict:
+    """Lead rules BM (1), AN (1), BG (4) (round 86's webdataset-449): a rank's own traceback (its launcher's [rankN]:
+    tag) cut before its error text where the DataLoader re-raises a worker's exception (_loader_reraise): the rank's
+    own data loading, which runs no collective, so the rank is not a possible victim of a peer -- it failed, the
+    cause unknown with the error text cut. Not read so: an untagged traceback (no rank to name), the fetch's wait on
+    its workers (_get_data / _try_get_data: a worker that died or stopped answering, the host's resource; the
+    loader fix only), a cut inside a collective or a DDP step (rule BH (1)'s limit)."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} traceback where the DataLoader re-raises a worker's exception "
+        f"({ev.text[:200]}: '{(ev.data.get('code') or '')[:80]}'), before its exception line: that rank's own data "
+        "loading raised -- a step that runs no collective, so the rank is not waiting on a peer; what its worker "
+        "raised, the cut error text does not say",
+        _LOADER_RERAISE_FIX + _CUT_TB_FIX, "medium", [ev.data["rank"]], [ev.brief()])
+
+
 def _cut_traceback(c: Collected) -> Verdict | None:
     """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
     rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
@@ -1800,12 +1943,17 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                        [], [ev.brief()])
     if ev.data.get("sem_probe"):
         return _cut_semaphore(ev, who)
+    if ev.data.get("nvml_stub"):
+        return _nvml_stub_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if (where := _cut_where(ev, who)) is not None:
         if win:
             where.fix = win + where.fix
+        where.fix += _connect_warned(c)
         return where
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
+    if ev.data.get("rank") is not None and not comp and not coll and _loader_reraise(ev):
+        return _loader_reraise_cut(ev, who)
     # one DataLoader text, not two: the fetch chain's (it names the frames) where parse saw it, else the sharing one
     loader = ev.data.get("loader") and not comp
     if loader:
@@ -1822,7 +1970,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_CUT_LOADER_FIX if not loader and (_R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share"))
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
-                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX, "low", [], [ev.brief()])
+                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX + _connect_warned(c), "low",
+                   [], [ev.brief()])
 
 
 def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
