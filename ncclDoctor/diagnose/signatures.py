@@ -1184,7 +1184,13 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # the same on another accelerator (lead rule AN (2)): torch's XPU / ROCm allocators ("XPU out of
                    # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
                    # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
-                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
+                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+                   # a CUDA library's own status for an allocation of GPU memory it could not get (lead rule AN (2):
+                   # a runtime error naming a failed allocation; round 86's dali-2866, nvJPEG's decoder inside DALI's
+                   # pipeline): cuBLAS / cuSOLVER / cuSPARSE / cuDNN's *_STATUS_ALLOC_FAILED, cuFFT's
+                   # CUFFT_ALLOC_FAILED, nvJPEG's NVJPEG_STATUS_ALLOCATOR_FAILURE (group "lib": which library). Their
+                   # other statuses are not memory (NOT_INITIALIZED, EXECUTION_FAILED: cuda_error's)
+                   r"\b(?P<lib>CUBLAS|CUSOLVER|CUSPARSE|CUDNN|NVJPEG|CUFFT)_(?:STATUS_)?ALLOC(?:ATOR)?_FAIL(?:ED|URE)\b")
 # vLLM's engine sizing its KV cache after loading the weights: the executor's "# GPU blocks: 0, # CPU blocks: 1638"
 # (the minimum over every worker of the tensor-parallel group: no GPU memory left for a single cache block, then
 # "Maximum concurrency ... 0.00x") and the worker's check that raises on it in initialize_cache ("ValueError: No

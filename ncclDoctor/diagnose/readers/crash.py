@@ -207,8 +207,11 @@ class CrashReaders:
             return ev
         if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
             return self._cuda_lib_error(lineno, text)
-        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
-            return None  # "CUDA error: out of memory" is an OOM (see _oom)
+        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text or (
+                "_FAIL" in text and S.R_OOM.search(text)):
+            # "CUDA error: out of memory" is an OOM (see _oom), and so is a CUDA library's own status for a failed
+            # allocation ("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`", rule AN (2))
+            return None
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
         what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11, 13, 14) if g), "")
@@ -1104,6 +1107,8 @@ class CrashReaders:
         ev.data["tried"] = t.group(1) if t else None
         if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
             ev.data["runtime_alloc"] = True
+        if m.group("lib"):  # a CUDA library's own allocation status (cuBLAS, cuDNN, nvJPEG...): memory._lib_alloc
+            ev.data["lib_alloc"] = m.group("lib")
         g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
         if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
