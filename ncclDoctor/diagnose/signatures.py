@@ -3109,6 +3109,16 @@ R_PATH_UNREADABLE = re.compile(
     r"\b(?:[Cc]an't|[Cc]annot|[Cc]ould not|[Cc]ouldn't|[Uu]nable to|[Ff]ailed to) (?:read|open|load) (?:the )?"
     r"(?:data|dataset|annotation|video|image|audio|file)s?(?: file)? (?:at |from |in )?[\"'`]?"
     r"(?:[a-z][a-z0-9+.-]{1,10}://|[/\\~]|[A-Za-z]:\\)")
+# A library's own check refusing a value of its settings because another instance already holds it, and asking for
+# another ("ValueError: Reused local directory: ['/data/c4'] vs ['/data/c4']. Provide a different one.",
+# mosaicml-streaming's get_shm_prefix: a StreamingDataset's local directory another StreamingDataset on the host -- a
+# second job, a second dataset of this one -- registered first): a setting the job is built with, the same on every
+# worker (lead rules W, BF (3), U (2); round 86's streaming-306): config, no rank. Group "what": the setting it names.
+# The words that ask for a different value are needed: a bare "duplicate" or "already exists" (a file, a key) is not
+# read so.
+R_REUSED_SETTING = re.compile(
+    r"\b(?:[Rr]eused|[Dd]uplicated?|[Cc]onflicting) (?P<what>[A-Za-z][\w -]{0,40}?) ?: [^\n]{0,400}?"
+    r"\b(?:[Pp]rovide|[Uu]se|[Cc]hoose|[Pp]ick|[Ss]pecify|[Gg]ive|[Ss]et) (?:a )?different (?:one|value|\w{1,30})\b")
 # A framework's own check that the devices a process sees are as many as its launch expects, raised before anything
 # ran: torch_xla's replication set-up in each child of xmp.spawn ("RuntimeError: Cannot replicate if number of devices
 # (1) is different from 8": the child sees one device where the launch asks for eight, as when the parent process

@@ -714,6 +714,9 @@ class CrashReaders:
         elif S.R_SETTINGS_EXC.search(m.group(1)) and S.R_PATH_UNREADABLE.search(said):
             # the script's own check that a file its settings name cannot be read (lead rules U (2), W)
             ev.data.update(settings=said[:200], unreadable=True)
+        elif S.R_SETTINGS_EXC.search(m.group(1)) and "different" in said and (r := S.R_REUSED_SETTING.search(said)):
+            # a library's own check refusing a value another instance already holds (lead rules W, BF (3))
+            ev.data.update(settings=said[:200], reused=r.group("what").strip())
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         return ev
