@@ -1932,16 +1932,19 @@ R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?:(?P<api>(?:cuda|hip)[A-Z]\w{2,60}) 
 # message form is R_CUDA_ERROR's), an error enum named alone ("cudaErrorIllegalAddress", "CUDA_ERROR_LAUNCH_FAILED"),
 # or the runtime's text for 700 alone. The out-of-memory names are R_OOM's, not this. The driver's virtual-memory and
 # multicast calls too (NVSHMEM's NVLS team set-up: "team_internal_nvls.cpp:254: non-zero status: 401 cuMemMap failed
-# to map N bytes ... on device 7"): a driver call refused, read as CUDA's own (lead rule V (2))
+# to map N bytes ... on device 7"): a driver call refused, read as CUDA's own (lead rule V (2)). An enum compared in a
+# glog CHECK's condition is not the error: dmlc's CUDA_CALL (decord, MXNet) checks "e == cudaSuccess || e ==
+# cudaErrorCudartUnloading" and prints the error itself after "CUDA: " (cudaGetErrorString), whose initialization
+# error (cudaErrorInitializationError) is read by its text (round 86's decord-327)
 R_CUDA_LIB_ERROR = re.compile(
     r"\b(?P<api>cu(?:Event|Stream|Memcpy|Memset|MemAlloc|MemFree|MemHost|Ctx|Launch|Module|Graph|Func|Device|"
     r"Mem(?:Map|Unmap|Create|Release|SetAccess|AddressReserve|ImportFromShareableHandle|ExportToShareableHandle)|"
     r"Multicast)"
     r"\w{0,40}) failed\b|"
     r"\bCUDA error (?P<code>\d{1,4})\b(?! ?')|"
-    r"\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
+    r"(?<![=!]= )\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
     r"CUDA_ERROR_(?!OUT_OF_MEMORY\b)[A-Z_]{3,40})\b|"
-    r"\b(?P<text>an illegal memory access was encountered)")
+    r"\b(?P<text>an illegal memory access was encountered|(?<=CUDA: )initialization error)")
 # A CUDA error code alone on the line under a library's failed CUDA call (PhysX: "memcpy failed fail!" then "  700")
 R_CUDA_CODE_LINE = re.compile(r"^\s*(\d{1,4})\s*$")
 # CUDA's error codes an expert reads by number (driver_types.h / cuda.h)
