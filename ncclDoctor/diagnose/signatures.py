@@ -1741,6 +1741,15 @@ R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MAST
 R_INIT_RANK_OF = re.compile(r"\b[Ii]nit: rank (\d{1,7}) ?(?:/|of) ?(\d{1,7})\b(?:\s{0,3}-\s{0,3}(\S{1,200}))?")
 # a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
 R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
+# A traceback frame of HF datasets resolving a dataset's data files into its splits: the builder's _split_generators
+# (a packaged module's: webdataset, json, parquet, imagefolder...) or the data_files module's pattern resolution
+# (parse.input_tail's data_files mark, on the input's last lines joined)
+R_DATA_FILES_FRAME = re.compile(r"[/\\]datasets[/\\](?:packaged_modules[/\\][\w/\\]{1,80}\.py|builder\.py|"
+                                r"data_files\.py)\", line \d{1,7}, in (?:_split_generators|resolve_pattern|"
+                                r"get_data_patterns)")
+# the installed package a traceback frame's file lies in ('/x/lib/python3.10/site-packages/unsloth/trainer.py':
+# unsloth; a module file of its own, 'six.py': six), read on R_PY_FRAME_FILE's file (parse: the exception's tb_pkgs)
+R_SITE_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[A-Za-z_][\w.-]{0,80}?)(?:[/\\]|\.py$)")
 # the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)
 R_CALLED_NAME = re.compile(r"([A-Za-z_]\w{0,80})\s*\(")
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')

@@ -660,6 +660,8 @@ class CrashReaders:
             ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
             if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
                 ev.data["caller_file"] = self._caller_file
+        if self._tb_pkgs:  # the installed packages its traceback's frames (those read) run through
+            ev.data["tb_pkgs"] = list(self._tb_pkgs)
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
