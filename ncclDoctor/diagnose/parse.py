@@ -291,6 +291,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
         self._frame_code = ""  # that frame's code line, the line under it
         self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
+        # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
+        # first (crash reader: tb_pkgs)
+        self._tb_pkgs: list[str] = []
         # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
         self._mp_call: tuple[int, str] | None = None
         self._shell_counts: dict[str, int] = {}  # a launch script's count variables (readers.settings._launch_gpus)
@@ -657,6 +660,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             shown = shown[1:]
         if not shown:
             return
+        if self._last_tail is not None and self._last_tail.where == f"{self.path}:{shown[0][0]}" and (
+                "datasets" in (said := "".join(_tail_line(t) for t in tail))) and S.R_DATA_FILES_FRAME.search(said):
+            # the paste ends in an exception raised under the frames of a dataset library resolving its data files
+            # (HF datasets' load_dataset -> builder -> _split_generators): marked on it (verdict.unread's data-files
+            # fix). The lines are joined with nothing between: a frame a hard wrap broke reads whole again
+            self._last_tail.data["data_files"] = True
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
             # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
             # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on
@@ -1361,6 +1370,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
+            if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
+                    pk.group("pkg") not in self._tb_pkgs) and len(self._tb_pkgs) < 16:
+                self._tb_pkgs.append(pk.group("pkg"))
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level
@@ -1526,6 +1538,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
+            self._tb_pkgs = []
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
                 self._ipy_exc = ipy.group("exc")
             self._oom_tb_rank(lineno, text)

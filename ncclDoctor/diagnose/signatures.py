@@ -1188,7 +1188,13 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # the same on another accelerator (lead rule AN (2)): torch's XPU / ROCm allocators ("XPU out of
                    # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
                    # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
-                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b")
+                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+                   # a CUDA library's own status for an allocation of GPU memory it could not get (lead rule AN (2):
+                   # a runtime error naming a failed allocation; round 86's dali-2866, nvJPEG's decoder inside DALI's
+                   # pipeline): cuBLAS / cuSOLVER / cuSPARSE / cuDNN's *_STATUS_ALLOC_FAILED, cuFFT's
+                   # CUFFT_ALLOC_FAILED, nvJPEG's NVJPEG_STATUS_ALLOCATOR_FAILURE (group "lib": which library). Their
+                   # other statuses are not memory (NOT_INITIALIZED, EXECUTION_FAILED: cuda_error's)
+                   r"\b(?P<lib>CUBLAS|CUSOLVER|CUSPARSE|CUDNN|NVJPEG|CUFFT)_(?:STATUS_)?ALLOC(?:ATOR)?_FAIL(?:ED|URE)\b")
 # vLLM's engine sizing its KV cache after loading the weights: the executor's "# GPU blocks: 0, # CPU blocks: 1638"
 # (the minimum over every worker of the tensor-parallel group: no GPU memory left for a single cache block, then
 # "Maximum concurrency ... 0.00x") and the worker's check that raises on it in initialize_cache ("ValueError: No
@@ -1739,6 +1745,15 @@ R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MAST
 R_INIT_RANK_OF = re.compile(r"\b[Ii]nit: rank (\d{1,7}) ?(?:/|of) ?(\d{1,7})\b(?:\s{0,3}-\s{0,3}(\S{1,200}))?")
 # a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
 R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
+# A traceback frame of HF datasets resolving a dataset's data files into its splits: the builder's _split_generators
+# (a packaged module's: webdataset, json, parquet, imagefolder...) or the data_files module's pattern resolution
+# (parse.input_tail's data_files mark, on the input's last lines joined)
+R_DATA_FILES_FRAME = re.compile(r"[/\\]datasets[/\\](?:packaged_modules[/\\][\w/\\]{1,80}\.py|builder\.py|"
+                                r"data_files\.py)\", line \d{1,7}, in (?:_split_generators|resolve_pattern|"
+                                r"get_data_patterns)")
+# the installed package a traceback frame's file lies in ('/x/lib/python3.10/site-packages/unsloth/trainer.py':
+# unsloth; a module file of its own, 'six.py': six), read on R_PY_FRAME_FILE's file (parse: the exception's tb_pkgs)
+R_SITE_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[A-Za-z_][\w.-]{0,80}?)(?:[/\\]|\.py$)")
 # the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)
 R_CALLED_NAME = re.compile(r"([A-Za-z_]\w{0,80})\s*\(")
 R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
@@ -1941,16 +1956,19 @@ R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?:(?P<api>(?:cuda|hip)[A-Z]\w{2,60}) 
 # message form is R_CUDA_ERROR's), an error enum named alone ("cudaErrorIllegalAddress", "CUDA_ERROR_LAUNCH_FAILED"),
 # or the runtime's text for 700 alone. The out-of-memory names are R_OOM's, not this. The driver's virtual-memory and
 # multicast calls too (NVSHMEM's NVLS team set-up: "team_internal_nvls.cpp:254: non-zero status: 401 cuMemMap failed
-# to map N bytes ... on device 7"): a driver call refused, read as CUDA's own (lead rule V (2))
+# to map N bytes ... on device 7"): a driver call refused, read as CUDA's own (lead rule V (2)). An enum compared in a
+# glog CHECK's condition is not the error: dmlc's CUDA_CALL (decord, MXNet) checks "e == cudaSuccess || e ==
+# cudaErrorCudartUnloading" and prints the error itself after "CUDA: " (cudaGetErrorString), whose initialization
+# error (cudaErrorInitializationError) is read by its text (round 86's decord-327)
 R_CUDA_LIB_ERROR = re.compile(
     r"\b(?P<api>cu(?:Event|Stream|Memcpy|Memset|MemAlloc|MemFree|MemHost|Ctx|Launch|Module|Graph|Func|Device|"
     r"Mem(?:Map|Unmap|Create|Release|SetAccess|AddressReserve|ImportFromShareableHandle|ExportToShareableHandle)|"
     r"Multicast)"
     r"\w{0,40}) failed\b|"
     r"\bCUDA error (?P<code>\d{1,4})\b(?! ?')|"
-    r"\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
+    r"(?<![=!]= )\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
     r"CUDA_ERROR_(?!OUT_OF_MEMORY\b)[A-Z_]{3,40})\b|"
-    r"\b(?P<text>an illegal memory access was encountered)")
+    r"\b(?P<text>an illegal memory access was encountered|(?<=CUDA: )initialization error)")
 # A CUDA error code alone on the line under a library's failed CUDA call (PhysX: "memcpy failed fail!" then "  700")
 R_CUDA_CODE_LINE = re.compile(r"^\s*(\d{1,4})\s*$")
 # CUDA's error codes an expert reads by number (driver_types.h / cuda.h)
@@ -3127,6 +3145,16 @@ R_PATH_UNREADABLE = re.compile(
     r"\b(?:[Cc]an't|[Cc]annot|[Cc]ould not|[Cc]ouldn't|[Uu]nable to|[Ff]ailed to) (?:read|open|load) (?:the )?"
     r"(?:data|dataset|annotation|video|image|audio|file)s?(?: file)? (?:at |from |in )?[\"'`]?"
     r"(?:[a-z][a-z0-9+.-]{1,10}://|[/\\~]|[A-Za-z]:\\)")
+# A library's own check refusing a value of its settings because another instance already holds it, and asking for
+# another ("ValueError: Reused local directory: ['/data/c4'] vs ['/data/c4']. Provide a different one.",
+# mosaicml-streaming's get_shm_prefix: a StreamingDataset's local directory another StreamingDataset on the host -- a
+# second job, a second dataset of this one -- registered first): a setting the job is built with, the same on every
+# worker (lead rules W, BF (3), U (2); round 86's streaming-306): config, no rank. Group "what": the setting it names.
+# The words that ask for a different value are needed: a bare "duplicate" or "already exists" (a file, a key) is not
+# read so.
+R_REUSED_SETTING = re.compile(
+    r"\b(?:[Rr]eused|[Dd]uplicated?|[Cc]onflicting) (?P<what>[A-Za-z][\w -]{0,40}?) ?: [^\n]{0,400}?"
+    r"\b(?:[Pp]rovide|[Uu]se|[Cc]hoose|[Pp]ick|[Ss]pecify|[Gg]ive|[Ss]et) (?:a )?different (?:one|value|\w{1,30})\b")
 # A framework's own check that the devices a process sees are as many as its launch expects, raised before anything
 # ran: torch_xla's replication set-up in each child of xmp.spawn ("RuntimeError: Cannot replicate if number of devices
 # (1) is different from 8": the child sees one device where the launch asks for eight, as when the parent process

@@ -207,8 +207,11 @@ class CrashReaders:
             return ev
         if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
             return self._cuda_lib_error(lineno, text)
-        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text:
-            return None  # "CUDA error: out of memory" is an OOM (see _oom)
+        if not m or "ncclUnhandledCudaError" in text or "out of memory" in text or (
+                "_FAIL" in text and S.R_OOM.search(text)):
+            # "CUDA error: out of memory" is an OOM (see _oom), and so is a CUDA library's own status for a failed
+            # allocation ("CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`", rule AN (2))
+            return None
         if self.last_error is not None and m.group(4) and lineno - self.last_error_line <= 4:
             return None  # the Last error line after ncclUnhandledCudaError lands on that event
         what = next((g for g in m.group(1, 2, 4, 5, 7, 9, 10, 11, 13, 14) if g), "")
@@ -659,6 +662,8 @@ class CrashReaders:
                 ev.data["frame_func"] = self._frame_func  # and its function
             if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
                 ev.data["caller_file"] = self._caller_file
+        if self._tb_pkgs:  # the installed packages its traceback's frames (those read) run through
+            ev.data["tb_pkgs"] = list(self._tb_pkgs)
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
@@ -713,6 +718,9 @@ class CrashReaders:
         elif S.R_SETTINGS_EXC.search(m.group(1)) and S.R_PATH_UNREADABLE.search(said):
             # the script's own check that a file its settings name cannot be read (lead rules U (2), W)
             ev.data.update(settings=said[:200], unreadable=True)
+        elif S.R_SETTINGS_EXC.search(m.group(1)) and "different" in said and (r := S.R_REUSED_SETTING.search(said)):
+            # a library's own check refusing a value another instance already holds (lead rules W, BF (3))
+            ev.data.update(settings=said[:200], reused=r.group("what").strip())
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         return ev
@@ -1106,6 +1114,8 @@ class CrashReaders:
         ev.data["tried"] = t.group(1) if t else None
         if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
             ev.data["runtime_alloc"] = True
+        if m.group("lib"):  # a CUDA library's own allocation status (cuBLAS, cuDNN, nvJPEG...): memory._lib_alloc
+            ev.data["lib_alloc"] = m.group("lib")
         g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
         if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,

@@ -599,7 +599,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
-    build = False
+    build = init_err = False
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif lost := sorted({e.data["pci"] for e in evs if e.data.get("lost")}):
@@ -949,6 +949,30 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "disabled (vLLM/sglang --disable-custom-all-reduce; the engine then uses NCCL) to confirm; as it is "
                    "often hit while capturing CUDA graphs, --enforce-eager (no CUDA graph capture) is the other test; "
                    "then upgrade the engine. " + fix)
+    elif init_err := "initialization error" in text:
+        # cudaErrorInitializationError (3) from a CUDA call of the process's own code or a library's (dmlc's "CUDA:
+        # initialization error": decord's GPU VideoReader inside a Dataset's __getitem__; round 86's decord-327): CUDA
+        # could not be started in that process -- most often a child (a DataLoader worker, a fork-started rank) forked
+        # from a parent that had already initialised CUDA, every one alike (lead rules AT (1), BG (1); the fix keeps
+        # round 61's scvi-tools-2602, torch's own "CUDA error: initialization error" in a notebook's forked ranks)
+        what, fix = (
+            "a CUDA call failed with 'initialization error' (cudaErrorInitializationError): CUDA could not be started "
+            "in the process that made it",
+            "CUDA cannot be initialized in a forked child: CUDA initialized before fork in the parent (a torch.cuda "
+            "call, .cuda(), a model on the GPU) leaves every child forked after it unable to start it -- Lightning's "
+            "strategy='ddp_fork' / 'ddp_notebook' workers (a notebook's multi-GPU run), a multiprocessing 'fork' start "
+            "method, DataLoader workers. Use the spawn start method (mp.set_start_method('spawn'); strategy='ddp' or "
+            "ddp_spawn instead of ddp_fork; run as a script instead of a notebook, or restart the kernel and touch no "
+            "CUDA before the workers start). CUDA cannot be initialized in a forked DataLoader worker either: GPU work "
+            "in a Dataset's __getitem__ or collate (a GPU video / image decoder such as decord's VideoReader with "
+            "ctx=gpu, a .cuda() call) runs in the DataLoader's forked workers -- decode on the CPU in the workers "
+            "(decord.cpu(0), device='cpu') and move the batch to the GPU in the main process, or use DataLoader "
+            "num_workers=0 for GPU decoding, or DataLoader(multiprocessing_context='spawn'); do not initialize CUDA "
+            "before forking DataLoader workers, and where GPU decoding stays create the decoder on the rank's own GPU "
+            "(ctx=gpu(local_rank)). If no child process is involved, check the host: nvidia-smi, GPU access in the "
+            "container (--gpus all, /dev/nvidia*), the driver against the CUDA runtime; CUDA_LAUNCH_BLOCKING=1 shows "
+            "the failing call.",
+        )
     else:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",
@@ -966,7 +990,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # not a simulator's device choice and not a rank
         what = ("a CUDA driver call refused in the communication library's own set-up ("
                 + evs[0].data.get("what", "") + ")")
-    elif evs and all(e.data.get("library") for e in evs):
+    elif evs and all(e.data.get("library") for e in evs) and not init_err:
         # the CUDA failure is printed by a library's own GPU pipeline (a physics engine such as PhysX, a CUDA
         # library): that library picks its GPU from its own settings, not from torch's device, so ranks that do not
         # give it theirs all run it on one GPU

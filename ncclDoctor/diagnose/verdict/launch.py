@@ -1367,6 +1367,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _no_data(e, evs)
     if e.data.get("unreadable"):
         return _unreadable(e, evs)
+    if e.data.get("reused"):
+        return _reused(e, evs)
     if e.data.get("stages"):
         return _stages_world(e, evs)
     if e.data.get("world_divisible"):
@@ -1614,6 +1616,28 @@ def _no_data(e, evs: list) -> Verdict:
         "sub-folders of them it reads -- the parent folder where it wants one, and the file extensions and folder "
         "names it recognises); fix the path or the folder layout in the launch command or its config file, check it "
         "with one process first, then relaunch every worker.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _reused(e, evs: list) -> Verdict:
+    """Lead rules W, BF (3) and U (2), as round 86's streaming-306 reads them: a library's own check refusing a value of
+    its settings that another instance already holds, asking for a different one (signatures.R_REUSED_SETTING:
+    mosaicml-streaming's "Reused local directory: [...] vs [...]. Provide a different one."). The value is one the job
+    is built with, the same on every worker, and the other holder is another job or dataset on the host (or a crashed
+    run's leftover registration): config, no rank."""
+    what, said = e.data["reused"], e.data["settings"]
+    return Verdict(
+        "config",
+        f"a library's own check refused the {what} this job was given because another instance already holds it "
+        f"({e.data['type']}: {said[:200]}, {e.where}): another running job or another dataset of this one on the "
+        f"same host (or a crashed run's leftover registration) uses the same {what} -- a setting the job is built "
+        "with, the same on every worker, so no rank is at fault",
+        f"Give this job a different {what}: one of its own per job and per dataset instance (a unique local path / "
+        "name for each, not shared with another run or another dataset on the host), or stop the other run that "
+        "holds it; where no other run is alive, the holder is a crashed run's leftover registration (its shared "
+        "memory under /dev/shm): clean it, then relaunch every worker. (mosaicml-streaming registers each "
+        "StreamingDataset's local cache dir in shared memory on the host: one StreamingDataset per local dir, and "
+        "streaming.base.util.clean_stale_shared_memory() after a crashed run; newer releases handle more of it.)",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

@@ -60,7 +60,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
-    engine += _tests_buffers(c) + _held_elsewhere(c)
+    engine += _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c)
     counted, retried = _counted(c, bool(ranks))
     apart = "each on its own GPU, " if every and _own_gpus(c) else ""
     return Verdict(
@@ -175,6 +175,28 @@ def _held_elsewhere(c: Collected) -> str:
                     "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
                     "else stop the other job there. ")
     return ""
+
+
+def _lib_alloc(c: Collected) -> str:
+    """The fix's words for an OOM a CUDA library reports with its own status (S.R_OOM's group "lib": cuBLAS / cuDNN /
+    cuSOLVER / cuSPARSE's *_STATUS_ALLOC_FAILED, cuFFT's, nvJPEG's NVJPEG_STATUS_ALLOCATOR_FAILURE; lead rule AN (2)):
+    the library's own workspace or buffers found no GPU memory. nvJPEG decodes images on the GPU inside a data
+    pipeline (DALI's mixed decoder, a GPU decode_jpeg), whose rank is often not on its own GPU in a multi-GPU run:
+    every pipeline built on GPU 0 (round 86's dali-2866). '' for any other OOM."""
+    lib = next((e.data["lib_alloc"] for e in c.samples.get("cuda_oom", []) if e.data.get("lib_alloc")), None)
+    if lib is None:
+        return ""
+    if lib == "NVJPEG":
+        return ("nvJPEG, which decodes the images on the GPU inside the data pipeline (DALI's mixed / GPU "
+                "ImageDecoder, a GPU decode_jpeg), could not allocate GPU memory for its buffers: in a multi-GPU "
+                "run give each rank's pipeline its own GPU -- device_id=local_rank for every DALI pipeline (not all "
+                "on GPU 0; nvidia-smi per GPU shows where the pipelines sit) --, then lower the pipeline's memory: a "
+                "smaller batch size, DALI's device_memory_padding / host_memory_padding (the decoder's preallocated "
+                "buffers), fewer pipeline threads / prefetch_queue_depth, hw_decoder_load=0; or decode on the CPU "
+                "(device='cpu'); upgrade DALI if it persists with GPU memory to spare. ")
+    return (f"{lib}'s own allocation of GPU memory (its workspace) failed: the GPU's memory is held elsewhere "
+            "(the model and batch of this process, or other processes on that GPU: nvidia-smi per GPU) -- free GPU "
+            "memory or lower the batch size, and give each rank its own GPU (torch.cuda.set_device(local_rank)). ")
 
 
 # an nccl-tests binary's command line ("all_reduce_perf -b 16G -e 16G -g 1"): -e / --maxbytes is the largest message,

@@ -333,6 +333,74 @@ def _wrapped_attr_fix(what: str, e=None) -> str:
             "where a library's trainer does it, update the library to a version that unwraps the model. ")
 
 
+# An AttributeError naming a class's missing attribute ("'Accelerator' object has no attribute 'get'"): a library's
+# class, CapWords (not a builtin's value: 'NoneType', 'str', 'list' are the data the code was given)
+_R_CLASS_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
+# packages whose frames say nothing of who called the missing attribute: torch's own (its readings are elsewhere)
+_NOT_CALLER_PKG = ("torch", "torch_npu", "torchvision", "numpy")
+
+
+def _lib_attr_fix(e, what: str) -> str:
+    """The fix's words for a rank's own AttributeError on a library class's object ('Accelerator' object has no
+    attribute 'get') whose traceback's frames (those read: parse's tb_pkgs) run through an installed package's code
+    (site-packages/<pkg>/): that package calls an attribute the installed version of the class does not have -- the
+    package's own bug or a version it was not made for (lead rules BG (4), BJ (2): unknown, that rank; round 86's
+    oevortex-unsloth-12, unsloth's patched training step). The remedy is that package's: upgrade it, matching
+    versions. '' for any other exception, a torch wrapper's attribute (_wrapped_attr_fix) or no package frame."""
+    if not e.data["type"].endswith("AttributeError") or "object has no attribute" not in what:
+        return ""
+    m = _R_CLASS_ATTR.match(e.data.get("message") or "")
+    pkgs = [p for p in e.data.get("tb_pkgs") or () if p.split(".")[0].lower() not in _NOT_CALLER_PKG]
+    if m is None or not pkgs or m.group("cls") == "NoneType" or _R_WRAPPED_ATTR.search(what):
+        return ""
+    pkg, cls, attr = pkgs[-1], m.group("cls"), m.group("attr")
+    return (f"The traceback runs through {pkg}'s code (its site-packages/{pkg}/ frames), which calls '{attr}' on an "
+            f"object of class {cls} that the installed version of {cls}'s package does not have: {pkg} was written for "
+            f"another version of the package it calls (or patches), or it is {pkg}'s own bug -- upgrade {pkg} (pip "
+            f"install -U {pkg}) and install the versions of its dependencies that its release pins (matching {pkg} "
+            f"and the package {cls} comes from), or go back to the last {pkg} release that worked; search {pkg}'s "
+            "issue tracker for this error. ")
+
+
+# A file the job builds itself at start-up missing ("FileNotFoundError: [Errno 2] No such file or directory:
+# '/data/index-cache/43d5..._doc_idx.npy'"): Megatron's GPTDataset index maps (its doc / sample / shuffle idx .npy
+# files, written into the index cache / data-cache-path by one rank while the others wait at a barrier, then read by
+# every rank), or a file under such an index / data cache directory. On several nodes the ranks of another node look
+# for it where it was not written (a directory not shared between the nodes) or before it was (lead rules AN (1),
+# BG (4): the cause stays unknown; round 86's megatron-deepspeed-356). A missing data file, checkpoint or config is
+# not read so.
+_R_BUILT_FILE_MISSING = re.compile(
+    r"\b(?:No such file or directory|does not exist)\b[^\n]{0,400}?"
+    r"(?:_(?:doc|sample|shuffle)_idx\.npy\b|\b(?:index|data)[_-]cache[/\\])")
+_BUILT_FILE_FIX = (
+    "The missing file is one the job builds itself at start-up -- a dataset's index / cache (Megatron's GPTDataset "
+    "writes its doc / sample / shuffle idx .npy index maps into the index cache, data-cache-path): one rank builds it "
+    "while the others wait at a barrier, then every rank reads it. On several nodes the ranks of another node look "
+    "for it in a directory that is not shared, or before it was written: put the index cache (data-cache-path) on a "
+    "filesystem shared by every node, or build the index on every node (local rank 0 of each node, a per-node cache "
+    "directory) with a barrier after building doc/sample/shuffle idx; check the .npy index files exist on all "
+    "nodes, and where a stale or partial cache is left, delete and rebuild index-cache (or pre-build the index "
+    "cache in a single-node run) before launching on several nodes. ")
+
+
+# An exception raised while HF datasets resolves a dataset's data files into its splits (parse.input_tail's
+# data_files mark: the builder's _split_generators, data_files' pattern resolution), of the classes an empty or
+# unreadable list of files raises there: tar_paths[0] of no webdataset shards (IndexError), a pattern that matches
+# nothing (FileNotFoundError, datasets' DataFilesNotFoundError / EmptyDatasetError). The rank stays the culprit, the
+# cause unknown (lead rules BG (4), BJ (2); round 86's datasets-8201); the fix is what the rank's node resolved.
+_R_DATA_FILES_EXC = re.compile(r"(?:^|\.)(?:IndexError|FileNotFoundError|DataFilesNotFoundError|EmptyDatasetError)$")
+_DATA_FILES_FIX = (
+    "The exception is raised while HF datasets resolves the dataset's data files into its splits (the builder's "
+    "_split_generators): the list of data files this process resolved is empty or wrong -- its data_files / dataset "
+    "path (a glob) matches no files where it runs (tar_paths[0] of an empty list of webdataset shards raises "
+    "IndexError). Check the tar paths (glob) resolve on each node: the dataset path must be on a shared filesystem "
+    "visible from every node at the same path (or copied to each node), and the data_files pattern must match the "
+    "shards there (list them, or pass the files explicitly); run load_dataset on the main process first (the others "
+    "after a barrier) with a cache_dir per node (/dev/shm or local disk) so one node's cache does not race another's, "
+    "shard a streaming dataset with split_dataset_by_node, and check the datasets version (upgrade datasets) where a "
+    "pattern that matches is still refused; streaming=False to compare. ")
+
+
 # Two Python exceptions whose words alone say what the code did wrong, the same in every process that runs it (lead
 # rules J, BJ (2): the class stays unknown, the fix follows the words; round 81's gpt-neox-pr250 and hrnet-seg-32): an
 # argparse Namespace asked for an attribute its parser never defines (group "arg"), and a module called as if it were
@@ -479,7 +547,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
             _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what, e) + _py_exception_fix(what)
-            + _ddp_reducer_fix([what]) + http_status_fix(what)
+            + _lib_attr_fix(e, what) + _ddp_reducer_fix([what]) + http_status_fix(what)
+            + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
+            + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
@@ -503,6 +573,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _ddp_reducer_fix([what])
         + http_status_fix(what)
+        + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
+        + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
