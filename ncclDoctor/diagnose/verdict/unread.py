@@ -27,19 +27,24 @@ from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_bac
 _R_RPC_TIMEOUT = re.compile(r"RPC ran for more than set timeout \((\d{1,9}) ?ms\)")
 # DDP's reducer (torch/csrc/distributed/c10d/reducer.cpp) refusing a backward its autograd hooks were not prepared
 # for: "expect_autograd_hooks_ INTERNAL ASSERT FAILED at .../reducer.cpp", "Expected to mark a variable ready only
-# once", "Expected to have finished reduction in the prior iteration before starting a new one"
-_R_DDP_REDUCER = re.compile(r"\bexpect_autograd_hooks_\b|c10d/reducer\.cpp|Expected to mark a variable ready only once|"
+# once", "Expected to have finished reduction in the prior iteration before starting a new one", and the torch 1.5-era
+# reducer's own assert on its unused-parameter bookkeeping ("has_marked_unused_parameters_ INTERNAL ASSERT FAILED",
+# the flag's name alone where a paste cuts the message: round 87's bevdet-8) -- rule AW's reducer error
+_R_DDP_REDUCER = re.compile(r"\bexpect_autograd_hooks_\b|\bhas_marked_unused_parameters_\b|c10d/reducer\.cpp|"
+                            r"Expected to mark a variable ready only once|"
                             r"Expected to have finished reduction in the prior iteration")
 # what an expert does about it: DDP's hooks fire once per parameter per forward it wrapped; a training step that runs
 # backward outside that forward, twice, or through reentrant checkpointing breaks their bookkeeping
-_DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hooks_ / mark-ready bookkeeping): the "
+_DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hooks_ / has_marked_unused_parameters_ / "
+                    "mark-ready bookkeeping): the "
                     "training step ran backward outside the DDP-wrapped forward or twice for one forward, or reentrant "
                     "gradient checkpointing re-ran part of the forward inside backward. Call backward once per DDP "
                     "forward, use gradient checkpointing with use_reentrant=False, set static_graph=True "
                     "(model._set_static_graph()) when the graph is the same every step, or find_unused_parameters=True "
                     "(ddp_find_unused_parameters in the HF Trainer) when some parameters get no gradient; a library "
                     "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
-                    "single GPU. ")
+                    "single GPU; an internal assert of an old release's reducer (torch 1.x) is fixed in later ones: "
+                    "upgrade torch. ")
 # ... and its one wording that names the cause itself: "Expected to have finished reduction in the prior iteration
 # before starting a new one. This error indicates that your module has parameters that were not used in producing
 # loss" (with "Parameter indices which did not receive grad for rank N: ..."): the module has parameters outside the
@@ -101,6 +106,61 @@ def _grad_none_fix(e) -> str:
             "parameter take part in the loss (freeze or remove the unused ones). With DistributedDataParallel "
             "instead of a hand-written sync, find_unused_parameters=True handles them; where the loop is a "
             "library's own (its sync_gradients), update the library to a release that skips them, or report it. ")
+
+
+# A data-parallel wrapper's own post-backward check that the gradient reduction it drives did not finish because some
+# parameters were never reduced -- ColossalAI's Gemini / ZeRO DDP ("ZERO DDP error: the synchronization of gradients
+# doesn't exit properly", "Reduction failed at followed parameters: ..."): the wrapper's counterpart of DDP's "Expected
+# to have finished reduction", parameters that received no gradient in this backward. Rule AW's reducer error (round
+# 87's colossalai-5185): the module every rank runs, no class covers it, its fix only. The listed names say which
+# parameters; MoE experts among them (".experts.N.") are experts that got no tokens this step
+_R_ZERO_DDP_UNREDUCED = re.compile(r"\bZERO DDP error: the synchronization of gradients\b|"
+                                   r"\bReduction failed at followed parameters\b")
+_R_EXPERT_PARAM = re.compile(r"\.experts?\.\d{1,4}\.")
+_ZERO_DDP_UNREDUCED_FIX = (
+    "The data-parallel wrapper's post-backward check (ColossalAI GeminiDDP / ZeRO DDP) found parameters whose "
+    "gradients were never reduced: they received no gradient in this backward (unused parameters -- a module, head or "
+    "branch the loss does not use this step), the same model on every rank, not one rank's fault. Make every "
+    "parameter receive a gradient (every output in the loss, or freeze / remove the unused ones: requires_grad=False), "
+    "or use a plugin that handles unused parameters (LowLevelZero, or torch DDP with find_unused_parameters=True) "
+    "instead of GeminiDDP; the 'Reduction failed at followed parameters' list names them. ")
+_EXPERT_UNREDUCED_FIX = (
+    "The parameters listed are MoE experts: experts that receive no tokens get no gradient on that step (MoE unused "
+    "experts) -- train the MoE model with the framework's MoE plugin (ColossalAI's MoeHybridParallelPlugin), or give "
+    "the unused experts a zero (dummy) gradient so every expert takes part in backward. ")
+
+
+def _unreduced_fix(texts: list[str]) -> str:
+    """The fix of a data-parallel wrapper's check that some parameters were never reduced (_R_ZERO_DDP_UNREDUCED), with
+    the MoE experts' words where the parameters it lists are experts; '' where no line says it."""
+    if not any(_R_ZERO_DDP_UNREDUCED.search(t) for t in texts):
+        return ""
+    return _ZERO_DDP_UNREDUCED_FIX + (_EXPERT_UNREDUCED_FIX if any(_R_EXPERT_PARAM.search(t) for t in texts) else "")
+
+
+# torch.distributed.nn.functional's differentiable collectives (_AllGather, _AlltoAll, ...) raising an IndexError in
+# their autograd backward ("gx = torch.empty_like(grad_outputs[rank])"): older releases index the tuple of gradients
+# -- one per member of the group -- with the global rank (dist.get_rank()), out of range on a subgroup smaller than
+# the world (a sequence-parallel or tensor-parallel group). torch's code every rank of the group runs, nothing shown
+# wrong in the job's settings: rule BJ (2)'s unknown, culprits [] (round 87's deepspeed-7672); its fix only
+_R_DIST_NN_FILE = re.compile(r"torch[/\\]distributed[/\\]nn[/\\]functional\.py$")
+_DIST_NN_BACKWARD_FIX = (
+    "The IndexError is raised in the backward of torch.distributed.nn.functional's differentiable collective (the "
+    "torch.distributed.nn.functional all_gather backward, _AllGather backward, and its kin): older torch releases "
+    "index the gradients, one per member of the group, with the global rank (dist.get_rank()) instead of the group's "
+    "rank (dist.get_rank(group)), which runs out of range on a subgroup smaller than the world (a sequence-parallel "
+    "or tensor-parallel group: sequence_parallel_size < world_size). Upgrade torch to a release whose backward uses "
+    "the group's rank, or check torch.distributed.nn all_gather group usage: run the group over the whole world "
+    "(sequence_parallel_size == world_size) or gather with the plain dist.all_gather and your own autograd function "
+    "that indexes by the group's rank. ")
+
+
+def _dist_nn_backward_fix(e) -> str:
+    """_DIST_NN_BACKWARD_FIX for an IndexError whose innermost frame is torch.distributed.nn.functional's backward;
+    '' for any other exception."""
+    if e.data.get("type", "").rpartition(".")[2] != "IndexError" or e.data.get("frame_func") != "backward":
+        return ""
+    return _DIST_NN_BACKWARD_FIX if _R_DIST_NN_FILE.search(e.data.get("frame_file") or "") else ""
 
 
 def _ddp_reducer_fix(texts: list[str]) -> str:
@@ -547,7 +607,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
             _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what, e) + _py_exception_fix(what)
-            + _lib_attr_fix(e, what) + _ddp_reducer_fix([what]) + http_status_fix(what)
+            + _lib_attr_fix(e, what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
+            + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread]) + http_status_fix(what)
             + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
             + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
@@ -571,7 +632,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "nor NCCL" if disk else ""),
         (code or _c10d_raised(e) or _raised_alike(own)) + _fmt_error_fix(e) + _consistency_fix(e) + _grad_none_fix(e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
-        + _py_exception_fix(what) + _ddp_reducer_fix([what])
+        + _py_exception_fix(what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
+        + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread])
         + http_status_fix(what)
         + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
         + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
