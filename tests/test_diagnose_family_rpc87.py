@@ -86,7 +86,7 @@ def test_workers_raising_another_exception_stay_unknown(tmp_path):
     assert v["cause"] == "unknown" and not acc, v
 
 
-# --- the fix words -----------------------------------------------------------------------------------------------------
+# --- the fix words ----------------------------------------------------------------------------------------------------
 def test_tensorpipe_eof_on_a_response_before_a_cut_traceback_names_rpc_shutdown(tmp_path):
     text = ("[W tensorpipe_agent.cpp:939] RPC agent for worker1 encountered error when reading incoming response "
             "from worker2: eof (this error originated at tensorpipe/transport/shm/connection_impl.cc:259)\n"
