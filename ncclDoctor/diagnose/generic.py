@@ -241,6 +241,20 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper), and for a single-process run guard "
      "distributed calls with dist.is_initialized() or turn the distributed path off (--world-size 1 / disable "
      "distributed mode)."),
+    # torch.distributed.rpc's own check before any RPC ("RPC has not been initialized. Call
+    # torch.distributed.rpc.init_rpc first.", api.py's _require_initialized): the twin of c10d's "Default process group
+    # has not been initialized" for the RPC agent -- rpc_sync / rpc_async / remote called in a process where init_rpc
+    # never ran (RPC state is per process: a multiprocessing child does not inherit its parent's agent), the way
+    # every such process is started (lead rules BL (4), Q; round 87's pytorch-93816)
+    ("config",
+     re.compile(r"\bRPC has not been initiali[sz]ed\b"),
+     "a torch RPC call (rpc_sync, rpc_async, remote) ran in a process where the RPC agent was never set up "
+     "(rpc.init_rpc not called in that process)",
+     "Call rpc.init_rpc in every process that makes an RPC, before rpc_sync / rpc_async / remote (one init_rpc per "
+     "worker name / rank, with the same MASTER_ADDR, MASTER_PORT and world_size; rpc.shutdown at the end): RPC state "
+     "is per process, so a multiprocessing.Process child does not inherit its parent's agent -- call init_rpc inside "
+     "the child's target, or issue rpc_async calls (futures) from the process that ran init_rpc instead of starting "
+     "child processes."),
     # torch refusing a negative device index ("RuntimeError: Device index must not be negative" from a tensor's
     # .to(local_rank) or torch.device('cuda', local_rank); newer torch "Device index must be -1 or non-negative"): the
     # index a script uses for its GPU is the local rank its launcher gives it, and -1 is the default a script's

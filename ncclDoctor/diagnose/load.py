@@ -668,6 +668,16 @@ SNIFF = 8192
 #             no other word: a traceback cut before its text after it is read as that shared install shown wrong
 #             (S.R_NVML_STUB, verdict.unread._nvml_stub_cut, lead rules AF (2), V (1), BP (1); round 86's
 #             deepspeech-pytorch-244)
+#   On WorkerInfo(  torch RPC's header of an exception raised on a remote worker ("On WorkerInfo(id=1,
+#             name=Worker1):", then the exception's repr "RuntimeError('got 1 tensors and 0 gradients')"), which holds
+#             no other word: another process's failure relayed to the caller (S.R_RPC_REMOTE_HEAD, parse:
+#             rpc_remote_exc, verdict.desync._pipe_out_of_step, lead rule BR (5); round 87's fairscale-895)
+#   , in _recv / , in recv  a traceback frame of a function receiving a peer's message ("in _recv_result",
+#             "in recv_message"): an exception under it failed on what a peer sent (crash reader: frame_func,
+#             verdict.desync._pipe_out_of_step)
+#   _sync_reduction_works  torch 1.0-1.1 DistributedDataParallel's frame waiting on its gradient buckets' all-reduce
+#             in backward: an exception under it was raised inside that collective (crash reader: frame_func,
+#             verdict.unread._ddp_wait_fix, lead rules BH (1), BG (6); round 87's pipedream-43)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -749,7 +759,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
-            b"ProcessGroupGloo(", b"Wait timeout for key")
+            b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
+            b"_sync_reduction_works")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -291,6 +291,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
         self._frame_code = ""  # that frame's code line, the line under it
         self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
+        self._rpc_remote: tuple[int, int, str] | None = None  # torch RPC's remote exception header (line, id, name)
         # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
         # first (crash reader: tb_pkgs)
         self._tb_pkgs: list[str] = []
@@ -1506,6 +1507,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self._context(lineno, text, "exchange_frame")
             ev.rank = None  # a frame of the library's code: where sizes come from, not a process's failure
             self.aside.append(ev)
+        if "On WorkerInfo(" in body and (w := S.R_RPC_REMOTE_HEAD.match(body.strip())):
+            self._rpc_remote = (lineno, int(w.group("id")), w.group("name"))
+        elif self._rpc_remote is not None and lineno == self._rpc_remote[0] + 1 and len(self.aside) < 8 and (
+                x := S.R_EXC_REPR.match(body.strip())):
+            # the exception a remote worker raised, as torch RPC relays it (verdict.desync._pipe_out_of_step): that
+            # worker's own failure, named by its RPC id and name, which are no rank tags (lead rule AD (2))
+            ev = self._context(lineno, text, "rpc_remote_exc")
+            ev.rank = None
+            ev.data.update(worker=self._rpc_remote[1], name=self._rpc_remote[2], type=x.group("type"),
+                           message=x.group("msg"))
+            self.aside.append(ev)
+            self._rpc_remote = None
         if "AsyncCollectiveTensor(" in body and self._funcol_done < 4 and S.R_FUNCOL_RESULT.search(body):
             self._funcol_done += 1  # a process printed a functional collective's result: it got through that one
             self.aside.append(self._context(lineno, text, "funcol_done"))

@@ -566,6 +566,12 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 # distributed.py's _distributed_broadcast_coalesced; 1.12+ distributed/utils.py's _sync_params_and_buffers under
 # _sync_module_states): a broadcast call's frame as R_COLL_FRAME's, where a store read for the NCCL unique id times out
 # (torch 1.0/1.1 name it _dist_broadcast_coalesced, as its C++ binding dist._dist_broadcast_coalesced)
+# torch RPC's header of an exception raised on a remote worker and relayed to the caller (rpc/internal.py's
+# _handle_exception: "On WorkerInfo(id=1, name=Worker1):", then the exception's repr on the next line, then the
+# remote traceback): another process's own failure (lead rule BR (5); worker ids are RPC names, not rank tags, AD (2))
+R_RPC_REMOTE_HEAD = re.compile(r"^On WorkerInfo\(id=(?P<id>\d{1,9}), name=(?P<name>[^)\s]{1,64})\):\s*$")
+# ... and that exception's repr ("RuntimeError('got 1 tensors and 0 gradients')")
+R_EXC_REPR = re.compile(r"""^(?P<type>[\w.]{0,80}(?:Error|Exception))\((?P<q>['"])(?P<msg>[^\n]{0,300}?)(?P=q)\)\s*$""")
 R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_dist_broadcast_coalesced|'
                               r'_sync_params_and_buffers|_sync_module_states)\s*$')
 # torch 1.x's store client (tcputil's recv/send under SYSCHECK, its socket given SO_RCVTIMEO = the store's timeout)

@@ -228,6 +228,59 @@ def _garbage_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["exchange_frame"][:1]])
 
 
+# autograd's count check of backward's gradients against its outputs (torch.autograd.backward / _make_grads: "got 1
+# tensors and 0 gradients"): a stage's backward handed fewer (or more) gradients than the outputs it ran forward on
+_R_GRAD_COUNT = re.compile(r"\bgot (\d{1,9}) tensors and (\d{1,9}) gradients\b")
+# the exception classes of a receive that found less in a peer's message than it expected (an empty tensor tuple
+# indexed, a missing key, too few values to unpack)
+_RECV_SHORT = ("IndexError", "KeyError", "ValueError")
+
+
+def _pipe_out_of_step(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BR (5), with AH (1) / BB (2), D, BF (2) (round 87's fairscale-895): two processes of a pipeline that
+    exchange point-to-point messages (torch RPC) each fail on what the other sent -- this process's traceback ends in
+    a receive (its innermost frame a function receiving a peer's message, "_recv_result") finding less in the message
+    than it expected (IndexError on an empty tensor tuple, a missing key, too few values), and a remote worker's
+    exception relayed by torch RPC ("On WorkerInfo(id=1, name=Worker1):") is backward given another number of
+    gradients than its outputs ("got 1 tensors and 0 gradients"). Each side got contents that cannot match what it
+    expected from its peer: the stages are out of step in the messages they exchange, desync; with two sides there is
+    no majority to say which went out of order, so nobody is named and nobody innocent (the "On WorkerInfo" is where
+    the remote error was raised, not proof that worker failed first). Not read so: either side alone (one process's
+    own exception, rule BJ (2)), a receive failing on another class, nor beside a timeout or NCCL error."""
+    remote = next((x for x in c.samples.get("rpc_remote_exc", []) if (m := _R_GRAD_COUNT.search(
+        x.data.get("message") or "")) and m.group(1) != m.group(2)), None)
+    if remote is None or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
+        return None
+    local = next((e for e in c.exceptions if not e.data.get("line")
+                  and e.data["type"].rpartition(".")[2] in _RECV_SHORT
+                  and "recv" in (e.data.get("frame_func") or "").lower()), None)
+    if local is None:
+        return None
+    said = f"{local.data['type']}: {(local.data.get('message') or '')[:120]}"
+    code = (local.data.get("frame_code") or "").strip()
+    return Verdict(
+        "desync",
+        f"two processes of a pipeline each fail on the message the other sent: this process's receive "
+        f"({local.data['frame_func']}" + (f": '{code[:80]}'" if code else "") + f") raised {said} -- the message "
+        f"it received lacks what it expected -- and torch RPC relays that worker {remote.data['worker']} "
+        f"({remote.data['name']}) raised '{remote.data['message'][:120]}': its backward was handed another number of "
+        "gradients than its outputs. The stages are out of step in the messages they exchange (one sent activations "
+        "where the other waited for gradients, or one message too few); with two sides there is no majority to say "
+        "which went out of order, so no process is named (the remote worker is where its error was raised, not "
+        "proof that it failed first)",
+        "Make every stage run the same forward / backward sequence and exchange its messages in the same order: "
+        "check the backward gradients count each stage sends against the outputs the next one ran forward on, that "
+        "backward is called before the stage waits for gradients, and the transport queue names of activations vs "
+        "gradients (a message read from the wrong queue or header); read the full remote traceback on the worker "
+        "the RPC names (the lines after 'On WorkerInfo(...)') and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL. "
+        + ("A pipeline wrapper's own bug in that order (fairscale's PipeRPCWrapper, its traceback's library) is fixed "
+           "by its version: upgrade fairscale, or move to torch.distributed.pipelining."
+           if "fairscale" in (local.data.get("tb_pkgs") or []) else
+           "Where a pipeline library drives that exchange (its frames in the traceback), check its version and its "
+           "known issues: upgrade it, or move to torch.distributed.pipelining."),
+        "low", [], [local.brief(), remote.brief()], job_wide=True)
+
+
 def _garbage_rng(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules BB (2), AH (1) read through an RNG-state broadcast (round 67's accelerate-3206, as trlx-319 reads the
     same error beside its timeouts): a rank's generator refuses the state it was given ("Invalid mt19937 state", a

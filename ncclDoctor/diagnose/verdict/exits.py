@@ -1315,6 +1315,24 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix.strip(), "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=several)
 
 
+# generic.reading's config readings of a distributed call made before the process's own set-up ran: c10d's "Default
+# process group has not been initialized", torch RPC's "RPC has not been initialized" (the call made in a process where
+# init_process_group / init_rpc never ran) -- the only exceptions of a worker process read as config here
+_R_SETUP_NOT_DONE = re.compile(r"(?i)\b(?:default process group|RPC) (?:has not been|is not|was not) initiali[sz]ed\b")
+
+
+def _setup_not_done(said) -> tuple | None:
+    """generic.reading of a worker's exception that says a distributed call ran before the process's own set-up
+    (_R_SETUP_NOT_DONE); None for any other exception, and where there is none."""
+    if said is None:
+        return None
+    text = f"{said.data['type']}: {said.data.get('message') or ''}"
+    if not _R_SETUP_NOT_DONE.search(text):
+        return None
+    r = generic.reading([text])
+    return r if r is not None and r[0] == "config" else None
+
+
 def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
     a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
@@ -1332,6 +1350,13 @@ def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "; their exceptions are not in these lines")
     who = (f"every worker shown ({_named(raised)}) raised in its process at once" if alike else
            f"{_named(raised)} raised in its process" if raised else "a worker process raised")
+    setup = _setup_not_done(said)
+    if setup is not None:
+        return Verdict(
+            "config",
+            f"{who}{what.rstrip('. ')}: {setup[1]} -- every worker process is started the same way and runs the same "
+            "code path, so the set-up is missing in each alike and no worker is at fault (lead rules BL (4), Q)",
+            setup[2], "low", [], [said.brief()] + [e.brief() for e in evs[:2]], job_wide=True)
     return Verdict(
         "unknown",
         who + (" -- every rank failing the same way together is a shared cause (the torch/CUDA/NCCL build for this "

@@ -630,7 +630,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _c10d_raised(e) or _raised_alike(own)) + _fmt_error_fix(e) + _consistency_fix(e) + _grad_none_fix(e)
+        (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
+        + _grad_none_fix(e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
         + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread])
@@ -836,6 +837,30 @@ def _c10d_raised(e) -> str:
             "processes). ")
 
 
+# torch 1.0-1.1 DistributedDataParallel's wait on its gradient buckets' all-reduce in backward (nn/parallel/
+# distributed.py's _sync_reduction_works, called from its backward hook): an exception raised there is the collective
+# failing (gloo's / NCCL's error text), on a rank that may be the victim of a peer that left or never joined it
+# (lead rules BH (1), BG (6): unknown, nobody named; round 87's pipedream-43, its gloo error cut)
+_DDP_WAIT_FUNCS = ("_sync_reduction_works",)
+
+
+def _ddp_wait_fix(e) -> str:
+    """The fix's words where the exception's innermost frame is DDP's wait on its gradient all-reduce
+    (_DDP_WAIT_FUNCS, in torch's nn/parallel/distributed.py): what an expert checks when a rank's collective fails
+    there, the other ranks first. '' for any other exception."""
+    if e.data.get("frame_func") not in _DDP_WAIT_FUNCS or not re.search(
+            r"nn[/\\]parallel[/\\]distributed\.py$", e.data.get("frame_file") or ""):
+        return ""
+    return ("The exception is raised inside DistributedDataParallel's gradient all-reduce in backward (its wait on "
+            "the bucket reductions): the collective failed on this rank, often because a peer left it -- check the "
+            "other ranks' logs (a peer that exited or crashed first, whose error is the cause) and show the full "
+            "error text (gloo's pair.cc / NCCL's message); ranks running different numbers of iterations (one "
+            "finished the epoch early: a dataset or batch split that is not even across replicas, drop_last) leave "
+            "the others waiting in that all-reduce. Take py-spy stacks of every rank while it hangs and rerun with "
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL; for gloo, GLOO_SOCKET_IFNAME set to the interface the nodes share, and "
+            "raise the process-group timeout if a rank is only slow. ")
+
+
 # torch's broadcasting error of an elementwise op: two operands' sizes along one dimension
 _R_SIZE_PAIR = re.compile(r"The size of tensor a \((?P<a>\d{1,12})\) must match the size of tensor b "
                           r"\((?P<b>\d{1,12})\) at non-singleton dimension (?P<dim>\d{1,3})")
@@ -937,8 +962,10 @@ _COLLECTIVE_RPC_FIX = ("That line is vLLM's engine core relaying a worker's exce
                        "weight-sync group's world size / rank offsets that ignore vLLM's data-parallel size, fail "
                        "there: match the trainer's and vLLM's versions (pin vLLM to the version the trainer supports, "
                        "or upgrade the trainer). ")
-_R_TENSORPIPE_EOF = re.compile(r"\bRPC agent for \w{1,64} encountered error when reading incoming request from "
-                               r"\w{1,64}: EOF")
+# (a request or a response, "EOF" or torch 1.x's "eof": round 87's pippy-806 -- rule BR (4): those lines alone are
+# peers' processes closing; the failure read is whatever else the lines show, their words only add the fix)
+_R_TENSORPIPE_EOF = re.compile(r"\bRPC agent for \w{1,64} encountered error when reading incoming "
+                               r"(?:request|response) from \w{1,64}: (?:EOF|eof)\b")
 # torch RPC's own timeout of a remote call in the middle of a run, raised from fut.wait() under rpc_sync / rpc_async,
 # an RRef proxy or a RemoteModule (_R_RPC_TIMEOUT) on a line no family reads: the worker the call went to did not
 # answer in time -- slow, deadlocked or gone, which the caller's lines cannot tell (lead rule BN (1): cause unknown,
@@ -958,7 +985,21 @@ _TENSORPIPE_EOF_FIX = ("That line is torch RPC's TensorPipe agent finding its pe
                        "worker -- read the full traceback of the master process; if it was still working, a call ran "
                        "past the RPC timeout (default 60 s: rpc_timeout in TensorPipeRpcBackendOptions, e.g. kernels "
                        "compiling on the first batch), which a py-spy dump of the master shows; "
-                       "TORCH_DISTRIBUTED_DEBUG=DETAIL logs more. ")
+                       "TORCH_DISTRIBUTED_DEBUG=DETAIL logs more (TP_VERBOSE_LOGGING=1 TensorPipe's own view; on its "
+                       "shm transport check the /dev/shm size, or pick _transports=['uv']). ")
+# C++'s runtime ending the process on an exception nothing caught ("terminate called after throwing an instance of
+# 'std::system_error'" / "what():  Invalid argument", then "Aborted (core dumped)"), with no other failure read: the
+# class and its what() say which C++ exception, not where it was thrown (lead rules A, X (2): unknown, nobody named;
+# round 87's pytorch-54266, init_rpc's TensorPipe agent aborting at start-up). Its words only add the fix: the native
+# backtrace of the abort is what says where
+_R_CXX_TERMINATE = re.compile(r"\bterminate called after throwing an instance of\b")
+_CXX_TERMINATE_FIX = ("That abort is an uncaught C++ exception (std::terminate, then SIGABRT): its what() names the "
+                      "exception, not the call that threw it -- get the gdb backtrace of the abort (ulimit -c "
+                      "unlimited, then gdb python core -> bt, or run under gdb -ex run --args python script.py) and "
+                      "TORCH_SHOW_CPP_STACKTRACES=1; if it aborts while a library starts (init_process_group, init_rpc "
+                      "-- TensorPipe: TP_VERBOSE_LOGGING=1, its default transports and channels), reduce the call to "
+                      "a minimal repro and check the installed torch version against the library's known issues "
+                      "(upgrade torch). ")
 _R_PLUGGABLE_FREE = re.compile(r"\bTrying to free a pointer not allocated here\b|\bCUDAPluggableAllocator\.cpp\b")
 _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPluggableAllocator's raw_delete): "
                    "the allocator a library swapped in -- vLLM colocate sleep mode (CuMemAllocator / "
@@ -1210,7 +1251,8 @@ def _unread_words(c: Collected) -> Verdict | None:
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
-                       + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else "")
+                       + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else
+                          _CXX_TERMINATE_FIX if any(_R_CXX_TERMINATE.search(u.text) for u in unread) else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
                        + (_GTEST_NEAR if any(_R_GTEST_NEAR.search(u.text) for u in unread) else "")
                        + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) or _R_GTEST_NEAR.search(u.text)

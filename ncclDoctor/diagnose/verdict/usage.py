@@ -368,6 +368,22 @@ def _backend_lacks(c: Collected) -> Verdict | None:
     e, m = hit
     backend, op = m.group(1), m.group(2)
     gather = "gather" in op.lower() or "scatter" in op.lower()
+    # point-to-point (send, recv, isend, irecv, recv_anysource): ProcessGroupNCCL has them only since torch 1.7
+    # (NCCL 2.7's p2p); before that a pipeline's stages exchange tensors over gloo (round 87's pipedream-14)
+    p2p = "nccl" in backend.lower() and op.lower() in ("send", "recv", "isend", "irecv", "recvanysource",
+                                                        "recv_anysource")
+    if p2p:
+        return Verdict(
+            "invalid_usage",
+            f"the process group's backend refused the point-to-point call: '{m.group(0)[:160]}' ({e.where}) -- "
+            f"{backend} in this torch build has no {op} (point-to-point), so the call fails before any data moves; "
+            "every process makes the same call on the same build, so no rank is at fault, a usage error of the caller",
+            f"{backend} does not support {op} in this torch: use the gloo backend for send/recv (the job's backend "
+            "setting, e.g. --backend gloo / --distributed_backend gloo, or a dist.new_group(backend=\"gloo\") for the "
+            "point-to-point traffic, CPU tensors), or upgrade torch >= 1.7 (ProcessGroupNCCL's send/recv need NCCL "
+            "2.7's point-to-point; check the torch version on every node: python -c 'import torch; "
+            "print(torch.__version__)').",
+            "medium", [], [e.brief()], job_wide=True)
     return Verdict(
         "invalid_usage",
         f"the process group's backend refused the collective: '{m.group(0)[:160]}' ({e.where}) -- {backend} in this "
