@@ -116,8 +116,11 @@ R_COLLNET_START = re.compile(r"\bSHARP\b.{0,40}\b(?:init|create|open)\w* (?:erro
                              # group create: Streaming Tree lock failed (-18)", the error after the step's name
                              r"\bSHARP\b.{0,40}\b(?:init|create|open)\w*: .{0,80}\b(?:fail|error)")
 # the SHARP library's own log lines (libsharp_coll: "[HOST:RANK:PID - comm.c:374] ERROR Failed to lock SAT tree"),
-# which the plugin's WARN reports again in NCCL's words
-R_SHARP_LIB_LINE = re.compile(r"^\s*\[[\w.-]{1,80}:\d{1,7}:\d{1,9} - \w{1,40}\.c:\d{1,6}\] (?:ERROR|WARN|INFO|DEBUG)\b")
+# which the plugin's WARN reports again in NCCL's words; its releases that stamp each line print the time in a second
+# bracket before the level ("[HOST:0:174 - tree_ops.c:314][2024-05-31 02:30:21] ERROR ...", round 87's
+# coreweave-nccl-tests-39)
+R_SHARP_LIB_LINE = re.compile(r"^\s*\[[\w.-]{1,80}:\d{1,7}:\d{1,9} - \w{1,40}\.c:\d{1,6}\]"
+                              r"(?:\[[\d :./-]{8,32}\])? ?(?:ERROR|WARN|INFO|DEBUG)\b")
 _COLLNET_WORDS = (
     "the CollNet/SHARP WARNs ('SHARP coll init error', NCCL's 'Cannot initialize CollNet, using point-to-point "
     "network instead', and the set-up's '-> 2' lines of that try) are no failure here: the SHARP plugin could not "
