@@ -423,13 +423,35 @@ def _shown_settings(c: Collected) -> str:
     if shown:
         out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
                 "NCCL picks; they do not fail by themselves.")
-    out += _socket_words(c)
+    out += _socket_words(c) + _alias_words(c)
     plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
     if plugins:
         out += (f" NCCL runs over the external net plugin '{plugins[0]}' (a libnccl-net.so such as HPC-X's SHARP "
                 "plugin), not its internal IB/Socket transports: NCCL_IB_DISABLE does not turn a plugin off; "
                 "NCCL_NET=Socket (or NCCL_NET_PLUGIN=none) selects the internal transport.")
     return out
+
+
+# an interface NCCL lists as "eno1:avahi:10.1.2.3<0>" is an IPv4 address label (ip addr's "eno1:avahi", ifconfig's
+# alias): R_IFACE reads the name before the first colon, so the label stays in front of the address
+_ALIAS_ADDR = re.compile(r"^([\w-]{1,15}):(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$")
+
+
+def _alias_words(c: Collected) -> str:
+    """Lead rules K, T (round 87's nccl-tests-162): NCCL's bootstrap / sockets chose an alias interface (a second
+    address label of one NIC: avahi-autoipd's link-local "eno1:avahi", an "eth0:1") and nothing fails in the lines:
+    no failure, but the first thing an expert pins if the ranks' connections fail or hang -- the alias often carries
+    a link-local or stale address the other ranks cannot reach. Rule AU (3)'s multi-node reading of a link-local
+    address in use is network.py's, not this."""
+    alias = [(n, m.group(1)) for n, a in c.interfaces.items() if (m := _ALIAS_ADDR.match(a))]
+    if not alias:
+        return ""
+    name, label = alias[0]
+    return (f" NCCL's sockets use {name}:{label}, an alias interface (a second address label on {name}, as "
+            "avahi-autoipd's link-local alias is): harmless where every rank runs on this host, but where the ranks' "
+            "connections fail or hang (socketStartConnect, a connection abort) it is the first suspect -- pin the "
+            f"interface the ranks reach each other on, NCCL_SOCKET_IFNAME={name} (ip addr lists each interface's "
+            "addresses and labels; remove the avahi / link-local alias interface if it is not needed).")
 
 
 def _socket_words(c: Collected) -> str:
