@@ -507,8 +507,9 @@ def _no_algorithm_internal(c: Collected, same: list[Event]) -> Verdict | None:
         "nccl_internal",
         f"NCCL's tuner found no algorithm/protocol for {call} and returned ncclInternalError (NCCL: '{text}'"
         + (f", on {_named(ranks)}" if ranks else "") + "): where NCCL_ALGO / NCCL_PROTO rules the algorithms out NCCL "
-        "says so (ncclInvalidUsage, 'NCCL_ALGO was set to ...'), and the lines show no such setting -- the algorithm/protocol table NCCL built for this communicator, which every rank of it shares, has no "
-        "entry for the call: one of NCCL's own checks, not a rank's fault",
+        "says so (ncclInvalidUsage, 'NCCL_ALGO was set to ...'), and the lines show no such setting -- the "
+        "algorithm/protocol table NCCL built for this communicator, which every rank of it shares, has no entry for "
+        "the call: one of NCCL's own checks, not a rank's fault",
         "No algorithm/protocol available with no NCCL_ALGO / NCCL_PROTO set is NCCL's own table left empty for this "
         "call: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING (and INIT) to see the algorithms and protocols NCCL "
         "enabled for the communicator; check that no NCCL_ALGO / NCCL_PROTO is set anywhere (/etc/nccl.conf, "
