@@ -327,14 +327,19 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "rerun with NCCL_DEBUG=INFO to see which device; NCCL_IB_TIMEOUT / NCCL_IB_RETRY_CNT only hide a flapping link."),
     # Ascend's runtime giving up a wait (torch_npu's words for ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_
     # TIMEOUT 507047, _FFTS_PLUS_TIMEOUT 507048; EE1002 "Stream synchronize timeout. rtDeviceSynchronize execute
-    # failed, reason=[stream sync timeout]"): work on the device did not finish in time, no fault of the device --
+    # failed, reason=[stream sync timeout]"; EE9999 "rtStreamSynchronizeWithTimeout execution failed, reason=task
+    # timeout"): work on the device did not finish in time, no fault of the device --
     # with no collective, tag or rank shown, a straggler's collective, a hung kernel or the link alike (lead rules
     # BO (1), AB (2), BD (2)): unknown, nobody named; the timeout setting and the plog go into the fix
     ("unknown",
      re.compile(r"\bIn the specified timeout waiting event, all tasks in the specified stream are not completed\b|"
                 r"\bDuring the specified event synchronization waiting time, the event is not executed completely\b|"
                 r"\bThe execution of the internal task times out\b|\bStream synchronize timeout\b|"
-                r"reason=\[stream sync timeout\]|(?:runtime result = |error code is )50704[678]\b"),
+                r"reason=\[stream sync timeout\]|(?:runtime result = |error code is )50704[678]\b|"
+                # the runtime's own timed synchronize ("EE9999: rtStreamSynchronizeWithTimeout execution failed,
+                # reason=task timeout", round 87's vllm-ascend-15500): the same wait given up by the runtime
+                r"\brt(?:Stream|Device|Event)SynchronizeWithTimeout\b[^\n]{0,80}?\bfailed, reason=\[?(?:task|stream "
+                r"sync) timeout\b"),
      "an Ascend NPU runtime wait ran out (a stream or event synchronize, or an internal task, did not finish in "
      "time): no fault of the device is named, only work that did not finish -- a collective waiting for a "
      "straggler or a peer that is gone, a slow or hung kernel, or the link",

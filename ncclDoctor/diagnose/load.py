@@ -299,6 +299,9 @@ SNIFF = 8192
 #             (readers.crash, S.R_XLA_DEVICE_EXC, lead rules AN (2), AL (2))
 #   fftsplus task timeout  the device's EI9999 "hccl fftsplus task timeout occurred ... stuck notify": the same wait
 #             seen from the device (readers.watchdog, R_HCCL_WAIT)
+#   SynchronizeWithTimeout  Ascend's runtime giving up a stream / device wait with its own timeout ("EE9999:
+#             rtStreamSynchronizeWithTimeout execution failed, reason=task timeout"), which holds no other word: read by
+#             generic._READINGS as the NPU wait that ran out (lead rule BO (1); round 87's vllm-ascend-15500)
 #   Notify record  HCCL's EI0002 "The Notify register has not received the Notify record from remote rank": the
 #             same wait by HCCL's host side (readers.watchdog, R_HCCL_WAIT)
 #   Heartbeat Lost  HCCL's heartbeat detection naming an abnormal device, "ExceptionType:[Heartbeat Lost Occurred]":
@@ -719,7 +722,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"SLURM_PROCID", b"completed successfully", b"ompleted Successfully", b"finished successfully",
             b"/transport/uv/", b"create QP", b"did not send the data", b"socket times out",
             b"server type", b"Exception in device=",
-            b"fftsplus task timeout", b"Notify record", b"Heartbeat Lost", b"root node", b"root info", b"HCCP process",
+            b"fftsplus task timeout", b"SynchronizeWithTimeout", b"Notify record", b"Heartbeat Lost", b"root node",
+            b"root info", b"HCCP process",
             b"pointer not allocated", b"backend type associated",
             b"world_info=", b"distributed.initialize(", b"supports only", b"entrypoint ",
             b"KeyboardInterrupt", b"find_unused_param", b"CUDA_V", b"RSS", b"terminated soon", b"IP address of",

@@ -311,11 +311,25 @@ FAMILIES = (
         "for code that only some ranks run (validation, checkpoint saving or logging under `if rank == 0`); every "
         "rank must issue the same collectives in the same order.", job_wide=True),
     Family(
+        # enqueue.cc / tuning (topoGetAlgoInfo, getAlgoInfo): "Error : no algorithm/protocol available for function F
+        # with datatype T.[ NCCL_ALGO was set to X.][ NCCL_PROTO was set to Y.]" (NCCL 2.7's "Error : no
+        # algorithm/protocol available" without the rest; 2.27's "No algorithm/protocol nor symKernelId available").
+        # NCCL returns ncclInvalidUsage when NCCL_ALGO / NCCL_PROTO is set and ncclInternalError when neither is: a
+        # setting's by default (lead rules Q, V), read by the code the lines show it returning in
+        # verdict.nccl._no_algorithm_internal (rules AK (2), BO (3): ncclInternalError with no setting shown)
+        "no_algorithm", "config",
+        re.compile(r"[Nn]o algorithm/protocol (?:nor symKernelId )?available"),
+        "NCCL's tuner found no algorithm/protocol for this collective: an NCCL_ALGO / NCCL_PROTO setting (or an "
+        "optional algorithm a setting forces) rules out every implementation NCCL has for it",
+        "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions: NCCL_ALGO=CollNet "
+        "needs a CollNet/SHARP plugin, NVLS an NVSwitch system; NCCL_COMM_ID's <host>:<port> form); `ncclDoctor "
+        "env` lints the whole environment."),
+    Family(
         "settings", "config",
-        re.compile(r"Invalid NCCL_\w+|[Nn]o algorithm/protocol available|"
+        re.compile(r"Invalid NCCL_\w+|"
                    r"NCCL_\w+=\S* is (?:out of range|being ignored)|please use format|No valid \S+ pair found|"
                    r"Try selecting NICs of only one|(?:[Uu]se|[Ss]et|[Uu]nset|[Ii]ncrease|[Dd]ecrease) NCCL_\w+"),
-        "an NCCL_* setting is invalid, rules out every algorithm/protocol for this collective, or NCCL names the "
+        "an NCCL_* setting is invalid, or NCCL names the "
         "setting that avoids the failure (e.g. NCCL_IB_HCA to select NICs of one link type)",
         "Fix or unset the NCCL_* variable the line names (NCCL_ALGO/NCCL_PROTO restrictions: NCCL_ALGO=CollNet "
         "needs a CollNet/SHARP plugin, NVLS an NVSwitch system; NCCL_COMM_ID's <host>:<port> form); `ncclDoctor "

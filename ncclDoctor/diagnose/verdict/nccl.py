@@ -458,6 +458,8 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     hits = [h for h in hits if h[0].cause != "unknown"] or hits
     fam, first = hits[0]
     same = [e for f, e in hits if f is fam]
+    if fam.name == "no_algorithm" and (internal := _no_algorithm_internal(c, same)) is not None:
+        return internal
     ranks = sorted({e.rank for e in same if e.rank is not None})
     cause, meaning = fam.cause, fam.meaning
     nonic = [e for e in c.samples.get("benign", []) if e.data.get("what") == "ofi device not found"]
@@ -479,6 +481,45 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                                                   else ")"),
                    fam.fix, "low" if cause == "unknown" else "medium", who, [e.brief() for e in same[:3]],
                    job_wide=fam.job_wide)
+
+
+def _no_algorithm_internal(c: Collected, same: list[Event]) -> Verdict | None:
+    """Lead rules AK (2) and BO (3), with rule AH (2)'s "the failure's own class stands": NCCL's tuner finding no
+    algorithm/protocol for a call returns ncclInvalidUsage where NCCL_ALGO / NCCL_PROTO is set (its text then says
+    "NCCL_ALGO was set to X": _forced_algorithm) and ncclInternalError where neither is. Where the lines show it
+    returning ncclInternalError -- torch's error with that code and this Last error, or the WARN's own return-code
+    trail through enqueue.cc with 3 -- and show no NCCL_ALGO / NCCL_PROTO setting, no setting ruled the algorithms
+    out: the table NCCL built for the communicator, which every rank shares, has no entry for the call -- nccl_internal,
+    no rank at fault (round 87's nccl-1709, tensorrt-llm-953). Where no code is shown, or a setting is (NCCL 2.7 also
+    returned ncclInternalError under NCCL_ALGO=CollNet), the setting reading stays (nccl-653)."""
+    if any(k in c.settings for k in ("NCCL_ALGO", "NCCL_PROTO")) or any("was set to" in e.text for e in same):
+        return None
+    errs = [e for e in same if e.kind == "nccl_error" and e.data.get("code") == "ncclInternalError"]
+    trail = c.retcodes.get(("enqueue.cc", 3)) and not any(f == "enqueue.cc" and n != 3 for f, n in c.retcodes)
+    if not errs and not (trail and any(e.kind == "nccl_warn" for e in same)):
+        return None
+    first = (errs or same)[0]
+    text = _what(first)
+    ranks = sorted({e.rank for e in same if e.rank is not None})
+    m = re.search(r"for function (\w{1,32}) with datatype (\w{1,32})", text)
+    call = f"{m.group(1)} on {m.group(2)}" if m else "the collective"
+    return Verdict(
+        "nccl_internal",
+        f"NCCL's tuner found no algorithm/protocol for {call} and returned ncclInternalError (NCCL: '{text}'"
+        + (f", on {_named(ranks)}" if ranks else "") + "): where NCCL_ALGO / NCCL_PROTO rules the algorithms out NCCL "
+        "says so (ncclInvalidUsage, 'NCCL_ALGO was set to ...'), and the lines show no such setting -- the "
+        "algorithm/protocol table NCCL built for this communicator, which every rank of it shares, has no entry for "
+        "the call: one of NCCL's own checks, not a rank's fault",
+        "No algorithm/protocol available with no NCCL_ALGO / NCCL_PROTO set is NCCL's own table left empty for this "
+        "call: rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING (and INIT) to see the algorithms and protocols NCCL "
+        "enabled for the communicator; check that no NCCL_ALGO / NCCL_PROTO is set anywhere (/etc/nccl.conf, "
+        "~/.nccl.conf, a container or launcher default) and unset NCCL_ALGO/NCCL_PROTO if one is; turn the optional "
+        "algorithms off one at a time to find the one that leaves the call without an implementation "
+        "(NCCL_NVLS_ENABLE=0 for NVLS, NCCL_COLLNET_ENABLE=0 for CollNet / SHARP); check the collective supports the "
+        "datatype (an int8 or fp8 all_gather / reduce: cast the tensor's dtype); upgrade NCCL (tuner bugs of this "
+        "kind are fixed in later releases), and report to NCCL (its GitHub issues) with the version and the "
+        "NCCL_DEBUG=INFO log.",
+        "medium", [], [e.brief() for e in same[:3]], job_wide=True)
 
 
 def _warn_subsystem(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -116,8 +116,11 @@ R_COLLNET_START = re.compile(r"\bSHARP\b.{0,40}\b(?:init|create|open)\w* (?:erro
                              # group create: Streaming Tree lock failed (-18)", the error after the step's name
                              r"\bSHARP\b.{0,40}\b(?:init|create|open)\w*: .{0,80}\b(?:fail|error)")
 # the SHARP library's own log lines (libsharp_coll: "[HOST:RANK:PID - comm.c:374] ERROR Failed to lock SAT tree"),
-# which the plugin's WARN reports again in NCCL's words
-R_SHARP_LIB_LINE = re.compile(r"^\s*\[[\w.-]{1,80}:\d{1,7}:\d{1,9} - \w{1,40}\.c:\d{1,6}\] (?:ERROR|WARN|INFO|DEBUG)\b")
+# which the plugin's WARN reports again in NCCL's words; its releases that stamp each line print the time in a second
+# bracket before the level ("[HOST:0:174 - tree_ops.c:314][2024-05-31 02:30:21] ERROR ...", round 87's
+# coreweave-nccl-tests-39)
+R_SHARP_LIB_LINE = re.compile(r"^\s*\[[\w.-]{1,80}:\d{1,7}:\d{1,9} - \w{1,40}\.c:\d{1,6}\]"
+                              r"(?:\[[\d :./-]{8,32}\])? ?(?:ERROR|WARN|INFO|DEBUG)\b")
 _COLLNET_WORDS = (
     "the CollNet/SHARP WARNs ('SHARP coll init error', NCCL's 'Cannot initialize CollNet, using point-to-point "
     "network instead', and the set-up's '-> 2' lines of that try) are no failure here: the SHARP plugin could not "
@@ -420,13 +423,35 @@ def _shown_settings(c: Collected) -> str:
     if shown:
         out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
                 "NCCL picks; they do not fail by themselves.")
-    out += _socket_words(c)
+    out += _socket_words(c) + _alias_words(c)
     plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
     if plugins:
         out += (f" NCCL runs over the external net plugin '{plugins[0]}' (a libnccl-net.so such as HPC-X's SHARP "
                 "plugin), not its internal IB/Socket transports: NCCL_IB_DISABLE does not turn a plugin off; "
                 "NCCL_NET=Socket (or NCCL_NET_PLUGIN=none) selects the internal transport.")
     return out
+
+
+# an interface NCCL lists as "eno1:avahi:10.1.2.3<0>" is an IPv4 address label (ip addr's "eno1:avahi", ifconfig's
+# alias): R_IFACE reads the name before the first colon, so the label stays in front of the address
+_ALIAS_ADDR = re.compile(r"^([\w-]{1,15}):(?:\d{1,3}|x{1,3})(?:\.(?:\d{1,3}|x{1,3})){3}$")
+
+
+def _alias_words(c: Collected) -> str:
+    """Lead rules K, T (round 87's nccl-tests-162): NCCL's bootstrap / sockets chose an alias interface (a second
+    address label of one NIC: avahi-autoipd's link-local "eno1:avahi", an "eth0:1") and nothing fails in the lines:
+    no failure, but the first thing an expert pins if the ranks' connections fail or hang -- the alias often carries
+    a link-local or stale address the other ranks cannot reach. Rule AU (3)'s multi-node reading of a link-local
+    address in use is network.py's, not this."""
+    alias = [(n, m.group(1)) for n, a in c.interfaces.items() if (m := _ALIAS_ADDR.match(a))]
+    if not alias:
+        return ""
+    name, label = alias[0]
+    return (f" NCCL's sockets use {name}:{label}, an alias interface (a second address label on {name}, as "
+            "avahi-autoipd's link-local alias is): harmless where every rank runs on this host, but where the ranks' "
+            "connections fail or hang (socketStartConnect, a connection abort) it is the first suspect -- pin the "
+            f"interface the ranks reach each other on, NCCL_SOCKET_IFNAME={name} (ip addr lists each interface's "
+            "addresses and labels; remove the avahi / link-local alias interface if it is not needed).")
 
 
 def _socket_words(c: Collected) -> str:
