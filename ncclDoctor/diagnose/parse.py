@@ -688,6 +688,22 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cf_root_open, self._cf_line, self._cf_alone, self.cf = True, last[0], False, {}
             self._cf_bare = True
             return
+        sf = next((x for x in shown[:2] if "elastic" in x[1] and S.R_ELASTIC_STORE_FRAME.search(x[1])), None)
+        if sf is not None and sf[0] - self._barrier_line > 40 and (
+                sf is last or (S.R_PY_FRAME_END.search(sf[1]) and _code_not_error(last[1], sf[1]))):
+            # the paste stops in (or right under) a frame of torchrun's elastic store utilities, its error cut: the
+            # agent was reading the keys every participant writes to the rendezvous store (get_all, its barriers)
+            # -- rule BC (1)'s store frame of the launcher; which node's agent never wrote its key the lines do not
+            # say (verdict.store._agent_store_cut; round 87's belle-344). Not where the agent's exit barrier is
+            # shown above it (its "_exit_barrier" frame, "Error waiting on exit barrier"): that teardown wait has its
+            # own reading (exit_barrier, after the workers' own failure: pytorch-69520, llama-173)
+            st = self._context(sf[0], sf[2], "store_timeout")
+            st.rank = None
+            func = sf[1].rpartition(", in")[2].strip() if S.R_PY_FRAME_END.search(sf[1]) else ""
+            st.data.update(endpoint=None, rendezvous=True, in_use=None, closed=False,
+                           agent_store="elastic/utils/store.py" + (f", in {func}" if func else ""))
+            self.aside.append(st)
+            return
         if len(shown) >= 2 and _FRAME_HEAD_CUT.match(last[1]) and _TB_HEAD_ALONE.match(shown[1][1]):
             # the same, cut inside its first frame's own line ('  File "/usr': round 83's skyreels-v1-66, a thread's
             # traceback under spawn): no frame of it is read, so it is read as the header alone

@@ -1844,6 +1844,12 @@ RDZV_STEP_FUNCS = ("init_process_group", "_env_rendezvous_handler", "_tcp_rendez
 # own line ("in _tcp_ren") too, its code line not shown: the process was below the rendezvous step (lead rules L, Y,
 # BC (1)). Not torch/distributed/elastic/rendezvous/ (torchrun's agent: rule BC (1)'s agent frames are read apart)
 R_RDZV_MODULE_FRAME = re.compile(r"torch[/\\]distributed[/\\]rendezvous\.py\"?, line \d{1,7}, in \w")
+# A frame of torchrun's elastic store utilities (torch/distributed/elastic/utils/store.py: get_all, synchronize,
+# barrier -- the agent's gather of every participant's key through the rendezvous store, its exit barrier), whole or
+# cut anywhere after its line number ('line 34, in'): a traceback cut there was waiting on keys the other nodes'
+# agents write -- rule BC (1)'s store frame of the launcher in the lines (round 87's belle-344; itrex-84 the same frame
+# with its 'Socket Timeout'). Not the agent's own frames (elastic/agent/, elastic/rendezvous/: R_AGENT_FRAME)
+R_ELASTIC_STORE_FRAME = re.compile(r"torch[/\\]distributed[/\\]elastic[/\\]utils[/\\]store\.py\"?, line \d{1,7}")
 # that module's functions that create or connect the store (a cut frame's function, whole or cut, must begin one of
 # them): not its helpers that read an environment variable or a URL parameter (_get_env_or_raise, _error,
 # _query_to_dict), whose failure is that setting missing
