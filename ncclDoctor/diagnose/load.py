@@ -668,6 +668,14 @@ SNIFF = 8192
 #             no other word: a traceback cut before its text after it is read as that shared install shown wrong
 #             (S.R_NVML_STUB, verdict.unread._nvml_stub_cut, lead rules AF (2), V (1), BP (1); round 86's
 #             deepspeech-pytorch-244)
+#   $'\r'    bash's complaint about a carriage return ("train.sh: line 5: $'\r': command not found"), which holds no
+#             other word: the launch script was saved with Windows (CRLF) line endings, its continued command mangled
+#             (S.R_CRLF_SCRIPT, readers.crash, verdict.world._crlf_script, lead rules AF (1), BE (2); round 87's
+#             visualglm-6b-48)
+#   No quorum  a fault-tolerance coordinator's own wait for its members (torchft's lighthouse: "INFO start: No quorum,
+#             only have 1 participants, need 2"), which holds no other word: the job's own rendezvous of a known count,
+#             fewer joined than it needs (S.R_QUORUM_SHORT, readers.store._store, verdict.store, lead rule R; round
+#             87's torchft-63)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -749,7 +757,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
-            b"ProcessGroupGloo(", b"Wait timeout for key")
+            b"ProcessGroupGloo(", b"Wait timeout for key",
+            b"No quorum", b"$'\\r'")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

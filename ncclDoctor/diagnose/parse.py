@@ -194,6 +194,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._spawn_nprocs: int | None = None  # a spawn call's literal nprocs=N (S.R_SPAWN_NPROCS)
         # torchrun's own option written after the script on its command line: (script, option) (S.R_TORCHRUN_CMD)
         self._misplaced_opt: tuple[str, str] | None = None
+        # lead rule BR (3): a torchrun command shown whole on one line (None: none shown), and whether a master
+        # address was given anywhere in the lines so far (S.R_MASTER_ADDR_GIVEN)
+        self._launch_shown: bool = False
+        self._addr_given: bool = False
         # argparse's usage line (line, text, program) with nothing after it so far but its continuation lines: a
         # paste ending there is cut before argparse's "error:" line (input_tail: _usage_cut)
         self._usage_at: tuple[int, str, str] | None = None
@@ -1457,6 +1461,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._warn_site(lineno, text, body)
         if "VLLM_USE_V1" in body or ("parallel" in body and self._vllm_v0 is not None):
             self._vllm_launch(lineno, text, body)
+        if ("torch" in body and not self._launch_shown and ("torchrun" in body or "torch.distributed." in body)
+                and S.R_TORCHRUN_LAUNCH_LINE.search(body)):
+            self._launch_shown = True
+        if not self._addr_given and ("master" in body or "MASTER" in body) and S.R_MASTER_ADDR_GIVEN.search(body):
+            self._addr_given = True
         if self._misplaced_opt is None and ".py " in body and ("torchrun" in body or "torch.distributed." in body) \
                 and (m := S.R_TORCHRUN_CMD.search(body)):
             # the script's arguments end where a command pasted after it starts again (a second launcher invocation)

@@ -231,6 +231,28 @@ def _coord_barrier(c: Collected, evs: list) -> Verdict:
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
+def _quorum_short(c: Collected, joined: tuple[int, int]) -> Verdict:
+    """Lead rule R for a fault-tolerance coordinator's own quorum (torchft's lighthouse: "No quorum, only have 1
+    participants, need 2"): the job's own rendezvous of a known count (its min_replicas) with fewer members than it
+    needs is store_rendezvous; the members missing are not named, and no rank is shown waiting inside a collective
+    (nobody innocent). The coordinator's count may also hold a member that is gone (a killed worker not yet expired),
+    which the fix names. Round 87's torchft-63."""
+    have, need = joined
+    return Verdict(
+        "store_rendezvous",
+        f"the fault-tolerance coordinator (torchft's lighthouse) has no quorum: only {have} of the {need} "
+        "participants it needs (min_replicas) joined, so no replica group can start a step -- the job's own "
+        f"rendezvous short of {need - have} member(s), which these lines do not name",
+        f"Start every replica group: {need - have} more must join the lighthouse (each with its own unique "
+        "replica_id / REPLICA_GROUP_ID, NUM_REPLICA_GROUPS as launched), and check replicas can reach the lighthouse: "
+        "check the lighthouse address (TORCHFT_LIGHTHOUSE, http://HOST:29510) from every replica group's host. "
+        "--min_replicas sets how many it waits for (--min_replicas 1 lets one group train alone; join_timeout_ms how "
+        "long it waits for late joiners). If a participant it counts is a process already killed, the lighthouse "
+        "still holds its stale participant entry: restart the lighthouse (or upgrade torchft, whose heartbeat-based "
+        "expiry drops it); its dashboard shows the quorum status and who joined.",
+        "medium", [], _samples(c, "store_timeout"))
+
+
 def _server_waited(evs: list, joined: tuple[int, int]) -> str:
     """The fix's words where the short count is the TCPStore server's own ("Timed out after N seconds waiting for
     clients. J/N clients joined"): the process that speaks hosts the store (rank 0 under env://) and was up all along,
@@ -483,6 +505,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if over is not None:
         return over
     joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] < joined[1] and all(e.data.get("quorum") for e in evs):
+        return _quorum_short(c, joined)
     if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
         return Verdict(
             "store_rendezvous",
