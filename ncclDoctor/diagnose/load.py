@@ -681,6 +681,14 @@ SNIFF = 8192
 #   _sync_reduction_works  torch 1.0-1.1 DistributedDataParallel's frame waiting on its gradient buckets' all-reduce
 #             in backward: an exception under it was raised inside that collective (crash reader: frame_func,
 #             verdict.unread._ddp_wait_fix, lead rules BH (1), BG (6); round 87's pipedream-43)
+#   $'\r'    bash's complaint about a carriage return ("train.sh: line 5: $'\r': command not found"), which holds no
+#             other word: the launch script was saved with Windows (CRLF) line endings, its continued command mangled
+#             (S.R_CRLF_SCRIPT, readers.crash, verdict.world._crlf_script, lead rules AF (1), BE (2); round 87's
+#             visualglm-6b-48)
+#   No quorum  a fault-tolerance coordinator's own wait for its members (torchft's lighthouse: "INFO start: No quorum,
+#             only have 1 participants, need 2"), which holds no other word: the job's own rendezvous of a known count,
+#             fewer joined than it needs (S.R_QUORUM_SHORT, readers.store._store, verdict.store, lead rule R; round
+#             87's torchft-63)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -764,7 +772,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
-            b"_sync_reduction_works")
+            b"_sync_reduction_works", b"No quorum", b"$'\\r'")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1010,7 +1018,8 @@ def _automata():
     four of 76: well below the 64 words the packed searcher takes, the number of passes, not of words, is the cost); 318
     (round 80's fixes): six of 53, the sixth full; 326 (session 30, round 81's fixes): six of 55 (a seventh of 53
     would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
-    holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one)."""
+    holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 344 (round 87's fixes):
+    six of 58 (a seventh would hold two)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1021,7 +1030,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 57
+_CHUNK = 58
 _AUTOMATON: dict = {}
 
 

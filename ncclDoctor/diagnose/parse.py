@@ -194,6 +194,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._spawn_nprocs: int | None = None  # a spawn call's literal nprocs=N (S.R_SPAWN_NPROCS)
         # torchrun's own option written after the script on its command line: (script, option) (S.R_TORCHRUN_CMD)
         self._misplaced_opt: tuple[str, str] | None = None
+        # lead rule BR (3): a torchrun command shown whole on one line (None: none shown), and whether a master
+        # address was given anywhere in the lines so far (S.R_MASTER_ADDR_GIVEN)
+        self._launch_shown: bool = False
+        self._addr_given: bool = False
         # argparse's usage line (line, text, program) with nothing after it so far but its continuation lines: a
         # paste ending there is cut before argparse's "error:" line (input_tail: _usage_cut)
         self._usage_at: tuple[int, str, str] | None = None
@@ -688,6 +692,22 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # say -- read as the record's Root Cause cut before its rank line (finish: _root_cut)
             self._cf_root_open, self._cf_line, self._cf_alone, self.cf = True, last[0], False, {}
             self._cf_bare = True
+            return
+        sf = next((x for x in shown[:2] if "elastic" in x[1] and S.R_ELASTIC_STORE_FRAME.search(x[1])), None)
+        if sf is not None and sf[0] - self._barrier_line > 40 and (
+                sf is last or (S.R_PY_FRAME_END.search(sf[1]) and _code_not_error(last[1], sf[1]))):
+            # the paste stops in (or right under) a frame of torchrun's elastic store utilities, its error cut: the
+            # agent was reading the keys every participant writes to the rendezvous store (get_all, its barriers)
+            # -- rule BC (1)'s store frame of the launcher; which node's agent never wrote its key the lines do not
+            # say (verdict.store._agent_store_cut; round 87's belle-344). Not where the agent's exit barrier is
+            # shown above it (its "_exit_barrier" frame, "Error waiting on exit barrier"): that teardown wait has its
+            # own reading (exit_barrier, after the workers' own failure: pytorch-69520, llama-173)
+            st = self._context(sf[0], sf[2], "store_timeout")
+            st.rank = None
+            func = sf[1].rpartition(", in")[2].strip() if S.R_PY_FRAME_END.search(sf[1]) else ""
+            st.data.update(endpoint=None, rendezvous=True, in_use=None, closed=False,
+                           agent_store="elastic/utils/store.py" + (f", in {func}" if func else ""))
+            self.aside.append(st)
             return
         if len(shown) >= 2 and _FRAME_HEAD_CUT.match(last[1]) and _TB_HEAD_ALONE.match(shown[1][1]):
             # the same, cut inside its first frame's own line ('  File "/usr': round 83's skyreels-v1-66, a thread's
@@ -1442,6 +1462,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._warn_site(lineno, text, body)
         if "VLLM_USE_V1" in body or ("parallel" in body and self._vllm_v0 is not None):
             self._vllm_launch(lineno, text, body)
+        if ("torch" in body and not self._launch_shown and ("torchrun" in body or "torch.distributed." in body)
+                and S.R_TORCHRUN_LAUNCH_LINE.search(body)):
+            self._launch_shown = True
+        if not self._addr_given and ("master" in body or "MASTER" in body) and S.R_MASTER_ADDR_GIVEN.search(body):
+            self._addr_given = True
         if self._misplaced_opt is None and ".py " in body and ("torchrun" in body or "torch.distributed." in body) \
                 and (m := S.R_TORCHRUN_CMD.search(body)):
             # the script's arguments end where a command pasted after it starts again (a second launcher invocation)

@@ -520,6 +520,11 @@ R_STORE = re.compile(
     # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
     r"\betcd\.Etcd\w{2,40}: "
 )
+# A fault-tolerance coordinator's own quorum short of its members (torchft's lighthouse, every ~100 ms while it waits:
+# "No quorum, only have 1 participants, need 2"): the job's own rendezvous of a known count (min_replicas) with fewer
+# joined than it needs -- lead rule R's reading (store_rendezvous, the missing members not named; round 87's
+# torchft-63). Its count, as R_STORE_COUNT's
+R_QUORUM_SHORT = re.compile(r"\bNo quorum, only have (\d{1,7}) participants?, need (\d{1,7})\b")
 # How many ranks reached the store: torch 1.x's store-based barrier "(world_size=8, worker_count=4, ...)" and
 # 2.x's DistStoreError "Timed out after 1801 seconds waiting for clients. 7/8 clients joined." -- its count read
 # also where a paste cuts the line's last word ("... 1/4 clients": round 80's deepdewedge-20)
@@ -1850,6 +1855,12 @@ RDZV_STEP_FUNCS = ("init_process_group", "_env_rendezvous_handler", "_tcp_rendez
 # own line ("in _tcp_ren") too, its code line not shown: the process was below the rendezvous step (lead rules L, Y,
 # BC (1)). Not torch/distributed/elastic/rendezvous/ (torchrun's agent: rule BC (1)'s agent frames are read apart)
 R_RDZV_MODULE_FRAME = re.compile(r"torch[/\\]distributed[/\\]rendezvous\.py\"?, line \d{1,7}, in \w")
+# A frame of torchrun's elastic store utilities (torch/distributed/elastic/utils/store.py: get_all, synchronize,
+# barrier -- the agent's gather of every participant's key through the rendezvous store, its exit barrier), whole or
+# cut anywhere after its line number ('line 34, in'): a traceback cut there was waiting on keys the other nodes'
+# agents write -- rule BC (1)'s store frame of the launcher in the lines (round 87's belle-344; itrex-84 the same frame
+# with its 'Socket Timeout'). Not the agent's own frames (elastic/agent/, elastic/rendezvous/: R_AGENT_FRAME)
+R_ELASTIC_STORE_FRAME = re.compile(r"torch[/\\]distributed[/\\]elastic[/\\]utils[/\\]store\.py\"?, line \d{1,7}")
 # that module's functions that create or connect the store (a cut frame's function, whole or cut, must begin one of
 # them): not its helpers that read an environment variable or a URL parameter (_get_env_or_raise, _error,
 # _query_to_dict), whose failure is that setting missing
@@ -2400,11 +2411,26 @@ R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint
 # GNU OpenMP (libgomp, which torch's CPU ops load) refusing an environment variable's value at load ("libgomp: Invalid
 # value for environment variable OMP_NUM_THREADS"): a launch environment every worker inherits, shown wrong (lead rules
 # L, V (1); round 82's fastchat-342; verdict.world._rank_args)
+# bash running a script saved with Windows (CRLF) line endings: every line's trailing carriage return becomes part of
+# the command ("train.sh: line 5: $'\\r': command not found", "syntax error near unexpected token `$'\\r''"), so a
+# line ending in a backslash continues onto "\\r" and the multi-line launch command reaches its launcher mangled
+# (lead rules AF (1), BE (2): a launch script that cannot run the job, config, no rank; round 87's visualglm-6b-48)
+R_CRLF_SCRIPT = re.compile(r"(?:(?P<script>[^\s:]{1,300}): line \d{1,7}: )?\$'\\r': command not found|"
+                           r"syntax error near unexpected token [`']\$'\\r''")
 R_GOMP_ENV_REFUSED = re.compile(r"\blibgomp: Invalid value for environment variable (\w{1,64})")
 # torchrun's own warning of that setting ("master_addr is only used for static rdzv_backend and when rdzv_endpoint is
 # not specified."): the --master_addr given takes no effect in the mode chosen (lead rule BP (1): a launch setting
 # shown without effect, config, no rank, where nothing fails after it but a traceback cut before its error text)
 R_MASTER_ADDR_UNUSED = re.compile(r"\bmaster_addr is only used for static rdzv_backend")
+# Lead rule BR (3): that warning is printed for torchrun's argparse default too -- where the launch command is shown
+# (torchrun's options and its script on one line) with no master address given there or anywhere in the lines
+# (--master_addr / --master-addr, MASTER_ADDR= / PET_MASTER_ADDR set, a config's master_addr: value), it is set-up
+# chatter, not a setting the user gave (round 87's grendel-gs-61). A command cut before its script, or continued
+# over lines, is not read as shown
+R_TORCHRUN_LAUNCH_LINE = re.compile(r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
+                                    r"(?:-m\s|[\w./\\~-]{1,200}\.py(?:\s|$))")
+R_MASTER_ADDR_GIVEN = re.compile(r"--master[_-]addr\b|\bPET_MASTER_ADDR\b|\bMASTER_ADDR\s{0,4}[:=]|"
+                                 r"\bmaster_addr\s{0,4}[:=]\s{0,4}\S")
 R_ARG_RDZV_BACKEND = re.compile(r"--rdzv[_-]backend[= ]['\"]?(\w{1,32})")
 R_ARG_RDZV_ENDPOINT = re.compile(r"--rdzv[_-](?:endpoint|conf)[= ]")
 R_ARG_MASTER_ADDR = re.compile(r"--master[_-]addr[= ]")

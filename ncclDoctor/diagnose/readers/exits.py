@@ -927,6 +927,8 @@ class ExitReaders:
                        pid=int(x.group(2)) if x else None,
                        signal=sig.group(1) if sig else None, time=self.cf.get("time"),
                        traceback=self.cf.get("traceback", "")[:200],
+                       # the file torchrun's agent reads the worker's exception from (its path, or "<N/A>": not written)
+                       error_file=self.cf.get("error_file", "")[:300],
                        # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown
                        exit_cut="exitcode" not in self.cf and not sig,
                        # the paste starts inside this entry, below its time and host lines: its time is not shown

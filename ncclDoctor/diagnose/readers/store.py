@@ -141,6 +141,17 @@ class StoreReaders:
             return ev
         if "arrier timed out" in text and (ev := self._coord_barrier(lineno, text)) is not None:
             return ev
+        if "No quorum" in text and (q := S.R_QUORUM_SHORT.search(text)):
+            # a fault-tolerance coordinator's quorum short of the members it needs (torchft's lighthouse): the job's
+            # own rendezvous of a known count, read by its counts (lead rule R); an equal or larger count is no wait
+            have, need = int(q.group(1)), int(q.group(2))
+            if have >= need:
+                return None
+            ev = self._context(lineno, text, "store_timeout")
+            ev.rank = None  # the coordinator's own line: no rank of the job
+            ev.data.update(endpoint=None, rendezvous=False, in_use=None, closed=False, joined=(have, need),
+                           quorum=True)
+            return ev
         gs = S.R_GLOO_STORE_FRAME.search(text) if "rendezvous::PrefixStore::" in text else None
         if gs:  # the exception was thrown inside gloo's store read of its peers' addresses at set-up (rule AI (1))
             ev = self._context(lineno, text, "store_timeout")

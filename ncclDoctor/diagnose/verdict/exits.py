@@ -520,6 +520,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
               + f": read local_rank {n}'s own traceback above the {launcher or 'torchrun'} record (the worker's own "
               f"traceback, printed before the record) and check the local_rank {n} worker's own log")
         whose = ""
+    ef = (lone.event.data.get("error_file") or "") if single else ""
+    if ef and "<" not in ef and lone.event.data.get("traceback", "").lstrip().startswith("Traceback"):
+        # the record names the worker's error file (a path, not <N/A>: the entry point is decorated with @record and
+        # wrote its exception there) and its traceback field is cut before the exception: the error file holds the
+        # whole of it, the first place an expert reads (round 87's torchft-295)
+        abort_fix = (f"torchrun's record names the worker's error_file ({ef[:160]}): the worker wrote its exception "
+                     "there -- read the worker's error.json / full traceback (the full traceback in error.json is "
+                     "the record's traceback field, cut in these lines; the file sits under torchrun's temporary "
+                     "directory on that host, removed when the run is cleaned up, so read it, or the full output "
+                     "it was printed in, first). " + abort_fix)
     if single and codes == [1] and any(e.data.get("dynamo") for e in c.samples.get("benign", [])):
         # the rank's own output ends in torch._dynamo's advice, printed under every error it raises: the exception
         # came from compiling the model, whose own logs say which op or graph break

@@ -7,7 +7,7 @@ import ipaddress
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import Event, is_loopback
-from ncclDoctor.diagnose.state import ERROR_KINDS, Collected
+from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.network import loopback_master
 from ncclDoctor.diagnose.verdict.usage import _store_overcount
@@ -92,6 +92,29 @@ def _rendezvous_cut(c: Collected, evs: list) -> Verdict:
         "RANK and WORLD_SIZE for every process. A store that waits for more processes than were started times out "
         "the same way: world_size must equal the number of processes started on every machine together (tcp:// "
         "and env:// alike), each with its own rank.",
+        "low", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _agent_store_cut(c: Collected, evs: list) -> Verdict:
+    """Lead rule BC (1): the input stops in a frame of torchrun's elastic store utilities (elastic/utils/store.py:
+    get_all, synchronize, barrier), its exception cut (parse.input_tail): the agent was gathering the keys every
+    participant writes to the rendezvous store, and one never came in time -- a store frame of the launcher in the
+    lines is store_rendezvous; which node's agent never wrote its key the lines cannot say: no rank, nobody innocent
+    (itrex-84 the same frame with its 'Socket Timeout'; round 87's belle-344)."""
+    where = evs[0].data.get("agent_store") or "elastic/utils/store.py"
+    return Verdict(
+        "store_rendezvous",
+        f"the input stops inside torchrun's elastic store utilities ({where}, {evs[0].where}), before the "
+        "exception line: the launcher's agent was reading the keys every participant (each node's agent, each "
+        "worker) writes to the rendezvous store -- a gather or barrier that a participant never reached, or reached "
+        "too late; which node's agent is missing these lines do not say (the error itself was not pasted)",
+        "Give the full traceback (the exception text) below that frame -- most often a store 'Socket Timeout'. Then "
+        "check every node/worker reaches the rendezvous: every node launched with the same --nnodes, --nproc_per_node, "
+        "--master_addr and --master_port (or --rdzv_endpoint / --rdzv_id), each with its own --node_rank; "
+        "MASTER_ADDR/MASTER_PORT reachable from every node (nc -zv MASTER_ADDR MASTER_PORT: firewall / port in use); "
+        "read the other nodes' own logs (LOGLEVEL=INFO / TORCH_DISTRIBUTED_DEBUG=DETAIL) for a node that failed or "
+        "started late, and if they are only slow to arrive, raise the rendezvous/store timeout (--rdzv_conf "
+        "timeout=..., join_timeout=...).",
         "low", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
@@ -208,6 +231,28 @@ def _coord_barrier(c: Collected, evs: list) -> Verdict:
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 
+def _quorum_short(c: Collected, joined: tuple[int, int]) -> Verdict:
+    """Lead rule R for a fault-tolerance coordinator's own quorum (torchft's lighthouse: "No quorum, only have 1
+    participants, need 2"): the job's own rendezvous of a known count (its min_replicas) with fewer members than it
+    needs is store_rendezvous; the members missing are not named, and no rank is shown waiting inside a collective
+    (nobody innocent). The coordinator's count may also hold a member that is gone (a killed worker not yet expired),
+    which the fix names. Round 87's torchft-63."""
+    have, need = joined
+    return Verdict(
+        "store_rendezvous",
+        f"the fault-tolerance coordinator (torchft's lighthouse) has no quorum: only {have} of the {need} "
+        "participants it needs (min_replicas) joined, so no replica group can start a step -- the job's own "
+        f"rendezvous short of {need - have} member(s), which these lines do not name",
+        f"Start every replica group: {need - have} more must join the lighthouse (each with its own unique "
+        "replica_id / REPLICA_GROUP_ID, NUM_REPLICA_GROUPS as launched), and check replicas can reach the lighthouse: "
+        "check the lighthouse address (TORCHFT_LIGHTHOUSE, http://HOST:29510) from every replica group's host. "
+        "--min_replicas sets how many it waits for (--min_replicas 1 lets one group train alone; join_timeout_ms how "
+        "long it waits for late joiners). If a participant it counts is a process already killed, the lighthouse "
+        "still holds its stale participant entry: restart the lighthouse (or upgrade torchft, whose heartbeat-based "
+        "expiry drops it); its dashboard shows the quorum status and who joined.",
+        "medium", [], _samples(c, "store_timeout"))
+
+
 def _server_waited(evs: list, joined: tuple[int, int]) -> str:
     """The fix's words where the short count is the TCPStore server's own ("Timed out after N seconds waiting for
     clients. J/N clients joined"): the process that speaks hosts the store (rank 0 under env://) and was up all along,
@@ -250,6 +295,12 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _connect_then_cut(c, evs)
     if all(e.data.get("rdzv_cut") for e in evs):
         return _rendezvous_cut(c, evs)
+    if all(e.data.get("agent_store") for e in evs):
+        # rule BC (1) reads the cut store frame alone, beside set-up chatter only; anything else shown (a worker's
+        # record, an exception, an NCCL error) is read first, by its own class (rule BC (2))
+        if any(v and k != "store_timeout" and k not in QUIET_KINDS for k, v in c.kinds.items()):
+            return None
+        return _agent_store_cut(c, evs)
     from ncclDoctor.diagnose.verdict.world import world_unfit
 
     unfit = world_unfit(c, evs)  # lead rule AE: settings shown that cannot form the world the store waits for
@@ -454,6 +505,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if over is not None:
         return over
     joined = next((e.data["joined"] for e in evs if e.data.get("joined")), None)
+    if joined and joined[0] < joined[1] and all(e.data.get("quorum") for e in evs):
+        return _quorum_short(c, joined)
     if joined and joined[0] < joined[1]:  # the store was up and reachable: ranks are missing
         return Verdict(
             "store_rendezvous",

@@ -14,6 +14,30 @@ from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
 from ncclDoctor.findings import Finding, Severity
 
 
+def _crlf_script(c: Collected, crlf: list) -> Verdict:
+    """Lead rules AF (1), BE (2): bash's "$'\\r': command not found" for the launch script's lines -- the script was
+    saved with Windows (CRLF) line endings, so each line's carriage return is part of its command and a line ending
+    in a backslash no longer continues the command: the launch command reaches its launcher cut or mangled (its
+    printed worker command garbled), a launch script that cannot run the job, shared by every worker -- config, no
+    rank, nobody innocent, even where the paste ends before anything fails (round 87's visualglm-6b-48)."""
+    e = crlf[0]
+    script = next((x.data["crlf"] for x in crlf if x.data["crlf"]), "")
+    return Verdict(
+        "config",
+        f"bash reports a carriage return as a command ('{e.text.strip()[:120]}', {e.where}"
+        + (f"; {len(crlf)} such lines" if len(crlf) > 1 else "") + f"): the launch script {script or ''}".rstrip()
+        + " was saved with Windows (CRLF) line endings, so every line ends in a '\\r' that bash takes as part of the "
+        "command -- a line continuation ('\\' then '\\r') no longer joins the next line, and the launch command "
+        "reaches its launcher with its arguments cut or garbled; a launch script that cannot run the job, the same "
+        "for every worker, not a rank's fault",
+        f"Convert CRLF line endings to LF in the launch script (dos2unix {script or 'script.sh'}, or sed -i "
+        f"'s/\\r$//' {script or 'script.sh'}; in an editor save it with Unix (LF) line endings, and set git's "
+        "core.autocrlf=input so a checkout on Windows does not bring them back), then relaunch: bash should print no "
+        "\"$'\\r': command not found\" and the launcher's printed command (DeepSpeed's cmd = ..., torchrun's "
+        "arguments) should list every argument of the script's continued lines.",
+        "medium", [], [x.brief() for x in crlf[:2]], job_wide=True)
+
+
 def _rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The host that took rank 0 (fairseq's "initialized host H as rank 0") is not the master address its processes
     were given (tcp://A:P): NCCL's Bootstrap interface list on H shows H's own addresses and A is not among them. Rank 0
@@ -493,6 +517,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "and its WORLD INFO DICT list every host of the hostfile (one line 'hostname slots=N' per host), then "
             "relaunch.",
             "medium", [], [ds.brief()], job_wide=True)
+    crlf = [e for e in evs if e.data.get("crlf") is not None]
+    if crlf:  # lead rules AF (1), BE (2): bash reading the launch script with Windows line endings
+        return _crlf_script(c, crlf)
     short = [e for e in evs if e.data.get("spawn_short") is not None]
     if short:  # lead rule AF (1): every worker's printed command stops before the arguments its script requires
         e = short[0]
