@@ -904,7 +904,7 @@ class ExitReaders:
         ev = Event("child_failed", f"{self.path}:{self._cf_line or 0}", "Root Cause (first observed failure): cut")
         ev.data.update(root=True, listed=False, alone=self._cf_alone, local_rank=None, exitcode=None, pid=None,
                        signal=None, time=None, traceback="", exit_cut=True, head_cut=False, rank_cut=True,
-                       bare=self._cf_bare)
+                       bare=self._cf_bare, unshown=self._cf_unshown)
         self._cf_root_open = False
         return ev
 
