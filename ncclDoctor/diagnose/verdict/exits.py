@@ -381,6 +381,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         alone = lone.event.data.get("alone")
         head = ("torchrun's own traceback ends in its ChildFailedError, and the paste stops before the failure "
                 "record it prints as the message (the Root Cause table)" if lone.event.data.get("bare") else
+                "torchrun's failure record shows its Failures: list saying <NO_OTHER_FAILURES> -- one process failed "
+                "alone -- but the paste ends before its Root Cause block (the entry with the rank, exit code and host)"
+                if lone.event.data.get("unshown") else
                 "torchrun's failure record shows its Root Cause (first observed failure)"
                 + (", and its Failures: list says <NO_OTHER_FAILURES> -- one process failed alone," if alone else "")
                 + " but the paste ends at that entry before its rank, exit code and host")
