@@ -459,6 +459,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
                           "the other ranks show no failure of their own.")
+                       + _restart_note(c)
                        + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
@@ -944,6 +945,19 @@ def _record_head_cut(e: Event) -> bool:
     """A line announcing an error whose whole text is the start of torchrun's failure record's first line, cut."""
     said = (e.data.get("message") or "").strip()
     return bool(e.data.get("line")) and len(said) >= 5 and _RECORD_HEAD.startswith(said)
+
+
+def _restart_note(c: Collected) -> str:
+    """torchrun's agent's "Worker group FAILED. N/M attempts left; will restart worker group" after the failure read:
+    the agent restarts the whole group (--max_restarts), and a worker's own exception recurs on every attempt -- the
+    restart is the launcher's setting, not a second failure (round 87's bevformer-47). Nothing when no attempt is
+    left (the job ended there) or no such line is shown."""
+    group = [e for e in c.samples.get("group_failed", []) if (e.data.get("left") or 0) > 0]
+    if not group:
+        return ""
+    return (f" torchrun's agent then restarts the worker group ({group[0].data['left']}/{group[0].data['restarts']} "
+            "attempts left): the same exception recurs on every attempt, so run with --max_restarts=0 while fixing "
+            "it (the first failure then ends the job with its record instead of a restart).")
 
 
 def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
