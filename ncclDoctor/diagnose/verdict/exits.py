@@ -502,9 +502,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                  "fatal signal), not a Python exception nor a kill from outside")
         abort_fix = (f"0x{win:08X} leaves no Python traceback: rerun that process with python -X faulthandler "
                      "(faulthandler.enable()) for the Python stack at the crash, alone on one GPU to reproduce it; "
-                     "check that the torch/CUDA build for the GPU and driver is the one installed and that compiled "
-                     "extensions match it, and that the batch size / GPU count settings give no worker an empty "
-                     "share (an integer divide by zero). " + abort_fix)
+                     "update GPU driver and torch (the torch/CUDA build for the GPU and driver must be the one "
+                     "installed, compiled extensions built against it), and check that the batch size / GPU count "
+                     "settings give no worker an empty share (an integer divide by zero). " + abort_fix)
     # an expert's last resort when the launcher swallowed the worker's error: the same script without the launcher
     # prints its exception (or crash) straight to the terminal
     alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
