@@ -1332,6 +1332,37 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix.strip(), "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=several)
 
 
+def _terminated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """C++'s "terminate called without an active exception" with nothing else that explains the lines (read last: no
+    launcher record, exception, crash handler, CUDA or NCCL error): std::terminate with no exception in flight -- a
+    std::thread object destroyed while still joinable, in a compiled extension or in a library's threads -- and the
+    process aborts (SIGABRT). A failure, whose cause the line does not name: unknown (lead rule A's table, rule AK
+    (2)); nobody is named (an abort names no rank, rule I), and several processes printing it alike share their cause
+    (rules J, BG (1)): no rank's fault (round 87's trellis2-88). "terminate called after throwing an instance of"
+    carries the exception and is read by its class elsewhere."""
+    evs = c.samples.get("cpp_terminate", [])
+    if not evs:
+        return None
+    several = len({(e.host, e.pid, e.rank, e.where) for e in evs}) > 1
+    who = f"{len(evs)} processes" if several else "a process"
+    return Verdict(
+        "unknown",
+        f"{who} printed 'terminate called without an active exception' ({evs[0].where}): C++'s std::terminate with "
+        "no exception in flight -- a std::thread destroyed while still joinable (never joined nor detached) in a "
+        "compiled extension or a library's own threads -- then abort() (SIGABRT), a native crash, not a Python "
+        "exception; the line names no cause"
+        + ("; several processes ending the same way share that cause (the same extension, build or step), not one "
+           "rank's fault" if several else "; the lines do not say which rank it was"),
+        "The abort leaves no Python traceback: take a gdb backtrace / core dump of the abort (ulimit -c unlimited; "
+        "gdb python core -> thread apply all bt; or run under gdb -ex r --args python ...) to see whose thread it "
+        "was, and rerun with PYTHONFAULTHANDLER=1 for the Python frame it died in. The usual sources are a compiled "
+        "extension (CUDA/C++ ops, sparse conv or attention kernels) built for another torch/CUDA than the installed "
+        "one -- a version mismatch: rebuild it against the installed torch/CUDA -- or a thread a library starts and "
+        "does not join before exit (thread join before exit; call dist.destroy_process_group() and stop background "
+        "threads at the end). Rerun with CUDA_LAUNCH_BLOCKING=1 on one GPU to see whether it follows a CUDA failure.",
+        "low", [], [e.brief() for e in evs[:3]], job_wide=several)
+
+
 def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
     a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
