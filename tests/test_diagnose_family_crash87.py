@@ -68,6 +68,11 @@ def test_a_record_cut_after_no_other_failures_names_no_rank(tmp_path):
     assert "Root Cause" in v["fix"] and "exit code" in v["fix"], v
 
 
+def test_the_same_cut_record_in_a_fence_names_no_rank(tmp_path):
+    v, acc = _verdict(tmp_path, "```\n" + _CF_HEAD + "  <NO_OTHER_FAILURES>\n---------------\n```\n\n")
+    assert v["cause"] == "unknown" and not acc and "Root Cause block" in v["summary"], v
+
+
 def test_the_same_record_with_its_root_cause_entry_names_that_rank(tmp_path):
     text = (_CF_HEAD + "  <NO_OTHER_FAILURES>\n------------------------------------------------------------\n"
             "Root Cause (first observed failure):\n" + failure_record(0, 1, 1, 1, 4242)

@@ -185,6 +185,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cf_root_open = False  # a record's "Root Cause" header read, its entry not yet read as an event
         self._cf_bare = False  # the input ends at torchrun's bare "ChildFailedError:" line, its record not shown
         self._cf_unshown = False  # the input ends in the record's "Failures:" list, before its Root Cause block
+        self._cf_list_end = False  # a blank line or fence ended that list ("Failures: <NO_OTHER_FAILURES>", no entry)
         self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
@@ -621,7 +622,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # the record's Root Cause block was read but no entry of it became an event (the paste cut it before
             # its rank line, whatever line -- a blank, a fence -- followed the cut)
             return self._root_cut()
-        if ev is None and self.cf_section == "other" and self._cf_alone and not self.cf and not self._cf_listed_entry:
+        if ev is None and (self._cf_list_end or self.cf_section == "other" and self._cf_alone and not self.cf
+                           and not self._cf_listed_entry):
             # the record's "Failures:" list said <NO_OTHER_FAILURES> and the paste ends there, before its "Root
             # Cause" block: one process failed on its own (lead rule A), which one and how the lines do not say --
             # read as the Root Cause cut before its rank line (lead rule BG (2); round 87's easycontext-11). A list
@@ -1782,6 +1784,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cf_listed = self.cf_section == "other"
             self._cf_listed_entry = ""
             self._cf_alone = self._cf_alone and self.cf_section == "root"  # a new record's list starts
+            self._cf_list_end = False
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)

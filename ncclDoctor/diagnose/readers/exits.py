@@ -852,6 +852,10 @@ class ExitReaders:
                 return False, None
             if t.startswith("```"):  # the paste's closing fence ends the record: a listed entry cut before its rank
                 self._listed_cut(lineno)
+            # a blank line or the paste's fence after "Failures: <NO_OTHER_FAILURES>", no entry read: the record's
+            # list ends there and its Root Cause block may never follow (finish: read as its root cause cut)
+            self._cf_list_end = (self.cf_section == "other" and self._cf_alone and not self.cf
+                                 and not self._cf_listed_entry and (not t or t.startswith("```")))
             self._pending = self._cut_entry()  # returned with the next line that yields nothing else
             self.cf_section, self.cf = None, {}
             return False, None
