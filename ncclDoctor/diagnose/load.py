@@ -491,6 +491,9 @@ SNIFF = 8192
 #             lead rule AN (2))
 #   Abort was called at  Intel's GPU compute runtime (NEO) aborting on its own check ("Abort was called at 345 line
 #             in file:"), no other word: an accelerator runtime error (readers.crash._cuda_error, lead rule AN (2))
+#   terminate called  C++'s std::terminate without an exception ("terminate called without an active exception": a
+#             joinable std::thread destroyed), a line with no other word (readers.crash._fatal_python,
+#             verdict.exits._terminated; round 87's trellis2-88)
 #   Timedout job, GPU HANG, PROTECTION_FAULT, page fault (, Faulty UTCL2  the xe / i915 / amdgpu kernel drivers'
 #             own fault of a GPU in dmesg ("xe 0000:2b:00.0: [drm] Tile0: GT0: Timedout job: ...", "amdgpu
 #             0000:c6:00.0: amdgpu: VM_L2_PROTECTION_FAULT_STATUS:0x00341051", "... Faulty UTCL2 client ID: TCP
@@ -708,8 +711,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
             b", in check_", b", in assert_", b", in verify_", b", in init_dist", b", in dist_init",
             b"RANK=", b"WORLD_SIZE=",
-            b"--rank", b"Nrt::", b"Abort was called at", b"Timedout job", b"GPU HANG", b"PROTECTION_FAULT",
-            b"page fault (", b"Faulty UTCL2",
+            b"--rank", b"Nrt::", b"Abort was called at", b"terminate called", b"Timedout job", b"GPU HANG",
+            b"PROTECTION_FAULT", b"page fault (", b"Faulty UTCL2",
             b"TCPStore(", b"init_process_group", b"prepare_accelerator", b"Accelerator(", b"PartialState(",
             b"PrefixStore(", b"_new_process_group_helper", b"issing ranks:", b"talled ranks:", b"ready ranks: ",
             b"[c10d - ",

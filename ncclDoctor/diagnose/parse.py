@@ -184,6 +184,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cf_alone = False  # this record's "Failures:" list said <NO_OTHER_FAILURES>: its root cause failed alone
         self._cf_root_open = False  # a record's "Root Cause" header read, its entry not yet read as an event
         self._cf_bare = False  # the input ends at torchrun's bare "ChildFailedError:" line, its record not shown
+        self._cf_unshown = False  # the input ends in the record's "Failures:" list, before its Root Cause block
+        self._cf_list_end = False  # a blank line or fence ended that list ("Failures: <NO_OTHER_FAILURES>", no entry)
         self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
@@ -624,6 +626,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ev is None and self._cf_root_open and not S.R_CF_RANK.match(self.cf.get("rank", "")):
             # the record's Root Cause block was read but no entry of it became an event (the paste cut it before
             # its rank line, whatever line -- a blank, a fence -- followed the cut)
+            return self._root_cut()
+        if ev is None and (self._cf_list_end or self.cf_section == "other" and self._cf_alone and not self.cf
+                           and not self._cf_listed_entry):
+            # the record's "Failures:" list said <NO_OTHER_FAILURES> and the paste ends there, before its "Root
+            # Cause" block: one process failed on its own (lead rule A), which one and how the lines do not say --
+            # read as the Root Cause cut before its rank line (lead rule BG (2); round 87's easycontext-11). A list
+            # that names an entry is read by _listed_cut, a record with a Root Cause entry by _cf_event
+            self._cf_unshown = True
             return self._root_cut()
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
@@ -1812,6 +1822,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cf_listed = self.cf_section == "other"
             self._cf_listed_entry = ""
             self._cf_alone = self._cf_alone and self.cf_section == "root"  # a new record's list starts
+            self._cf_list_end = False
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)

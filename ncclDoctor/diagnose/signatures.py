@@ -53,6 +53,8 @@ ddp_params           DDP's "expects same model across all ranks" (the ranks buil
 crash                a native crash handler's ``Caught signal 11 (Segmentation fault ...)`` and the
                      libraries of its backtrace frames (``libnccl.so`` first: NCCL crashed)
 fatal_python         the interpreter's ``Fatal Python error: ...`` (an abort in the interpreter or a C extension)
+cpp_terminate        C++'s ``terminate called without an active exception`` (std::terminate with no exception: a
+                     joinable std::thread destroyed; the process aborts)
 launch_arg           argparse's usage error on the launcher's ``--local-rank``/``--local_rank`` argument
 transport            NCCL INFO lines naming the network (IB or the Socket fallback), the
                      interface, ``X set by environment to Y``, and ``rank r nranks n``
@@ -2687,6 +2689,9 @@ R_NO_SCRIPT_CR = re.compile(r"^['\"]: \[Errno \d{1,3}\] No such file or director
 # The interpreter's own abort report (Python's fatal_error: "Fatal Python error: none_dealloc: deallocating None",
 # "Fatal Python error: Segmentation fault" / "Bus error" from faulthandler; two processes' copies may interleave on
 # one line): the process died in the interpreter or a C extension, never in a Python exception
+# C++'s std::terminate with no exception in flight (libstdc++'s verbose terminate handler): a std::thread destroyed
+# while still joinable (not joined nor detached), or std::terminate called directly -- then abort(), SIGABRT
+R_TERMINATE_BARE = re.compile(r"\bterminate called without an active exception\b")
 R_FATAL_PY = re.compile(r"Fatal Python error: (?:Fatal Python error: )?(\S[^\n]{0,200})")
 # The shell's report of a foreground job that died of SIGBUS / SIGSEGV ("Bus error (core dumped)", "./run.sh: line 3:
 # 123 Segmentation fault      (core dumped) python ..."): read as exit code -7 / -11 (rules F and A). MPICH's

@@ -380,6 +380,9 @@ class CrashReaders:
             return ev
         m = S.R_FATAL_PY.search(text) if "Fatal Python" in text else None
         if not m:
+            if "terminate called" in text and S.R_TERMINATE_BARE.search(text):
+                # std::terminate with no exception in flight, then abort(): read last (verdict.exits._terminated)
+                return self._context(lineno, text, "cpp_terminate")
             return None
         ev = self._context(lineno, text, "fatal_python")
         ev.data.update(what=m.group(1).strip()[:200], threads=0, frames=0)

@@ -852,6 +852,10 @@ class ExitReaders:
                 return False, None
             if t.startswith("```"):  # the paste's closing fence ends the record: a listed entry cut before its rank
                 self._listed_cut(lineno)
+            # a blank line or the paste's fence after "Failures: <NO_OTHER_FAILURES>", no entry read: the record's
+            # list ends there and its Root Cause block may never follow (finish: read as its root cause cut)
+            self._cf_list_end = (self.cf_section == "other" and self._cf_alone and not self.cf
+                                 and not self._cf_listed_entry and (not t or t.startswith("```")))
             self._pending = self._cut_entry()  # returned with the next line that yields nothing else
             self.cf_section, self.cf = None, {}
             return False, None
@@ -904,7 +908,7 @@ class ExitReaders:
         ev = Event("child_failed", f"{self.path}:{self._cf_line or 0}", "Root Cause (first observed failure): cut")
         ev.data.update(root=True, listed=False, alone=self._cf_alone, local_rank=None, exitcode=None, pid=None,
                        signal=None, time=None, traceback="", exit_cut=True, head_cut=False, rank_cut=True,
-                       bare=self._cf_bare)
+                       bare=self._cf_bare, unshown=self._cf_unshown)
         self._cf_root_open = False
         return ev
 

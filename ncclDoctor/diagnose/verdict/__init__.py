@@ -77,6 +77,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _ray_died,
     _sglang_crash,
     _spawn_exit,
+    _terminated,
     _workers_raised,
 )
 from ncclDoctor.diagnose.verdict.launch import (
@@ -251,7 +252,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _all_joined, _serving_watchdog,
     _driver_too_old, _warn_family, _nccl_other, _arch_unsupported,
     _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _agent_closing_alone, _fatal_python,
-    _native_crash, _workers_raised, _rss_runaway, _sglang_crash,
+    _native_crash, _workers_raised, _rss_runaway, _sglang_crash, _terminated,
 ]
 
 

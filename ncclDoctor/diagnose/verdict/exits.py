@@ -381,6 +381,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         alone = lone.event.data.get("alone")
         head = ("torchrun's own traceback ends in its ChildFailedError, and the paste stops before the failure "
                 "record it prints as the message (the Root Cause table)" if lone.event.data.get("bare") else
+                "torchrun's failure record shows its Failures: list saying <NO_OTHER_FAILURES> -- one process failed "
+                "alone -- but the paste ends before its Root Cause block (the entry with the rank, exit code and host)"
+                if lone.event.data.get("unshown") else
                 "torchrun's failure record shows its Root Cause (first observed failure)"
                 + (", and its Failures: list says <NO_OTHER_FAILURES> -- one process failed alone," if alone else "")
                 + " but the paste ends at that entry before its rank, exit code and host")
@@ -456,6 +459,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
                           "the other ranks show no failure of their own.")
+                       + _restart_note(c)
                        + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
@@ -498,9 +502,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                  "fatal signal), not a Python exception nor a kill from outside")
         abort_fix = (f"0x{win:08X} leaves no Python traceback: rerun that process with python -X faulthandler "
                      "(faulthandler.enable()) for the Python stack at the crash, alone on one GPU to reproduce it; "
-                     "check that the torch/CUDA build for the GPU and driver is the one installed and that compiled "
-                     "extensions match it, and that the batch size / GPU count settings give no worker an empty "
-                     "share (an integer divide by zero). " + abort_fix)
+                     "update GPU driver and torch (the torch/CUDA build for the GPU and driver must be the one "
+                     "installed, compiled extensions built against it), and check that the batch size / GPU count "
+                     "settings give no worker an empty share (an integer divide by zero). " + abort_fix)
     # an expert's last resort when the launcher swallowed the worker's error: the same script without the launcher
     # prints its exception (or crash) straight to the terminal
     alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
@@ -953,6 +957,19 @@ def _record_head_cut(e: Event) -> bool:
     return bool(e.data.get("line")) and len(said) >= 5 and _RECORD_HEAD.startswith(said)
 
 
+def _restart_note(c: Collected) -> str:
+    """torchrun's agent's "Worker group FAILED. N/M attempts left; will restart worker group" after the failure read:
+    the agent restarts the whole group (--max_restarts), and a worker's own exception recurs on every attempt -- the
+    restart is the launcher's setting, not a second failure (round 87's bevformer-47). Nothing when no attempt is
+    left (the job ended there) or no such line is shown."""
+    group = [e for e in c.samples.get("group_failed", []) if (e.data.get("left") or 0) > 0]
+    if not group:
+        return ""
+    return (f" torchrun's agent then restarts the worker group ({group[0].data['left']}/{group[0].data['restarts']} "
+            "attempts left): the same exception recurs on every attempt, so run with --max_restarts=0 while fixing "
+            "it (the first failure then ends the job with its record instead of a restart).")
+
+
 def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torchrun's agent's closing signals alone ("Sending process P closing signal SIGTERM"), or its "Worker group
     FAILED. N/M attempts left" (it restarts the group after a worker failed), nothing else failing in the lines: no
@@ -1341,6 +1358,37 @@ def _setup_not_done(said) -> tuple | None:
         return None
     r = generic.reading([text])
     return r if r is not None and r[0] == "config" else None
+
+
+def _terminated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """C++'s "terminate called without an active exception" with nothing else that explains the lines (read last: no
+    launcher record, exception, crash handler, CUDA or NCCL error): std::terminate with no exception in flight -- a
+    std::thread object destroyed while still joinable, in a compiled extension or in a library's threads -- and the
+    process aborts (SIGABRT). A failure, whose cause the line does not name: unknown (lead rule A's table, rule AK
+    (2)); nobody is named (an abort names no rank, rule I), and several processes printing it alike share their cause
+    (rules J, BG (1)): no rank's fault (round 87's trellis2-88). "terminate called after throwing an instance of"
+    carries the exception and is read by its class elsewhere."""
+    evs = c.samples.get("cpp_terminate", [])
+    if not evs:
+        return None
+    several = len({(e.host, e.pid, e.rank, e.where) for e in evs}) > 1
+    who = f"{len(evs)} processes" if several else "a process"
+    return Verdict(
+        "unknown",
+        f"{who} printed 'terminate called without an active exception' ({evs[0].where}): C++'s std::terminate with "
+        "no exception in flight -- a std::thread destroyed while still joinable (never joined nor detached) in a "
+        "compiled extension or a library's own threads -- then abort() (SIGABRT), a native crash, not a Python "
+        "exception; the line names no cause"
+        + ("; several processes ending the same way share that cause (the same extension, build or step), not one "
+           "rank's fault" if several else "; the lines do not say which rank it was"),
+        "The abort leaves no Python traceback: take a gdb backtrace / core dump of the abort (ulimit -c unlimited; "
+        "gdb python core -> thread apply all bt; or run under gdb -ex r --args python ...) to see whose thread it "
+        "was, and rerun with PYTHONFAULTHANDLER=1 for the Python frame it died in. The usual sources are a compiled "
+        "extension (CUDA/C++ ops, sparse conv or attention kernels) built for another torch/CUDA than the installed "
+        "one -- a version mismatch: rebuild it against the installed torch/CUDA -- or a thread a library starts and "
+        "does not join before exit (thread join before exit; call dist.destroy_process_group() and stop background "
+        "threads at the end). Rerun with CUDA_LAUNCH_BLOCKING=1 on one GPU to see whether it follows a CUDA failure.",
+        "low", [], [e.brief() for e in evs[:3]], job_wide=several)
 
 
 def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
