@@ -1021,8 +1021,8 @@ def _automata():
     four of 76: well below the 64 words the packed searcher takes, the number of passes, not of words, is the cost); 318
     (round 80's fixes): six of 53, the sixth full; 326 (session 30, round 81's fixes): six of 55 (a seventh of 53
     would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
-    holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 344 (round 87's fixes):
-    six of 58 (a seventh would hold two)."""
+    holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
+    six of 58 (a seventh would hold three)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
