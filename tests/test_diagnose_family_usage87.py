@@ -6,6 +6,10 @@ check every process makes alike, so no rank is named; what the check refused say
   'sdevice_ids'") raised on the job's own line that builds DDP is the caller's usage (rules BK (1), BL (4), BG (5)):
   invalid_usage, no rank, even beside torch.distributed.launch's record of its one worker (ssl-fl-11). The same
   refusal raised on a line of an installed package (site-packages) is not read so: a library of another version.
+  Python 3.10+ names the class in the message (DistributedDataParallel.__init__()), read wherever it is; Python 3.8's
+  bare "__init__()" needs the frame's code line building DDP, which holds no trigger word: read only where the parser
+  follows the traceback down to it (as in ssl-fl-11, also pasted wrapped at 80 columns); elsewhere the old reading
+  stays.
 - torch.distributed's "The global rank 0 is not part of the group" (a collective's src / dst not a member of the
   sub-group it runs on) is torch refusing the caller's arguments (rules AV, BA (3), BB (4)): invalid_usage, no rank
   (fastmoe-119). Another error raised in a collective's dispatch keeps its old reading.
@@ -31,13 +35,15 @@ def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
 
 # --- DDP's constructor refusing a keyword -----------------------------------------------------------------------------
 def _ddp_kwarg(caller: str) -> str:
-    return ("python -m torch.distributed.launch --nproc_per_node=1 train.py\n"
+    return ("python -m torch.distributed.launch --nproc_per_node=1 train.py\n\n"
             "Traceback (most recent call last):\n"
             '  File "train.py", line 52, in <module>\n'
             "    main(args)\n"
+            '  File "train.py", line 198, in main\n'
+            "    clients = build_clients(args, model)\n"
             f'  File "{caller}", line 160, in build_clients\n'
             "    model = torch.nn.parallel.DistributedDataParallel(model, devce_ids=[args.gpu])\n"
-            "TypeError: __init__() got an unexpected keyword argument 'devce_ids'\n"
+            "TypeError: DistributedDataParallel.__init__() got an unexpected keyword argument 'devce_ids'\n"
             "Killing subprocess 4242\n"
             "Traceback (most recent call last):\n"
             f'  File "{_SP}/torch/distributed/launch.py", line 326, in main\n'

@@ -668,10 +668,6 @@ SNIFF = 8192
 #             no other word: a traceback cut before its text after it is read as that shared install shown wrong
 #             (S.R_NVML_STUB, verdict.unread._nvml_stub_cut, lead rules AF (2), V (1), BP (1); round 86's
 #             deepspeech-pytorch-244)
-#   DistributedDataParallel( / " DDP("  a traceback's code line building DDP ("model = torch.nn.parallel.
-#             DistributedDataParallel(model, sdevice_ids=[args.gpu])"), which holds no other word: the constructor's
-#             TypeError refusing a keyword raised right under it is the job's own call refused (its frame_code,
-#             verdict.usage._ddp_kwarg, lead rules BK (1), BL (4); round 87's ssl-fl-11)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -753,7 +749,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
-            b"ProcessGroupGloo(", b"Wait timeout for key", b"DistributedDataParallel(", b" DDP(")
+            b"ProcessGroupGloo(", b"Wait timeout for key")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
