@@ -108,7 +108,14 @@ R_PARALLEL_UNFIT = re.compile(
     # a sharded launch finding fewer GPUs than it needs (TGI's and LoRAX's launcher)
     # a weight dimension a shard count does not divide (TGI's get_sharded: "... is not compatible with sharding")
     + r"|\bnot compatible with sharding\b"
-    + r"|\bNotEnough(?:CUDA|GPU)?Devices\b|\bsharded`? is true but only found \d{1,5}\b")
+    + r"|\bNotEnough(?:CUDA|GPU)?Devices\b|\bsharded`? is true but only found \d{1,5}\b"
+    # the parallel frameworks' own divisibility helper, its message two bare numbers and nothing else (Megatron's /
+    # fairscale's / apex's mpu ensure_divisibility, DeepSpeed's groups._ensure_divisibility: "{} is not divisible by
+    # {}"), which they call only on their parallel layout -- the world size against a tensor / pipeline / expert
+    # parallel size, a split dimension against one (round 87's fambench-103: "AssertionError: 4 is not divisible by 8"
+    # setting up DeepSpeed's expert group ep_size_8 on 4 GPUs). Anchored at the line's (or the exception's) start and
+    # end: a number in a sentence ("batch 10 is not divisible by 4 ...") is not read so
+    + r"|(?:^|^\w{0,40}Error: )\d{1,9} is not divisible by \d{1,9}\.?$")
 PARALLEL_UNFIT = (
     "a framework's own check found the parallel layout unable to fit the job's world -- the parallel sizes it is "
     "launched with against the GPUs it got, or against a dimension they split -- a setting every process shares")
@@ -119,7 +126,9 @@ PARALLEL_UNFIT_FIX = (
     "N_GPUS; the GPUs CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES expose, which a container sees only through "
     "--gpus), with the data parallel size the whole number left over, and each size must divide the dimension it "
     "splits (tensor parallel size must divide the weight shape: attention heads, vocabulary, intermediate size; a "
-    "context / sequence parallel size must divide the sequence length the resolution and number of frames give). "
+    "context / sequence parallel size must divide the sequence length the resolution and number of frames give; "
+    "an MoE's expert parallel size -- ep_size, EP_WORLD_SIZE -- must divide the world size and the number of "
+    "experts, num_experts, or the physical expert count, which vLLM's num_redundant_experts raises). "
     "Change the parallel sizes or the GPU count until they fit -- the same on every node -- or run on as many GPUs "
     "as the config was written for; check the GPUs each process sees (nvidia-smi inside the container, "
     "torch.cuda.device_count()). ")

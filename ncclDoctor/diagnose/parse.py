@@ -1407,6 +1407,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level
+        elif lineno == self._frame_file[0] + 1 and not body.strip() and not self._frame_code:
+            # the blank line unwrap() leaves for the pieces of a frame line it joined (a paste wrapped at 80): the
+            # frame's code line comes after it (round 87's ssl-fl-11 pasted wrapped)
+            self._frame_file = (lineno, self._frame_file[1])
         elif lineno == self._frame_file[0] + 1:
             self._frame_code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
             if self._mp_call is not None and self._mp_call[0] == lineno - 1:

@@ -3008,7 +3008,9 @@ R_BINDING_MISSING = re.compile(r"(?:^|[\s:'\"(])(?P<cls>[A-Za-z_][\w.]{0,80}): N
 # or on the same one (a torchelastic error file's JSON, its newlines escaped). R_BINDING_LISTED: the first signature
 # listed, its class; R_BINDING_KWARGS: the keyword arguments the call passed.
 R_BINDING_ARGS = re.compile(r"\b__init__\(\): incompatible constructor arguments\b")
-R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})\(")
+# (a paste cut inside the listed class's name, "1. torch._C._distributed_c" at the line's end: its complete components
+# still name the library, kept with the cut flagged -- round 87's megatron-lm-766)
+R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})(?P<end>\(|\s*$)")
 R_BINDING_KWARGS = re.compile(r"\bkwargs: (?P<kw>\w{1,60}=[^\n\"]{1,120}?)\s*(?:\"|$)")
 # A shared library the job needs failing to load at start-up, said as an error (lead rule AF (2), like rule AT (1)'s
 # libcuda case): a framework's own dynamic loader ("Error: Failed to find dynamic library: libnccl.so ( <dlerror> )",

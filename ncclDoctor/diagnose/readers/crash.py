@@ -463,7 +463,10 @@ class CrashReaders:
         ev = ev or self._binding_open[1]
         got = False
         if not ev.data["binding"] and (k := S.R_BINDING_LISTED.search(body)):
-            ev.data["binding"], got = k.group("cls"), True
+            cls = k.group("cls")
+            if k.group("end") != "(":  # the listing cut inside the class's name: its complete components only
+                cls, ev.data["binding_cut"] = cls.rsplit(".", 1)[0], True
+            ev.data["binding"], got = cls, True
         if "kwargs: " in body and (w := S.R_BINDING_KWARGS.search(body)):
             ev.data["kwargs"], got = w.group("kw").strip()[:120], True
             self._binding_open = None

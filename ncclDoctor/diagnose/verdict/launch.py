@@ -1883,11 +1883,14 @@ def _binding_args(e) -> Verdict:
     cls, kw = e.data["binding"], e.data.get("kwargs")
     pkg = cls.split(".", 1)[0] if cls else ""  # the listing cut: the frame above the error names the library
     name = "PyTorch" if pkg == "torch" else pkg
+    cut = bool(e.data.get("binding_cut"))  # the listing cut inside the class's name: its module is known
     return Verdict(
         "config",
-        f"pybind11 refused the arguments {cls.rsplit('.', 1)[-1] if cls else 'a compiled class'} was constructed "
-        f"with ({e.data['message'].split('. The following', 1)[0][:120]}, {e.where}): the compiled class"
-        f"{' ' + cls if cls else ''} accepts only the signatures pybind11 lists, and the Python code calling it "
+        f"pybind11 refused the arguments "
+        f"{(('a compiled class of ' + cls) if cut else cls.rsplit('.', 1)[-1]) if cls else 'a compiled class'} was "
+        f"constructed with ({e.data['message'].split('. The following', 1)[0][:120]}, {e.where}): the compiled class"
+        f"{(' (of ' + cls + ', the listing cut)' if cut else ' ' + cls) if cls else ''} accepts only the signatures "
+        "pybind11 lists, and the Python code calling it "
         + (f"passed {kw}, which it does not know" if kw else "passed other arguments")
         + f" -- most often the installed {pkg or 'library'} is a mix of versions (its Python code newer or older "
         "than its compiled part), one install every process shares, before any rank ran: no rank is at fault, and "

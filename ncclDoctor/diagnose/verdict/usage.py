@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_NCCL_AT_INIT, strip_prefixes
+from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_NCCL_AT_INIT, R_SITE_PACKAGE, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.verdict.noise import harmless_warn
@@ -471,6 +471,78 @@ def _ddp_device_args(c: Collected) -> Verdict | None:
         "medium", [], [e.brief()], job_wide=True)
 
 
+# DistributedDataParallel's constructor refusing a keyword argument the job's own frame passes it ("TypeError:
+# __init__() got an unexpected keyword argument 'sdevice_ids'", Python 3.10+ "DistributedDataParallel.__init__() got
+# ..."): the frame that raised it is the call itself -- the caller's code line building DDP (Python checks the keywords
+# at the call) -- so the refused keyword is the caller's, in the code every process runs alike
+_DDP_KWARG = re.compile(r"^(?:(?:[\w.]{0,80}\.)?DistributedDataParallel\.)?__init__\(\) got an unexpected keyword "
+                        r"argument '(?P<kw>\w{1,80})'")
+_DDP_CALL = re.compile(r"\b(?:DistributedDataParallel|DDP)\(")
+
+
+def _ddp_kwarg(c: Collected) -> Verdict | None:
+    """Lead rules BK (1), BL (4)'s last sentence, BG (5) (round 87's ssl-fl-11): DistributedDataParallel's constructor
+    refusing a keyword argument (_DDP_KWARG), raised on the job's own code line that builds DDP (the exception's
+    innermost frame, outside the installed packages, calls DistributedDataParallel( / DDP( itself) -- or named by the
+    message as DDP's own __init__ -- is torch refusing the arguments of a call the job's code makes, the same code in
+    every process: invalid_usage, no rank named, even beside a launcher's record of its one worker (rules Q, BA (3),
+    BB (4)). A constructor refusal raised by another line (a library's own class, a frame inside site-packages
+    building something else) is not read here: rule AF (2)'s version mismatch reads those."""
+    hit = next(((e, m) for e in c.exceptions if str(e.data.get("type") or "").endswith("TypeError")
+                and "unexpected keyword" in (t := e.data.get("message") or "") and (m := _DDP_KWARG.match(t))
+                and ("DistributedDataParallel." in t or _DDP_CALL.search(e.data.get("frame_code") or ""))
+                and not R_SITE_PACKAGE.search(e.data.get("frame_file") or "")), None)
+    if hit is None:
+        return None
+    e, m = hit
+    kw = m.group("kw")
+    return Verdict(
+        "invalid_usage",
+        f"DistributedDataParallel's constructor refused the keyword argument '{kw}' the job's own code passes it "
+        f"({e.data['type']}: {(e.data.get('message') or '')[:200]}, {e.where}): DDP takes no argument of that name -- "
+        "a usage error of the caller, made alike by the same code in every process, so no rank is at fault",
+        f"Correct the DistributedDataParallel constructor arguments in the line that builds it: '{kw}' is not one of "
+        "DDP's parameters (module, device_ids, output_device, dim, broadcast_buffers, process_group, bucket_cap_mb, "
+        "find_unused_parameters, gradient_as_bucket_view, static_graph -- the installed torch version's DDP signature "
+        "lists them); a misspelt keyword is fixed by its right name, e.g. DistributedDataParallel(model, "
+        "device_ids=[local_rank]) for device_ids. Where the keyword is one a newer torch added, upgrade torch or drop "
+        "it; then relaunch.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
+# torch.distributed refusing a collective's src / dst that is not a member of the group the call runs on
+# (distributed_c10d.py's _get_group_rank: "The global rank 0 is not part of the group <...ProcessGroupNCCL object at
+# ...>"; newer torch's get_group_rank: "Global rank 0 is not part of group ..."): broadcast / reduce / send take src and
+# dst as global ranks, and the caller passed one outside the sub-group
+_SRC_NOT_IN_GROUP = re.compile(r"\b(?:The )?[Gg]lobal rank \d{1,7} is not part of (?:the )?group\b")
+
+
+def _src_not_in_group(c: Collected) -> Verdict | None:
+    """Lead rules AV, BA (3), BB (4) (round 87's fastmoe-119): torch.distributed's own check that a collective's src /
+    dst (a global rank) belongs to the group it is called on (_SRC_NOT_IN_GROUP) is torch refusing the arguments of a
+    call the job's (or its library's) code makes -- on every process of a sub-group that does not hold that rank,
+    alike: invalid_usage, no rank named from an untagged traceback (rule AC (1)). Only an exception's own message; a
+    process that is not a member calling a collective on the group (torch returns quietly or warns) is not this."""
+    hit = next((e for e in c.exceptions if "part of" in (t := e.data.get("message") or "")
+                and _SRC_NOT_IN_GROUP.search(t)), None)
+    if hit is None:
+        return None
+    said = (hit.data.get("message") or "").strip()[:200]
+    return Verdict(
+        "invalid_usage",
+        f"torch.distributed refused a collective's source / destination rank ({hit.data['type']}: {said}, "
+        f"{hit.where}): src / dst are global ranks, and the one passed is not a member of the process group the call "
+        "runs on (a sub-group made with new_group) -- the caller's arguments, the same code on every process of that "
+        "group, so no rank is at fault, a usage error of the caller",
+        "Pass a global rank in the group as src (or dst): the group's own first member, "
+        "torch.distributed.get_global_rank(group, 0) (or the first entry of the ranks list the group was made with, "
+        "dist.get_process_group_ranks(group)), not 0, which is the group-local index; newer torch takes group_src= / "
+        "group_dst= for a group-local rank. Where a library makes the call (its DDP wrapper's parameter sync over a "
+        "sub-group), use the library version written for the installed torch (or the torch version it supports), or "
+        "fix group construction so every group the call runs on holds its src.",
+        "medium", [], [hit.brief()], job_wide=True)
+
+
 # torch's DeviceMesh refusing the arguments of init_device_mesh / DeviceMesh(...) by their own consistency
 # (torch/distributed/device_mesh.py: "mesh_shape and mesh_dim_names should have same length!", printed with "Found
 # len(mesh_dim_names): 4 and len(mesh_shape):1."; "Each mesh_dim_name must be unique."): the call is refused before any
@@ -547,7 +619,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
-                or _device_mesh_args(c) or _ddp_device_args(c) or _mpi_refused(c))
+                or _device_mesh_args(c) or _ddp_device_args(c) or _ddp_kwarg(c) or _src_not_in_group(c)
+                or _mpi_refused(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
