@@ -118,3 +118,9 @@ def test_spawns_child_access_violation_names_process_0_and_the_driver_update(tmp
     v, acc = _verdict(tmp_path, text)
     assert (v["cause"], acc) == ("unknown", {0}), v
     assert "update GPU driver and torch" in v["fix"] and "0xC0000005" in v["fix"], v
+    # Windows chose that status for a native crash: no sys.exit in the child's code to look for
+    assert "native crash" in v["fix"] and "sys.exit(" not in v["fix"], v["fix"]
+
+    # near shape: a status the child's code can choose keeps the sys.exit reading
+    v, acc = _verdict(tmp_path, text.replace("3221225477", "3"))
+    assert (v["cause"], acc) == ("unknown", {0}) and "sys.exit(3)" in v["fix"], v

@@ -605,18 +605,27 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # error:' (its traceback below); 'process N terminated with exit code C' says none reached it: the child's
         # code ended itself with a status (sys.exit / exit / os._exit), or it failed before entering the function
         n = lone.local_rank
+        crashed = codes[0] >= _NTSTATUS_ERROR  # Windows' status for a native crash (0xC...), not one the code chose
         what = what.replace(": a Python exception in that process", "", 1).replace(
-            f"exited with code {codes[0]}", f"exited with code {codes[0]}, its own exit status: not a Python exception "
-            "(spawn would have re-raised it with its traceback)", 1)
+            f"exited with code {codes[0]}", f"exited with code {codes[0]}, "
+            + ("Windows' status for a native crash" if crashed else "its own exit status")
+            + ": not a Python exception (spawn would have re-raised it with its traceback)", 1)
         cause = ". The cause is in that process's own output (what it printed before exiting)"
-        abort_fix = (f"mp.spawn reports 'process {n} terminated with exit code {codes[0]}', not the child's own "
-                     "exception (which spawn re-raises with its traceback as '-- Process N terminated with the "
-                     f"following error:'): process {n} ended itself with that status -- a sys.exit({codes[0]}) / "
-                     "exit() / os._exit in the code it runs (the script's own exit after printing an error, a "
-                     "library's), or a failure before it entered the function (an import error in the child). Read "
-                     f"process {n}'s own output above the parent's traceback for what it printed before exiting; "
-                     "search the code the child runs for exit( / sys.exit( and return from the function instead; run "
-                     "with one GPU (nprocs=1, or the function called directly) to see the error. " + abort_fix)
+        if crashed:  # the NTSTATUS fix above says how to read a native crash; no sys.exit to look for
+            abort_fix = (f"mp.spawn reports 'process {n} terminated with exit code {codes[0]}' (0x{codes[0]:08X}), "
+                         "not the child's own exception (which spawn re-raises with its traceback as '-- Process N "
+                         f"terminated with the following error:'): Windows ended process {n} on a native crash, "
+                         "which no Python code chose. " + abort_fix)
+        else:
+            abort_fix = (f"mp.spawn reports 'process {n} terminated with exit code {codes[0]}', not the child's "
+                         "own exception (which spawn re-raises with its traceback as '-- Process N terminated with "
+                         f"the following error:'): process {n} ended itself with that status -- a "
+                         f"sys.exit({codes[0]}) / exit() / os._exit in the code it runs (the script's own exit after "
+                         "printing an error, a library's), or a failure before it entered the function (an import "
+                         f"error in the child). Read process {n}'s own output above the parent's traceback for what "
+                         "it printed before exiting; search the code the child runs for exit( / sys.exit( and return "
+                         "from the function instead; run with one GPU (nprocs=1, or the function called directly) to "
+                         "see the error. " + abort_fix)
     if single and exc is None and native and lone.event.data.get("spawn_signal") and lone.local_rank is not None:
         # spawn's parent reports 'process N terminated with signal SIGSEGV': the child died in native code, no Python
         # exception reached spawn (lead rules A, AL (2)): what says why is that child's own crash dump, and one process
