@@ -2413,24 +2413,26 @@ R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint
 # GNU OpenMP (libgomp, which torch's CPU ops load) refusing an environment variable's value at load ("libgomp: Invalid
 # value for environment variable OMP_NUM_THREADS"): a launch environment every worker inherits, shown wrong (lead rules
 # L, V (1); round 82's fastchat-342; verdict.world._rank_args)
+R_GOMP_ENV_REFUSED = re.compile(r"\blibgomp: Invalid value for environment variable (\w{1,64})")
 # bash running a script saved with Windows (CRLF) line endings: every line's trailing carriage return becomes part of
 # the command ("train.sh: line 5: $'\\r': command not found", "syntax error near unexpected token `$'\\r''"), so a
 # line ending in a backslash continues onto "\\r" and the multi-line launch command reaches its launcher mangled
 # (lead rules AF (1), BE (2): a launch script that cannot run the job, config, no rank; round 87's visualglm-6b-48)
 R_CRLF_SCRIPT = re.compile(r"(?:(?P<script>[^\s:]{1,300}): line \d{1,7}: )?\$'\\r': command not found|"
                            r"syntax error near unexpected token [`']\$'\\r''")
-R_GOMP_ENV_REFUSED = re.compile(r"\blibgomp: Invalid value for environment variable (\w{1,64})")
 # torchrun's own warning of that setting ("master_addr is only used for static rdzv_backend and when rdzv_endpoint is
 # not specified."): the --master_addr given takes no effect in the mode chosen (lead rule BP (1): a launch setting
 # shown without effect, config, no rank, where nothing fails after it but a traceback cut before its error text)
 R_MASTER_ADDR_UNUSED = re.compile(r"\bmaster_addr is only used for static rdzv_backend")
+# the launcher's name at the head of a torchrun / torch.distributed.launch command line, with the options before its
+# script (R_TORCHRUN_CMD, R_TORCHRUN_LAUNCH_LINE)
+_TORCHRUN_HEAD = r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
 # Lead rule BR (3): that warning is printed for torchrun's argparse default too -- where the launch command is shown
 # (torchrun's options and its script on one line) with no master address given there or anywhere in the lines
 # (--master_addr / --master-addr, MASTER_ADDR= / PET_MASTER_ADDR set, a config's master_addr: value), it is set-up
 # chatter, not a setting the user gave (round 87's grendel-gs-61). A command cut before its script, or continued
 # over lines, is not read as shown
-R_TORCHRUN_LAUNCH_LINE = re.compile(r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
-                                    r"(?:-m\s|[\w./\\~-]{1,200}\.py(?:\s|$))")
+R_TORCHRUN_LAUNCH_LINE = re.compile(_TORCHRUN_HEAD + r"(?:-m\s|[\w./\\~-]{1,200}\.py(?:\s|$))")
 R_MASTER_ADDR_GIVEN = re.compile(r"--master[_-]addr\b|\bPET_MASTER_ADDR\b|\bMASTER_ADDR\s{0,4}[:=]|"
                                  r"\bmaster_addr\s{0,4}[:=]\s{0,4}\S")
 R_ARG_RDZV_BACKEND = re.compile(r"--rdzv[_-]backend[= ]['\"]?(\w{1,32})")
@@ -2647,8 +2649,7 @@ R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-
                             r"rdzv[_-]\w+|standalone|started[_-]port|selected[_-]gpus|use[_-]env)\b")
 # torchrun's (torch.distributed.launch's) command line, the script it starts and what follows it: every word after the
 # script's path is the script's own argument, so torchrun's own option there (R_TORCHRUN_OPT) is handed to the script
-R_TORCHRUN_CMD = re.compile(r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
-                            r"(?P<script>[\w./\\~-]{1,200}\.py)\s(?P<args>[^\n]{1,2000})")
+R_TORCHRUN_CMD = re.compile(_TORCHRUN_HEAD + r"(?P<script>[\w./\\~-]{1,200}\.py)\s(?P<args>[^\n]{1,2000})")
 R_TORCHRUN_OPT = re.compile(r"--(?:nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|rdzv[_-]\w+|"
                             r"standalone|max[_-]restarts)(?=$|=)")
 # argparse's usage print, its first line ("usage: main.py [-h] [--data_path DATA_PATH] ..."): printed where the
