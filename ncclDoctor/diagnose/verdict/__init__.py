@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import (
@@ -283,8 +284,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         if v is not None:
             if v.cause != "desync" and ddp_gather_aborted(c):
                 v.summary += DDP_ABORTED_WORDS
-            return _with_settings(v, env_findings)
-    return (_retcode_trail(c, ks) or _topo_realpath(c, ks)
+            return _with_settings(_numerics_fix(c, v), env_findings)
+    return _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
             or _version_twice(c, ks)
             or _ib_unseen(c, ks) or _setup_hang(c, ks)
@@ -293,7 +294,19 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
-            or _none(c, ks))
+            or _none(c, ks)))
+
+
+def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
+    """A failure no class covers whose lines show the run's numbers diverging (a NaN grad norm, the fp16 loss scale
+    at its minimum) or GradScaler's own order check: its fix starts with that remedy (numerics.py, lead rules BJ (2),
+    BG (4)); the cause and the ranks stay the reading's."""
+    if v.cause != "unknown":
+        return v
+    fix = numerics.fix_for([e.text for e in c.exceptions] + [u.text for u in c.unread])
+    if fix and fix not in v.fix and "NaN/Inf check stopped" not in v.fix:
+        v.fix = fix + v.fix
+    return v
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose import generic
+from ncclDoctor.diagnose import generic, numerics
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
     R_ANSI,
@@ -591,6 +591,16 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     kw = None if disk or hosts or code else _kwarg_with_cut(c, e, own)
     if kw is not None:
         return kw
+    nan = None if disk or hosts or code else _nan_guard_rank(own)
+    if nan is not None:  # lead rules AN (1), BJ (2), BG (4): the rank whose own gradients held the NaN (numerics.py)
+        return Verdict(
+            "unknown",
+            f"rank {nan}'s own NaN guard stopped it ({what[:240]}): the check of that rank's local gradient norm, "
+            "before any collective, names the rank itself, and no other process is shown failing (a traceback cut "
+            "before its error text is no failure of its own); a numerical divergence, which no class covers",
+            numerics.DIVERGED_FIX + f"If only rank {nan} ever shows it, check that GPU (dcgmi diag, nvidia-smi -q "
+            "for ECC / Xid errors) and restart from the last checkpoint. " + _READ_AROUND,
+            "medium", [nan], [x.brief() for x in own[:3]])
     lone = [] if disk or hosts or code else _own_exception(c, e, own)
     if lone and _R_DDP_MODULE_WIDE.search(what):
         return Verdict(
@@ -707,6 +717,17 @@ def _fmt(ranks: list[int]) -> str:
 
 # A program's own assertion: a check every rank makes alike on what it was given (lead rule W), not a rank's fault
 _R_ASSERT_EXC = re.compile(r"(?:^|\.)AssertionError$")
+
+
+def _nan_guard_rank(own: list) -> int | None:
+    """The rank a NaN guard names as its own (Megatron's "AssertionError: Rank 3: found NaN in local grad norm in
+    backwards pass"), where every exception of the lines is that one rank's guard; else None. The norm is the rank's
+    local one, computed before the data-parallel reduction, so the rank it names is where the NaN arose (lead rules
+    AN (1), BJ (2)); a check over reduced values names no rank and is not read here."""
+    named = {numerics.nan_rank(exception_text(x)) for x in own}
+    if len(named) != 1 or None in named:
+        return None
+    return named.pop()
 
 
 def _own_exception(c: Collected, e, own: list) -> list[int]:

@@ -1,0 +1,83 @@
+"""Numerics: a training run's numbers diverging (NaN/Inf gradients, an fp16 loss scale driven to its minimum) and
+the mixed-precision loss scaler's own state checks, read from the lines that say so.
+
+No cause class covers a numerical divergence (lead rules W, BJ (2), BG (4)): the verdict's cause stays what the
+reading of the failure says (unknown, or none where nothing failed: rule K), and these lines only give its fix the
+remedy an expert names for them:
+
+- a NaN/Inf guard that stopped the run (fairseq's cross-worker ``_check_grad_norms`` over NaN grad norms,
+  Megatron's "Rank N: found NaN in local grad norm", DeepSpeed's "Current loss scale already at minimum"): lower
+  the learning rate, clip gradients, bf16 instead of fp16 or the loss-scale settings, the data batch;
+- torch.amp.GradScaler's state check ("unscale_() has already been called on this optimizer since the last
+  update()"): the loop's unscale_/step/update order, typically a skipped step that left out ``scaler.update()``;
+- DeepSpeed's / apex's fp16 dynamic loss scaler skipping a step and halving the scale ("OVERFLOW! Rank 0 Skipping
+  step", "Gradient overflow.  Skipping step"): how dynamic loss scaling finds its scale, benign while nothing fails
+  after it (rule K); "Rank 0" there is only the logging rank (the overflow flag is reduced over the group).
+
+Which rank: Megatron's guard names the rank whose own gradients held the NaN ("Rank 3: found NaN in local grad
+norm"), computed before the data-parallel collective; that rank raised alone (rules AN (1), BJ (2)). A check over
+reduced values (fairseq's table of every worker's grad norm, DeepSpeed's overflow flag) is the same on every rank
+and names nobody (rules AH (1), S). Round 88 showed these shapes (fairseq-1372, llamafactory-251, lvsm-pr19,
+pai-megatron-patch-60, cogvideo-233).
+"""
+
+from __future__ import annotations
+
+import re
+
+# DeepSpeed's loss_scaler.update_scale ("[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 4294967296,
+# reducing to 2147483648") and apex's amp ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to
+# 32768.0"): a skipped step of dynamic loss scaling, not a failure. The literal is in load.TRIGGERS.
+R_SCALE_SKIP = re.compile(r"OVERFLOW! Rank \d{1,6} Skipping step|Gradient overflow\. {1,4}Skipping step")
+
+# the guards that stop a run on a NaN/Inf: a grad norm or gradients gone NaN, the loss scale at its floor
+R_DIVERGED = re.compile(r"loss scale already at minimum|found NaN in (?:local )?grad norm|"
+                        r"\bgrad(?:ient)?s? norm\b[^\n]{0,30}\bnan\b|"
+                        r"\bnan\b[^\n]{0,30}\bgrad(?:ient)? norm\b", re.IGNORECASE)
+# Megatron's guard names the rank it ran on: "Rank 3: found NaN in local grad norm in backwards pass. Device: 3"
+R_RANK_NAN = re.compile(r"\bRank (\d{1,6}): found NaN in (?:local )?grad norm")
+# torch.amp.GradScaler's (torch.cuda.amp's) checks of its own unscale_/step/update order
+R_SCALER_STATE = re.compile(r"unscale_\(\) has already been called on this optimizer since the last update\(\)|"
+                            r"unscale_\(\) is being called after step\(\)|"
+                            r"No inf checks were recorded for this optimizer")
+
+DIVERGED_FIX = ("NaN gradients / fp16 overflow stopped the run (a NaN in grad norm, the loss scale at minimum): "
+                "lower learning rate (or a longer warmup), gradient clipping (max_grad_norm / --clip-norm), bf16 "
+                "instead of fp16 (or the fp16 loss scaling settings: initial_scale_power / min_loss_scale / "
+                "loss_scale_window), and check the data for bad samples (the batch that produced NaN). ")
+# fairseq's _check_grad_norms raises it for finite norms that differ as well as for NaN ones; its table of every
+# worker's grad_norm (below the message, no trigger word) says which: the fix names both readings
+INCONSISTENT_FIX = ("fairseq's cross-worker check of the grad norms: where its table shows grad_norm = nan on every "
+                    "rank the NaN came through the all-reduce (NaN never equals NaN) -- NaN gradients, not the DDP "
+                    "backend: "
+                    + DIVERGED_FIX[DIVERGED_FIX.index("lower learning rate"):]
+                    + "Where finite norms differ, it is the --ddp-backend=no_c10d / legacy_ddp advice or mixed GPU "
+                    "generations in one job. ")
+SCALER_FIX = ("GradScaler usage: torch.amp.GradScaler checks its own unscale_/step/update order -- call "
+              "scaler.update() every iteration, also when skipping the optimizer step (a step skipped on a large "
+              "grad norm must still call scaler.update(), or clip gradients instead of skipping), and call unscale_ "
+              "at most once "
+              "before update(). ")
+SKIP_WORDS = ("the fp16 dynamic loss scaling messages ('OVERFLOW! Rank 0 Skipping step', 'Gradient overflow. "
+              "Skipping step') are normal during the first steps: the scaler halves the loss scale until the "
+              "gradients fit and every rank skips the same step (the overflow flag is reduced over the group, 'Rank "
+              "0' is only the logging rank); watch for \"Current loss scale already at minimum\" (then lower the "
+              "learning rate, clip gradients, or use bf16 instead of fp16), and start lower with initial_scale_power "
+              "/ loss_scale_window to skip fewer steps")
+
+
+def fix_for(texts: list[str]) -> str:
+    """The remedy the lines' numerical shape names (GradScaler's order, else a divergence), or ''."""
+    if any(R_SCALER_STATE.search(t) for t in texts):
+        return SCALER_FIX
+    if any("inconsistent between workers" in t for t in texts):
+        return INCONSISTENT_FIX
+    if any(R_DIVERGED.search(t) for t in texts):
+        return DIVERGED_FIX
+    return ""
+
+
+def nan_rank(text: str) -> int | None:
+    """The rank a NaN guard names as its own (Megatron's "Rank N: found NaN in local grad norm"), or None."""
+    m = R_RANK_NAN.search(text)
+    return int(m.group(1)) if m else None
