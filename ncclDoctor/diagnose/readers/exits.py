@@ -12,6 +12,7 @@ import json
 import re
 from datetime import datetime
 
+from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.readers.common import (
     _hosts_gpus,
@@ -42,6 +43,10 @@ class ExitReaders:
             return self._context(lineno, text, "pg_watchdog_done")
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
+        if "Skipping step" in text and numerics.R_SCALE_SKIP.search(text):  # fp16 dynamic loss scaling (rule K)
+            ev = self._benign(lineno, text, "fp16 loss scale skip")
+            ev.rank = None  # "Rank 0" is the logging rank: the overflow flag is reduced over the group
+            return ev
         w = S.R_LOADER_WORKERS.search(text) if "suggested max number of worker" in text else None
         if w:  # a warning the loader goes on after: the worker count against the CPUs, for the fix (verdict.noise)
             ev = self._benign(lineno, text, "dataloader workers warning")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ipaddress
 import re
 
+from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC, R_WIN_CONNECT_WARN
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
@@ -514,6 +515,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "recorded its own success: Slurm signals a step's processes when it ends, nothing was stopped; "
                       "if the Slurm job still runs after that, check its state (sacct -j JOB, squeue) and end it with "
                       "scancel, and upgrade submitit or let the process exit on SIGTERM (Slurm's --signal)")
+    if "fp16 loss scale skip" in whats:  # lead rule K: dynamic loss scaling finding its scale (numerics.py)
+        benign.append(numerics.SKIP_WORDS)
     if "cuda-gdb peer-access notice" in whats:
         benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
