@@ -564,7 +564,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "the Python traceback above the record" if codes == [1] else "")
     logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank" + above + "); decorate the entry "
             "point with torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
-            "exception (@record / error_file to capture the exception: the error file instead of <N/A>)"
+            "exception (@record / error_file to capture the exception: the full worker traceback, in the error file "
+            "instead of <N/A>)"
             + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
             + _paddle_files(launcher, ranks) + _record_log(fails, ranks)
