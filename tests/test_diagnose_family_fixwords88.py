@@ -64,6 +64,35 @@ def test_another_classes_attribute_error_gets_no_none_words(tmp_path):
     assert "not built or not attached" not in v["fix"], v
 
 
+_CHILD = ("Traceback (most recent call last):\n"
+          '  File "<string>", line 1, in <module>\n'
+          '  File "/usr/lib/python3.8/multiprocessing/spawn.py", line 116, in spawn_main\n'
+          "    exitcode = _main(fd, parent_sentinel)\n"
+          '  File "/usr/lib/python3.8/multiprocessing/spawn.py", line 126, in _main\n'
+          "    self = reduction.pickle.load(from_parent)\n"
+          "{exc}\n")
+
+
+def test_an_uncaught_system_error_on_a_socket_names_the_errno_and_the_network(tmp_path):
+    v = _verdict(tmp_path, "terminate called after throwing an instance of 'std::system_error'\n"
+                 "  what():  Transport endpoint is not connected\n"
+                 + _CHILD.format(exc="_pickle.UnpicklingError: pickle data was truncated")
+                 + _CHILD.format(exc="EOFError: Ran out of input"))
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    for word in ("Transport endpoint is not connected", "NCCL_SOCKET_IFNAME", "use a different port", "dmesg",
+                 "consequences of that abort"):
+        assert word in v["fix"], (word, v)
+
+
+def test_an_uncaught_system_error_of_another_errno_gets_no_network_words(tmp_path):
+    v = _verdict(tmp_path, "terminate called after throwing an instance of 'std::system_error'\n"
+                 "  what():  Resource temporarily unavailable\n"
+                 + _CHILD.format(exc="EOFError: Ran out of input"))
+    assert v["cause"] == "unknown", v
+    assert "'Resource temporarily unavailable'" in v["fix"], v
+    assert "NCCL_SOCKET_IFNAME" not in v["fix"] and "use a different port" not in v["fix"], v
+
+
 _SPAWN = ("Traceback (most recent call last):\n"
           '  File "/home/u/moco/main_moco.py", line 130, in main\n'
           "    mp.spawn(main_worker, nprocs=ngpus_per_node, args=(ngpus_per_node, args))\n"

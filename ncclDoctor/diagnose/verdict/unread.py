@@ -142,6 +142,45 @@ def _none_attr_fix(e, what: str) -> str:
             "it. ")
 
 
+
+# An OS errno's words of a socket that lost its peer, as the what() of an uncaught C++ std::system_error
+_R_SOCKET_ERRNO = re.compile(r"\b(?:Transport endpoint is not connected|Connection reset by peer|Broken pipe"
+                             r"|Connection refused|Connection timed out|No route to host|Network is unreachable)\b")
+# multiprocessing's spawn children failing to read what their parent hands over (spawn_main's pickle.load)
+_R_SPAWN_READ = re.compile(r"pickle data was truncated|Ran out of input")
+
+
+def _cpp_what_fix(c: Collected, e) -> str:
+    """The fix's words for an uncaught C++ std::system_error (parse's unread "terminate called after throwing an
+    instance of 'std::system_error'" with its "what():" text, data "cpp_what") that no family read: with no rank tag,
+    frame, address or store key it names neither the process nor the connection (lead rules AC (1), BS (5): unknown,
+    nobody innocent; round 88's moco-25) -- the fix says what that errno means and where such a thread's socket
+    lives, from knowledge of the library (rule BS (5)); spawn children failing to read their parent's data after it
+    are its consequence. '' where no such header with its text is shown."""
+    t = next((u for u in c.unread if u.data.get("cpp_what") and "std::system_error" in u.text), None)
+    if t is None:
+        return ""
+    said = t.data["cpp_what"]
+    sock = _R_SOCKET_ERRNO.search(said)
+    spawn = bool(_R_SPAWN_READ.search(exception_text(e)))
+    return (f"A process ended on an uncaught C++ std::system_error '{said[:160]}' (std::terminate, then SIGABRT): "
+            + (f"'{sock.group(0)}' is a socket whose peer went away, in a C++ background thread -- the lines show "
+               "neither which process nor which connection: the c10d TCPStore (its client / daemon thread to "
+               "MASTER_ADDR:MASTER_PORT or --dist-url), NCCL's or gloo's bootstrap sockets, or a DataLoader / "
+               "shared-memory manager's. Check the network / interface (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME), "
+               "that --dist-url / MASTER_ADDR and its port are reachable and free from every process (use a "
+               "different port; firewall / hostname resolution of the master), and the host's stability: dmesg -T "
+               "for the OOM killer or a NIC reset at that time; upgrade torch where the thread is an old release's "
+               "TCPStore daemon; get py-spy / faulthandler stacks of the processes if it "
+               "recurs, and checkpoint every epoch and resume. " if sock else
+               "an OS call of a C++ thread failed with that errno, and the lines show neither which process nor which "
+               "call: run with TORCH_SHOW_CPP_STACKTRACES=1 and faulthandler (PYTHONFAULTHANDLER=1) to see where, and "
+               "check the host (dmesg -T, ulimit -a for threads and open files). ")
+            + ("The spawned children's 'pickle data was truncated' / 'Ran out of input' in multiprocessing's "
+               "spawn_main are their parent going away while it handed them their data: consequences of that "
+               "abort, not a cause. " if spawn else ""))
+
+
 # A tensor collective of accelerate (accelerator.gather / gather_for_metrics / reduce) called, on the job's own line,
 # with a tuple or list literal holding a Python literal beside tensors ("accelerator.gather((process_tensor, 1))"):
 # the call is for tensors, the literal is outside its types, and what it returns is not what the line unpacks --
@@ -694,7 +733,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
         (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
-        + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e)
+        + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e) + _cpp_what_fix(c, e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
         + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread])
