@@ -140,6 +140,11 @@ _NOT_SCRIPT = ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
 # found is on the lines under it, which hold no trigger word ("The difference between ... which exceeds 1e-5")
 _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
+# C++'s runtime ending a process on an exception nothing caught: "terminate called after throwing an instance of
+# 'std::system_error'", then on the next line the exception's own text, "  what():  Transport endpoint is not
+# connected" (an OS errno's words, with no trigger word of its own: read as the header's follow line)
+_R_CPP_TERMINATE = re.compile(r"\bterminate called after throwing an instance of '[\w:<>, ]{1,120}'\s*$")
+_R_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(\S[^\n]{0,400})")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -238,6 +243,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
+        # an unread "terminate called after throwing an instance of '...'" line: (its line, its event), its "what():"
+        # text on the next line kept on the event (data "cpp_what"; verdict.unread._cpp_what_fix)
+        self._terminate: tuple[int, Event] | None = None
         # a dump of the environment, one "KEY = value" a line, that MASTER_ADDR's line began: (its line, the
         # launch settings read so far, the node's launch_args event once NODE_RANK was read) (parse._env_dump_line)
         self._env_dump: tuple[int, dict[str, str], Event | None] | None = None
@@ -1375,6 +1383,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._terminate is not None:  # the line right under std::terminate's unread header: its "what():" text
+            held, self._terminate = self._terminate, None
+            if held[0] == lineno - 1 and (w := _R_CPP_WHAT.match(body)):
+                held[1].data["cpp_what"] = w.group(1).strip()[:200]
         if self._entry_call is not None:
             # the same bounds, under the script's first function's frame; its code line's called names kept
             last, n, names = self._entry_call
@@ -1900,6 +1912,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
+            if "terminate called after throwing" in body and _R_CPP_TERMINATE.search(body):
+                self._terminate, self._follow = (lineno, self.unread[-1]), max(self._follow, 1)  # its what() follows
             if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):
                 self._follow = max(self._follow, 4)  # googletest's assertion message under its header (generic)
         if (ev is not None and self._cut is not None and self._cut[0] == lineno and ev.kind != "traceback_tail"

@@ -596,9 +596,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         cause += (" (the child's traceback follows mp.spawn's record, but the lines stop before its last line"
                   + at + ")")
         abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
-                     "text after the last frame shown (the call it was in names the code, not the reason). Read the "
-                     f"full traceback of process {lone.local_rank} in the full output (paste the full error text: the "
-                     "error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
+                     "text after the last frame shown (the call it was in names the code, not the reason). Show the "
+                     f"child's full traceback: process {lone.local_rank}'s, in the full output (paste the full error "
+                     "text: the error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
                      "reproduces it without spawn. " + call_fix + abort_fix)
     if single and exc is None and codes and codes[0] > 0 and lone.event.data.get("spawn_exit"):

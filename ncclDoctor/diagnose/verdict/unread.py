@@ -108,6 +108,107 @@ def _grad_none_fix(e) -> str:
             "library's own (its sync_gradients), update the library to a release that skips them, or report it. ")
 
 
+
+# An AttributeError of None ("'NoneType' object has no attribute 'parameters'"): the code read an attribute off a
+# value that is still None -- an object (a model, an optimizer, a dataloader) that a trainer, strategy or the script
+# builds or attaches in an earlier step and that was not there yet when this code ran. Code every rank runs alike,
+# the class unknown (lead rules BJ (2), BG (1); round 88's nemo-speech-9138: NeMo's FSDP strategy's setup_environment
+# iterating self.model.parameters() with no model attached, a one-frame traceback). A parameter's gradient read so
+# (crash reader's grad_none) has its own fix (_grad_none_fix).
+_R_NONE_ATTR = re.compile(r"'NoneType' object has no attribute '(?P<attr>\w{1,80})'")
+
+
+def _none_attr_fix(e, what: str) -> str:
+    """The fix's words for an AttributeError of None (_R_NONE_ATTR) that is not a gradient's (_grad_none_fix): which
+    attribute, the expression read off None where the last frame's code line shows it, and the remedy -- the object
+    built / attached before that step, the framework's version, the full traceback to see which call reached it.
+    '' for any other exception."""
+    m = _R_NONE_ATTR.search(what) if "NoneType" in what else None
+    if m is None or e.data.get("grad_none"):
+        return ""
+    attr = m.group("attr")
+    code = (e.data.get("frame_code") or "").strip()
+    at = re.search(r"(?P<obj>[A-Za-z_][\w.]{0,120})\." + re.escape(attr) + r"\b", code) if code else None
+    obj = at.group("obj") if at else ""
+    return ((f"'{code[:120]}' reads .{attr} off {obj}, which is None" if obj else
+             f"The code reads .{attr} off a value that is None")
+            + ": the object it expects (a model, optimizer, dataloader or config entry) was not built or not "
+            "attached yet when that code ran -- "
+            + (f"check that {obj} is set before this step (the model passed to the trainer / strategy, built before "
+               "its setup runs) " if obj else "check that the object is created and passed in before this step ")
+            + "and the order of the set-up calls; where the frame is a framework's own code, check the framework's "
+            "version and the way the script uses it (its documented set-up, a supported combination of options; "
+            "upgrade it). Paste the full traceback: its frames above the last say which call of the script reached "
+            "it. ")
+
+
+
+# An OS errno's words of a socket that lost its peer, as the what() of an uncaught C++ std::system_error
+_R_SOCKET_ERRNO = re.compile(r"\b(?:Transport endpoint is not connected|Connection reset by peer|Broken pipe"
+                             r"|Connection refused|Connection timed out|No route to host|Network is unreachable)\b")
+# multiprocessing's spawn children failing to read what their parent hands over (spawn_main's pickle.load)
+_R_SPAWN_READ = re.compile(r"pickle data was truncated|Ran out of input")
+
+
+def _cpp_what_fix(c: Collected, e) -> str:
+    """The fix's words for an uncaught C++ std::system_error (parse's unread "terminate called after throwing an
+    instance of 'std::system_error'" with its "what():" text, data "cpp_what") that no family read: with no rank tag,
+    frame, address or store key it names neither the process nor the connection (lead rules AC (1), BS (5): unknown,
+    nobody innocent; round 88's moco-25) -- the fix says what that errno means and where such a thread's socket
+    lives, from knowledge of the library (rule BS (5)); spawn children failing to read their parent's data after it
+    are its consequence. '' where no such header with its text is shown."""
+    t = next((u for u in c.unread if u.data.get("cpp_what") and "std::system_error" in u.text), None)
+    if t is None:
+        return ""
+    said = t.data["cpp_what"]
+    sock = _R_SOCKET_ERRNO.search(said)
+    spawn = bool(_R_SPAWN_READ.search(exception_text(e)))
+    return (f"A process ended on an uncaught C++ std::system_error '{said[:160]}' (std::terminate, then SIGABRT): "
+            + (f"'{sock.group(0)}' is a socket whose peer went away, in a C++ background thread -- the lines show "
+               "neither which process nor which connection: the c10d TCPStore (its client / daemon thread to "
+               "MASTER_ADDR:MASTER_PORT or --dist-url), NCCL's or gloo's bootstrap sockets, or a DataLoader / "
+               "shared-memory manager's. Check the network / interface (NCCL_SOCKET_IFNAME, GLOO_SOCKET_IFNAME), "
+               "that --dist-url / MASTER_ADDR and its port are reachable and free from every process (use a "
+               "different port; firewall / hostname resolution of the master), and the host's stability: dmesg -T "
+               "for the OOM killer or a NIC reset at that time; upgrade torch where the thread is an old release's "
+               "TCPStore daemon; get py-spy / faulthandler stacks of the processes if it "
+               "recurs, and checkpoint every epoch and resume. " if sock else
+               "an OS call of a C++ thread failed with that errno, and the lines show neither which process nor which "
+               "call: run with TORCH_SHOW_CPP_STACKTRACES=1 and faulthandler (PYTHONFAULTHANDLER=1) to see where, and "
+               "check the host (dmesg -T, ulimit -a for threads and open files). ")
+            + ("The spawned children's 'pickle data was truncated' / 'Ran out of input' in multiprocessing's "
+               "spawn_main are their parent going away while it handed them their data: consequences of that "
+               "abort, not a cause. " if spawn else ""))
+
+
+# A tensor collective of accelerate (accelerator.gather / gather_for_metrics / reduce) called, on the job's own line,
+# with a tuple or list literal holding a Python literal beside tensors ("accelerator.gather((process_tensor, 1))"):
+# the call is for tensors, the literal is outside its types, and what it returns is not what the line unpacks --
+# every process fails alike on its own line (lead rule BS (1), BJ (2): unknown, culprits []; round 88's
+# accelerate-1263). A call whose argument holds names only is not read so: their types are not shown.
+_R_GATHER_CALL = re.compile(r"\.(?P<call>gather_for_metrics|gather|reduce)\(\s*[(\[](?P<items>[^()\[\]]{1,300})[)\]]")
+_R_PY_LITERAL = re.compile(r"^\s*(?:-?\d[\d_.eE+-]{0,30}|'[^']{0,80}'|\"[^\"]{0,80}\"|True|False|None)\s*$")
+
+
+def _gather_literal_fix(e) -> str:
+    """The fix's words when the exception's own code line calls a tensor gather / reduce on a tuple or list that
+    holds a Python literal (_R_GATHER_CALL, _R_PY_LITERAL); '' for any other."""
+    code = e.data.get("frame_code") or ""
+    m = _R_GATHER_CALL.search(code) if "gather" in code or "reduce" in code else None
+    if m is None:
+        return ""
+    lit = [x.strip() for x in m.group("items").split(",") if _R_PY_LITERAL.match(x)]
+    if not lit:
+        return ""
+    call = m.group("call")
+    return (f"The line passes {call} a {'tuple' if m.group(0)[len(call) + 2:].lstrip()[:1] == '(' else 'list'} that "
+            f"holds the Python value {lit[0]} beside its tensors: {call} is for tensors (nested lists / tuples / "
+            f"dicts of tensors), so gather only tensors -- pass a tensor instead (torch.tensor({lit[0]}) on the "
+            "process's device) and unpack what comes back, or use gather_object for Python objects (accelerate's "
+            "gather_object, torch.distributed.all_gather_object). Check the accelerate version too: older releases "
+            "return nothing for a non-tensor element where newer ones validate the gather arguments and raise a "
+            "TypeError naming it (upgrade accelerate). ")
+
 # A data-parallel wrapper's own post-backward check that the gradient reduction it drives did not finish because some
 # parameters were never reduced -- ColossalAI's Gemini / ZeRO DDP ("ZERO DDP error: the synchronization of gradients
 # doesn't exit properly", "Reduction failed at followed parameters: ..."): the wrapper's counterpart of DDP's "Expected
@@ -616,8 +717,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "unknown",
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
-            _consistency_fix(e) + _grad_none_fix(e) + _wrapped_attr_fix(what, e) + _py_exception_fix(what)
-            + _lib_attr_fix(e, what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
+            _consistency_fix(e) + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e)
+            + _wrapped_attr_fix(what, e) + _py_exception_fix(what) + _lib_attr_fix(e, what)
+            + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
             + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread]) + http_status_fix(what)
             + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
             + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
@@ -641,7 +743,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
         (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
-        + _grad_none_fix(e)
+        + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e) + _cpp_what_fix(c, e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
         + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread])
