@@ -173,6 +173,10 @@ R_LINE_PREFIX = re.compile(
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
     r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
+    # pytest's report of a failed test's captured output, every line under "E" and its indentation ("E" then eleven
+    # spaces, "RuntimeError: ProcessGroupHCCL does not support gather"; round 88's transformers-pr27120): the "E" and
+    # the spaces up to pytest's own indentation (the traceback's own stays after it)
+    r"|E {3,12}(?=\S| {2,4}\S)"
     r"|[\w.\-]{1,64} {1,16}\| "
     r"|<[a-z]{0,10}> {1,16}\[" + ISO_CLOCK + r"\] [\w.\-]{1,64} \|\|"  # Determined's "<info>  [clock] cid || "
     + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
