@@ -122,3 +122,23 @@ def test_a_pytest_report_cut_inside_its_frames_keeps_its_reading(tmp_path):
     v, acc = _verdict(tmp_path, _pytest(
         "E             File \"/data/transformers/src/transformers/trainer.py\", line 2756, in save_model\n"))
     assert v["cause"] == "unknown" and not acc, v
+
+
+# --- a binding that takes nothing -------------------------------------------------------------------------------------
+def _stub(listing: str) -> str:
+    return ("TypeError: UbufP2PCommOverlap(): incompatible function arguments. The following argument types are "
+            "supported:\n"
+            f"    1. {listing}\n"
+            "\n"
+            "Invoked with: tensor([[0., 0., 0.]], device='cuda:7', dtype=torch.bfloat16), 7, 2, 16, 2, 0, 0, 3\n")
+
+
+def test_a_binding_that_takes_nothing_is_a_version_mismatch(tmp_path):
+    v, acc = _verdict(tmp_path, _stub("() -> None"))
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+    assert "UbufP2PCommOverlap is deprecated" in v["fix"], v
+
+
+def test_a_listing_with_parameters_is_not_read_so(tmp_path):
+    v, _acc = _verdict(tmp_path, _stub("(sample: at::Tensor, rank: int, tp_size: int) -> None"))
+    assert v["cause"] != "config", v

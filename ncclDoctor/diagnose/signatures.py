@@ -3017,6 +3017,15 @@ R_BINDING_ARGS = re.compile(r"\b__init__\(\): incompatible constructor arguments
 # still name the library, kept with the cut flagged -- round 87's megatron-lm-766)
 R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})(?P<end>\(|\s*$)")
 R_BINDING_KWARGS = re.compile(r"\bkwargs: (?P<kw>\w{1,60}=[^\n\"]{1,120}?)\s*(?:\"|$)")
+# pybind11 refusing a compiled function's arguments where the one signature it lists takes none ("TypeError:
+# UbufP2PCommOverlap(): incompatible function arguments. The following argument types are supported:" then "1. () ->
+# None"): the installed build has only a stub under that name (an API its version deprecated or removed, or a feature
+# it was built without), and the Python code calling it passes arguments -- an application written for another
+# version of that library, the same install on every process (lead rules AF (2) with round 41's sentence, BR (1);
+# round 88's transformerengine-1365). A listing with parameters (DDP's _queue_reduction refusing its bucket) is not
+# this: R_BINDING_FN opens the reading, R_BINDING_NONE (the listing's one line) makes it.
+R_BINDING_FN = re.compile(r"(?:^|[\s:'\"(])(?P<fn>[A-Za-z_]\w{0,80})\(\): incompatible function arguments\b")
+R_BINDING_NONE = re.compile(r"^\s{0,12}1\. \(\) -> None\s*$")
 # A shared library the job needs failing to load at start-up, said as an error (lead rule AF (2), like rule AT (1)'s
 # libcuda case): a framework's own dynamic loader ("Error: Failed to find dynamic library: libnccl.so ( <dlerror> )",
 # Paddle's dynload, followed by its LD_LIBRARY_PATH hints) or Python's import of it ("ImportError: libcudart.so.11.0:

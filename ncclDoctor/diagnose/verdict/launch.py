@@ -1436,6 +1436,9 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
             "relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    sx = next((x for x in evs if x.data.get("stub")), None)
+    if sx is not None:  # a compiled function that takes nothing in the installed build, called with arguments
+        return _binding_stub(sx)
     ax = next((x for x in evs if x.data.get("args")), None)
     if ax is not None:  # a compiled class refusing the arguments its caller passes: two versions of one install
         return _binding_args(ax)
@@ -1872,6 +1875,29 @@ def _device_count(e, evs: list) -> Verdict:
            if e.data.get("devices_seen") else "")
         + " Then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _binding_stub(e) -> Verdict:
+    """Lead rules AF (2) with round 41's sentence, BR (1) (round 88's transformerengine-1365): pybind11 refused the
+    arguments of a compiled function whose one listed signature takes none ("UbufP2PCommOverlap(): incompatible
+    function arguments ... 1. () -> None"): the installed library keeps only a stub under that name -- an API its
+    version deprecated or removed, or a feature its build left out -- and the application code calling it was written
+    for another version. The same install on every process, even where one process's line (its device) is shown
+    (rule Q): config, no rank."""
+    fn = e.data["binding"]
+    return Verdict(
+        "config",
+        f"pybind11 refused the arguments of the compiled function {fn} ({e.data['settings'][:120]}, {e.where}): the "
+        f"installed library's {fn} takes no arguments at all ('() -> None', a stub), while the Python code calling it "
+        "passes buffers and sizes -- the library installed and the application calling it are of versions that do "
+        "not match (an API the installed version deprecated or removed, or a feature its build left out); one "
+        "install every process shares, so no rank is at fault",
+        f"Match the library and application versions: {fn} is deprecated or was not built into the installed "
+        "library -- run the application version written for the installed library (upgrade the application to the "
+        "library's current API), or install / rebuild the library version (and build options: the feature compiled "
+        "in) the application expects; check both versions (pip show, the package's __version__) in the environment "
+        "every node runs. Turning off the application setting that takes that path avoids the call; then relaunch.",
+        "high", [], [e.brief()], job_wide=True)
 
 
 def _binding_args(e) -> Verdict:
