@@ -142,3 +142,26 @@ def test_a_binding_that_takes_nothing_is_a_version_mismatch(tmp_path):
 def test_a_listing_with_parameters_is_not_read_so(tmp_path):
     v, _acc = _verdict(tmp_path, _stub("(sample: at::Tensor, rank: int, tp_size: int) -> None"))
     assert v["cause"] != "config", v
+
+
+# --- an assert on the parallel size, its message cut ------------------------------------------------------------------
+def _assert(code: str) -> str:
+    return ("torchrun --nproc_per_node 1 example_completion.py --ckpt_dir CodeLlama-34b-Instruct/\n"
+            "> initializing model parallel with size 1\n"
+            "Traceback (most recent call last):\n"
+            '  File "example_completion.py", line 20, in main\n'
+            "    generator = Llama.build(\n"
+            '  File "/home/u/codellama/llama/generation.py", line 86, in build\n'
+            f"    {code}\n"
+            "AssertionError: L\n")
+
+
+def test_an_assert_on_the_model_parallel_size_cut_is_the_layout(tmp_path):
+    v, acc = _verdict(tmp_path, _assert("assert model_parallel_size == len("))
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+    assert "one process / GPU per checkpoint shard" in v["fix"], v
+
+
+def test_an_assert_on_something_else_stays_unread(tmp_path):
+    v, acc = _verdict(tmp_path, _assert("assert tokens.dim() == 2"))
+    assert v["cause"] == "unknown" and not acc, v

@@ -3081,6 +3081,17 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
 # 79's ttt-video-dit-22), not one rank's data. A multiple of a literal or of a local value names no setting.
 R_CFG_MULTIPLE = re.compile(r"\S ?% ?(?:self\.)?(?:model_)?config\.(?P<name>\w{1,80})\)? ?(?:==|!=) ?0\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# An assertion's `assert` line whose condition compares the world or a parallel size the launch sets
+# ("assert model_parallel_size == len(checkpoints)", "assert world_size % tp_size == 0", "assert len(x) ==
+# dist.get_world_size()"): a library's own check of the parallel layout, read even where the message under it is cut
+# ("AssertionError: L") -- rule BQ (3)'s check shown by its last frame (lead rules W, AE; round 88's codellama-95).
+# Group size: the size the condition names.
+R_ASSERT_WORLD = re.compile(r"^\s*assert\s{1,8}[^\n#]{0,120}?\b(?P<size>(?:model|tensor|pipeline|data|expert|sequence|"
+                            r"context)_(?:model_)?parallel_size|(?:mp|tp|pp|dp|ep)_size|world_size|get_world_size\(\)|"
+                            r"n_?procs?|num_processes)(?:\s{0,2}(?:==|!=|<=|>=|%)|\s{0,2}\)?\s*$)|"
+                            r"^\s*assert\s{1,8}[^\n#]{0,120}?(?:==|!=|<=|>=)\s{0,2}(?:\w{1,30}\.){0,3}"
+                            r"(?P<size2>(?:model|tensor|pipeline)_(?:model_)?parallel_size|world_size|"
+                            r"get_world_size\(\))")
 # A traceback's code line reading an attribute off a parameter's gradient ("allreduce(param.grad.data)",
 # "p.grad.div_(world_size)"): group "attr" the attribute read. An AttributeError right under it that 'NoneType' has no
 # such attribute is that gradient None -- a parameter that got no gradient (parse._grad_src, crash reader's

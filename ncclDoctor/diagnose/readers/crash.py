@@ -746,6 +746,11 @@ class CrashReaders:
             ev.data.update(settings=said[:200], reused=r.group("what").strip())
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
+        elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and (
+                wa := S.R_ASSERT_WORLD.match(self._assert_src[1])):
+            # a library's own assert on the world / parallel size the launch sets, its message cut or not (lead rules
+            # W, AE, BQ (3)): the condition is the check (verdict.launch._world_assert)
+            ev.data.update(settings=self._assert_src[1][:200], world_assert=wa.group("size") or wa.group("size2"))
         return ev
 
     def _dcp_failure(self, lineno: int, text: str) -> Event | bool | None:

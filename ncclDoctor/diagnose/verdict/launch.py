@@ -1371,6 +1371,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _reused(e, evs)
     if e.data.get("stages"):
         return _stages_world(e, evs)
+    if e.data.get("world_assert"):
+        return _world_assert(e, evs)
     if e.data.get("world_divisible"):
         return _world_divisible(e, evs)
     if e.data.get("cfg_multiple"):
@@ -1823,6 +1825,27 @@ def _plan_constraints(e, evs: list) -> Verdict:
         "embedding table config (dimension, data type) allows -- e.g. drop the compute_kernels constraint or add "
         "EmbeddingComputeKernel.FUSED / DENSE, and pass sharders whose sharding types include the one asked for; "
         "check the planner's topology (compute_device, world size) matches the launch, then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _world_assert(e, evs: list) -> Verdict:
+    """Lead rules W, AE, BQ (3) (round 88's codellama-95): a traceback ends in a library's own `assert` whose
+    condition compares the world or a parallel size the launch sets (signatures.R_ASSERT_WORLD: "assert
+    model_parallel_size == len(checkpoints)"), its message shown or cut: every process is launched with that size and
+    fails the same check, so the layout does not fit -- config, no rank, whichever process printed it."""
+    cond, size = e.data["settings"].strip(), e.data["world_assert"]
+    return Verdict(
+        "config",
+        f"the job stopped on a library's own check of its parallel layout ({e.data['type']}"
+        f"{': ' + e.data['message'][:120] if e.data.get('message') else ''}, raised by '{cond[:160]}', {e.where}): the "
+        f"check compares {size}, which the launch sets (the number of processes started), with what the job's "
+        "model or data needs -- every process is launched alike and fails it the same way, so no rank is at fault",
+        f"Launch the world the check expects: {size} must equal what the condition compares it with -- the model "
+        "parallel size a checkpoint was saved with is the number of checkpoint shards (a Llama-style loader: "
+        "model_parallel_size == len(checkpoints)), so run one process / GPU per checkpoint shard (torchrun "
+        "--nproc_per_node = the number of shards, e.g. MP=4 for a 34B / 70B model's four shards) or reshard / merge "
+        "the checkpoint to the model parallel size of the GPUs there are; check that the checkpoint directory and "
+        "tokenizer belong to the same model, then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
