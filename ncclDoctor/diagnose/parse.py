@@ -372,6 +372,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cuda_open: tuple[int, Event] | None = None
         # pybind11's "incompatible constructor arguments" whose listing follows on the next lines (_binding_listed)
         self._binding_open: tuple[int, Event] | None = None
+        # pybind11's "X(): incompatible function arguments": its line and X, for the listing after it
+        # (crash._binding_stub)
+        self._stub_open: tuple[int, str] | None = None
         self._exc_record: tuple[int, str] | None = None  # a JSON exception record's "exc_type" (crash._exc_record)
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
@@ -1477,6 +1480,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if lineno - self._binding_open[0] > 4:
                 self._binding_open = None
             elif self._binding_listed(lineno, body):
+                return None
+        if self._stub_open is not None:
+            if lineno - self._stub_open[0] > 2:
+                self._stub_open = None
+            elif S.R_BINDING_NONE.match(body):
+                self._binding_stub(lineno)
                 return None
         if "pid=" in text and "[Rank " in body and len(self.actor_rank) < MAX_PIDS:
             self._actor_rank(text, body)

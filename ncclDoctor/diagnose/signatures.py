@@ -173,6 +173,10 @@ R_LINE_PREFIX = re.compile(
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
     r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
+    # pytest's report of a failed test's captured output, every line under "E" and its indentation ("E" then eleven
+    # spaces, "RuntimeError: ProcessGroupHCCL does not support gather"; round 88's transformers-pr27120): the "E" and
+    # the spaces up to pytest's own indentation (the traceback's own stays after it)
+    r"|E {3,12}(?=\S| {2,4}\S)"
     r"|[\w.\-]{1,64} {1,16}\| "
     r"|<[a-z]{0,10}> {1,16}\[" + ISO_CLOCK + r"\] [\w.\-]{1,64} \|\|"  # Determined's "<info>  [clock] cid || "
     + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
@@ -3013,6 +3017,15 @@ R_BINDING_ARGS = re.compile(r"\b__init__\(\): incompatible constructor arguments
 # still name the library, kept with the cut flagged -- round 87's megatron-lm-766)
 R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})(?P<end>\(|\s*$)")
 R_BINDING_KWARGS = re.compile(r"\bkwargs: (?P<kw>\w{1,60}=[^\n\"]{1,120}?)\s*(?:\"|$)")
+# pybind11 refusing a compiled function's arguments where the one signature it lists takes none ("TypeError:
+# UbufP2PCommOverlap(): incompatible function arguments. The following argument types are supported:" then "1. () ->
+# None"): the installed build has only a stub under that name (an API its version deprecated or removed, or a feature
+# it was built without), and the Python code calling it passes arguments -- an application written for another
+# version of that library, the same install on every process (lead rules AF (2) with round 41's sentence, BR (1);
+# round 88's transformerengine-1365). A listing with parameters (DDP's _queue_reduction refusing its bucket) is not
+# this: R_BINDING_FN opens the reading, R_BINDING_NONE (the listing's one line) makes it.
+R_BINDING_FN = re.compile(r"(?:^|[\s:'\"(])(?P<fn>[A-Za-z_]\w{0,80})\(\): incompatible function arguments\b")
+R_BINDING_NONE = re.compile(r"^\s{0,12}1\. \(\) -> None\s*$")
 # A shared library the job needs failing to load at start-up, said as an error (lead rule AF (2), like rule AT (1)'s
 # libcuda case): a framework's own dynamic loader ("Error: Failed to find dynamic library: libnccl.so ( <dlerror> )",
 # Paddle's dynload, followed by its LD_LIBRARY_PATH hints) or Python's import of it ("ImportError: libcudart.so.11.0:
@@ -3068,6 +3081,17 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
 # 79's ttt-video-dit-22), not one rank's data. A multiple of a literal or of a local value names no setting.
 R_CFG_MULTIPLE = re.compile(r"\S ?% ?(?:self\.)?(?:model_)?config\.(?P<name>\w{1,80})\)? ?(?:==|!=) ?0\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
+# An assertion's `assert` line whose condition compares the world or a parallel size the launch sets
+# ("assert model_parallel_size == len(checkpoints)", "assert world_size % tp_size == 0", "assert len(x) ==
+# dist.get_world_size()"): a library's own check of the parallel layout, read even where the message under it is cut
+# ("AssertionError: L") -- rule BQ (3)'s check shown by its last frame (lead rules W, AE; round 88's codellama-95).
+# Group size: the size the condition names.
+R_ASSERT_WORLD = re.compile(r"^\s*assert\s{1,8}[^\n#]{0,120}?\b(?P<size>(?:model|tensor|pipeline|data|expert|sequence|"
+                            r"context)_(?:model_)?parallel_size|(?:mp|tp|pp|dp|ep)_size|world_size|get_world_size\(\)|"
+                            r"n_?procs?|num_processes)(?:\s{0,2}(?:==|!=|<=|>=|%)|\s{0,2}\)?\s*$)|"
+                            r"^\s*assert\s{1,8}[^\n#]{0,120}?(?:==|!=|<=|>=)\s{0,2}(?:\w{1,30}\.){0,3}"
+                            r"(?P<size2>(?:model|tensor|pipeline)_(?:model_)?parallel_size|world_size|"
+                            r"get_world_size\(\))")
 # A traceback's code line reading an attribute off a parameter's gradient ("allreduce(param.grad.data)",
 # "p.grad.div_(world_size)"): group "attr" the attribute read. An AttributeError right under it that 'NoneType' has no
 # such attribute is that gradient None -- a parameter that got no gradient (parse._grad_src, crash reader's

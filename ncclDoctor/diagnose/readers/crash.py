@@ -419,6 +419,10 @@ class CrashReaders:
         k = S.R_BINDING_MISSING.search(self._body) if b is None and "No constructor" in text else None
         if k is None and b is None and "incompatible constructor" in text and S.R_BINDING_ARGS.search(self._body):
             return self._binding_args(lineno, text)
+        if k is None and b is None and "incompatible function" in text and (f := S.R_BINDING_FN.search(self._body)):
+            self._stub_open = (lineno, f.group("fn"))  # its listing follows, no trigger word in it (_binding_stub)
+            self._follow = max(self._follow, 2)
+            return None
         if k is not None:  # pybind11 refusing to construct a binding's class: installs of mismatched versions
             m = S.R_EXC_TAIL.match(self._body)
             said = ((m.group(2) or "").strip() if m else "") or self._body.strip()[:200]
@@ -455,6 +459,19 @@ class CrashReaders:
             self._binding_open = (lineno, ev)
             self._follow = max(self._follow, 4)  # the listing and "Invoked with:" hold no trigger word
         return ev
+
+    def _binding_stub(self, lineno: int) -> None:
+        """The listing under pybind11's "X(): incompatible function arguments" is one signature taking nothing ("1.
+        () -> None", signatures.R_BINDING_NONE): the exception that line ended is read as the binding family above
+        (``settings``, ``binding`` X, ``args``, ``stub``) -- the installed library's X is a stub its caller's version
+        does not expect (verdict.launch._binding_stub)."""
+        at, fn = self._stub_open
+        self._stub_open = None
+        if self._last_exc is None or self._last_exc[0] != at:
+            return
+        ev = self._last_exc[1]
+        said = (ev.data.get("message") or "").split(". The following", 1)[0].strip()[:200]
+        ev.data.update(settings=said or fn, binding=fn, args=True, stub=True)
 
     def _binding_listed(self, lineno: int, body: str, ev: Event | None = None) -> bool:
         """The class pybind11 lists as the one signature it supports and the keyword arguments the call passed, on
@@ -729,6 +746,11 @@ class CrashReaders:
             ev.data.update(settings=said[:200], reused=r.group("what").strip())
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
+        elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and (
+                wa := S.R_ASSERT_WORLD.match(self._assert_src[1])):
+            # a library's own assert on the world / parallel size the launch sets, its message cut or not (lead rules
+            # W, AE, BQ (3)): the condition is the check (verdict.launch._world_assert)
+            ev.data.update(settings=self._assert_src[1][:200], world_assert=wa.group("size") or wa.group("size2"))
         return ev
 
     def _dcp_failure(self, lineno: int, text: str) -> Event | bool | None:

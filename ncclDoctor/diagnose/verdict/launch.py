@@ -1371,6 +1371,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _reused(e, evs)
     if e.data.get("stages"):
         return _stages_world(e, evs)
+    if e.data.get("world_assert"):
+        return _world_assert(e, evs)
     if e.data.get("world_divisible"):
         return _world_divisible(e, evs)
     if e.data.get("cfg_multiple"):
@@ -1436,6 +1438,9 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
             "relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    sx = next((x for x in evs if x.data.get("stub")), None)
+    if sx is not None:  # a compiled function that takes nothing in the installed build, called with arguments
+        return _binding_stub(sx)
     ax = next((x for x in evs if x.data.get("args")), None)
     if ax is not None:  # a compiled class refusing the arguments its caller passes: two versions of one install
         return _binding_args(ax)
@@ -1823,6 +1828,27 @@ def _plan_constraints(e, evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _world_assert(e, evs: list) -> Verdict:
+    """Lead rules W, AE, BQ (3) (round 88's codellama-95): a traceback ends in a library's own `assert` whose
+    condition compares the world or a parallel size the launch sets (signatures.R_ASSERT_WORLD: "assert
+    model_parallel_size == len(checkpoints)"), its message shown or cut: every process is launched with that size and
+    fails the same check, so the layout does not fit -- config, no rank, whichever process printed it."""
+    cond, size = e.data["settings"].strip(), e.data["world_assert"]
+    return Verdict(
+        "config",
+        f"the job stopped on a library's own check of its parallel layout ({e.data['type']}"
+        f"{': ' + e.data['message'][:120] if e.data.get('message') else ''}, raised by '{cond[:160]}', {e.where}): the "
+        f"check compares {size}, which the launch sets (the number of processes started), with what the job's "
+        "model or data needs -- every process is launched alike and fails it the same way, so no rank is at fault",
+        f"Launch the world the check expects: {size} must equal what the condition compares it with -- the model "
+        "parallel size a checkpoint was saved with is the number of checkpoint shards (a Llama-style loader: "
+        "model_parallel_size == len(checkpoints)), so run one process / GPU per checkpoint shard (torchrun "
+        "--nproc_per_node = the number of shards, e.g. MP=4 for a 34B / 70B model's four shards) or reshard / merge "
+        "the checkpoint to the model parallel size of the GPUs there are; check that the checkpoint directory and "
+        "tokenizer belong to the same model, then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _ckpt_shards(said: str) -> str:
     """The fix's sentence where the check names the model-parallel size a checkpoint was saved with
     (signatures.R_CKPT_MP): the world size must match the number of checkpoint shards, one process (and GPU) per
@@ -1872,6 +1898,29 @@ def _device_count(e, evs: list) -> Verdict:
            if e.data.get("devices_seen") else "")
         + " Then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _binding_stub(e) -> Verdict:
+    """Lead rules AF (2) with round 41's sentence, BR (1) (round 88's transformerengine-1365): pybind11 refused the
+    arguments of a compiled function whose one listed signature takes none ("UbufP2PCommOverlap(): incompatible
+    function arguments ... 1. () -> None"): the installed library keeps only a stub under that name -- an API its
+    version deprecated or removed, or a feature its build left out -- and the application code calling it was written
+    for another version. The same install on every process, even where one process's line (its device) is shown
+    (rule Q): config, no rank."""
+    fn = e.data["binding"]
+    return Verdict(
+        "config",
+        f"pybind11 refused the arguments of the compiled function {fn} ({e.data['settings'][:120]}, {e.where}): the "
+        f"installed library's {fn} takes no arguments at all ('() -> None', a stub), while the Python code calling it "
+        "passes buffers and sizes -- the library installed and the application calling it are of versions that do "
+        "not match (an API the installed version deprecated or removed, or a feature its build left out); one "
+        "install every process shares, so no rank is at fault",
+        f"Match the library and application versions: {fn} is deprecated or was not built into the installed "
+        "library -- run the application version written for the installed library (upgrade the application to the "
+        "library's current API), or install / rebuild the library version (and build options: the feature compiled "
+        "in) the application expects; check both versions (pip show, the package's __version__) in the environment "
+        "every node runs. Turning off the application setting that takes that path avoids the call; then relaunch.",
+        "high", [], [e.brief()], job_wide=True)
 
 
 def _binding_args(e) -> Verdict:

@@ -73,7 +73,11 @@ _NOT_CONTIGUOUS = re.compile(r"(?<![\w.])Tensors must be contiguous\b")
 # all_gather / gather / scatter when the input tensor and the preallocated output list differ in numel): the caller
 # sized the output buffers for one tensor size and handed another (a batch whose size comes from the data, a last
 # batch that is short) -- refused before any data moves (lead rules AV, BB (4), BK (1); round 81's insightface-1890)
-_OPERANDS_NUMEL = re.compile(r"\bAll tensor operands to scatter/gather must have the same number of elements\b")
+# torch 1.6's ProcessGroupNCCL says the same check in older words ("All tensor operands to scatter/gather must have the
+# same size"; round 88's efficientdet-pytorch-69, apex's SyncBatchNorm gathering per-rank means into a list it built
+# for another torch)
+_OPERANDS_NUMEL = re.compile(r"\bAll tensor operands to scatter/gather must have the same "
+                             r"(?:number of elements|size)\b")
 
 
 def _refused_texts(c: Collected) -> list[tuple]:
@@ -155,8 +159,8 @@ def _tensor_refused(c: Collected) -> Verdict | None:
             sized = sized or (ga or cs).group(0)[:200]
         elif _NOT_CONTIGUOUS.search(t):
             contig = True
-        elif "tensor operands" in t and _OPERANDS_NUMEL.search(t):
-            numel = True
+        elif "tensor operands" in t and (om := _OPERANDS_NUMEL.search(t)):
+            numel = numel or om.group(0)
         else:
             continue
         evs.append(e)
@@ -185,9 +189,9 @@ def _tensor_refused(c: Collected) -> Verdict | None:
     if numel and not sized and not contig:
         return Verdict(
             "invalid_usage",
-            "the collective refused its tensors before any data moved ('All tensor operands to scatter/gather must "
-            "have the same number of elements', c10d's own argument check): the input tensor and the preallocated "
-            "output tensors of an all_gather / gather / scatter differ in size -- buffers sized for one shape and a "
+            f"the collective refused its tensors before any data moved ('{numel}', c10d's own argument check): the "
+            "input tensor and the preallocated output tensors of an all_gather / gather / scatter differ in size -- "
+            "buffers sized for one shape and a "
             "tensor of another (a per-rank batch whose size comes from the data, a short last batch); the caller's "
             "tensors, the same code on every rank, so no rank is at fault",
             "Read the traceback: the frame that calls the collective names the tensors. all_gather tensors must have "
@@ -196,7 +200,11 @@ def _tensor_refused(c: Collected) -> Verdict | None:
             "rank's batch the same size -- drop_last=True in the sampler/loader (or the data reader's own "
             "last-batch policy: pad or drop the last partial batch), or pad the tensor to a fixed size before the "
             "call; for tensors whose size legitimately differs per rank, all_gather the sizes first (or use "
-            "all_gather_object) and pad to the largest.",
+            "all_gather_object) and pad to the largest. all_gather output tensors must match the input's size; where "
+            "an installed library builds the list (a SyncBatchNorm, a metric or trainer gathering per-rank values), "
+            "use the library version written for the installed torch (or the torch it supports; torch's own "
+            "torch.nn.SyncBatchNorm instead of a library's) -- the check refused: "
+            f"'{numel}'.",
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if contig and not sized:
         return Verdict(
@@ -392,6 +400,9 @@ def _backend_lacks(c: Collected) -> Verdict | None:
         f"{backend} does not support {op} in this torch: use a collective the backend implements -- "
         + ("dist.all_gather instead of dist.gather (every rank receives the list; keep the destination's entry), or "
            "all_gather_object / gather_object for Python objects, or scatter via broadcast -- " if gather else "")
+        + ("ProcessGroupHCCL is Ascend's backend from the torch_npu plug-in: check the torch_npu version (a release "
+           "that implements it, matched to torch) and guard the call where a library makes it on NPU (a trainer's "
+           "checkpoint saving); " if "hccl" in backend.lower() else "")
         + "or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or upgrade PyTorch: "
         "ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch version on every node; "
         "python -c 'import torch; print(torch.__version__)').",
@@ -543,6 +554,75 @@ def _src_not_in_group(c: Collected) -> Verdict | None:
         "medium", [], [hit.brief()], job_wide=True)
 
 
+# torch.distributed's new_group refusing a ranks list that names a rank outside the world the job was started with
+# (distributed_c10d.py's new_group: "The new group's rank should be within the the world_size set by
+# init_process_group", torch's own doubled "the"): a group -- or a DeviceMesh / parallel layout building one -- laid out
+# for more processes than were launched
+_NEW_GROUP_OUTSIDE = re.compile(r"\bnew group's rank should be within the (?:the )?world_size\b")
+
+
+def _new_group_outside(c: Collected) -> Verdict | None:
+    """Lead rules AV, BA (3), BB (4), BL (4) (round 88's colossalai-2910): torch's own check in new_group that every
+    rank of the new group is within the world (_NEW_GROUP_OUTSIDE) is torch refusing the arguments of a call the
+    job's code (or its framework's mesh) makes alike on every process: invalid_usage, no rank named, nobody shown
+    stuck. Only an exception's own message."""
+    hit = next((e for e in c.exceptions if "world_size" in (t := e.data.get("message") or "")
+                and _NEW_GROUP_OUTSIDE.search(t)), None)
+    if hit is None:
+        return None
+    said = (hit.data.get("message") or "").strip()[:200]
+    return Verdict(
+        "invalid_usage",
+        f"torch.distributed's new_group refused its ranks ({hit.data['type']}: {said}, {hit.where}): the ranks list "
+        "names a rank at or above the world size the job was started with -- a group (or a device mesh / parallel "
+        "layout that builds its groups: a physical_mesh_id, mesh_shape, tensor / pipeline parallel sizes) laid out "
+        "for more processes than were launched; the same code on every process, so no rank is at fault, a usage "
+        "error of the caller",
+        "Keep new_group ranks within world size: launch as many processes as the groups / mesh name (torchrun "
+        "--nproc_per_node = the number of GPUs the layout needs, world_size = nnodes x nproc_per_node), or shrink "
+        "the layout to the world launched (a DeviceMesh's physical_mesh_id / mesh_shape, the parallel sizes, built "
+        "from dist.get_world_size() rather than hard-coded ranks).",
+        "medium", [], [hit.brief()], job_wide=True)
+
+
+# torch's Python argument parser refusing a torch.distributed collective's arguments by their types (torch 0.x-1.x's
+# "TypeError: all_reduce received an invalid combination of arguments - got (tuple, object, object), but expected
+# (tensor in_out, reduce_op op, group gr)", the C binding _dist_all_reduce under it): the call passed something that is
+# not a tensor (a tuple such as torch.max(dim)'s (values, indices), a list, a number). group fn: the collective, got:
+# the argument types passed
+_COLL_ARG_TYPES = re.compile(r"^(?:torch\._C\.)?(?P<fn>_?(?:dist_)?(?:all_reduce|all_gather|broadcast|reduce|gather|"
+                             r"scatter|reduce_scatter|all_to_all|send|recv|isend|irecv|barrier)\w{0,24}) received an "
+                             r"invalid combination of arguments - got \((?P<got>[^()\n]{0,200})\)")
+
+
+def _collective_arg_types(c: Collected) -> Verdict | None:
+    """Lead rules BK (1), BL (4), BB (4) (round 88's heat-64): torch refusing a collective's arguments by their types
+    (_COLL_ARG_TYPES, torch's own parser raising TypeError before any data moves) is torch refusing a call the job's
+    code makes -- the same code on every process: invalid_usage, no rank named. Only a collective's name; another
+    torch function's "received an invalid combination of arguments" (a tensor op's) is not read here."""
+    hit = next(((e, m) for e in c.exceptions if "invalid combination" in (t := e.data.get("message") or "")
+                and (m := _COLL_ARG_TYPES.match(t.strip()))), None)
+    if hit is None:
+        return None
+    e, m = hit
+    fn, got = m.group("fn"), m.group("got").strip()
+    tup = got.split(",", 1)[0].strip() in ("tuple", "list")
+    return Verdict(
+        "invalid_usage",
+        f"torch refused the arguments of the collective {fn} by their types ({e.data['type']}: "
+        f"{(e.data.get('message') or '')[:200]}, {e.where}): it was handed ({got}) where its signature takes a "
+        "tensor first -- the caller's arguments, the same code on every process, so no rank is at fault, a usage "
+        "error of the caller",
+        f"Match the torch.distributed API signature (tensor, op, group): pass {fn} a tensor, not "
+        + ("a tuple -- a function returning (values, indices), such as torch.max / torch.min / torch.topk along a "
+           "dim, gives a tuple: take the values (result[0] or result.values) before the call" if tup else
+           "a Python object -- wrap a number in a tensor on the group's device, and use the *_object collectives "
+           "(all_gather_object, broadcast_object_list) for Python objects")
+        + "; check the argument types and order against the installed torch's documentation of that call (older "
+        "torch takes op and group positionally), then relaunch.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 # torch's DeviceMesh refusing the arguments of init_device_mesh / DeviceMesh(...) by their own consistency
 # (torch/distributed/device_mesh.py: "mesh_shape and mesh_dim_names should have same length!", printed with "Found
 # len(mesh_dim_names): 4 and len(mesh_shape):1."; "Each mesh_dim_name must be unique."): the call is refused before any
@@ -620,6 +700,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
                 or _device_mesh_args(c) or _ddp_device_args(c) or _ddp_kwarg(c) or _src_not_in_group(c)
+                or _new_group_outside(c) or _collective_arg_types(c)
                 or _mpi_refused(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
