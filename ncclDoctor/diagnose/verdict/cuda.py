@@ -684,9 +684,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     elif "999" in text or "unknown error" in text:
         what, fix = (
             "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
-            "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
+            # torch raises it where it next synchronizes (the asynchronous-report note): the call shown need not be
+            # the one that failed (round 88's mu-got-7: 'CUDA error: unknown error' in a softmax)
+            "Check GPU health and the driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
             "dmesg -T | grep -i xid "
-            "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
+            "for Xid errors, and that the driver supports the container's CUDA runtime (update the NVIDIA driver, "
+            "or install the torch build for its CUDA; under WSL2 the Windows-side driver); reset or drain the GPU. "
+            "CUDA errors are reported asynchronously: rerun with CUDA_LAUNCH_BLOCKING=1 to see the call that failed.",
         )
     elif "invalid kernel file" in text or "kernel image is invalid" in text:
         # hipErrorInvalidKernelFile ("invalid kernel file") / cudaErrorInvalidKernelImage and hipErrorInvalidImage
@@ -885,6 +889,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
             "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
         )
+        if any(e.data.get("torch_load") for e in evs):
+            # raised under torch.load's deserializer: a checkpoint saved with cuda:N storages is restored onto GPU N,
+            # another rank's GPU, which an exclusive compute mode refuses (round 88's ms-swift-5118)
+            fix = ("The error is raised inside torch.load, restoring a storage to the GPU it was saved on: load with "
+                   "torch.load(map_location='cpu') or to each rank's own device (map_location=f'cuda:{local_rank}', "
+                   "after torch.cuda.set_device(local_rank)), so no rank opens another rank's GPU. " + fix)
     elif "no cuda-capable device" in text:
         what, fix = (  # cudaErrorNoDevice (38, 100)
             "'no CUDA-capable device is detected' (cudaErrorNoDevice): the process sees no GPU at all",
