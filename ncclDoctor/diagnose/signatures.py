@@ -1911,10 +1911,13 @@ R_DEVICE_PAST = re.compile(r"^\s*device=(\d{1,4}), num_gpus=(\d{0,4})\s*$")
 # ... or at the end of the assert's own line ("... please report a bug to PyTorch. device=7, num_gpus=1"), the count
 # possibly empty or on the next line
 R_DEVICE_SAID = re.compile(r"\bdevice=(\d{1,4}),(?: ?num_gpus=(\d{0,4}))?\s*$")
-R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+# ("CUDA Error: X" with a capital: Transformer Engine's NVTE_CHECK_CUDA, round 88's transformerengine-991)
+R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?[Ee]rror: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
+                          # (the message's closing quote may be cut off with the paste: round 88's nccl-tests-369)
+                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
+                          r"'([^'\n]{1,80})(?:'|\s*$)|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed; torch's
                           # own assert of the device index against the GPUs the process sees (CUDAContext.cpp:
                           # "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED", round 78's mace-1197), the
