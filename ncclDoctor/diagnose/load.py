@@ -697,6 +697,10 @@ SNIFF = 8192
 #             an INFO line holding no other word: with nothing failing after it the lines are none and the fix says
 #             what the messages mean (numerics.R_SCALE_SKIP, readers.exits._exit_noise, verdict.noise._none, lead rule
 #             K; round 88's cogvideo-233)
+#   serialization.py  a traceback frame of torch.load's deserializer ('File ".../torch/serialization.py", line 601,
+#             in default_restore_location'), which holds no other word: a CUDA error raised under it is restoring a
+#             storage onto the GPU it was saved on (S.R_TORCH_LOAD_FILE, parse._load_frame, crash reader: torch_load,
+#             verdict.cuda: map_location in the fix; round 88's ms-swift-5118)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -780,7 +784,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
-            b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step")
+            b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
+            b"serialization.py")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

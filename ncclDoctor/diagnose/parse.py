@@ -305,6 +305,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
         self._frame_code = ""  # that frame's code line, the line under it
         self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
+        self._load_frame = -99  # the last frame of torch.load's deserializer (torch/serialization.py): crash reader
         self._rpc_remote: tuple[int, int, str] | None = None  # torch RPC's remote exception header (line, id, name)
         # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
         # first (crash reader: tb_pkgs)
@@ -1415,6 +1416,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
+            if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
+                self._load_frame = lineno
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
                     pk.group("pkg") not in self._tb_pkgs) and len(self._tb_pkgs) < 16:

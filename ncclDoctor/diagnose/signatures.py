@@ -546,8 +546,13 @@ R_STORE_BARRIER_ADDED = re.compile(r"Added key ?: ?(\S{1,120}) to store for rank
 # did not complete ("slurmstepd: error:  mpi/pmix_v3: pmixp_coll_ring_reset_if_to: node-1 [0]: pmixp_coll_ring.c:742:
 # 0x...: collective timeout seq=0"): a launcher's barrier of a known count (lead rule R), before the job's processes
 R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?collective timeout")
+# torch.load's deserializer in a traceback frame's file: a CUDA error under it is raised restoring a storage to the
+# device it was saved on (map_location), round 88's ms-swift-5118
+R_TORCH_LOAD_FILE = re.compile(r"torch[/\\]serialization\.py$")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
-R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{4,20})\): (\d{1,3})\b[^\n]{0,200}")
+# A pasted excerpt may redact the address ("Xid (PCI:...): 145, RLW_RXPIPE ...", round 88's nccl-2241): still the
+# driver's Xid, only the GPU it names is not said (readers.crash keeps no address then)
+R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{3,20})\): (\d{1,3})\b[^\n]{0,200}")
 # NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
 # Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
 R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")
@@ -1910,10 +1915,13 @@ R_DEVICE_PAST = re.compile(r"^\s*device=(\d{1,4}), num_gpus=(\d{0,4})\s*$")
 # ... or at the end of the assert's own line ("... please report a bug to PyTorch. device=7, num_gpus=1"), the count
 # possibly empty or on the next line
 R_DEVICE_SAID = re.compile(r"\bdevice=(\d{1,4}),(?: ?num_gpus=(\d{0,4}))?\s*$")
-R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?error: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
+# ("CUDA Error: X" with a capital: Transformer Engine's NVTE_CHECK_CUDA, round 88's transformerengine-991)
+R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?[Ee]rror: ([^\n]{1,120}?)(?:\.?\s*$|\. |"
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
-                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?'([^']{1,80})'|"
+                          # (the message's closing quote may be cut off with the paste: round 88's nccl-tests-369)
+                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
+                          r"'([^'\n]{1,80})(?:'|\s*$)|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed; torch's
                           # own assert of the device index against the GPUs the process sees (CUDAContext.cpp:
                           # "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED", round 78's mace-1197), the

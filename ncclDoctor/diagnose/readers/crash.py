@@ -70,8 +70,10 @@ class CrashReaders:
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None  # a kernel log line: the GPU's PCI address, not a rank
             cause = S.R_XID_CAUSE.search(text)
-            ev.data.update(what=f"Xid {x.group(2)} on GPU {x.group(1)}", cuda_code=None, watchdog=False,
-                           xid=int(x.group(2)), pci=x.group(1), cause_xid=int(cause.group(1)) if cause else None)
+            pci = x.group(1) if re.search(r"[0-9a-fA-F]", x.group(1)) else None  # "PCI:...": redacted in the paste
+            ev.data.update(what=f"Xid {x.group(2)} on GPU {pci or '(address not shown)'}", cuda_code=None,
+                           watchdog=False, xid=int(x.group(2)), pci=pci,
+                           cause_xid=int(cause.group(1)) if cause else None)
             return ev
         g = S.R_NVSMI_LOST.search(text) if "device handle" in text else None
         if g:  # nvidia-smi cannot reach a GPU (fallen off its PCIe link): a PCI address, not a rank
@@ -222,6 +224,8 @@ class CrashReaders:
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6) or m.group(12)),
                        watchdog="watchdog thread" in text)
+        if 0 < lineno - self._load_frame <= 24:
+            ev.data["torch_load"] = True  # raised under torch.load restoring a storage to its saved device
         if "device < num_gpus" in what and "device=" in text and (ds := S.R_DEVICE_SAID.search(text)):
             # torch's device-index assert with its values on its own line (read as R_DEVICE_PAST's below it)
             ev.data["device_index"] = int(ds.group(1))

@@ -491,7 +491,24 @@ def _alike(evs: list, ranks: list[int]) -> bool:
     if _one_text({(e.data.get("what") or "").lower() for e in evs}):
         return True
     own = [e for e in evs if e.kind == "cuda_error" and e.data.get("what")]
-    return set(ranks) <= {e.rank for e in own} and _one_text({e.data["what"].lower() for e in own})
+    if not own or not _one_text({e.data["what"].lower() for e in own}):
+        return False
+    said = {e.rank for e in own}
+    # lead rules J, AM (2): a rank whose echo is cut before its 'Last error' text (round 88's pytorch-148150: rank
+    # 7's "ncclUnhandledCudaError:" ends the paste) fails alike where its NCCL error is the same line -- the same
+    # source location and text -- as a rank that shows the CUDA text, and it shows no other CUDA text of its own
+    shown_at = {m.group(0) for e in evs if e.rank in said and (m := _R_NCCL_ERR_AT.search(e.text))}
+    for r in set(ranks) - said:
+        at = {m.group(0) for e in evs if e.rank == r and (m := _R_NCCL_ERR_AT.search(e.text))}
+        if not at or not at <= shown_at or any(e.data.get("last_error") for e in evs if e.rank == r):
+            return False
+    return True
+
+
+# cudaErrorDevicesUnavailable's string (cudaGetErrorString), for an error text cut inside it
+_BUSY = "cuda-capable device(s) is/are busy or unavailable"
+# torch's "NCCL error in: .../NCCLUtils.cpp:133, unhandled cuda error": where and what NCCL returned (_alike)
+_R_NCCL_ERR_AT = re.compile(r"NCCL error in: ?[^\s,]{1,400}:\d{1,6}, [a-z][a-z ]{2,60}")
 
 
 def _one_text(whats: set[str]) -> bool:
@@ -599,7 +616,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
-    build = init_err = False
+    build = init_err = multicast = False
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif lost := sorted({e.data["pci"] for e in evs if e.data.get("lost")}):
@@ -684,9 +701,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     elif "999" in text or "unknown error" in text:
         what, fix = (
             "'Cuda failure 999 unknown error': the CUDA driver/GPU is in a bad state",
-            "Check the GPU and driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
+            # torch raises it where it next synchronizes (the asynchronous-report note): the call shown need not be
+            # the one that failed (round 88's mu-got-7: 'CUDA error: unknown error' in a softmax)
+            "Check GPU health and the driver on that node: nvidia-smi (is the GPU visible, any 'ERR!'), "
             "dmesg -T | grep -i xid "
-            "for Xid errors, and that the driver supports the container's CUDA runtime; reset or drain the GPU.",
+            "for Xid errors, and that the driver supports the container's CUDA runtime (update the NVIDIA driver, "
+            "or install the torch build for its CUDA; under WSL2 the Windows-side driver); reset or drain the GPU. "
+            "CUDA errors are reported asynchronously: rerun with CUDA_LAUNCH_BLOCKING=1 to see the call that failed.",
         )
     elif "invalid kernel file" in text or "kernel image is invalid" in text:
         # hipErrorInvalidKernelFile ("invalid kernel file") / cudaErrorInvalidKernelImage and hipErrorInvalidImage
@@ -784,6 +805,21 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             fix += (" 'operation not supported' there is managed/paged memory (cudaMemPrefetchAsync) the GPU, driver, "
                     "WSL or vGPU does not support: for bitsandbytes use a plain optimizer instead of its paged one "
                     "(optim paged_adamw_* -> adamw_torch).")
+    elif "operation not supported" in text and "userbuffers" in text:
+        # Transformer Engine's Userbuffers (--tp-comm-overlap) creating its communicator: the CUDA call it refuses
+        # there is a multicast object's (cuMulticastCreate, NVLink SHARP), which needs NVSwitch-connected GPUs and a
+        # driver >= 535 -- the platform every rank shares, not a rank (lead rules AT (1), V (2); round 88's
+        # transformerengine-991); NCCL's cuMem reading below is not its remedy
+        multicast = True
+        what, fix = (
+            "'operation not supported' from a CUDA call Transformer Engine's Userbuffers makes while creating its "
+            "communicator for the tensor-parallel comm overlap: CUDA multicast objects, which this GPU / driver does "
+            "not offer",
+            "CUDA multicast needs NVSwitch-connected GPUs and an NVIDIA driver >= 535 (nvidia-smi shows the driver "
+            "version): upgrade the NVIDIA driver (and the fabric manager on NVSwitch systems, its version equal to the "
+            "driver's), or set UB_SKIPMC=1 so Userbuffers falls back to CUDA IPC handles, or disable tp comm overlap "
+            "(--tp-comm-overlap off, ub_tp_comm_overlap=False) to confirm.",
+        )
     elif "operation not supported" in text or "operation not permitted" in text:
         what, fix = (
             f"'{'operation not supported' if 'supported' in text else 'operation not permitted'}' from a CUDA call "
@@ -875,7 +911,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "bad index, TORCH_USE_CUDA_DSA for the assertion's text; check the data that rank got (labels vs "
             "num_classes, token ids vs the embedding size after adding tokens).",
         )
-    elif "busy or unavailable" in text:
+    elif "busy or unavailable" in text or any(_BUSY.startswith(w) and len(w) >= 12 for w in (
+            (e.data.get("what") or "").lower() for e in evs)):
+        # a paste cut inside the error's text ("Test CUDA failure common.cu:1304 'CUDA-capable", round 88's
+        # nccl-tests-369): the one CUDA runtime string that starts so is cudaErrorDevicesUnavailable's ("no CUDA-capable
+        # device is detected" starts with "no")
         what, fix = (  # cudaErrorDevicesUnavailable (46): the GPU refused a new CUDA context
             "'CUDA-capable device(s) is/are busy or unavailable' (cudaErrorDevicesUnavailable): the GPU refused a "
             "new CUDA context -- it is in an exclusive compute mode and another process (a second rank on the same "
@@ -885,6 +925,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
             "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
         )
+        if any(e.data.get("torch_load") for e in evs):
+            # raised under torch.load's deserializer: a checkpoint saved with cuda:N storages is restored onto GPU N,
+            # another rank's GPU, which an exclusive compute mode refuses (round 88's ms-swift-5118)
+            fix = ("The error is raised inside torch.load, restoring a storage to the GPU it was saved on: load with "
+                   "torch.load(map_location='cpu') or to each rank's own device (map_location=f'cuda:{local_rank}', "
+                   "after torch.cuda.set_device(local_rank)), so no rank opens another rank's GPU. " + fix)
     elif "no cuda-capable device" in text:
         what, fix = (  # cudaErrorNoDevice (38, 100)
             "'no CUDA-capable device is detected' (cudaErrorNoDevice): the process sees no GPU at all",
@@ -1012,6 +1058,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank runs, or the ROCm stack under them -- not one rank's fault",
             fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     conf, shared = "high" if len(ranks) == 1 else "medium", False
+    if multicast and not ranks and not alone:
+        shared = True  # the node's driver / GPUs, the same under every rank's communicator set-up (rule V (2))
     if alone:  # read from NCCL's version line or the destructor's note, not from a line naming the rank
         ranks = alone
     elif (not ranks and not xids and not hsa and not other and not twice
