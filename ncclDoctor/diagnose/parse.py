@@ -319,6 +319,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.rank0_proc: Event | None = None  # the process that printed NCCL's version line (_version_printer)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
+        self.loads: dict[int | None, Event] = {}  # the last weights-loading bar of each prefix's rank (_load_bar)
         self._role_ranks: dict[int, set[int]] = {}  # "[defaultN]:" -> the global ranks tagged after it (R_ROLE_RANK)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         # the agent's first closing-signal event of the input: at its end, given the one pid missing from the run of
@@ -1282,7 +1283,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             h = S.R_BAR_HEAD.search(text[max(0, m.start() - 170): m.start()])
             what = h.group("what").strip(" :") if h else ""
             if not S.R_DATA_BAR.search(what):
-                if S.R_EVAL_BAR.search(what):
+                if S.R_SHARDS_BAR.search(what):
+                    self._load_bar(lineno, h, m, what)
+                elif S.R_EVAL_BAR.search(what):
                     self._eval(lineno, text, m.start(), int(m.group("pct")) < 100 and int(m.group("n")) <
                                int(m.group("total")), (h.group(0) + m.group(0)).strip())
                 continue
@@ -1293,6 +1296,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if h.group(0).startswith("[default") and rank is not None:
                 ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
+
+    def _load_bar(self, lineno: int, h, m, what: str) -> None:
+        """A model's weights loading (transformers' / vLLM's "Loading checkpoint shards" bar, its first letters cut by
+        a paste or not): the last one of each prefix's rank, an event of kind ``load_bar`` that names no rank (the
+        prefix's is in its data) -- how far the loading got when the lines stop, not a failure."""
+        rank = int(h.group("rank")) if h.group("rank") is not None else None
+        pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
+        ev = Event("load_bar", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
+        ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
+        if len(self.loads) < 64 or rank in self.loads:
+            self.loads[rank] = ev
 
     def _step_line(self, lineno: int, m) -> None:
         """A rank's progress line (signatures.R_RANK_STEP): consecutive lines of one phase are a block, the ranks that

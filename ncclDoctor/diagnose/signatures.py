@@ -771,6 +771,9 @@ R_DS_WORLD_DICT = re.compile(r"\[launch\.py:\d{1,5}:main\] WORLD INFO DICT: (\{[
 R_CMD_STATUS = re.compile(r"\b(?:exited with non-zero (?:exit )?status|returned non-zero exit status) (\d{1,3})\b")
 DS_STATUS_SIGNALS = (4, 6, 7, 8, 9, 11)  # the crash signals a 256 - N status is read as (not 1: ssh's own 255)
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
+# a progress bar's head naming the loading of a model's shards (parse._load_bar): a paste may cut its first letters
+# ("oading checkpoint shards:"), so the bar head's own words decide, not the "Loading" before them
+R_SHARDS_BAR = re.compile(r"checkpoint shards\b", re.IGNORECASE)
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 # nccl-tests' preamble ("# nThread 1 nGpus 8 minBytes ... maxBytes ..."), which only the world's rank 0 prints: two of
