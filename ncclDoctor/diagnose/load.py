@@ -692,6 +692,10 @@ SNIFF = 8192
 #             only have 1 participants, need 2"), which holds no other word: the job's own rendezvous of a known count,
 #             fewer joined than it needs (S.R_QUORUM_SHORT, readers.store._store, verdict.store, lead rule R; round
 #             87's torchft-63)
+#   raised from doWait  c10's tail under a bare "RuntimeError: Socket Timeout" ("Exception raised from doWait at
+#             ../torch/csrc/distributed/c10d/TCPStore.cpp:445"), which holds no other word: TCPStore's wait for a key on
+#             a store the process had connected to, a read that timed out, not a connect (readers.store._store,
+#             verdict.missing._store_wait, lead rule Y; round 88's returnn-1621)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -775,7 +779,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
-            b"_sync_reduction_works", b"No quorum", b"$'\\r'")
+            b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"raised from doWait")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -333,6 +333,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
+        self._sock_timeout: tuple[int, Event] | None = None  # a bare "Socket Timeout" store event (readers.store)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._store_check = -9  # the last C++ frame of TCPStore::check() (its caller's frame may follow)
         self._store_sock: tuple[int, Event] | None = None  # a store socket reset warning, its C++ frames may follow
