@@ -233,6 +233,14 @@ R_BLOCKING_TIMEOUT = re.compile(r"\b(?:RuntimeError|DistBackendError): Operation
 # only follows the close (lead rule B, rule Y by analogy)
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[|"
                             r"Application timeout caused pair closure")
+# gloo's GLOO_ERROR_MSG header cut inside or right after its source site in tcp/unbound_buffer.cc ("RuntimeError:
+# [../third_party/gloo/gloo/transport/tcp/un", "...tcp/unbound_buffer.cc:133]" and nothing after): that file's own
+# error messages are only the send/recv waits timing out ("Timed out waiting Nms for recv operation to complete"; a
+# pair's error it rethrows keeps the pair's site, its checks say "enforce fail at"), so the site fixes the message as
+# rules BG (3), AM (1) read a cut site (readers.watchdog; round 88's returnn-1454). The name cut at any point from "un"
+# on (a prefix of "unbound_buffer.cc" is checked in the reader: no other file of tcp/ starts with "u")
+R_GLOO_WAIT_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/(un[\w.]{0,16})(?::\d{1,6})?\W{0,8}$")
+GLOO_WAIT_FILE = "unbound_buffer.cc"
 # Ascend HCCL's EI0006 inside a collective (torch_npu's HcclAllreduce ... "error code is 6"): "Getting socket times
 # out. Reason: Remote Rank did not send the data in time" -- this rank was inside the collective, connected, waiting
 # for a peer's data that never came: a waiting rank's line like gloo's recv timeout (lead rules B, E, Y), never its
