@@ -696,6 +696,11 @@ SNIFF = 8192
 #             ../torch/csrc/distributed/c10d/TCPStore.cpp:445"), which holds no other word: TCPStore's wait for a key on
 #             a store the process had connected to, a read that timed out, not a connect (readers.store._store,
 #             verdict.missing._store_wait, lead rule Y; round 88's returnn-1621)
+#   main_process_first  a traceback's frame or code line of a "main process first" block (transformers'
+#             training_args.main_process_first, accelerate's main_process_first / local_main_process_first), which
+#             holds no other word: a process cut inside its entry barrier waits for the main process's guarded work
+#             (parse._main_first, verdict.unread._open_traceback, lead rules AC (1), AY (3), BS (3); round 88's
+#             llamafactory-860)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -779,7 +784,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
-            b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"raised from doWait")
+            b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"raised from doWait", b"main_process_first")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

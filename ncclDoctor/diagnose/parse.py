@@ -347,6 +347,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        # a traceback's frame of a "main process first" block (transformers' / accelerate's main_process_first,
+        # accelerate's local_main_process_first): (its traceback's header, the frame's line); and the header of a
+        # traceback whose collective frame (a barrier) came right under it -- the block's entry barrier (_main_first)
+        self._main_first: tuple[int, int] | None = None
+        self._main_first_wait: int | None = None
+        self._bar_left: int | None = None  # a line holding a progress bar's time field with time left (R_TQDM_LEFT)
         self._tb_opened: list[tuple[int, str]] = []  # a header with its <module> frame right under it (tb_open)
         self._reply_workers: set[int] = set()  # the workers torchelastic's agent set reply files for (R_REPLY_FILE)
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
@@ -568,7 +574,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a Python traceback's header and its outermost frame (verdict.unread._open_traceback reads whether its
             # exception line was read after it): kept aside, read only where nothing else in the lines failed
             ev = self._context(head, frame, "tb_open")
-            ev.data.update(head=head, rank=ev.rank)
+            ev.data.update(head=head, rank=ev.rank, main_first=head == self._main_first_wait,
+                           bar_left=self._bar_left is not None)
             ev.rank = None  # kept aside, no rank's own line: it must not add a rank to the world the others read
             self.aside.append(ev)
         self._tb_opened = []
@@ -793,7 +800,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # TrainingArguments / accelerate's): the non-main ranks wait there in a barrier while the main process
         # pre-processes (verdict.unread._cut_where; round 81's ascend-pytorch-62)
         if any("main_process_first(" in x[1] for x in shown if x is not frame and not S.R_PY_FRAME_END.search(x[1])):
-            ev.data["main_first"] = True
+            ev.data.update(main_first=True, bar_left=self._bar_left is not None)
         # multiprocessing's spawn child re-importing the main module (spawn_main -> prepare -> _fixup_main_from_path ->
         # runpy) down to a top-level frame of the user's own script: the main module runs its launch unguarded in
         # every spawned child (lead rule BL (1); verdict.unread._cut_where)
@@ -1153,6 +1160,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
+        if "<" in text and (left := S.R_TQDM_LEFT.search(text)) and left.group("left").strip("0:"):
+            self._bar_left = lineno  # a progress bar with time left: a step still running when the lines stop
         if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
                 S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)
@@ -1416,6 +1425,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
+            if self._frame_func.endswith("main_process_first") and self._tb_heads:
+                self._main_first = (self._tb_heads[-1], lineno)
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
                     pk.group("pkg") not in self._tb_pkgs) and len(self._tb_pkgs) < 16:
                 self._tb_pkgs.append(pk.group("pkg"))
@@ -1590,6 +1601,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.aside.append(ev)
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
+            if f.group(1) == "barrier" and self._main_first is not None and 0 < lineno - self._main_first[1] <= 4 \
+                    and self._tb_heads and self._main_first[0] == self._tb_heads[-1]:
+                self._main_first_wait = self._main_first[0]  # the block's barrier, right under its frame
             self._site(lineno, f.group(1))
         elif ("_broadcast_coalesced" in body or "_sync_" in body) and S.R_DDP_SYNC_FRAME.search(body):
             self._coll_frame = (lineno, "broadcast")  # DDP's own broadcast of the parameters (no site: one call)
