@@ -609,6 +609,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.add(ev)
     for ev in p.bars.values():  # how far each rank's data preparation got, at the end of its lines
         c.add(ev)
+    for ev in p.loads.values():  # how far each rank's loading of the weights got, at the end of its lines
+        c.add(ev)
     if (steps := p.step_block()) is not None:  # which ranks printed the last phase, and the phase before it
         c.add(steps)
     for ev in p.evals.values():  # how far each rank's evaluation got, at the end of its lines

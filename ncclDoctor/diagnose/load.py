@@ -701,6 +701,15 @@ SNIFF = 8192
 #             in default_restore_location'), which holds no other word: a CUDA error raised under it is restoring a
 #             storage onto the GPU it was saved on (S.R_TORCH_LOAD_FILE, parse._load_frame, crash reader: torch_load,
 #             verdict.cuda: map_location in the fix; round 88's ms-swift-5118)
+#   raised from doWait  c10's tail under a bare "RuntimeError: Socket Timeout" ("Exception raised from doWait at
+#             ../torch/csrc/distributed/c10d/TCPStore.cpp:445"), which holds no other word: TCPStore's wait for a key on
+#             a store the process had connected to, a read that timed out, not a connect (readers.store._store,
+#             verdict.missing._store_wait, lead rule Y; round 88's returnn-1621)
+#   main_process_first  a traceback's frame or code line of a "main process first" block (transformers'
+#             training_args.main_process_first, accelerate's main_process_first / local_main_process_first), which
+#             holds no other word: a process cut inside its entry barrier waits for the main process's guarded work
+#             (parse._main_first, verdict.unread._open_traceback, lead rules AC (1), AY (3), BS (3); round 88's
+#             llamafactory-860)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -785,7 +794,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
-            b"serialization.py")
+            b"serialization.py", b"raised from doWait", b"main_process_first")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1032,7 +1041,8 @@ def _automata():
     (round 80's fixes): six of 53, the sixth full; 326 (session 30, round 81's fixes): six of 55 (a seventh of 53
     would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
     holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
-    six of 58 (a seventh would hold three)."""
+    six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
+    three)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1043,7 +1053,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 58
+_CHUNK = 59
 _AUTOMATON: dict = {}
 
 

@@ -328,6 +328,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.rank0_proc: Event | None = None  # the process that printed NCCL's version line (_version_printer)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
+        self.loads: dict[int | None, Event] = {}  # the last weights-loading bar of each prefix's rank (_load_bar)
         self._role_ranks: dict[int, set[int]] = {}  # "[defaultN]:" -> the global ranks tagged after it (R_ROLE_RANK)
         self.closed_pids: list[int] = []  # the workers torchrun's agent stopped ("Sending process P closing ...")
         # the agent's first closing-signal event of the input: at its end, given the one pid missing from the run of
@@ -341,6 +342,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
+        self._sock_timeout: tuple[int, Event] | None = None  # a bare "Socket Timeout" store event (readers.store)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._store_check = -9  # the last C++ frame of TCPStore::check() (its caller's frame may follow)
         self._store_sock: tuple[int, Event] | None = None  # a store socket reset warning, its C++ frames may follow
@@ -354,6 +356,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # process's (_sites_apart)
         self._sites: list[tuple[int, str]] = []
         self._tb_heads: list[int] = []
+        # a traceback's frame of a "main process first" block (transformers' / accelerate's main_process_first,
+        # accelerate's local_main_process_first): (its traceback's header, the frame's line); and the header of a
+        # traceback whose collective frame (a barrier) came right under it -- the block's entry barrier (_main_first)
+        self._main_first: tuple[int, int] | None = None
+        self._main_first_wait: int | None = None
+        self._bar_left: int | None = None  # a line holding a progress bar's time field with time left (R_TQDM_LEFT)
         self._tb_opened: list[tuple[int, str]] = []  # a header with its <module> frame right under it (tb_open)
         self._reply_workers: set[int] = set()  # the workers torchelastic's agent set reply files for (R_REPLY_FILE)
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
@@ -578,7 +586,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # a Python traceback's header and its outermost frame (verdict.unread._open_traceback reads whether its
             # exception line was read after it): kept aside, read only where nothing else in the lines failed
             ev = self._context(head, frame, "tb_open")
-            ev.data.update(head=head, rank=ev.rank)
+            ev.data.update(head=head, rank=ev.rank, main_first=head == self._main_first_wait,
+                           bar_left=self._bar_left is not None)
             ev.rank = None  # kept aside, no rank's own line: it must not add a rank to the world the others read
             self.aside.append(ev)
         self._tb_opened = []
@@ -803,7 +812,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # TrainingArguments / accelerate's): the non-main ranks wait there in a barrier while the main process
         # pre-processes (verdict.unread._cut_where; round 81's ascend-pytorch-62)
         if any("main_process_first(" in x[1] for x in shown if x is not frame and not S.R_PY_FRAME_END.search(x[1])):
-            ev.data["main_first"] = True
+            ev.data.update(main_first=True, bar_left=self._bar_left is not None)
         # multiprocessing's spawn child re-importing the main module (spawn_main -> prepare -> _fixup_main_from_path ->
         # runpy) down to a top-level frame of the user's own script: the main module runs its launch unguarded in
         # every spawned child (lead rule BL (1); verdict.unread._cut_where)
@@ -1163,6 +1172,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
+        if "<" in text and (left := S.R_TQDM_LEFT.search(text)) and left.group("left").strip("0:"):
+            self._bar_left = lineno  # a progress bar with time left: a step still running when the lines stop
         if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
                 S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)
@@ -1294,7 +1305,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             h = S.R_BAR_HEAD.search(text[max(0, m.start() - 170): m.start()])
             what = h.group("what").strip(" :") if h else ""
             if not S.R_DATA_BAR.search(what):
-                if S.R_EVAL_BAR.search(what):
+                if S.R_SHARDS_BAR.search(what):
+                    self._load_bar(lineno, h, m, what)
+                elif S.R_EVAL_BAR.search(what):
                     self._eval(lineno, text, m.start(), int(m.group("pct")) < 100 and int(m.group("n")) <
                                int(m.group("total")), (h.group(0) + m.group(0)).strip())
                 continue
@@ -1305,6 +1318,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if h.group(0).startswith("[default") and rank is not None:
                 ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
+
+    def _load_bar(self, lineno: int, h, m, what: str) -> None:
+        """A model's weights loading (transformers' / vLLM's "Loading checkpoint shards" bar, its first letters cut by
+        a paste or not): the last one of each prefix's rank, an event of kind ``load_bar`` that names no rank (the
+        prefix's is in its data) -- how far the loading got when the lines stop, not a failure."""
+        rank = int(h.group("rank")) if h.group("rank") is not None else None
+        pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
+        ev = Event("load_bar", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
+        ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
+        if len(self.loads) < 64 or rank in self.loads:
+            self.loads[rank] = ev
 
     def _step_line(self, lineno: int, m) -> None:
         """A rank's progress line (signatures.R_RANK_STEP): consecutive lines of one phase are a block, the ranks that
@@ -1419,6 +1443,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
                 self._load_frame = lineno
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
+            if self._frame_func.endswith("main_process_first") and self._tb_heads:
+                self._main_first = (self._tb_heads[-1], lineno)
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
                     pk.group("pkg") not in self._tb_pkgs) and len(self._tb_pkgs) < 16:
                 self._tb_pkgs.append(pk.group("pkg"))
@@ -1599,6 +1625,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.aside.append(ev)
         if 'c10d.py", line' in body and (f := S.R_COLL_FRAME.search(body)):
             self._coll_frame = (lineno, f.group(1))
+            if f.group(1) == "barrier" and self._main_first is not None and 0 < lineno - self._main_first[1] <= 4 \
+                    and self._tb_heads and self._main_first[0] == self._tb_heads[-1]:
+                self._main_first_wait = self._main_first[0]  # the block's barrier, right under its frame
             self._site(lineno, f.group(1))
         elif ("_broadcast_coalesced" in body or "_sync_" in body) and S.R_DDP_SYNC_FRAME.search(body):
             self._coll_frame = (lineno, "broadcast")  # DDP's own broadcast of the parameters (no site: one call)

@@ -237,6 +237,14 @@ R_BLOCKING_TIMEOUT = re.compile(r"\b(?:RuntimeError|DistBackendError): Operation
 # only follows the close (lead rule B, rule Y by analogy)
 R_GLOO_TIMEOUT = re.compile(r"Timed out waiting (\d+)ms for (?:recv|send) operation|(?:Read|Write) timeout \[|"
                             r"Application timeout caused pair closure")
+# gloo's GLOO_ERROR_MSG header cut inside or right after its source site in tcp/unbound_buffer.cc ("RuntimeError:
+# [../third_party/gloo/gloo/transport/tcp/un", "...tcp/unbound_buffer.cc:133]" and nothing after): that file's own
+# error messages are only the send/recv waits timing out ("Timed out waiting Nms for recv operation to complete"; a
+# pair's error it rethrows keeps the pair's site, its checks say "enforce fail at"), so the site fixes the message as
+# rules BG (3), AM (1) read a cut site (readers.watchdog; round 88's returnn-1454). The name cut at any point from "un"
+# on (a prefix of "unbound_buffer.cc" is checked in the reader: no other file of tcp/ starts with "u")
+R_GLOO_WAIT_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/(un[\w.]{0,16})(?::\d{1,6})?\W{0,8}$")
+GLOO_WAIT_FILE = "unbound_buffer.cc"
 # Ascend HCCL's EI0006 inside a collective (torch_npu's HcclAllreduce ... "error code is 6"): "Getting socket times
 # out. Reason: Remote Rank did not send the data in time" -- this rank was inside the collective, connected, waiting
 # for a peer's data that never came: a waiting rank's line like gloo's recv timeout (lead rules B, E, Y), never its
@@ -717,6 +725,9 @@ R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-
 # prefix of the process printing it right before it ("[default0]:" torchrun --tee, "[rank0]:"). A rank whose own
 # bar is short of its end was still preparing data (lead rule I): not a training loop's bar, which every hang shows,
 # nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
+# a tqdm bar's time field, "[elapsed<remaining, rate" ("[31:13<7:10:59, 908.45 examples/s]"), also when a paste cut
+# the bar's head and count off: what is left of a bar still running (parse: _bar_left; lead rules AC (1), BS (3))
+R_TQDM_LEFT = re.compile(r"\[\d{1,4}:\d\d(?::\d\d)?<(?P<left>\d{1,4}:\d\d(?::\d\d)?), ")
 R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,200}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
 # what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
 R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
@@ -780,6 +791,9 @@ R_DS_WORLD_DICT = re.compile(r"\[launch\.py:\d{1,5}:main\] WORLD INFO DICT: (\{[
 R_CMD_STATUS = re.compile(r"\b(?:exited with non-zero (?:exit )?status|returned non-zero exit status) (\d{1,3})\b")
 DS_STATUS_SIGNALS = (4, 6, 7, 8, 9, 11)  # the crash signals a 256 - N status is read as (not 1: ssh's own 255)
 R_LOADING_SHARDS = re.compile(r"Loading (?:safetensors |pt |bin )?checkpoint shards\b")
+# a progress bar's head naming the loading of a model's shards (parse._load_bar): a paste may cut its first letters
+# ("oading checkpoint shards:"), so the bar head's own words decide, not the "Loading" before them
+R_SHARDS_BAR = re.compile(r"checkpoint shards\b", re.IGNORECASE)
 R_LOADING_DONE = re.compile(r"\b100%|\b(\d{1,5})/\1\b")  # the bar at its end: the weights were loaded
 R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 # nccl-tests' preamble ("# nThread 1 nGpus 8 minBytes ... maxBytes ..."), which only the world's rank 0 prints: two of

@@ -131,6 +131,13 @@ class StoreReaders:
         return asked[1] if asked is not None and 0 < lineno - asked[0] <= 3 else None
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        if "raised from doWait" in text and self._sock_timeout is not None and 0 < lineno - self._sock_timeout[0] <= 2:
+            # c10's tail under a bare "Socket Timeout": TCPStore's doWait, a wait for a key on a store the process
+            # had connected to (a connect failing is the constructor's), so a read that timed out (lead rule Y), as
+            # waitForInput's line says it; no torchrun agent frame or rendezvous word is then read by _store_wait
+            self._sock_timeout[1].data.update(waited_input=True, do_wait=True)
+            self._sock_timeout = None
+            return None
         if "libuv" in text and S.R_NO_LIBUV.search(text):  # a build without the store's backend: config, not a store
             ev = self._context(lineno, text, "no_nccl")
             ev.data["what"] = "libuv"
@@ -388,6 +395,9 @@ class StoreReaders:
             # on a connected store (lead rule Y), and no torchrun agent makes that call
             ev.data.update(waited_input=True, in_collective=self._coll_frame[1])
         ev.data["rendezvous"] = "endezvous" in text or "etcd.Etcd" in text
+        if not ev.data.get("waited_input") and (t := S.R_EXC_TAIL.match(self._body)) \
+                and (t.group(2) or "").strip() == "Socket Timeout":
+            self._sock_timeout = (lineno, ev)  # its c10 tail may name doWait on the next line (above)
         if "ait timeout" in text and S.R_STORE_KEY0.search(text):
             ev.data["key0"] = True  # the wait named key '0' alone: the key rank 0 publishes (rules G, Y)
         if "etcd.Etcd" in text:

@@ -93,6 +93,14 @@ class WatchdogReaders:
             ev.data.update(timeout_ms=int(g.group(1)) if g.group(1) else None, backend="gloo")
             self._sites_apart(lineno, ev)
             return ev
+        g = S.R_GLOO_WAIT_CUT.search(text) if "tcp/un" in text and "enforce fail" not in text else None
+        if g and S.GLOO_WAIT_FILE.startswith(g.group(1)):
+            # gloo's header cut at its unbound_buffer.cc site: a send/recv wait that timed out (signatures), no
+            # message, timeout or peer left to read
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=None, backend="gloo", site_cut=True)
+            self._sites_apart(lineno, ev)
+            return ev
         h = S.R_HCCL_WAIT.search(text) if ("did not send" in text or "fftsplus task timeout" in text
                                         or "Notify record" in text or "socket times out" in text) else None
         if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum

@@ -854,9 +854,12 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a wait printed under a Ray actor's prefix ("(RayTrainWorker pid=3738, ip=10.0.0.5) [W socket.cpp:432] [c10d]
     # While waitForInput, ..."): Ray Train's workers are the job's own processes (no torchrun agent runs under Ray;
     # the rank-0 worker hosts the store), so the read is a process of the job, its rank not shown (rules AD (2), AR)
+    # a bare "RuntimeError: Socket Timeout" whose c10 tail names TCPStore's doWait (readers.store): a Python exception
+    # carries no "[rankN]:" log prefix, so no tag says nothing here; the wait for a key on a connected store is the
+    # job's own process unless torchrun's agent is shown making it (its frames, rendezvous words: below) -- rule Y
     evs = [e for e in c.samples.get("store_timeout", []) if e.data.get("waited_input")
            and (e.rank is not None or e.data.get("in_collective") or app or _headless_wait(e.text)
-                or _actor_wait(e.text))]
+                or _actor_wait(e.text) or e.data.get("do_wait"))]
     if not evs or c.kinds.get("agent_frame") or any(e.data.get("joined") or e.data.get("rendezvous")
                                                      for e in c.samples.get("store_timeout", [])):
         return None
@@ -872,6 +875,12 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _client_wait(who, ep, rpc[0], evs)
     seen = (f"; the lines show data still being prepared ({bars[0].data['what']}: {bars[0].data['pct']}%)"
             if bars else "")
+    # no data bar but the model's weights still loading ("Loading checkpoint shards: 25%| 1/4"): a rank still loading
+    # the checkpoint is the likelier one the key waits for; the bar names no rank unless its prefix does (rule AC (1))
+    loads = [] if bars else [e for e in c.samples.get("load_bar", []) if not e.data["done"]]
+    if loads:
+        seen = (f"; the lines show the model's checkpoint still loading ({loads[0].data['what']}: "
+                f"{loads[0].data['pct']}%)")
     return Verdict(
         "rank_missing",
         f"{who} had connected to the store at {ep} and waited the whole timeout for a key another rank had "
@@ -880,8 +889,11 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "victims and the lines do not name the one they wait for",
         # the key's writer is rank 0 for most keys (the main process that prepares the data): check it first
         "Find the rank the others wait for (rank 0 for most keys) and check the main rank is still alive: its own log "
-        "up to the timeout, a py-spy dump of rank 0 (py-spy dump --pid PID) while the job waits. " + BUSY_FIX
-        + " If it died, its traceback and exit code are the cause. If "
+        "up to the timeout, a py-spy dump of rank 0 (py-spy dump --pid PID) while the job waits. "
+        + (LOAD_FIX if loads else "") + BUSY_FIX + " If it died, its traceback and exit code are the cause. A rank "
+        "elsewhere in the code (evaluation or saving on rank 0 alone while the others enter a collective, whose new "
+        "group or first call reads the store) is found by a py-spy dump of every rank; TORCH_DISTRIBUTED_DEBUG=DETAIL "
+        "and dist.monitored_barrier(wait_all_ranks=True) name the rank that does not arrive. If "
         f"it is a rank on the other node(s) that never joined, check they were started and reach {ep} (nc -zv HOST "
         "PORT; MASTER_ADDR / --dist-init-addr naming an address every node can route to, over the same family: IPv4 "
         "vs IPv6 from the host name's lookup).",
@@ -892,6 +904,13 @@ def _store_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # the endpoint a store client was given as the wildcard address: a listening socket's "every interface", no address
 # of the server that another host (or the trainer) can reach it at
 _R_WILDCARD_HOST = re.compile(r"^(?:::ffff:)?0\.0\.0\.0:|^:::")
+
+
+# a store wait beside a weights-loading bar that stopped short (parse._load_bar): the remedy of slow loading itself
+LOAD_FIX = ("The lines show a rank still loading the checkpoint when the wait ran out: slow checkpoint loading (the "
+            "shards' seconds per item in its bar) from a slow or shared filesystem -- pre-copy the checkpoint to local "
+            "disk or faster storage, load it once and cache it, and raise the distributed/store timeout "
+            "(init_process_group(timeout=timedelta(...))) to cover the load. ")
 
 
 def _client_wait(who: str, ep: str, rpc: Event, evs: list[Event]) -> Verdict:

@@ -314,8 +314,9 @@ def _silent_lead(c: Collected, waiting: list[int], silent: list[int]) -> Verdict
 
 GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual reason -- uneven data (one rank ran out "
              "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
-             "one rank still evaluating or saving; dist.monitored_barrier(wait_all_ranks=True) names every rank that "
-             "does not arrive.")
+             "one rank still evaluating or saving: make every rank reach the same all_reduce (or barrier, broadcast) "
+             "the same number of times, and take a py-spy dump of every rank while it hangs; "
+             "dist.monitored_barrier(wait_all_ranks=True) names every rank that does not arrive.")
 
 
 # Ascend's HCCL names its own knobs: the wait that ran out is HCCL_EXEC_TIMEOUT (HCCL_CONNECT_TIMEOUT at the link's
@@ -468,6 +469,33 @@ P2P_PEER = (" A point-to-point SEND/RECV (or a batch of them) waits on one peer:
             "send/recv order of the stages (both sides sending first deadlocks without batch_isend_irecv).")
 
 
+def _line_of(e: Event) -> tuple[str, int]:
+    path, _, n = e.where.rpartition(":")
+    return path, int(n) if n.isdigit() else -1
+
+
+def _died_after_wait(c: Collected, rank: int, st) -> bool:
+    """Lead rule BS (4) (round 88's vllm-16514): a rank shown only dying with no cause (multiprocessing's "Process
+    SpawnProcess-N:" header, its traceback not shown), printed at or after a timeout line that says the op waited its
+    full timeout ("Timed out waiting 1800000ms", a watchdog's Timeout(ms)): the waiting rank's peers kept their
+    connections open through the whole wait, so that death came after, not first (rule AU (1) does not name it) --
+    read by rule AN (1), neither named nor a proven victim, and the timed-out rank alone by rules B, E and H. A death
+    printed before the timeout, or one with its own error, stays what it is."""
+    if st.timeouts or st.status or st.errors or set(st.counts) - {"worker_raised", "transport", "benign"}:
+        return False
+    full = [t for t in c.samples.get("watchdog_timeout", []) if t.data.get("timeout_ms") and t.rank != rank]
+    died = [e for e in c.samples.get("worker_raised", []) if e.rank == rank]
+    if not full or not died or len(died) != st.counts.get("worker_raised", 0):
+        return False
+
+    def after(e: Event, t: Event) -> bool:
+        if e.ts is not None and t.ts is not None:
+            return e.ts >= int(t.ts)  # the same second or later
+        (pe, ne), (pt, nt) = _line_of(e), _line_of(t)
+        return pe == pt and ne > nt  # no clock on the lines: printed after it in the same input
+    return all(any(after(e, t) for t in full) for e in died)
+
+
 def one_collective(c: Collected) -> str | None:
     """Lead rule B: every rank the input shows timed out inside one collective (one SeqNum, one op,
     none behind) -> that collective, described; else None. The input holding every rank of the world
@@ -508,7 +536,8 @@ def one_collective(c: Collected) -> str | None:
     # such a line (its rank is the communicator's own: maybe the timed-out process itself) says nothing either way
     size, _, sure = world_size(c)
     torn = sure == "high" and (size or 0) > len(c.ranks)
-    if not (outs or stuck or pending) or not all(inside(st) or (torn and only_aborted(st)) for st in c.ranks.values()) \
+    if not (outs or stuck or pending) or not all(inside(st) or (torn and only_aborted(st)) or _died_after_wait(c, r, st)
+                                                 for r, st in c.ranks.items()) \
             or (c.ranks and all(only_aborted(st) for st in c.ranks.values())):
         return None
     if any(_own_failure(c, e) for st in c.ranks.values() for e in st.errors):

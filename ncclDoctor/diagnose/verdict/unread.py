@@ -1695,6 +1695,31 @@ _MAIN_FIRST_CUT_FIX = (
     "ddp_timeout / init_process_group(timeout=...); on Ascend also HCCL_EXEC_TIMEOUT and HCCL_CONNECT_TIMEOUT). ")
 
 
+def _main_first_busy(c: Collected, ev, who: str) -> Verdict | None:
+    """Lead rule BS (3) (round 88's llamafactory-860): a traceback cut before its error text inside a "main process
+    first" block's entry barrier (the non-main side waiting for the main process's guarded work), beside a progress
+    bar still running (a data-preparation bar short of its end, or a bar's time field with time left, its head cut)
+    is rules AC (1) / AY (3)'s "still preprocessing beside a rank waiting in a collective": rank_missing, culprits
+    "unknown" -- a bar names no rank unless its prefix does, and the waiting process is innocent only where its rank
+    is tagged. With no such work shown, rule BG (6)'s unknown stays (the caller's reading)."""
+    bars = [e for e in c.samples.get("busy", []) if not e.data["done"]]
+    if not bars and not ev.data.get("bar_left"):
+        return None
+    shown = (f" ({bars[0].data['what'] or 'a data bar'}: {bars[0].data['pct']}%)" if bars
+             else " (a progress bar with time left)")
+    return Verdict(
+        "rank_missing",
+        f"the input stops inside {who} traceback in the entry barrier of a main_process_first() block "
+        f"({ev.text[:160]}), before its exception line, while the lines show work still running{shown}: the "
+        "non-main ranks wait in that barrier (a collective) until the main process has done the guarded work "
+        "(pre-processing, tokenizing, downloading) -- the main process was still preprocessing when the wait ran "
+        "out; the bar names no rank, so which rank the others waited for these lines do not say",
+        "The main process was still preprocessing the dataset while the others waited in main_process_first's "
+        "barrier, past the collective timeout (the process group's timeout: 1800 s by default in most torch releases, "
+        "the Trainer's ddp_timeout). " + _MAIN_FIRST_CUT_FIX
+        + _CUT_TB_FIX, "low", [], [ev.brief()] + [e.brief() for e in bars[:1]])
+
+
 _NOTEBOOK_SPAWN_FIX = (
     "Run the example as a script, not from a notebook: save it to a file and start it with python script.py (or "
     "torchrun --nproc_per_node N script.py), keeping mp.spawn / the process start under if __name__ == '__main__':. "
@@ -2245,6 +2270,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     if ev.data.get("nvml_stub"):
         return _nvml_stub_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
+    if ev.data.get("main_first") and (busy := _main_first_busy(c, ev, who)) is not None:
+        return busy
     if (where := _cut_where(ev, who)) is not None:
         if win:
             where.fix = win + where.fix
@@ -2284,6 +2311,8 @@ def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     ev = opened[0]
     who = f"rank {ev.data['rank']}'s" if ev.data.get("rank") is not None else "a process's"
+    if ev.data.get("main_first") and (busy := _main_first_busy(c, ev, who)) is not None:
+        return busy
     return Verdict(
         "unknown",
         f"the input holds {who} Python traceback (its header, then {ev.text[:160]}) with no exception line after "
