@@ -710,6 +710,12 @@ SNIFF = 8192
 #             holds no other word: a process cut inside its entry barrier waits for the main process's guarded work
 #             (parse._main_first, verdict.unread._open_traceback, lead rules AC (1), AY (3), BS (3); round 88's
 #             llamafactory-860)
+#   hread 0x  faulthandler's header of a thread's stack ("Thread 0x00007f57caf71740 (most recent call first):",
+#             "Current thread 0x..."), which holds no other word: a process's stacks printed where it stood; with
+#             nothing failing read like py-spy's dump (S.R_FAULTHANDLER_THREAD, readers.nccl._stack_dump,
+#             verdict.signals._pyspy_bare, lead rules BD (2), AB (2); round 88's deepspeed-860)
+#   gdb)      a debugger's prompt asking for a process's stacks ("(gdb) bt", "(cuda-gdb) info cuda kernels"), no
+#             other word: read the same (S.R_GDB_STACK_PROMPT, readers.nccl._stack_dump; round 88's nccl-1774)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -794,7 +800,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
-            b"serialization.py", b"raised from doWait", b"main_process_first")
+            b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

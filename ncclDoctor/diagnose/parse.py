@@ -448,6 +448,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._funcol_done = 0  # printed results of a functional collective read (S.R_FUNCOL_RESULT), at most 4
         self._coll_prints = 0  # a job's own prints of a tensor it hands to a collective (S.R_COLL_PRINT), at most 32
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
+        self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))

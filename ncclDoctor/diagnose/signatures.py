@@ -2172,6 +2172,24 @@ R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:i
 # %s' under a "# ThreadID: N" or "### ProcessID=N, ThreadID=N ###" header): Python's own traceback writes 'File "'
 # with no colon. Like py-spy's dump it shows a process alive where it stands (readers.nccl, verdict.signals)
 R_STACK_DUMP_FRAME = re.compile(r'^\s*File: "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# faulthandler's header of one thread's stack ("Thread 0x00007f57caf71740 (most recent call first):", "Current thread
+# 0x... (most recent call first):"), its frames 'File "x.py", line 95 in synchronize' (no comma) below: the process
+# printed where each thread stood -- on a signal (faulthandler.register), a timer (dump_traceback_later) or a fatal
+# error, whose "Fatal Python error:" header readers.crash reads first. Not c10's "Exception raised from f at x.cpp:12
+# (most recent call first):", which is an exception's own backtrace (readers.nccl, verdict.signals._pyspy_bare)
+R_FAULTHANDLER_THREAD = re.compile(r"^\s*(?:Current thread|Thread) 0x[0-9A-Fa-f]{1,16} \(most recent call first\):\s*$")
+# a faulthandler frame of torch.distributed's own collective ('File ".../distributed_c10d.py", line 3230 in
+# scatter'): the thread stands inside that call
+R_FH_C10D_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,7} in (?P<op>\w{1,60})\s*$')
+# a debugger's prompt asking for a process's stacks ("(gdb) bt", "(cuda-gdb) info cuda kernels", "(gdb) thread apply
+# all bt"): gdb / cuda-gdb attached to, or running, the process whose frames ("#6  0x00007f67 in f () from lib.so")
+# follow -- a stack shown, not a failure (readers.nccl, verdict.signals._pyspy_bare)
+R_GDB_STACK_PROMPT = re.compile(r"^\s*\((?:cuda-)?gdb\) (?:bt|backtrace|where|thread apply|info (?:threads|stack|cuda)"
+                                r"|py-bt)\b")
+# a debugger's frame ("#8  0x00007f67aa03146d in c10d::ProcessGroupNCCL::initNCCLComm(...)") inside NCCL's
+# communicator creation: the process waits in ncclCommInitRank for the communicator's other members
+R_GDB_COMM_INIT = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
+                             r"initNCCLComm|NCCLComm::create|p?ncclCommInitRank\w{0,12})\b")
 # A py-spy dump's frame line ("    commFree (init.cc:180)", "    c10d::ProcessGroupNCCL::abort (libtorch_cuda.so)",
 # "    0x155555277197 (libc.so.6)", "    run (threading.py:870)"): a function and where it is, below a thread header; a
 # stack frame, not a line announcing a failure, whatever its function is called (abort, fail, error)

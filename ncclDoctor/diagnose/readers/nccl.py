@@ -497,6 +497,34 @@ class NcclReaders:
         self._tests_twice.data.update(own_worlds=True, tests_rank=rank, procs=len(procs),
                                       hosts=sorted({h for h, _ in procs})[:4])
 
+    def _stack_dump(self, lineno: int, text: str) -> Event | None:
+        """A process's stacks shown by faulthandler ('Thread 0x... (most recent call first):', S.R_FAULTHANDLER_THREAD)
+        or by a debugger (a "(gdb) bt" / "(cuda-gdb) info cuda kernels" prompt, S.R_GDB_STACK_PROMPT): read once per
+        file like py-spy's dump (``pyspy_thread``, its ``tool`` said), no rank -- where one process stood, not why
+        (lead rules BD (2), AB (2), AC (1); round 88's deepspeed-860, torchtitan-168, nccl-1774, snowfall-71). A later
+        frame of that dump inside a torch.distributed collective (faulthandler's 'distributed_c10d.py", line N in
+        scatter') or inside NCCL's communicator creation (gdb's "#8 ... ProcessGroupNCCL::initNCCLComm") is marked on
+        it for the fix (verdict.signals._pyspy_bare); those lines are read on (None)."""
+        if self._stack_ev is None and not self._pyspy_seen:
+            fh = "most recent call first" in text and S.R_FAULTHANDLER_THREAD.match(self._body)
+            if fh or ("gdb) " in text and S.R_GDB_STACK_PROMPT.match(self._body)):
+                ev = self._context(lineno, text, "pyspy_thread")
+                # a dump of one process blames no rank; its tag ("[rank0]:Thread 0x...") is only said
+                ev.data["rank"], ev.rank = ev.rank, None
+                ev.data["tool"] = "faulthandler" if fh else "gdb"
+                self._stack_ev = ev
+                return ev
+            return None
+        ev = self._stack_ev
+        if ev is None:
+            return None
+        f = S.R_FH_C10D_FRAME.search(self._body) if "c10d.py" in text else None
+        if f is not None and "coll" not in ev.data:
+            ev.data["coll"] = f.group("op")
+        elif ("NCCL" in text or "nccl" in text) and S.R_GDB_COMM_INIT.match(self._body):
+            ev.data["comm_init"] = True
+        return None
+
     def _progress(self, lineno: int, text: str) -> Event | None:
         """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
         nccl-tests run's device list and table header (``run_start``) and its result rows or
@@ -546,6 +574,11 @@ class NcclReaders:
             ev.rank = None
             ev.data["tool"] = "stack"
             return ev
+        if ("hread 0x" in text or "gdb) " in text or (self._stack_ev is not None and (
+                "c10d.py" in text or "NCCL" in text or "nccl" in text))):
+            dumped = self._stack_dump(lineno, text)
+            if dumped is not None:
+                return dumped
         a = S.R_PYSPY_NCCL_ABORT.match(self._body) if self._pyspy_seen and "ncclComm" in text else None
         if a:  # a py-spy dump: a thread inside NCCL's own abort / destroy of a communicator (verdict.signals)
             ev = self._context(lineno, text, "pyspy_abort")

@@ -607,12 +607,17 @@ def _abort_unwound(c: Collected) -> bool:
     """NCCL's bare INFO trail "socket.cc:N -> 3" (internal), nothing else, beside a communicator's "Abort COMPLETE"
     and a watchdog's timeout: the abort flag unwinding the proxy and bootstrap threads' sockets of a timed-out
     collective (printed by the host's other processes before this one's report), not a failure of the network.
+    The same trail beside a process's own traceback cut before its error text (parse.input_tail's tb_cut, or a
+    header with no exception line after it: tb_open) is the sockets of a job some process was leaving: unwinding
+    without its message it shows no failure class of its own, and the cut traceback is read (lead rules O, BG (6),
+    AN (1); round 88's bionemo-recipes-877).
     A WARN, a socket text (reset, closed, refused), a system error (-> 2) or a set-up file in the trail (bootstrap,
     init.cc, transport.cc) is a failure of its own and keeps its reading (lead rules O, AQ (1); round 84's
     uniworld-46)."""
     return (bool(c.retcodes) and all(f == "socket.cc" and n == 3 for f, n in c.retcodes)
-            and bool(c.kinds.get("watchdog_timeout"))
-            and any(st.counts.get("comm_aborted") for st in c.ranks.values())
+            and (bool(c.kinds.get("watchdog_timeout"))
+                 and any(st.counts.get("comm_aborted") for st in c.ranks.values())
+                 or bool(c.samples.get("tb_cut") or c.samples.get("tb_open")))
             and not c.samples.get("nccl_warn") and not c.samples.get("socket_error"))
 
 

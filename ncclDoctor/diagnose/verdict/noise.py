@@ -297,6 +297,12 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # collective in these lines. A WARN among them that names a problem is read by its own class.
         if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])):
             return None
+        # a Python traceback among them, cut before its error text (parse.input_tail's tb_cut) or with no exception
+        # line after its header (tb_open), is a process raising: something failed, not "nothing failing" -- read by
+        # verdict.unread (lead rules BG (6), AB (2); round 88's deeplearningexamples-761, its frames interleaved with
+        # the channel lines). A traceback whose exception is shown is read by its own family before this
+        if c.samples.get("tb_cut") or c.samples.get("tb_open"):
+            return None
         # the harmless WARNs among them (the noise table's) are said by name (round 73's RAS listener bind)
         said = [w for w in _noise_words(c) if w and w != _COLLNET_WORDS]
         plugin = _NO_PLUGIN_WORDS[0].upper() + _NO_PLUGIN_WORDS[1:] + ". " if _no_plugin(c) else ""

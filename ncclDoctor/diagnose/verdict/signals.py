@@ -377,6 +377,8 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not dumps or c.exceptions or c.unread or any(c.kinds.get(k) for k in (
             "pyspy_waiting", "pyspy_unsuspended", "teardown_stuck", "run_done")):
         return None
+    if dumps[0].data.get("tool") in ("faulthandler", "gdb"):
+        return _stack_shown(c, dumps[0])
     # a thread-stack dump a signal handler printed ('File: "x.py", line 12, in f': readers.nccl) reads the same
     tool = "a thread-stack dump" if all(e.data.get("tool") == "stack" for e in dumps) else "a py-spy dump"
     return Verdict(
@@ -391,6 +393,50 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "TORCH_FR_BUFFER_SIZE on torch >= 2.8) with a collective timeout, so the hang ends in a dump that names the "
         "collective and the ranks missing from it." + (_ABORT_STUCK if c.kinds.get("pyspy_abort") else ""),
         "low", [], [e.brief() for e in dumps[:2]])
+
+
+def _stack_shown(c: Collected, ev) -> Verdict:
+    """Lead rules BD (2), AB (2), AC (1), T: the lines are one process's stacks as faulthandler printed them ('Thread
+    0x... (most recent call first):') or a debugger showed them ("(gdb) bt", "(cuda-gdb) info cuda kernels"), nothing
+    failing -- no timeout, SeqNum, error text or failure record. A stack shows where that process stood (a
+    synchronize, a collective, NCCL's communicator creation), not which peer it waits for nor why, and an untagged
+    dump names no rank: unknown, nobody named (round 88's deepspeed-860, torchtitan-168, nccl-1774, snowfall-71). A
+    faulthandler report under "Fatal Python error:" is a crash, read before (verdict.exits._fatal_python)."""
+    gdb = ev.data.get("tool") == "gdb"
+    coll, init = ev.data.get("coll"), ev.data.get("comm_init")
+    where = (f"; a thread stands inside torch.distributed's {coll}" if coll else "") + (
+        "; the process stands inside NCCL's communicator creation (ncclCommInitRank, from ProcessGroupNCCL's "
+        "lazy initNCCLComm)" if init else "")
+    fix = (("Take the stacks of every rank at the same moment (py-spy dump --pid PID, with --native for NCCL's "
+            "frames, or gdb -p PID -batch -ex 'thread apply all bt' on each node)" if gdb else
+            "Take the faulthandler / py-spy stacks of every rank at the same moment (py-spy dump --pid PID on each "
+            "node, or faulthandler.dump_traceback_later / faulthandler.register(signal.SIGUSR1) in every rank)")
+           + ": the rank whose stack is elsewhere -- not in the same collective, synchronize or communicator "
+           "creation as this one -- is the one the others wait for. ")
+    if coll:
+        fix += (f"Check that every rank calls the same {coll} (same group, same order; a rank-conditional branch "
+                "around it, such as checkpoint saving or evaluation on one rank, leaves the others waiting). ")
+    if init:
+        fix += ("NCCL creates a communicator only when every member calls its init: a process group does it lazily "
+                "at a group's first collective, or a pair's first send/recv, so a peer that never reached the "
+                "matching send (or collective) leaves this one waiting there -- check the peer calls the matching "
+                "send, create the communicators eagerly (device_id in init_process_group) or pair point-to-point "
+                "ops with batch_isend_irecv, and rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT to see whose init "
+                "never completed. ")
+    fix += ("Rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL, and set a collective timeout "
+            "(init_process_group(timeout=...), TORCH_NCCL_ASYNC_ERROR_HANDLING=1) with the flight recorder on "
+            "(TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_FR_BUFFER_SIZE on torch >= 2.8), so the hang ends in an error "
+            "that names the collective and the ranks missing from it.")
+    own = ev.data.get("rank")
+    who = f"rank {own}'s" if own is not None else "one untagged process's"
+    what = (f"a debugger's view (gdb / cuda-gdb) of {who} stack" if gdb else
+            f"faulthandler's dump of {who} thread stacks")
+    return Verdict(
+        "unknown",
+        f"the lines are {what}{where}, with no timeout, error or failure record: it shows where that process stood "
+        "while the job sat still, but one process's stack shows neither which rank the others wait for nor why"
+        + (", and it names no rank" if own is None else ""),
+        fix, "low", [], [ev.brief()])
 
 
 # lead rules AB (2), BD (2), T: a py-spy stack of a thread inside NCCL's own abort/destroy of a communicator
