@@ -2425,6 +2425,12 @@ R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,6
 R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?:\d{1,6}: )?"
                                r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted|sshd)): "
                                r"(?:(?:command )?not found|No such file or directory)\b")
+# DeepSpeed's runner's own probe of the first host of its hostfile ("Using hostfile at /etc/hostfile but host=node-0
+# was not reachable via ssh. If you are running with a single node please remove /etc/hostfile or setup passwordless
+# ssh.", raised after `ssh HOST hostname` failed): the launch set-up before any worker ran, as R_LAUNCH_SETUP's ssh
+# group (lead rule X (2); verdict.launch._launch_setup). Round 89's volcano-2952 showed it (a pod's host name that
+# does not resolve). Group host: the host it probed
+R_DS_SSH_CHECK = re.compile(r"\bhost=(?P<host>[\w.\-:\[\]]{1,255}) was not reachable via ssh\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran

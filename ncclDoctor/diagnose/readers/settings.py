@@ -59,6 +59,9 @@ class SettingsReaders:
         if ag:  # the launcher's remote start: its daemon or its agent's command not found by the shell running it
             return self._setup(lineno, text, agent=ag.group("name"), agent_cmd=ag.group("cmd"),
                                agent_shell=ag.group("shell"))
+        hc = S.R_DS_SSH_CHECK.search(text) if "reachable via ssh" in text else None
+        if hc:  # DeepSpeed's runner's ssh probe of its hostfile's first host failed (its own RuntimeError)
+            return self._setup(lineno, text, ssh=f"ssh {hc.group('host')} hostname", ssh_check=hc.group("host"))
         ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
         if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
             return self._setup(lineno, text, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(

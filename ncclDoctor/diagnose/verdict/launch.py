@@ -2354,15 +2354,20 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if rte and not ssh and not mpi and not ompi:
         return _mpi_runtime(rte)
     if ssh:
+        probe = next((e.data["ssh_check"] for e in evs if e.data.get("ssh_check")), None)
+        dns = any(e.data.get("ssh_dns") for e in evs)  # ssh's own line beside it: the name does not resolve
+        said = (f"DeepSpeed's runner could not reach host {probe[:160]} of its hostfile by ssh ('was not reachable "
+                "via ssh'" + (", and ssh could not resolve that host name, DNS" if dns else "") + ")"
+                if probe else f"'{ssh[:160]}' exited with 255, ssh's own connect or authentication failure")
         return Verdict(
             "config",
-            f"the launcher's check that it can reach a node by passwordless ssh failed ('{ssh[:160]}' exited with "
-            "255, ssh's own connect or authentication failure) before any worker started: the launch set-up (ssh "
-            "keys, the hostfile's host names) is wrong, no rank ran",
+            f"the launcher's check that it can reach a node by passwordless ssh failed ({said}) before any worker "
+            "started: the launch set-up (ssh keys, the hostfile's host names) is wrong, no rank ran",
             "Set up passwordless ssh from the launching node to every node of the hostfile (ssh-keygen; ssh-copy-id "
             "HOST; then `ssh -o PasswordAuthentication=no HOST hostname` must print the host name), check the "
-            "hostfile's names and addresses (and the ssh port / known_hosts); on one node drop the hostfile, or pass "
-            "--no_ssh_check when the nodes are reached another way (a launcher that starts each node itself).",
+            "hostfile's names and addresses (that each resolves: getent hosts HOST, DNS or /etc/hosts) and the ssh "
+            "port / known_hosts; on one node drop the hostfile, or pass --no_ssh_check when the nodes are reached "
+            "another way (a launcher that starts each node itself).",
             "high", [], [e.brief() for e in evs[:2]], job_wide=True)
     return Verdict(
         "config",
