@@ -1838,6 +1838,35 @@ def _message_cut(ev, who: str, said: str, r: tuple) -> Verdict:
 _R_DCP_FRAME = re.compile(r"torch[/\\]distributed[/\\]checkpoint[/\\]\w{1,60}\.py\b")
 
 
+# DeepSpeed's runner's own filter of the hosts and GPU slots it is asked for (deepspeed/launcher/runner.py:
+# parse_inclusion_exclusion, which only calls parse_resource_filter; _parse_hostfile reading the hostfile): each raises
+# only its check of --include / --exclude / CUDA_VISIBLE_DEVICES / the hostfile against the resource pool ("No slot '1'
+# specified on host 'localhost'", "Hostname 'h2' not found in hostfile", signatures.R_LAUNCHER_SLOTS), before any
+# worker starts
+_R_DS_RUNNER_FRAME = re.compile(r"deepspeed[/\\]launcher[/\\]runner\.py\b")
+_DS_FILTER_FUNCS = ("parse_inclusion_exclusion", "parse_resource_filter", "_parse_hostfile", "fetch_hostfile")
+
+
+def _ds_filter_cut(ev, who: str) -> Verdict:
+    """Lead rule X (2), BG (6) considered (round 89's yi-392): a traceback cut inside DeepSpeed's runner's filter of
+    the hosts and slots it launches on (_DS_FILTER_FUNCS): those functions raise nothing but that check, so the frame
+    says what failed -- the launch set-up, before any worker ran: config, no rank. A cut in the runner's other
+    functions (main's launch of the workers, its subprocess) is not read so."""
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback in DeepSpeed's runner's check of the hosts and GPU slots it launches "
+        f"on ({ev.text[:200]}), before its exception line: that filter raises only where --include / --exclude (or "
+        "the hostfile) name a host or GPU slot its resource pool does not have -- the pool is the hostfile's hosts, "
+        "or without one this host's visible GPUs numbered from 0, and a CUDA_VISIBLE_DEVICES the runner turns into "
+        "--include=localhost:<those ids> names physical ids the renumbered pool lacks; the launch set-up before any "
+        "worker ran, no rank's fault",
+        "Do not combine CUDA_VISIBLE_DEVICES with the deepspeed launcher: unset CUDA_VISIBLE_DEVICES and choose the "
+        "GPUs with the runner's own flags (deepspeed --include localhost:1 for GPU 1, --include localhost:0,1 for "
+        "two, or --num_gpus N for the first N); with a hostfile, one line 'hostname slots=N' per host and "
+        "--include naming those host names and slots; then relaunch. " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 # c10d's lookup of the default process group (distributed_c10d.py's _get_default_group), which every call without an
 # explicit group makes (get_rank, get_world_size, barrier, a collective, a DistributedSampler): its one raise is
 # "Default process group has not been initialized"; torch 1.x's _check_default_pg, its one statement the assert
@@ -2057,6 +2086,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "state_dict, so its failure there is the job's checkpoint against its model or storage, not one rank's; "
             "the error text itself was not pasted",
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if func in _DS_FILTER_FUNCS and _R_DS_RUNNER_FRAME.search(ev.text):
+        return _ds_filter_cut(ev, who)
     if func in _NO_PG_FUNCS and _R_C10D_FILE.search(ev.text) and (not code or _R_NO_PG_CODE.match(code)):
         return _no_pg_cut(ev, who)
     if func in _PG_QUERY_FUNCS and _R_C10D_FILE.search(ev.text):
