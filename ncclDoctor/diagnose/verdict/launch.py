@@ -1124,8 +1124,32 @@ _OPTIONAL_MODULES = {
     "transformer_engine": ("import transformer_engine", "transformer_engine"),
     "xm": ("import torch_xla.core.xla_model as xm", "torch_xla"), "torch_xla": ("import torch_xla", "torch_xla"),
     "torch_npu": ("import torch_npu", "torch_npu"),
+    "amp": ("from apex import amp", "apex"),
+}
+# what to install where a package's PyPI name is another project's (apex on PyPI is not NVIDIA's), and the way round it
+_OPTIONAL_INSTALL = {
+    "apex": ("Install NVIDIA apex in the Python environment every worker runs, built from its source with its "
+             "C++/CUDA extensions (git clone https://github.com/NVIDIA/apex; pip install -v --no-build-isolation "
+             "--config-settings \"--build-option=--cpp_ext\" --config-settings \"--build-option=--cuda_ext\" ./ -- "
+             "`pip install apex` from PyPI is another project), or run without apex amp: torch.cuda.amp instead of "
+             "apex (the script's native-AMP option, or its AMP opt level O0 / amp off)"),
 }
 _NAME_UNDEFINED = re.compile(r"^name '(?P<name>\w{1,80})' is not defined\b")
+# The guard's other form: the name bound to None where the import failed ("try: from apex import amp / except
+# ImportError: amp = None"), so the first call through it raises AttributeError: 'NoneType' object has no attribute
+# 'initialize' -- read only where the frame's code line shows that call on the name itself (_R_NONE_CALL, its group
+# name) and the attribute is the one the message names
+_NONE_ATTR = re.compile(r"^'NoneType' object has no attribute '(?P<attr>\w{1,80})'")
+_R_NONE_CALL = re.compile(r"(?:^|[^\w.])(?P<name>[A-Za-z_]\w{0,40})\.(?P<attr>\w{1,80})\(")
+
+
+def _none_placeholder(e) -> re.Match | None:
+    """An AttributeError "'NoneType' object has no attribute 'X'" raised by a frame whose code line calls NAME.X(...):
+    the match of that call (its group name), else None."""
+    m = _NONE_ATTR.match(e.data.get("message") or "") if e.data["type"].rpartition(".")[2] == "AttributeError" \
+        else None
+    call = _R_NONE_CALL.search(e.data.get("frame_code") or "") if m else None
+    return call if call is not None and call.group("attr") == m.group("attr") else None
 
 
 def _optional_unbound(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1140,24 +1164,33 @@ def _optional_unbound(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     excs = [e for e in c.exceptions if not e.data.get("line")]
     said = [_NAME_UNDEFINED.match(e.data.get("message") or "") for e in excs]
-    if not excs or not all(said) or any(e.data["type"].rpartition(".")[2] != "NameError"
-                                        or e.data.get("in_handler") for e in excs):
+    if excs and not all(said) and not any(e.data.get("in_handler") for e in excs):
+        said = [_none_placeholder(e) for e in excs]  # the guard's other form: the name bound to None
+        if not all(said):
+            return None
+        err = f"AttributeError: {excs[-1].data.get('message') or ''}"[:160]
+    elif not excs or not all(said) or any(e.data["type"].rpartition(".")[2] != "NameError"
+                                          or e.data.get("in_handler") for e in excs):
         return None
+    else:
+        err = f"NameError: name '{said[0].group('name')}' is not defined"
     names = {m.group("name") for m in said}
     if len(names) != 1 or (name := next(iter(names))) not in _OPTIONAL_MODULES:
         return None
     stmt, pkg = _OPTIONAL_MODULES[name]
+    how = ("left unbound" if err.startswith("NameError") else f"set to None ({name} = None in the guard's except)")
     return Verdict(
         "config",
-        f"the worker stopped at start-up on NameError: name '{name}' is not defined ({excs[-1].where}): '{name}' is "
-        f"the name {pkg} is imported under ({stmt}), which frameworks import only inside a guard -- so {pkg} is not "
-        "installed, or failed to import, in the environment every worker runs: a shared install missing, the same "
-        "on every process, not one rank's fault, whatever rank the launcher's record names first",
-        f"Install {pkg} in the Python environment every worker runs (pip install {pkg}, or its setup.py install / "
-        f"the install steps of the framework's README for its multi-GPU mode, at the version matching torch), then "
-        f"check it imports on its own: python -c '{stmt}' under the launcher's interpreter (which python) -- an "
-        "ImportError there (a missing CUDA extension, a torch version mismatch) is the error the framework's guard "
-        "hid behind the NameError; the same environment on every node, then relaunch.",
+        f"the worker stopped at start-up on {err} ({excs[-1].where}): '{name}' is the name {pkg} is imported under "
+        f"({stmt}), which frameworks import only inside a guard that leaves it {how} where the import fails -- so "
+        f"{pkg} is not installed, or failed to import, in the environment every worker runs: a shared install "
+        "missing, the same on every process, not one rank's fault, whatever rank the launcher's record names first",
+        (_OPTIONAL_INSTALL[pkg] + ". Check" if pkg in _OPTIONAL_INSTALL
+         else f"Install {pkg} in the Python environment every worker runs (pip install {pkg}, or its setup.py install "
+         "/ the install steps of the framework's README for its multi-GPU mode, at the version matching torch), then "
+         "check") + f" it imports on its own: python -c '{stmt}' under the launcher's interpreter (which python) "
+        "-- an ImportError there (a missing CUDA extension, a torch version mismatch) is the error the framework's "
+        f"guard hid behind the {err.partition(':')[0]}; the same environment on every node, then relaunch.",
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
