@@ -1061,7 +1061,8 @@ def _torch_lib_fix(owner: str, base: str) -> str:
             "requires; pip install -U that version), or reinstall torch with its matching "
             f"{wheel} wheel (pip install --force-reinstall torch, and the framework built for that torch; pip "
             f"check); unset LD_LIBRARY_PATH / LD_PRELOAD pointing at an older {so} -- check which {so} is loaded "
-            f"(ldd {base}; cat /proc/<pid>/maps | grep " + so.split(".")[0] + "), the same on every node. ")
+            f"(ldd {base} | grep {so.split('.')[0].removeprefix('lib')}; cat /proc/<pid>/maps | grep "
+            + so.split(".")[0] + "), the same on every node. ")
 
 
 def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1089,9 +1090,10 @@ def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     torch = owner == "torch"
     fix = (_torch_lib_fix(owner, base) if pkg == "torch" and owner and not torch else
            f"Rebuild {pkg} against the installed {by}, or install the {by} version it was compiled against: "
-           f"pip uninstall {pkg}, then reinstall {pkg} from source in this environment (pip install "
-           f"--no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its checkout) so its extension "
-           f"compiles against the {by} that is installed -- --no-build-isolation keeps pip from building it against "
+           f"pip uninstall {pkg}, then reinstall {pkg} against the installed {by}, from source in this "
+           f"environment (pip install --no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its "
+           f"checkout) so its extension compiles against the {by} that is installed -- --no-build-isolation keeps "
+           "pip from building it against "
            "another torch it downloads; a prebuilt wheel must be one made for this exact torch / CUDA version. "
            + ("Check both versions under the launcher's interpreter (python -c 'import torch; print("
               "torch.__version__, torch.version.cuda)'; pip show {pkg}) against the torch version its requirements.txt"
