@@ -384,6 +384,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # pybind11's "X(): incompatible function arguments": its line and X, for the listing after it
         # (crash._binding_stub)
         self._stub_open: tuple[int, str] | None = None
+        # a compiler's first "file(line): error: ..." of a source build, for the build's failure line after it
+        # (crash._shared_build)
+        self._compile_diag = ""
         self._exc_record: tuple[int, str] | None = None  # a JSON exception record's "exc_type" (crash._exc_record)
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)

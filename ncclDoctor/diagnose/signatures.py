@@ -3032,6 +3032,12 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             # variable is not set. Please set it to your CUDA install root.")
                             r"(?P<toolkit>\bCUDA_HOME (?:does not exist, unable to compile CUDA op|"
                             r"environment variable is not set\b))")
+# A source build failing in its compiler (lead rule AF (2)): nvcc's summary after its errors ("1 error detected in the
+# compilation of "/tmp/tmpxft_00001ee3_00000000-11_core.compute_52.cpp1.ii".") -- a build of the job's software (a
+# framework's bundled NCCL built by make, an extension) stopped before anything ran. R_COMPILER_DIAG: the compiler's
+# own error line before it, nvcc's "src/core.cu(717): error: identifier "so" is undefined" or gcc's "x.cc:12:3: error:".
+R_NVCC_FAILED = re.compile(r"\b\d{1,5} errors? detected in the compilation of \"(?P<file>[^\"\n]{1,400})\"")
+R_COMPILER_DIAG = re.compile(r"^(?P<file>[^\s()]{1,300}?)(?:\(\d{1,7}\)|:\d{1,7}:\d{1,5}): (?:fatal )?error: \S")
 # A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
 # symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
 # X": the library installed is missing or of another version than the code calling it was built for -- the job's shared
@@ -3043,6 +3049,14 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
 # the host's install every process loads alike (lead rules AF (2), AX (2))
 R_NVML_SYMBOL = re.compile(r"(?P<lib>[\w./\-]{0,200}libnvidia-ml\.so[\w.]{0,12}): undefined symbol: "
                            r"(?P<sym>nvml\w{1,80})")
+# The dynamic linker (ld.so) stopping a program when it binds a function at run time: "/opt/nccl-tests/build/
+# all_reduce_perf: symbol lookup error: /opt/nccl-tests/build/all_reduce_perf: undefined symbol: ncclCommRegister" --
+# the program (or the library named) was built against another version of the library that should define the symbol
+# than the one loaded now (nccl-tests built with one NCCL's headers, run with another libnccl.so.2): the job's shared
+# install, the same on every process (lead rule AF (2)). SYMBOL_LOOKUP is found first (str.find), then
+# R_LOOKUP_UNDEFINED is matched right after it: the object that lacks it, the symbol.
+SYMBOL_LOOKUP = ": symbol lookup error: "
+R_LOOKUP_UNDEFINED = re.compile(r"(?P<obj>[^\s:]{1,400}): undefined symbol: (?P<sym>[\w.@$]{1,300})")
 R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"
                               r"symbol:? ['\"`]?(?P<sym>[A-Za-z_]\w{1,80})")
 # One installed library refusing another at start-up because their versions do not match (lead rule AF (2), round 41's

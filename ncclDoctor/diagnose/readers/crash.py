@@ -417,6 +417,18 @@ class CrashReaders:
         """The JIT build of an op the job compiles at start-up failing (signatures.R_SHARED_BUILD, lead rule AF (2)):
         ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
         shares (a traceback tail with ``settings``), which verdict.launch._settings_check reads as config, no rank."""
+        if "detected in the compilation of" in text and (n := S.R_NVCC_FAILED.search(self._body)):
+            # nvcc's summary of a source build's compile errors (lead rule AF (2)): the build of the job's software
+            said = self._compile_diag or n.group(0)
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.rank = None  # the build every process would load, whichever printed it
+            ev.data.update(type="Error", message=said, line=True, settings=said, source_build=n.group("file")[:200])
+            self._last_exc = (lineno, ev)
+            return ev
+        if "): error: " in text or ": error: " in text:
+            d = S.R_COMPILER_DIAG.match(self._body.strip()) if not self._compile_diag else None
+            if d is not None:  # the compiler's first error: quoted by the build's failure line after it
+                self._compile_diag = self._body.strip()[:200]
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
                                                    or "torch_extensions" in text or "CUDA_HOME " in text
                                                    or "CalledProcessError: Command '[" in text) else None
@@ -510,6 +522,15 @@ class CrashReaders:
             ev.rank = None  # the host's driver install every process loads, whichever printed it
             ev.data.update(symbol=n.group("sym"), driver_lib=n.group("lib"), repeated=0)
             return ev
+        k = text.find(S.SYMBOL_LOOKUP) if "NCCL INFO" not in text and "NCCL WARN" not in text else -1
+        if k > 0:  # the dynamic linker stopping a program at run time (lead rule AF (2)): a binary built elsewhere
+            u = S.R_LOOKUP_UNDEFINED.match(text, k + len(S.SYMBOL_LOOKUP))
+            if u is not None:
+                ev = self._context(lineno, text, "lib_unloadable")
+                ev.rank = None  # the install every process loads, whichever printed it
+                prog = text[:k].rsplit(None, 1)[-1].strip("`'\"")
+                ev.data.update(symbol=u.group("sym"), lookup=prog[-300:], repeated=0)
+                return ev
         m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
         if m is None:
             return None

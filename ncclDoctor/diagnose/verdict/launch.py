@@ -299,6 +299,8 @@ def _import_alike(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # under one tag (a collector's prefix on every line, not a process's)
     every = (procs >= 2 and len(excs) >= procs
              or len(tags) >= 2 and all(e.rank is not None for e in excs) and tags >= set(c.ranks))
+    if kind == "ImportError" and (d := _dist_import_lacks(excs, message)) is not None:
+        return d
     if not every:
         return (_module_lacks(c, excs, message) if kind == "AttributeError"
                 else _installed_lacks_name(c, excs, kind, message))
@@ -389,6 +391,51 @@ _DIST_CORE = frozenset(("init_process_group", "is_initialized", "get_rank", "get
                         "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group"))
 
 
+def _dist_unbuilt(who: str, said: str, excs: list) -> Verdict:
+    """Lead rule Q's last sentence with AF (2)'s round-41 sentence: torch.distributed lacking its own core API (an
+    attribute or an import of it, ``_DIST_CORE``) is a torch build without distributed support, the install every
+    worker loads: config, no rank."""
+    return Verdict(
+        "config",
+        f"{who} stopped on torch.distributed lacking its own core function ({said}, "
+        f"{excs[-1].where}): the installed torch build has no distributed support "
+        "(torch.distributed.is_available() is False -- a Windows build before torch 1.7, some macOS builds), "
+        "the same install every worker loads, so no rank is at fault",
+        "Check torch.distributed.is_available() under the launcher's interpreter. Install a PyTorch build with "
+        "distributed support (upgrade PyTorch: on Windows 1.7 or later, where only the gloo backend exists -- "
+        "backend gloo, not nccl; or run on Linux), or run without torch.distributed.launch, as one process on a "
+        "single GPU; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Python's "cannot import name 'N'" (3.7+ adds "from 'M' (PATH)"), the module named by the message or by the frame's
+# own code line ("from torch.distributed import all_reduce, reduce_op")
+_CANNOT_IMPORT_ANY = re.compile(r"^cannot import name '(?P<name>\w{1,80})'(?: from '(?P<mod>[\w.]{1,160})')?")
+_FROM_DIST_IMPORT = re.compile(r"^from torch\.distributed import\b")
+
+
+def _dist_import_lacks(excs: list, message: str) -> Verdict | None:
+    """Lead rule Q's last sentence with AF (2)'s round-41 sentence (round 89's dialogue-generation-9): every exception
+    shown is one ImportError of a name of torch.distributed's core API (_DIST_CORE: all_reduce, init_process_group...)
+    from torch.distributed -- named by the message, or by the raising frame's code line where an older Python's
+    message names no module -- raised while modules are imported. torch.distributed lacking its own core functions is
+    a build without distributed support (Windows before 1.7), the install every worker loads: config, no rank. A name
+    torch.distributed added in a later release (not core), or another module's name, is not read so
+    (_installed_lacks_name reads an installed package lacking a name)."""
+    m = _CANNOT_IMPORT_ANY.match(message or "")
+    if m is None or m.group("name") not in _DIST_CORE or any(
+            e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    if m.group("mod") is not None:
+        if m.group("mod") != "torch.distributed":
+            return None
+    elif not all(_FROM_DIST_IMPORT.match((e.data.get("frame_code") or "").strip()) for e in excs):
+        return None
+    ranks = sorted({e.rank for e in excs if e.rank is not None})
+    who = f"rank {', '.join(map(str, ranks))}" if ranks else "the process shown"
+    return _dist_unbuilt(who, f"ImportError: {message[:200]}", excs)
+
+
 def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     """Lead rule AF (2), round 41's sentence: the one exception shown -- of one rank or of several, however few of
     the workers -- is an installed module lacking the attribute the code calls on it ("AttributeError: module 'wandb'
@@ -416,17 +463,7 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
               "torch._dynamo's advice): the job's shared software failing at start-up on more than one rank, no "
               "rank's own fault" if compiled else "")
     if mod == "torch.distributed" and attr in _DIST_CORE:
-        return Verdict(
-            "config",
-            f"{who} stopped on torch.distributed lacking its own core function (AttributeError: {message[:200]}, "
-            f"{excs[-1].where}): the installed torch build has no distributed support "
-            "(torch.distributed.is_available() is False -- a Windows build before torch 1.7, some macOS builds), "
-            "the same install every worker loads, so no rank is at fault",
-            "Check torch.distributed.is_available() under the launcher's interpreter. Install a PyTorch build with "
-            "distributed support (upgrade PyTorch: on Windows 1.7 or later, where only the gloo backend exists -- "
-            "backend gloo, not nccl; or run on Linux), or run without torch.distributed.launch, as one process on a "
-            "single GPU; then relaunch.",
-            "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+        return _dist_unbuilt(who, f"AttributeError: {message[:200]}", excs)
     if mod.startswith("torch.") and mod.count(".") == 1 and attr.isidentifier():
         # a subpackage of torch itself (torch.xpu, torch.cuda, torch.backends): torch imported as a whole, so no
         # local file shadows it -- the installed torch build has no such API: a release older than the code that
@@ -497,6 +534,53 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"'{kw}'). Run the script once without the launcher to confirm; then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
+
+
+# torch's own API arguments that older releases lack: the keyword -> (the API that takes it, the torch release it
+# arrived in). Python refusing one of them ("__init__() got an unexpected keyword argument 'find_unused_parameters'")
+# is a torch older than the code calling it, not a misspelt argument (lead rule BT (2))
+_TORCH_KWARG_SINCE = {
+    "find_unused_parameters": ("DistributedDataParallel", "1.1"),
+    "gradient_as_bucket_view": ("DistributedDataParallel", "1.7"),
+    "static_graph": ("DistributedDataParallel", "1.11"),
+}
+
+
+def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BT (2) (rule AF (2)'s round-41 sentence; round 89's centerpoint-59): every exception shown is one
+    Python signature TypeError of a constructor refusing a keyword argument that torch's API takes from a later
+    release on (_TORCH_KWARG_SINCE: DDP's find_unused_parameters from torch 1.1), raised at the job's or framework's
+    own call -- its code line passes that keyword or builds the API -- with no frame of torch shown and no NCCL, CUDA,
+    timeout or connection failure. The shared install is older than the code every worker runs: config, culprits [],
+    even with no version printed and one rank's traceback. Not read so: a keyword no torch release takes (a misspelt
+    'sdevice_ids': usage._ddp_kwarg's invalid_usage), a refusal raised inside torch's own frames, or another class
+    named by the message."""
+    one = _one_error_matching(c, "TypeError", _KWARG_REFUSED)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    kw = m.group("kw")
+    if kw not in _TORCH_KWARG_SINCE:
+        return None
+    api, since = _TORCH_KWARG_SINCE[kw]
+    if m.group("cls") not in (None, api):
+        return None
+    for e in excs:
+        code = e.data.get("frame_code") or ""
+        if (f"{kw}=" not in code and f"{api}(" not in code) or "torch" in (e.data.get("tb_pkgs") or ()) or re.search(
+                r"(?:site|dist)-packages[/\\]torch[/\\]", e.data.get("frame_file") or ""):
+            return None
+    return Verdict(
+        "config",
+        f"the job's call building torch's {api} passes '{kw}' and the installed torch refuses it ({kind}: "
+        f"{message[:200]}, {excs[-1].where}): {api} takes {kw} from torch {since} on, so the torch installed is older "
+        "than the code every worker runs -- a version mismatch between framework code and torch, the shared install "
+        "alike on every worker, so no rank is at fault",
+        f"Upgrade torch to >= {since} ({api}'s {kw} arrived in torch {since}; check python -c 'import torch; "
+        "print(torch.__version__)' under the launcher's interpreter): install the torch / CUDA versions the repo "
+        f"documents (its README / requirements), the same on every node. As a workaround on the old torch, drop "
+        f"{kw} from the {api}(...) call (the code must then not rely on what it does). Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # a call refusing a keyword argument, the callee's name first ("pipeline() got an unexpected keyword argument
@@ -1061,7 +1145,8 @@ def _torch_lib_fix(owner: str, base: str) -> str:
             "requires; pip install -U that version), or reinstall torch with its matching "
             f"{wheel} wheel (pip install --force-reinstall torch, and the framework built for that torch; pip "
             f"check); unset LD_LIBRARY_PATH / LD_PRELOAD pointing at an older {so} -- check which {so} is loaded "
-            f"(ldd {base}; cat /proc/<pid>/maps | grep " + so.split(".")[0] + "), the same on every node. ")
+            f"(ldd {base} | grep {so.split('.')[0].removeprefix('lib')}; cat /proc/<pid>/maps | grep "
+            + so.split(".")[0] + "), the same on every node. ")
 
 
 def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1089,9 +1174,10 @@ def _ext_symbol(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     torch = owner == "torch"
     fix = (_torch_lib_fix(owner, base) if pkg == "torch" and owner and not torch else
            f"Rebuild {pkg} against the installed {by}, or install the {by} version it was compiled against: "
-           f"pip uninstall {pkg}, then reinstall {pkg} from source in this environment (pip install "
-           f"--no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its checkout) so its extension "
-           f"compiles against the {by} that is installed -- --no-build-isolation keeps pip from building it against "
+           f"pip uninstall {pkg}, then reinstall {pkg} against the installed {by}, from source in this "
+           f"environment (pip install --no-build-isolation --no-cache-dir {pkg}, or python setup.py install in its "
+           f"checkout) so its extension compiles against the {by} that is installed -- --no-build-isolation keeps "
+           "pip from building it against "
            "another torch it downloads; a prebuilt wheel must be one made for this exact torch / CUDA version. "
            + ("Check both versions under the launcher's interpreter (python -c 'import torch; print("
               "torch.__version__, torch.version.cuda)'; pip show {pkg}) against the torch version its requirements.txt"
@@ -1279,6 +1365,9 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     gone = [e for e in evs if e.data.get("lib")]
     if gone and not _run_failed(c):
         return _lib_not_loaded(gone)
+    looked = [e for e in evs if e.data.get("lookup")]
+    if looked and not _run_failed(c):
+        return _symbol_lookup(looked)
     evs = [e for e in evs if e.data.get("symbol")]
     if not evs or not any(c.kinds.get(k) for k in _DIED) and not c.exceptions:
         return None
@@ -1307,6 +1396,38 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "of the pip wheels; LD_DEBUG=libs python -c 'import torch'), then reinstall the matching version "
         + (f"(reinstall {wheel} matching torch's CUDA) " if wheel else "")
         + "or use a container whose CUDA libraries match, the same on every node, and relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _symbol_lookup(evs: list) -> Verdict:
+    """Lead rule AF (2) (one installed library rejecting another; round 89's npkit-38): the dynamic linker stopped the
+    program at run time on a function its libraries do not define ("all_reduce_perf: symbol lookup error: ...:
+    undefined symbol: ncclCommRegister"), every process shown alike, before any communicator exists. The program was
+    built against another version of the library that defines the symbol (its headers newer than the libnccl.so.2
+    loaded: an API that NCCL release lacks) -- the shared install every process loads: config, no rank, whichever
+    process printed it."""
+    e = evs[0]
+    sym, prog = e.data["symbol"], e.data["lookup"]
+    base = prog.replace("\\", "/").rsplit("/", 1)[-1] or prog
+    lib, wheel = next(((name, w) for p, name, w in _SYMBOL_LIBS if sym.lower().startswith(p.lower())),
+                      (f"the shared library that exports {sym}", None))
+    nccl = lib.startswith("NCCL")
+    n = len({x.where for x in evs})
+    return Verdict(
+        "config",
+        f"{base} stopped at run time on the dynamic linker's 'symbol lookup error': {sym} is undefined in the "
+        f"libraries it loaded ({e.text.strip()[:200]}, {e.where}"
+        + (f", the same from {n} lines: every process shown" if n > 1 else "")
+        + f") -- {base} was built against a version of {lib} that defines {sym}, not the one it loads at run "
+        "time, a version mismatch of the shared install every process loads alike, so no rank is at fault",
+        f"Build and run {base} against the same {lib.split(' (')[0]}: check which library it loads (ldd {prog} | grep "
+        + ("nccl" if nccl else "<library>") + "; LD_LIBRARY_PATH) against the one whose headers it was built with"
+        + ("; for nccl-tests rebuild against the NCCL used: make clean; make NCCL_HOME=<that NCCL's install> (MPI=1 "
+           "MPI_HOME=... if used), and put the same NCCL's lib first on LD_LIBRARY_PATH at run time -- or use an "
+           f"NCCL version that has {sym} (an nccl-tests release matching the installed NCCL version)" if nccl else
+           "; rebuild it against the library version it runs with, or put the one it was built with first on "
+           "LD_LIBRARY_PATH")
+        + ", the same on every node; then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -1371,6 +1492,29 @@ def _launcher_shim(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
 
 
+def _source_build(evs: list) -> Verdict:
+    """Lead rule AF (2) (round 89's caffe2-406): a source build stopped in its compiler (nvcc's "N error detected in
+    the compilation of ...", readers.crash's ``source_build``), no exception and no run shown: the build of the job's
+    software -- a framework's bundled NCCL (third_party/nccl) made by its make / cmake, an extension -- failed before
+    anything ran, the install every process would load: config, no rank. A JIT build's own failure record (ninja's
+    CalledProcessError, "Error building extension") is read by the build branch of ``_settings_check`` instead."""
+    e = evs[0]
+    return Verdict(
+        "config",
+        f"the source build stopped in its compiler ('{e.data['message'][:200]}', {e.where}): the build of the job's "
+        "software (a framework's bundled library such as third_party/nccl, or an extension) failed before anything "
+        "ran -- the CUDA toolkit version, the host compiler or the source checkout do not build together, the install "
+        "every process would load, so no rank is at fault",
+        "Read the compiler's first error (the 'error:' line above). Then fix the build environment: a CUDA toolkit "
+        "version and host compiler (gcc) version pair the source supports (nvcc --version; gcc --version), a clean, "
+        "complete source checkout (git submodule update --init --recursive, so a bundled third_party/nccl matches the "
+        "framework's commit) and a clean build directory (rm -rf build, then rebuild). For a framework building its "
+        "bundled NCCL, build against a prebuilt / system NCCL instead (USE_SYSTEM_NCCL=1 with NCCL_ROOT, or an NCCL "
+        "version the framework supports, built standalone), or build without NCCL (USE_NCCL=OFF) where one GPU is "
+        "used; or install the framework's prebuilt binaries instead of building from source.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
     DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a
@@ -1380,6 +1524,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.exceptions if e.data.get("settings")]
     if not evs or _run_failed(c, but="crash" if _assert_aborts(c, evs) else ""):
         return None
+    if any(not e.data.get("source_build") for e in evs):  # a build's own failure record says it (a JIT build's)
+        evs = [e for e in evs if not e.data.get("source_build")]
+    elif not any(not e.data.get("line") for e in c.exceptions):
+        return _source_build(evs)
     tried = any(e.data.get("config_path") for e in evs)  # a decoding try of that check's value is part of it
     if any(not e.data.get("settings") and not e.data.get("line") and not _spawn_wrapper(e)
            and not (tried and e.data.get("decode_try")) for e in c.exceptions):
@@ -2616,6 +2764,45 @@ def _mpi_runtime(evs: list) -> Verdict:
 # it): an "unknown backend" of one of these is a build without it, of any other name a setting misspelt
 _COMM_LIBS = frozenset(("nccl", "rccl", "hccl", "mccl", "cncl", "xccl", "oneccl", "ccl", "mpi", "gloo", "ucc",
                         "cuda-ipc", "cuda_ipc", "custom", "native"))
+
+
+# ProcessGroupNCCL's constructor's own first check (ProcessGroupNCCL.cpp's TORCH_CHECK), the one message it raises
+# that starts with its class's name
+_PG_NCCL_NO_GPU = "ProcessGroupNCCL is only supported with GPUs, no GPUs found!"
+
+
+def _nccl_no_gpu_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BQ (3), Q's last sentence and AU (2) (round 89's ofa-304): every exception shown is one RuntimeError
+    raised by torch's own line constructing ProcessGroupNCCL (distributed_c10d.py's "pg = ProcessGroupNCCL(...)", the
+    raising frame) whose message, cut where the paste stops, is the start of that constructor's check that the process
+    sees no GPU ("ProcessGroupNCCL is only supported with GPUs, no GPUs found!"). Read by the raising frame: the
+    process has no visible CUDA device (a CPU-only torch, a runtime without GPUs, CUDA_VISIBLE_DEVICES hiding them),
+    a setting every rank shares: config, no rank. The complete message is readers.nccl's no_nccl (_no_nccl); a cut
+    message that is not that check's start, or raised by another line, is not read so."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    if not excs:
+        return None
+    for e in excs:
+        said = (e.data.get("message") or "").strip()
+        if (e.data.get("type") or "").rpartition(".")[2] != "RuntimeError" or len(said) < 19 \
+                or not _PG_NCCL_NO_GPU.startswith(said) or "ProcessGroupNCCL(" not in (e.data.get("frame_code") or ""):
+            return None
+    e = excs[-1]
+    return Verdict(
+        "config",
+        f"torch's ProcessGroupNCCL constructor refused to start (RuntimeError: {e.data['message'][:120]}, {e.where}, "
+        "the message cut): raised by the line 'pg = ProcessGroupNCCL(...)', whose first check is 'ProcessGroupNCCL is "
+        "only supported with GPUs, no GPUs found!' -- the process sees no CUDA device (a CPU-only torch build, a "
+        "runtime or container without a GPU, CUDA_VISIBLE_DEVICES hiding them), a setting every rank shares, so no "
+        "rank is at fault",
+        "Give the processes a GPU or leave the nccl backend: check python -c 'import torch; "
+        "print(torch.__version__, torch.cuda.is_available(), torch.cuda.device_count())' and nvidia-smi in the same "
+        "environment -- install a CUDA build of torch (not CPU-only) matching the driver, select a GPU runtime "
+        "(Colab: Runtime > Change runtime type > GPU), and do not hide the GPUs (CUDA_VISIBLE_DEVICES); or run on CPU "
+        "with the gloo backend (init_process_group('gloo'), the framework's --cpu option). Then relaunch.",
+        "high", [], [x.brief() for x in excs[:2]], job_wide=True)
 
 
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
