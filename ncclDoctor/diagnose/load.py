@@ -716,6 +716,11 @@ SNIFF = 8192
 #             verdict.signals._pyspy_bare, lead rules BD (2), AB (2); round 88's deepspeed-860)
 #   gdb)      a debugger's prompt asking for a process's stacks ("(gdb) bt", "(cuda-gdb) info cuda kernels"), no
 #             other word: read the same (S.R_GDB_STACK_PROMPT, readers.nccl._stack_dump; round 88's nccl-1774)
+#   till in queue / till waiting  a process's own line saying it is still waiting ("[Trainer-1] still in queue: 24",
+#             PyTorch-BigGraph's trainer asking its lock server for a bucket; "Still waiting for ..."), which holds no
+#             other word: printed a third time unchanged it is a wait shown not ending, in the framework's own words
+#             (S.R_STILL_WAITING, readers.watchdog._own_wait, verdict.timeouts._own_wait, lead rules P, BN (1); round
+#             89's pytorch-biggraph-159)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -800,7 +805,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
-            b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ")
+            b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
+            b"till in queue", b"till waiting")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

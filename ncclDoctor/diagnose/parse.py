@@ -416,6 +416,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._killed_cmd: tuple[int, Event] | None = None
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
+        # a process's own "still in queue" / "still waiting" lines: how often each (its words from "still" on) was
+        # printed (watchdog._own_wait), at most 64 kept
+        self._own_waits: dict[str, int] = {}
         self._shm_open = -99  # the line of a traceback's source line calling shm_open (S.R_SHM_OPEN_CALL)
         # joblib's semaphore probe failing (S.R_SEM_PROBE): (its errno, its words), read at a cut traceback's lock
         self._sem_probe: tuple[int, str] | None = None
@@ -2033,7 +2036,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self._fetch_reset,
                    self._ib, self._gloo, self._recv_src, self._store, self._socket, self._rpc_setup, self._heartbeat,
                    self._gil_held,
-                   self._dataloader, self._oom, self._oom_count, self._driver_oom, self._serving,
+                   self._dataloader, self._oom, self._oom_count, self._driver_oom, self._serving, self._own_wait,
                    self._shared_build, self._lib_unloadable, self._launcher_shim, self._launch_setup,
                    self._worker_failed,
                    self._fatal_python,

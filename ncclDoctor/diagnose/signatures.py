@@ -30,6 +30,8 @@ socket_error         connection reset / closed by peer, no route to host, refuse
 store_timeout        TCPStore connect / wait timeouts, rendezvous timeouts
 gloo_error           gloo's transport errors (closed by peer, address family, no address)
 heartbeat            the heartbeat monitor killing a stuck watchdog
+own_wait             a process's own "still in queue" / "still waiting" line printed a third time unchanged (a wait
+                     shown not ending, in the framework's own words: R_STILL_WAITING)
 serving_watchdog     a serving framework's own watchdog (SGLang's scheduler ``Watchdog timeout
                      (self.watchdog_timeout=N)``, vLLM's ``RPC call to X timed out``); ``self_kill``: its
                      SIGQUIT line and the bare ``Killed`` after either (its own kill, not the OOM killer)
@@ -2657,6 +2659,11 @@ R_SERVING_WATCHDOG = re.compile(r"[Ww]atchdog timeout \(self\.watchdog_timeout=(
 # (not the frame's own "raise TimeoutError" source line)
 R_SHM_BCAST_FRAME = re.compile(r'shm_broadcast\.py", line \d{1,6}, in \w+')
 R_TIMEOUT_ERROR_TAIL = re.compile(r"(?<!raise )\b(?:builtins\.)?TimeoutError\b(?!\()")
+# A process's own log saying it is still waiting for something it asked of the job's own service or peers ("[Trainer-1]
+# still in queue: 24" from PyTorch-BigGraph's trainer asking its lock server for a bucket, "still waiting for ...")
+# printed again and again unchanged: a wait shown not ending, in the framework's own words, with no collective,
+# SeqNum or store read named (lead rules P, BN (1); readers.watchdog._own_wait, verdict.timeouts._own_wait)
+R_STILL_WAITING = re.compile(r"\b[Ss]till (?:in queue|waiting)\b")
 # Its self-kill: SGLang's watchdog SIGQUITs its launcher, which kills the whole process tree ("Received sigquit from a
 # child proces(s). It usually means the child failed.", "SIGQUIT received. signum=..., frame=.... It usually means one
 # child failed."); a bare "Killed" after it is that kill, not the OOM killer.

@@ -178,6 +178,24 @@ class WatchdogReaders:
             return self._context(lineno, text, "self_kill")
         return None
 
+    def _own_wait(self, lineno: int, text: str) -> Event | None:
+        """A process's own line saying it is still waiting ("[Trainer-1] still in queue: 24", S.R_STILL_WAITING),
+        read when the same words (from "still" on, its count included) come a third time: the wait is shown not
+        ending -- a count that changes is a queue moving, and one or two lines show no stall. What it waits for is
+        the framework's own service or peers, which its lines do not show (lead rules P, BN (1))."""
+        w = S.R_STILL_WAITING.search(text) if "till" in text else None
+        if w is None:
+            return None
+        key = text[w.start():].strip()[:200]
+        if key not in self._own_waits and len(self._own_waits) >= 64:
+            return None
+        n = self._own_waits[key] = self._own_waits.get(key, 0) + 1
+        if n != 3:
+            return None
+        ev = self._context(lineno, text, "own_wait")
+        ev.data["what"] = key
+        return ev
+
     def _heartbeat(self, lineno: int, text: str) -> Event | None:
         m = S.R_HEARTBEAT.search(text)
         if not m:

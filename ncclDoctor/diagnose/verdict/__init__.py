@@ -188,6 +188,7 @@ from ncclDoctor.diagnose.verdict.store import (
 )
 from ncclDoctor.diagnose.verdict.timeouts import (
     _blocked,
+    _own_wait,
     _serving_watchdog,
     _timeouts,
 )
@@ -296,7 +297,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
-            or _none(c, ks)))
+            or _own_wait(c, ks) or _none(c, ks)))
 
 
 def _numerics_fix(c: Collected, v: Verdict) -> Verdict:

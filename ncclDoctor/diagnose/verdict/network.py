@@ -27,8 +27,16 @@ def bad_interfaces(c: Collected) -> list[str]:
     """Interfaces NCCL chose that cannot carry inter-node traffic: loopback, link-local, virtual. Loopback carries
     NCCL's bootstrap between the processes of ONE node (issue #14 item 3: it is a problem in a multi-node job): with
     every line on one host (or none named) and nothing failing, NCCL choosing lo is set-up chatter (lead rule K)."""
+    from ncclDoctor.diagnose.verdict.noise import one_host_alone  # noise imports this module
+
     bad = [f"{n}:{a}" for n, a in c.interfaces.items() if _bad_iface(n, a)]
     if bad and _loopback_only(bad) and not spans_nodes(c) and not _something_failed(c):
+        return []
+    # lead rules K, Z (one host alone, rule AX (1)): where the lines show the whole job on one host (every NCCL line
+    # there, its world no larger than the processes shown) and nothing failing, the interfaces NET/Socket lists carry
+    # none of the job's traffic -- NCCL's intra-node transports (P2P, shared memory) do: a virtual bridge among them
+    # (virbr0, docker0) is the host's set-up chatter, not an interface chosen wrong
+    if bad and one_host_alone(c) and not _something_failed(c):
         return []
     # lead rule K: with nothing failing, virtual interfaces NCCL's bootstrap only lists after the first, routable one
     # ("Bootstrap : Using [0]enp7s0:10.x [1]virbr0:... [2]veth...": it uses the first alone), and no NET/Socket line

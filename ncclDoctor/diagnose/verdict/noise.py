@@ -217,9 +217,35 @@ def proxy_teardown(c: Collected) -> bool:
         R_PROXY_SERVICE.search(e.text) and not _WARN_NOISE.search(e.text) for e in warns)
 
 
+# An NCCL WARN's source location and message ("[0] graph/search.cc:890 NCCL WARN Could not find a pat"): a paste cut
+# in the middle of a WARN leaves its location and the start of its message
+R_WARN_AT = re.compile(r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h):\d{1,6}) NCCL WARN ?([^\n]{0,300})")
+
+
+def _cut_copy(c: Collected, e) -> bool:
+    """Lead rules K, BG (3): a WARN cut off mid-message (the paste ends inside it) whose location and text so far are
+    those of a whole harmless WARN in the same lines (another GPU or process printing the same set-up message) is
+    that message again, read by its source location; a cut WARN no whole one explains stays unread (a failure)."""
+    m = R_WARN_AT.search(e.text)
+    if not m:
+        return False
+    site, cut = m.group(1), m.group(2).rstrip()
+    for o in c.samples.get("nccl_warn", []):
+        if o is e or not (w := R_WARN_AT.search(o.text)) or w.group(1) != site:
+            continue
+        whole = w.group(2).rstrip()
+        if len(whole) > len(cut) and whole.startswith(cut) and _harmless_whole(c, o):
+            return True
+    return False
+
+
 def harmless_warn(c: Collected, e) -> bool:
     """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it, or the
-    proxy service's chatter at a communicator's teardown."""
+    proxy service's chatter at a communicator's teardown, or such a WARN again with its message cut off."""
+    return _harmless_whole(c, e) or _cut_copy(c, e)
+
+
+def _harmless_whole(c: Collected, e) -> bool:
     if R_OFI_INIT.search(e.text) and efa_meant(c):
         return False
     if (R_COLLNET_FALLBACK.search(e.text) or R_COLLNET_START.search(e.text)) and collnet_fell_back(c):

@@ -17,7 +17,7 @@ from ncclDoctor.diagnose.reason import (
     world_size,
 )
 from ncclDoctor.diagnose.signatures import Event
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, waiting_pids
 
 # c10's log prefix "[E626 05:14:36.393067540 ProcessGroupNCCL.cpp:1743]": the month is not zero-padded
@@ -118,6 +118,35 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see "
         "whether a collective was stuck.",
         "low", [], [e.brief() for e in evs[:4]])
+
+
+def _own_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules P and BN (1) for a framework's own wait (the last detector before "none"): a process's own line
+    saying it is still waiting ("[Trainer-1] still in queue: 24", readers.watchdog._own_wait) printed again and again
+    unchanged, with nothing failing in the lines -- no collective, SeqNum, store read, error or exit. The wait is shown
+    not ending, but it is the framework's wait for its own service or peers (a lock server, a scheduler, a queue),
+    which cannot tell a service that will never answer from a peer still holding what it asked for: cause unknown,
+    nobody named, nobody proven innocent (its "Trainer-N" / worker label is the framework's own, no rank). One or two
+    such lines, or a count that changes (a queue moving), are no stall (readers.watchdog)."""
+    evs = c.samples.get("own_wait", [])
+    if not evs or c.exceptions or c.unread or c.retcodes or c.child_failures or c.worker_failures or any(
+            v and k not in QUIET_KINDS + ("own_wait",) for k, v in c.kinds.items()):
+        return None
+    what = str(evs[0].data.get("what") or evs[0].text)[:120]
+    return Verdict(
+        "unknown",
+        f"a process keeps printing that it is still waiting ('{what}', the same words again and again): a wait in the "
+        "framework's own scheduling -- for its own service (a lock server, a scheduler, a queue) or a peer holding "
+        "what it asked for -- shown not ending, but with no collective, SeqNum, store read, error or exit in the "
+        "lines, they cannot tell a service that will never answer from another process still busy with it",
+        "Check every process's log (the other trainers' / workers' logs and the service's own: the lock server, "
+        "scheduler or rank 0 process it asks) for an error or exit, and take a py-spy dump (py-spy dump --pid PID) of "
+        "the waiting process and of the service it waits on while it hangs: the one that is not waiting is the "
+        "answer. Check the framework's own rules for what it hands out (a lock server's buckets or partitions: more "
+        "partitions than trainers), that every "
+        "process was given the same init method / address of that service, and upgrade the framework if its "
+        "scheduling is a known bug.",
+        "low", [], [e.brief() for e in evs[:3]])
 
 
 def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -2192,11 +2192,16 @@ def _cut_where(ev, who: str) -> Verdict | None:
 # A cut traceback of torch.distributed's launch or set-up (torchrun's own frames, torch/distributed, an
 # init_process_group call) on a Windows install (S.R_WIN_PATH): what such a start usually meets there -- torch >= 2.4's
 # TCPStore asking for libuv, which the Windows wheels lack, and no NCCL -- goes into the fix only, the cause staying
-# unread (lead rules BC (1), BG (6), T; round 79's flair-10, hy-worldplay-7, seedvr-1, onetrainer-1122)
-_R_DIST_START = re.compile(r"torchrun|torch[/\\.]distributed|init_process_group")
+# unread (lead rules BC (1), BG (6), T; round 79's flair-10, hy-worldplay-7, seedvr-1, onetrainer-1122). DDP's own
+# module (torch/nn/parallel/distributed.py: its constructor's broadcast of the module's state, its reducer) is the same
+# process group at work: a traceback cut there on Windows gets the same fix (lead rules BH (2), BQ (2)'s last
+# sentence: the cause stays unknown where no backend is shown; round 89's motionrgbd-pami-7)
+_R_DIST_START = re.compile(r"torchrun|torch[/\\.]distributed|init_process_group|"
+                           r"torch[/\\.]nn[/\\.]parallel[/\\.]distributed\b|DistributedDataParallel\(")
 _WINDOWS_DIST_FIX = (
-    "This is a Windows install (its paths): on Windows torch.distributed starts only with the gloo backend (the "
-    "Windows wheels have no NCCL: init_process_group(backend=\"gloo\") -- NCCL unavailable on Windows), and torch "
+    "This is a Windows install (its paths): the Windows build has no NCCL, so on Windows torch.distributed starts "
+    "only with the gloo backend (use the gloo backend on Windows, init_process_group(backend=\"gloo\"): the "
+    "Windows wheels have no NCCL -- NCCL unavailable on Windows), and torch "
     "2.4+'s TCPStore asks for libuv, which the Windows builds lack ('use_libuv was requested but PyTorch was built "
     "without libuv support'): set USE_LIBUV=0 in the environment before torchrun / the script (or use_libuv=0 in "
     "init_method, 'env://?use_libuv=0' / TCPStore(..., use_libuv=False)). Otherwise run on Linux or WSL; a single GPU "
