@@ -2425,6 +2425,14 @@ R_OMPI_INIT_STEP = re.compile(r"^\s{1,8}(?P<step>[a-z]{1,12}_\w{1,60}(?:: \w{1,6
 R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?:\d{1,6}: )?"
                                r"(?P<cmd>(?:[\w.+-]{0,80}/){0,16}(?P<name>kubectl|orted|prted|sshd)): "
                                r"(?:(?:command )?not found|No such file or directory)\b")
+# A shell that cannot find the launcher itself ("/bin/sh: 1: torchrun: not found", "bash: deepspeed: command not
+# found", a framework's CLI running it through the shell: LLaMA-Factory's FORCE_TORCHRUN=1 under sudo, whose secure
+# PATH leaves out the environment's bin): no worker was ever started, every node alike -- the launch set-up (the
+# environment the command runs in), lead rules X (2), AF (2): config, no rank (round 89's llamafactory-5217).
+# Group "shell" is the shell or script that ran it, "cmd" the command as called, "name" the launcher. Another program
+# not found (a monitoring tool, a helper of the job's script) is not the launcher and is not read so.
+R_LAUNCHER_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line \d{1,6}: |\d{1,6}: )?"
+                                  r"(?P<cmd>(?:\S{0,300}/)?(?P<name>torchrun|deepspeed)): (?:command )?not found\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran

@@ -59,6 +59,11 @@ class SettingsReaders:
         if ag:  # the launcher's remote start: its daemon or its agent's command not found by the shell running it
             return self._setup(lineno, text, agent=ag.group("name"), agent_cmd=ag.group("cmd"),
                                agent_shell=ag.group("shell"))
+        ln = S.R_LAUNCHER_NOT_FOUND.search(self._body) if "not found" in text and (
+            "torchrun: " in text or "deepspeed: " in text) else None
+        if ln:  # the launcher itself not found by the shell running the launch command: no worker ever started
+            return self._setup(lineno, text, launcher_missing=ln.group("name"), launcher_cmd=ln.group("cmd"),
+                               launcher_shell=ln.group("shell"))
         ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
         if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
             return self._setup(lineno, text, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
