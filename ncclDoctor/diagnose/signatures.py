@@ -2495,6 +2495,13 @@ R_ARG_MASTER_ADDR = re.compile(r"--master[_-]addr[= ]")
 # master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
 R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_rank|master_addr|master_port)"
                        r"\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)]|$)")
+# A launch command's environment prefix asking for several nodes ("FORCE_TORCHRUN=1 NNODES=3 RANK=1 MASTER_ADDR=...
+# llamafactory-cli train ...": LLaMA-Factory's CLI, as its "Multi-node training enabled: num nodes: 3, node rank: 1"
+# says, reads that RANK as the node's rank): with NNODES of 2 or more, a RANK below it on the same command is the
+# node's rank, so two such commands are two nodes' launch settings (parse._node_launch; lead rule AA (1), round 89's
+# llamafactory-7326). A RANK at or past NNODES, or one without NNODES, is a process's and is not read so.
+R_ENV_NNODES = re.compile(r"(?:^|\s)(?:NNODES|NUM_NODES)=['\"]?(\d{1,5})\b")
+R_ENV_RANK = re.compile(r"(?:^|\s)RANK=['\"]?(\d{1,5})\b")
 # One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line
 # one variable and its value (parse._env_dump_line reads a node's launch settings from such a block)
 R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]/]{0,255}?)['\"]?\s*$")

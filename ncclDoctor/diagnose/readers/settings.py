@@ -336,7 +336,9 @@ class SettingsReaders:
 
     def _node_launch(self, lineno: int, text: str) -> Event | None:
         """A node's launch settings printed on one line, its node rank and the master address it was given
-        (signatures.R_NODE_KV): read by verdict.world._rank_args across the nodes (lead rule AA (1))."""
+        (signatures.R_NODE_KV; a multi-node launch command's environment prefix, NNODES=N with RANK=K below N, gives
+        the node's rank as RANK: signatures.R_ENV_RANK): read by verdict.world._rank_args across the nodes (lead rule
+        AA (1))."""
         kv: dict[str, str] = {}
         for k, v in S.R_NODE_KV.findall(text):
             kv.setdefault(k.upper(), v)
@@ -345,6 +347,10 @@ class SettingsReaders:
             # an environment dump, one "KEY = value" a line (sorted: NODE_RANK comes after MASTER_ADDR): read on
             self._env_dump, self._follow = (lineno, {"MASTER_ADDR": kv["MASTER_ADDR"]}, None), 2
             return None
+        if "NODE_RANK" not in kv and "MASTER_ADDR" in kv and "RANK=" in text and (
+                (nn := S.R_ENV_NNODES.search(text)) and (r := S.R_ENV_RANK.search(text))
+                and int(r.group(1)) < int(nn.group(1)) and int(nn.group(1)) >= 2):
+            kv["NODE_RANK"] = r.group(1)  # a multi-node launch's environment prefix: its RANK is the node's rank
         if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
             return None
         ev = self._context(lineno, text, "launch_args")
