@@ -455,8 +455,9 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"{' / '.join(map(str, vals[:4]))} by hand ('{e.text.strip()[:100]}'): the launcher passes each worker "
             "its own --local_rank=i before the script's arguments and argparse keeps the last value, so every worker "
             "of a node takes the hand-set local rank (one GPU for all of them)"
-            + ("; the commands give it a different value each, meant as each node's rank, which the launcher is never told "
-               "(no --nnodes / --node_rank / --master_addr: each node forms a world of its own)" if nodes else "")
+            + ("; the commands give it a different value each, meant as each node's rank, which the launcher is "
+               "never told (no --nnodes / --node_rank / --master_addr: each node forms a world of its own)"
+               if nodes else "")
             + " -- a launch setting of every worker, not a rank's fault",
             "Let the launcher set the local rank -- do not pass --local_rank by hand -- and tell it the nodes: on each "
             "node the same command with --nnodes=<nodes> --node_rank=<this node's index: 0 on the master, 1, ...> "
