@@ -721,6 +721,10 @@ SNIFF = 8192
 #             other word: printed a third time unchanged it is a wait shown not ending, in the framework's own words
 #             (S.R_STILL_WAITING, readers.watchdog._own_wait, verdict.timeouts._own_wait, lead rules P, BN (1); round
 #             89's pytorch-biggraph-159)
+#   torchrun: , deepspeed:   a shell that cannot find the launcher itself ("/bin/sh: 1: torchrun: not found",
+#             "bash: deepspeed: command not found"), which holds no other word: no worker ever started, the launch's
+#             environment (S.R_LAUNCHER_NOT_FOUND, readers.settings._launch_setup, verdict.launch._launch_setup, lead
+#             rules X (2), AF (2); round 89's llamafactory-5217)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -806,7 +810,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
-            b"till in queue", b"till waiting")
+            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1054,7 +1058,7 @@ def _automata():
     would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
     holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
     six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
-    three)."""
+    three); 355 (round 89's fixes): six of 60 (a seventh of 59 would hold one)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1065,7 +1069,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 59
+_CHUNK = 60
 _AUTOMATON: dict = {}
 
 

@@ -2433,6 +2433,15 @@ R_AGENT_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line )?(?
 # group (lead rule X (2); verdict.launch._launch_setup). Round 89's volcano-2952 showed it (a pod's host name that
 # does not resolve). Group host: the host it probed
 R_DS_SSH_CHECK = re.compile(r"\bhost=(?P<host>[\w.\-:\[\]]{1,255}) was not reachable via ssh\b")
+
+# A shell that cannot find the launcher itself ("/bin/sh: 1: torchrun: not found", "bash: deepspeed: command not
+# found", a framework's CLI running it through the shell: LLaMA-Factory's FORCE_TORCHRUN=1 under sudo, whose secure
+# PATH leaves out the environment's bin): no worker was ever started, every node alike -- the launch set-up (the
+# environment the command runs in), lead rules X (2), AF (2): config, no rank (round 89's llamafactory-5217).
+# Group "shell" is the shell or script that ran it, "cmd" the command as called, "name" the launcher. Another program
+# not found (a monitoring tool, a helper of the job's script) is not the launcher and is not read so.
+R_LAUNCHER_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line \d{1,6}: |\d{1,6}: )?"
+                                  r"(?P<cmd>(?:\S{0,300}/)?(?P<name>torchrun|deepspeed)): (?:command )?not found\b")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran
@@ -2495,6 +2504,13 @@ R_ARG_MASTER_ADDR = re.compile(r"--master[_-]addr[= ]")
 # master addresses, ports or world sizes were launched inconsistently and cannot meet at one store (lead rule AA (1)).
 R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_rank|master_addr|master_port)"
                        r"\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]]{1,255}?)['\"]?(?=[\s,;)]|$)")
+# A launch command's environment prefix asking for several nodes ("FORCE_TORCHRUN=1 NNODES=3 RANK=1 MASTER_ADDR=...
+# llamafactory-cli train ...": LLaMA-Factory's CLI, as its "Multi-node training enabled: num nodes: 3, node rank: 1"
+# says, reads that RANK as the node's rank): with NNODES of 2 or more, a RANK below it on the same command is the
+# node's rank, so two such commands are two nodes' launch settings (parse._node_launch; lead rule AA (1), round 89's
+# llamafactory-7326). A RANK at or past NNODES, or one without NNODES, is a process's and is not read so.
+R_ENV_NNODES = re.compile(r"(?:^|\s)(?:NNODES|NUM_NODES)=['\"]?(\d{1,5})\b")
+R_ENV_RANK = re.compile(r"(?:^|\s)RANK=['\"]?(\d{1,5})\b")
 # One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line
 # one variable and its value (parse._env_dump_line reads a node's launch settings from such a block)
 R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\"]?([\w.\-:\[\]/]{0,255}?)['\"]?\s*$")

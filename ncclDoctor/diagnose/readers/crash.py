@@ -984,6 +984,9 @@ class CrashReaders:
             ev.rank = None  # a command line, not a process's own line
             ev.data.update(standalone=True, nnodes=n.group(1))
             return ev
+        if "--local" in text and "distributed.launch" in text and not is_failure_line(self._body) and (
+                ev := self._local_rank_by_hand(lineno, text)) is not None:
+            return ev
         if "--rank" in text:
             r, w = S.R_ARG_RANK.search(text), S.R_ARG_WORLD.search(text)
             if r and w and int(r.group(1)) >= int(w.group(1)) > 0:  # a rank outside the world it is launched into

@@ -62,6 +62,11 @@ class SettingsReaders:
         hc = S.R_DS_SSH_CHECK.search(text) if "reachable via ssh" in text else None
         if hc:  # DeepSpeed's runner's ssh probe of its hostfile's first host failed (its own RuntimeError)
             return self._setup(lineno, text, ssh=f"ssh {hc.group('host')} hostname", ssh_check=hc.group("host"))
+        ln = S.R_LAUNCHER_NOT_FOUND.search(self._body) if "not found" in text and (
+            "torchrun: " in text or "deepspeed: " in text) else None
+        if ln:  # the launcher itself not found by the shell running the launch command: no worker ever started
+            return self._setup(lineno, text, launcher_missing=ln.group("name"), launcher_cmd=ln.group("cmd"),
+                               launcher_shell=ln.group("shell"))
         ssh = S.R_SSH_CLIENT.search(text) if "ssh: " in text else None
         if ssh:  # the ssh client could not reach a host (no such name, refused, no route): the launcher's reach
             return self._setup(lineno, text, ssh_host=ssh.group("dns") or ssh.group("conn"), ssh_dns=bool(
@@ -208,6 +213,22 @@ class SettingsReaders:
         ev.data.update(node_rank=int(nr.group(1)), master_addr=ma.group(1), master_port=None, world=None)
         return ev
 
+    def _local_rank_by_hand(self, lineno: int, text: str) -> Event | None:
+        """A torch.distributed.launch command starting several processes per node (--nproc_per_node N > 1, no
+        --use_env) whose script arguments set --local_rank by hand to a number (_launch_local_rank): the launcher passes
+        each worker its own --local_rank=i BEFORE the script's arguments, and argparse keeps the last value given, so
+        every worker of that node takes the hand-set local rank -- one GPU for all, and the index meant for something
+        else (a node's rank) -- a launch argument every worker shares (lead rules AA (1), AE, V (1); round 89's
+        unilm-671; verdict.world._rank_args). Not read under torchrun (it passes no --local_rank: the script's own
+        argument is then the only one) nor with one process per node."""
+        hit = _launch_local_rank(self._body)
+        if hit is None:
+            return None
+        ev = self._context(lineno, text, "launch_args")
+        ev.rank = None  # a command line, not a process's own line
+        ev.data.update(local_by_hand=hit[0], local_procs=hit[1])
+        return ev
+
     def _swallowed_option(self, lineno: int, text: str) -> Event | None:
         """The argument Namespace a trainer prints (argparse's "Namespace(..., opts=[...])") whose list of leftover
         positional words holds an option of that very parser ("'--dist-url', 'tcp://...'" in opts=[...], the
@@ -334,7 +355,9 @@ class SettingsReaders:
 
     def _node_launch(self, lineno: int, text: str) -> Event | None:
         """A node's launch settings printed on one line, its node rank and the master address it was given
-        (signatures.R_NODE_KV): read by verdict.world._rank_args across the nodes (lead rule AA (1))."""
+        (signatures.R_NODE_KV; a multi-node launch command's environment prefix, NNODES=N with RANK=K below N, gives
+        the node's rank as RANK: signatures.R_ENV_RANK): read by verdict.world._rank_args across the nodes (lead rule
+        AA (1))."""
         kv: dict[str, str] = {}
         for k, v in S.R_NODE_KV.findall(text):
             kv.setdefault(k.upper(), v)
@@ -343,6 +366,10 @@ class SettingsReaders:
             # an environment dump, one "KEY = value" a line (sorted: NODE_RANK comes after MASTER_ADDR): read on
             self._env_dump, self._follow = (lineno, {"MASTER_ADDR": kv["MASTER_ADDR"]}, None), 2
             return None
+        if "NODE_RANK" not in kv and "MASTER_ADDR" in kv and "RANK=" in text and (
+                (nn := S.R_ENV_NNODES.search(text)) and (r := S.R_ENV_RANK.search(text))
+                and int(r.group(1)) < int(nn.group(1)) and int(nn.group(1)) >= 2):
+            kv["NODE_RANK"] = r.group(1)  # a multi-node launch's environment prefix: its RANK is the node's rank
         if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
             return None
         ev = self._context(lineno, text, "launch_args")
@@ -820,6 +847,36 @@ def _call_settings(text: str) -> dict[str, int]:
 
 _R_NS_LIST = re.compile(r"\b(\w{1,40})=\[([^\]]{0,2000})\]")
 _R_NS_OPT = re.compile(r"'--([A-Za-z][\w-]{0,40})'(?:\W{0,6}'([^']{0,200})')?")
+
+
+def _launch_local_rank(body: str) -> tuple[int, int] | None:
+    """(the hand-set local rank, the processes per node) of a torch.distributed.launch command line (readers.settings.
+    _local_rank_by_hand), or None: the launcher's own options come between the module and the script (the first word
+    ending in .py), the script's after it."""
+    toks = body.split()
+    at = next((i for i, t in enumerate(toks) if t == "torch.distributed.launch"), None)
+    if at is None or at == 0 or toks[at - 1] != "-m":
+        return None
+    script = next((i for i in range(at + 1, len(toks)) if toks[i].endswith(".py")), None)
+    if script is None:
+        return None
+    opts, args = toks[at + 1:script], toks[script + 1:]
+    if any(o.split("=", 1)[0] in ("--use_env", "--use-env") for o in opts):
+        return None
+    procs = None
+    for i, o in enumerate(opts):
+        name, _, val = o.partition("=")
+        if name in ("--nproc_per_node", "--nproc-per-node"):
+            val = val or (opts[i + 1] if i + 1 < len(opts) else "")
+            procs = int(val) if val.isdigit() else None
+    if procs is None or procs < 2:
+        return None
+    for i, a in enumerate(args):
+        name, eq, val = a.partition("=")
+        if name in ("--local_rank", "--local-rank"):
+            val = val if eq else (args[i + 1] if i + 1 < len(args) else "")
+            return (int(val), procs) if val.isdigit() else None
+    return None
 
 
 def _swallowed_option(text: str) -> tuple[str, str, str, str] | None:

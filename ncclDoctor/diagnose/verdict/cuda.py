@@ -264,12 +264,23 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         # tagged rank's ordinal raised elsewhere (an index its code computed) stays its CUDA error, and so does one
         # under a command line whose CUDA_VISIBLE_DEVICES leaves as many GPUs as processes (its index is the code's)
         at_set = all(e.data.get("at_set_device") for e in evs) and top.data.get("gpus") is None
-        if top.data["procs"] > 1 and (alike or at_set):
+        # lead rules AU (2), Q (round 89's codellama-123, unilm-511): or the ordinal said bare, no traceback above it
+        # and no source file on it (parse: no_frames) -- nothing shows the process's own code computing the index, so
+        # it is read as what it nearly always is under a launch of several processes per node, a local rank asking at
+        # start-up for a GPU past the node's last; a launcher's record naming the one local rank that failed first
+        # only says which local rank that was (the others are then torn down), not a rank at fault. Without the
+        # launch line shown, such a record keeps rule A's reading (_ordinal_launch; round 23's simpletuner-40)
+        bare = (not at_set and top.data.get("gpus") is None and all(
+            e.data.get("no_frames") and "invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
+            for e in evs))
+        if top.data["procs"] > 1 and (alike or at_set or bare):
+            how = ("as they set their device" if alike else "as it sets its device" if at_set
+                   else "at start-up, with no traceback showing its own code computing the index")
             return Verdict(
                 "config",
                 f"the launch starts {top.data['procs']} processes per node (--nproc_per_node {top.data['procs']}) "
                 f"and {'several of them fail alike' if alike else 'one of them fails'} with 'invalid device "
-                f"ordinal' as {'they set their' if alike else 'it sets its'} device: more processes were started "
+                f"ordinal' {how}: more processes were started "
                 "than the node has GPUs, so the local ranks past its last GPU ask for one that does not exist -- a "
                 "launch setting every process shares, not a CUDA fault and not one rank's",
                 "Start no more processes per node than it has GPUs: set --nproc_per_node to the number of GPUs "

@@ -2478,10 +2478,11 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     agent = [e for e in evs if e.data.get("agent")]  # the launcher's remote start not found by a shell
     mpich = [e for e in evs if e.data.get("mpich")]  # MPICH's / Intel MPI's own start-up failing (readers.settings)
     rte = [e for e in evs if e.data.get("mpi_rte")]  # Open MPI's runtime (ORTE, PRRTE) failing in its own code
+    launcher = [e for e in evs if e.data.get("launcher_missing")]  # the launcher itself not found by the shell
     # the shell's refusal (or pdsh's ssh failing, which a connection lost mid-run also gives) is the launch's
     # set-up only where nothing else ran: no worker's failure, exception or other family beside it (the
     # launcher's own "failed to run ..." line is a failure shown, line=True)
-    if (ro or pdsh or reach or ompi or agent or rte) and not ssh and not mpi and not mpich and (
+    if (ro or pdsh or reach or ompi or agent or rte or launcher) and not ssh and not mpi and not mpich and (
             c.child_failures or c.worker_failures or any(not x.data.get("line") for x in c.exceptions) or any(
                 v and k not in QUIET_KINDS + ("launch_setup", "traceback_tail") for k, v in c.kinds.items())):
         return None
@@ -2530,6 +2531,8 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _ompi_init(ompi)
     if agent and not ssh and not mpi:
         return _agent_missing(agent)
+    if launcher and not ssh and not mpi:
+        return _launcher_missing(launcher)
     if mpich and not ssh and not mpi:
         return _mpich_init(mpich)
     if rte and not ssh and not mpi and not ompi:
@@ -2677,6 +2680,29 @@ def _agent_missing(evs: list) -> Verdict:
         "to Open MPI's bin and lib in the remote shell's startup file before any interactive-only guard (~/.bashrc), "
         f"or export them with mpirun -x PATH -x LD_LIBRARY_PATH; check `ssh HOST which {name}` prints it, with the "
         "same Open MPI version installed at the same path on every node. Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _launcher_missing(evs: list) -> Verdict:
+    """A shell that cannot find the launcher itself (signatures.R_LAUNCHER_NOT_FOUND: "/bin/sh: 1: torchrun: not
+    found"), with nothing else run (lead rules X (2), AF (2)): the launch command's environment has no launcher on its
+    PATH (an environment not activated, torch not installed in it, sudo's secure PATH, a framework's CLI running the
+    launcher through /bin/sh) -- no worker ever started, config, no rank (round 89's llamafactory-5217)."""
+    e = evs[0]
+    name, cmd = e.data["launcher_missing"], e.data["launcher_cmd"]
+    module = "torch.distributed.run" if name == "torchrun" else "deepspeed.launcher.runner"
+    pkg = "torch" if name == "torchrun" else "deepspeed"
+    return Verdict(
+        "config",
+        f"the shell that runs the launch command cannot find the launcher: {e.data['launcher_shell']} finds no {cmd} "
+        f"('{strip_prefixes(e.text).strip()[:160]}', {e.where}), so the launcher never ran and no worker started -- "
+        "the launch set-up (the environment the command runs in), no rank's fault",
+        f"Put {name} on the PATH of the shell that launches: activate the environment where {pkg} is installed (conda "
+        f"activate ENV / source VENV/bin/activate; `which {name}` must print it) or install {pkg} in the environment "
+        f"the command runs in; under sudo, whose secure_path drops the environment's bin, run without sudo or keep the "
+        f"PATH (sudo -E env PATH=$PATH ...); or call the launcher through the interpreter that has {pkg}: python -m "
+        f"{module} with the same arguments (a framework's CLI that starts {name} itself runs it from the "
+        "PATH it was started with). Then relaunch every node.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

@@ -443,6 +443,29 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "(the master node's address, reachable from the others: nc -zv MASTER_ADDR PORT), or keep "
             "--master_addr/--master_port with --rdzv_backend=static and --node_rank on each node.",
             "medium", [], [x.brief() for x in lost[:2]], job_wide=True)
+    by_hand = [e for e in evs if e.data.get("local_by_hand") is not None]
+    if by_hand:  # lead rules AA (1), AE, V (1): torch.distributed.launch's script given --local_rank by hand
+        e, vals = by_hand[0], sorted({x.data["local_by_hand"] for x in by_hand})
+        nodes = len(vals) > 1  # the same command with another hand-set value: one command per node
+        return Verdict(
+            "config",
+            f"the torch.distributed.launch command{'s' if len(by_hand) > 1 else ''} start"
+            f"{'' if len(by_hand) > 1 else 's'} {e.data['local_procs']} processes per node and hand"
+            f"{'' if len(by_hand) > 1 else 's'} the script --local_rank "
+            f"{' / '.join(map(str, vals[:4]))} by hand ('{e.text.strip()[:100]}'): the launcher passes each worker "
+            "its own --local_rank=i before the script's arguments and argparse keeps the last value, so every worker "
+            "of a node takes the hand-set local rank (one GPU for all of them)"
+            + ("; the commands give it a different value each, meant as each node's rank, which the launcher is "
+               "never told (no --nnodes / --node_rank / --master_addr: each node forms a world of its own)"
+               if nodes else "")
+            + " -- a launch setting of every worker, not a rank's fault",
+            "Let the launcher set the local rank -- do not pass --local_rank by hand -- and tell it the nodes: on each "
+            "node the same command with --nnodes=<nodes> --node_rank=<this node's index: 0 on the master, 1, ...> "
+            "--master_addr=<node 0's address> --master_port=<port> (or torchrun --nnodes N --node_rank K "
+            "--master_addr ADDR --master_port PORT), so world size = nnodes x nproc_per_node; let the script read its "
+            "rank and world size from the environment (env:// with MASTER_ADDR / MASTER_PORT) rather than a "
+            "hand-written --world_size / --dist_url.",
+            "medium", [], [x.brief() for x in by_hand[:2]], job_wide=True)
     refused = [e for e in evs if e.data.get("env_refused")]
     if refused:  # lead rules L, V (1): OpenMP's runtime refusing the value of a variable every worker inherits
         e, var = refused[0], refused[0].data["env_refused"]
