@@ -175,6 +175,12 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     # fast-stable-diffusion-122)
     excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError")
                                     and S.R_CPE_LAUNCHER.match(str(e.data.get("message") or "")))]
+    # a launcher's CalledProcessError that is itself the record of the worker's exit (read from that same line, its
+    # status wrapped onto the next one: torch 1.x launch.py's sigkill_handler raising it for the last worker's
+    # command) is the launcher's report of that worker, not the worker's own exception (lead rules M, U (5); round
+    # 89's swin-transformer-109)
+    recs = {f.where for f in c.child_failures + c.worker_failures}
+    excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError") and e.where in recs)]
     own = [e for e in excs if e.rank == rank]
     if not own:
         own = [e for e in excs if e.rank is None]
