@@ -103,6 +103,14 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     waiting = waiting_pids(c)
     if waiting and all(x.data.get("pid") in waiting for x in evs):
         return None
+    # the dead worker is the process that printed a launcher's record of its own child failing (the Ray actor prefix
+    # on that record's line: Lightning's DDP launcher inside a Ray Tune trial): the parent, torn down after the child
+    # it reports, not the first failure -- the record names that child (lead rules A, I, AU (4), BJ (1); round 89's
+    # neuralforecast-1291)
+    parents = {int(p[-1]) for x in c.worker_failures + c.child_failures
+               if x.data.get("exitcode") not in (None, 0, -15) and (p := S.R_RAY_PID.findall(x.text))}
+    if parents and all(x.data.get("pid") in parents for x in evs):
+        return None
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
         ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
@@ -607,6 +615,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "text: the error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
                      "reproduces it without spawn. " + call_fix + abort_fix)
+    actor = S.R_RAY_PID.findall(lone.event.text) if single and ranks else []
+    if actor:  # the launcher ran inside a Ray actor (its record prefixed "(name pid=P)"): the worker's output went to
+        # that actor's Ray worker log, and Ray's report of the actor's process dying after it is the launcher torn down
+        # (round 89's neuralforecast-1291: Lightning's DDP launcher inside a Ray Tune trial)
+        dead = any(x.data.get("pid") == int(actor[-1]) for x in c.samples.get("ray_died", []))
+        abort_fix = (f"The launcher ran inside a Ray actor (pid {actor[-1]}), so its workers' output is in the ray "
+                     f"worker logs: read the full traceback of rank {ranks[0]} there (ray logs worker-*.err on that "
+                     "node, /tmp/ray/session_latest/logs)"
+                     + (f"; Ray reporting that actor's process (pid {actor[-1]}) dead afterwards is the launcher "
+                        "torn down after its child, not the cause" if dead else "") + ". " + abort_fix)
     if single and exc is None and codes and codes[0] > 0 and lone.event.data.get("spawn_exit"):
         # mp.spawn's wrapper re-raises a child's Python exception as '-- Process N terminated with the following
         # error:' (its traceback below); 'process N terminated with exit code C' says none reached it: the child's
