@@ -716,6 +716,9 @@ SNIFF = 8192
 #             verdict.signals._pyspy_bare, lead rules BD (2), AB (2); round 88's deepspeed-860)
 #   gdb)      a debugger's prompt asking for a process's stacks ("(gdb) bt", "(cuda-gdb) info cuda kernels"), no
 #             other word: read the same (S.R_GDB_STACK_PROMPT, readers.nccl._stack_dump; round 88's nccl-1774)
+#   has failed.  Ray Train's record of the training worker whose actor died ("(TorchTrainer pid=89392) Worker 0 has
+#             failed."), which holds no other word: that worker, by its world rank (S.R_RAY_TRAIN_FAILED,
+#             readers.exits._launcher_exit, verdict.exits._ray_died, lead rules I, AU (4), BJ (1); round 89's ray-47461)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -800,7 +803,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
-            b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ")
+            b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
+            b"has failed.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

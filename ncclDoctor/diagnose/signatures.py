@@ -1551,6 +1551,11 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
                         r"Worker exits unexpectedly\. Worker exits with an exit code \w{1,12})"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
+# Ray Train's backend executor checking its training workers (check_for_failure): an actor that died (RayActorError)
+# is logged by its index in the worker group, which is the worker's world rank -- "(TorchTrainer pid=89392) Worker 0
+# has failed." under the trainer actor's prefix (a bare "Worker N has failed." is any program's word, not read)
+# (round 89's ray-47461).
+R_RAY_TRAIN_FAILED = re.compile(r"\(\w{0,64}Trainer pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) {1,4}Worker (\d{1,6}) has failed\.")
 # Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
 # dead because the detector has missed too many heartbeats from it. This can happen when a (1) raylet crashes
 # unexpectedly (OOM, preempted node, etc.) (2) raylet has lagging heartbeats due to slow network or busy workload.",

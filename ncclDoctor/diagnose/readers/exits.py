@@ -476,6 +476,11 @@ class ExitReaders:
             ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")),
                            k8s_mem="exceeded K8s pod memory" in text)
             return ev
+        rt = S.R_RAY_TRAIN_FAILED.search(text) if "has failed." in text else None
+        if rt:  # Ray Train's record of the training worker whose actor died: its world rank, no exit code
+            ev = self._global_exit(lineno, text, int(rt.group(1)), None)
+            ev.data.update(died=True, ray_train=True, launcher="Ray Train")
+            return ev
         node = S.R_RAY_NODE_DEAD.search(text) if "marked dead" in text else None
         if node:  # Ray's GCS lost a whole node: its workers are gone, why the line does not say
             ev = self._context(lineno, text, "ray_died")

@@ -145,11 +145,18 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     at = (f" (pid {e.data['pid']}" if e.data.get("pid") else " (") + (
         f" on {e.data['ip']})" if e.data.get("ip") else ")")
     at = "" if at == " ()" else at
+    # Ray Train's record of the one training worker whose actor died ("Worker 0 has failed."): the dead process is that
+    # worker, by its world rank (lead rules I, AU (4); BJ (1): Ray's EOF text gives no cause; round 89's ray-47461)
+    train = sorted({x.rank for x in c.child_failures if x.data.get("ray_train") and x.rank is not None})
+    named = train if len(train) == 1 else []
     return Verdict(
         "unknown",
         f"a Ray worker process{at} died or was killed by an unexpected system error: it is the first failure, and "
-        "the errors and timeouts of the ranks that followed are its victims; the lines say neither which rank it was "
-        "nor why it died (Ray's own list: the OOM killer, ray stop --force, a crash)",
+        "the errors and timeouts of the ranks that followed are its victims; "
+        + (f"Ray Train then records 'Worker {named[0]} has failed.' -- the training worker whose actor died, by its "
+           f"world rank: rank {named[0]}; the lines do not say why it died" if named else
+           "the lines say neither which rank it was nor why it died")
+        + " (Ray's own list: the OOM killer, ray stop --force, a crash)",
         "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
         "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
         "process' shows whether the OOM killer took it (host memory / container memory limit: the node's RAM, and "
@@ -163,7 +170,7 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "OOMKilled last state) and the pod's memory usage against its memory limit say whether it did; raise "
             "the pod memory limit or cut the process's host memory use if so." if any(
                 x.data.get("k8s_mem") for x in evs) else ""),
-        "low", [], [x.brief() for x in evs[:2]],
+        "medium" if named else "low", named, [x.brief() for x in evs[:2]],
         demote="a Ray worker process died before it: that rank's error is a consequence")
 
 
