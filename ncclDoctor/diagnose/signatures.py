@@ -1301,6 +1301,11 @@ R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary loc
 # torch 1.9-1.10's ErrorHandler warning when a worker left no error file (no @record): "CHILD PROCESS FAILED WITH NO
 # ERROR_FILE" then "Child process 2814 (local_rank 0) FAILED (exitcode 1)" -- the agent's record of that worker's exit
 R_CHILD_NO_ERROR_FILE = re.compile(r"Child process (\d{1,10}) \(local_rank (\d{1,5})\) FAILED \(exitcode (-?\d{1,5})\)")
+# torchelastic's ErrorHandler copying the root cause's error file before the agent raises ChildFailedError ("no error
+# file defined for parent, to copy child error file (/tmp/torchelastic_x/none_y/attempt_0/4/error.json)", "child error
+# file (...) does not have field `message`" / "has a new message format"): the agent's record of its first failure,
+# the worker that wrote it -- the folder under attempt_K is that worker's local rank (lead rule BT (1))
+R_CHILD_ERROR_FILE = re.compile(r"child error file \([^()\n]{0,500}?/attempt_\d{1,5}/(\d{1,5})/error\.json\)")
 # torchelastic's agent naming each worker it starts ("INFO:torch.distributed.elastic.multiprocessing:Setting worker0
 # reply file to: /tmp/torchelastic_x/none_y/attempt_1/0/error.json"): the workers of this launch, one line each
 R_REPLY_FILE = re.compile(r"\bSetting worker(\d{1,5}) reply file to\b")

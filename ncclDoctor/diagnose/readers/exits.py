@@ -175,6 +175,16 @@ class ExitReaders:
                            heads_in_collective=bool(heads) and any(heads[0] < at < lineno for at, _ in self._sites)
                            or (bool(heads) and heads[0] < self._coll_frame[0] < lineno))
             return ev
+        ef = None if m or pf or "child error file" not in text else S.R_CHILD_ERROR_FILE.search(text)
+        if ef:  # torchelastic's error handler copying the first failure's error file: that worker raised (its Python
+            # exception recorded), the folder its local rank (lead rule BT (1); round 89's deepmd-kit-4594)
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None  # a local rank
+            ev.data.update(exitcode=None, local_rank=int(ef.group(1)), pid=None, nonzero=True, error_file_copy=True,
+                           launcher="torchrun",
+                           local_from="launcher: torchelastic's error handler copies its error file (attempt_K/N/error.json: "
+                           "N is the worker's local rank)")
+            return ev
         if pf:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None  # the agent's record names a local rank, not a global one

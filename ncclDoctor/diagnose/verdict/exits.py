@@ -283,7 +283,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}
     fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
              and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died")
-                  or e.data.get("one_launched") or (e.data.get("spawn_exit") and e.data.get("nonzero")))]
+                  or e.data.get("one_launched") or (e.data.get("spawn_exit") and e.data.get("nonzero"))
+                  or e.data.get("error_file_copy"))]  # the agent copying its first failure's error file (rule BT (1))
     if not fails:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
@@ -622,6 +623,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "text: the error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
                      "reproduces it without spawn. " + call_fix + abort_fix)
+    if single and ranks and lone.event.data.get("error_file_copy"):
+        # torchelastic's error handler copying the first failure's error file (lead rule BT (1)): that worker wrote its
+        # exception there, so the file holds its traceback (round 89's deepmd-kit-4594)
+        abort_fix = (f"The agent copied the child error file error.json of local_rank {lone.local_rank} (the path on "
+                     "that line, under torchelastic's temporary directory on that host, removed when the run is "
+                     "cleaned up): it holds that worker's own exception and traceback -- read it, or the full "
+                     "torchrun Failures table and the worker's own log (--log-dir / --tee), first. " + abort_fix)
     actor = S.R_RAY_PID.findall(lone.event.text) if single and ranks else []
     if actor:  # the launcher ran inside a Ray actor (its record prefixed "(name pid=P)"): the worker's output went to
         # that actor's Ray worker log, and Ray's report of the actor's process dying after it is the launcher torn down
