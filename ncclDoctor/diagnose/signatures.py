@@ -1835,6 +1835,12 @@ R_DDP_INIT_FRAME = re.compile(
     r'torch[/\\]nn[/\\]parallel[/\\]distributed(?:_cpu)?\.py", line \d{1,7}, in (?:__init__|_ddp_init_helper|'
     r"sync_parameters|_sync_params_and_buffers|_sync_module_states|_distributed_broadcast_coalesced|"
     r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
+# The same construction seen from the caller: the cut frame's code line calls DistributedDataParallel( or is the
+# continuation line of that call holding its arguments ("module=model, device_ids=[cur_device], outp", the line a
+# multi-line call is reported at): a traceback cut there stopped in DDP's constructor too (rule BH (2); round 89's
+# slowfast-274)
+R_DDP_INIT_CALL = re.compile(r"\bDistributedDataParallel(?:CPU)?\s{0,4}\(|^\s{0,80}module\s{0,2}=\s{0,2}[\w.]{1,80},"
+                             r"\s{0,4}device_ids\s{0,2}=")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"
 # Lead rule BQ (1): a traceback cut inside the construction of a DataLoader's iterator (iter(dl) -> _get_iterator ->
