@@ -1560,7 +1560,8 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
 # is logged by its index in the worker group, which is the worker's world rank -- "(TorchTrainer pid=89392) Worker 0
 # has failed." under the trainer actor's prefix (a bare "Worker N has failed." is any program's word, not read)
 # (round 89's ray-47461).
-R_RAY_TRAIN_FAILED = re.compile(r"\(\w{0,64}Trainer pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) {1,4}Worker (\d{1,6}) has failed\.")
+R_RAY_TRAIN_FAILED = re.compile(r"\(\w{0,64}Trainer pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) {1,4}Worker (\d{1,6}) "
+                                r"has failed\.")
 # Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
 # dead because the detector has missed too many heartbeats from it. This can happen when a (1) raylet crashes
 # unexpectedly (OOM, preempted node, etc.) (2) raylet has lagging heartbeats due to slow network or busy workload.",
