@@ -181,7 +181,6 @@ class ExitReaders:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None  # a local rank
             ev.data.update(exitcode=None, local_rank=int(ef.group(1)), pid=None, nonzero=True, error_file_copy=True,
-                           launcher="torchrun",
                            local_from="launcher: torchelastic's error handler copies its error file "
                            "(attempt_K/N/error.json: N is the worker's local rank)")
             return ev

@@ -1551,6 +1551,10 @@ LAUNCHER_LOGS = {
         "the shard's own stderr follows its 'Shard complete standard error output:' line, and each shard's log; "
         "signal 7 (SIGBUS) is the shared memory the shards map (/dev/shm) running out, signal 9 a kill from outside "
         "(dmesg -T for the OOM killer)."),
+    "Ray Train": ("Ray Train's record ('Worker N has failed.') names the training worker whose actor died, by its "
+                  "world rank, not why: read that worker's own output in the ray worker logs (ray logs worker-*.err "
+                  "on its node, /tmp/ray/session_latest/logs) for its traceback, and on that node dmesg -T for the "
+                  "OOM killer (host memory; Ray's memory monitor kills workers above RAY_memory_usage_threshold)."),
     "Vertex AI": ("Vertex AI's record names the replica that failed (workerpoolN-M: replica M of worker pool N, a "
                   "machine that runs one or more ranks), not a rank nor why: its message carries only the head of "
                   "that replica's traceback, so read the replica's own log in Cloud Logging (the custom job's logs, "
