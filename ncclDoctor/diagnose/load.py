@@ -725,6 +725,9 @@ SNIFF = 8192
 #             "bash: deepspeed: command not found"), which holds no other word: no worker ever started, the launch's
 #             environment (S.R_LAUNCHER_NOT_FOUND, readers.settings._launch_setup, verdict.launch._launch_setup, lead
 #             rules X (2), AF (2); round 89's llamafactory-5217)
+#   has failed.  Ray Train's record of the training worker whose actor died ("(TorchTrainer pid=89392) Worker 0 has
+#             failed."), which holds no other word: that worker, by its world rank (S.R_RAY_TRAIN_FAILED,
+#             readers.exits._launcher_exit, verdict.exits._ray_died, lead rules I, AU (4), BJ (1); round 89's ray-47461)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -810,7 +813,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
-            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ")
+            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1058,7 +1061,7 @@ def _automata():
     would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
     holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
     six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
-    three); 355 (round 89's fixes): six of 60 (a seventh of 59 would hold one)."""
+    three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

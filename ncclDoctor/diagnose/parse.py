@@ -847,8 +847,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if coll is not None:
             self._spawn_in_collective(frame[0], coll.group(1))
             ev.data["coll"] = coll.group(1)  # the collective it stopped in (verdict.unread._cut_traceback's fix)
-        elif "parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1]):
-            # cut inside DistributedDataParallel's constructor: its broadcast of the module's state (rule BH (2))
+        elif ("parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1])) or (
+                code and ("device_ids" in code or "DistributedDataParallel" in code)
+                and S.R_DDP_INIT_CALL.search(code)):
+            # cut inside DistributedDataParallel's constructor (its own frame, or the caller's code line constructing
+            # it): its broadcast of the module's state (rule BH (2))
             self._spawn_in_collective(frame[0], S.DDP_INIT)
             ev.data["coll"] = S.DDP_INIT
         elif "dataloader" in frame[1] and S.R_LOADER_ITER_INIT_FRAME.search(frame[1]) and any(

@@ -1303,6 +1303,11 @@ R_WORKER_FAILED = re.compile(r"failed \(?exitcode: ?(-?\d+)\)? (?:for binary loc
 # torch 1.9-1.10's ErrorHandler warning when a worker left no error file (no @record): "CHILD PROCESS FAILED WITH NO
 # ERROR_FILE" then "Child process 2814 (local_rank 0) FAILED (exitcode 1)" -- the agent's record of that worker's exit
 R_CHILD_NO_ERROR_FILE = re.compile(r"Child process (\d{1,10}) \(local_rank (\d{1,5})\) FAILED \(exitcode (-?\d{1,5})\)")
+# torchelastic's ErrorHandler copying the root cause's error file before the agent raises ChildFailedError ("no error
+# file defined for parent, to copy child error file (/tmp/torchelastic_x/none_y/attempt_0/4/error.json)", "child error
+# file (...) does not have field `message`" / "has a new message format"): the agent's record of its first failure,
+# the worker that wrote it -- the folder under attempt_K is that worker's local rank (lead rule BT (1))
+R_CHILD_ERROR_FILE = re.compile(r"child error file \([^()\n]{0,500}?/attempt_\d{1,5}/(\d{1,5})/error\.json\)")
 # torchelastic's agent naming each worker it starts ("INFO:torch.distributed.elastic.multiprocessing:Setting worker0
 # reply file to: /tmp/torchelastic_x/none_y/attempt_1/0/error.json"): the workers of this launch, one line each
 R_REPLY_FILE = re.compile(r"\bSetting worker(\d{1,5}) reply file to\b")
@@ -1553,6 +1558,12 @@ R_RAY_DIED = re.compile(r"(?:A worker died or was killed while executing (?:a )?
                         r"Worker exits unexpectedly\. Worker exits with an exit code \w{1,12})"
                         r"(?:[^\n]{0,600}?Worker IP address: (?P<ip>[\d.]{7,15}))?(?:[^\n]{0,200}?Worker PID: "
                         r"(?P<pid>\d{1,10}))?")
+# Ray Train's backend executor checking its training workers (check_for_failure): an actor that died (RayActorError)
+# is logged by its index in the worker group, which is the worker's world rank -- "(TorchTrainer pid=89392) Worker 0
+# has failed." under the trainer actor's prefix (a bare "Worker N has failed." is any program's word, not read)
+# (round 89's ray-47461).
+R_RAY_TRAIN_FAILED = re.compile(r"\(\w{0,64}Trainer pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) {1,4}Worker (\d{1,6}) "
+                                r"has failed\.")
 # Ray's GCS losing a whole node ("The node with node id: <id> and address: 10.0.0.7 and node name: ... has been marked
 # dead because the detector has missed too many heartbeats from it. This can happen when a (1) raylet crashes
 # unexpectedly (OOM, preempted node, etc.) (2) raylet has lagging heartbeats due to slow network or busy workload.",
@@ -1827,6 +1838,12 @@ R_DDP_INIT_FRAME = re.compile(
     r'torch[/\\]nn[/\\]parallel[/\\]distributed(?:_cpu)?\.py", line \d{1,7}, in (?:__init__|_ddp_init_helper|'
     r"sync_parameters|_sync_params_and_buffers|_sync_module_states|_distributed_broadcast_coalesced|"
     r"_verify_param_shape_across_processes|_verify_params_across_processes)\s*$")
+# The same construction seen from the caller: the cut frame's code line calls DistributedDataParallel( or is the
+# continuation line of that call holding its arguments ("module=model, device_ids=[cur_device], outp", the line a
+# multi-line call is reported at): a traceback cut there stopped in DDP's constructor too (rule BH (2); round 89's
+# slowfast-274)
+R_DDP_INIT_CALL = re.compile(r"\bDistributedDataParallel(?:CPU)?\s{0,4}\(|^\s{0,80}module\s{0,2}=\s{0,2}[\w.]{1,80},"
+                             r"\s{0,4}device_ids\s{0,2}=")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"
 # Lead rule BQ (1): a traceback cut inside the construction of a DataLoader's iterator (iter(dl) -> _get_iterator ->

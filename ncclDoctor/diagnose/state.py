@@ -470,10 +470,22 @@ class Collected:
                 st.timeouts[pgs[0]] = t
         ms = [e.data.get("timeout_ms") for e in self.samples.get("watchdog_timeout", []) if e.data.get("timeout_ms")]
         self.torch_timeout_ms = max(ms) if ms else None
+        self._error_file_alone()
         self._store_warnings_alone()
         self._foreign_accepts_alone()
         self._keepalive_alone()
         self._barrier_passed()
+
+    def _error_file_alone(self) -> None:
+        """Lead rule BT (1): torchelastic's error handler copying the first failure's error file names that worker
+        only where no other record of the failure is read -- beside the agent's own record ('failed (exitcode: N)
+        local_rank: K', the ChildFailedError table) it is the same failure again, which that record tells whole."""
+        copies = [e for e in self.worker_failures if e.data.get("error_file_copy")]
+        if copies and len(copies) < len(self.child_failures) + len(self.worker_failures):
+            self.worker_failures = [e for e in self.worker_failures if not e.data.get("error_file_copy")]
+            self.kinds["worker_failed"] -= len(copies)
+            self.samples["worker_failed"] = [e for e in self.samples.get("worker_failed", [])
+                                             if not e.data.get("error_file_copy")]
 
     def _store_warnings_alone(self) -> None:
         """Lead rule N: when every socket error is a rank's c10d [W] TCPStore client warning (parse tags it: the

@@ -175,6 +175,15 @@ class ExitReaders:
                            heads_in_collective=bool(heads) and any(heads[0] < at < lineno for at, _ in self._sites)
                            or (bool(heads) and heads[0] < self._coll_frame[0] < lineno))
             return ev
+        ef = None if m or pf or "child error file" not in text else S.R_CHILD_ERROR_FILE.search(text)
+        if ef:  # torchelastic's error handler copying the first failure's error file: that worker raised (its Python
+            # exception recorded), the folder its local rank (lead rule BT (1); round 89's deepmd-kit-4594)
+            ev = self._context(lineno, text, "worker_failed")
+            ev.rank = None  # a local rank
+            ev.data.update(exitcode=None, local_rank=int(ef.group(1)), pid=None, nonzero=True, error_file_copy=True,
+                           local_from="launcher: torchelastic's error handler copies its error file "
+                           "(attempt_K/N/error.json: N is the worker's local rank)")
+            return ev
         if pf:
             ev = self._context(lineno, text, "worker_failed")
             ev.rank = None  # the agent's record names a local rank, not a global one
@@ -475,6 +484,11 @@ class ExitReaders:
             # to look (the fix), no OOM record (round 76's adjudication of agent-r1-33)
             ev.data.update(ip=died.group("ip"), pid=_int(died.group("pid")),
                            k8s_mem="exceeded K8s pod memory" in text)
+            return ev
+        rt = S.R_RAY_TRAIN_FAILED.search(text) if "has failed." in text else None
+        if rt:  # Ray Train's record of the training worker whose actor died: its world rank, no exit code
+            ev = self._global_exit(lineno, text, int(rt.group(1)), None)
+            ev.data.update(died=True, ray_train=True, launcher="Ray Train")
             return ev
         node = S.R_RAY_NODE_DEAD.search(text) if "marked dead" in text else None
         if node:  # Ray's GCS lost a whole node: its workers are gone, why the line does not say

@@ -103,6 +103,14 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     waiting = waiting_pids(c)
     if waiting and all(x.data.get("pid") in waiting for x in evs):
         return None
+    # the dead worker is the process that printed a launcher's record of its own child failing (the Ray actor prefix
+    # on that record's line: Lightning's DDP launcher inside a Ray Tune trial): the parent, torn down after the child
+    # it reports, not the first failure -- the record names that child (lead rules A, I, AU (4), BJ (1); round 89's
+    # neuralforecast-1291)
+    parents = {int(p[-1]) for x in c.worker_failures + c.child_failures
+               if x.data.get("exitcode") not in (None, 0, -15) and (p := S.R_RAY_PID.findall(x.text))}
+    if parents and all(x.data.get("pid") in parents for x in evs):
+        return None
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
         ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
@@ -137,11 +145,18 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     at = (f" (pid {e.data['pid']}" if e.data.get("pid") else " (") + (
         f" on {e.data['ip']})" if e.data.get("ip") else ")")
     at = "" if at == " ()" else at
+    # Ray Train's record of the one training worker whose actor died ("Worker 0 has failed."): the dead process is that
+    # worker, by its world rank (lead rules I, AU (4); BJ (1): Ray's EOF text gives no cause; round 89's ray-47461)
+    train = sorted({x.rank for x in c.child_failures if x.data.get("ray_train") and x.rank is not None})
+    named = train if len(train) == 1 else []
     return Verdict(
         "unknown",
         f"a Ray worker process{at} died or was killed by an unexpected system error: it is the first failure, and "
-        "the errors and timeouts of the ranks that followed are its victims; the lines say neither which rank it was "
-        "nor why it died (Ray's own list: the OOM killer, ray stop --force, a crash)",
+        "the errors and timeouts of the ranks that followed are its victims; "
+        + (f"Ray Train then records 'Worker {named[0]} has failed.' -- the training worker whose actor died, by its "
+           f"world rank: rank {named[0]}; the lines do not say why it died" if named else
+           "the lines say neither which rank it was nor why it died")
+        + " (Ray's own list: the OOM killer, ray stop --force, a crash)",
         "Read the dead worker's logs (ray logs worker-<WORKER_ID>.err on that node, or /tmp/ray/session_latest/logs/"
         "worker-*.err) and the raylet's (raylet.out) for why it died; on that node dmesg -T | grep -i 'killed "
         "process' shows whether the OOM killer took it (host memory / container memory limit: the node's RAM, and "
@@ -155,7 +170,7 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "OOMKilled last state) and the pod's memory usage against its memory limit say whether it did; raise "
             "the pod memory limit or cut the process's host memory use if so." if any(
                 x.data.get("k8s_mem") for x in evs) else ""),
-        "low", [], [x.brief() for x in evs[:2]],
+        "medium" if named else "low", named, [x.brief() for x in evs[:2]],
         demote="a Ray worker process died before it: that rank's error is a consequence")
 
 
@@ -175,6 +190,12 @@ def exception_of(c: Collected, rank: int | None) -> Event | None:
     # fast-stable-diffusion-122)
     excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError")
                                     and S.R_CPE_LAUNCHER.match(str(e.data.get("message") or "")))]
+    # a launcher's CalledProcessError that is itself the record of the worker's exit (read from that same line, its
+    # status wrapped onto the next one: torch 1.x launch.py's sigkill_handler raising it for the last worker's
+    # command) is the launcher's report of that worker, not the worker's own exception (lead rules M, U (5); round
+    # 89's swin-transformer-109)
+    recs = {f.where for f in c.child_failures + c.worker_failures}
+    excs = [e for e in excs if not (str(e.data.get("type") or "").endswith("CalledProcessError") and e.where in recs)]
     own = [e for e in excs if e.rank == rank]
     if not own:
         own = [e for e in excs if e.rank is None]
@@ -262,7 +283,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}
     fails = [e for e in c.child_failures + c.worker_failures if id(e) not in down and e.data.get("exitcode") != -9
              and (e.data.get("exitcode") not in (None, 0, -15) or e.data.get("root") or e.data.get("died")
-                  or e.data.get("one_launched") or (e.data.get("spawn_exit") and e.data.get("nonzero")))]
+                  or e.data.get("one_launched") or (e.data.get("spawn_exit") and e.data.get("nonzero"))
+                  or e.data.get("error_file_copy"))]  # the agent copying its first failure's error file (rule BT (1))
     if not fails:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
@@ -601,6 +623,23 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "text: the error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
                      "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
                      "reproduces it without spawn. " + call_fix + abort_fix)
+    if single and ranks and lone.event.data.get("error_file_copy"):
+        # torchelastic's error handler copying the first failure's error file (lead rule BT (1)): that worker wrote its
+        # exception there, so the file holds its traceback (round 89's deepmd-kit-4594)
+        abort_fix = (f"The agent copied the child error file error.json of local_rank {lone.local_rank} (the path on "
+                     "that line, under torchelastic's temporary directory on that host, removed when the run is "
+                     "cleaned up): it holds that worker's own exception and traceback -- read it, or the full "
+                     "torchrun Failures table and the worker's own log (--log-dir / --tee), first. " + abort_fix)
+    actor = S.R_RAY_PID.findall(lone.event.text) if single and ranks else []
+    if actor:  # the launcher ran inside a Ray actor (its record prefixed "(name pid=P)"): the worker's output went to
+        # that actor's Ray worker log, and Ray's report of the actor's process dying after it is the launcher torn down
+        # (round 89's neuralforecast-1291: Lightning's DDP launcher inside a Ray Tune trial)
+        dead = any(x.data.get("pid") == int(actor[-1]) for x in c.samples.get("ray_died", []))
+        abort_fix = (f"The launcher ran inside a Ray actor (pid {actor[-1]}), so its workers' output is in the ray "
+                     f"worker logs: read the full traceback of rank {ranks[0]} there (ray logs worker-*.err on that "
+                     "node, /tmp/ray/session_latest/logs)"
+                     + (f"; Ray reporting that actor's process (pid {actor[-1]}) dead afterwards is the launcher "
+                        "torn down after its child, not the cause" if dead else "") + ". " + abort_fix)
     if single and exc is None and codes and codes[0] > 0 and lone.event.data.get("spawn_exit"):
         # mp.spawn's wrapper re-raises a child's Python exception as '-- Process N terminated with the following
         # error:' (its traceback below); 'process N terminated with exit code C' says none reached it: the child's
@@ -1512,6 +1551,10 @@ LAUNCHER_LOGS = {
         "the shard's own stderr follows its 'Shard complete standard error output:' line, and each shard's log; "
         "signal 7 (SIGBUS) is the shared memory the shards map (/dev/shm) running out, signal 9 a kill from outside "
         "(dmesg -T for the OOM killer)."),
+    "Ray Train": ("Ray Train's record ('Worker N has failed.') names the training worker whose actor died, by its "
+                  "world rank, not why: read that worker's own output in the ray worker logs (ray logs worker-*.err "
+                  "on its node, /tmp/ray/session_latest/logs) for its traceback, and on that node dmesg -T for the "
+                  "OOM killer (host memory; Ray's memory monitor kills workers above RAY_memory_usage_threshold)."),
     "Vertex AI": ("Vertex AI's record names the replica that failed (workerpoolN-M: replica M of worker pool N, a "
                   "machine that runs one or more ranks), not a rank nor why: its message carries only the head of "
                   "that replica's traceback, so read the replica's own log in Cloud Logging (the custom job's logs, "
