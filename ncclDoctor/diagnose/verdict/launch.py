@@ -546,15 +546,45 @@ _TORCH_KWARG_SINCE = {
 }
 
 
+# a call to DDP itself, as code writes it: DistributedDataParallel(, nn.parallel.DistributedDataParallel(, DDP(
+_DDP_NAME = re.compile(r"(?:[\w.]{0,120}\.)?(?:DistributedDataParallel|DDP)")
+# a call opening (its callee's dotted name) or a parenthesis closing, in a code line
+_CALL_PAREN = re.compile(r"[A-Za-z_][\w.]{0,160}\(|\(|\)")
+
+
+def _builds_ddp(code: str, kw: str) -> bool:
+    """Whether the code line a keyword's refusal was raised on is DDP's own call: the line passes the keyword inside
+    DDP's call (DistributedDataParallel(..., kw=...), DDP(...), nn.parallel.DistributedDataParallel(...), also
+    through a call nested in it: DDP(model, **dict(kw=...))), or passes
+    it on a line of its own with no call open on it (the call opened on a line above, as Python before 3.8 reports a
+    call spread over lines: "find_unused_parameters=True,"), or opens DDP's call with the keyword on a later line.
+    The keyword given to another callable on that line (accelerate's DistributedDataParallelKwargs(static_graph=True),
+    a dict(...), a config class) is not DDP's."""
+    at = code.find(f"{kw}=")
+    if at < 0:
+        return any(_DDP_NAME.fullmatch(m.group(0)[:-1]) for m in _CALL_PAREN.finditer(code) if m.group(0) != "(")
+    opened: list[str] = []
+    for m in _CALL_PAREN.finditer(code, 0, at):
+        if m.group(0) == ")":
+            if opened:
+                opened.pop()
+        else:
+            opened.append(m.group(0)[:-1])
+    return not opened or any(_DDP_NAME.fullmatch(name) for name in opened)
+
+
 def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BT (2) (rule AF (2)'s round-41 sentence; round 89's centerpoint-59): every exception shown is one
     Python signature TypeError of a constructor refusing a keyword argument that torch's API takes from a later
     release on (_TORCH_KWARG_SINCE: DDP's find_unused_parameters from torch 1.1), raised at the job's or framework's
-    own call -- its code line passes that keyword or builds the API -- with no frame of torch shown and no NCCL, CUDA,
+    own call -- its code line is DDP's own call (_builds_ddp: the keyword inside DistributedDataParallel( / DDP(, or on
+    a continuation line with no other call open) -- with no frame of torch shown and no NCCL, CUDA,
     timeout or connection failure. The shared install is older than the code every worker runs: config, culprits [],
     even with no version printed and one rank's traceback. Not read so: a keyword no torch release takes (a misspelt
-    'sdevice_ids': usage._ddp_kwarg's invalid_usage), a refusal raised inside torch's own frames, or another class
-    named by the message."""
+    'sdevice_ids': usage._ddp_kwarg's invalid_usage), a refusal raised inside torch's own frames, another class
+    named by the message, or the keyword passed on that line to another callable (accelerate's
+    DistributedDataParallelKwargs(static_graph=True) refused by an old accelerate: the generic reading of a library
+    older than the code)."""
     one = _one_error_matching(c, "TypeError", _KWARG_REFUSED)
     if one is None:
         return None
@@ -567,7 +597,7 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     for e in excs:
         code = e.data.get("frame_code") or ""
-        if (f"{kw}=" not in code and f"{api}(" not in code) or "torch" in (e.data.get("tb_pkgs") or ()) or re.search(
+        if not _builds_ddp(code, kw) or "torch" in (e.data.get("tb_pkgs") or ()) or re.search(
                 r"(?:site|dist)-packages[/\\]torch[/\\]", e.data.get("frame_file") or ""):
             return None
     return Verdict(
