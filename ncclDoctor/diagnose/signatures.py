@@ -3094,7 +3094,9 @@ R_NVML_SYMBOL = re.compile(r"(?P<lib>[\w./\-]{0,200}libnvidia-ml\.so[\w.]{0,12})
 # the program (or the library named) was built against another version of the library that should define the symbol
 # than the one loaded now (nccl-tests built with one NCCL's headers, run with another libnccl.so.2): the job's shared
 # install, the same on every process (lead rule AF (2)). SYMBOL_LOOKUP is found first (str.find), then
-# R_LOOKUP_UNDEFINED is matched right after it: the object that lacks it, the symbol.
+# R_LOOKUP_UNDEFINED is matched right after it: the object that references the symbol and could not bind it (the
+# program itself, or one of its libraries: "python: symbol lookup error: .../libtorch_cuda.so: undefined symbol:
+# ncclCommRegister" is torch's library built against a newer NCCL than the one loaded), the symbol.
 SYMBOL_LOOKUP = ": symbol lookup error: "
 R_LOOKUP_UNDEFINED = re.compile(r"(?P<obj>[^\s:]{1,400}): undefined symbol: (?P<sym>[\w.@$]{1,300})")
 R_LIB_UNLOADABLE = re.compile(r"\b(?:[Cc]annot|[Cc]ould not|[Ff]ailed to|[Uu]nable to) (?:load|resolve) (?:the )?"

@@ -529,7 +529,10 @@ class CrashReaders:
                 ev = self._context(lineno, text, "lib_unloadable")
                 ev.rank = None  # the install every process loads, whichever printed it
                 prog = text[:k].rsplit(None, 1)[-1].strip("`'\"")
-                ev.data.update(symbol=u.group("sym"), lookup=prog[-300:], repeated=0)
+                # ld.so names the program, then the object whose reference to the symbol it could not bind (the
+                # program itself, or a library it loaded: libtorch_cuda.so referencing an NCCL function)
+                ev.data.update(symbol=u.group("sym"), lookup=u.group("obj")[-300:], lookup_prog=prog[-300:],
+                               repeated=0)
                 return ev
         m = S.R_LIB_UNLOADABLE.search(text) if "symbol" in text and "NCCL" not in text else None
         if m is None:

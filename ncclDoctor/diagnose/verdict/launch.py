@@ -1432,32 +1432,49 @@ def _lib_unloadable(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 def _symbol_lookup(evs: list) -> Verdict:
     """Lead rule AF (2) (one installed library rejecting another; round 89's npkit-38): the dynamic linker stopped the
     program at run time on a function its libraries do not define ("all_reduce_perf: symbol lookup error: ...:
-    undefined symbol: ncclCommRegister"), every process shown alike, before any communicator exists. The program was
-    built against another version of the library that defines the symbol (its headers newer than the libnccl.so.2
-    loaded: an API that NCCL release lacks) -- the shared install every process loads: config, no rank, whichever
-    process printed it."""
+    undefined symbol: ncclCommRegister"), every process shown alike, before any communicator exists. The object ld.so
+    names after "symbol lookup error:" is the one that references the symbol (the program itself, or a library it
+    loaded): that object was built against another version of the library that defines the symbol (its headers newer
+    than the libnccl.so.2 loaded: an API that NCCL release lacks) -- the shared install every process loads: config,
+    no rank, whichever process printed it. The fix is the object's: an nccl-tests binary (all_reduce_perf...) rebuilt
+    with NCCL_HOME; torch's own library (libtorch_cuda.so under python) matched by the CUDA library's wheel
+    (_torch_lib_fix), not a rebuild; any other object rebuilt against, or run with, the same library version."""
     e = evs[0]
-    sym, prog = e.data["symbol"], e.data["lookup"]
-    base = prog.replace("\\", "/").rsplit("/", 1)[-1] or prog
+    sym, obj = e.data["symbol"], e.data["lookup"]
+    prog = e.data.get("lookup_prog") or obj
+    base = obj.replace("\\", "/").rsplit("/", 1)[-1] or obj
+    pbase = prog.replace("\\", "/").rsplit("/", 1)[-1] or prog
     lib, wheel = next(((name, w) for p, name, w in _SYMBOL_LIBS if sym.lower().startswith(p.lower())),
-                      (f"the shared library that exports {sym}", None))
+                      ("the library that should define it", None))
     nccl = lib.startswith("NCCL")
+    known = wheel is not None
+    tests = nccl and (base.endswith(("_perf", "_perf_mpi")) or "nccl-tests" in obj)
+    torch_lib = base.startswith("libtorch") and known
+    short = lib.split(" (")[0]
     n = len({x.where for x in evs})
+    who = base if base == pbase else f"{base}, a library {pbase} loaded,"
+    if torch_lib:
+        fix = _torch_lib_fix(lib, base)
+    elif tests:
+        fix = (f"Build and run {base} against the same NCCL: check which library it loads (ldd {obj} | grep nccl; "
+               "LD_LIBRARY_PATH) against the one whose headers it was built with; rebuild nccl-tests against the NCCL "
+               "used: make clean; make NCCL_HOME=<that NCCL's install> (MPI=1 MPI_HOME=... if used), and put the same "
+               f"NCCL's lib first on LD_LIBRARY_PATH at run time -- or use an NCCL version that has {sym} (an "
+               "nccl-tests release matching the installed NCCL version), the same on every node. ")
+    else:
+        fix = (f"Build and run {base} against the same version of {short}: check which one it loads (ldd {obj} | "
+               "grep " + (lib.split("(")[1].split(".")[0].removeprefix("lib") if known else "<library>")
+               + f"; LD_LIBRARY_PATH) against the one whose headers it was built with; rebuild {base} against the "
+               "version it runs with, or put the version it was built with first on LD_LIBRARY_PATH (or install a "
+               f"version that has {sym}), the same on every node. ")
     return Verdict(
         "config",
-        f"{base} stopped at run time on the dynamic linker's 'symbol lookup error': {sym} is undefined in the "
-        f"libraries it loaded ({e.text.strip()[:200]}, {e.where}"
+        f"{pbase} stopped at run time on the dynamic linker's 'symbol lookup error': {who} references {sym}, which is "
+        f"undefined in the libraries loaded ({e.text.strip()[:200]}, {e.where}"
         + (f", the same from {n} lines: every process shown" if n > 1 else "")
-        + f") -- {base} was built against a version of {lib} that defines {sym}, not the one it loads at run "
-        "time, a version mismatch of the shared install every process loads alike, so no rank is at fault",
-        f"Build and run {base} against the same {lib.split(' (')[0]}: check which library it loads (ldd {prog} | grep "
-        + ("nccl" if nccl else "<library>") + "; LD_LIBRARY_PATH) against the one whose headers it was built with"
-        + ("; for nccl-tests rebuild against the NCCL used: make clean; make NCCL_HOME=<that NCCL's install> (MPI=1 "
-           "MPI_HOME=... if used), and put the same NCCL's lib first on LD_LIBRARY_PATH at run time -- or use an "
-           f"NCCL version that has {sym} (an nccl-tests release matching the installed NCCL version)" if nccl else
-           "; rebuild it against the library version it runs with, or put the one it was built with first on "
-           "LD_LIBRARY_PATH")
-        + ", the same on every node; then relaunch.",
+        + f") -- {base} was built against another version of {lib} (one that defines {sym}) than the one loaded "
+        "at run time, a version mismatch of the shared install every process loads alike, so no rank is at fault",
+        fix + "Then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
