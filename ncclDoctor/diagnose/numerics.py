@@ -10,6 +10,8 @@ remedy an expert names for them:
   the learning rate, clip gradients, bf16 instead of fp16 or the loss-scale settings, the data batch;
 - torch.amp.GradScaler's state check ("unscale_() has already been called on this optimizer since the last
   update()"): the loop's unscale_/step/update order, typically a skipped step that left out ``scaler.update()``;
+  its step's "No inf checks were recorded for this optimizer" is no order: none of that optimizer's parameters got
+  a gradient from the scaled loss (a frozen model, parameters not in the loss, a loss never scaler.scale()d);
 - DeepSpeed's / apex's fp16 dynamic loss scaler skipping a step and halving the scale ("OVERFLOW! Rank 0 Skipping
   step", "Gradient overflow.  Skipping step"): how dynamic loss scaling finds its scale, benign while nothing fails
   after it (rule K); "Rank 0" there is only the logging rank (the overflow flag is reduced over the group).
@@ -30,17 +32,30 @@ import re
 # 32768.0"): a skipped step of dynamic loss scaling, not a failure. The literal is in load.TRIGGERS.
 R_SCALE_SKIP = re.compile(r"OVERFLOW! Rank \d{1,6} Skipping step|Gradient overflow\. {1,4}Skipping step")
 
-# the guards that stop a run on a NaN/Inf: a grad norm or gradients gone NaN, the loss scale at its floor
+# the guards that stop a run on a NaN/Inf: a grad norm or gradients gone NaN, the loss scale at its floor. The norm
+# as a logged key (HF Trainer's "'grad_norm': nan", fairseq's "grad_norm=nan" / "| grad_norm nan") is read by its
+# own value only: the key, its separator, then nan -- not a nan of another key ("'loss': nan, 'grad_norm': 1.2")
 R_DIVERGED = re.compile(r"loss scale already at minimum|found NaN in (?:local )?grad norm|"
                         r"\bgrad(?:ient)?s? norm\b[^\n]{0,30}\bnan\b|"
-                        r"\bnan\b[^\n]{0,30}\bgrad(?:ient)? norm\b", re.IGNORECASE)
+                        r"\bnan\b[^\n]{0,30}\bgrad(?:ient)? norm\b|"
+                        r"\bgrad(?:ient)?s?_norm\b['\"]?[\s:=|]{0,6}['\"]?nan\b", re.IGNORECASE)
 # Megatron's guard names the rank it ran on: "Rank 3: found NaN in local grad norm in backwards pass. Device: 3"
 R_RANK_NAN = re.compile(r"\bRank (\d{1,6}): found NaN in (?:local )?grad norm")
 # torch.amp.GradScaler's (torch.cuda.amp's) checks of its own unscale_/step/update order
 R_SCALER_STATE = re.compile(r"unscale_\(\) has already been called on this optimizer since the last update\(\)|"
-                            r"unscale_\(\) is being called after step\(\)|"
-                            r"No inf checks were recorded for this optimizer")
+                            r"unscale_\(\) is being called after step\(\)")
+# GradScaler.step's assertion that unscaling found any gradient ("AssertionError: No inf checks were recorded for this
+# optimizer."): none of that optimizer's parameters got a gradient from the scaled loss -- not a call order
+R_SCALER_NO_GRAD = re.compile(r"No inf checks were recorded for this optimizer")
 
+NO_GRAD_FIX = ("GradScaler's 'No inf checks were recorded for this optimizer': scaler.step(optimizer) found no "
+               "gradient on any parameter that optimizer holds -- none of them took part in the scaled loss's "
+               "backward: the model (or the part the optimizer was given) frozen (requires_grad=False on all of them: "
+               "build the optimizer over the trainable parameters only, filter(lambda p: p.requires_grad, "
+               "model.parameters())), parameters not in the loss (the optimizer built over another model or a copy "
+               "than the forward pass uses, a wrapped model's parameters taken before wrapping, an unused branch), or "
+               "a loss never passed through scaler.scale(loss).backward() (backward on the unscaled loss, no backward "
+               "before step). Check after backward that some p.grad is not None for the optimizer's parameters. ")
 DIVERGED_FIX = ("NaN gradients / fp16 overflow stopped the run (a NaN in grad norm, the loss scale at minimum): "
                 "lower learning rate (or a longer warmup), gradient clipping (max_grad_norm / --clip-norm), bf16 "
                 "instead of fp16 (or the fp16 loss scaling settings: initial_scale_power / min_loss_scale / "
@@ -70,6 +85,8 @@ def fix_for(texts: list[str]) -> str:
     """The remedy the lines' numerical shape names (GradScaler's order, else a divergence), or ''."""
     if any(R_SCALER_STATE.search(t) for t in texts):
         return SCALER_FIX
+    if any(R_SCALER_NO_GRAD.search(t) for t in texts):
+        return NO_GRAD_FIX
     if any("inconsistent between workers" in t for t in texts):
         return INCONSISTENT_FIX
     if any(R_DIVERGED.search(t) for t in texts):
