@@ -725,6 +725,9 @@ SNIFF = 8192
 #             "bash: deepspeed: command not found"), which holds no other word: no worker ever started, the launch's
 #             environment (S.R_LAUNCHER_NOT_FOUND, readers.settings._launch_setup, verdict.launch._launch_setup, lead
 #             rules X (2), AF (2); round 89's llamafactory-5217)
+#   accelerate: , command not found:   the same for accelerate's CLI ("bash: accelerate: command not found",
+#             "/bin/sh: 1: accelerate: not found") and zsh's own order ("zsh: command not found: torchrun"), which hold
+#             no other word (S.R_LAUNCHER_NOT_FOUND, S.R_LAUNCHER_NOT_FOUND_ZSH; review 33's finding r2 4)
 #   has failed.  Ray Train's record of the training worker whose actor died ("(TorchTrainer pid=89392) Worker 0 has
 #             failed."), which holds no other word: that worker, by its world rank (S.R_RAY_TRAIN_FAILED,
 #             readers.exits._launcher_exit, verdict.exits._ray_died, lead rules I, AU (4), BJ (1); round 89's ray-47461)
@@ -813,7 +816,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
-            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.")
+            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
+            b"accelerate: ", b"command not found: ")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -2456,9 +2456,16 @@ R_DS_SSH_CHECK = re.compile(r"\bhost=(?P<host>[\w.\-:\[\]]{1,255}) was not reach
 # PATH leaves out the environment's bin): no worker was ever started, every node alike -- the launch set-up (the
 # environment the command runs in), lead rules X (2), AF (2): config, no rank (round 89's llamafactory-5217).
 # Group "shell" is the shell or script that ran it, "cmd" the command as called, "name" the launcher. Another program
-# not found (a monitoring tool, a helper of the job's script) is not the launcher and is not read so.
+# not found (a monitoring tool, a helper of the job's script) is not the launcher and is not read so. The launchers:
+# torchrun, deepspeed, accelerate (accelerate launch). The shell's words: dash's "not found", bash's "command not
+# found", a path it was given that is not there ("bash: /env/bin/torchrun: No such file or directory": a removed or
+# moved environment, a stale hashed path).
 R_LAUNCHER_NOT_FOUND = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): (?:line \d{1,6}: |\d{1,6}: )?"
-                                  r"(?P<cmd>(?:\S{0,300}/)?(?P<name>torchrun|deepspeed)): (?:command )?not found\b")
+                                  r"(?P<cmd>(?:\S{0,300}/)?(?P<name>torchrun|deepspeed|accelerate)): "
+                                  r"(?:(?:command )?not found|No such file or directory)\b")
+# zsh's own order, the command last: "zsh: command not found: torchrun" (groups as R_LAUNCHER_NOT_FOUND)
+R_LAUNCHER_NOT_FOUND_ZSH = re.compile(r"(?:^|\s)(?P<shell>[\w./-]{1,200}): command not found: "
+                                      r"(?P<cmd>(?:\S{0,300}/)?(?P<name>torchrun|deepspeed|accelerate))(?![\w.-])")
 # The ssh client's own failure to reach a host ("ssh: Could not resolve hostname worker-1: Name or service not known",
 # "ssh: connect to host node-7 port 22: Connection refused"): a multi-node launcher (horovodrun's ssh check, mpirun's
 # rsh agent, pdsh) reaching its hosts, not a connection of the job's own -- the launch set-up where nothing else ran

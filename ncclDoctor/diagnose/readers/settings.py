@@ -62,8 +62,9 @@ class SettingsReaders:
         hc = S.R_DS_SSH_CHECK.search(text) if "reachable via ssh" in text else None
         if hc:  # DeepSpeed's runner's ssh probe of its hostfile's first host failed (its own RuntimeError)
             return self._setup(lineno, text, ssh=f"ssh {hc.group('host')} hostname", ssh_check=hc.group("host"))
-        ln = S.R_LAUNCHER_NOT_FOUND.search(self._body) if "not found" in text and (
-            "torchrun: " in text or "deepspeed: " in text) else None
+        ln = (S.R_LAUNCHER_NOT_FOUND.search(self._body) or S.R_LAUNCHER_NOT_FOUND_ZSH.search(self._body)) if (
+            "not found" in text or "No such file or directory" in text) and (
+            "torchrun" in text or "deepspeed" in text or "accelerate" in text) else None
         if ln:  # the launcher itself not found by the shell running the launch command: no worker ever started
             return self._setup(lineno, text, launcher_missing=ln.group("name"), launcher_cmd=ln.group("cmd"),
                                launcher_shell=ln.group("shell"))

@@ -2732,23 +2732,31 @@ def _agent_missing(evs: list) -> Verdict:
 
 def _launcher_missing(evs: list) -> Verdict:
     """A shell that cannot find the launcher itself (signatures.R_LAUNCHER_NOT_FOUND: "/bin/sh: 1: torchrun: not
-    found"), with nothing else run (lead rules X (2), AF (2)): the launch command's environment has no launcher on its
-    PATH (an environment not activated, torch not installed in it, sudo's secure PATH, a framework's CLI running the
-    launcher through /bin/sh) -- no worker ever started, config, no rank (round 89's llamafactory-5217)."""
+    found", "bash: accelerate: command not found", "bash: /env/bin/torchrun: No such file or directory"; zsh's
+    "zsh: command not found: torchrun"), with nothing else run (lead rules X (2), AF (2)): the launch command's
+    environment has no launcher on its PATH (an environment not activated, torch / deepspeed / accelerate not
+    installed in it, sudo's secure PATH, a framework's CLI running the launcher through /bin/sh), or the path it is
+    given is gone -- no worker ever started, config, no rank (round 89's llamafactory-5217)."""
     e = evs[0]
     name, cmd = e.data["launcher_missing"], e.data["launcher_cmd"]
-    module = "torch.distributed.run" if name == "torchrun" else "deepspeed.launcher.runner"
-    pkg = "torch" if name == "torchrun" else "deepspeed"
+    module, pkg = {"torchrun": ("torch.distributed.run", "torch"), "accelerate": ("accelerate.commands.launch",
+                   "accelerate")}.get(name, ("deepspeed.launcher.runner", "deepspeed"))
+    gone = "/" in cmd and "No such file or directory" in e.text
     return Verdict(
         "config",
         f"the shell that runs the launch command cannot find the launcher: {e.data['launcher_shell']} finds no {cmd} "
         f"('{strip_prefixes(e.text).strip()[:160]}', {e.where}), so the launcher never ran and no worker started -- "
         "the launch set-up (the environment the command runs in), no rank's fault",
-        f"Put {name} on the PATH of the shell that launches: activate the environment where {pkg} is installed (conda "
-        f"activate ENV / source VENV/bin/activate; `which {name}` must print it) or install {pkg} in the environment "
-        f"the command runs in; under sudo, whose secure_path drops the environment's bin, run without sudo or keep the "
-        f"PATH (sudo -E env PATH=$PATH ...); or call the launcher through the interpreter that has {pkg}: python -m "
-        f"{module} with the same arguments (a framework's CLI that starts {name} itself runs it from the "
+        (f"The path the launch command gives, {cmd}, is not there: the environment it points to was removed, "
+         "moved or rebuilt elsewhere (a script's hard-coded path, a stale path the shell remembered: hash -r), so "
+         f"point the command at the environment that has {pkg} now. " if gone else "")
+        + f"Put {name} on the PATH of the shell that launches: activate the environment where {pkg} is installed "
+        f"(conda activate ENV / source VENV/bin/activate; `which {name}` must print it) or install {pkg} in the "
+        "environment the command runs in; under sudo, whose secure_path drops the environment's bin, run without "
+        f"sudo or keep the PATH (sudo -E env PATH=$PATH ...); or call the launcher through the interpreter that "
+        f"has {pkg}: python -m {module} with the same arguments"
+        + (" (accelerate launch's own arguments)" if name == "accelerate" else "")
+        + f" (a framework's CLI that starts {name} itself runs it from the "
         "PATH it was started with). Then relaunch every node.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
