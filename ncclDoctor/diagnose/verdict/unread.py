@@ -1715,9 +1715,9 @@ def _main_first_busy(c: Collected, ev, who: str) -> Verdict | None:
         "(pre-processing, tokenizing, downloading) -- the main process was still preprocessing when the wait ran "
         "out; the bar names no rank, so which rank the others waited for these lines do not say",
         "The main process was still preprocessing the dataset while the others waited in main_process_first's "
-        "barrier, past the collective timeout (the process group's timeout: 1800 s by default in most torch releases, "
-        "the Trainer's ddp_timeout). " + _MAIN_FIRST_CUT_FIX
-        + _CUT_TB_FIX, "low", [], [ev.brief()] + [e.brief() for e in bars[:1]])
+        "barrier, past the collective timeout (the process group's timeout: NCCL's default is 10 min since torch 2.2, "
+        "30 min before it and for gloo; the HF Trainer sets it from ddp_timeout, 1800 s by default). "
+        + _MAIN_FIRST_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()] + [e.brief() for e in bars[:1]])
 
 
 _NOTEBOOK_SPAWN_FIX = (
