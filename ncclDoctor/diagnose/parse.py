@@ -402,6 +402,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the first line of torch's cpp_extension JIT-building an op ("Using ... as PyTorch extensions root...",
         # "Building extension module X..."): a traceback cut in that op's construction is the build's (input_tail)
         self._jit_at = 0
+        # a line that sets CUDA_VISIBLE_DEVICES (an export, a command line's assignment, DeepSpeed's runner's "Detected
+        # CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1"): a traceback cut in the runner's host / slot filter
+        # then gets the variable's advice (readers.settings._env, verdict.unread._ds_filter_cut)
+        self._cvd_set = False
         self._oneccl = False  # a line of oneCCL's own log ("|CCL_WARN|", "|CCL_ERROR|") was read: the job runs oneCCL
         self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
@@ -805,7 +809,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        # cut a few lines below a frame passing a tensor by file descriptor (a DataLoader's pin-memory
                        # thread rebuilding a worker's batch: rebuild_storage_fd -> resource_sharer's get_connection;
                        # round 82's yolox-34): verdict.unread's _CUT_LOADER_FIX
-                       share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown))
+                       share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown),
+                       cvd=self._cvd_set)
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
