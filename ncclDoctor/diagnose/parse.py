@@ -387,6 +387,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # a compiler's first "file(line): error: ..." of a source build, for the build's failure line after it
         # (crash._shared_build)
         self._compile_diag = ""
+        self._compile_at = 0  # its line: a summary more than _COMPILE_WINDOW lines later is another compilation's
+        self._build_ev: Event | None = None  # that build's failure event (input_tail: the make lines naming NCCL)
         self._exc_record: tuple[int, str] | None = None  # a JSON exception record's "exc_type" (crash._exc_record)
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
@@ -681,6 +683,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_cut(tail, lines)
         else:
             self._usage_headless(tail, lines)
+        if self._build_ev is not None and not self._build_ev.data.get("nccl_build") and any(
+                "nccl" in t.lower() and S.R_NCCL_BUILD_PATH.search(t) for t in tail):
+            # make's lines after a source build's compiler summary (its failing target, the directory it leaves)
+            # name NCCL's own build: the failing file is NCCL's (verdict.launch._source_build; round 89's caffe2-406)
+            self._build_ev.data["nccl_build"] = True
         if isinstance(self._wd_tail, tuple):
             lineno = self._wd_tail[0]
             ev = Event("tb_cut", f"{self.path}:{lineno}", "Exception raised from ncclCommWatchdog ...")

@@ -3077,6 +3077,11 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
 # framework's bundled NCCL built by make, an extension) stopped before anything ran. R_COMPILER_DIAG: the compiler's
 # own error line before it, nvcc's "src/core.cu(717): error: identifier "so" is undefined" or gcc's "x.cc:12:3: error:".
 R_NVCC_FAILED = re.compile(r"\b\d{1,5} errors? detected in the compilation of \"(?P<file>[^\"\n]{1,400})\"")
+# A path of NCCL's own source tree or its build target in a source build's lines ("third_party/nccl/src/core.cu",
+# "/home/x/nccl/build/obj/core.o", make's "nccl_external-prefix/...", "nccl-2.18.3/src/..."): the failing file is NCCL's
+# (readers.crash._shared_build, parse.input_tail; verdict.launch._source_build's NCCL words)
+R_NCCL_BUILD_PATH = re.compile(r"(?:^|[/\s`'\[\"(])nccl(?:[-_.][\w.]{1,40})?(?=/)|\bnccl_external\b|"
+                               r"(?:^|[/\s`'\[\"(])nccl(?:[-_.]\d[\w.]{0,40})?'", re.IGNORECASE)
 R_COMPILER_DIAG = re.compile(r"^(?P<file>[^\s()]{1,300}?)(?:\(\d{1,7}\)|:\d{1,7}:\d{1,5}): (?:fatal )?error: \S")
 # A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
 # symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol

@@ -21,6 +21,8 @@ from ncclDoctor.diagnose.signatures import Event, _int
 
 # lines from a resource_sharer frame to the connection error it raised (its Client's handshake frames in between)
 _FETCH_NEAR = 10
+# a compiler's error line is quoted by an nvcc summary at most this many lines below it (crash._shared_build)
+_COMPILE_WINDOW = 400
 
 # the exception classes a framework's check raises when it refuses a feature without its package (S.R_WITHOUT_PACKAGE):
 # a bare Exception too, which configuration checks often raise
@@ -418,17 +420,28 @@ class CrashReaders:
         ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
         shares (a traceback tail with ``settings``), which verdict.launch._settings_check reads as config, no rank."""
         if "detected in the compilation of" in text and (n := S.R_NVCC_FAILED.search(self._body)):
-            # nvcc's summary of a source build's compile errors (lead rule AF (2)): the build of the job's software
-            said = self._compile_diag or n.group(0)
+            # nvcc's summary of a source build's compile errors (lead rule AF (2)): the build of the job's software.
+            # It quotes the first compiler error since the last summary, if that came within _COMPILE_WINDOW lines
+            # (an earlier compilation's error, or one far above, is not this one's); the summary takes it
+            near = self._compile_diag if 0 < lineno - self._compile_at <= _COMPILE_WINDOW else ""
+            said = near or n.group(0)
+            self._compile_diag, self._compile_at = "", 0
             ev = self._context(lineno, text, "traceback_tail")
             ev.rank = None  # the build every process would load, whichever printed it
-            ev.data.update(type="Error", message=said, line=True, settings=said, source_build=n.group("file")[:200])
+            ev.data.update(type="Error", message=said, line=True, settings=said, source_build=n.group("file")[:200],
+                           # the failing file NCCL's own (a path of NCCL's tree: third_party/nccl, nccl_external):
+                           # the fix's NCCL words (verdict.launch._source_build); make's lines after it are read by
+                           # parse.input_tail
+                           nccl_build=any("nccl" in x.lower() and S.R_NCCL_BUILD_PATH.search(x)
+                                          for x in (near, n.group("file"))))
             self._last_exc = (lineno, ev)
+            self._build_ev = ev
             return ev
         if "): error: " in text or ": error: " in text:
-            d = S.R_COMPILER_DIAG.match(self._body.strip()) if not self._compile_diag else None
+            fresh = not self._compile_diag or lineno - self._compile_at > _COMPILE_WINDOW
+            d = S.R_COMPILER_DIAG.match(self._body.strip()) if fresh else None
             if d is not None:  # the compiler's first error: quoted by the build's failure line after it
-                self._compile_diag = self._body.strip()[:200]
+                self._compile_diag, self._compile_at = self._body.strip()[:200], lineno
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
                                                    or "torch_extensions" in text or "CUDA_HOME " in text
                                                    or "CalledProcessError: Command '[" in text) else None

@@ -1497,21 +1497,33 @@ def _source_build(evs: list) -> Verdict:
     the compilation of ...", readers.crash's ``source_build``), no exception and no run shown: the build of the job's
     software -- a framework's bundled NCCL (third_party/nccl) made by its make / cmake, an extension -- failed before
     anything ran, the install every process would load: config, no rank. A JIT build's own failure record (ninja's
-    CalledProcessError, "Error building extension") is read by the build branch of ``_settings_check`` instead."""
+    CalledProcessError, "Error building extension") is read by the build branch of ``_settings_check`` instead. The
+    NCCL words (a bundled third_party/nccl, USE_SYSTEM_NCCL, USE_NCCL=OFF) only where the failing file is NCCL's
+    (``nccl_build``: its path, or make's lines after it, name NCCL's tree); another build (flash-attn's kernels, an
+    extension) gets the build environment's fix alone."""
     e = evs[0]
+    nccl = any(x.data.get("nccl_build") for x in evs)
     return Verdict(
         "config",
         f"the source build stopped in its compiler ('{e.data['message'][:200]}', {e.where}): the build of the job's "
-        "software (a framework's bundled library such as third_party/nccl, or an extension) failed before anything "
+        + ("software (the framework's bundled NCCL, third_party/nccl, built by its make / cmake)" if nccl else
+           "software (a library or extension compiled from source)")
+        + " failed before anything "
         "ran -- the CUDA toolkit version, the host compiler or the source checkout do not build together, the install "
         "every process would load, so no rank is at fault",
         "Read the compiler's first error (the 'error:' line above). Then fix the build environment: a CUDA toolkit "
         "version and host compiler (gcc) version pair the source supports (nvcc --version; gcc --version), a clean, "
-        "complete source checkout (git submodule update --init --recursive, so a bundled third_party/nccl matches the "
-        "framework's commit) and a clean build directory (rm -rf build, then rebuild). For a framework building its "
-        "bundled NCCL, build against a prebuilt / system NCCL instead (USE_SYSTEM_NCCL=1 with NCCL_ROOT, or an NCCL "
-        "version the framework supports, built standalone), or build without NCCL (USE_NCCL=OFF) where one GPU is "
-        "used; or install the framework's prebuilt binaries instead of building from source.",
+        "complete source checkout (git submodule update --init --recursive"
+        + (", so a bundled third_party/nccl matches the framework's commit" if nccl else "")
+        + ") and a clean build directory (rm -rf build, then rebuild). "
+        + ("For a framework building its bundled NCCL, build against a prebuilt / system NCCL instead "
+           "(USE_SYSTEM_NCCL=1 with NCCL_ROOT, or an NCCL version the framework supports, built standalone), or build "
+           "without NCCL (USE_NCCL=OFF) where one GPU is used; or install the framework's prebuilt binaries instead "
+           "of building from source." if nccl else
+           "Check that the version being built supports this CUDA toolkit and GPU architecture (its README's "
+           "requirements; TORCH_CUDA_ARCH_LIST / the -arch flags to the GPUs there are) and the installed torch it "
+           "builds against; or install a prebuilt wheel / binary matching the torch and CUDA versions instead of "
+           "building from source."),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
