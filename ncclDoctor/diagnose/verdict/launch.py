@@ -2021,24 +2021,44 @@ def _plan_constraints(e, evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+# Llama 2's / Code Llama's checkpoints by size: the model-parallel size each was saved with, one consolidated.NN.pth
+# shard per process (Meta's download: 7B 1, 13B 2, 34B 4, 70B 8)
+_LLAMA_SHARDS = "Llama 2 / Code Llama: 7B MP=1, 13B MP=2, 34B MP=4, 70B MP=8 -- the count of consolidated.*.pth files"
+
+
 def _world_assert(e, evs: list) -> Verdict:
-    """Lead rules W, AE, BQ (3) (round 88's codellama-95): a traceback ends in a library's own `assert` whose
-    condition compares the world or a parallel size the launch sets (signatures.R_ASSERT_WORLD: "assert
-    model_parallel_size == len(checkpoints)"), its message shown or cut: every process is launched with that size and
-    fails the same check, so the layout does not fit -- config, no rank, whichever process printed it."""
-    cond, size = e.data["settings"].strip(), e.data["world_assert"]
+    """Lead rules W, AE, BQ (3) (round 88's codellama-95): a traceback ends in an `assert` whose condition compares a
+    size the launch sets with fixed quantities only (readers.crash.world_cond: "assert model_parallel_size ==
+    len(checkpoints)", "assert world_size % tp_size == 0"; not a gathered or data-dependent value), its message shown
+    or cut: every process is launched with that size and fails the same check, so the layout does not fit -- config,
+    no rank, whichever process printed it. The fix's checkpoint-shard sentence where the condition names the
+    checkpoint's shards ("ckpt"), hedged where it is cut at a call in a loader's start-up frame ("cut": Llama.build's
+    check goes on to len(checkpoints)); a general one otherwise."""
+    cond, size, ckpt = e.data["settings"].strip(), e.data["world_assert"], e.data.get("world_ckpt") or ""
+    shards = ("the model parallel size a checkpoint was saved with is the number of checkpoint shards, so run one "
+              "process / GPU per checkpoint shard (torchrun --nproc_per_node = the number of shards; "
+              + _LLAMA_SHARDS + ") or reshard / merge the checkpoint to the model parallel size of the GPUs there "
+              "are; check that the checkpoint directory and tokenizer belong to the same model")
+    if ckpt == "ckpt":
+        how = shards
+    elif ckpt == "cut":
+        how = ("the condition goes on past the line shown; where it counts the checkpoint's shard files (a "
+               "Llama-style loader's build: model_parallel_size == len(checkpoints)), " + shards + "; otherwise "
+               "match --nproc_per_node x nnodes to what it counts")
+    else:
+        how = ("set the launch's world size (torchrun --nproc_per_node x --nnodes, or the processes mpirun / the "
+               "launcher starts) and the parallel sizes (tensor / pipeline / data / expert / sequence parallel) so "
+               "that the condition holds -- each parallel size must divide the world size, and a size compared with "
+               "a config field or device count must equal or fit it")
     return Verdict(
         "config",
-        f"the job stopped on a library's own check of its parallel layout ({e.data['type']}"
+        f"the job stopped on a check of its parallel layout ({e.data['type']}"
         f"{': ' + e.data['message'][:120] if e.data.get('message') else ''}, raised by '{cond[:160]}', {e.where}): the "
-        f"check compares {size}, which the launch sets (the number of processes started), with what the job's "
-        "model or data needs -- every process is launched alike and fails it the same way, so no rank is at fault",
-        f"Launch the world the check expects: {size} must equal what the condition compares it with -- the model "
-        "parallel size a checkpoint was saved with is the number of checkpoint shards (a Llama-style loader: "
-        "model_parallel_size == len(checkpoints)), so run one process / GPU per checkpoint shard (torchrun "
-        "--nproc_per_node = the number of shards, e.g. MP=4 for a 34B / 70B model's four shards) or reshard / merge "
-        "the checkpoint to the model parallel size of the GPUs there are; check that the checkpoint directory and "
-        "tokenizer belong to the same model, then relaunch.",
+        f"check compares {size}, which the launch sets (the number of processes started), with a fixed quantity "
+        "the job's model, checkpoint or config gives -- every process is launched alike and fails it the same way, "
+        "so no rank is at fault",
+        f"Launch the world the check expects: {size} must match what the condition compares it with -- "
+        + how + ", then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
