@@ -46,9 +46,10 @@ def world_cond(src: str, func: str, path: str) -> tuple[str, str] | None:
     operand (a gathered list's len, a tensor's size, a rank, a batch) makes it a check of data, not of the launch
     ("assert len(all_preds) == world_size", "assert 0 <= rank < world_size", "assert batch.size(0) % world_size ==
     0"): None. A condition cut at a call ("model_parallel_size == len(", its rest on lines Python 3.9 does not
-    print) is read so only in a start-up frame (a loader's build, a constructor, an init: S.R_SETUP_FUNC) or a
-    library's own frame. Returns (the size named, "ckpt" where the condition names the checkpoint's shards, "cut"
-    where it is cut at a call, else "")."""
+    print) is read so only where the size is a model-parallel size (the layout a loader sets up), or in a start-up
+    frame (a loader's build, a constructor, an init: S.R_SETUP_FUNC) or a library's own frame where those were read
+    (a frame line is not always read). Returns (the size named, "ckpt" where the condition names the checkpoint's
+    shards, "cut" where it is cut at a call, else "")."""
     size, ckpt, data, fixed, cut = "", "", 0, 0, False
     for m in S.R_COND_OPERAND.finditer(_top_condition(src)):
         t = m.group(0)
@@ -77,8 +78,9 @@ def world_cond(src: str, func: str, path: str) -> tuple[str, str] | None:
             data += 1
     if not size or data or not (fixed or cut):
         return None
-    if cut and not fixed and not (S.R_SETUP_FUNC.match(func or "") or "-packages" in (path or "")):
-        return None
+    if cut and not fixed and "parallel" not in size and not (S.R_SETUP_FUNC.match(func or "") or "-packages" in (
+            path or "")):
+        return None  # the world size against a cut call in the job's own code: a gathered list's len as likely
     return size, ckpt or ("cut" if cut else "")
 # a compiler's error line is quoted by an nvcc summary at most this many lines below it (crash._shared_build)
 _COMPILE_WINDOW = 400
