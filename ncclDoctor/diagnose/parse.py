@@ -387,6 +387,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # a compiler's first "file(line): error: ..." of a source build, for the build's failure line after it
         # (crash._shared_build)
         self._compile_diag = ""
+        self._compile_at = 0  # its line: a summary more than _COMPILE_WINDOW lines later is another compilation's
+        self._build_ev: Event | None = None  # that build's failure event (input_tail: the make lines naming NCCL)
         self._exc_record: tuple[int, str] | None = None  # a JSON exception record's "exc_type" (crash._exc_record)
         # the last Ascend error header's line and the rank it names ("(PID:N, Device:D, RankID:R)"), for the error
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
@@ -402,6 +404,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the first line of torch's cpp_extension JIT-building an op ("Using ... as PyTorch extensions root...",
         # "Building extension module X..."): a traceback cut in that op's construction is the build's (input_tail)
         self._jit_at = 0
+        # a line that sets CUDA_VISIBLE_DEVICES (an export, a command line's assignment, DeepSpeed's runner's "Detected
+        # CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1"): a traceback cut in the runner's host / slot filter
+        # then gets the variable's advice (readers.settings._env, verdict.unread._ds_filter_cut)
+        self._cvd_set = False
         self._oneccl = False  # a line of oneCCL's own log ("|CCL_WARN|", "|CCL_ERROR|") was read: the job runs oneCCL
         self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
@@ -677,6 +683,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_cut(tail, lines)
         else:
             self._usage_headless(tail, lines)
+        if self._build_ev is not None and not self._build_ev.data.get("nccl_build") and any(
+                "nccl" in t.lower() and S.R_NCCL_BUILD_PATH.search(t) for t in tail):
+            # make's lines after a source build's compiler summary (its failing target, the directory it leaves)
+            # name NCCL's own build: the failing file is NCCL's (verdict.launch._source_build; round 89's caffe2-406)
+            self._build_ev.data["nccl_build"] = True
         if isinstance(self._wd_tail, tuple):
             lineno = self._wd_tail[0]
             ev = Event("tb_cut", f"{self.path}:{lineno}", "Exception raised from ncclCommWatchdog ...")
@@ -805,7 +816,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        # cut a few lines below a frame passing a tensor by file descriptor (a DataLoader's pin-memory
                        # thread rebuilding a worker's batch: rebuild_storage_fd -> resource_sharer's get_connection;
                        # round 82's yolox-34): verdict.unread's _CUT_LOADER_FIX
-                       share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown))
+                       share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown),
+                       cvd=self._cvd_set)
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (

@@ -3084,6 +3084,11 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
 # framework's bundled NCCL built by make, an extension) stopped before anything ran. R_COMPILER_DIAG: the compiler's
 # own error line before it, nvcc's "src/core.cu(717): error: identifier "so" is undefined" or gcc's "x.cc:12:3: error:".
 R_NVCC_FAILED = re.compile(r"\b\d{1,5} errors? detected in the compilation of \"(?P<file>[^\"\n]{1,400})\"")
+# A path of NCCL's own source tree or its build target in a source build's lines ("third_party/nccl/src/core.cu",
+# "/home/x/nccl/build/obj/core.o", make's "nccl_external-prefix/...", "nccl-2.18.3/src/..."): the failing file is NCCL's
+# (readers.crash._shared_build, parse.input_tail; verdict.launch._source_build's NCCL words)
+R_NCCL_BUILD_PATH = re.compile(r"(?:^|[/\s`'\[\"(])nccl(?:[-_.][\w.]{1,40})?(?=/)|\bnccl_external\b|"
+                               r"(?:^|[/\s`'\[\"(])nccl(?:[-_.]\d[\w.]{0,40})?'", re.IGNORECASE)
 R_COMPILER_DIAG = re.compile(r"^(?P<file>[^\s()]{1,300}?)(?:\(\d{1,7}\)|:\d{1,7}:\d{1,5}): (?:fatal )?error: \S")
 # A library's loader failing to resolve a function in a shared library it opened (dlsym): "Invalid handle. Cannot load
 # symbol cublasLtGetVersion" (a CUDA library's lazy-loading stub), "Could not load symbol X", "Failed to resolve symbol
@@ -3190,17 +3195,42 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
 # 79's ttt-video-dit-22), not one rank's data. A multiple of a literal or of a local value names no setting.
 R_CFG_MULTIPLE = re.compile(r"\S ?% ?(?:self\.)?(?:model_)?config\.(?P<name>\w{1,80})\)? ?(?:==|!=) ?0\b")
 R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
-# An assertion's `assert` line whose condition compares the world or a parallel size the launch sets
-# ("assert model_parallel_size == len(checkpoints)", "assert world_size % tp_size == 0", "assert len(x) ==
-# dist.get_world_size()"): a library's own check of the parallel layout, read even where the message under it is cut
-# ("AssertionError: L") -- rule BQ (3)'s check shown by its last frame (lead rules W, AE; round 88's codellama-95).
-# Group size: the size the condition names.
+# An assertion's `assert` line whose condition names the world or a parallel size the launch sets ("assert
+# model_parallel_size == len(checkpoints)", "assert world_size % tp_size == 0"): a cheap first test only -- the
+# condition is then read operand by operand (readers.crash.world_cond): every other operand must be a fixed quantity
+# (a checkpoint / device count, a config field, another parallel size, a literal), not a gathered or data-dependent
+# value ("len(all_preds) == world_size", "batch.size(0) % world_size", "0 <= rank < world_size"). Rule BQ (3)'s
+# check shown by its last frame, read even where the message under it is cut (lead rules W, AE; round 88's
+# codellama-95). Group size: the size the condition names.
 R_ASSERT_WORLD = re.compile(r"^\s*assert\s{1,8}[^\n#]{0,120}?\b(?P<size>(?:model|tensor|pipeline|data|expert|sequence|"
                             r"context)_(?:model_)?parallel_size|(?:mp|tp|pp|dp|ep)_size|world_size|get_world_size\(\)|"
                             r"n_?procs?|num_processes)(?:\s{0,2}(?:==|!=|<=|>=|%)|\s{0,2}\)?\s*$)|"
                             r"^\s*assert\s{1,8}[^\n#]{0,120}?(?:==|!=|<=|>=)\s{0,2}(?:\w{1,30}\.){0,3}"
                             r"(?P<size2>(?:model|tensor|pipeline)_(?:model_)?parallel_size|world_size|"
                             r"get_world_size\(\))")
+# ... an operand of that condition: a dotted name with its call's arguments ("len(checkpoints)", "batch.size(0)",
+# "torch.cuda.device_count()"), a call cut at the line's end ("len(": Python 3.9 prints a condition spread over lines
+# by its first line), or a number; string literals are blanked first (R_STR_LIT)
+R_COND_OPERAND = re.compile(r"[A-Za-z_][\w.]{0,120}(?:\([^()\n]{0,160}\)|\((?=\s*$))?|\d{1,12}\b")
+R_STR_LIT = re.compile(r"[rbfuRBFU]{0,2}(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}')")
+# a size the launch sets (the world, a parallel size), by an operand's last name
+R_LAUNCH_SIZE_NAME = re.compile(r"(?:(?:model|tensor|pipeline|data|expert|sequence|context|ulysses)_(?:model_)?"
+                                r"parallel_size|(?:mp|tp|pp|dp|ep|cp|sp|ulysses)_size|(?:local_)?world_size|"
+                                r"get_world_size\(\)|n_?procs?|num_procs|num_processes)$")
+# a fixed quantity an operand's last name names: a device / node count, a count the model's config fixes
+R_FIXED_NAME = re.compile(r"(?:device_count\(\)|num_gpus|n_?gpus?|gpus_per_node|nproc_per_node|nnodes|num_nodes|"
+                          r"num_(?:attention_|key_value_)?heads|n_(?:kv_)?heads|num_(?:hidden_)?layers|n_layers|"
+                          r"num_experts|hidden_size|vocab_size|num_shards|n_shards)$")
+# the root of a config field ("args.tp", "self.config.num_heads", "cfg.model.mp")
+R_CONFIG_ROOT = re.compile(r"(?:self\.)?(?:args|config|cfg|conf|opt|opts|hparams|params|model_args|training_args|"
+                           r"model_config|parallel_config)\.")
+# what a len() of a fixed quantity counts: the checkpoint's shard files, the devices / nodes / hosts
+R_FIXED_COUNT = re.compile(r"ckpt|checkpoint|shard|\bfiles?\b|\bpaths?\b|gpu|device|\bnodes?\b|\bhosts?\b",
+                           re.IGNORECASE)
+R_CKPT_WORD = re.compile(r"ckpt|checkpoint|shard", re.IGNORECASE)
+# a frame where a launch's layout is checked at start-up (a loader's build, a constructor, an init / set-up step)
+R_SETUP_FUNC = re.compile(r"(?:__init__|build\w{0,40}|_?load\w{0,40}|from_pretrained|_?init\w{0,40}|setup\w{0,40}|"
+                          r"_?initiali[sz]e\w{0,40}|create\w{0,40}|configure\w{0,40}|main|<module>)$")
 # A traceback's code line reading an attribute off a parameter's gradient ("allreduce(param.grad.data)",
 # "p.grad.div_(world_size)"): group "attr" the attribute read. An AttributeError right under it that 'NoneType' has no
 # such attribute is that gradient None -- a parameter that got no gradient (parse._grad_src, crash reader's

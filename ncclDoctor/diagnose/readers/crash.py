@@ -21,6 +21,69 @@ from ncclDoctor.diagnose.signatures import Event, _int
 
 # lines from a resource_sharer frame to the connection error it raised (its Client's handshake frames in between)
 _FETCH_NEAR = 10
+_COND_WORDS = frozenset(("and", "or", "not", "in", "is", "None", "True", "False", "assert", "int"))
+
+
+def _top_condition(src: str) -> str:
+    """An `assert` line's condition: after the keyword, up to the comma (outside brackets) that starts its message;
+    string literals blanked."""
+    cond = S.R_STR_LIT.sub(" _s_ ", src.strip()[len("assert"):])
+    depth = 0
+    for i, ch in enumerate(cond):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth <= 0:
+            return cond[:i]
+    return cond
+
+
+def world_cond(src: str, func: str, path: str) -> tuple[str, str] | None:
+    """Lead rules W, AE, BQ (3) (round 88's codellama-95; review r1): an `assert` line's condition that compares a
+    size the launch sets (the world, a parallel size: S.R_LAUNCH_SIZE_NAME) with fixed quantities only -- another
+    parallel size, a config field, a device / node count, a count of the checkpoint's shards, a literal. Any other
+    operand (a gathered list's len, a tensor's size, a rank, a batch) makes it a check of data, not of the launch
+    ("assert len(all_preds) == world_size", "assert 0 <= rank < world_size", "assert batch.size(0) % world_size ==
+    0"): None. A condition cut at a call ("model_parallel_size == len(", its rest on lines Python 3.9 does not
+    print) is read so only where the size is a model-parallel size (the layout a loader sets up), or in a start-up
+    frame (a loader's build, a constructor, an init: S.R_SETUP_FUNC) or a library's own frame where those were read
+    (a frame line is not always read). Returns (the size named, "ckpt" where the condition names the checkpoint's
+    shards, "cut" where it is cut at a call, else "")."""
+    size, ckpt, data, fixed, cut = "", "", 0, 0, False
+    for m in S.R_COND_OPERAND.finditer(_top_condition(src)):
+        t = m.group(0)
+        name, _, arg = t.partition("(")
+        if name in _COND_WORDS or name == "_s_":
+            continue
+        last = name.rsplit(".", 1)[-1] + ("()" if t.endswith("()") else "")
+        if t.isdigit():
+            fixed += 1
+        elif name == "len" and not arg.strip():
+            cut = True
+        elif name == "len":
+            if not S.R_FIXED_COUNT.search(arg):
+                data += 1
+            else:
+                fixed += 1
+                ckpt = ckpt or ("ckpt" if S.R_CKPT_WORD.search(arg) else "")
+        elif S.R_LAUNCH_SIZE_NAME.search(last):
+            if size:
+                fixed += 1
+            size = size or last
+        elif S.R_FIXED_NAME.search(last) or ("." in name and S.R_CONFIG_ROOT.match(name)):
+            fixed += 1
+            ckpt = ckpt or ("ckpt" if S.R_CKPT_WORD.search(name) else "")
+        else:
+            data += 1
+    if not size or data or not (fixed or cut):
+        return None
+    if cut and not fixed and "parallel" not in size and not (S.R_SETUP_FUNC.match(func or "") or "-packages" in (
+            path or "")):
+        return None  # the world size against a cut call in the job's own code: a gathered list's len as likely
+    return size, ckpt or ("cut" if cut else "")
+# a compiler's error line is quoted by an nvcc summary at most this many lines below it (crash._shared_build)
+_COMPILE_WINDOW = 400
 
 # the exception classes a framework's check raises when it refuses a feature without its package (S.R_WITHOUT_PACKAGE):
 # a bare Exception too, which configuration checks often raise
@@ -418,17 +481,28 @@ class CrashReaders:
         ninja's CalledProcessError is the build tool's exit, not a worker's; read as a check of the set-up every rank
         shares (a traceback tail with ``settings``), which verdict.launch._settings_check reads as config, no rank."""
         if "detected in the compilation of" in text and (n := S.R_NVCC_FAILED.search(self._body)):
-            # nvcc's summary of a source build's compile errors (lead rule AF (2)): the build of the job's software
-            said = self._compile_diag or n.group(0)
+            # nvcc's summary of a source build's compile errors (lead rule AF (2)): the build of the job's software.
+            # It quotes the first compiler error since the last summary, if that came within _COMPILE_WINDOW lines
+            # (an earlier compilation's error, or one far above, is not this one's); the summary takes it
+            near = self._compile_diag if 0 < lineno - self._compile_at <= _COMPILE_WINDOW else ""
+            said = near or n.group(0)
+            self._compile_diag, self._compile_at = "", 0
             ev = self._context(lineno, text, "traceback_tail")
             ev.rank = None  # the build every process would load, whichever printed it
-            ev.data.update(type="Error", message=said, line=True, settings=said, source_build=n.group("file")[:200])
+            ev.data.update(type="Error", message=said, line=True, settings=said, source_build=n.group("file")[:200],
+                           # the failing file NCCL's own (a path of NCCL's tree: third_party/nccl, nccl_external):
+                           # the fix's NCCL words (verdict.launch._source_build); make's lines after it are read by
+                           # parse.input_tail
+                           nccl_build=any("nccl" in x.lower() and S.R_NCCL_BUILD_PATH.search(x)
+                                          for x in (near, n.group("file"))))
             self._last_exc = (lineno, ev)
+            self._build_ev = ev
             return ev
         if "): error: " in text or ": error: " in text:
-            d = S.R_COMPILER_DIAG.match(self._body.strip()) if not self._compile_diag else None
+            fresh = not self._compile_diag or lineno - self._compile_at > _COMPILE_WINDOW
+            d = S.R_COMPILER_DIAG.match(self._body.strip()) if fresh else None
             if d is not None:  # the compiler's first error: quoted by the build's failure line after it
-                self._compile_diag = self._body.strip()[:200]
+                self._compile_diag, self._compile_at = self._body.strip()[:200], lineno
         b = S.R_SHARED_BUILD.search(self._body) if ("exit status" in text or "building extension" in text
                                                    or "torch_extensions" in text or "CUDA_HOME " in text
                                                    or "CalledProcessError: Command '[" in text) else None
@@ -774,11 +848,12 @@ class CrashReaders:
             ev.data.update(settings=said[:200], reused=r.group("what").strip())
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
-        elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and (
-                wa := S.R_ASSERT_WORLD.match(self._assert_src[1])):
-            # a library's own assert on the world / parallel size the launch sets, its message cut or not (lead rules
-            # W, AE, BQ (3)): the condition is the check (verdict.launch._world_assert)
-            ev.data.update(settings=self._assert_src[1][:200], world_assert=wa.group("size") or wa.group("size2"))
+        elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and S.R_ASSERT_WORLD.match(
+                self._assert_src[1]) and (wa := world_cond(self._assert_src[1], self._frame_func,
+                                                           self._frame_file[1])) is not None:
+            # a library's own assert on the world / parallel size the launch sets against a fixed quantity, its
+            # message cut or not (lead rules W, AE, BQ (3)): the condition is the check (verdict.launch._world_assert)
+            ev.data.update(settings=self._assert_src[1][:200], world_assert=wa[0], world_ckpt=wa[1])
         return ev
 
     def _dcp_failure(self, lineno: int, text: str) -> Event | bool | None:

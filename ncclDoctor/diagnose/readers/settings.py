@@ -528,6 +528,8 @@ class SettingsReaders:
         return ev
 
     def _env(self, lineno: int, text: str) -> Event | None:
+        if "CUDA_VISIBLE_DEVICES=" in text and S.R_CUDA_ENV_ASSIGN.search(text):
+            self._cvd_set = True  # the lines set the variable (parse's tb_cut: verdict.unread._ds_filter_cut)
         if ("CUDA_V" in text or "cuda_v" in text) and (ev := self._misspelled_env(lineno, text)) is not None:
             return ev
         m = S.R_ENV_DEPRECATED.search(text)

@@ -1544,21 +1544,33 @@ def _source_build(evs: list) -> Verdict:
     the compilation of ...", readers.crash's ``source_build``), no exception and no run shown: the build of the job's
     software -- a framework's bundled NCCL (third_party/nccl) made by its make / cmake, an extension -- failed before
     anything ran, the install every process would load: config, no rank. A JIT build's own failure record (ninja's
-    CalledProcessError, "Error building extension") is read by the build branch of ``_settings_check`` instead."""
+    CalledProcessError, "Error building extension") is read by the build branch of ``_settings_check`` instead. The
+    NCCL words (a bundled third_party/nccl, USE_SYSTEM_NCCL, USE_NCCL=OFF) only where the failing file is NCCL's
+    (``nccl_build``: its path, or make's lines after it, name NCCL's tree); another build (flash-attn's kernels, an
+    extension) gets the build environment's fix alone."""
     e = evs[0]
+    nccl = any(x.data.get("nccl_build") for x in evs)
     return Verdict(
         "config",
         f"the source build stopped in its compiler ('{e.data['message'][:200]}', {e.where}): the build of the job's "
-        "software (a framework's bundled library such as third_party/nccl, or an extension) failed before anything "
+        + ("software (the framework's bundled NCCL, third_party/nccl, built by its make / cmake)" if nccl else
+           "software (a library or extension compiled from source)")
+        + " failed before anything "
         "ran -- the CUDA toolkit version, the host compiler or the source checkout do not build together, the install "
         "every process would load, so no rank is at fault",
         "Read the compiler's first error (the 'error:' line above). Then fix the build environment: a CUDA toolkit "
         "version and host compiler (gcc) version pair the source supports (nvcc --version; gcc --version), a clean, "
-        "complete source checkout (git submodule update --init --recursive, so a bundled third_party/nccl matches the "
-        "framework's commit) and a clean build directory (rm -rf build, then rebuild). For a framework building its "
-        "bundled NCCL, build against a prebuilt / system NCCL instead (USE_SYSTEM_NCCL=1 with NCCL_ROOT, or an NCCL "
-        "version the framework supports, built standalone), or build without NCCL (USE_NCCL=OFF) where one GPU is "
-        "used; or install the framework's prebuilt binaries instead of building from source.",
+        "complete source checkout (git submodule update --init --recursive"
+        + (", so a bundled third_party/nccl matches the framework's commit" if nccl else "")
+        + ") and a clean build directory (rm -rf build, then rebuild). "
+        + ("For a framework building its bundled NCCL, build against a prebuilt / system NCCL instead "
+           "(USE_SYSTEM_NCCL=1 with NCCL_ROOT, or an NCCL version the framework supports, built standalone), or build "
+           "without NCCL (USE_NCCL=OFF) where one GPU is used; or install the framework's prebuilt binaries instead "
+           "of building from source." if nccl else
+           "Check that the version being built supports this CUDA toolkit and GPU architecture (its README's "
+           "requirements; TORCH_CUDA_ARCH_LIST / the -arch flags to the GPUs there are) and the installed torch it "
+           "builds against; or install a prebuilt wheel / binary matching the torch and CUDA versions instead of "
+           "building from source."),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -2056,24 +2068,44 @@ def _plan_constraints(e, evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+# Llama 2's / Code Llama's checkpoints by size: the model-parallel size each was saved with, one consolidated.NN.pth
+# shard per process (Meta's download: 7B 1, 13B 2, 34B 4, 70B 8)
+_LLAMA_SHARDS = "Llama 2 / Code Llama: 7B MP=1, 13B MP=2, 34B MP=4, 70B MP=8 -- the count of consolidated.*.pth files"
+
+
 def _world_assert(e, evs: list) -> Verdict:
-    """Lead rules W, AE, BQ (3) (round 88's codellama-95): a traceback ends in a library's own `assert` whose
-    condition compares the world or a parallel size the launch sets (signatures.R_ASSERT_WORLD: "assert
-    model_parallel_size == len(checkpoints)"), its message shown or cut: every process is launched with that size and
-    fails the same check, so the layout does not fit -- config, no rank, whichever process printed it."""
-    cond, size = e.data["settings"].strip(), e.data["world_assert"]
+    """Lead rules W, AE, BQ (3) (round 88's codellama-95): a traceback ends in an `assert` whose condition compares a
+    size the launch sets with fixed quantities only (readers.crash.world_cond: "assert model_parallel_size ==
+    len(checkpoints)", "assert world_size % tp_size == 0"; not a gathered or data-dependent value), its message shown
+    or cut: every process is launched with that size and fails the same check, so the layout does not fit -- config,
+    no rank, whichever process printed it. The fix's checkpoint-shard sentence where the condition names the
+    checkpoint's shards ("ckpt"), hedged where it is cut at a call in a loader's start-up frame ("cut": Llama.build's
+    check goes on to len(checkpoints)); a general one otherwise."""
+    cond, size, ckpt = e.data["settings"].strip(), e.data["world_assert"], e.data.get("world_ckpt") or ""
+    shards = ("the model parallel size a checkpoint was saved with is the number of checkpoint shards, so run one "
+              "process / GPU per checkpoint shard (torchrun --nproc_per_node = the number of shards; "
+              + _LLAMA_SHARDS + ") or reshard / merge the checkpoint to the model parallel size of the GPUs there "
+              "are; check that the checkpoint directory and tokenizer belong to the same model")
+    if ckpt == "ckpt":
+        how = shards
+    elif ckpt == "cut":
+        how = ("the condition goes on past the line shown; where it counts the checkpoint's shard files (a "
+               "Llama-style loader's build: model_parallel_size == len(checkpoints)), " + shards + "; otherwise "
+               "match --nproc_per_node x nnodes to what it counts")
+    else:
+        how = ("set the launch's world size (torchrun --nproc_per_node x --nnodes, or the processes mpirun / the "
+               "launcher starts) and the parallel sizes (tensor / pipeline / data / expert / sequence parallel) so "
+               "that the condition holds -- each parallel size must divide the world size, and a size compared with "
+               "a config field or device count must equal or fit it")
     return Verdict(
         "config",
-        f"the job stopped on a library's own check of its parallel layout ({e.data['type']}"
+        f"the job stopped on a check of its parallel layout ({e.data['type']}"
         f"{': ' + e.data['message'][:120] if e.data.get('message') else ''}, raised by '{cond[:160]}', {e.where}): the "
-        f"check compares {size}, which the launch sets (the number of processes started), with what the job's "
-        "model or data needs -- every process is launched alike and fails it the same way, so no rank is at fault",
-        f"Launch the world the check expects: {size} must equal what the condition compares it with -- the model "
-        "parallel size a checkpoint was saved with is the number of checkpoint shards (a Llama-style loader: "
-        "model_parallel_size == len(checkpoints)), so run one process / GPU per checkpoint shard (torchrun "
-        "--nproc_per_node = the number of shards, e.g. MP=4 for a 34B / 70B model's four shards) or reshard / merge "
-        "the checkpoint to the model parallel size of the GPUs there are; check that the checkpoint directory and "
-        "tokenizer belong to the same model, then relaunch.",
+        f"check compares {size}, which the launch sets (the number of processes started), with a fixed quantity "
+        "the job's model, checkpoint or config gives -- every process is launched alike and fails it the same way, "
+        "so no rank is at fault",
+        f"Launch the world the check expects: {size} must match what the condition compares it with -- "
+        + how + ", then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

@@ -120,6 +120,12 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in evs[:4]])
 
 
+# a still-waiting line of PyTorch-BigGraph's trainer asking its lock server for a bucket ("[Trainer-1] still in queue:
+# 24") or one naming a lock server / torchbiggraph: only there is the lock server's partition advice the fix's own
+_R_LOCK_SERVER = re.compile(r"\[Trainer-\d{1,6}\] still in queue\b|\block ?server\b|\btorchbiggraph\b|"
+                            r"\bPyTorch-BigGraph\b", re.IGNORECASE)
+
+
 def _own_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules P and BN (1) for a framework's own wait (the last detector before "none"): a process's own line
     saying it is still waiting ("[Trainer-1] still in queue: 24", readers.watchdog._own_wait) printed again and again
@@ -142,8 +148,11 @@ def _own_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Check every process's log (the other trainers' / workers' logs and the service's own: the lock server, "
         "scheduler or rank 0 process it asks) for an error or exit, and take a py-spy dump (py-spy dump --pid PID) of "
         "the waiting process and of the service it waits on while it hangs: the one that is not waiting is the "
-        "answer. Check the framework's own rules for what it hands out (a lock server's buckets or partitions: more "
-        "partitions than trainers), that every "
+        "answer. Check the framework's own rules for what it hands out ("
+        + ("a lock server's buckets or partitions: more partitions than trainers"
+           if any(_R_LOCK_SERVER.search(e.text) for e in evs) else
+           "the resource, slot or work item it asks for: enough of them for the processes that wait")
+        + "), that every "
         "process was given the same init method / address of that service, and upgrade the framework if its "
         "scheduling is a known bug.",
         "low", [], [e.brief() for e in evs[:3]])

@@ -1715,9 +1715,9 @@ def _main_first_busy(c: Collected, ev, who: str) -> Verdict | None:
         "(pre-processing, tokenizing, downloading) -- the main process was still preprocessing when the wait ran "
         "out; the bar names no rank, so which rank the others waited for these lines do not say",
         "The main process was still preprocessing the dataset while the others waited in main_process_first's "
-        "barrier, past the collective timeout (the process group's timeout: 1800 s by default in most torch releases, "
-        "the Trainer's ddp_timeout). " + _MAIN_FIRST_CUT_FIX
-        + _CUT_TB_FIX, "low", [], [ev.brief()] + [e.brief() for e in bars[:1]])
+        "barrier, past the collective timeout (the process group's timeout: NCCL's default is 10 min since torch 2.2, "
+        "30 min before it and for gloo; the HF Trainer sets it from ddp_timeout, 1800 s by default). "
+        + _MAIN_FIRST_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()] + [e.brief() for e in bars[:1]])
 
 
 _NOTEBOOK_SPAWN_FIX = (
@@ -1851,19 +1851,27 @@ def _ds_filter_cut(ev, who: str) -> Verdict:
     """Lead rule X (2), BG (6) considered (round 89's yi-392): a traceback cut inside DeepSpeed's runner's filter of
     the hosts and slots it launches on (_DS_FILTER_FUNCS): those functions raise nothing but that check, so the frame
     says what failed -- the launch set-up, before any worker ran: config, no rank. A cut in the runner's other
-    functions (main's launch of the workers, its subprocess) is not read so."""
+    functions (main's launch of the workers, its subprocess) is not read so. The fix leads with the --include /
+    --exclude against the hostfile / resource pool check; the CUDA_VISIBLE_DEVICES advice only where the lines set
+    that variable (parse's ``cvd``: an export, a command line, the runner's "Detected CUDA_VISIBLE_DEVICES=...")."""
+    cvd = bool(ev.data.get("cvd"))
     return Verdict(
         "config",
         f"the input stops inside {who} traceback in DeepSpeed's runner's check of the hosts and GPU slots it launches "
         f"on ({ev.text[:200]}), before its exception line: that filter raises only where --include / --exclude (or "
         "the hostfile) name a host or GPU slot its resource pool does not have -- the pool is the hostfile's hosts, "
-        "or without one this host's visible GPUs numbered from 0, and a CUDA_VISIBLE_DEVICES the runner turns into "
-        "--include=localhost:<those ids> names physical ids the renumbered pool lacks; the launch set-up before any "
-        "worker ran, no rank's fault",
-        "Do not combine CUDA_VISIBLE_DEVICES with the deepspeed launcher: unset CUDA_VISIBLE_DEVICES and choose the "
-        "GPUs with the runner's own flags (deepspeed --include localhost:1 for GPU 1, --include localhost:0,1 for "
-        "two, or --num_gpus N for the first N); with a hostfile, one line 'hostname slots=N' per host and "
-        "--include naming those host names and slots; then relaunch. " + _CUT_TB_FIX,
+        "or without one this host's visible GPUs numbered from 0"
+        + (", and a CUDA_VISIBLE_DEVICES the runner turns into --include=localhost:<those ids> names physical ids "
+           "the renumbered pool lacks" if cvd else "")
+        + "; the launch set-up before any worker ran, no rank's fault",
+        "Check --include / --exclude against the hostfile (its resource pool): every host they name must be a "
+        "hostfile line 'hostname slots=N' (without a hostfile only localhost, its GPUs numbered 0..N-1), and every "
+        "slot a number below that host's slots; the hostfile itself one 'hostname slots=N' line per host, no "
+        "duplicates nor typos (deepspeed --include localhost:1 for GPU 1, --include localhost:0,1 for two, or "
+        "--num_gpus N for the first N)"
+        + ("; and do not combine CUDA_VISIBLE_DEVICES with the deepspeed launcher: unset CUDA_VISIBLE_DEVICES and "
+           "choose the GPUs with those flags" if cvd else "")
+        + "; then relaunch. " + _CUT_TB_FIX,
         "low", [], [ev.brief()], job_wide=True)
 
 
