@@ -586,6 +586,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(in_collective=name, other_sites=sorted({n for ln, n in self._sites if ln < head and n != name}))
         self._site_timeouts.append(ev)
 
+    def _bar_running(self, head: int | None) -> bool:
+        """The last progress bar read was a data step still running (``_bar_left``) and no other traceback's header
+        came between it and the traceback ``head`` (None: its header not in the input) being read: a traceback
+        printed after the bar ended that stretch of the lines (review r3; lead rule BS (3))."""
+        bar = self._bar_left
+        return bar is not None and not any(bar < h < (head if head is not None else bar) for h in self._tb_heads)
+
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
@@ -594,7 +601,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # exception line was read after it): kept aside, read only where nothing else in the lines failed
             ev = self._context(head, frame, "tb_open")
             ev.data.update(head=head, rank=ev.rank, main_first=head == self._main_first_wait,
-                           bar_left=self._bar_left is not None)
+                           bar_left=self._bar_running(head))
             ev.rank = None  # kept aside, no rank's own line: it must not add a rank to the world the others read
             self.aside.append(ev)
         self._tb_opened = []
@@ -819,11 +826,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # TrainingArguments / accelerate's): the non-main ranks wait there in a barrier while the main process
         # pre-processes (verdict.unread._cut_where; round 81's ascend-pytorch-62)
         if any("main_process_first(" in x[1] for x in shown if x is not frame and not S.R_PY_FRAME_END.search(x[1])):
-            ev.data.update(main_first=True, bar_left=self._bar_left is not None)
+            ev.data.update(main_first=True)
         # multiprocessing's spawn child re-importing the main module (spawn_main -> prepare -> _fixup_main_from_path ->
         # runpy) down to a top-level frame of the user's own script: the main module runs its launch unguarded in
         # every spawned child (lead rule BL (1); verdict.unread._cut_where)
         head = max((h for h in self._tb_heads if h <= frame[0]), default=None)
+        if ev.data.get("main_first"):
+            ev.data["bar_left"] = self._bar_running(head)
         if ev.data["func"] == "<module>" and head is not None and "site-packages" not in frame[1] and (
                 head < self._mp_fixup < frame[0]):
             ev.data["mp_main"] = True
@@ -1182,8 +1191,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
-        if "<" in text and (left := S.R_TQDM_LEFT.search(text)) and left.group("left").strip("0:"):
-            self._bar_left = lineno  # a progress bar with time left: a step still running when the lines stop
+        if "<" in text and (left := S.R_TQDM_LEFT.search(text)):
+            # the last bar's state: one with time left is a step still running when the lines stop; one that
+            # reached its end is not, nor a training loop's bar (tqdm's own it/s, s/it, no data step named before it
+            # on the line); a rate cut by the paste stays a bar still running (review r3; lead rule BS (3))
+            running = left.group("left").strip("0:") and (
+                left.group("unit") not in S.LOOP_BAR_UNITS or bool(S.R_DATA_BAR.search(text[:left.start()])))
+            self._bar_left = lineno if running else None
         if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
                 S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)

@@ -729,7 +729,11 @@ R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-
 # nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
 # a tqdm bar's time field, "[elapsed<remaining, rate" ("[31:13<7:10:59, 908.45 examples/s]"), also when a paste cut
 # the bar's head and count off: what is left of a bar still running (parse: _bar_left; lead rules AC (1), BS (3))
-R_TQDM_LEFT = re.compile(r"\[\d{1,4}:\d\d(?::\d\d)?<(?P<left>\d{1,4}:\d\d(?::\d\d)?), ")
+R_TQDM_LEFT = re.compile(r"\[\d{1,4}:\d\d(?::\d\d)?<(?P<left>\d{1,4}:\d\d(?::\d\d)?), "
+                         r"(?:\s?[\d.]{1,12}\s?(?P<unit>examples|ex|ba|it|s)/)?")
+# tqdm's own rate units (it/s, s/it): a training loop's bar where no data step is named (datasets' map / filter
+# bars count examples/s; ba/s, ex/s in older releases)
+LOOP_BAR_UNITS = frozenset({"it", "s"})
 R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,200}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
 # what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
 R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
