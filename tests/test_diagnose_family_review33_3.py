@@ -98,3 +98,28 @@ def test_death_printed_later_with_no_clock_is_not_read_as_after(tmp_path):
               "down. See stack trace above for root cause issue.\n")
     v, _ = _verdict(tmp_path, text)
     assert not (v["cause"] == "rank_missing" and v["culprits"] == []), v
+
+
+# --- 3. LLaMA-Factory's RANK as the node rank ----------------------------------------------------------------------
+def _launches(tmp_path, text: str) -> list[dict]:
+    import ncclDoctor.diagnose as D
+
+    (tmp_path / "job.log").write_text(text)
+    c = D.ingest_all(D.expand([str(tmp_path / "job.log")], None), 1)
+    c.finalize()
+    return [e.data for e in c.samples.get("launch_args", [])]
+
+
+def test_launch_command_env_prefix_rank_is_the_node_rank(tmp_path):
+    text = ("(train) root@10:~# FORCE_TORCHRUN=1 NNODES=3 RANK=1 MASTER_ADDR=192.168.100.2 MASTER_PORT=29500 \\\n"
+            "> llamafactory-cli train examples/deepseek_lora/deepseek_7b_lora.yaml\n"
+            "$ FORCE_TORCHRUN=1 NNODES=2 RANK=0 MASTER_ADDR=10.0.0.1 MASTER_PORT=29500 llamafactory-cli train x.yaml\n")
+    assert [(d["node_rank"], d["master_addr"]) for d in _launches(tmp_path, text)] == [(1, "192.168.100.2"),
+                                                                                        (0, "10.0.0.1")]
+
+
+def test_a_process_env_dump_rank_is_not_a_node_rank(tmp_path):
+    text = ("MASTER_ADDR=10.0.0.1 MASTER_PORT=29500 NNODES=2 RANK=1 LOCAL_RANK=1 WORLD_SIZE=16\n"
+            "env: MASTER_ADDR=10.0.0.2 NNODES=2 RANK=1 LOCAL_RANK=1 python train.py\n"
+            "env: MASTER_ADDR=10.0.0.3 NNODES=2 RANK=1\n")
+    assert _launches(tmp_path, text) == []

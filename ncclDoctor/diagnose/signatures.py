@@ -2529,7 +2529,9 @@ R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_ra
 # llamafactory-cli train ...": LLaMA-Factory's CLI, as its "Multi-node training enabled: num nodes: 3, node rank: 1"
 # says, reads that RANK as the node's rank): with NNODES of 2 or more, a RANK below it on the same command is the
 # node's rank, so two such commands are two nodes' launch settings (parse._node_launch; lead rule AA (1), round 89's
-# llamafactory-7326). A RANK at or past NNODES, or one without NNODES, is a process's and is not read so.
+# llamafactory-7326). A RANK at or past NNODES, or one without NNODES, is a process's and is not read so; nor is one
+# on a line that is not a command (readers.settings._env_command: NAME=value words then a command word or the line's
+# continuation) or that names LOCAL_RANK / WORLD_SIZE (torchrun's env://: RANK the global process rank; review r3).
 R_ENV_NNODES = re.compile(r"(?:^|\s)(?:NNODES|NUM_NODES)=['\"]?(\d{1,5})\b")
 R_ENV_RANK = re.compile(r"(?:^|\s)RANK=['\"]?(\d{1,5})\b")
 # One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line
