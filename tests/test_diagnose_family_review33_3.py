@@ -123,3 +123,28 @@ def test_a_process_env_dump_rank_is_not_a_node_rank(tmp_path):
             "env: MASTER_ADDR=10.0.0.2 NNODES=2 RANK=1 LOCAL_RANK=1 python train.py\n"
             "env: MASTER_ADDR=10.0.0.3 NNODES=2 RANK=1\n")
     assert _launches(tmp_path, text) == []
+
+
+# --- 4. a constructor call's continuation line "module=X, device_ids=" ---------------------------------------------
+def _cut_at_construct(spawned: bool, above: str = "") -> str:
+    head = ("-- Process 2 terminated with the following error:\nTraceback (most recent call last):\n"
+            f'  File "{_SP}/torch/multiprocessing/spawn.py", line 19, in _wrap\n'
+            "    fn(i, *args)\n") if spawned else "Traceback (most recent call last):\n"
+    return (head + '  File "/home/u/proj/tools/train_net.py", line 382, in train\n'
+            "    model = build_model(cfg)\n"
+            '  File "/home/u/proj/models/build.py", line 51, in build_model\n'
+            + above + "    module=model, device_ids=[cur_device], outp")
+
+
+def test_continuation_line_in_a_spawned_worker_is_ddp_construction(tmp_path):
+    for text in (_cut_at_construct(True),):
+        v, acc = _verdict(tmp_path, text)
+        assert v["cause"] == "unknown" and "DistributedDataParallel" in v["summary"] + v.get("fix", ""), (text, v)
+        assert not acc, v
+
+
+def test_continuation_line_with_no_ddp_evidence_is_not_a_collective(tmp_path):
+    # nn.DataParallel(module=model, device_ids=[0, 1]) in one process takes the same arguments: nothing crosses
+    for text in (_cut_at_construct(False), _cut_at_construct(False, "    model = nn.DataParallel(\n")):
+        v, _ = _verdict(tmp_path, text)
+        assert "DistributedDataParallel" not in v["summary"] + v.get("fix", ""), (text, v)

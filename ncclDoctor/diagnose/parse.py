@@ -858,9 +858,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["coll"] = coll.group(1)  # the collective it stopped in (verdict.unread._cut_traceback's fix)
         elif ("parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1])) or (
                 code and ("device_ids" in code or "DistributedDataParallel" in code)
-                and S.R_DDP_INIT_CALL.search(code)):
+                and (call := S.R_DDP_INIT_CALL.search(code)) and (call.group("ddp") or _ddp_named(tail, code))):
             # cut inside DistributedDataParallel's constructor (its own frame, or the caller's code line constructing
-            # it): its broadcast of the module's state (rule BH (2))
+            # it): its broadcast of the module's state (rule BH (2)); a call's continuation line ("module=model,
+            # device_ids=[d]") is DDP's only where its call line above or a DDP name says so -- nn.DataParallel takes
+            # the same arguments and exchanges nothing across processes (review r3)
             self._spawn_in_collective(frame[0], S.DDP_INIT)
             ev.data["coll"] = S.DDP_INIT
         elif "dataloader" in frame[1] and S.R_LOADER_ITER_INIT_FRAME.search(frame[1]) and any(
@@ -2136,3 +2138,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.host, ev.pid = m.group("host"), int(m.group("pid"))
             ev.data["dev"] = int(m.group("dev"))
         return ev
+
+
+def _ddp_named(tail: list[str], code: str) -> bool:
+    """A continuation line of a constructor call (``code``: "module=model, device_ids=[cur_device]") is DDP's: the
+    line above it in the paste is the call's own line naming DistributedDataParallel / DDP (a paste of the source, a
+    newer Python's multi-line frame), the shown lines name DDP (a wrapper, an import), or the call is made in a
+    worker torch.multiprocessing's spawn started (its "_wrap" frame, its "Process N terminated" report): one process
+    per device, DDP's layout -- nn.DataParallel, which takes the same arguments, drives its devices from one
+    process and exchanges nothing across processes."""
+    for i, x in enumerate(tail):
+        if x.strip() == code.strip() and i and S.R_DDP_NAME.search(tail[i - 1]):
+            return True
+    return any(S.R_DDP_NAME.search(x) or ("spawn.py" in x and x.rstrip().endswith(" in _wrap"))
+               or x.startswith("-- Process ") for x in tail)

@@ -1846,8 +1846,10 @@ R_DDP_INIT_FRAME = re.compile(
 # continuation line of that call holding its arguments ("module=model, device_ids=[cur_device], outp", the line a
 # multi-line call is reported at): a traceback cut there stopped in DDP's constructor too (rule BH (2); round 89's
 # slowfast-274)
-R_DDP_INIT_CALL = re.compile(r"\bDistributedDataParallel(?:CPU)?\s{0,4}\(|^\s{0,80}module\s{0,2}=\s{0,2}[\w.]{1,80},"
-                             r"\s{0,4}device_ids\s{0,2}=")
+# a name of DDP's class on a line (the call line above a continuation line: parse._ddp_named)
+R_DDP_NAME = re.compile(r"\bDistributedDataParallel|\bDDP\s{0,4}\(")
+R_DDP_INIT_CALL = re.compile(r"(?P<ddp>\bDistributedDataParallel(?:CPU)?\s{0,4}\()|"
+                             r"^\s{0,80}module\s{0,2}=\s{0,2}[\w.]{1,80},\s{0,4}device_ids\s{0,2}=")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"
 # Lead rule BQ (1): a traceback cut inside the construction of a DataLoader's iterator (iter(dl) -> _get_iterator ->
