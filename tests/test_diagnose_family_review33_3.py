@@ -148,3 +148,23 @@ def test_continuation_line_with_no_ddp_evidence_is_not_a_collective(tmp_path):
     for text in (_cut_at_construct(False), _cut_at_construct(False, "    model = nn.DataParallel(\n")):
         v, _ = _verdict(tmp_path, text)
         assert "DistributedDataParallel" not in v["summary"] + v.get("fix", ""), (text, v)
+
+
+# --- 5. a NCCL WARN copy cut by the paste ------------------------------------------------------------------------
+_WHOLE = "Meowth:8756:8772 [1] graph/search.cc:890 NCCL WARN Could not find a path for pattern 4, falling back to " \
+         "simple order\n"
+_INFO = "Meowth:8756:8771 [0] NCCL INFO Channel 00/02 :    0   1\n"
+
+
+def test_the_paste_cutting_a_harmless_warn_is_that_warn_again(tmp_path):
+    for text in (_WHOLE + "\nMeowth:8756:8771 [0] graph/search.cc:890 NCCL WARN Could not find a pat",
+                 _WHOLE + "Meowth:8756:8771 [0] graph/search.cc:890 NCCL WARN Could not find a pat\n" + _INFO):
+        v, acc = _verdict(tmp_path, text)
+        assert v["cause"] == "none" and not acc, (text, v)
+
+
+def test_an_uncut_or_empty_warn_at_the_site_is_not_excused(tmp_path):
+    for text in (_WHOLE + "Meowth:8756:8771 [0] graph/search.cc:890 NCCL WARN\n" + _INFO,
+                 _WHOLE + "Meowth:8756:8771 [0] graph/search.cc:890 NCCL WARN Could not find a path\n" + _INFO):
+        v, _ = _verdict(tmp_path, text)
+        assert v["cause"] != "none", (text, v)
