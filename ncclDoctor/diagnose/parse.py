@@ -858,7 +858,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["coll"] = coll.group(1)  # the collective it stopped in (verdict.unread._cut_traceback's fix)
         elif ("parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1])) or (
                 code and ("device_ids" in code or "DistributedDataParallel" in code)
-                and (call := S.R_DDP_INIT_CALL.search(code)) and (call.group("ddp") or _ddp_named(tail, code))):
+                and (call := S.R_DDP_INIT_CALL.search(code)) and (
+                    call.group("ddp") or self._spawn_exc is not None or _ddp_named(tail, code))):
             # cut inside DistributedDataParallel's constructor (its own frame, or the caller's code line constructing
             # it): its broadcast of the module's state (rule BH (2)); a call's continuation line ("module=model,
             # device_ids=[d]") is DDP's only where its call line above or a DDP name says so -- nn.DataParallel takes
@@ -2143,12 +2144,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
 def _ddp_named(tail: list[str], code: str) -> bool:
     """A continuation line of a constructor call (``code``: "module=model, device_ids=[cur_device]") is DDP's: the
     line above it in the paste is the call's own line naming DistributedDataParallel / DDP (a paste of the source, a
-    newer Python's multi-line frame), the shown lines name DDP (a wrapper, an import), or the call is made in a
-    worker torch.multiprocessing's spawn started (its "_wrap" frame, its "Process N terminated" report): one process
-    per device, DDP's layout -- nn.DataParallel, which takes the same arguments, drives its devices from one
-    process and exchanges nothing across processes."""
+    newer Python's multi-line frame), or the shown lines name DDP (a wrapper, an import). (The caller also takes a
+    call made in a worker whose error torch.multiprocessing's spawn reported: one process per device, DDP's layout.)
+    nn.DataParallel, which takes the same arguments, drives its devices from one process and exchanges nothing
+    across processes."""
     for i, x in enumerate(tail):
-        if x.strip() == code.strip() and i and S.R_DDP_NAME.search(tail[i - 1]):
+        if code.strip() and x.rstrip().endswith(code.strip()) and i and S.R_DDP_NAME.search(tail[i - 1]):
             return True
-    return any(S.R_DDP_NAME.search(x) or ("spawn.py" in x and x.rstrip().endswith(" in _wrap"))
-               or x.startswith("-- Process ") for x in tail)
+    return any(S.R_DDP_NAME.search(x) for x in tail)
