@@ -511,9 +511,10 @@ def _died_after_wait(c: Collected, rank: int, st) -> bool:
     read by rule AN (1), neither named nor a proven victim, and the timed-out rank alone by rules B, E and H. A death
     printed before the timeout, or one with its own error, stays what it is.
 
-    The death's clock is its own line's, or else the executor's "fatal signal from worker processes" line printed
-    right after it in the same file (vLLM's executor reports a worker's death as it happens). With no clock on
-    either side, the order the lines were printed in is not read: a paste that puts per-rank logs one after another
+    In the same second, a death printed above the timeout line in the same file came first; a later second is
+    after whatever the order of the lines. The death's clock is its own line's, or else the executor's "fatal
+    signal from worker processes" line printed right after it in the same file (vLLM's executor reports a worker's
+    death as it happens). With no clock on either side, the order the lines were printed in is not read: a paste that puts per-rank logs one after another
     prints a process's death after a peer's timeout block whatever the order they happened in, and the lines of two
     processes do not show they are one stream (review r3)."""
     if st.timeouts or st.status or st.errors or set(st.counts) - {"worker_raised", "transport", "benign"}:
@@ -540,7 +541,11 @@ def _died_after_wait(c: Collected, rank: int, st) -> bool:
 
     def after(e: Event, t: Event) -> bool:
         d, w = death(e), clock(t)
-        return d is not None and w is not None and d[0] == w[0] and d[1] >= int(w[1])  # the same second or later
+        if d is None or w is None or d[0] != w[0] or d[1] < int(w[1]):
+            return False
+        # a later second, or the same second where the death is not printed above the timeout in the same file
+        (pe, ne), (pt, nt) = _line_of(e), _line_of(t)
+        return d[1] >= int(w[1]) + 1 or pe != pt or ne > nt
     return all(any(after(e, t) for t in full) for e in died)
 
 
