@@ -168,3 +168,13 @@ def test_an_uncut_or_empty_warn_at_the_site_is_not_excused(tmp_path):
                  _WHOLE + "Meowth:8756:8771 [0] graph/search.cc:890 NCCL WARN Could not find a path\n" + _INFO):
         v, _ = _verdict(tmp_path, text)
         assert v["cause"] != "none", (text, v)
+
+
+def test_death_printed_later_but_clocked_before_the_timeout_is_not_after(tmp_path):
+    # rank 2's log pasted after rank 0's: its death printed below the timeout, its executor's clock 30 minutes earlier
+    text = (_GLOO
+            + "(VllmWorker rank=2 pid=262) Process SpawnProcess-1:3:\n"
+            + "CRITICAL 04-11 13:15:00 [multiproc_executor.py:49] MulitprocExecutor got fatal signal from worker "
+              "processes, shutting down. See stack trace above for root cause issue.\n")
+    v, _ = _verdict(tmp_path, text)
+    assert not (v["cause"] == "rank_missing" and v["culprits"] == []), v

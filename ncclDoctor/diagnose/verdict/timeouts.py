@@ -514,9 +514,9 @@ def _died_after_wait(c: Collected, rank: int, st) -> bool:
     In the same second, a death printed above the timeout line in the same file came first; a later second is
     after whatever the order of the lines. The death's clock is its own line's, or else the executor's "fatal
     signal from worker processes" line printed right after it in the same file (vLLM's executor reports a worker's
-    death as it happens). With no clock on either side, the order the lines were printed in is not read: a paste that puts per-rank logs one after another
-    prints a process's death after a peer's timeout block whatever the order they happened in, and the lines of two
-    processes do not show they are one stream (review r3)."""
+    death as it happens). With no clock on either side, the order the lines were printed in is not read: a paste
+    that puts per-rank logs one after another prints a process's death after a peer's timeout block whatever the
+    order they happened in, and the lines of two processes do not show they are one stream (review r3)."""
     if st.timeouts or st.status or st.errors or set(st.counts) - {"worker_raised", "transport", "benign"}:
         return False
     full = [t for t in c.samples.get("watchdog_timeout", []) if t.data.get("timeout_ms") and t.rank != rank]
