@@ -9,12 +9,14 @@ narrowed to its shape.
 - A death with no cause printed after a full-timeout wait (lead rule BS (4), vllm-16514) was read as "died after" by
   line order alone, which a paste of per-rank logs one after another gives whatever the order of events. Now only
   clocks order them: the death line's own, or the executor's "fatal signal" line right after it (vLLM's month-day
-  clock read like with like).
+  clock read like with like); in the same second a death printed above the timeout in the same file came first.
 - LLaMA-Factory's RANK (the node rank on its launch command line, llamafactory-7326) was read on any line with NNODES,
   MASTER_ADDR and a small RANK, a per-process env dump's global RANK among them. Now only on a command line (an env
   prefix before a command word) with no LOCAL_RANK / WORLD_SIZE on it.
 - DDP's constructor call's continuation line ("module=X, device_ids=") also matched nn.DataParallel's, marking a cut
-  process as inside DDP's broadcast (slowfast-274). Now it needs DDP's name on the call.
+  process as inside DDP's broadcast (slowfast-274). Now it needs evidence it is DDP's call: DDP's name on the call
+  line above or in the shown lines, or a worker whose error torch.multiprocessing's spawn reported (one process per
+  device, DDP's layout -- the case's own shape).
 - A NCCL WARN copy cut by the paste was excused by any harmless WARN at its site, the empty cut a prefix of every
   one (nccl-tests-131). Now the WARN must be cut (the last line, or mid-word) and share a real prefix.
 """
