@@ -591,6 +591,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
     last_read = 0  # the last line any reader made an event of (a traceback's exception line among them)
+    last_ev = None
     for lineno, text in scan_lines(fh, head, inp, p.want_more):
         if skip:
             key = _line_key(text)
@@ -599,8 +600,10 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 continue
         ev = p.parse(lineno, text)
         if ev is not None:
-            last_read = lineno
+            last_read, last_ev = lineno, ev
             c.add(ev)
+    if last_read and last_read == p._last_line and last_ev.kind == "nccl_warn":
+        last_ev.data["at_end"] = True  # the input's last line: a WARN the paste may have cut (verdict.noise._cut_copy)
     p.input_tail(inp.tail, inp.lines)
     ev = p.finish()
     if ev is not None:

@@ -592,6 +592,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(in_collective=name, other_sites=sorted({n for ln, n in self._sites if ln < head and n != name}))
         self._site_timeouts.append(ev)
 
+    def _bar_running(self, head: int | None) -> bool:
+        """The last progress bar read was a data step still running (``_bar_left``) and no other traceback's header
+        came between it and the traceback ``head`` (None: its header not in the input) being read: a traceback
+        printed after the bar ended that stretch of the lines (review r3; lead rule BS (3))."""
+        bar = self._bar_left
+        return bar is not None and not any(bar < h < (head if head is not None else bar) for h in self._tb_heads)
+
     def finish(self) -> Event | None:
         """At the end of the input: a failure-record entry cut short by the paste's end after its ``rank``
         line (a "Root Cause" block whose exit code was not copied) is still that process's entry."""
@@ -600,7 +607,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # exception line was read after it): kept aside, read only where nothing else in the lines failed
             ev = self._context(head, frame, "tb_open")
             ev.data.update(head=head, rank=ev.rank, main_first=head == self._main_first_wait,
-                           bar_left=self._bar_left is not None)
+                           bar_left=self._bar_running(head))
             ev.rank = None  # kept aside, no rank's own line: it must not add a rank to the world the others read
             self.aside.append(ev)
         self._tb_opened = []
@@ -831,11 +838,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # TrainingArguments / accelerate's): the non-main ranks wait there in a barrier while the main process
         # pre-processes (verdict.unread._cut_where; round 81's ascend-pytorch-62)
         if any("main_process_first(" in x[1] for x in shown if x is not frame and not S.R_PY_FRAME_END.search(x[1])):
-            ev.data.update(main_first=True, bar_left=self._bar_left is not None)
+            ev.data.update(main_first=True)
         # multiprocessing's spawn child re-importing the main module (spawn_main -> prepare -> _fixup_main_from_path ->
         # runpy) down to a top-level frame of the user's own script: the main module runs its launch unguarded in
         # every spawned child (lead rule BL (1); verdict.unread._cut_where)
         head = max((h for h in self._tb_heads if h <= frame[0]), default=None)
+        if ev.data.get("main_first"):
+            ev.data["bar_left"] = self._bar_running(head)
         if ev.data["func"] == "<module>" and head is not None and "site-packages" not in frame[1] and (
                 head < self._mp_fixup < frame[0]):
             ev.data["mp_main"] = True
@@ -861,9 +870,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["coll"] = coll.group(1)  # the collective it stopped in (verdict.unread._cut_traceback's fix)
         elif ("parallel" in frame[1] and S.R_DDP_INIT_FRAME.search(frame[1])) or (
                 code and ("device_ids" in code or "DistributedDataParallel" in code)
-                and S.R_DDP_INIT_CALL.search(code)):
+                and (call := S.R_DDP_INIT_CALL.search(code)) and (
+                    call.group("ddp") or self._spawn_exc is not None or _ddp_named(tail, code))):
             # cut inside DistributedDataParallel's constructor (its own frame, or the caller's code line constructing
-            # it): its broadcast of the module's state (rule BH (2))
+            # it): its broadcast of the module's state (rule BH (2)); a call's continuation line ("module=model,
+            # device_ids=[d]") is DDP's only where its call line above or a DDP name says so -- nn.DataParallel takes
+            # the same arguments and exchanges nothing across processes (review r3)
             self._spawn_in_collective(frame[0], S.DDP_INIT)
             ev.data["coll"] = S.DDP_INIT
         elif "dataloader" in frame[1] and S.R_LOADER_ITER_INIT_FRAME.search(frame[1]) and any(
@@ -1194,8 +1206,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._last_line = lineno
         if "%|" in text:
             self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
-        if "<" in text and (left := S.R_TQDM_LEFT.search(text)) and left.group("left").strip("0:"):
-            self._bar_left = lineno  # a progress bar with time left: a step still running when the lines stop
+        if "<" in text and (left := S.R_TQDM_LEFT.search(text)):
+            # the last bar's state: one with time left is a step still running when the lines stop; one that
+            # reached its end is not, nor a training loop's bar (tqdm's own it/s, s/it, no data step named before it
+            # on the line); a rate cut by the paste stays a bar still running (review r3; lead rule BS (3))
+            running = left.group("left").strip("0:") and (
+                left.group("unit") not in S.LOOP_BAR_UNITS or bool(S.R_DATA_BAR.search(text[:left.start()])))
+            self._bar_left = lineno if running else None
         if ("step " in text or "COMPLETE" in text) and (st := S.R_RANK_STEP.search(
                 S.R_ANSI.sub("", text) if "\x1b" in text else text)):
             self._step_line(lineno, st)
@@ -2134,3 +2151,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.host, ev.pid = m.group("host"), int(m.group("pid"))
             ev.data["dev"] = int(m.group("dev"))
         return ev
+
+
+def _ddp_named(tail: list[str], code: str) -> bool:
+    """A continuation line of a constructor call (``code``: "module=model, device_ids=[cur_device]") is DDP's: the
+    line above it in the paste is the call's own line naming DistributedDataParallel / DDP (a paste of the source, a
+    newer Python's multi-line frame), or the shown lines name DDP (a wrapper, an import). (The caller also takes a
+    call made in a worker whose error torch.multiprocessing's spawn reported: one process per device, DDP's layout.)
+    nn.DataParallel, which takes the same arguments, drives its devices from one process and exchanges nothing
+    across processes."""
+    for i, x in enumerate(tail):
+        if code.strip() and x.rstrip().endswith(code.strip()) and i and S.R_DDP_NAME.search(tail[i - 1]):
+            return True
+    return any(S.R_DDP_NAME.search(x) for x in tail)

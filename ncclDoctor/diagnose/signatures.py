@@ -729,7 +729,11 @@ R_NCCL_VERSION_LINE = re.compile(r"NCCL version \d{1,3}\.\d{1,3}\.\d{1,3}[+\w.\-
 # nor a metric's column ("mAP@.5" of a validation bar: "Map" is datasets' map, in its own case).
 # a tqdm bar's time field, "[elapsed<remaining, rate" ("[31:13<7:10:59, 908.45 examples/s]"), also when a paste cut
 # the bar's head and count off: what is left of a bar still running (parse: _bar_left; lead rules AC (1), BS (3))
-R_TQDM_LEFT = re.compile(r"\[\d{1,4}:\d\d(?::\d\d)?<(?P<left>\d{1,4}:\d\d(?::\d\d)?), ")
+R_TQDM_LEFT = re.compile(r"\[\d{1,4}:\d\d(?::\d\d)?<(?P<left>\d{1,4}:\d\d(?::\d\d)?), "
+                         r"(?:\s?[\d.]{1,12}\s?(?P<unit>examples|ex|ba|it|s)/)?")
+# tqdm's own rate units (it/s, s/it): a training loop's bar where no data step is named (datasets' map / filter
+# bars count examples/s; ba/s, ex/s in older releases)
+LOOP_BAR_UNITS = frozenset({"it", "s"})
 R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,200}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
 # what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
 R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
@@ -1842,8 +1846,10 @@ R_DDP_INIT_FRAME = re.compile(
 # continuation line of that call holding its arguments ("module=model, device_ids=[cur_device], outp", the line a
 # multi-line call is reported at): a traceback cut there stopped in DDP's constructor too (rule BH (2); round 89's
 # slowfast-274)
-R_DDP_INIT_CALL = re.compile(r"\bDistributedDataParallel(?:CPU)?\s{0,4}\(|^\s{0,80}module\s{0,2}=\s{0,2}[\w.]{1,80},"
-                             r"\s{0,4}device_ids\s{0,2}=")
+# a name of DDP's class on a line (the call line above a continuation line: parse._ddp_named)
+R_DDP_NAME = re.compile(r"\bDistributedDataParallel|\bDDP\s{0,4}\(")
+R_DDP_INIT_CALL = re.compile(r"(?P<ddp>\bDistributedDataParallel(?:CPU)?\s{0,4}\()|"
+                             r"^\s{0,80}module\s{0,2}=\s{0,2}[\w.]{1,80},\s{0,4}device_ids\s{0,2}=")
 # the name rule BH (2)'s cut records in place of a collective's (readers.exits._spawn_in_collective)
 DDP_INIT = "DistributedDataParallel's constructor"
 # Lead rule BQ (1): a traceback cut inside the construction of a DataLoader's iterator (iter(dl) -> _get_iterator ->
@@ -2532,7 +2538,9 @@ R_NODE_KV = re.compile(r"\b(NODE_RANK|MASTER_ADDR|MASTER_PORT|WORLD_SIZE|node_ra
 # llamafactory-cli train ...": LLaMA-Factory's CLI, as its "Multi-node training enabled: num nodes: 3, node rank: 1"
 # says, reads that RANK as the node's rank): with NNODES of 2 or more, a RANK below it on the same command is the
 # node's rank, so two such commands are two nodes' launch settings (parse._node_launch; lead rule AA (1), round 89's
-# llamafactory-7326). A RANK at or past NNODES, or one without NNODES, is a process's and is not read so.
+# llamafactory-7326). A RANK at or past NNODES, or one without NNODES, is a process's and is not read so; nor is one
+# on a line that is not a command (readers.settings._env_command: NAME=value words then a command word or the line's
+# continuation) or that names LOCAL_RANK / WORLD_SIZE (torchrun's env://: RANK the global process rank; review r3).
 R_ENV_NNODES = re.compile(r"(?:^|\s)(?:NNODES|NUM_NODES)=['\"]?(\d{1,5})\b")
 R_ENV_RANK = re.compile(r"(?:^|\s)RANK=['\"]?(\d{1,5})\b")
 # One line of an environment dump ("MASTER_PORT = 38581", "NODE_RANK=1", "MASTER_ADDRESS = " empty): the whole line

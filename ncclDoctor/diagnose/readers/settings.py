@@ -367,10 +367,13 @@ class SettingsReaders:
             # an environment dump, one "KEY = value" a line (sorted: NODE_RANK comes after MASTER_ADDR): read on
             self._env_dump, self._follow = (lineno, {"MASTER_ADDR": kv["MASTER_ADDR"]}, None), 2
             return None
-        if "NODE_RANK" not in kv and "MASTER_ADDR" in kv and "RANK=" in text and (
-                (nn := S.R_ENV_NNODES.search(text)) and (r := S.R_ENV_RANK.search(text))
-                and int(r.group(1)) < int(nn.group(1)) and int(nn.group(1)) >= 2):
-            kv["NODE_RANK"] = r.group(1)  # a multi-node launch's environment prefix: its RANK is the node's rank
+        if "NODE_RANK" not in kv and "MASTER_ADDR" in kv and "RANK=" in text and "WORLD_SIZE" not in kv and (
+                "LOCAL_RANK" not in text and (nn := S.R_ENV_NNODES.search(text)) and (r := S.R_ENV_RANK.search(text))
+                and int(r.group(1)) < int(nn.group(1)) and int(nn.group(1)) >= 2 and _env_command(text, nn.start())):
+            # a multi-node launch command's environment prefix: its RANK is the node's rank (LLaMA-Factory's CLI);
+            # a process's environment (torchrun / env://: RANK the global process rank, beside LOCAL_RANK or
+            # WORLD_SIZE), or one printed with no command after it, is not read so (review r3)
+            kv["NODE_RANK"] = r.group(1)
         if "NODE_RANK" not in kv or "MASTER_ADDR" not in kv or not kv["NODE_RANK"].isdigit():
             return None
         ev = self._context(lineno, text, "launch_args")
@@ -933,3 +936,20 @@ def _launcher_tag(text: str, body: str) -> str | None:
     if m and m.group(1) is not None:
         return f"mpi {m.group(1)}"
     return None
+
+
+def _env_command(text: str, at: int) -> bool:
+    """The NAME=value words around ``at`` (an NNODES= word) are a shell command's environment prefix: a run of such
+    words followed by a command word, or by the line's continuation backslash (the command on the next line) --
+    not a printed environment, whose NAME=value words end the line."""
+    rest = text[at:].split()
+    for j, w in enumerate(rest[:64]):
+        if not _is_assign(w):
+            return w != "\\" or j == len(rest) - 1  # a command word, or the continuation at the line's end
+    return False
+
+
+def _is_assign(word: str) -> bool:
+    name, eq, _ = word.partition("=")
+    return bool(eq) and name.isidentifier()
+

@@ -225,18 +225,26 @@ R_WARN_AT = re.compile(r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h):\d{1,6}) NCCL WARN ?
 def _cut_copy(c: Collected, e) -> bool:
     """Lead rules K, BG (3): a WARN cut off mid-message (the paste ends inside it) whose location and text so far are
     those of a whole harmless WARN in the same lines (another GPU or process printing the same set-up message) is
-    that message again, read by its source location; a cut WARN no whole one explains stays unread (a failure)."""
+    that message again, read by its source location; a cut WARN no whole one explains stays unread (a failure).
+    Cut means the input's last line or a message ending inside a word of the whole one, and the text so far must
+    say which message it is (a few words of it): an empty or one-word start is no one WARN's (review r3)."""
     m = R_WARN_AT.search(e.text)
     if not m:
         return False
     site, cut = m.group(1), m.group(2).rstrip()
+    if len(cut) < _CUT_MIN or " " not in cut:
+        return False
     for o in c.samples.get("nccl_warn", []):
         if o is e or not (w := R_WARN_AT.search(o.text)) or w.group(1) != site:
             continue
         whole = w.group(2).rstrip()
-        if len(whole) > len(cut) and whole.startswith(cut) and _harmless_whole(c, o):
+        if len(whole) > len(cut) and whole.startswith(cut) and (
+                e.data.get("at_end") or (cut[-1].isalnum() and whole[len(cut)].isalnum())) and _harmless_whole(c, o):
             return True
     return False
+
+
+_CUT_MIN = 8  # the fewest characters of a cut WARN's message that can say which message it is
 
 
 def harmless_warn(c: Collected, e) -> bool:

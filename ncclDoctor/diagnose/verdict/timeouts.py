@@ -514,24 +514,52 @@ def _line_of(e: Event) -> tuple[str, int]:
 
 def _died_after_wait(c: Collected, rank: int, st) -> bool:
     """Lead rule BS (4) (round 88's vllm-16514): a rank shown only dying with no cause (multiprocessing's "Process
-    SpawnProcess-N:" header, its traceback not shown), printed at or after a timeout line that says the op waited its
-    full timeout ("Timed out waiting 1800000ms", a watchdog's Timeout(ms)): the waiting rank's peers kept their
-    connections open through the whole wait, so that death came after, not first (rule AU (1) does not name it) --
+    SpawnProcess-N:" header, its traceback not shown), whose death the clocks put in the same second as or later than
+    a timeout line that says the op waited its full timeout ("Timed out waiting 1800000ms", a watchdog's
+    Timeout(ms)): that death came at or after the end of the whole wait, not first (rule AU (1) does not name it) --
     read by rule AN (1), neither named nor a proven victim, and the timed-out rank alone by rules B, E and H. A death
-    printed before the timeout, or one with its own error, stays what it is."""
+    printed before the timeout, or one with its own error, stays what it is.
+
+    In the same second, a death printed above the timeout line in the same file came first; a later second is
+    after whatever the order of the lines. The death's clock is its own line's, or else the executor's "fatal
+    signal from worker processes" line printed right after it in the same file (vLLM's executor reports a worker's
+    death as it happens). With no clock on either side, the order the lines were printed in is not read: a paste
+    that puts per-rank logs one after another prints a process's death after a peer's timeout block whatever the
+    order they happened in, and the lines of two processes do not show they are one stream (review r3)."""
     if st.timeouts or st.status or st.errors or set(st.counts) - {"worker_raised", "transport", "benign"}:
         return False
     full = [t for t in c.samples.get("watchdog_timeout", []) if t.data.get("timeout_ms") and t.rank != rank]
     died = [e for e in c.samples.get("worker_raised", []) if e.rank == rank]
     if not full or not died or len(died) != st.counts.get("worker_raised", 0):
         return False
+    execs = [x for x in c.samples.get("worker_raised", []) if x.data.get("executor")]
+
+    def clock(e: Event) -> tuple[str, float] | None:
+        if e.ts is not None:
+            return "ts", e.ts
+        m = _R_MD_CLOCK.search(e.text)  # vLLM's "ERROR 04-11 13:45:00 [file.py:N]" (no year): like with like
+        return ("md", float(int(m.group(1)) * 2678400 + int(m.group(2)) * 86400 + int(m.group(3)) * 3600
+                      + int(m.group(4)) * 60 + int(m.group(5)))) if m else None
+
+    def death(e: Event) -> tuple[str, float] | None:
+        if (own := clock(e)) is not None:
+            return own
+        pe, ne = _line_of(e)  # the executor's line that reported this death: the next one, a few lines below
+        return next((k for x in execs if (px := _line_of(x))[0] == pe and 0 < px[1] - ne <= 8
+                     and (k := clock(x)) is not None), None)
 
     def after(e: Event, t: Event) -> bool:
-        if e.ts is not None and t.ts is not None:
-            return e.ts >= int(t.ts)  # the same second or later
+        d, w = death(e), clock(t)
+        if d is None or w is None or d[0] != w[0] or d[1] < int(w[1]):
+            return False
+        # a later second, or the same second where the death is not printed above the timeout in the same file
         (pe, ne), (pt, nt) = _line_of(e), _line_of(t)
-        return pe == pt and ne > nt  # no clock on the lines: printed after it in the same input
+        return d[1] >= int(w[1]) + 1 or pe != pt or ne > nt
     return all(any(after(e, t) for t in full) for e in died)
+
+
+# a log line's month-day clock with no year (vLLM's logger: "INFO 04-11 13:45:00 [config.py:3773]")
+_R_MD_CLOCK = re.compile(r"\b(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)\b")
 
 
 def one_collective(c: Collected) -> str | None:
