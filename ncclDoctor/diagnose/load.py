@@ -1065,7 +1065,8 @@ def _automata():
     would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
     holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
     six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
-    three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two)."""
+    three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two); 358 (the
+    review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
