@@ -1255,14 +1255,13 @@ _NAME_UNDEFINED = re.compile(r"^name '(?P<name>\w{1,80})' is not defined\b")
 # ImportError: amp = None"), so the first call through it raises AttributeError: 'NoneType' object has no attribute
 # 'initialize' -- read only where the frame's code line shows that call on the name itself (_R_NONE_CALL, its group
 # name) and the attribute is the one the message names
-_NONE_ATTR = re.compile(r"^'NoneType' object has no attribute '(?P<attr>\w{1,80})'")
 _R_NONE_CALL = re.compile(r"(?:^|[^\w.])(?P<name>[A-Za-z_]\w{0,40})\.(?P<attr>\w{1,80})\(")
 
 
 def _none_placeholder(e) -> re.Match | None:
     """An AttributeError "'NoneType' object has no attribute 'X'" raised by a frame whose code line calls NAME.X(...):
     the match of that call (its group name), else None."""
-    m = _NONE_ATTR.match(e.data.get("message") or "") if e.data["type"].rpartition(".")[2] == "AttributeError" \
+    m = S.R_NONE_ATTR.match(e.data.get("message") or "") if e.data["type"].rpartition(".")[2] == "AttributeError" \
         else None
     call = _R_NONE_CALL.search(e.data.get("frame_code") or "") if m else None
     return call if call is not None and call.group("attr") == m.group("attr") else None

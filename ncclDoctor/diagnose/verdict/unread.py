@@ -12,6 +12,7 @@ from ncclDoctor.diagnose.signatures import (
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
     R_MPI_TAG,
+    R_NONE_ATTR,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
     R_WIN_CONNECT_WARN,
@@ -115,15 +116,14 @@ def _grad_none_fix(e) -> str:
 # the class unknown (lead rules BJ (2), BG (1); round 88's nemo-speech-9138: NeMo's FSDP strategy's setup_environment
 # iterating self.model.parameters() with no model attached, a one-frame traceback). A parameter's gradient read so
 # (crash reader's grad_none) has its own fix (_grad_none_fix).
-_R_NONE_ATTR = re.compile(r"'NoneType' object has no attribute '(?P<attr>\w{1,80})'")
 
 
 def _none_attr_fix(e, what: str) -> str:
-    """The fix's words for an AttributeError of None (_R_NONE_ATTR) that is not a gradient's (_grad_none_fix): which
+    """The fix's words for an AttributeError of None (R_NONE_ATTR) that is not a gradient's (_grad_none_fix): which
     attribute, the expression read off None where the last frame's code line shows it, and the remedy -- the object
     built / attached before that step, the framework's version, the full traceback to see which call reached it.
     '' for any other exception."""
-    m = _R_NONE_ATTR.search(what) if "NoneType" in what else None
+    m = R_NONE_ATTR.search(what) if "NoneType" in what else None
     if m is None or e.data.get("grad_none"):
         return ""
     attr = m.group("attr")
