@@ -99,6 +99,11 @@ class Event:
     def brief(self) -> str:
         return f"{self.where}: {self.text.strip()[:TEXT_CAP]}"
 
+    def site(self) -> tuple[str, int]:
+        """The file and line number of ``where`` (path:line); -1 where no number ends it."""
+        path, _, n = self.where.rpartition(":")
+        return path, int(n) if n.isdigit() else -1
+
 
 # --- prefixes: rank, process group, time, host/pid ---------------------------------
 # torch >= 2.2's "[rank3]:", Lightning's rank_prefixed_message "[rank: 3] " and vLLM's multiproc worker prefix

@@ -1152,12 +1152,6 @@ def _aborted_alike(c: Collected, rank: int, proof: list[str]) -> Verdict | None:
                    "low", [], [e.brief()] + proof, job_wide=True)
 
 
-def _line_no(e: Event) -> int:
-    """The line number of an event's where (path:line)."""
-    tail = e.where.rsplit(":", 1)[-1]
-    return int(tail) if tail.isdigit() else 0
-
-
 def _spawn_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """torch.multiprocessing.spawn's parent SIGTERMs its other children ("Terminating process P via signal SIGTERM")
     only once a child has exited with an error, and then raises that child's error from context.join(). Where the
@@ -1169,9 +1163,9 @@ def _spawn_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not down or c.child_failures or c.worker_failures:
         return None
     first = down[0]
-    path = first.where.rsplit(":", 1)[0]
+    path, line = first.site()
     exits = [e for e in c.samples.get("pg_not_destroyed", []) if e.rank is not None
-             and e.where.rsplit(":", 1)[0] == path and _line_no(e) < _line_no(first)]
+             and e.site()[0] == path and e.site()[1] < line]
     ranks = sorted({e.rank for e in exits})
     if len(ranks) != 1 or any(x.rank is not None and x.rank != ranks[0] for x in c.exceptions):
         return None

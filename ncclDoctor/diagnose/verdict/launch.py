@@ -346,14 +346,14 @@ def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> 
     same import on every worker, so config, no rank, even where a launcher's record names the one exit it saw. Not
     read so: a name imported from the project's own files (no site-packages path), a circular import, an import inside
     a function of the run, or a launcher showing more workers started than tracebacks (rule A reads its record)."""
-    if (not _IMPORT_FAILED.match(kind.rpartition(".")[2]) or not _CANNOT_IMPORT.search(message)
+    m = _import_from(message)
+    if (not _IMPORT_FAILED.match(kind.rpartition(".")[2]) or m is None
             or not _INSTALLED_FILE.search(message) or "circular import" in message
             or not all(e.data.get("top_level") for e in excs)
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))
             or _one_worker_of_several(c, excs)):
         return None
-    m = _CANNOT_IMPORT.search(message)
-    top = m.group(2).split(".", 1)[0]
+    top = m.group("mod").split(".", 1)[0]
     own = _own_package(excs[-1], top)
     if own:
         # the importing script is the checkout's own {top}/, the module came from an installed copy: a stale install
@@ -408,9 +408,19 @@ def _dist_unbuilt(who: str, said: str, excs: list) -> Verdict:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
-# Python's "cannot import name 'N'" (3.7+ adds "from 'M' (PATH)"), the module named by the message or by the frame's
-# own code line ("from torch.distributed import all_reduce, reduce_op")
-_CANNOT_IMPORT_ANY = re.compile(r"^cannot import name '(?P<name>\w{1,80})'(?: from '(?P<mod>[\w.]{1,160})')?")
+# Python's "cannot import name 'N'" (3.7+ adds "from 'M' (PATH)"): the installed M has no N -- its version is not the
+# one the importing code was written for (N added, renamed or removed between releases). The module is optional here;
+# the readings that need it ask for group "mod".
+_CANNOT_IMPORT = re.compile(r"\bcannot import name '(?P<name>\w{1,80})'(?: from '(?P<mod>[\w.]{1,160})')?")
+
+
+def _import_from(message: str) -> re.Match | None:
+    """The first "cannot import name 'N' from 'M'" of the message (the form that names the module)."""
+    return next((m for m in _CANNOT_IMPORT.finditer(message) if m.group("mod")), None)
+
+
+# _dist_import_lacks reads _CANNOT_IMPORT at the message's start, the module named by the message or, where an older
+# Python names none, by the frame's own code line ("from torch.distributed import all_reduce, reduce_op")
 _FROM_DIST_IMPORT = re.compile(r"^from torch\.distributed import\b")
 
 
@@ -422,7 +432,7 @@ def _dist_import_lacks(excs: list, message: str) -> Verdict | None:
     a build without distributed support (Windows before 1.7), the install every worker loads: config, no rank. A name
     torch.distributed added in a later release (not core), or another module's name, is not read so
     (_installed_lacks_name reads an installed package lacking a name)."""
-    m = _CANNOT_IMPORT_ANY.match(message or "")
+    m = _CANNOT_IMPORT.match(message or "")
     if m is None or m.group("name") not in _DIST_CORE or any(
             e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
         return None
@@ -998,19 +1008,16 @@ def _agent_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
-# Python's "cannot import name 'N' from 'M' (path)": the installed M has no N -- its version is not the one the
-# importing code was written for (N added, renamed or removed between releases)
-_CANNOT_IMPORT = re.compile(r"\bcannot import name '(\w{1,80})' from '([\w.]{1,160})'")
 
 
 def _name_lacking(message: str) -> str:
     """The fix's first sentence where the import failure is Python's "cannot import name 'N' from 'M'": the installed
     package (M's top-level name) lacks N in that version; a name or module path with a leading underscore is a private
     API, which changes between releases without notice. Else ''."""
-    m = _CANNOT_IMPORT.search(message)
+    m = _import_from(message)
     if m is None:
         return ""
-    name, mod = m.group(1), m.group(2)
+    name, mod = m.group("name"), m.group("mod")
     top = mod.split(".", 1)[0]
     private = name.startswith("_") or any(p.startswith("_") for p in mod.split("."))
     return (f"The installed {top} has no {name} in {mod}: that {top} version is not the one the script was written "

@@ -507,11 +507,6 @@ P2P_PEER = (" A point-to-point SEND/RECV (or a batch of them) waits on one peer:
             "send/recv order of the stages (both sides sending first deadlocks without batch_isend_irecv).")
 
 
-def _line_of(e: Event) -> tuple[str, int]:
-    path, _, n = e.where.rpartition(":")
-    return path, int(n) if n.isdigit() else -1
-
-
 def _died_after_wait(c: Collected, rank: int, st) -> bool:
     """Lead rule BS (4) (round 88's vllm-16514): a rank shown only dying with no cause (multiprocessing's "Process
     SpawnProcess-N:" header, its traceback not shown), whose death the clocks put in the same second as or later than
@@ -544,8 +539,8 @@ def _died_after_wait(c: Collected, rank: int, st) -> bool:
     def death(e: Event) -> tuple[str, float] | None:
         if (own := clock(e)) is not None:
             return own
-        pe, ne = _line_of(e)  # the executor's line that reported this death: the next one, a few lines below
-        return next((k for x in execs if (px := _line_of(x))[0] == pe and 0 < px[1] - ne <= 8
+        pe, ne = e.site()  # the executor's line that reported this death: the next one, a few lines below
+        return next((k for x in execs if (px := x.site())[0] == pe and 0 < px[1] - ne <= 8
                      and (k := clock(x)) is not None), None)
 
     def after(e: Event, t: Event) -> bool:
@@ -553,7 +548,7 @@ def _died_after_wait(c: Collected, rank: int, st) -> bool:
         if d is None or w is None or d[0] != w[0] or d[1] < int(w[1]):
             return False
         # a later second, or the same second where the death is not printed above the timeout in the same file
-        (pe, ne), (pt, nt) = _line_of(e), _line_of(t)
+        (pe, ne), (pt, nt) = e.site(), t.site()
         return d[1] >= int(w[1]) + 1 or pe != pt or ne > nt
     return all(any(after(e, t) for t in full) for e in died)
 
