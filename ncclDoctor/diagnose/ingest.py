@@ -602,6 +602,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         if ev is not None:
             last_read, last_ev = lineno, ev
             c.add(ev)
+        elif not c.nccl_info and " NCCL INFO " in text:  # NCCL's INFO no family reads (verdict.noise, rule K)
+            c.nccl_info = True
     if last_read and last_read == p._last_line and last_ev.kind == "nccl_warn":
         last_ev.data["at_end"] = True  # the input's last line: a WARN the paste may have cut (verdict.noise._cut_copy)
     p.input_tail(inp.tail, inp.lines)

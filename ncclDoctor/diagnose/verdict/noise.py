@@ -396,6 +396,18 @@ def _nccl_chatter(c: Collected) -> bool:
     return bool(c.kinds.get("setup") or c.kinds.get("transport") or c.kinds.get("setup_done"))
 
 
+def _nccl_info_words(c: Collected) -> str:
+    """Lead rules K, T: where the lines are NCCL's own INFO output (set-up chatter, or only its topology detection --
+    'KV Convert to int', 'Attribute coll of node net not found', the '=== System' tree -- which no family reads), the
+    fix says it is informational and how to quiet it. Round 90's mlflow-8238 / mlflow-8510 pasted such lines into a
+    tracker's report: the tracker's own trouble is not in them."""
+    if not (_nccl_chatter(c) or c.nccl_info):
+        return ""
+    return (" NCCL's INFO lines are informational (its set-up and topology detection as NCCL_DEBUG=INFO prints them): "
+            "nothing failing in these lines -- NCCL_DEBUG=WARN to quiet the chatter, or NCCL_TOPO_DUMP_FILE=<file> to "
+            "keep the topology NCCL detected.")
+
+
 def _if_it_hangs(c: Collected) -> str:
     """Lead rule K's fix for set-up chatter: what to collect if the job hangs after these lines. On one node (every
     NCCL process on one host, no network transport) the usual suspect is the GPUs' peer-to-peer path."""
@@ -408,7 +420,8 @@ def _if_it_hangs(c: Collected) -> str:
            c.kinds.get("setup_shm") else "")
     return (shm + "If the job does hang right after them, collect what shows where: every rank's log with "
             "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
-            "--pid of a stuck process (a py-spy dump if it hangs, of every rank) and a Flight Recorder dump. "
+            "--pid of a stuck process (a py-spy dump if it hangs, of every rank), a Flight Recorder dump and "
+            "TORCH_DISTRIBUTED_DEBUG=DETAIL (torch checks that every rank calls the same collective). "
             + (_P2P_FIX if one_node else _SETUP_NET_FIX + (_IB_LINK_WORDS if c.kinds.get("setup_net_ib") else ""))
             + _shown_settings(c))
 
@@ -823,13 +836,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                  "shows where each rank is: a py-spy dump of every rank's process while it hangs (py-spy dump --pid "
                  "PID: its stack; a py-spy dump if it hangs, before the job is killed), a Flight "
                  "Recorder dump (TORCH_FR_BUFFER_SIZE=2000), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "
-                 "in set-up shows as the rank that never printed 'Init COMPLETE').")
+                 "in set-up shows as the rank that never printed 'Init COMPLETE'), with TORCH_DISTRIBUTED_DEBUG=DETAIL "
+                 "(torch checks that every rank calls the same collective) and a collective timeout set short enough "
+                 "to turn the hang into an error.")
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
-        "(start-up and INFO output is harmless). If the job did fail, the failing lines are not in the input: give "
-        "the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
+        "(start-up and INFO output is harmless)." + _nccl_info_words(c) + " If the job did fail, the failing lines "
+        "are not in the input: give the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
         conf,
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
