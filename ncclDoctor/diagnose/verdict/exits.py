@@ -1557,7 +1557,9 @@ LAUNCHER_LOGS = {
     "torch.multiprocessing.spawn": ("mp.spawn's parent re-raises the first child's error as '-- Process N terminated "
                                     "with the following error:', that child's own traceback below it: process N is "
                                     "its index on this host; the children spawn stopped after it were only torn "
-                                    "down."),
+                                    "down. A child's own Python exception (its code, not a collective's error) "
+                                    "reproduces without spawn: debug with a single process (nprocs=1, or the worker "
+                                    "function called directly in one process)."),
     "torch.distributed.launch": ("torch 1.x's torch.distributed.launch raises CalledProcessError with the command of "
                                  "the last worker it started, not the failed one's: read the workers' own output "
                                  "above its traceback; torchrun --log-dir DIR --redirects 3 --tee 3 in its place keeps "
