@@ -32,6 +32,9 @@ R_FAILURE_WORD = re.compile(
     # c10d's dispatch refusing a collective whose tensors' device has no backend in the group ("No backend type
     # associated with device type cpu"), pasted without its "RuntimeError: ": no word above (verdict.usage, rule AV)
     r"|\bNo backend type associated with device type\b"
+    # pickle refusing an object it was handed ("Can't pickle local object 'X.<locals>.f'"), pasted without its
+    # exception class: spawn could not send a worker its arguments (trackers.R_CANT_PICKLE; round 90's comet-ml-352)
+    r"|\b(?:Can't|[Cc]annot) pickle\b"
     # googletest's EXPECT_NEAR / ASSERT_NEAR failing ("The difference between ct[j] and expected_result is 85, which
     # exceeds 1e-5, where"), the line under its "file:line: Failure" header (parse reads it): a value check that found
     # the result off (verdict.unread._R_GTEST_NEAR), in words above none of which it holds

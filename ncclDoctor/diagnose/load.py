@@ -731,6 +731,10 @@ SNIFF = 8192
 #   has failed.  Ray Train's record of the training worker whose actor died ("(TorchTrainer pid=89392) Worker 0 has
 #             failed."), which holds no other word: that worker, by its world rank (S.R_RAY_TRAIN_FAILED,
 #             readers.exits._launcher_exit, verdict.exits._ray_died, lead rules I, AU (4), BJ (1); round 89's ray-47461)
+#   t pickle  pickle refusing an object ("Can't pickle local object 'SummaryTopic.__init__.<locals>.default'",
+#             "cannot pickle '_thread.lock' object"), pasted without its exception class (a debugger's "Exception has
+#             occurred: AttributeError" block): spawn's ForkingPickler could not send a worker its arguments
+#             (generic.R_FAILURE_WORD, trackers.R_CANT_PICKLE; round 90's comet-ml-352)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -817,7 +821,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
-            b"accelerate: ", b"command not found: ")
+            b"accelerate: ", b"command not found: ", b"t pickle")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

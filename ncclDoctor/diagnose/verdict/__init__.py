@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ncclDoctor.diagnose import numerics
+from ncclDoctor.diagnose import numerics, trackers
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import (
@@ -303,11 +303,17 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
 def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     """A failure no class covers whose lines show the run's numbers diverging (a NaN grad norm, the fp16 loss scale
     at its minimum) or GradScaler's own order check: its fix starts with that remedy (numerics.py, lead rules BJ (2),
-    BG (4)); the cause and the ranks stay the reading's."""
+    BG (4)); the cause and the ranks stay the reading's. A tracker's or logger's own failure (wandb's ERROR, a log
+    directory raced, an object spawn cannot pickle: trackers.py) gets its remedy the same way."""
     if v.cause != "unknown":
         return v
-    fix = numerics.fix_for([e.text for e in c.exceptions] + [u.text for u in c.unread])
+    texts = [e.text for e in c.exceptions] + [u.text for u in c.unread]
+    fix = numerics.fix_for(texts)
     if fix and fix not in v.fix and "NaN/Inf check stopped" not in v.fix:
+        v.fix = fix + v.fix
+    # a tracker's or logger's own failure (trackers.py; rules BG (1), BJ (2)): its remedy first, the reading's after
+    fix = trackers.fix_for(texts)
+    if fix and fix not in v.fix:
         v.fix = fix + v.fix
     return v
 
