@@ -1992,6 +1992,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
+            if (own := S.R_WORKER_RECORD.search(text)) is not None:
+                # a launcher's per-process record prefix after its clock ("... 22:40:24,365 (worker_7) : wandb: ERROR
+                # ..."): the line is that process's own (verdict.unread._unread_words; round 90's bigcode-megatron-27)
+                self.unread[-1].rank = int(own.group(1))
             if "terminate called after throwing" in body and _R_CPP_TERMINATE.search(body):
                 self._terminate, self._follow = (lineno, self.unread[-1]), max(self._follow, 1)  # its what() follows
             if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):

@@ -116,8 +116,12 @@ class Event:
 # after it ("rank:  3 | 2022-04-03 18:44:26,615 CRITICAL | ...", "rank:  3 | 18:44:26 CRIT | ..."), never a column
 # of a table ("| rank: 3 | loss 3.41 |")
 R_RECORD_RANK = re.compile(r"(?:^|(?<=[\s\]>:]))rank: {0,3}(\d{1,7}) \| (?=(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\b)")
+# A launcher's per-process record prefix after its logger's clock ("2023-02-17 22:40:24,365 (worker_7) : ..."): the
+# process's index, its global rank (round 90's bigcode-megatron-27); stripped after the clock too (R_LINE_PREFIX)
+R_WORKER_RECORD = re.compile(r"(?<=\d\d:\d\d:\d\d[,.]\d{3}) \(worker_(\d{1,7})\) : ")
 R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
-                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)|" + R_RECORD_RANK.pattern)
+                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)|" + R_RECORD_RANK.pattern + "|"
+                        + R_WORKER_RECORD.pattern)
 # SGLang's own record of a process's crash, "[2025-01-01 12:00:00 TP3] Scheduler hit an exception: Traceback ...":
 # its frames and error follow untagged. On that record, the TP index alone (no DP or PP index: one data- and
 # pipeline-parallel group) is the crashed process's torch.distributed rank (SGLang inits the world with rank =
@@ -165,7 +169,7 @@ R_LINE_PREFIX = re.compile(
     # (a role tag after the clock, sglang's " TP0", ends where its digits end: never the head of a longer number,
     # such as glog's header with its year, "F20220801 07:29:34.701110", whose level letter says FATAL; nor glog's
     # header without its year, "I0228 14:05:56.114109", whose level letter says INFO: a tag is not followed by a clock)
-    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?"
+    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?(?: \(worker_\d{1,7}\) :)?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     # a platform's process role after the level ("2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: ...": a
@@ -188,6 +192,9 @@ R_LINE_PREFIX = re.compile(
     r"|<[a-z]{0,10}> {1,16}\[" + ISO_CLOCK + r"\] [\w.\-]{1,64} \|\|"  # Determined's "<info>  [clock] cid || "
     + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
+# An experiment tracker's interactive login menu's last line, waiting for terminal input ("wandb: Enter your choice:",
+# the next process's output often glued after it): readers.exits._exit_noise, verdict.trackers._login_prompt
+R_TRACKER_PROMPT = re.compile(r"\bwandb: Enter your choice:")
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
