@@ -1647,6 +1647,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                            message=x.group("msg"))
             self.aside.append(ev)
             self._rpc_remote = None
+        if "DeadLock detected from rank" in body and (dl := S.R_PL_DEADLOCK.search(body)) and len(self.ranks_named) < 2:
+            # Lightning's DDP deadlock guard re-raising the exception its process caught ("DeadlockDetectedException:
+            # DeadLock detected from rank: 0", that rank's own traceback on the lines after it): the rank it names is
+            # the process whose untagged error follows (lead rules A, I, BO (4); round 90's aim-2540)
+            self.ranks_named.add(int(dl.group(1)))
         if "AsyncCollectiveTensor(" in body and self._funcol_done < 4 and S.R_FUNCOL_RESULT.search(body):
             self._funcol_done += 1  # a process printed a functional collective's result: it got through that one
             self.aside.append(self._context(lineno, text, "funcol_done"))

@@ -195,6 +195,9 @@ R_LINE_PREFIX = re.compile(
 # An experiment tracker's interactive login menu's last line, waiting for terminal input ("wandb: Enter your choice:",
 # the next process's output often glued after it): readers.exits._exit_noise, verdict.trackers._login_prompt
 R_TRACKER_PROMPT = re.compile(r"\bwandb: Enter your choice:")
+# Lightning's DDP deadlock guard (reconciliate_processes / _sync_ddp's handler) re-raising the exception its process
+# caught: "DeadlockDetectedException: DeadLock detected from rank: 0 \n Traceback ...", the rank its own global rank
+R_PL_DEADLOCK = re.compile(r"\bDeadLock detected from rank: (\d{1,7})\b")
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
