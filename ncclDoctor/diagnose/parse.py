@@ -948,6 +948,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return S.DDP_BACKWARD, multi
             if code and S.R_MODEL_CALL.search(code):
                 return S.DDP_FORWARD, multi
+            if S.R_EVAL_LOOP_FRAME.search(f) and S.R_INSTALLED_FRAME.search(f):
+                # a framework's evaluation pass (an installed package's run_evaluation): under DDP it calls the wrapped
+                # model on every process; a frame naming its DDP mode (ddp_train) says the job runs several
+                return S.DDP_EVAL, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None
 

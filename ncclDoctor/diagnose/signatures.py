@@ -1883,6 +1883,14 @@ R_DATAPIPE = re.compile(r"(?i)torchdata|datapipe")
 # (DDP's bucketed gradient all-reduce): the names it records in place of a collective's (parse._ddp_step_cut)
 DDP_FORWARD = "the DistributedDataParallel-wrapped model's forward"
 DDP_BACKWARD = "backward() (DistributedDataParallel's gradient all-reduce)"
+# ... or a framework's evaluation pass under DDP (Lightning's run_evaluation / evaluation_forward under its ddp_train):
+# every process runs it through the DDP-wrapped model's forward (round 90's test-tube-67)
+DDP_EVAL = "the evaluation pass (the DistributedDataParallel-wrapped model's forward on every process)"
+# a frame of a framework's evaluation / validation loop function ('..., line 130, in run_evaluation'), and a frame
+# naming the framework's DDP mode ('..., in ddp_train', '..., in _ddp_spawn'): parse._ddp_step_cut
+R_EVAL_LOOP_FRAME = re.compile(r", in _?(?:run_)?(?:evaluation|validation)(?:_loop|_forward|_epoch)?\s*$")
+R_INSTALLED_FRAME = re.compile(r'[/\\](?:site|dist)-packages[/\\]')
+R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
 # the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
 # hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
 # (torch/_tensor.py / tensor.py backward, torch/autograd/)
