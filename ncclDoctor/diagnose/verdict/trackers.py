@@ -59,12 +59,14 @@ def _no_key(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 def _login_prompt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
-    """Lead rule BU (2): the tracker's interactive login menu printed by two or more processes (an untagged prompt
-    printed again, or prompts under two rank tags), with nothing else read failing: config, culprits []."""
+    """Lead rule BU (2): the tracker's interactive login menu printed by two or more processes, with nothing else read
+    failing: config, culprits []. wandb prints its menu and prompt once in each process that asks (one that waits on
+    its terminal prints nothing more), so two prompts are two processes -- whatever rank tag a collector put on every
+    line of the paste (the same "[rank3]:" on all of them says where the paste came from, not that one process asked
+    twice)."""
     prompts = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"]
-    ranks = {e.rank for e in prompts if e.rank is not None}
-    if len(prompts) < 2 or (len(ranks) == 1 and all(e.rank is not None for e in prompts)):
-        return None  # one process's prompt (or one process asked again): rules K and T
+    if len(prompts) < 2:
+        return None  # one process's prompt: rules K and T
     return Verdict("config", f"the experiment tracker's interactive login prompt is printed {len(prompts)} times "
                    f"({prompts[0].text[:120]}): every process that calls wandb.init waits for an answer on the one "
                    "terminal they share -- the tracker's API key (or its offline / disabled mode) is not set on any "
