@@ -735,6 +735,10 @@ SNIFF = 8192
 #             "cannot pickle '_thread.lock' object"), pasted without its exception class (a debugger's "Exception has
 #             occurred: AttributeError" block): spawn's ForkingPickler could not send a worker its arguments
 #             (generic.R_FAILURE_WORD, trackers.R_CANT_PICKLE; round 90's comet-ml-352)
+#   Enter your choice  an experiment tracker's interactive login menu ending in "wandb: Enter your choice:", which
+#             holds no other word: printed by two or more processes it is every rank blocked on the one terminal they
+#             share, the tracker's key missing on all (S.R_TRACKER_PROMPT, readers.exits._exit_noise,
+#             verdict.trackers._login_prompt, lead rule BU (2); round 90's sftvsrl-1)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -821,7 +825,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
-            b"accelerate: ", b"command not found: ", b"t pickle")
+            b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

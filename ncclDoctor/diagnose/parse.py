@@ -948,6 +948,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return S.DDP_BACKWARD, multi
             if code and S.R_MODEL_CALL.search(code):
                 return S.DDP_FORWARD, multi
+            if S.R_EVAL_LOOP_FRAME.search(f) and S.R_INSTALLED_FRAME.search(f):
+                # a framework's evaluation pass (an installed package's run_evaluation): under DDP it calls the wrapped
+                # model on every process; a frame naming its DDP mode (ddp_train) says the job runs several
+                return S.DDP_EVAL, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None
 
@@ -1647,6 +1651,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                            message=x.group("msg"))
             self.aside.append(ev)
             self._rpc_remote = None
+        if "DeadLock detected from rank" in body and (dl := S.R_PL_DEADLOCK.search(body)) and len(self.ranks_named) < 2:
+            # Lightning's DDP deadlock guard re-raising the exception its process caught ("DeadlockDetectedException:
+            # DeadLock detected from rank: 0", that rank's own traceback on the lines after it): the rank it names is
+            # the process whose untagged error follows (lead rules A, I, BO (4); round 90's aim-2540)
+            self.ranks_named.add(int(dl.group(1)))
         if "AsyncCollectiveTensor(" in body and self._funcol_done < 4 and S.R_FUNCOL_RESULT.search(body):
             self._funcol_done += 1  # a process printed a functional collective's result: it got through that one
             self.aside.append(self._context(lineno, text, "funcol_done"))
@@ -1992,6 +2001,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
+            if (own := S.R_WORKER_RECORD.search(text)) is not None:
+                # a launcher's per-process record prefix after its clock ("... 22:40:24,365 (worker_7) : wandb: ERROR
+                # ..."): the line is that process's own (verdict.unread._unread_words; round 90's bigcode-megatron-27)
+                self.unread[-1].rank = int(own.group(1))
             if "terminate called after throwing" in body and _R_CPP_TERMINATE.search(body):
                 self._terminate, self._follow = (lineno, self.unread[-1]), max(self._follow, 1)  # its what() follows
             if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):

@@ -116,8 +116,12 @@ class Event:
 # after it ("rank:  3 | 2022-04-03 18:44:26,615 CRITICAL | ...", "rank:  3 | 18:44:26 CRIT | ..."), never a column
 # of a table ("| rank: 3 | loss 3.41 |")
 R_RECORD_RANK = re.compile(r"(?:^|(?<=[\s\]>:]))rank: {0,3}(\d{1,7}) \| (?=(?:\d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d\b)")
+# A launcher's per-process record prefix after its logger's clock ("2023-02-17 22:40:24,365 (worker_7) : ..."): the
+# process's index, its global rank (round 90's bigcode-megatron-27); stripped after the clock too (R_LINE_PREFIX)
+R_WORKER_RECORD = re.compile(r"(?<=\d\d:\d\d:\d\d[,.]\d{3}) \(worker_(\d{1,7})\) : ")
 R_RANK_TAG = re.compile(r"(?:\[|(?<![\w\[]))rank(\d+)\]:|\[rank: (\d+)\] |"
-                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)|" + R_RECORD_RANK.pattern)
+                        r"\([A-Za-z_]\w{0,63} rank=(\d{1,7}) pid=\d{1,10}\)|" + R_RECORD_RANK.pattern + "|"
+                        + R_WORKER_RECORD.pattern)
 # SGLang's own record of a process's crash, "[2025-01-01 12:00:00 TP3] Scheduler hit an exception: Traceback ...":
 # its frames and error follow untagged. On that record, the TP index alone (no DP or PP index: one data- and
 # pipeline-parallel group) is the crashed process's torch.distributed rank (SGLang inits the world with rank =
@@ -165,7 +169,7 @@ R_LINE_PREFIX = re.compile(
     # (a role tag after the clock, sglang's " TP0", ends where its digits end: never the head of a longer number,
     # such as glog's header with its year, "F20220801 07:29:34.701110", whose level letter says FATAL; nor glog's
     # header without its year, "I0228 14:05:56.114109", whose level letter says INFO: a tag is not followed by a clock)
-    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?"
+    r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?(?: \(worker_\d{1,7}\) :)?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
     # a platform's process role after the level ("2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: ...": a
@@ -188,6 +192,12 @@ R_LINE_PREFIX = re.compile(
     r"|<[a-z]{0,10}> {1,16}\[" + ISO_CLOCK + r"\] [\w.\-]{1,64} \|\|"  # Determined's "<info>  [clock] cid || "
     + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
+# An experiment tracker's interactive login menu's last line, waiting for terminal input ("wandb: Enter your choice:",
+# the next process's output often glued after it): readers.exits._exit_noise, verdict.trackers._login_prompt
+R_TRACKER_PROMPT = re.compile(r"\bwandb: Enter your choice:")
+# Lightning's DDP deadlock guard (reconciliate_processes / _sync_ddp's handler) re-raising the exception its process
+# caught: "DeadlockDetectedException: DeadLock detected from rank: 0 \n Traceback ...", the rank its own global rank
+R_PL_DEADLOCK = re.compile(r"\bDeadLock detected from rank: (\d{1,7})\b")
 R_GLOG_TS = re.compile(r"\b[EIWF](\d\d)(\d\d) (\d\d):(\d\d):(\d\d)(?:\.(\d+))?")
 R_ISO_TS = re.compile(r"(\d{4})-(\d\d)-(\d\d)[ T_](\d\d):(\d\d):(\d\d)(?:[.,](\d+))?")
 # Bounded quantifiers and a look-behind so a 64 KiB run of word characters costs one pass,
@@ -1873,6 +1883,14 @@ R_DATAPIPE = re.compile(r"(?i)torchdata|datapipe")
 # (DDP's bucketed gradient all-reduce): the names it records in place of a collective's (parse._ddp_step_cut)
 DDP_FORWARD = "the DistributedDataParallel-wrapped model's forward"
 DDP_BACKWARD = "backward() (DistributedDataParallel's gradient all-reduce)"
+# ... or a framework's evaluation pass under DDP (Lightning's run_evaluation / evaluation_forward under its ddp_train):
+# every process runs it through the DDP-wrapped model's forward (round 90's test-tube-67)
+DDP_EVAL = "the evaluation pass (the DistributedDataParallel-wrapped model's forward on every process)"
+# a frame of a framework's evaluation / validation loop function ('..., line 130, in run_evaluation'), and a frame
+# naming the framework's DDP mode ('..., in ddp_train', '..., in _ddp_spawn'): parse._ddp_step_cut
+R_EVAL_LOOP_FRAME = re.compile(r", in _?(?:run_)?(?:evaluation|validation)(?:_loop|_forward|_epoch)?\s*$")
+R_INSTALLED_FRAME = re.compile(r'[/\\](?:site|dist)-packages[/\\]')
+R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
 # the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
 # hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
 # (torch/_tensor.py / tensor.py backward, torch/autograd/)

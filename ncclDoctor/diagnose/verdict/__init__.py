@@ -23,7 +23,8 @@ fit); ``usage`` (invalid usage); ``transport`` (InfiniBand, OFI, shared memory, 
 ``network`` (interfaces and addresses); ``store`` (the store and rendezvous); ``desync`` (desyncs);
 ``timeouts`` (watchdog timeouts, a blocked watchdog); ``missing`` (a rank missing from a wait);
 ``early_exit`` (a rank gone while its peers wait); ``nccl`` (NCCL's other errors and WARNs);
-``noise`` (benign noise, nothing failed, settle); ``unread`` (a failure no family reads). ``base``
+``noise`` (benign noise, nothing failed, settle); ``trackers`` (an experiment tracker's own
+check or prompt); ``unread`` (a failure no family reads). ``base``
 holds ``Verdict`` and the helpers every family uses.
 """
 
@@ -192,6 +193,10 @@ from ncclDoctor.diagnose.verdict.timeouts import (
     _serving_watchdog,
     _timeouts,
 )
+from ncclDoctor.diagnose.verdict.trackers import (
+    _login_prompt,
+    _no_key,
+)
 from ncclDoctor.diagnose.verdict.transport import (
     _all_joined,
     _beside_stall,
@@ -229,7 +234,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _kv_cache, _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _cuda_fork, _settings_check, _dtype_clash, _not_a_checkout, _spawned_path_missing, _log_dir_missing,
+    _launch_setup, _cuda_fork, _settings_check, _no_key, _dtype_clash, _not_a_checkout, _spawned_path_missing,
+    _log_dir_missing,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
     _wrapper_internal, _fsdp_wrap_attr,
@@ -291,7 +297,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
     return _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
             or _version_twice(c, ks)
-            or _ib_unseen(c, ks) or _setup_hang(c, ks)
+            or _ib_unseen(c, ks) or _login_prompt(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _env_rank_twice(c, ks) or _rank_args(c, ks) or _procs_past_visible(c, ks) or _launch_mode(c, ks)
             or _peer_wait(c, ks)

@@ -772,7 +772,7 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
     name = rec.data["cut_in_collective"]
     if name == S.DDP_INIT:
         return _spawn_in_ddp_init(rec, n, at)
-    if name in (S.DDP_FORWARD, S.DDP_BACKWARD):
+    if name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL):
         return _spawn_in_ddp_step(rec, n, at, name)
     if name == S.DATAPIPE_SEED:
         return _spawn_in_datapipe_seed(rec, n, at)
@@ -870,8 +870,11 @@ def _spawn_in_ddp_step(rec: Event, n: int | None, at: str, name: str) -> Verdict
     runs from autograd's hooks) (parse._ddp_step_cut). As for a cut inside a named collective (BH (1)), process N may
     be the victim of a peer that left unreported: unknown, culprits "unknown", nobody innocent (rules BG (6),
     AN (1))."""
-    fwd = name == S.DDP_FORWARD
-    step = ("the call of its DistributedDataParallel-wrapped model (DDP's forward: its buffers broadcast from rank 0 "
+    fwd = name != S.DDP_BACKWARD
+    ev = name == S.DDP_EVAL
+    step = ("its framework's evaluation pass (the validation/evaluation loop under DDP: all ranks run validation "
+            "through the DistributedDataParallel-wrapped model's forward)" if ev else
+            "the call of its DistributedDataParallel-wrapped model (DDP's forward: its buffers broadcast from rank 0 "
             "and its reducer's buckets synced with every process)" if fwd else
             "backward() (under DistributedDataParallel the gradients are all-reduced bucket by bucket from "
             "autograd's hooks, a collective every process joins)")
@@ -892,7 +895,11 @@ def _spawn_in_ddp_step(rec: Event, n: int | None, at: str, name: str) -> Verdict
         "process, rank-only work such as evaluation or checkpointing: raise the process group's timeout or even them "
         "out). While it hangs, py-spy dump --pid of every process shows the one elsewhere; dmesg -T for the OOM "
         "killer, which ends a peer without a traceback. Running on one GPU (one process) tells an error of the "
-        "process's own code from a peer's.",
+        "process's own code from a peer's."
+        + (" In the evaluation pass, log from rank 0 only (a logger's experiment object on the main process only: "
+           "Lightning's rank_zero_only), give every rank the same number of validation batches (uneven validation "
+           "batches / val_check), and upgrade the framework (pytorch_lightning, its logger) if its own call is the one "
+           "that raised." if ev else ""),
         "low", [], [rec.brief()])
 
 

@@ -260,7 +260,7 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rerun with NCCL_DEBUG=INFO to see where it stood.",
             "medium", [], [e.brief() for e in term[:3]])
     ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
-    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c) and not _unfit(c):
+    if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c, ctrl_c) and not _unfit(c):
         # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in
         # its join, a rank), and nothing failed before it: the user's Ctrl-C (or a kill -INT) stopped the job; the
         # ranks' teardown lines after it (ProcessGroupNCCL's destructor, abort) are that stop, no rank is at fault

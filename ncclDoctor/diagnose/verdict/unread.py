@@ -22,6 +22,7 @@ from ncclDoctor.diagnose.signatures import (
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
+from ncclDoctor.diagnose.verdict.trackers import tracker_fix
 
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
 # (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
@@ -1235,6 +1236,21 @@ def _cut_code_line(c: Collected, u) -> bool:
     return False
 
 
+def _own_cut_rank(c: Collected, unread: list, cut) -> int | None:
+    """The one rank whose own record prefix is on the unread error line and on the cut traceback under it
+    (parse: an unread line's rank from its launcher's record prefix, S.R_WORKER_RECORD), with no other process shown
+    failing, waiting or stopped: that rank (lead rules A, I, BG (4), BJ (2); round 90's bigcode-megatron-27). None
+    where a line is another rank's or untagged beside a tagged one of another, or anything else failed."""
+    if cut is None or cut.data.get("rank") is None:
+        return None
+    ranks = {u.rank for u in unread if u.rank is not None}
+    if ranks != {cut.data["rank"]} or c.child_failures or c.worker_failures or c.exceptions:
+        return None
+    if any(c.kinds.get(k) for k in ("watchdog_timeout", "signal", "nccl_error", "store_timeout", "socket_error")):
+        return None
+    return cut.data["rank"]
+
+
 def _cut_below(c: Collected, unread: list) -> object | None:
     """The cut traceback (parse.input_tail's tb_cut, its frames) that follows an unread error line in the same input,
     within a traceback's length below it: the paste stops inside the frames that line introduced, so the error it
@@ -1359,6 +1375,13 @@ def _unread_words(c: Collected) -> Verdict | None:
     proof = [quoted.brief()] + [u.brief() for u in unread[:3] if u is not quoted][:2]
     if read is None:
         cut = _cut_below(c, unread)
+        own = _own_cut_rank(c, unread, cut)
+        if own is not None:  # lead rules A, I, BG (4), BJ (2): one process's own error line and its own cut traceback
+            return Verdict("unknown", said + f" and the traceback under it, both under rank {own}'s own record "
+                           "prefix, stops inside its frames before its exception line: that process failed on its "
+                           "own error, and no other process is shown failing (no collective, timeout or stop signal), "
+                           "so it is the first failure; its error names no known cause",
+                           tracker_fix([u.text for u in unread]) + _CUT_TB_FIX, "medium", [own], proof + [cut.brief()])
         if cut is not None:  # rules AB (2), AN (1): the error line's own traceback, its exception not pasted
             shard = any(_R_SHARD_LAUNCHER.search(u.text) for u in unread)
             return Verdict("unknown", said + "; the traceback under it stops inside its frames, before its exception "
