@@ -738,7 +738,7 @@ SNIFF = 8192
 #   Enter your choice  an experiment tracker's interactive login menu ending in "wandb: Enter your choice:", which
 #             holds no other word: printed by two or more processes it is every rank blocked on the one terminal they
 #             share, the tracker's key missing on all (S.R_TRACKER_PROMPT, readers.exits._exit_noise,
-#             verdict.trackers._login_prompt, lead rule BU (2); round 90's sftvsrl-1)
+#             verdict.tracker_setup._login_prompt, lead rule BU (2); round 90's sftvsrl-1)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",

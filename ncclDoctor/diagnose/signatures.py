@@ -193,7 +193,7 @@ R_LINE_PREFIX = re.compile(
     + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
 # An experiment tracker's interactive login menu's last line, waiting for terminal input ("wandb: Enter your choice:",
-# the next process's output often glued after it): readers.exits._exit_noise, verdict.trackers._login_prompt
+# the next process's output often glued after it): readers.exits._exit_noise, verdict.tracker_setup._login_prompt
 R_TRACKER_PROMPT = re.compile(r"\bwandb: Enter your choice:")
 # Lightning's DDP deadlock guard (reconciliate_processes / _sync_ddp's handler) re-raising the exception its process
 # caught: "DeadlockDetectedException: DeadLock detected from rank: 0 \n Traceback ...", the rank its own global rank

@@ -193,7 +193,7 @@ from ncclDoctor.diagnose.verdict.timeouts import (
     _serving_watchdog,
     _timeouts,
 )
-from ncclDoctor.diagnose.verdict.trackers import (
+from ncclDoctor.diagnose.verdict.tracker_setup import (
     _login_prompt,
     _no_key,
 )

@@ -22,7 +22,7 @@ from ncclDoctor.diagnose.signatures import (
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
-from ncclDoctor.diagnose.verdict.trackers import tracker_fix
+from ncclDoctor.diagnose.verdict.tracker_setup import tracker_fix
 
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
 # (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
