@@ -726,6 +726,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
+            + _save_rename_fix(e)
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
@@ -755,6 +756,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
+        + _save_rename_fix(e)
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
@@ -1473,6 +1475,31 @@ SAVE_WRITE_FIX = (
     "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
     "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
     "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
+# a save function's rename of its temporary / staging directory into place refused (crash reader's save_rename: the
+# source gone, "No such file or directory", or the target there, "Directory not empty"): another process ran the same
+# rename first, each rank renaming the one checkpoint on a shared output directory. The HF Trainer's _save_checkpoint
+# did so on every process in some transformers releases. One rank's own error names that rank, untagged ones nobody
+# (lead rules BG (4), BJ (2), J); the cause stays unknown and the race goes into the fix (rule T; round 90's
+# minicpm-v-144, mm-eureka-v0-8, ms-swift-3031)
+_SAVE_RENAME_FIX = (
+    "{func} renames its temporary checkpoint directory (tmp-checkpoint-* / a staging directory) into place and the OS "
+    "refused it -- the source already moved or the target already there (Directory not empty): another process ran "
+    "the same rename first, every rank renaming the one checkpoint in a shared output_dir (a tmp-checkpoint rename "
+    "race). The HF Trainer's _save_checkpoint does this on every process in some transformers versions: upgrade "
+    "transformers (or pin a transformers version without the staging directory), so that only the main process "
+    "renames the checkpoint; in your own save code, rename on the main process only, with a barrier before "
+    "os.rename and after it. Use save_on_each_node only where output_dir is each node's local disk, not a shared "
+    "filesystem; remove stale checkpoint-N / tmp-checkpoint directories left by an earlier run, or start from a "
+    "fresh output_dir. ")
+
+
+def _save_rename_fix(e) -> str:
+    """The fix's words for an exception the crash reader marked ``save_rename`` (a save function's rename of its
+    staging directory refused, _SAVE_RENAME_FIX); '' for any other."""
+    func = e.data.get("save_rename")
+    return _SAVE_RENAME_FIX.format(func=f"The save ({func})" if func else "The save") if func is not None else ""
+
+
 # a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
 _CUT_COMPILE_FIX = ("The frames are torch.compile's: the error is TorchDynamo's BackendCompilerFailed or the backend's "
                     "own (its message after the frames). Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=\"+dynamo\") "
