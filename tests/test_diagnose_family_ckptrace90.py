@@ -76,3 +76,22 @@ def test_a_saves_file_not_found_not_raised_by_a_rename_is_not_the_race(tmp_path)
                               "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/best.pt'\n")
     assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
     assert "rename race" not in v["fix"], v
+
+
+# --- a storage error ending one rank's own lines ----------------------------------------------------------------------
+def test_one_ranks_stale_file_handle_names_that_rank(tmp_path):
+    v, acc = _verdict(tmp_path, '[rank3]:   File "/usr/lib/python3/dist-packages/datasets/arrow_dataset.py", line '
+                                "4101, in _select_with_indices_mapping\n"
+                                "[rank3]:     os.chmod(indices_cache_file_name, 0o666 & ~umask)\n"
+                                "[rank3]: OSError: [Errno 116] Stale file handle: '/nfs/cache/indices.arrow'\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", [3]) and acc == {3}, v
+    assert "Stale file handle" in v["fix"] and "shared filesystem" in v["fix"], v
+
+
+def test_an_untagged_stale_file_handle_still_names_nobody(tmp_path):
+    v, acc = _verdict(tmp_path, '  File "/usr/lib/python3/dist-packages/datasets/arrow_dataset.py", line 4101, in '
+                                "_select_with_indices_mapping\n"
+                                "    os.chmod(indices_cache_file_name, 0o666 & ~umask)\n"
+                                "OSError: [Errno 116] Stale file handle: '/nfs/cache/indices.arrow'\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
+    assert "Stale file handle" in v["fix"], v

@@ -702,7 +702,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             numerics.DIVERGED_FIX + f"If only rank {nan} ever shows it, check that GPU (dcgmi diag, nvidia-smi -q "
             "for ECC / Xid errors) and restart from the last checkpoint. " + _READ_AROUND,
             "medium", [nan], [x.brief() for x in own[:3]])
-    lone = [] if disk or hosts or code else _own_exception(c, e, own)
+    lone = [] if hosts or code else _own_exception(c, e, own)
     if lone and _R_DDP_MODULE_WIDE.search(what):
         return Verdict(
             "unknown",
@@ -726,7 +726,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
-            + _save_rename_fix(e)
+            + _save_rename_fix(e) + _disk_fix(disk)
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
@@ -756,11 +756,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
-        + _save_rename_fix(e)
-        + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
-         "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
-         "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
-         "local disk per node. " if disk else "")
+        + _save_rename_fix(e) + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
@@ -1498,6 +1494,16 @@ def _save_rename_fix(e) -> str:
     staging directory refused, _SAVE_RENAME_FIX); '' for any other."""
     func = e.data.get("save_rename")
     return _SAVE_RENAME_FIX.format(func=f"The save ({func})" if func else "The save") if func is not None else ""
+
+
+def _disk_fix(disk) -> str:
+    """The fix's words for a storage error's text (R_STORAGE_ERR's match); '' for none."""
+    if disk is None:
+        return ""
+    return (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the "
+            "host that raised it for the device's or mount's errors, df -h / quotas for space; a file that every "
+            "node writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a "
+            "barrier) or a local disk per node. ")
 
 
 # a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
