@@ -95,3 +95,26 @@ def test_an_untagged_stale_file_handle_still_names_nobody(tmp_path):
                                 "OSError: [Errno 116] Stale file handle: '/nfs/cache/indices.arrow'\n")
     assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
     assert "Stale file handle" in v["fix"], v
+
+
+# --- torch.load reading a checkpoint cut short ------------------------------------------------------------------------
+def test_one_ranks_torch_load_of_a_cut_file_names_the_barrier_after_the_save(tmp_path):
+    v, acc = _verdict(tmp_path, "[rank2]: Traceback (most recent call last):\n"
+                                '[rank2]:   File "train.py", line 325, in train\n'
+                                "[rank2]:     model.load_state_dict(torch.load(best_model_path))\n"
+                                '[rank2]:   File "/env/lib/python3.10/site-packages/torch/serialization.py", line '
+                                "1888, in load_tensor\n"
+                                "[rank2]:     zip_file.get_storage_from_record(name, numel, torch.UntypedStorage)\n"
+                                "[rank2]: RuntimeError: PytorchStreamReader failed reading file data/7: file read\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", [2]) and acc == {2}, v
+    assert "dist.barrier" in v["fix"] and "truncated checkpoint" in v["fix"], v
+
+
+def test_torch_save_write_failure_keeps_its_write_fix(tmp_path):
+    v, _ = _verdict(tmp_path, "[rank0]: Traceback (most recent call last):\n"
+                              '[rank0]:   File "train.py", line 90, in save\n'
+                              "[rank0]:     torch.save(state, path)\n"
+                              "[rank0]: RuntimeError: [enforce fail at inline_container.cc:603] . unexpected pos "
+                              "PytorchStreamWriter failed writing file data.pkl: file write failed\n")
+    assert "storage under its save path refused the write" in v["fix"], v
+    assert "dist.barrier after the save" not in v["fix"] and "rename race" not in v["fix"], v

@@ -726,7 +726,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
-            + _save_rename_fix(e) + _disk_fix(disk)
+            + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _save_rename_fix(e) + _disk_fix(disk)
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
@@ -756,7 +756,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
-        + _save_rename_fix(e) + _disk_fix(disk)
+        + _save_rename_fix(e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
@@ -1471,6 +1471,19 @@ SAVE_WRITE_FIX = (
     "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
     "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
     "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
+# torch.load reading a file failing: its zip reader's own words ("PytorchStreamReader failed reading file data/3: file
+# read", "failed reading zip archive: failed finding central directory") -- the checkpoint file is shorter than its
+# own index says: truncated, or still being written by the process that saves it (rank 0 writes the best model while
+# every rank loads it at once). No cause class covers a file cut short: the fix only (lead rules BG (4), BJ (2), T;
+# round 90's openstl-190)
+R_LOAD_READ_FAILED = re.compile(r"PytorchStreamReader failed reading|\bfailed finding central directory\b")
+LOAD_READ_FIX = (
+    "torch.load read a checkpoint file that is cut short (PytorchStreamReader failed reading file: a truncated "
+    "checkpoint, or one still being written): where one rank saves the file and the others load it, put a "
+    "dist.barrier after the save so rank 0 finishes writing before any rank loads it (rank 0 saves, others wait), or "
+    "load it on rank 0 and broadcast the state_dict; load with map_location to the rank's own device; check the "
+    "file's size against a fresh save, the disk space under the save path and the shared filesystem the ranks read it "
+    "from, and re-save a checkpoint that was cut off by a failed or interrupted write. ")
 # a save function's rename of its temporary / staging directory into place refused (crash reader's save_rename: the
 # source gone, "No such file or directory", or the target there, "Directory not empty"): another process ran the same
 # rename first, each rank renaming the one checkpoint on a shared output directory. The HF Trainer's _save_checkpoint
