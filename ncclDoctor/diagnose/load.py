@@ -739,6 +739,12 @@ SNIFF = 8192
 #             holds no other word: printed by two or more processes it is every rank blocked on the one terminal they
 #             share, the tracker's key missing on all (S.R_TRACKER_PROMPT, readers.exits._exit_noise,
 #             verdict.tracker_setup._login_prompt, lead rule BU (2); round 90's sftvsrl-1)
+#   , in _save / , in save  a traceback frame of a save function ('File ".../transformers/trainer.py", line 3157, in
+#             _save_checkpoint', "in save_checkpoint", "in save_state"), which holds no other word: with the frames and
+#             code lines under it (os.py's rename, renames), a save's rename of its staging directory refused -- the
+#             source gone or the target there, another process's same rename first (parse._save_frame, crash reader:
+#             save_rename, verdict.unread._SAVE_RENAME_FIX, lead rules BG (4), BJ (2), J, T; round 90's minicpm-v-144,
+#             mm-eureka-v0-8, ms-swift-3031)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -825,7 +831,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
-            b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice")
+            b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice", b", in _save", b", in save")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

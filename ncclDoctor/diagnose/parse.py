@@ -306,6 +306,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._frame_code = ""  # that frame's code line, the line under it
         self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
         self._load_frame = -99  # the last frame of torch.load's deserializer (torch/serialization.py): crash reader
+        self._save_frame = (-99, "")  # the last traceback frame in a function whose name says it saves: crash reader
         self._rpc_remote: tuple[int, int, str] | None = None  # torch RPC's remote exception header (line, id, name)
         # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
         # first (crash reader: tb_pkgs)
@@ -1486,6 +1487,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
                 self._load_frame = lineno
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
+            if "save" in self._frame_func.lower():
+                self._save_frame = (lineno, self._frame_func)  # a save function's frame (crash reader: save_rename)
+                self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
             if self._frame_func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (

@@ -574,6 +574,14 @@ R_PMIX_FENCE = re.compile(r"mpi/pmix\w{0,8}: pmixp_coll\w{0,40}: [^\n]{0,200}?co
 # torch.load's deserializer in a traceback frame's file: a CUDA error under it is raised restoring a storage to the
 # device it was saved on (map_location), round 88's ms-swift-5118
 R_TORCH_LOAD_FILE = re.compile(r"torch[/\\]serialization\.py$")
+# A save function renaming its temporary / staging directory (or file) into place -- the last frame's call (os.rename,
+# os.renames, os.replace, shutil.move, a Path's rename) or os.py's own rename/renames frame -- and the OS refusing it
+# because the source is gone or the target already there: another process ran the same rename first (round 90's
+# minicpm-v-144, mm-eureka-v0-8, ms-swift-3031: the HF Trainer's _save_checkpoint on every rank; crash reader's
+# save_rename, verdict.unread._SAVE_RENAME_FIX)
+R_RENAME_CALL = re.compile(r"\b(?:os\.(?:rename|renames|replace)|shutil\.move|renames?)\(")
+RENAME_FUNCS = ("rename", "renames", "replace", "move")
+R_RENAME_REFUSED = re.compile(r"\[Errno (?:2|17|39|66)\]|\[WinError 183\]|\bDirectory not empty\b|\bFile exists\b")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
 # A pasted excerpt may redact the address ("Xid (PCI:...): 145, RLW_RXPIPE ...", round 88's nccl-2241): still the
 # driver's Xid, only the GPU it names is not said (readers.crash keeps no address then)

@@ -787,6 +787,12 @@ class CrashReaders:
                 ev.data["frame_func"] = self._frame_func  # and its function
             if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
                 ev.data["caller_file"] = self._caller_file
+            if 0 < lineno - self._save_frame[0] <= 12 and (self._frame_func in S.RENAME_FUNCS or (
+                    "ename" in self._frame_code or "move" in self._frame_code or "replace" in self._frame_code)
+                    and S.R_RENAME_CALL.search(self._frame_code)) and S.R_RENAME_REFUSED.search(ev.data["message"]):
+                # a save function's rename of its staging directory into place, refused: source gone or target
+                # there, another process's same rename first (verdict.unread._SAVE_RENAME_FIX)
+                ev.data["save_rename"] = self._save_frame[1]
         if self._tb_pkgs:  # the installed packages its traceback's frames (those read) run through
             ev.data["tb_pkgs"] = list(self._tb_pkgs)
         self._last_exc = (lineno, ev)

@@ -703,7 +703,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             numerics.DIVERGED_FIX + f"If only rank {nan} ever shows it, check that GPU (dcgmi diag, nvidia-smi -q "
             "for ECC / Xid errors) and restart from the last checkpoint. " + _READ_AROUND,
             "medium", [nan], [x.brief() for x in own[:3]])
-    lone = [] if disk or hosts or code else _own_exception(c, e, own)
+    lone = [] if hosts or code else _own_exception(c, e, own)
     if lone and _R_DDP_MODULE_WIDE.search(what):
         return Verdict(
             "unknown",
@@ -727,6 +727,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
+            + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _save_rename_fix(e) + _disk_fix(disk)
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
@@ -756,10 +757,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
-        + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
-         "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
-         "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
-         "local disk per node. " if disk else "")
+        + _save_rename_fix(e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
@@ -1496,6 +1494,54 @@ SAVE_WRITE_FIX = (
     "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
     "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
     "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
+# torch.load reading a file failing: its zip reader's own words ("PytorchStreamReader failed reading file data/3: file
+# read", "failed reading zip archive: failed finding central directory") -- the checkpoint file is shorter than its
+# own index says: truncated, or still being written by the process that saves it (rank 0 writes the best model while
+# every rank loads it at once). No cause class covers a file cut short: the fix only (lead rules BG (4), BJ (2), T;
+# round 90's openstl-190)
+R_LOAD_READ_FAILED = re.compile(r"PytorchStreamReader failed reading|\bfailed finding central directory\b")
+LOAD_READ_FIX = (
+    "torch.load read a checkpoint file that is cut short (PytorchStreamReader failed reading file: a truncated "
+    "checkpoint, or one still being written): where one rank saves the file and the others load it, put a "
+    "dist.barrier after the save so rank 0 finishes writing before any rank loads it (rank 0 saves, others wait), or "
+    "load it on rank 0 and broadcast the state_dict; load with map_location to the rank's own device; check the "
+    "file's size against a fresh save, the disk space under the save path and the shared filesystem the ranks read it "
+    "from, and re-save a checkpoint that was cut off by a failed or interrupted write. ")
+# a save function's rename of its temporary / staging directory into place refused (crash reader's save_rename: the
+# source gone, "No such file or directory", or the target there, "Directory not empty"): another process ran the same
+# rename first, each rank renaming the one checkpoint on a shared output directory. The HF Trainer's _save_checkpoint
+# did so on every process in some transformers releases. One rank's own error names that rank, untagged ones nobody
+# (lead rules BG (4), BJ (2), J); the cause stays unknown and the race goes into the fix (rule T; round 90's
+# minicpm-v-144, mm-eureka-v0-8, ms-swift-3031)
+_SAVE_RENAME_FIX = (
+    "{func} renames its temporary checkpoint directory (tmp-checkpoint-* / a staging directory) into place and the OS "
+    "refused it -- the source already moved or the target already there (Directory not empty): another process ran "
+    "the same rename first, every rank renaming the one checkpoint in a shared output_dir (a tmp-checkpoint rename "
+    "race). The HF Trainer's _save_checkpoint does this on every process in some transformers versions: upgrade "
+    "transformers (or pin a transformers version without the staging directory), so that only the main process "
+    "renames the checkpoint; in your own save code, rename on the main process only, with a barrier before "
+    "os.rename and after it. Use save_on_each_node only where output_dir is each node's local disk, not a shared "
+    "filesystem; remove stale checkpoint-N / tmp-checkpoint directories left by an earlier run, or start from a "
+    "fresh output_dir. ")
+
+
+def _save_rename_fix(e) -> str:
+    """The fix's words for an exception the crash reader marked ``save_rename`` (a save function's rename of its
+    staging directory refused, _SAVE_RENAME_FIX); '' for any other."""
+    func = e.data.get("save_rename")
+    return _SAVE_RENAME_FIX.format(func=f"The save ({func})" if func else "The save") if func is not None else ""
+
+
+def _disk_fix(disk) -> str:
+    """The fix's words for a storage error's text (R_STORAGE_ERR's match); '' for none."""
+    if disk is None:
+        return ""
+    return (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the "
+            "host that raised it for the device's or mount's errors, df -h / quotas for space; a file that every "
+            "node writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a "
+            "barrier) or a local disk per node. ")
+
+
 # a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
 _CUT_COMPILE_FIX = ("The frames are torch.compile's: the error is TorchDynamo's BackendCompilerFailed or the backend's "
                     "own (its message after the frames). Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=\"+dynamo\") "
