@@ -3487,6 +3487,11 @@ R_NO_GLOO_DEVICE = re.compile(r"makeDeviceFor(?:Hostname|Interface)\(\): unsuppo
 # ("NCCL operation ncclGetUniqueId(&id) failed: Unable to load NCCL library. Multi-GPU collectives will not work."):
 # the install every process shares has no NCCL (lead rule Q's last sentence), config, no rank.
 R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL support is not compiled|"
+                       # torch.cuda.nccl's own warning in a build without NCCL (torch/cuda/nccl.py: "UserWarning:
+                       # PyTorch is not compiled with NCCL support", printed by torch.cuda.nccl.is_available() and
+                       # NVIDIA's Jetson wheels at import): the same install every process shares (lead rules Q's
+                       # last sentence, AF (2); round 90's nccl-1561)
+                       r"\bPyTorch is not compiled with NCCL support\b|"
                        # the same check for the other c10d backends (distributed_c10d.py's _new_process_group_helper:
                        # "Distributed package doesn't have MPI built in. MPI is only included if you build PyTorch
                        # from source on a host that has MPI installed", and UCC's): the backend the job asked for is

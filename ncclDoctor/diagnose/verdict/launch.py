@@ -3127,11 +3127,21 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "without distributed training (accelerate config: no distributed / single GPU, num_processes 1, "
             "distributed_type NO; or python script.py without torchrun).",
             "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+    # torch.cuda.nccl's own warning: a CUDA build of torch without NCCL (NVIDIA's Jetson / aarch64 wheels), not a
+    # CPU-only one (round 90's nccl-1561)
+    cuda_only = not nogpu and any("PyTorch is not compiled with NCCL" in e.text for e in evs)
     return Verdict(
         "config",
         "the job asked for the nccl backend where NCCL cannot run: "
-        + ("no GPU is visible to the process" if nogpu else "this torch is built without NCCL (a CPU-only build)"),
-        "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
+        + ("no GPU is visible to the process" if nogpu else
+           "this torch is a CUDA build without NCCL support (torch.cuda.nccl says it was not compiled with it: "
+           "torch.distributed.is_nccl_available() is False), the install every process shares" if cuda_only else
+           "this torch is built without NCCL (a CPU-only build)"),
+        ("PyTorch not compiled with NCCL support: install a torch build with NCCL (the CUDA wheel from pytorch.org "
+         "for x86_64), or on Jetson / aarch64, whose NVIDIA wheels ship without NCCL, build PyTorch from source with "
+         "NCCL (USE_NCCL=1 USE_SYSTEM_NCCL=1 against the NCCL built for the board; jetson-containers' "
+         "ENABLE_DISTRIBUTED_JETSON_NCCL) -- or use the gloo backend there. " if cuda_only else "")
+        + "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
         "for GPUs install torch's CUDA build (a PyTorch build with CUDA/NCCL) and check that the GPUs are visible "
         "(nvidia-smi, CUDA_VISIBLE_DEVICES, the container's --gpus; python -c 'import torch; "
         "print(torch.cuda.is_available(), torch.distributed.is_nccl_available())' must print True True); on another "

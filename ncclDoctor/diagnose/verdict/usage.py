@@ -656,6 +656,105 @@ def _device_mesh_args(c: Collected) -> Verdict | None:
         "high", [], [hit.brief()], job_wide=True)
 
 
+# torch.distributed's own checks refusing how the job's code uses a DeviceMesh, a DTensor or a process group's backend
+# string, by their messages (torch's own words, whichever rank printed them): what each refuses and the remedy an
+# expert names for it. Each is a call the same code makes alike on every rank (lead rules BA (3), BB (4), BQ (3)):
+# - DeviceMesh slicing (device_mesh.py's _get_slice_mesh_dims / __getitem__): "Cannot create a submesh from a
+#   submesh." -- a mesh dimension sliced out of a mesh that is itself a slice; "Cannot slice a DeviceMesh without
+#   mesh_dim_names" -- a mesh made without names sliced by name (round 90's cache-dit-784)
+# - DTensor's dispatch (tensor/_dispatch.py): "aten.mm.default: got mixed torch.Tensor and DTensor, need to convert
+#   all torch.Tensor to DTensor before calling distributed operators!" -- an op given a sharded DTensor beside a plain
+#   local tensor (round 90's torchtune-2856)
+# - c10d's lookup of a backend plugin by its name (distributed_c10d.py's split_group / new_group: "Unknown c10d backend
+#   type CUDA:NCCL"): a device:backend mapping string ("cuda:nccl", "cpu:gloo,cuda:nccl"), which init_process_group
+#   takes, handed on where only a plain backend name is looked up (round 90's pytorch-159200). A plain unknown name
+#   ("Unknown c10d backend type HCCL": a plugin not imported or not installed) is not read here.
+_MESH_REFUSALS = (
+    (re.compile(r"\bCannot create a submesh from a submesh\b|\bCannot slice a DeviceMesh without mesh_dim_names\b"),
+     "torch's DeviceMesh refused a slice",
+     "the code slices a mesh dimension out of a DeviceMesh that cannot give it (a mesh that is itself a slice of "
+     "another -- a context parallel mesh taken from a submesh when tensor parallel and context parallel are combined "
+     "-- or a mesh made without mesh_dim_names)",
+     "Slice from the root mesh: take every submesh (mesh['ring'], mesh['tp'], mesh['dp']) from the root DeviceMesh "
+     "that init_device_mesh with named dims returned, not from a submesh, and join dimensions with the root mesh's "
+     "_flatten; where a library slices the mesh it was handed (a context parallel / ParallelConfig setup that "
+     "combines tensor parallel with context parallel), pass it the root mesh or use matching torch and library "
+     "versions (upgrade torch where the library needs a newer DeviceMesh that allows it)."),
+    (re.compile(r"\bgot mixed torch\.Tensor and DTensor\b"),
+     "torch's DTensor dispatch refused an op",
+     "an operator was given a DTensor (a parameter sharded by fully_shard / tensor parallel) beside a plain "
+     "torch.Tensor, which DTensor's dispatch does not mix",
+     "Convert torch.Tensor to DTensor before the op: DTensor.from_local(t, mesh, placements) or distribute_tensor for "
+     "the plain tensor, or full_tensor() on the DTensor (e.g. full_tensor() on a sharded output / lm head weight "
+     "before the loss) so both sides are plain tensors; check the tensor-parallel plan for the output/loss layer and "
+     "that the library's recipe matches the installed torch (matching library and torch versions)."),
+    (re.compile(r"\bUnknown c10d backend type (?:[A-Za-z]{1,12}:[A-Za-z]{1,12}(?:,[A-Za-z]{1,12}:[A-Za-z]{1,12})"
+                r"{0,3})"),
+     "torch.distributed refused a backend string",
+     "the process group's backend was given as a device:backend mapping, which init_process_group accepts but the "
+     "group split from it (split_group / new_group, as init_device_mesh makes for each mesh dimension) looks up as "
+     "one backend plugin name and does not find",
+     'Pass a plain backend string: init_process_group(backend="nccl") instead of "cuda:nccl" (and device_id= for the '
+     "rank's GPU) before init_device_mesh / split_group; or upgrade torch to a version whose split_group accepts "
+     "the device-to-backend mapping, or build the sub-groups with new_group instead of split_group."),
+)
+
+
+def _mesh_refused(c: Collected) -> Verdict | None:
+    """Lead rules BA (3), BB (4), BQ (3) (round 90's cache-dit-784, torchtune-2856, pytorch-159200): an exception's
+    own message that is one of torch.distributed's checks on how a DeviceMesh, a DTensor or a backend string is used
+    (_MESH_REFUSALS) is torch refusing a call that the same code makes alike on every rank: invalid_usage, no rank
+    named, whichever rank printed it, and a rank whose traceback is cut in the same code is no second failure (rule
+    AN (1)). Only an exception's own message; a plain backend name unknown (a plugin's install) is not read here."""
+    for e in c.exceptions:
+        t = e.data.get("message") or ""
+        for rx, who, what, fix in _MESH_REFUSALS:
+            if rx.search(t) is not None:
+                return Verdict(
+                    "invalid_usage",
+                    f"{who} ({e.data['type']}: {t.strip()[:200]}, {e.where}): {what} -- the same code on every "
+                    "rank, so no rank is at fault, a usage error of the caller",
+                    fix, "medium", [], [e.brief()], job_wide=True)
+    return None
+
+
+# A reshape inside the device mesh's own construction of its process groups (device_mesh.py's _init_process_groups:
+# "pg_ranks_by_dim = self.mesh.swapdims(-1, dim).reshape(-1, self.mesh.size(dim))") failing on a mesh of 0 elements
+# ("cannot reshape tensor of 0 elements into shape [-1, 0]", view's "shape '[-1, 0]' is invalid for input of size
+# 0"): the mesh asked for has a dimension of size 0 -- a parallel size larger than the world, the data-parallel size
+# dividing to 0
+_R_EMPTY_MESH = re.compile(r"\bcannot reshape tensor of 0 elements\b|\bis invalid for input of size 0\b")
+_R_MESH_BUILD_FILE = re.compile(r"\btorch[/\\]distributed[/\\](?:device_mesh|distributed_c10d)\.py$")
+
+
+def _mesh_zero_dim(c: Collected) -> Verdict | None:
+    """Lead rule BU (1), with AE, W and Q's last sentence (round 90's verl-internvl-12): an exception whose last frame
+    is torch's own tensor arithmetic (a reshape / view, not the raise of a check) in the device mesh's or c10d's
+    Python code, its message showing an empty mesh (_R_EMPTY_MESH), is a parallel layout every rank shares that no
+    world can fill: config, no rank. Not read so: the raise of a check there (torch refusing the call, rule BQ (3)),
+    the same reshape error in any other code (the model's own tensors), or with no frame shown."""
+    for e in c.exceptions:
+        code = (e.data.get("frame_code") or "").lstrip()
+        if (not _R_EMPTY_MESH.search(e.data.get("message") or "") or code.startswith(("raise", "assert"))
+                or not _R_MESH_BUILD_FILE.search(e.data.get("frame_file") or "")):
+            continue
+        func = e.data.get("frame_func") or "the mesh's construction"
+        return Verdict(
+            "config",
+            f"torch's device mesh construction failed in {func} ({e.data['type']}: "
+            f"{(e.data.get('message') or '').strip()[:200]}, {e.where}): the mesh it builds its process groups from "
+            "holds 0 elements, one mesh dimension of size 0 -- a parallel layout no world can fill (a parallel size "
+            "larger than the world, the data-parallel size world_size // (sequence x tensor parallel size) dividing "
+            "to 0), the same settings on every rank, so no rank is at fault",
+            "Make the parallel sizes fit the world size: the mesh_shape passed to init_device_mesh must multiply to "
+            "the world size with no device mesh dimension of size 0 -- the sequence / tensor parallel sizes "
+            "(ulysses_sequence_parallel_size, tensor_model_parallel_size, fsdp_size) must divide the world size "
+            "(dp size = world_size // sp_size >= 1); launch as many processes as the layout needs (nproc_per_node / "
+            "n_gpus_per_node x nnodes) or lower the parallel sizes, and print the mesh_shape before the call.",
+            "medium", [], [e.brief()], job_wide=True)
+    return None
+
+
 _MPI_ARG = {"ROOT": "root (dst/src) rank", "RANK": "rank", "COUNT": "element count", "TYPE": "datatype",
             "TAG": "tag", "COMM": "communicator", "OP": "reduction op", "BUFFER": "buffer", "GROUP": "group",
             "ARG": "argument", "DIMS": "dimensions", "TOPOLOGY": "topology", "REQUEST": "request"}
@@ -699,7 +798,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
-                or _device_mesh_args(c) or _ddp_device_args(c) or _ddp_kwarg(c) or _src_not_in_group(c)
+                or _device_mesh_args(c) or _mesh_refused(c) or _mesh_zero_dim(c) or _ddp_device_args(c)
+                or _ddp_kwarg(c) or _src_not_in_group(c)
                 or _new_group_outside(c) or _collective_arg_types(c)
                 or _mpi_refused(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
