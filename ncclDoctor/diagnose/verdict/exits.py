@@ -24,6 +24,9 @@ from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, wa
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
 from ncclDoctor.diagnose.verdict.unread import (
+    LOAD_READ_FIX,
+    R_LOAD_FRAME,
+    R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
     SAVE_WRITE_FIX,
     _raised_alike,
@@ -615,6 +618,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # mp.spawn's record whose child's traceback the paste cut before its exception (readers.exits._spawn_cut):
         # the error text is the traceback's last line, just past the last frame shown
         at, call_fix = _cut_call(c, lone.event, lone.local_rank)
+        if not call_fix and any(R_LOAD_READ_FAILED.search(x.text) for x in c.unread):
+            # the zip reader's error pasted apart from the child's cut traceback (as markdown, its own line): the
+            # checkpoint file torch.load opened is not a whole archive (round 90's so-vits-svc-169)
+            call_fix = LOAD_READ_FIX
         cause += (" (the child's traceback follows mp.spawn's record, but the lines stop before its last line"
                   + at + ")")
         abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
@@ -750,6 +757,7 @@ def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
         return f", at {where}", (
             f"Its last frame shown is {where}: the exception was raised there or below it. "
             + (SAVE_WRITE_FIX if func in ("save", "_save") and R_SAVE_FRAME.search(ev.text) else
+               LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                _C10D_INTO_FIX if _R_C10D_INTO.search(into) else ""))
     name = coll.group(1)
     return (f", inside the collective {name}: {where}",

@@ -726,6 +726,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
+            + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "")
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
@@ -755,6 +756,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
+        + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
+        + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "")
         + (f"'{disk.group(0)}' comes from the filesystem / storage mount the file lives on: read dmesg -T on the host "
          "that raised it for the device's or mount's errors, df -h / quotas for space; a file that every node "
          "writes (a dataset's index, a cache) on a shared filesystem needs one writer (rank 0, then a barrier) or a "
@@ -1473,6 +1476,31 @@ SAVE_WRITE_FIX = (
     "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
     "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
     "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
+# A traceback cut in torch.load opening its file (its last frame torch/serialization.py's load / _load, or the zip
+# reader's _open_zipfile_reader.__init__ building PyTorchFileReader; mp.spawn's child or a lone one): the file it
+# opened is what failed -- missing, or not a whole torch zip archive ("PytorchStreamReader failed reading zip archive:
+# failed finding central directory": truncated by a download or a save cut short). No class covers a bad file: the fix
+# only (lead rules BG (4), T; round 90's so-vits-svc-169)
+R_LOAD_READ_FAILED = re.compile(r"PytorchStreamReader failed reading|failed finding central directory")
+R_LOAD_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]serialization\.py", line \d{1,7}, in '
+                          r'(?:_?load|__init__)\b')
+LOAD_READ_FIX = (
+    "torch.load was opening a checkpoint file when it failed: the file is missing or not a whole torch zip archive "
+    "('PytorchStreamReader failed reading zip archive: failed finding central directory' is a corrupted or truncated "
+    "checkpoint file -- an incomplete download, a save cut short, a disk that filled while it was written). Check the "
+    "file's size / checksum against the original, delete the partial file and re-download / re-save the checkpoint "
+    "(the pretrained model), with disk space to spare; where one process saves it and others load it, wait for the "
+    "save to finish (a barrier) before loading. ")
+# A traceback cut inside a checkpoint save (its last frame a save function of a checkpointing module: torchtitan's
+# CheckpointManager.save calling dcp_save, torch.distributed.checkpoint's save, torch.save's own frames): the process
+# raised writing the checkpoint, its error cut (lead rules BG (6), T; round 90's torchforge-568)
+_R_CKPT_SAVE_CUT = re.compile(r'\bFile "[^"]{0,1000}(?:checkpoint|serialization)[^"/\\]{0,40}\.py", line \d{1,7}, '
+                              r'in (?:_?save|async_save|save_checkpoint|dcp_save|save_state_dict)\b')
+_CKPT_SAVE_CUT_FIX = (
+    "Its last frames are a checkpoint save (torch.save, or a DCP save: torch.distributed.checkpoint's dcp_save / "
+    "dcp.save writing every rank's shards): what fails there is the checkpoint storage -- the disk space, quota and "
+    "write permissions of the checkpoint folder, a shared filesystem every node sees -- or, for DCP, the collectives "
+    "it runs across ranks (a peer that failed or timed out during the checkpoint). ")
 # a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
 _CUT_COMPILE_FIX = ("The frames are torch.compile's: the error is TorchDynamo's BackendCompilerFailed or the backend's "
                     "own (its message after the frames). Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=\"+dynamo\") "
@@ -2340,7 +2368,10 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_CUT_LOADER_FIX if not loader and (_R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share"))
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
-                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX + _connect_warned(c), "low",
+                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "")
+                   + (LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
+                      _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
+                   + _CUT_TB_FIX + _connect_warned(c), "low",
                    [], [ev.brief()])
 
 
