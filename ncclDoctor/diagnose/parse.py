@@ -235,6 +235,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" or timed-out read
         self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
+        self._crash_gap = ""  # the crash (its where) whose report one other line has already interrupted
         self._fatal: Event | None = None  # a "Fatal Python error:" whose faulthandler thread stacks follow
         self.last_error: Event | None = None
         self.last_error_line = 0
@@ -1831,10 +1832,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._follow = 2
                 return None
             if (not self._crash.data["libs"] and "funcs" not in self._crash.data
-                    and 0 < lineno - self._crash.site()[1] <= 1):
+                    and self._crash_gap != self._crash.where):
                 # one line of another writer between the handler's "Caught signal" and its backtrace (a trainer's
                 # log record printed meanwhile, round 90's nemo-speech-14906): the backtrace may still follow it;
                 # the line itself is read as usual
+                self._crash_gap = self._crash.where
                 self._follow = max(self._follow, 2)
             else:
                 self._crash = None

@@ -965,7 +965,7 @@ class CrashReaders:
             ev = self._context(lineno, text, "crash")
             ev.data.update(signal=11, what="Segmentation fault", libs=[], proc=ev.pid, handler="banner")
             if ev.rank is not None and not _innermost(S.R_RANK_TAG, text) and not S.R_MPI_TAG.search(text) and (
-                    (sr := S.R_SRUN.search(text)) and int(sr.group(1)) == ev.rank):
+                    (sr := S.R_SRUN.search(text) or S.R_SRUN.search(self._body)) and int(sr.group(1)) == ev.rank):
                 # its rank read only from srun's --label task prefix ("93: "): a task number, a global rank only
                 # where the lines show one task per rank (lead rule AI (2)): verdict.exits._native_crash
                 ev.data["srun_label"] = True
