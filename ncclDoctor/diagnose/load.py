@@ -831,7 +831,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
-            b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice", b", in _save", b", in save")
+            b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
+            b", in _save", b", in save", b"Segfault encountered")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -235,6 +235,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gloo_gone: dict[int | None, Event] = {}  # each rank's gloo "closed/reset by peer" or timed-out read
         self._hvd_open = False  # that rank's list not closed yet on its line ("]" to come: a paste wrapped it)
         self._crash: Event | None = None  # a native crash report whose backtrace frames follow
+        self._crash_gap = ""  # the crash (its where) whose report one other line has already interrupted
         self._fatal: Event | None = None  # a "Fatal Python error:" whose faulthandler thread stacks follow
         self.last_error: Event | None = None
         self.last_error_line = 0
@@ -1792,6 +1793,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if not body.strip():  # the blank lines unwrap() leaves for a frame it joined
                 self._follow = 2
                 return None
+            if ("zip_writer" in body or "StreamWriter" in body) and S.R_ZIP_WRITER_FRAME.search(body):
+                self._crash.data["zip_writer"] = True  # it died in torch.save's zip writer (verdict.exits)
+            bf = S.R_BANNER_FRAME.search(body) if self._crash.data.get("handler") == "banner" else None
+            if bf:  # the banner's native frames in Python's format: the function a line
+                if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
+                    funcs.append(bf.group(1))
+                self._follow = 2
+                return None
             if f or "backtrace" in body:  # the crash handler's frames: which library crashed
                 if f and len(self._crash.data["libs"]) < 16:
                     self._crash.data["libs"].append(f.group(1))
@@ -1804,6 +1813,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
                     funcs.append(u.group(1))
                 self._follow = 2
+                return None
+            if self._crash.data["libs"] and S.R_OTHER_SO_FRAME.match(body):
+                self._follow = 2  # a frame of a file not named lib*.so (linux-vdso.so.1): the backtrace goes on
                 return None
             if "funcs" in self._crash.data and S.R_ANY_FUNC_FRAME.match(body):
                 self._follow = 2  # an unnamed or templated frame among them: the backtrace goes on
@@ -1832,7 +1844,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                         self._crash.data.setdefault("packages", {}).setdefault(o.group(1), pk.group(1))
                 self._follow = 2
                 return None
-            self._crash = None
+            if (not self._crash.data["libs"] and "funcs" not in self._crash.data
+                    and self._crash_gap != self._crash.where):
+                # one line of another writer between the handler's "Caught signal" and its backtrace (a trainer's
+                # log record printed meanwhile, round 90's nemo-speech-14906): the backtrace may still follow it;
+                # the line itself is read as usual
+                self._crash_gap = self._crash.where
+                self._follow = max(self._follow, 2)
+            else:
+                self._crash = None
         if ("basics.py" in body or "init_process_group" in body) and S.R_INIT_FRAME.search(body):
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):

@@ -2320,6 +2320,14 @@ R_EXECUTOR_FATAL = re.compile(r"\w{0,40}Executor got fatal signal from worker pr
 # just before
 R_GASNET_SIGNAL = re.compile(r"\*\*\* Caught a fatal signal \(proc (\d{1,7})\): (SIG[A-Z]{2,8})\((\d{1,2})\)")
 R_CAUGHT_SIGNAL = re.compile(r"Caught signal (\d{1,2}) \(([A-Za-z ]+)")
+# A fatal-signal handler's banner that vLLM, SGLang, TensorRT-LLM and Megatron / Transformer Engine processes print on
+# SIGSEGV ("!!!!!!! Segfault encountered !!!!!!!"), then the native stack in Python's frame format, one a line:
+# '  File "<unknown>", line 0, in mz_zip_writer_add_mem_ex_v2' -- the process that prints it died of SIGSEGV
+R_SEGFAULT_BANNER = re.compile(r"!{3,10} ?Segfault encountered ?!{3,10}")
+R_BANNER_FRAME = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in ([^\s(]{1,300})')
+# ... a frame of torch's checkpoint zip writer (torch.save: PyTorchStreamWriter::writeRecord -> miniz's
+# mz_zip_writer_add_mem_ex_v2 -> crc32) in a crash's backtrace: it died writing a checkpoint (verdict.exits)
+R_ZIP_WRITER_FRAME = re.compile(r"\bmz_zip_writer_\w{1,40}|\bPyTorchStreamWriter::")
 # c10's own handler of a fatal signal (torch's FatalSignalHandler, TORCH_SHOW_CPP_STACKTRACES / the test harness):
 # "SIGABRT(6), PID: 4119976, Thread 4119976:", then its c10 frames, one a line: "frame #2: ccl_request::is_completed()
 # const + 0xb (0x7f01ff84e70b in /opt/intel/oneapi/lib/libccl.so.1)" -- that process (pid) died of that signal
@@ -2343,6 +2351,9 @@ R_OMPI_HANDLER = re.compile(r"^\s*\[[\w.\-]{1,255}:\d{1,10}\] (?:Signal code: |F
 R_OMPI_FRAME_SYM = re.compile(r"[.\d]{0,16}\(([A-Za-z_]\w{0,200})\+0x")
 R_SITE_PACKAGE = re.compile(r"[/\\](?:site|dist)-packages[/\\]([A-Za-z_][\w.]{0,80}?)(?:-\d[\w.+-]{0,40}\.egg)?[/\\]")
 R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Caught signal")
+# ... a frame of the same numbered backtrace in a shared object not named lib*.so (" 3  linux-vdso.so.1(__kernel_rt_
+# sigreturn+0) [0x...]", the kernel's signal return): the backtrace goes on past it
+R_OTHER_SO_FRAME = re.compile(r"^\s*\d{1,3}\s+[\w./\-+]{1,300}\.so[.\d]{0,16}\(")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # UCX's crash handler's frame without a library, one a line: " 1 0x0000000000044400 ompi_dpm_group_is_dyn()  /src/ompi/
 # dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)

@@ -963,6 +963,20 @@ class CrashReaders:
                            proc=int(p.group(1)) if p else ev.pid)
             self._crash, self._follow = ev, 2
             return ev
+        sb = S.R_SEGFAULT_BANNER.search(text) if "Segfault encountered" in text else None
+        if sb:  # the SIGSEGV banner of vLLM's / SGLang's / Megatron's handler: the process that prints it died of it
+            if self._crash is not None:  # the same process's crash, already read from its other handler's report
+                self._follow = 2
+                return None
+            ev = self._context(lineno, text, "crash")
+            ev.data.update(signal=11, what="Segmentation fault", libs=[], proc=ev.pid, handler="banner")
+            if ev.rank is not None and not _innermost(S.R_RANK_TAG, text) and not S.R_MPI_TAG.search(text) and (
+                    (sr := S.R_SRUN.search(text) or S.R_SRUN.search(self._body)) and int(sr.group(1)) == ev.rank):
+                # its rank read only from srun's --label task prefix ("93: "): a task number, a global rank only
+                # where the lines show one task per rank (lead rule AI (2)): verdict.exits._native_crash
+                ev.data["srun_label"] = True
+            self._crash, self._follow = ev, 2
+            return ev
         cs = S.R_C10_SIGNAL.search(text) if "), PID: " in text else None
         if cs and int(cs.group(2)) in S.SIGNALS_BY_NUMBER:  # c10's FatalSignalHandler: that process (pid) got it
             ev = self._context(lineno, text, "crash")

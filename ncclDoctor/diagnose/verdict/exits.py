@@ -24,6 +24,9 @@ from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, wa
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
 from ncclDoctor.diagnose.verdict.unread import (
+    LOAD_READ_FIX,
+    R_LOAD_FRAME,
+    R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
     SAVE_WRITE_FIX,
     _raised_alike,
@@ -615,6 +618,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # mp.spawn's record whose child's traceback the paste cut before its exception (readers.exits._spawn_cut):
         # the error text is the traceback's last line, just past the last frame shown
         at, call_fix = _cut_call(c, lone.event, lone.local_rank)
+        if not call_fix and any(R_LOAD_READ_FAILED.search(x.text) for x in c.unread):
+            # the zip reader's error pasted apart from the child's cut traceback (as markdown, its own line): the
+            # checkpoint file torch.load opened is not a whole archive (round 90's so-vits-svc-169)
+            call_fix = LOAD_READ_FIX
         cause += (" (the child's traceback follows mp.spawn's record, but the lines stop before its last line"
                   + at + ")")
         abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
@@ -750,6 +757,7 @@ def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
         return f", at {where}", (
             f"Its last frame shown is {where}: the exception was raised there or below it. "
             + (SAVE_WRITE_FIX if func in ("save", "_save") and R_SAVE_FRAME.search(ev.text) else
+               LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                _C10D_INTO_FIX if _R_C10D_INTO.search(into) else ""))
     name = coll.group(1)
     return (f", inside the collective {name}: {where}",
@@ -1308,6 +1316,19 @@ def _ccl_frames_fix(evs: list) -> str:
 _AFTER_FORK = ("PyOS_AfterFork", "PyOS_AfterFork_Child", "PyOS_AfterFork_Parent", "__libc_fork", "fork")
 
 
+# A native crash whose backtrace is torch.save's zip writer (PyTorchStreamWriter::writeRecord -> miniz's
+# mz_zip_writer_add_mem_ex_v2 -> crc32): the process died writing a checkpoint, most often an async save's writer
+# process forked from the trainer with CUDA initialised, or reading a tensor's memory freed or changed under it (lead
+# rules A, AK (2), T: the cause stays unknown; round 90's megatron-bridge-2355, nemo-speech-14906)
+ZIP_WRITER_SEGV_FIX = (
+    "It crashed inside torch.save's zip writer (a zip writer segfault: PyTorchStreamWriter::writeRecord -> "
+    "mz_zip_writer_add_mem_ex_v2 -> crc32), writing a checkpoint record: save synchronously to confirm (disable async "
+    "checkpoint save), or start the checkpoint writer processes with spawn, not fork (fork -> spawn: a writer forked "
+    "from a trainer with a CUDA context is unsafe), and keep the tensors being saved unchanged until the save ends; "
+    "check the Megatron / NeMo dist checkpointing and torch versions (upgrade torch), and the disk space and "
+    "filesystem of the checkpoint directory (save to local disk to compare). ")
+
+
 def _crash_site_fix(e, lib: str | None) -> str:
     """Lead rules A, AK (2), T: a native crash stays unknown by its signal; where its frames say where in the process
     it died, the fix says that place's remedy. A frame of the interpreter's after-fork set-up (PyOS_AfterFork): the
@@ -1316,7 +1337,7 @@ def _crash_site_fix(e, lib: str | None) -> str:
     inside an installed package (site-packages/<package>/...): that package's compiled extension, built against
     another framework or compiler than the one installed (round 86's horovod-716, Horovod's mpi_lib_v2.so). ''
     where the frames say neither."""
-    out = ""
+    out = ZIP_WRITER_SEGV_FIX if e.data.get("zip_writer") else ""
     if any(f in _AFTER_FORK for f in e.data.get("symbols", [])):
         out += ("It died in a process just forked (the interpreter's after-fork set-up, PyOS_AfterFork, in its "
                 "backtrace): a child forked from the training process -- a DataLoader worker -- after MPI / CUDA "
@@ -1351,7 +1372,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     procs = {(x.host, x.data.get("proc") or x.where) for x in evs}
     ranks = sorted({x.rank for x in evs if x.rank is not None})
     several = len(procs) > 1
-    named = ranks if not several and len(ranks) == 1 and e.data["signal"] != 6 else []
+    named = ranks if not several and len(ranks) == 1 and e.data["signal"] != 6 and not any(
+        x.data.get("srun_label") for x in evs) else []
     sig = S.SIGNALS_BY_NUMBER.get(e.data["signal"], f"signal {e.data['signal']}")
     lib = next((x for x in e.data.get("files", []) if x not in _HANDLER_LIBS), None)
     mpi = any(x.data.get("handler") == "Open MPI" for x in evs)

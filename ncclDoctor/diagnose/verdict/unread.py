@@ -757,6 +757,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
+        + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
         + _save_rename_fix(e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
@@ -1494,19 +1495,6 @@ SAVE_WRITE_FIX = (
     "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
     "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
     "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
-# torch.load reading a file failing: its zip reader's own words ("PytorchStreamReader failed reading file data/3: file
-# read", "failed reading zip archive: failed finding central directory") -- the checkpoint file is shorter than its
-# own index says: truncated, or still being written by the process that saves it (rank 0 writes the best model while
-# every rank loads it at once). No cause class covers a file cut short: the fix only (lead rules BG (4), BJ (2), T;
-# round 90's openstl-190)
-R_LOAD_READ_FAILED = re.compile(r"PytorchStreamReader failed reading|\bfailed finding central directory\b")
-LOAD_READ_FIX = (
-    "torch.load read a checkpoint file that is cut short (PytorchStreamReader failed reading file: a truncated "
-    "checkpoint, or one still being written): where one rank saves the file and the others load it, put a "
-    "dist.barrier after the save so rank 0 finishes writing before any rank loads it (rank 0 saves, others wait), or "
-    "load it on rank 0 and broadcast the state_dict; load with map_location to the rank's own device; check the "
-    "file's size against a fresh save, the disk space under the save path and the shared filesystem the ranks read it "
-    "from, and re-save a checkpoint that was cut off by a failed or interrupted write. ")
 # a save function's rename of its temporary / staging directory into place refused (crash reader's save_rename: the
 # source gone, "No such file or directory", or the target there, "Directory not empty"): another process ran the same
 # rename first, each rank renaming the one checkpoint on a shared output directory. The HF Trainer's _save_checkpoint
@@ -1542,6 +1530,34 @@ def _disk_fix(disk) -> str:
             "barrier) or a local disk per node. ")
 
 
+# A traceback cut in torch.load opening its file (its last frame torch/serialization.py's load / _load, or the zip
+# reader's _open_zipfile_reader.__init__ building PyTorchFileReader; mp.spawn's child or a lone one): the file it
+# opened is what failed -- missing, or not a whole torch zip archive ("PytorchStreamReader failed reading zip archive:
+# failed finding central directory": truncated by a download or a save cut short). No class covers a bad file: the fix
+# only (lead rules BG (4), BJ (2), T; round 90's so-vits-svc-169 and openstl-190: rank 0 writing the best model
+# while every rank loads it at once)
+R_LOAD_READ_FAILED = re.compile(r"PytorchStreamReader failed reading|failed finding central directory")
+R_LOAD_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]serialization\.py", line \d{1,7}, in '
+                          r'(?:_?load|__init__)\b')
+LOAD_READ_FIX = (
+    "torch.load read a checkpoint file that is missing or cut short ('PytorchStreamReader failed reading file' / "
+    "'failed reading zip archive: failed finding central directory': a truncated checkpoint -- an incomplete "
+    "download, a save cut short, a disk that filled while it was written -- or one still being written). Where one "
+    "rank saves the file and the others load it, put a dist.barrier after the save so rank 0 finishes writing before "
+    "any rank loads it (rank 0 saves, others wait), or load it on rank 0 and broadcast the state_dict; load with "
+    "map_location to the rank's own device. Check the file's size / checksum against the original or a fresh save, "
+    "the disk space under the save path and the shared filesystem the ranks read it from; delete the partial file "
+    "and re-download / re-save the checkpoint (the pretrained model). ")
+# A traceback cut inside a checkpoint save (its last frame a save function of a checkpointing module: torchtitan's
+# CheckpointManager.save calling dcp_save, torch.distributed.checkpoint's save, torch.save's own frames): the process
+# raised writing the checkpoint, its error cut (lead rules BG (6), T; round 90's torchforge-568)
+_R_CKPT_SAVE_CUT = re.compile(r'\bFile "[^"]{0,1000}(?:checkpoint|serialization)[^"/\\]{0,40}\.py", line \d{1,7}, '
+                              r'in (?:_?save|async_save|save_checkpoint|dcp_save|save_state_dict)\b')
+_CKPT_SAVE_CUT_FIX = (
+    "Its last frames are a checkpoint save (torch.save, or a DCP save: torch.distributed.checkpoint's dcp_save / "
+    "dcp.save writing every rank's shards): what fails there is the checkpoint storage -- the disk space, quota and "
+    "write permissions of the checkpoint folder, a shared filesystem every node sees -- or, for DCP, the collectives "
+    "it runs across ranks (a peer that failed or timed out during the checkpoint). ")
 # a cut traceback whose last frames are torch.compile's (parse.input_tail's ``compile``): where its error comes from
 _CUT_COMPILE_FIX = ("The frames are torch.compile's: the error is TorchDynamo's BackendCompilerFailed or the backend's "
                     "own (its message after the frames). Rerun with TORCHDYNAMO_VERBOSE=1 (TORCH_LOGS=\"+dynamo\") "
@@ -2409,7 +2425,10 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_CUT_LOADER_FIX if not loader and (_R_LOADER_FETCH_FRAME.search(ev.text) or ev.data.get("share"))
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
-                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "") + _CUT_TB_FIX + _connect_warned(c), "low",
+                   + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "")
+                   + (LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
+                      _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
+                   + _CUT_TB_FIX + _connect_warned(c), "low",
                    [], [ev.brief()])
 
 
