@@ -575,6 +575,18 @@ class ExitReaders:
                                local_from="launcher: torch.distributed.launch's CalledProcessError shows the command "
                                "of the last worker it started, '--local_rank=0': it started one")
                 return ev
+            if "CalledProcessError: Command '" in text and self._one_proc and 0 < lineno - self._one_proc <= 8 \
+                    and "local_rank" not in text and "local-rank" not in text and S.R_ONE_PROCESS_CMD.search(text):
+                # accelerate's simple_launcher's record of its only process (its frame just above, the command the
+                # interpreter running the script), the paste cut before its status: it raises only for a non-zero
+                # one, so the job's one process failed, how not shown (lead rules A, AG, BF (6); round 90's
+                # kohya-trainer-119 and -148, as autotrain-advanced-456 reads the whole line)
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=None, local_rank=0, pid=None, nonzero=True, one_launched=True,
+                               launcher="accelerate's simple_launcher",
+                               local_from="launcher: accelerate's simple_launcher runs the script as its only process")
+                return ev
             cut = S.R_SPAWN_EXIT_CUT.search(text) if "ProcessExitedException" in text else None
             if cut:  # spawn's record of a child that exited on its own, its code or signal cut (R_SPAWN_EXIT_CUT)
                 ev = self._context(lineno, text, "worker_failed")

@@ -818,20 +818,36 @@ def _one_launched(c: Collected, lone) -> Verdict:
     torch.distributed.launch's CalledProcessError for the command of the last worker it started, '--local_rank=0',
     the paste cut before its status (readers.exits._launcher_exit): the launcher started one worker, and it raised
     for it, so that worker -- local rank 0, rank 0 of a job nothing says spans nodes -- failed. Its untagged
-    exception above the launcher's traceback, if one, is its own; its class names no cause."""
+    exception above the launcher's traceback, if one, is its own; its class names no cause. Accelerate's
+    simple_launcher's record of its only process cut the same way reads alike (rules A, AG, BF (6); round 90's
+    kohya-trainer-119): the exit status or signal the cut took is what says how it ended."""
     own = _lone_worker_error(c)
+    simple = lone.event.data.get("launcher") == "accelerate's simple_launcher"
+    head = ("accelerate's simple_launcher (accelerate launch without --multi_gpu) raised CalledProcessError for the "
+            "command of its only process, the script run by python itself (the paste cut before its exit status or "
+            "signal): the job's one process failed -- " if simple else
+            "torch.distributed.launch raised CalledProcessError for the command of the last worker it started, "
+            "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that "
+            "failed -- ")
+    tail = ("The end of the CalledProcessError line (the exit status or signal) says how it ended -- 'died with "
+            "<Signals.SIGKILL: 9>' is the kernel's OOM killer taking it for host memory (RAM; dmesg -T | grep -i "
+            "'killed process', free -h; a notebook's RAM limit: load the checkpoint in fp16 / safetensors, a "
+            "low-RAM loading option, a high-RAM runtime or swap), 'returned non-zero exit status 1' a Python "
+            "exception in the child's own stderr above the launcher's traceback; run the script's full command "
+            "(the CalledProcessError's Command, whole) once without accelerate launch to see its error and exit "
+            "status." if simple else
+            "Run the worker's full command (the CalledProcessError's Command, whole) once without the launcher to see "
+            "its error and exit status; for a log per rank use torchrun --log-dir DIR --redirects 3 --tee 3 in place "
+            "of torch.distributed.launch.")
     return Verdict(
-        "unknown", f"torch.distributed.launch raised CalledProcessError for the command of the last worker it started, "
-        "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that failed -- "
-        f"{lone.who}" + (f"; the exception above the launcher's traceback is that worker's own ({own[:160]}), of no "
-                         "known family" if own else "; its own error is not in these lines"),
+        "unknown", head + f"{lone.who}" + (f"; the exception above the launcher's traceback is that worker's own "
+                                            f"({own[:160]}), of no known family" if own
+                                            else "; its own error is not in these lines"),
         (f"Start from that worker's error ({own[:160]}): its traceback's last frames name the line of the script that "
          "raised it (a bare NotImplementedError is the script refusing an option or a data format it does not "
          "support: check the arguments against what that line expects -- the model type, the training file's format "
          "and columns)" if own else "Read the worker's own error above the launcher's traceback (its stderr)")
-        + ". Run the worker's full command (the CalledProcessError's Command, whole) once without the launcher to see "
-        "its error and exit status; for a log per rank use torchrun --log-dir DIR --redirects 3 --tee 3 in place of "
-        "torch.distributed.launch.",
+        + ". " + tail,
         "medium", lone.culprits, [lone.event.brief()])
 
 
