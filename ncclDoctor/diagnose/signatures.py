@@ -1588,6 +1588,11 @@ R_RAY_NODE_DEAD = re.compile(r"The node with (?:node|client) (?:id|ID):? \S{1,80
 # An owner that exited on its own (another exit detail) is not this.
 R_RAY_OWNER_NODE = re.compile(r"\bits owner has died\.(?:[^\n]{0,300}?Owner Ip address: (?P<ip>[\d.]{7,15}))?"
                               r"[^\n]{0,300}?Owner's node has crashed")
+# The same loss as an actor's death words it for the actor itself: RayActorError / ActorDiedError's "The actor is dead
+# because its node has died. Node Id: <id>" (older "The actor died because its node has died."): the GCS lost the node
+# the actor ran on, every Ray process there with it, for a reason the line does not give (round 90's ray-43751). The
+# drain for preemption adds "the actor's node was preempted: <reason>" (R_SCHED_STOP's ray: a stop from outside).
+R_RAY_ACTOR_NODE = re.compile(r"\bThe actor (?:is dead|died) because its node has died\b")
 R_CF_FIELD = re.compile(r"^\s*(time|host|rank|exitcode|error_file|traceback)\s*: ?(.*)$")
 # The same record pasted as rendered Markdown (unfenced): the underscores went as emphasis ("local rank",
 # "error file", "<NO OTHER FAILURES>") and the table's layout with them -- the field names on lines of their own

@@ -502,6 +502,13 @@ class ExitReaders:
             ev.rank = None
             ev.data.update(ip=owner.group("ip"), pid=None, node=True, owner=True)
             return ev
+        if "node has died" in text and S.R_RAY_ACTOR_NODE.search(text):
+            # an actor dead with its node (RayActorError / ActorDiedError): the node's Ray processes are gone, why
+            # not said; its pid and IP, on the error's own lines, are no rank (lead rules AU (1), BJ (1), AD (2))
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None
+            ev.data.update(ip=None, pid=None, node=True, actor=True)
+            return ev
         sd = S.R_SGL_SCHEDULER_DEAD.search(text) if "scheduler is dead" in text else None
         if sd:  # SGLang's launcher: scheduler N's process ended before it was ready; its exit code is logged next
             ev = self._context(lineno, text, "worker_failed")

@@ -111,6 +111,9 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                if x.data.get("exitcode") not in (None, 0, -15) and (p := S.R_RAY_PID.findall(x.text))}
     if parents and all(x.data.get("pid") in parents for x in evs):
         return None
+    if all(x.data.get("actor") for x in evs) and any(
+            x.data.get("ray") for x in c.samples.get("signal", [])):
+        return None  # the actor's node drained for preemption (its next line): a stop from outside (signals._preempted)
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
         ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
@@ -118,12 +121,21 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # an actor's owner gone with its crashed node (signatures.R_RAY_OWNER_NODE): the same loss, told by the
         # driver's ActorDiedError instead of the GCS's heartbeat line (lead rules AU (1), BJ (1), AD (2))
         owner = all(x.data.get("owner") for x in evs)
+        # an actor dead with its own node (signatures.R_RAY_ACTOR_NODE: RayActorError's "its node has died"; round
+        # 90's ray-43751): the worker that ran there is gone, its pid and IP no rank (lead rules AU (1), BJ (1), AD (2))
+        actor = all(x.data.get("actor") for x in evs)
         return Verdict(
             "unknown",
             (f"Ray reports an actor dead because its owner died with its node{at} ('Owner's node has crashed'): "
              "every Ray process on that node is gone, and the errors that follow are its victims; the lines do not "
              "say why the node went (the raylet or the host crashed -- the OOM killer, a full disk, a preempted or "
              "rebooted node) nor which ranks ran there (an actor's or owner's id is no rank)" if owner else
+             "Ray reports an actor dead because its node has died ('The actor is dead because its node has died'): "
+             "the node died and every Ray process on it with it -- the worker that ran there is the first failure, "
+             "the errors that follow (the driver's, the other workers') its victims; the lines do not say why the "
+             "node went (preemption of a spot or preemptible instance, the raylet or the host crashed -- the OOM "
+             "killer, a reboot -- or its health checks timed out) nor which rank that worker was (an actor's pid "
+             "and IP are no rank)" if actor else
              f"Ray's GCS marked {len(evs)} node(s){at} dead after missing "
              "their heartbeats: every worker there is gone and the job's errors that follow are its victims; the lines "
              "do not say why (Ray's own list: the raylet crashed -- the OOM killer, a preempted or rebooted node -- or "
@@ -132,6 +144,11 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "and dmesg -T for the OOM killer; check whether the node was preempted or rebooted (the scheduler's or "
             "cloud's events); for a busy but healthy node raise the GCS health-check timeout "
             "(RAY_health_check_timeout_ms, RAY_health_check_failure_threshold)." + (
+                " The node died under the actor: ray status / node health on the cluster (ray list nodes shows the "
+                "dead node and its death reason), the cloud's events for a preemption of a spot / preemptible "
+                "instance, and the node memory (the OOM killer in dmesg on that host); to let a Ray Train run "
+                "survive a lost node, checkpoint and resume with FailureConfig(max_failures) above the failures "
+                "expected." if actor else "") + (
                 " A node's raylet most often dies of the host: check the host memory OOM (Ray memory monitor, the "
                 "kernel's OOM killer in dmesg; memory usage of the node while it runs), the /tmp/ray disk space "
                 "(Ray's logs and spilled objects fill it: df -h /tmp/ray) and the shared memory /dev/shm size "
