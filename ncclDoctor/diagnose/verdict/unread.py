@@ -2052,6 +2052,30 @@ def _cut_semaphore(ev, who: str) -> Verdict:
         "medium", [], [ev.brief()], job_wide=True)
 
 
+def _xla_spawn_cut(ev, who: str) -> Verdict:
+    """Lead rules BG (6), AB (2), AC (1) (round 90's xla-6015): a parent's traceback cut inside torch_xla's spawn
+    (xmp.spawn -> pjrt.spawn -> run_multiprocess, signatures.R_XLA_SPAWN_FRAME) before its error text: PJRT ran one
+    process per device in a process pool and raises there the first child's exception, or BrokenProcessPool for a
+    child that died abruptly -- which child, and why, the cut does not show; the children's own SIGTERM lines are the
+    pool's teardown after it, and carry no rank. Unknown, nobody named. Not read so: a child's own frames
+    (_run_thread_per_device, the training function), read as any cut traceback."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} traceback in torch_xla's multiprocess spawn ({ev.text[:200]}), before its "
+        "exception line: xmp.spawn runs one process per device (PJRT's run_multiprocess, a process pool) and raises "
+        "there when a child failed -- the child's own exception re-raised, or BrokenProcessPool where a child died "
+        "abruptly (killed: host memory, a native crash) -- and the other children are torn down (SIGTERM) after it; "
+        "which child failed first and why, these lines do not show, and a child's pid or thread id is no rank",
+        "Find the first child's own error: its traceback printed above the parent's (the first process that was not "
+        "SIGTERM'd), or run with nprocs=1 to surface the worker's exception in one process (PT_XLA_DEBUG=1 for "
+        "XLA's own debug output). A BrokenProcessPool (a child died abruptly, no exception of its own) is most often "
+        "the host memory of the TPU VM / host running out with one process per device: dmesg -T | grep -i 'killed "
+        "process' for the OOM killer, reduce batch size / model memory held per process (load the model once before "
+        "spawning, or in each child with less host memory); with start_method='fork' the children share the "
+        "parent's state, start_method='spawn' instead of fork where the parent already touched the XLA runtime. "
+        + _CUT_TB_FIX, "low", [], [ev.brief()])
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -2174,6 +2198,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
             _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if ev.data.get("xla_spawn"):
+        return _xla_spawn_cut(ev, who)
     if (rdzv := _R_RDZV_HANDLER_FILE.search(ev.text)) is not None:
         return Verdict(
             "store_rendezvous",
