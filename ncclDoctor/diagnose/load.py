@@ -129,6 +129,8 @@ SNIFF = 8192
 #             Message: The node was low on resource: memory.", parse._worker_failed: host_oom)
 #   marked dead  Ray's GCS losing a node ("has been marked dead because the detector has missed too many heartbeats",
 #             parse._launcher_exit: ray_died)
+#   node has died  Ray's actor dead with its node ("The actor is dead because its node has died. Node Id: ...",
+#             parse._launcher_exit: ray_died; round 90's ray-43751)
 #   Terminated  srun's "srun: Force Terminated job N" (the controller ended the step: parse._signal) and the shell's
 #             "Terminated" (a foreground job ended by SIGTERM)
 #   in sigkill_handler  DeepSpeed's runner's signal handler in a traceback (it got SIGINT/SIGTERM: parse._signal)
@@ -761,7 +763,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"based barrier", b"[launch.py:", b"Process-", b"SIGTERM:", b"can't open file",
             b"find '__main__' module", b" [-h]",
             b"etcd.Etcd", b"low on resource: memory", b"MemoryPressure",
-            b"marked dead", b"Terminated", b"was preempted", b"assert ", b"Assertion `", b"in sigkill_handler",
+            b"marked dead", b"node has died", b"Terminated", b"was preempted", b"assert ", b"Assertion `",
+            b"in sigkill_handler",
             b", in check_", b", in assert_", b", in verify_", b", in init_dist", b", in dist_init",
             b"RANK=", b"WORLD_SIZE=",
             b"--rank", b"Nrt::", b"Abort was called at", b"terminate called", b"Timedout job", b"GPU HANG",

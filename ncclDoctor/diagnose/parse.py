@@ -826,6 +826,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        # thread rebuilding a worker's batch: rebuild_storage_fd -> resource_sharer's get_connection;
                        # round 82's yolox-34): verdict.unread's _CUT_LOADER_FIX
                        share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown),
+                       # cut in torch_xla's spawn in the parent (its pool re-raising a child's end: verdict.unread)
+                       xla_spawn=any("torch_xla" in x[1] and S.R_XLA_SPAWN_FRAME.search(x[1]) for x in shown),
                        cvd=self._cvd_set)
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             len(shown) >= 3 and frame is shown[1]) else None

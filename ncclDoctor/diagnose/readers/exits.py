@@ -504,6 +504,13 @@ class ExitReaders:
             ev.rank = None
             ev.data.update(ip=owner.group("ip"), pid=None, node=True, owner=True)
             return ev
+        if "node has died" in text and S.R_RAY_ACTOR_NODE.search(text):
+            # an actor dead with its node (RayActorError / ActorDiedError): the node's Ray processes are gone, why
+            # not said; its pid and IP, on the error's own lines, are no rank (lead rules AU (1), BJ (1), AD (2))
+            ev = self._context(lineno, text, "ray_died")
+            ev.rank = None
+            ev.data.update(ip=None, pid=None, node=True, actor=True)
+            return ev
         sd = S.R_SGL_SCHEDULER_DEAD.search(text) if "scheduler is dead" in text else None
         if sd:  # SGLang's launcher: scheduler N's process ended before it was ready; its exit code is logged next
             ev = self._context(lineno, text, "worker_failed")
@@ -576,6 +583,18 @@ class ExitReaders:
                                launcher="torch.distributed.launch",
                                local_from="launcher: torch.distributed.launch's CalledProcessError shows the command "
                                "of the last worker it started, '--local_rank=0': it started one")
+                return ev
+            if "CalledProcessError: Command '" in text and self._one_proc and 0 < lineno - self._one_proc <= 8 \
+                    and "local_rank" not in text and "local-rank" not in text and S.R_ONE_PROCESS_CMD.search(text):
+                # accelerate's simple_launcher's record of its only process (its frame just above, the command the
+                # interpreter running the script), the paste cut before its status: it raises only for a non-zero
+                # one, so the job's one process failed, how not shown (lead rules A, AG, BF (6); round 90's
+                # kohya-trainer-119 and -148, as autotrain-advanced-456 reads the whole line)
+                ev = self._context(lineno, text, "worker_failed")
+                ev.rank = None
+                ev.data.update(exitcode=None, local_rank=0, pid=None, nonzero=True, one_launched=True,
+                               launcher="accelerate's simple_launcher",
+                               local_from="launcher: accelerate's simple_launcher runs the script as its only process")
                 return ev
             cut = S.R_SPAWN_EXIT_CUT.search(text) if "ProcessExitedException" in text else None
             if cut:  # spawn's record of a child that exited on its own, its code or signal cut (R_SPAWN_EXIT_CUT)

@@ -114,6 +114,9 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                if x.data.get("exitcode") not in (None, 0, -15) and (p := S.R_RAY_PID.findall(x.text))}
     if parents and all(x.data.get("pid") in parents for x in evs):
         return None
+    if all(x.data.get("actor") for x in evs) and any(
+            x.data.get("ray") for x in c.samples.get("signal", [])):
+        return None  # the actor's node drained for preemption (its next line): a stop from outside (signals._preempted)
     e = evs[0]
     if all(x.data.get("node") for x in evs):  # the GCS lost a whole node (its heartbeats), not one worker
         ips = sorted({x.data["ip"] for x in evs if x.data.get("ip") and x.data["ip"][0].isdigit()})
@@ -121,12 +124,21 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # an actor's owner gone with its crashed node (signatures.R_RAY_OWNER_NODE): the same loss, told by the
         # driver's ActorDiedError instead of the GCS's heartbeat line (lead rules AU (1), BJ (1), AD (2))
         owner = all(x.data.get("owner") for x in evs)
+        # an actor dead with its own node (signatures.R_RAY_ACTOR_NODE: RayActorError's "its node has died"; round
+        # 90's ray-43751): the worker that ran there is gone, its pid and IP no rank (lead rules AU (1), BJ (1), AD (2))
+        actor = all(x.data.get("actor") for x in evs)
         return Verdict(
             "unknown",
             (f"Ray reports an actor dead because its owner died with its node{at} ('Owner's node has crashed'): "
              "every Ray process on that node is gone, and the errors that follow are its victims; the lines do not "
              "say why the node went (the raylet or the host crashed -- the OOM killer, a full disk, a preempted or "
              "rebooted node) nor which ranks ran there (an actor's or owner's id is no rank)" if owner else
+             "Ray reports an actor dead because its node has died ('The actor is dead because its node has died'): "
+             "the node died and every Ray process on it with it -- the worker that ran there is the first failure, "
+             "the errors that follow (the driver's, the other workers') its victims; the lines do not say why the "
+             "node went (preemption of a spot or preemptible instance, the raylet or the host crashed -- the OOM "
+             "killer, a reboot -- or its health checks timed out) nor which rank that worker was (an actor's pid "
+             "and IP are no rank)" if actor else
              f"Ray's GCS marked {len(evs)} node(s){at} dead after missing "
              "their heartbeats: every worker there is gone and the job's errors that follow are its victims; the lines "
              "do not say why (Ray's own list: the raylet crashed -- the OOM killer, a preempted or rebooted node -- or "
@@ -135,6 +147,11 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "and dmesg -T for the OOM killer; check whether the node was preempted or rebooted (the scheduler's or "
             "cloud's events); for a busy but healthy node raise the GCS health-check timeout "
             "(RAY_health_check_timeout_ms, RAY_health_check_failure_threshold)." + (
+                " The node died under the actor: ray status / node health on the cluster (ray list nodes shows the "
+                "dead node and its death reason), the cloud's events for a preemption of a spot / preemptible "
+                "instance, and the node memory (the OOM killer in dmesg on that host); to let a Ray Train run "
+                "survive a lost node, checkpoint and resume with FailureConfig(max_failures) above the failures "
+                "expected." if actor else "") + (
                 " A node's raylet most often dies of the host: check the host memory OOM (Ray memory monitor, the "
                 "kernel's OOM killer in dmesg; memory usage of the node while it runs), the /tmp/ray disk space "
                 "(Ray's logs and spilled objects fill it: df -h /tmp/ray) and the shared memory /dev/shm size "
@@ -826,20 +843,36 @@ def _one_launched(c: Collected, lone) -> Verdict:
     torch.distributed.launch's CalledProcessError for the command of the last worker it started, '--local_rank=0',
     the paste cut before its status (readers.exits._launcher_exit): the launcher started one worker, and it raised
     for it, so that worker -- local rank 0, rank 0 of a job nothing says spans nodes -- failed. Its untagged
-    exception above the launcher's traceback, if one, is its own; its class names no cause."""
+    exception above the launcher's traceback, if one, is its own; its class names no cause. Accelerate's
+    simple_launcher's record of its only process cut the same way reads alike (rules A, AG, BF (6); round 90's
+    kohya-trainer-119): the exit status or signal the cut took is what says how it ended."""
     own = _lone_worker_error(c)
+    simple = lone.event.data.get("launcher") == "accelerate's simple_launcher"
+    head = ("accelerate's simple_launcher (accelerate launch without --multi_gpu) raised CalledProcessError for the "
+            "command of its only process, the script run by python itself (the paste cut before its exit status or "
+            "signal): the job's one process failed -- " if simple else
+            "torch.distributed.launch raised CalledProcessError for the command of the last worker it started, "
+            "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that "
+            "failed -- ")
+    tail = ("The end of the CalledProcessError line (the exit status or signal) says how it ended -- 'died with "
+            "<Signals.SIGKILL: 9>' is the kernel's OOM killer taking it for host memory (RAM; dmesg -T | grep -i "
+            "'killed process', free -h; a notebook's RAM limit: load the checkpoint in fp16 / safetensors, a "
+            "low-RAM loading option, a high-RAM runtime or swap), 'returned non-zero exit status 1' a Python "
+            "exception in the child's own stderr above the launcher's traceback; run the script's full command "
+            "(the CalledProcessError's Command, whole) once without accelerate launch to see its error and exit "
+            "status." if simple else
+            "Run the worker's full command (the CalledProcessError's Command, whole) once without the launcher to see "
+            "its error and exit status; for a log per rank use torchrun --log-dir DIR --redirects 3 --tee 3 in place "
+            "of torch.distributed.launch.")
     return Verdict(
-        "unknown", f"torch.distributed.launch raised CalledProcessError for the command of the last worker it started, "
-        "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that failed -- "
-        f"{lone.who}" + (f"; the exception above the launcher's traceback is that worker's own ({own[:160]}), of no "
-                         "known family" if own else "; its own error is not in these lines"),
+        "unknown", head + f"{lone.who}" + (f"; the exception above the launcher's traceback is that worker's own "
+                                            f"({own[:160]}), of no known family" if own
+                                            else "; its own error is not in these lines"),
         (f"Start from that worker's error ({own[:160]}): its traceback's last frames name the line of the script that "
          "raised it (a bare NotImplementedError is the script refusing an option or a data format it does not "
          "support: check the arguments against what that line expects -- the model type, the training file's format "
          "and columns)" if own else "Read the worker's own error above the launcher's traceback (its stderr)")
-        + ". Run the worker's full command (the CalledProcessError's Command, whole) once without the launcher to see "
-        "its error and exit status; for a log per rank use torchrun --log-dir DIR --redirects 3 --tee 3 in place of "
-        "torch.distributed.launch.",
+        + ". " + tail,
         "medium", lone.culprits, [lone.event.brief()])
 
 

@@ -1700,7 +1700,7 @@ _PG_SETUP_CUT_FIX = (
 # started its workers -- before any worker ran, no frame below it shown (lead rules N, X (2), AB (2))
 _R_AGENT_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]distributed[/\\]elastic[/\\]agent[/\\]server[/\\]'
                            r'api\.py"')
-_R_AGENT_SETUP = re.compile(r"(?:self\.)?_initialize_workers\(")
+_R_AGENT_SETUP = re.compile(r"(?:self\.)?_(?:initialize|restart)_workers\(")
 # ... or its last frame still in torchrun's own launcher, above the agent: torch/distributed/run.py (main, run) or
 # launcher/api.py (elastic_launch's __call__, launch_agent) -- torchrun raised creating its rendezvous handler or
 # running the agent, no worker frame below it (lead rule BC (1); round 72's dlrover-374, as qwen-1004)
@@ -1720,6 +1720,25 @@ _RDZV_CUT_FIX = (
     "etcd server must serve its v2 API (ETCD_ENABLE_V2=true for etcd 3.4+, or use the etcd-v2 backend); the c10d "
     "backend (--rdzv_backend=c10d) needs no etcd. To let the job go on after an agent fails, restart the failed agent "
     "before the rendezvous closes and give it --max_restarts. ")
+# ... or restarting it (_invoke_run calling _restart_workers, or that function itself: its workers stopped, then the
+# same rendezvous and start again), as it does after a worker failed or the membership changed (another node's agent
+# joined or left), max_restarts allowing (lead rule BC (1); round 90's dlrover-417)
+_AGENT_RESTART_FIX = (
+    "The agent restarts its worker group after one of its workers failed or the rendezvous saw the membership "
+    "change (a node's agent left or joined: an elastic job's node lost, a pod deleted), each restart counted against "
+    "--max_restarts: read the agent log above the traceback (LOGLEVEL=INFO) for why it restarted, and restart the "
+    "remaining nodes' agents with the same rdzv_id while the rendezvous is open (min_nodes / max_nodes: --nnodes "
+    "MIN:MAX for an elastic job). ")
+# ... or its last frame still in torchrun's own launcher (below): launch_agent raises the agent's own end there --
+# ChildFailedError when a worker failed (its failure table is the message), SignalException when the agent itself was
+# signalled -- as well as a rendezvous error (lead rule BC (1); round 90's efficientvim-3)
+_LAUNCHER_RAISE_FIX = (
+    "Under launch_agent the exception is most often ChildFailedError -- a worker failed: its failure table follows "
+    "the traceback (rank, exitcode, error_file) and the worker's own traceback is in the worker log above it (@record "
+    "/ TORCHELASTIC_ERROR_FILE put it in the table) -- or SignalException ('Received N death signal, shutting down "
+    "workers'): the launcher itself was signalled, SIGHUP (signal 1) when the terminal or ssh session it ran in "
+    "closed (a bare nohup ... & does not protect the launcher's process group: run it detached with setsid, tmux or "
+    "screen), SIGTERM / SIGINT from the scheduler or a Ctrl-C. ")
 _AGENT_SETUP_FIX = (
     "The exception text the paste cut says which part failed: a rendezvous error (RendezvousTimeoutError, "
     "RendezvousClosedError, a store's DistNetworkError / 'Address already in use') or a failure starting the workers; "
@@ -2118,6 +2137,30 @@ def _cut_semaphore(ev, who: str) -> Verdict:
         "medium", [], [ev.brief()], job_wide=True)
 
 
+def _xla_spawn_cut(ev, who: str) -> Verdict:
+    """Lead rules BG (6), AB (2), AC (1) (round 90's xla-6015): a parent's traceback cut inside torch_xla's spawn
+    (xmp.spawn -> pjrt.spawn -> run_multiprocess, signatures.R_XLA_SPAWN_FRAME) before its error text: PJRT ran one
+    process per device in a process pool and raises there the first child's exception, or BrokenProcessPool for a
+    child that died abruptly -- which child, and why, the cut does not show; the children's own SIGTERM lines are the
+    pool's teardown after it, and carry no rank. Unknown, nobody named. Not read so: a child's own frames
+    (_run_thread_per_device, the training function), read as any cut traceback."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} traceback in torch_xla's multiprocess spawn ({ev.text[:200]}), before its "
+        "exception line: xmp.spawn runs one process per device (PJRT's run_multiprocess, a process pool) and raises "
+        "there when a child failed -- the child's own exception re-raised, or BrokenProcessPool where a child died "
+        "abruptly (killed: host memory, a native crash) -- and the other children are torn down (SIGTERM) after it; "
+        "which child failed first and why, these lines do not show, and a child's pid or thread id is no rank",
+        "Find the first child's own error: its traceback printed above the parent's (the first process that was not "
+        "SIGTERM'd), or run with nprocs=1 to surface the worker's exception in one process (PT_XLA_DEBUG=1 for "
+        "XLA's own debug output). A BrokenProcessPool (a child died abruptly, no exception of its own) is most often "
+        "the host memory of the TPU VM / host running out with one process per device: dmesg -T | grep -i 'killed "
+        "process' for the OOM killer, reduce batch size / model memory held per process (load the model once before "
+        "spawning, or in each child with less host memory); with start_method='fork' the children share the "
+        "parent's state, start_method='spawn' instead of fork where the parent already touched the XLA runtime. "
+        + _CUT_TB_FIX, "low", [], [ev.brief()])
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -2240,6 +2283,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
             _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if ev.data.get("xla_spawn"):
+        return _xla_spawn_cut(ev, who)
     if (rdzv := _R_RDZV_HANDLER_FILE.search(ev.text)) is not None:
         return Verdict(
             "store_rendezvous",
@@ -2254,15 +2299,20 @@ def _cut_where(ev, who: str) -> Verdict | None:
             f"the input stops inside {who} traceback in torchrun's own launcher ({ev.text[:200]}: '{code[:120]}'), "
             "before its exception line: torchrun raised setting up its rendezvous or running its elastic agent, "
             "above any worker -- no frame below it and no error text show what failed, nor any rank at fault",
-            _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
-    if _R_AGENT_FILE.search(ev.text) and (func == "_initialize_workers" or _R_AGENT_SETUP.match(code)):
+            _LAUNCHER_RAISE_FIX + _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+    if _R_AGENT_FILE.search(ev.text) and (func in ("_initialize_workers", "_restart_workers")
+                                          or _R_AGENT_SETUP.match(code)):
+        restart = func == "_restart_workers" or "_restart_workers(" in code
         return Verdict(
             "unknown",
-            f"the input stops inside {who} traceback in torchrun's elastic agent setting up its worker group "
-            f"({ev.text[:200]}: '{code[:120]}'), before its exception line: the agent raised while it rendezvoused "
-            "with the other agents and started its workers, before any worker ran -- no frame below it and no error "
-            "text show whether the rendezvous or the start failed, nor any rank at fault",
-            _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+            f"the input stops inside {who} traceback in torchrun's elastic agent "
+            + ("restarting" if restart else "setting up") + f" its worker group ({ev.text[:200]}: '{code[:120]}'), "
+            "before its exception line: the agent raised while it "
+            + ("stopped its workers to rendezvous again with the other agents and start them anew" if restart else
+               "rendezvoused with the other agents and started its workers, before any worker ran")
+            + " -- no frame below it and no error text show whether the rendezvous or the start failed, nor any "
+            "rank at fault",
+            (_AGENT_RESTART_FIX if restart else "") + _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     call = _R_PG_SETUP_CALL.search(code)
     if (func in _PG_SETUP_FUNCS and _R_C10D_FILE.search(ev.text)) or call is not None:
         what = f"torch.distributed's {func}" if call is None else f"{func}'s call of torch.distributed's set-up"
