@@ -731,6 +731,13 @@ SNIFF = 8192
 #   has failed.  Ray Train's record of the training worker whose actor died ("(TorchTrainer pid=89392) Worker 0 has
 #             failed."), which holds no other word: that worker, by its world rank (S.R_RAY_TRAIN_FAILED,
 #             readers.exits._launcher_exit, verdict.exits._ray_died, lead rules I, AU (4), BJ (1); round 89's ray-47461)
+#   oom-killer  the kernel's own record of its OOM killer in a pasted dmesg ("[2612362.231458] python invoked
+#             oom-killer: gfp_mask=..."), its "Killed process" line not pasted: host memory (S.R_HOST_KILL,
+#             readers.exits, lead rules A, BJ (1); round 90's dali-585)
+#   when fork()  an RDMA library's own fork-safety abort ("For the libfabric EFA provider to work safely when
+#             fork() is called, you will need to set ... RDMAV_FORK_SAFE"), which holds no other word
+#             (S.R_RDMA_FORK, readers.settings, verdict.launch._cuda_fork, lead rules W, BA (5); round 90's
+#             guided-diffusion-130)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -817,7 +824,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
-            b"accelerate: ", b"command not found: ")
+            b"accelerate: ", b"command not found: ", b"oom-killer", b"when fork()")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
