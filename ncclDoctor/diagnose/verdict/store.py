@@ -694,10 +694,10 @@ def _xrt_mesh_gone(conn: list, tags: list[str]) -> Verdict:
     store_rendezvous (_xrt_mesh)."""
     return Verdict(
         "early_exit",
-        f"the processes shown failed torch_xla's rendezvous {', '.join(repr(t) for t in tags)} (a step of the run "
-        f"past its set-up) on the XRT mesh service's closed connection: '{conn[0].data['store_conn']}'; they were "
-        "waiting in it when the service's host went away -- a process of the job (the master ordinal's, which "
-        "serves the mesh service) exited mid-run, and these lines do not show which one or why",
+        f"the processes shown failed torch_xla's rendezvous {', '.join(repr(t) for t in tags)}, a step of the run "
+        "past its set-up, on the XRT mesh service's closed connection ('Socket closed'): they were waiting in it "
+        "when the service's host went away -- a process of the job (the master ordinal's serves the service) exited "
+        "mid-run; which one, and why, the lines do not show",
         "Find the first failing process: read each process's own log (the master ordinal's first) for the one that "
         "ended before the rendezvous -- a process killed while saving (SIGKILL: the host memory ran out, dmesg OOM "
         "killer), its own exception, or an ordinal that skipped the call: every ordinal must call xm.save (it is a "
