@@ -199,3 +199,9 @@ def test_bad_alloc_then_a_segfault_exit_is_an_unknown_native_crash(tmp_path):
 def test_bad_alloc_then_its_own_abort_stays_host_oom(tmp_path):
     v, acc = _verdict(tmp_path, _bad_alloc(-6))
     assert (v["cause"], v["culprits"]) == ("host_oom", [0]) and acc == {0}, v
+
+
+def test_bad_alloc_under_a_rank_tag_then_a_segfault_exit_stays_unknown(tmp_path):
+    # a launcher's rank prefix on the lines names the process, not the cause: the SIGSEGV still ended it
+    v, _ = _verdict(tmp_path, "".join(f"[rank0]: {line}\n" for line in _bad_alloc(-11).splitlines()))
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v

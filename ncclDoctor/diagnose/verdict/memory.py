@@ -425,7 +425,7 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     ranks = _ranks(c, "host_mem")
-    lone = lone_failure(c) if not ranks else None
+    lone = lone_failure(c)
     if lone is not None and lone.exitcode in _CRASH_EXITS and all(e.data.get("abort") for e in evs):
         # std::terminate on an uncaught std::bad_alloc ends its process with SIGABRT (-6): a process the launcher
         # records ending on a crash signal (SIGSEGV -11, SIGBUS -7) died of that crash, which the terminate line does
@@ -435,7 +435,8 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         sig = {-11: "SIGSEGV", -7: "SIGBUS", -4: "SIGILL", -8: "SIGFPE"}[lone.exitcode]
         return Verdict(
             "unknown",
-            f"{lone.who} ended on a native crash ({sig}, exit code {lone.exitcode}) after an uncaught std::bad_alloc "
+            f"{_named(ranks) if ranks else lone.who} ended on a native crash ({sig}, exit code {lone.exitcode}) "
+            "after an uncaught std::bad_alloc "
             f"({_what(evs[0])[:120]}): std::terminate's own end is SIGABRT (-6), so the crash is what ended it, and "
             "the lines show neither the OOM killer nor what crashed",
             "Check host memory first (std::bad_alloc): free -h and dmesg on that node (the OOM killer, a cgroup "
@@ -443,7 +444,7 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "or fewer processes per node; also check for a corrupted or huge tensor size passed to an allocation. "
             "If memory is not short, take the native stack of the crash: PYTHONFAULTHANDLER=1 (python -X "
             "faulthandler) and a core dump / gdb backtrace (ulimit -c unlimited; gdb python core -> bt).",
-            "medium", lone.culprits, _samples(c, "host_mem"))
+            "medium", ranks or lone.culprits, _samples(c, "host_mem"))
     if not ranks:
         # a SIGABRT is the abort of an uncaught std::bad_alloc when that is what the lines show (std::terminate)
         abort = any(e.data.get("abort") for e in evs)
