@@ -812,20 +812,26 @@ def test_torch_xlas_mesh_master_unreachable_or_a_mesh_rendezvous_failing_is_the_
     meet rendezvous 'init': Socket closed (14)") -- are the job's rendezvous service: store_rendezvous, nobody named,
     even beside xmp.spawn's "process N terminated with exit code 17" (the index of the child it joined first). The
     service's INFO and VLOG lines of the same waits ("Waiting to connect to client mesh master", "Waiting for
-    rendezvous") fail nothing."""
+    rendezvous") fail nothing. Round 90 (xla-1870, rules G, O, AK (1)): a rendezvous of the run past its set-up
+    (xm.save's 'torch_xla.core.xla_model.save') failing on the service's closed or reset connection is the service's
+    host gone mid-run, early_exit with nobody named -- rule AS (1) is the start-up's (test_diagnose_family_fabric90)."""
     spawn = ('  File "/usr/lib/python3.8/site-packages/torch/multiprocessing/spawn.py", line 112, in join\n'
              "    (error_index, exitcode)\n"
              "Exception: process 3 terminated with exit code 17\n")
     for line in ("Failed to connect to client mesh master: 5f0e1a2b3c4d:48213\n",
                  "Exception in device=TPU:2: tensorflow/compiler/xla/xla_client/mesh_service.cc:294 : Failed to meet "
-                 "rendezvous 'init': Socket closed (14)\n",
-                 "2021-03-02 11:04:17.118230: E tensorflow/compiler/xla/xla_client/tf_logging.cc:11] Failed to meet "
-                 "rendezvous 'torch_xla.core.xla_model.save': Connection reset by peer (14)\n"):
+                 "rendezvous 'init': Socket closed (14)\n"):
         for tail in ("", spawn):
             d = _report(tmp_path, line + tail)
             v = d["verdict"]
             assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not _accused(d), (line, tail, v)
             assert "mesh master" in v["fix"] and "XRT_MESH_SERVICE_ADDRESS" in v["fix"], v
+    save = ("2021-03-02 11:04:17.118230: E tensorflow/compiler/xla/xla_client/tf_logging.cc:11] Failed to meet "
+            "rendezvous 'torch_xla.core.xla_model.save': Connection reset by peer (14)\n")
+    for tail in ("", spawn):
+        d = _report(tmp_path, save + tail)
+        v = d["verdict"]
+        assert (v["cause"], v["culprits"]) == ("early_exit", []) and not _accused(d), (tail, v)
     quiet = ("2021-03-02 11:04:02.005512: I tensorflow/compiler/xla/xla_client/mesh_service.cc:234] Waiting to connect "
              "to client mesh master (300 seconds) 5f0e1a2b3c4d:48213\n"
              "2021-03-02 11:04:03.101977: I tensorflow/compiler/xla/xla_client/mesh_service.cc:350] Waiting for "

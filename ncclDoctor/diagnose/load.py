@@ -747,6 +747,13 @@ SNIFF = 8192
 #             source gone or the target there, another process's same rename first (parse._save_frame, crash reader:
 #             save_rename, verdict.unread._SAVE_RENAME_FIX, lead rules BG (4), BJ (2), J, T; round 90's minicpm-v-144,
 #             mm-eureka-v0-8, ms-swift-3031)
+#   oom-killer  the kernel's own record of its OOM killer in a pasted dmesg ("[2612362.231458] python invoked
+#             oom-killer: gfp_mask=..."), its "Killed process" line not pasted: host memory (S.R_HOST_KILL,
+#             readers.exits, lead rules A, BJ (1); round 90's dali-585)
+#   when fork()  an RDMA library's own fork-safety abort ("For the libfabric EFA provider to work safely when
+#             fork() is called, you will need to set ... RDMAV_FORK_SAFE"), which holds no other word
+#             (S.R_RDMA_FORK, readers.settings, verdict.launch._cuda_fork, lead rules W, BA (5); round 90's
+#             guided-diffusion-130)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -835,7 +842,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
-            b", in _save", b", in save", b"Segfault encountered")
+            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1084,7 +1091,9 @@ def _automata():
     holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
     six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
     three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two); 358 (the
-    review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60."""
+    review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60; 366 (round
+    90's fixes: trackers' prompts, pickling, save frames, segfault banners, oom-killer, fork
+    safety, a node's death): six of 61 (a seventh of 6 would hold 360 + 6)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1095,7 +1104,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 60
+_CHUNK = 61
 _AUTOMATON: dict = {}
 
 

@@ -305,13 +305,15 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # (TensorRT-LLM's NCCLCHECK: "Failed, NCCL error /src/.../opUtils.cpp:125 'unhandled system error (run with ...)'")
 # (HugeCTR's CK_NCCL_THROW_: "RuntimeError: Runtime error: unhandled system error", the NCCL call on the next line:
 # only NCCL's own distinctive wordings after a bare "Runtime error: ", never its generic "internal error")
+# (a paste cut inside "unhandled system error" at the line's end, "NCCL error: unhandled syst": no other NCCL string
+# starts "unhandled sys", so it is ncclSystemError -- readers.nccl; round 90's awesome-akash-543, vLLM's NCCL_CHECK)
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
                         r"\bRuntime error: (?=unhandled (?:system|cuda) error\b|remote process exited or)|"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
                         r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |\bNCCL failure: |"
                         r"\bnccl[A-Z]\w{2,40}(?:\([\w&, ]{0,40}\))? failed: )("
-                        r"unhandled system error|"
+                        r"unhandled system error|unhandled sys(?:t(?:em?)?)?(?=\s*$)|"
                         r"remote process exited or there was a network error|internal error|"
                         r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
 # nccl-tests' NCCLCHECK (src/common.h): "HOST: Test NCCL failure common.cu:345 'unhandled system error'", HOST the
@@ -3257,6 +3259,14 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # need to avoid running any instruction using `torch.cuda` in any cell"; its second half alone where the message is
 # split over lines, as IPython's listing of the raise prints its string literals, one per numbered line: round 81's
 # fastai-3923)
+# An RDMA library's own fork-safety check aborting the process (libfabric's EFA provider: "A process has executed an
+# operation involving a call to the fork() system call ... For the libfabric EFA provider to work safely when fork()
+# is called, you will need to set the following environment variable: RDMAV_FORK_SAFE ... Your job will now abort."):
+# a process forked (a DataLoader worker, a subprocess) after the library registered memory, and the library ends it,
+# naming the setting it lacks (verdict.launch._cuda_fork, lead rules W, BA (5)); the library's name (group "lib").
+# Open MPI's own warning of the same fork ("Open MPI is currently operating in a condition that could result in
+# memory corruption") lets the job run on and is not read here.
+R_RDMA_FORK = re.compile(r"For the (?P<lib>[\w.-]{1,40}(?: [\w.-]{1,40}){0,4}?) to work safely when fork\(\)")
 R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
                          r"you must use the '?spawn'? start method)?|"
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"

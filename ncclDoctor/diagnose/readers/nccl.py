@@ -40,7 +40,9 @@ class NcclReaders:
         code = m.group(0) if m else None
         if code is None:
             m2 = S.R_NCCL_OLD.search(text)
-            code = S.OLD_CODE[m2.group(1).lower()] if m2 else None
+            said = m2.group(1).lower() if m2 else ""
+            # a paste cut inside "unhandled system error" at its line's end (signatures.R_NCCL_OLD)
+            code = S.OLD_CODE.get(said) or ("ncclSystemError" if said.startswith("unhandled sys") else None)
         in_init = False
         if code is None and "Nccl" in text:  # CuPy's binding (signatures.R_CUPY_COMM_INIT): frames, or a bare class
             if S.R_CUPY_COMM_INIT.search(text):

@@ -31,6 +31,12 @@ class SettingsReaders:
             ev.data["said"] = (f.group(0) if f.group(0).startswith(("Cannot", "using")) else
                                self._body[start:f.end()].strip()[:300])
             return ev
+        rf = S.R_RDMA_FORK.search(text) if "when fork()" in text else None
+        if rf:  # an RDMA library's fork-safety check ending the process: its setting, every process's (rule W)
+            ev = self._context(lineno, text, "fork_unsafe")
+            ev.rank = None
+            ev.data.update(lib=rf.group("lib"), said=rf.group(0))
+            return ev
         m = S.R_BOOTSTRAP_ONLY.search(self._body) if "supports only" in text else None
         if m is None:
             return None

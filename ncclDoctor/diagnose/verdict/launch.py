@@ -3180,7 +3180,7 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     set their device never reached init_process_group."""
     evs = c.samples.get("cuda_fork", [])
     if not evs:
-        return None
+        return _rdma_fork(c)
     waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
                             ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
     notebook = ""
@@ -3207,6 +3207,30 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "call set_start_method('spawn') (or torch.multiprocessing.spawn); for a DataLoader whose workers touch CUDA "
         "pass multiprocessing_context='spawn' or keep CUDA out of its dataset. Or do not initialise CUDA in the parent "
         "before it forks (no torch.cuda call or CUDA tensor before the engine / pool / DataLoader is created).",
+        "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _rdma_fork(c: Collected) -> Verdict | None:
+    """Lead rules W, BA (5), AG: an RDMA library's own fork-safety check (libfabric's EFA provider: "For the libfabric
+    EFA provider to work safely when fork() is called, you will need to set ... RDMAV_FORK_SAFE ... Your job will now
+    abort.") ending a process that forked (a DataLoader worker, a subprocess) after the library registered memory:
+    the SIGABRT after it is the library's deliberate abort naming a host setting every process shares, not rule A's
+    signal with no cause -- config, no rank (round 90's guided-diffusion-130). Open MPI's warning of the same fork,
+    which lets the job run on, is not read so (signatures.R_RDMA_FORK)."""
+    evs = c.samples.get("fork_unsafe", [])
+    if not evs:
+        return None
+    lib = evs[0].data["lib"]
+    return Verdict(
+        "config",
+        f"the {lib} (an RDMA fabric library loaded by the MPI / NCCL stack) saw fork() called after it registered "
+        f"memory and aborted the process itself ('{evs[0].data['said']}'): its fork-safety setting "
+        "(RDMAV_FORK_SAFE) is not set, a host setting every process shares, so no rank is at fault",
+        "Set RDMAV_FORK_SAFE=1 (and FI_EFA_FORK_SAFE=1 for the libfabric EFA provider) in the job's environment, or "
+        "avoid fork after the fabric is initialised: DataLoader num_workers=0 or multiprocessing_context='spawn' "
+        "(the spawn / forkserver start method), no subprocess forked from the trainer after MPI / NCCL init; on a host "
+        "without EFA keep MPI off the OFI/EFA provider (FI_PROVIDER=tcp or shm; Open MPI --mca mtl ^ofi); or upgrade "
+        "libfabric / aws-ofi-nccl / rdma-core to versions with fork support.",
         "high", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 

@@ -415,6 +415,9 @@ def _proxy_rank(c: Collected, evs: list[Event]) -> list[int]:
     return sorted(found) if len(found) == 1 else []
 
 
+_CRASH_EXITS = (-11, -7, -4, -8)  # SIGSEGV, SIGBUS, SIGILL, SIGFPE: a native crash, not an abort
+
+
 def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A process's own exception saying host RAM ran out (torch's DefaultCPUAllocator, Python's MemoryError):
     host_oom, on the rank its line names, else the one the launcher shows failing (rule A)."""
@@ -422,8 +425,27 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return None
     ranks = _ranks(c, "host_mem")
+    lone = lone_failure(c)
+    if lone is not None and lone.exitcode in _CRASH_EXITS and all(e.data.get("abort") for e in evs):
+        # std::terminate on an uncaught std::bad_alloc ends its process with SIGABRT (-6): a process the launcher
+        # records ending on a crash signal (SIGSEGV -11, SIGBUS -7) died of that crash, which the terminate line does
+        # not explain (it may be a bad size, not RAM): cause unknown on the process the record names (rule A's table,
+        # BJ (1): host_oom needs the OOM killer, -9 or 'Killed'); the bad_alloc only adds fix words (round 90's
+        # point-uv-diffusion-3). A -6 beside it is the terminate's own abort, read as host_oom below.
+        sig = {-11: "SIGSEGV", -7: "SIGBUS", -4: "SIGILL", -8: "SIGFPE"}[lone.exitcode]
+        return Verdict(
+            "unknown",
+            f"{_named(ranks) if ranks else lone.who} ended on a native crash ({sig}, exit code {lone.exitcode}) "
+            "after an uncaught std::bad_alloc "
+            f"({_what(evs[0])[:120]}): std::terminate's own end is SIGABRT (-6), so the crash is what ended it, and "
+            "the lines show neither the OOM killer nor what crashed",
+            "Check host memory first (std::bad_alloc): free -h and dmesg on that node (the OOM killer, a cgroup "
+            "limit), swap, smaller batch size / fewer DataLoader num_workers / less data held in memory per process "
+            "or fewer processes per node; also check for a corrupted or huge tensor size passed to an allocation. "
+            "If memory is not short, take the native stack of the crash: PYTHONFAULTHANDLER=1 (python -X "
+            "faulthandler) and a core dump / gdb backtrace (ulimit -c unlimited; gdb python core -> bt).",
+            "medium", ranks or lone.culprits, _samples(c, "host_mem"))
     if not ranks:
-        lone = lone_failure(c)
         # a SIGABRT is the abort of an uncaught std::bad_alloc when that is what the lines show (std::terminate)
         abort = any(e.data.get("abort") for e in evs)
         ranks = lone.culprits if lone is not None and (lone.exitcode not in (None, 0, -6, -15) or

@@ -224,12 +224,25 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
-            "device list with gaps." + _old_nccl(evs),
+            "device list with gaps." + _old_nccl(evs) + _topo_files(c),
             "medium",
             who,
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+def _topo_files(c: Collected) -> str:
+    """Lead rule T: the topology or graph file the lines show NCCL taking from the environment ("NCCL_TOPO_FILE set
+    by environment to /opt/microsoft/ncv4/topo.xml", an exported NCCL_GRAPH_FILE) beside an ncclSystemError: NCCL
+    reads the machine from that file instead of sysfs, and a file made for another machine type (a VM size's image)
+    fails its set-up, so the fix names it (round 90's nccl-1101); '' where no such file is set."""
+    files = [f"{n}={next(iter(c.settings[n]))}" for n in ("NCCL_TOPO_FILE", "NCCL_GRAPH_FILE") if c.settings.get(n)]
+    if not files:
+        return ""
+    return (f" The lines show {' and '.join(files)} set: NCCL builds its topology from that file, not the machine's "
+            "own PCI tree; check it matches this machine (the VM size / image it was made for), or unset "
+            "NCCL_TOPO_FILE / NCCL_GRAPH_FILE to let NCCL detect it.")
 
 
 # an exception's own line, as a traceback ends (its class, then the message), not a log line quoting it

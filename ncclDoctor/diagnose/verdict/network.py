@@ -805,6 +805,40 @@ def loopback_master(c: Collected) -> str | None:
             "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
 
 
+def _ib_asked(c: Collected) -> str:
+    """The setting the lines show asking NCCL for its IB transport ("NCCL_IB_DISABLE=0" exported or NCCL's own
+    "NCCL_IB_DISABLE set by environment to 0", NCCL_NET=IB, an NCCL_IB_HCA naming devices): the job was meant to run
+    over the fabric. '' where none does (NCCL's default alone says nothing of the cluster)."""
+    for name, want in (("NCCL_IB_DISABLE", ("0",)), ("NCCL_NET", ("IB", "ib")), ("NCCL_IB_HCA", None)):
+        vals = [v.strip("'\" ") for v in c.settings.get(name) or {}]
+        hit = next((v for v in vals if (v in want if want else v and not v.startswith("^"))), None)
+        if hit:
+            return f"{name}={hit}"
+    return ""
+
+
+def _ib_asked_unseen(c: Collected, asked: str) -> Verdict:
+    """Lead rules Z, AX (1), V (1): NCCL's IB transport found no device ("NET/IB : No device found") in a job whose
+    own settings ask for it (NCCL_IB_DISABLE=0 set, NCCL_NET=IB, NCCL_IB_HCA) and whose lines do not show the
+    whole job on one host: the fabric meant to carry the job is not set up for the processes, which fall back to
+    sockets -- network_setup, no rank (round 90's pytorch-111424); a removed or wrong setting beside it goes into the
+    fix (rule L), the fabric's failure being shown. 'No device found' with no setting asking for IB (an Ethernet-only
+    cluster) is not read so."""
+    return Verdict(
+        "network_setup",
+        f"NCCL's IB transport found no device ('NET/IB : No device found') although the job's settings ask for it "
+        f"({asked}): the InfiniBand fabric meant to carry the job is not open to the processes, so NCCL falls back "
+        "to TCP sockets (NET/Socket) -- slow, or failing where the socket interface does not reach the other nodes",
+        "Give the processes the InfiniBand devices: check ibv_devinfo on the node (inside the container if one is "
+        "used) lists the HCA; in a container expose /dev/infiniband (docker --device /dev/infiniband, --cap-add="
+        "IPC_LOCK, --ulimit memlock=-1) and install libibverbs / rdma-core with the HCA's provider (libmlx5); check "
+        "that NCCL_IB_HCA (if set) names the HCA (ibv_devinfo's names) and NCCL_SOCKET_IFNAME the right interface; "
+        "remove settings NCCL no longer reads (NCCL_IB_CUDA_SUPPORT is removed: use NCCL_NET_GDR_LEVEL). Rerun with "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: 'NET/IB : Using [0]mlx5_0:1/IB' and 'Using network IB' instead "
+        "of 'Using network Socket' show the fabric in use; nccl-tests across the two nodes confirm it.",
+        "medium", [], [c.networks["no_ib"]])
+
+
 def _ib_unseen(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule Z: NCCL's own IB transport found no device ("NET/IB : No device found"), and NET/Socket on two or
     more hosts runs over their IPoIB interfaces (ib0, ib1: an InfiniBand HCA is in those hosts): the job's traffic
@@ -815,6 +849,9 @@ def _ib_unseen(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     meant to carry the job from one host's lines too, unless the lines show the whole job on that host."""
     from ncclDoctor.diagnose.verdict.noise import one_host_alone
 
+    asked = _ib_asked(c)
+    if "no_ib" in c.networks and "IB" not in c.networks and asked and not one_host_alone(c):
+        return _ib_asked_unseen(c, asked)
     if "Socket" not in c.networks or "IB" in c.networks or not c.ipoib_hosts:
         return None
     # lead rule AX (1): NCCL failing to load the verbs library itself ('Failed to open libibverbs') while its sockets

@@ -4,6 +4,7 @@ coordination barrier; the launch settings behind them (config: launchers per nod
 from __future__ import annotations
 
 import ipaddress
+import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import Event, is_loopback
@@ -678,6 +679,33 @@ def _exit_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in heads[:3]])
 
 
+# an xm.rendezvous tag of the job's set-up (xmp.spawn examples' 'init', a 'download_only_once' of the data before
+# training): a service failing there is rule AS (1)'s start-up failure
+_SETUP_TAG = re.compile(r"(?i)init|setup|set_up|start|download|prepare|load")
+
+
+def _xrt_mesh_gone(conn: list, tags: list[str]) -> Verdict:
+    """Lead rules G, O, AK (1): every process shown failing fails a rendezvous the XRT mesh service holds for a
+    step of the run past its set-up (xm.save's 'torch_xla.core.xla_model.save', a tag of the training loop) on the
+    service's closed connection ('Socket closed'): they were connected and waiting in it when the service's host
+    (the master ordinal's process) went away -- a process of the job exited mid-run: early_exit; the lines show
+    neither which process died nor that it hosted the service, so nobody is named, and the processes failing only
+    on the closed socket are its victims (round 90's xla-1870). A set-up tag ('init') stays rule AS (1)'s
+    store_rendezvous (_xrt_mesh)."""
+    return Verdict(
+        "early_exit",
+        f"the processes shown failed torch_xla's rendezvous {', '.join(repr(t) for t in tags)}, a step of the run "
+        "past its set-up, on the XRT mesh service's closed connection ('Socket closed'): they were waiting in it "
+        "when the service's host went away -- a process of the job (the master ordinal's serves the service) exited "
+        "mid-run; which one, and why, the lines do not show",
+        "Find the first failing process: read each process's own log (the master ordinal's first) for the one that "
+        "ended before the rendezvous -- a process killed while saving (SIGKILL: the host memory ran out, dmesg OOM "
+        "killer), its own exception, or an ordinal that skipped the call: every ordinal must call xm.save (it is a "
+        "rendezvous; it writes from the master only, master_only=True), so call it on every process, save a smaller "
+        "checkpoint or from one process, and keep the mesh service's host (XRT_TPU_CONFIG's master) up until all "
+        "have passed it.", "low", [], [e.brief() for e in conn[:3]], job_wide=True)
+
+
 def _xrt_mesh(conn: list) -> Verdict:
     """torch_xla's XRT mesh service failing a process that asks it for the mesh at start-up, connects to its master
     or meets a rendezvous it holds (lead rules L, Y, AS (1)): the
@@ -685,6 +713,9 @@ def _xrt_mesh(conn: list) -> Verdict:
     (or no longer) serving that process (its host process gone, a stale server on the port, a forked client's
     inherited state, a runtime mismatch), which the lines do not tell apart: no rank is at fault from them."""
     said = conn[0].data["store_conn"]
+    tags = {e.data.get("tag") for e in conn}
+    if None not in tags and not any(_SETUP_TAG.search(t) for t in tags):
+        return _xrt_mesh_gone(conn, sorted(tags))
     when = "in a rendezvous it holds (xm.rendezvous)" if "meet rendezvous" in said else \
         "at start-up, before any collective"
     return Verdict(
