@@ -1091,9 +1091,9 @@ def _automata():
     holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
     six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
     three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two); 358 (the
-    review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60; 366 (round
-    90's fixes: trackers' prompts, pickling, save frames, segfault banners, oom-killer, fork
-    safety, a node's death): six of 61 (a seventh of 6 would hold 360 + 6)."""
+    review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60; 366 (session 34,
+    round 90's fixes: trackers' prompts, pickling, save frames, segfault banners, oom-killer, fork
+    safety, a node's death): six of 61 (at 60 a seventh would hold six)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
