@@ -6,6 +6,8 @@ starts with the confidence and continues with the proving lines as ``file:line: 
 
 from __future__ import annotations
 
+import re
+
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
 from ncclDoctor.diagnose.lone import torn_down
@@ -260,14 +262,40 @@ def settings_findings(c: Collected) -> list[Finding]:
     if not c.settings:
         return []
     env = {name: next(iter(vals)) for name, vals in c.settings.items()}
+    older = _removed_later(c, env)
     out = []
     for f in lint(env):
         if f.severity == Severity.INFO:
             continue  # LOG020 lists every setting; only what is wrong becomes its own finding
+        if f.code == "ENV003" and any(f"{n} was removed" in f.message for n in older):
+            continue  # the NCCL the lines show is older than the removal: it still reads the variable
         names = [n for n in env if n in f.message]
         f.evidence = [c.settings[n][env[n]] for n in names[:3]] + list(f.evidence)
         f.message = "in the logs: " + f.message
         out.append(f)
+    return out
+
+
+def _version(text: str) -> tuple[int, ...] | None:
+    m = re.search(r"NCCL (?:version )?(\d{1,3})\.(\d{1,3})(?:\.(\d{1,3}))?", text)
+    return tuple(int(g) for g in m.groups() if g is not None) if m else None
+
+
+def _removed_later(c: Collected, env: dict[str, str]) -> set[str]:
+    """Settings NCCL removed in a release later than every "NCCL version X" line the logs print (an NCCL 2.2.13's
+    NCCL_SINGLE_RING_THRESHOLD, removed in 2.3): that NCCL still reads them, so ENV003 does not apply to the lines
+    (pytorch-7019, round 91). Without a version line the lint stands."""
+    from ncclDoctor.knowledge.env_vars import BY_NAME
+
+    shown = [v for v in (_version(e.text) for e in c.samples.get("nccl_version", [])) if v]
+    if not shown:
+        return set()
+    out = set()
+    for name in env:
+        info = BY_NAME.get(name)
+        gone = _version(info.removed_in or "") if info is not None and info.status == "removed" else None
+        if gone and all(v[:len(gone)] < gone for v in shown):
+            out.add(name)
     return out
 
 
