@@ -29,6 +29,7 @@ ERROR_KINDS = ("nccl_error", "ib_completion", "socket_error", "gloo_error", "sto
 MAX_KEYS = 64
 # Families that show nothing failing: set-up chatter, settings, harmless warnings (lead rules K, L, N)
 QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_net", "setup_net_ib", "setup_shm",
+               "setup_p2p",
                "run_header", "agent_frame", "tcp_init", "store_host", "rank0_proc", "driver_step", "launch_procs",
                "gpus_shown", "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d", "engine_rpc",
                "rank_announce", "tb_cut", "tb_open", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
@@ -219,6 +220,8 @@ class Collected:
                     self.kinds["setup_net_ib"] += 1
             elif ev.data.get("shm"):
                 self.kinds["setup_shm"] += 1
+            elif ev.data.get("p2p"):  # a channel over NCCL's P2P transport: GPUs of one host
+                self.kinds["setup_p2p"] += 1
             if ev.data.get("tests_rank") is not None:
                 self._tests_world(ev.data["tests_rank"] + 1, ev.where)
             elif ev.kind == "run_start":  # nccl-tests' table header: its communicators were set up

@@ -542,6 +542,7 @@ class NcclReaders:
             ev.data["net"] = bool(S.R_SETUP_NET.search(text))
             ev.data["net_ib"] = ev.data["net"] and " via NET/IB" in text
             ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
+            ev.data["p2p"] = not ev.data["net"] and " via P2P/" in text
             return ev
         if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
             last, self._preamble = self._preamble, lineno

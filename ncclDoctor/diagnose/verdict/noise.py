@@ -412,7 +412,9 @@ def _if_it_hangs(c: Collected) -> str:
     """Lead rule K's fix for set-up chatter: what to collect if the job hangs after these lines. On one node (every
     NCCL process on one host, no network transport) the usual suspect is the GPUs' peer-to-peer path."""
     named = set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
-    one_node = len(named) == 1 and not c.kinds.get("setup_net")
+    # with no host named, channels over NCCL's P2P transport (P2P/IPC, P2P/direct pointer: GPUs of one host only)
+    # and none over a network are one node's ranks too (nccl-417, round 91: "[1] ... 1[21000] -> 0[1000] via P2P/IPC")
+    one_node = (len(named) == 1 or not named and c.kinds.get("setup_p2p")) and not c.kinds.get("setup_net")
     # channels "via SHM" / "via direct shared memory" between GPUs of one host are NCCL's fallback where P2P could not
     # be enabled: the reader may take them (and the "Could not enable P2P" INFO beside them) for the failure
     shm = ("The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
