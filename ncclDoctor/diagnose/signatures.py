@@ -2065,6 +2065,25 @@ R_TORCH_CUDA_INIT = re.compile(r"\bCUDA initialization: (?P<what>CUDA driver ini
 R_NCCL_RT_FAILED = re.compile(r"NCCL WARN (?:(?P<api>(?:cuda|hip)[A-Z]\w{2,60}) failed|"
                               r"failed to (?P<op>open|get) (?P<rt>CUDA|HIP) IPC handle) ?: ?(?:\d{1,4} )?"
                               r"(?P<what>[^\n]{1,120}?)\s*$")
+# The same WARN of the P2P transport's set-up cut off inside its message by the paste ("transport/p2p.cc:238 NCCL WARN
+# failed to ope"): read by its source location (lead rules BG (3), AJ (1)) -- the P2P transport's file and the text so
+# far a strict prefix of its IPC-handle WARN (P2P_IPC_WARNS, at least _P2P_CUT_MIN characters and two words) -- as that
+# WARN, the CUDA IPC call failing (lead rule V (2); round 91's ray-17909). A cut text of another file, or one no IPC
+# WARN begins with, stays unread.
+R_P2P_WARN_CUT = re.compile(r"\bp2p\.c[cu]:\d{1,6} NCCL WARN (?P<cut>[a-zA-Z][\w ]{0,40})$")
+P2P_IPC_WARNS = {"failed to open CUDA IPC handle": "open", "failed to get CUDA IPC handle": "get"}
+P2P_CUT_MIN = 8
+
+
+def p2p_warn_cut(text: str) -> str | None:
+    """The IPC operation ("open"/"get") of a P2P transport WARN cut inside its message, or None."""
+    m = R_P2P_WARN_CUT.search(text)
+    cut = m.group("cut").rstrip() if m else ""
+    if len(cut) < P2P_CUT_MIN or " " not in cut:
+        return None
+    return next((op for whole, op in P2P_IPC_WARNS.items() if len(cut) < len(whole) and whole.startswith(cut)), None)
+
+
 # A CUDA failure printed by another library's own logger rather than torch's or NCCL's check (lead rule AC (1) for
 # its rank): a CUDA driver-API call named failing (Isaac Gym's PhysX GPU pipeline: "PxgCudaUtils.h (54) : internal
 # error : SynchronizeStreams cuEventRecord failed"), a CUDA error code printed bare ("CUDA error 700", the quoted

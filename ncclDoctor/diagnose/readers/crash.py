@@ -270,6 +270,14 @@ class CrashReaders:
             ev.data.update(what=r.group("what").strip(), cuda_code=None, watchdog=False, api=api)
             self._cuda_open = (lineno, ev)
             return ev
+        op = S.p2p_warn_cut(text) if not m and "p2p.c" in text and "NCCL WARN" in text else None
+        if op:  # the P2P transport's IPC-handle WARN cut inside its message: read by its source location
+            ev = self._context(lineno, text, "cuda_error")
+            api = "cudaIpcOpenMemHandle" if op == "open" else "cudaIpcGetMemHandle"
+            ev.data.update(what=f"{api}: failed to {op} CUDA IPC handle (the WARN's message cut off after "
+                                f"'{text.rsplit('NCCL WARN', 1)[1].strip()}')", cuda_code=None, watchdog=False, api=api)
+            self._cuda_open = (lineno, ev)
+            return ev
         if not m and "ncclUnhandledCudaError" not in text and "out of memory" not in text:
             return self._cuda_lib_error(lineno, text)
         if not m or "ncclUnhandledCudaError" in text or "out of memory" in text or (

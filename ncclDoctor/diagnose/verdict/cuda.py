@@ -1098,7 +1098,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             and (launch := _ordinal_launch(evs, ranks, bool(c.worker_failures or c.child_failures)))):
         return launch
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
-    if warns and all(_SETUP_CUDA.search(e.text) for e in warns):
+    # (the P2P transport's IPC-handle WARN cut inside its message is read by its source location: round 91's ray-17909)
+    if warns and all(_SETUP_CUDA.search(e.text) or S.p2p_warn_cut(e.text) for e in warns):
         # NCCL's own CUDA call while connecting peers (p2p/IPC/cuMem set-up): the node's driver or the
         # container's CUDA, which every rank there shares, not one rank's kernel; name the rank as a lead only
         conf, shared = "low", True
