@@ -244,9 +244,28 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
             "were not given",
             unlogged, pg, target, _victim_lines(c, pg, timed),
         ))
-    if untagged and len(seqs) > 1:
+    if untagged and len(seqs) > 1 and not one_step_ahead([c.ranks[r].timeouts[pg] for r in timed]):
         out.append(_groups_unclear(c, pg, timed))
     return out
+
+
+def one_step_ahead(ts: list) -> bool:
+    """Lead rules B, E (one rank ahead does not change it): untagged timeouts at two adjacent SeqNums of one OpType
+    (and one size where printed), the higher held by one rank and the lower by at least two, every one having run for
+    the same time (within a minute): one group whose ranks are all inside (or one step past) the stuck collective, not
+    two groups (round 91's guidedcontrast-2: ranks 0, 1, 3 in ALLREDUCE 47362, rank 2 in 47363). SeqNums further
+    apart, other ops or sizes, a higher one held by several ranks or a tie, and different starts stay unclear."""
+    seqs = Counter(t.seq for t in ts)
+    if len(seqs) != 2 or None in seqs:
+        return False
+    (lo, n_lo), (hi, n_hi) = sorted(seqs.items())
+    if hi != lo + 1 or n_hi != 1 or n_lo < 2:
+        return False
+    ops = {t.op for t in ts}
+    sizes = {(t.numel_in, t.numel_out) for t in ts}
+    ran = [t.data.get("ran_for_ms") for t in ts]
+    return (len(ops) == 1 and None not in ops and len(sizes) == 1 and None not in ran
+            and max(ran) - min(ran) < 60_000)
 
 
 def _stopped(c: Collected, silent: list[int]) -> list[int]:

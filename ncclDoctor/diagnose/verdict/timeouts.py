@@ -13,6 +13,7 @@ from ncclDoctor.diagnose.reason import (
     _fmt_ranks,
     _own_rank,
     is_consequence,
+    one_step_ahead,
     timed_out_at,
     world_size,
 )
@@ -608,6 +609,12 @@ def one_collective(c: Collected) -> str | None:
     seqs = {t.seq for t in outs if t.seq is not None} or stuck
     ops = {t.op for t in outs if t.op}
     sizes = {t.numel_in for t in outs if t.numel_in is not None}
+    lines = c.samples.get("watchdog_timeout", [])
+    if len(seqs) == 2 and len(lines) == c.kinds.get("watchdog_timeout", 0) and one_step_ahead(lines):
+        # one rank a step past the collective the others are stuck in (rules B, E): still that collective
+        ahead = max(seqs)
+        return (f"the same {ops.pop() if ops else 'collective'} #{min(seqs)} (one rank a step past it, at #{ahead}: "
+                "inside or past it, none behind)")
     if len(seqs) > 1 or len(ops) > 1 or len(sizes) > 1:  # different sizes: maybe another group, or a desync
         return None
     return " ".join(x for x in ("the same", ops.pop() if ops else "collective", f"#{seqs.pop()}" if seqs else "") if x)
