@@ -1673,6 +1673,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self._context(lineno, text, "coll_print")
             ev.data["prints"] = prints
             self.aside.append(ev)
+        elif "torch.Size([" in body and self._coll_prints < 32 and (shape := S.R_SHAPE_PRINT.search(body)):
+            self._coll_prints += 1  # a tensor's shape printed alone (verdict.desync._gathered_shapes)
+            ev = self._context(lineno, text, "coll_print")
+            ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""))
+            self.aside.append(ev)
         if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):
             self._rng_sync_seen = True  # once per file: a frame setting a generator state rank 0 broadcast
             ev = self._context(lineno, text, "rng_sync_frame")

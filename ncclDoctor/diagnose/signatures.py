@@ -2252,6 +2252,11 @@ R_FUNCOL_RESULT = re.compile(r"\bAsyncCollectiveTensor\(tensor\(")
 R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}tensor\((?P<val>[^()]{0,400}?)"
                           r"device='(?P<dev>[a-z]{2,8}:\d{1,3})'(?:,\s{0,4}[\w=.<>]{1,60}){0,3}\)\s{0,4},?\s{0,4}"
                           r"torch\.Size\(\[(?P<size>[\d, ]{0,80})\]\)")
+# A job's own print of a tensor's shape alone, labelled by the tensor's name ("gathered_logits shape: torch.Size([4,
+# 906, 32020])", "x.shape = torch.Size([8, 512])"): read beside a gather's timeout by verdict.desync._gathered_shapes
+# (lead rule BV (1)); label: the name before "shape"/"size", size: the shape
+R_SHAPE_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w.]{0,60}?)[ _.](?:shape|size\(\))\s{0,2}[:=]?\s{0,4}"
+                           r"torch\.Size\(\[(?P<size>[\d, ]{1,80})\]\)")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '

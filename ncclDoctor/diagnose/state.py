@@ -130,6 +130,9 @@ class Collected:
     # traceback last lines ("RuntimeError: ..."), kept apart from the families: quoted for a rank
     # torchrun names as failed, never counted as a rank's error (a victim's traceback ends in one too)
     exceptions: list[Event] = field(default_factory=list)
+    # a job's own prints of a tensor's shape, by label ("gathered_logits" -> ["4,906,32020", ...]; 16 labels of 32
+    # prints, in the order read): verdict.desync._gathered_shapes
+    shape_prints: dict[str, list[str]] = field(default_factory=dict)
     # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else
     # explains the lines, never counted as a kind
     unread: list[Event] = field(default_factory=list)
@@ -208,6 +211,12 @@ class Collected:
             t = self.samples.setdefault(tag, [])
             if len(t) < SAMPLES:
                 t.append(ev)
+        if ev.kind == "coll_print" and ev.data.get("shape"):
+            label, size = ev.data["shape"]
+            if label.lower() in self.shape_prints or len(self.shape_prints) < 16:
+                got = self.shape_prints.setdefault(label.lower(), [])
+                if len(got) < 32:
+                    got.append(size)
         if ev.kind == "transport":
             self._transport(ev)
         elif ev.kind in ("setup", "run_start"):
@@ -407,6 +416,10 @@ class Collected:
                     mine.setdefault(v, where)
         for k, v in o.networks.items():
             self.networks.setdefault(k, v)
+        for label, sizes in o.shape_prints.items():
+            if label in self.shape_prints or len(self.shape_prints) < 16:
+                got = self.shape_prints.setdefault(label, [])
+                got.extend(sizes[:32 - len(got)])
         for key, (ranks, counts, evs) in o.barriers.items():
             for r in sorted(ranks):
                 self._barrier(key, r, None, None)

@@ -4,6 +4,7 @@ report, DDP's unused parameters, Horovod's tensors ready on some ranks only."""
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_DS_RANK0_DISAGREE, R_VICTIM_EXC, R_XRANK_META, Event
@@ -421,6 +422,68 @@ def _print_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "size with all_gather_object; use drop_last=True / equal shards where the sizes should match. "
                 "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's shapes across ranks.",
                 "medium", [], proof, job_wide=True)
+    return None
+
+
+def _shape_numel(dims: list[int], world: int) -> set[int]:
+    """What one rank handed to a gather, read from a printed shape: the whole shape, or the shape past a first
+    dimension that is the world (the gathered tensor's stacked form, [world, ...])."""
+    whole = 1
+    for d in dims:
+        whole *= d
+    out = {whole}
+    if len(dims) > 1 and dims[0] == world:
+        out.add(whole // world)
+    return out
+
+
+def _gathered_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BV (1) (rules D, AH (1), BF (2)): the job's own prints of a tensor it (all-)gathers, labelled by a
+    gather ("gathered_logits shape: torch.Size([4, 906, 32020])"), one per process of the world -- at least as many as
+    NumelOut/NumelIn of a rank's watchdog timeout in an ALLGATHER says -- whose shapes differ, and that timeout's
+    NumelIn one of those shapes (the whole shape, or past a first dimension that is the world): the ranks entered
+    one gather with different Numel, a desync, not a rank never arriving (round 91's ms-swift-2117). The prints name
+    no rank (rule AC (1)); rule D's majority -- one size against two or more that agree, that one the timed-out rank's
+    own NumelIn -- names that rank, otherwise nobody; nobody is innocent. Not for prints of one shape, fewer prints
+    than the world, prints not labelled by a gather, or a timeout whose NumelIn none of the shapes gives."""
+    evs = [e for e in c.samples.get("coll_print", []) if e.data.get("shape")]
+    ts = [t for t in c.samples.get("watchdog_timeout", []) if t.op and "GATHER" in t.op.upper()
+          and t.numel_in and t.numel_out and t.numel_out % t.numel_in == 0 and t.numel_out > t.numel_in]
+    if not evs or not ts:
+        return None
+    by = {label: [[int(d) for d in size.split(",") if d] for size in sizes if size]
+          for label, sizes in c.shape_prints.items() if "gather" in label}
+    for t in ts:
+        world = t.numel_out // t.numel_in
+        for label, shapes in by.items():
+            first = shapes[:world]
+            if len(first) < world or len({tuple(x) for x in first}) < 2:
+                continue
+            numels = [_shape_numel(x, world) for x in first]
+            if not any(t.numel_in in n for n in numels):
+                continue
+            counts = Counter(tuple(x) for x in first)
+            odd = [k for k, n in counts.items() if n == 1]
+            named = (len(counts) == 2 and len(odd) == 1 and max(counts.values()) >= 2 and t.rank is not None
+                     and t.numel_in in _shape_numel(list(odd[0]), world))
+            sizes = ", ".join("[" + ", ".join(map(str, x)) + "]" for x in first[:8])
+            who = f"rank {t.rank}" if t.rank is not None else "a rank"
+            return Verdict(
+                "desync",
+                f"the job's own prints of '{label}' show the {world} processes of the gather with different shapes "
+                f"({sizes}), and {who} timed out in {t.op} #{t.seq} with NumelIn={t.numel_in}, one of those shapes: "
+                "the ranks entered one gather with different sizes (all_gather needs the same shape on every rank), "
+                "not a rank that never arrived"
+                + (f"; {who}'s size is the one against the others that agree" if named else
+                   "; the prints name no rank and no single size stands against the others that agree, so nobody is "
+                   "named"),
+                "all_gather needs the same shape on every rank: pad each rank's tensor to a common shape (gather "
+                "every rank's length first, pad to the largest, gather, cut each part back), gather fixed-size "
+                "tensors instead (pooled embeddings rather than full-sequence logits), or gather objects of any size "
+                "with all_gather_object. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (torch checks each collective's "
+                "shapes across ranks and names the rank that differs) and NCCL_DEBUG=INFO.",
+                "medium" if named else "low", [t.rank] if named else [],
+                [t.brief()] + [e.brief() for e in evs[:3]], job_wide=not named)
     return None
 
 
