@@ -247,6 +247,15 @@ def _launch_store_host(c: Collected, peer_gone: list[Event]) -> tuple[int, int |
     return n, c.kinds.get("socket_error", 0)
 
 
+def _left_before_abort(pg: list[Event], lone) -> bool:
+    """Lead rule BV (2): every rank-tagged 'process group has NOT been destroyed' warning printed at least a minute
+    (a collective timeout's length) before the launcher's record of another worker's SIGABRT (-6)."""
+    at = lone.event.ts
+    if lone.exitcode != -6 or at is None or not pg or any(e.ts is None or e.rank is None for e in pg):
+        return False
+    return not {e.rank for e in pg} & set(lone.culprits) and at - max(e.ts for e in pg) >= 60
+
+
 def _left_while_waited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """ProcessGroupNCCL's destructor stopping a rank's watchdog ("[Rank 1] NCCL watchdog thread terminated
     normally": its group torn down, the process leaving) while another rank is shown waiting in a collective until
@@ -302,15 +311,27 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # ANOTHER worker as its one failure, the warning rank was one the agent tore down after it (torchrun SIGTERMs
     # only the workers still running): the destructor warning is that teardown's exit, and the record's worker is
     # the lone first failure (rule A; round 79's skyreels-a2-19: [rank3]'s warning, local_rank 1 exit 1)
-    if pg and (sent or c.kinds.get("watchdog_timeout")) and not crashed:
+    # lead rule BV (2): the warning printed a collective timeout's length (a minute or more) before the record of
+    # ANOTHER worker's SIGABRT -- the watchdog's abort of a rank left waiting -- with the others SIGTERM'd after it:
+    # the warning's rank left first while the others waited (round 91's diffusers-10160); an exit of the record's own
+    # (1, another signal) or a record close after the warning keeps rule A's reading (skyreels-a2-19)
+    first = crashed and sent and _left_before_abort(pg, lone)
+    if pg and (sent or c.kinds.get("watchdog_timeout")) and (not crashed or first):
         ranks = _ranks(c, "pg_not_destroyed")
         return Verdict(
             "early_exit",
             f"{_named(ranks)} destructed its process group and exited while the others were "
-            "still running (torchrun then terminated them)",
+            "still running (torchrun then terminated them)"
+            + (f"; {lone.who} aborted (SIGABRT) {(lone.event.ts - max(e.ts for e in pg)) / 60:.0f} min later, most "
+               "likely the NCCL watchdog's abort of a rank left waiting for it -- its own lines do not show the "
+               "timeout, so it is not proven innocent" if first else ""),
             f"Find why rank {_fmt_ranks(ranks) or '?'} returned "
             "early (a swallowed exception, a rank-conditional return); call dist.destroy_process_group() at the "
-            "end of main on every rank.",
+            "end of main on every rank."
+            + (f" Read rank {_fmt_ranks(ranks) or '?'}'s own output for its error (its full traceback); the others "
+               "waited for it until the NCCL timeout (the watchdog's abort after the process group's timeout): keep "
+               "every rank issuing the same collectives (TORCH_DISTRIBUTED_DEBUG=DETAIL shows which one differs)."
+               if first else ""),
             "medium",
             ranks,
             [e.brief() for e in (pg + sent)[:3]],
