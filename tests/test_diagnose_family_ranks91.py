@@ -1,10 +1,10 @@
 """Which rank left or lagged, and NCCL set-up lines of older versions: shapes round 91 showed read by their shape.
 
-- A rank's own tagged "process group has NOT been destroyed before we destruct ProcessGroupNCCL" warning printed a
-  collective timeout's length (a minute or more) before the launcher's record of ANOTHER worker's SIGABRT (-6), the
-  other workers SIGTERM'd after it: that rank left first while the others waited -- early_exit, culprit the warning's
-  rank (rules BV (2), AU (1), BS (4); diffusers-10160); the -6 rank is not proven innocent (rules I, AF (3)). A record
-  of an exit of its own (1) keeps rule A's reading (skyreels-a2-19), and so does a -6 recorded right after the warning.
+- A rank's own tagged "process group has NOT been destroyed before we destruct ProcessGroupNCCL" warning printed
+  before the launcher began stopping the workers (its first SIGTERM) and its record of ANOTHER worker's SIGABRT (-6):
+  that rank left first while the others waited -- early_exit, culprit the warning's rank (rules BV (2), AU (1),
+  BS (4); diffusers-10160); the -6 rank is not proven innocent (rules I, AF (3)). A record of an exit of its own (1)
+  keeps rule A's reading (skyreels-a2-19), and so does a warning printed after the SIGTERMs (the teardown's exit).
 - The job's own prints of a tensor it gathers, labelled by a gather with the shape alone ("gathered_logits shape:
   torch.Size([4, 906, 32020])"), one per process of the world (NumelOut/NumelIn), with different shapes, beside a
   rank's ALLGATHER timeout whose NumelIn one of them gives: the ranks entered one gather with different Numel --
@@ -53,6 +53,12 @@ def test_pg_destructed_warning_minutes_before_anothers_abort_is_that_rank_leavin
 
 def test_pg_destructed_warning_beside_anothers_own_exit_keeps_the_record(tmp_path):
     v, _ = _verdict(tmp_path, _left_then_abort("15:58:49", 1))
+    assert v["cause"] != "early_exit" or v["culprits"] != [0], v
+
+
+def test_pg_destructed_warning_printed_in_the_launchers_teardown_names_nobody_leaving(tmp_path):
+    lines = _left_then_abort("15:58:50", -6).splitlines(keepends=True)
+    v, _ = _verdict(tmp_path, "".join(lines[1:] + lines[:1]))  # the warning after the SIGTERMs: torn down
     assert v["cause"] != "early_exit" or v["culprits"] != [0], v
 
 

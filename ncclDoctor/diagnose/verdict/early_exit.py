@@ -247,13 +247,24 @@ def _launch_store_host(c: Collected, peer_gone: list[Event]) -> tuple[int, int |
     return n, c.kinds.get("socket_error", 0)
 
 
-def _left_before_abort(pg: list[Event], lone) -> bool:
-    """Lead rule BV (2): every rank-tagged 'process group has NOT been destroyed' warning printed at least a minute
-    (a collective timeout's length) before the launcher's record of another worker's SIGABRT (-6)."""
-    at = lone.event.ts
-    if lone.exitcode != -6 or at is None or not pg or any(e.ts is None or e.rank is None for e in pg):
+def _before(a: Event, b: Event) -> bool:
+    """Event a was printed before event b: by their times where both have different ones, else by line in one file
+    (a prefix stamping every line with one time says nothing of their order)."""
+    if a.ts is not None and b.ts is not None and a.ts != b.ts:
+        return a.ts < b.ts
+    (fa, la), (fb, lb) = place(a), place(b)
+    return fa == fb and 0 < la < lb
+
+
+def _left_before_abort(pg: list[Event], sent: list[Event], lone) -> bool:
+    """Lead rule BV (2): every rank-tagged 'process group has NOT been destroyed' warning printed before the launcher
+    began stopping the workers (its first SIGTERM), and the launcher's one failure record another worker's SIGABRT
+    (-6): the warning's rank left on its own, not in the launcher's teardown."""
+    terms = [e for e in sent if e.data.get("sent") == "SIGTERM"]
+    if lone.exitcode != -6 or not pg or not terms or any(e.rank is None for e in pg):
         return False
-    return not {e.rank for e in pg} & set(lone.culprits) and at - max(e.ts for e in pg) >= 60
+    return not {e.rank for e in pg} & set(lone.culprits) and all(
+        _before(w, t) for w in pg for t in terms + [lone.event])
 
 
 def _left_while_waited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -315,16 +326,16 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # ANOTHER worker's SIGABRT -- the watchdog's abort of a rank left waiting -- with the others SIGTERM'd after it:
     # the warning's rank left first while the others waited (round 91's diffusers-10160); an exit of the record's own
     # (1, another signal) or a record close after the warning keeps rule A's reading (skyreels-a2-19)
-    first = crashed and sent and _left_before_abort(pg, lone)
+    first = crashed and _left_before_abort(pg, sent, lone)
     if pg and (sent or c.kinds.get("watchdog_timeout")) and (not crashed or first):
         ranks = _ranks(c, "pg_not_destroyed")
         return Verdict(
             "early_exit",
             f"{_named(ranks)} destructed its process group and exited while the others were "
             "still running (torchrun then terminated them)"
-            + (f"; {lone.who} aborted (SIGABRT) {(lone.event.ts - max(e.ts for e in pg)) / 60:.0f} min later, most "
-               "likely the NCCL watchdog's abort of a rank left waiting for it -- its own lines do not show the "
-               "timeout, so it is not proven innocent" if first else ""),
+            + (f"; {lone.who} aborted (SIGABRT) after it, most likely the NCCL watchdog's abort of a rank left "
+               "waiting for it -- its own lines do not show the timeout, so it is not proven innocent" if first
+               else ""),
             f"Find why rank {_fmt_ranks(ranks) or '?'} returned "
             "early (a swallowed exception, a rank-conditional return); call dist.destroy_process_group() at the "
             "end of main on every rank."
