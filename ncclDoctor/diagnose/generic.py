@@ -250,7 +250,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
      "for each process, or set them yourself (export RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: the env:// launch "
      "variables); call torch.distributed.init_process_group before any collective or other distributed call "
-     "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper), and for a single-process run guard "
+     "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper; call init_process_group before "
+     "training), and for a single-process run guard "
      "distributed calls with dist.is_initialized() or turn the distributed path off (--world-size 1 / disable "
      "distributed mode)."),
     # torch.distributed.rpc's own check before any RPC ("RPC has not been initialized. Call

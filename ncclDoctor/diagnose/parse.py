@@ -866,6 +866,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         seen = "\n".join(tail)
         if "torch/_dynamo/" in seen or "torch/_inductor/" in seen or "BackendCompilerFailed" in seen:
             ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
+        if "ActorDiedError" in seen or "RayActorError" in seen:
+            # the traceback is a Ray driver's get() re-raising an actor's death (RayTaskError(ActorDiedError)), its
+            # cause not pasted: the dead actor's own log says why (verdict.unread._cut_traceback's fix; lead rule
+            # BJ (1), round 91's rllm-115)
+            ev.data["ray_died"] = True
         ev.rank = None
         self.aside.append(ev)
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])

@@ -71,7 +71,9 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read "
         "int(os.environ['LOCAL_RANK']) in the script, or accept both spellings "
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
-        "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch --use-env).",
+        "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch "
+        "--use-env; --use_env on torch < 2.0, which passes no --local_rank either): a launcher / script argument "
+        "mismatch.",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -1789,7 +1791,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else "")
-        + _ckpt_shards(said),
+        + _ckpt_shards(said) + _world_literal(said),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -2110,9 +2112,56 @@ def _world_assert(e, evs: list) -> Verdict:
         f"check compares {size}, which the launch sets (the number of processes started), with a fixed quantity "
         "the job's model, checkpoint or config gives -- every process is launched alike and fails it the same way, "
         "so no rank is at fault",
-        f"Launch the world the check expects: {size} must match what the condition compares it with -- "
-        + how + ", then relaunch.",
+        f"Launch the world the check expects: {size} must match what the condition compares it with"
+        + (f" ({shown})" if (shown := _assert_shown(cond)) else "") + " -- " + how
+        + (f"; or, where the script only hard-codes that number of processes, edit the {size} assert / scale "
+           "gradient accumulation (and the per-rank batch) so the global batch stays the same with the GPUs there "
+           "are" if _R_LITERAL_SIZE.search(shown) else "")
+        + ", then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# the condition of an assert line as the fix quotes it: after the keyword, without a trailing '#' comment
+_R_ASSERT_COND = re.compile(r"^\s*assert\s{1,8}(?P<cond>[^#\n]{1,160})")
+# ... that compares the size with a bare number ("world_size == 8"): a number of processes the script hard-codes
+_R_LITERAL_SIZE = re.compile(r"(?:==|>=|<=)\s{0,2}\d{1,6}\s*$|^\s*\d{1,6}\s{0,2}(?:==|>=|<=)")
+
+
+def _assert_shown(src: str) -> str:
+    """An assert line's condition as written, its message and comment left off ('' where none is read)."""
+    m = _R_ASSERT_COND.match(src)
+    if m is None:
+        return ""
+    cond, depth = m.group("cond"), 0
+    for i, ch in enumerate(cond):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth <= 0:
+            return cond[:i].strip()
+    return cond.strip()
+
+
+def _world_literal(said: str) -> str:
+    """The fix's sentence where the check is a bare `assert` line comparing the world size (or a parallel size the
+    launch sets) with a number the script hard-codes ("assert world_size == 8 # this code is designed for 8xH100":
+    round 91's modded-nanogpt-115; lead rules W, Q, U (2)): launch that many processes, or edit the assert and keep
+    the global batch by the gradient accumulation. Else ''."""
+    from ncclDoctor.diagnose.readers.crash import world_cond
+
+    if not S.R_ASSERT_WORLD.match(said) or world_cond(said, "", "") is None:
+        return ""
+    shown = _assert_shown(said)
+    m = re.search(r"\b(world_size|get_world_size\(\)|\w{0,40}parallel_size|(?:mp|tp|pp|dp|ep)_size|n_?procs?|"
+                  r"num_processes)\b", shown)
+    if m is None or not _R_LITERAL_SIZE.search(shown):
+        return ""
+    size = m.group(1)
+    return (f" The check is the script's own assert on the {size} ({shown}): it is written for that number of "
+            "processes -- launch that many (torchrun --nproc_per_node x --nnodes = the number it asserts, one GPU "
+            f"each), or edit the {size} assert / scale gradient accumulation (and the per-rank batch) so the global "
+            "batch stays the same with the GPUs there are.")
 
 
 def _ckpt_shards(said: str) -> str:

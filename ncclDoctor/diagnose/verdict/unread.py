@@ -588,7 +588,46 @@ def _py_exception_fix(what: str) -> str:
                 "getattr) that resolves to a module: call the class inside the module (module.Class(...), or from "
                 "module import Class), check the config's name resolves to a class, and use matching repo and "
                 "dependency versions (the code branch and the packages it imports, reinstalled from that checkout). ")
+    if "not subscriptable" in what and _R_NONE_INDEXED.search(what):
+        return _NONE_INDEXED_FIX
+    if "must match the size of tensor b" in what:
+        return _short_batch_fix(what)
     return ""
+
+
+# Python's TypeError of indexing None ("'NoneType' object is not subscriptable"): the code indexes a value that is
+# None -- a field of the sample / batch it was given that the data does not hold (a data list or features prepared by
+# another version of the code, a key the loader returns None for), or a result not returned. Code every rank runs
+# alike on its batch, the class unknown (lead rules BJ (2), BG (1); round 91's cosyvoice-1774: a model's target built
+# from a batch's speech_token that was None). An AttributeError of None is _none_attr_fix's.
+_R_NONE_INDEXED = re.compile(r"'NoneType' object is not subscriptable")
+_NONE_INDEXED_FIX = (
+    "'NoneType' object is not subscriptable: the code indexes a value that is None -- a field of the sample or batch "
+    "it was given that the data does not hold (the name indexed on the last frame's code line), or a result a "
+    "function did not return. Check the dataset: samples missing that field (data lists / features prepared by "
+    "another version of the code: re-run the data preprocessing with the current code, or pin the code version the "
+    "data was made with); run on one GPU to reproduce it as one process and print the failing sample's keys. ")
+
+
+def _short_batch_fix(what: str) -> str:
+    """The fix's sentence when torch's size-mismatch error names two sizes that are NOT a whole multiple of each other
+    (_shard_sized's are): a tensor sized once for the full (global) batch meeting a batch smaller than it -- most often
+    the last, incomplete batch of an epoch (the dataset not a multiple of the batch), in code every rank runs alike;
+    the class stays unknown (lead rules BJ (2), BG (1); round 91's vissl-471: a loss's mask built for 1024 against
+    992 gathered embeddings). Else ''."""
+    m = _R_SIZE_PAIR.search(what)
+    if m is None:
+        return ""
+    a, b = int(m.group("a")), int(m.group("b"))
+    small, big = min(a, b), max(a, b)
+    if small < 1 or small == big or big % small == 0:
+        return ""
+    return (f"The sizes {small} and {big} (dimension {m.group('dim')}) are not a whole multiple of each other: a "
+            "tensor sized once for the full batch (per-GPU batch x world size, a mask or buffer built at set-up) "
+            "meeting a smaller one -- typically the incomplete last batch of an epoch, the dataset not a multiple of "
+            "the global batch: drop it (drop_last=True in the DataLoader / DistributedSampler, or the framework's "
+            "DROP_LAST setting) or size that tensor from the batch it gets; choose a batch size dividing the dataset. "
+            "Compare every rank's traceback and print the shapes before that line. ")
 
 
 def _consistency_fix(e) -> str:
@@ -1484,6 +1523,16 @@ _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception an
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
                "set-up.")
+# A cut traceback that is a Ray driver's get() re-raising an actor's death (RayTaskError(ActorDiedError) /
+# RayActorError, parse.input_tail's ray_died) with no cause of the death pasted: a worker actor's process died (lead
+# rule BJ (1); round 91's rllm-115) -- why, only its own log and its node say; host memory is Ray's most common cause
+_RAY_DIED_CUT_FIX = (
+    "The driver re-raises a Ray actor's death (ActorDiedError): one of its worker actors' processes died. Read the "
+    "dead actor's own log (raylet / worker logs: ray logs worker-<WORKER_ID>.err on its node, "
+    "/tmp/ray/session_latest/logs/worker-*.err and raylet.out) for why; on that node dmesg for the OOM killer "
+    "(dmesg -T | grep -i 'killed process': host memory) and the Ray memory monitor, which kills workers itself above "
+    "RAY_memory_usage_threshold. If it is memory, reduce it: a smaller batch (rollout / generation batch, response "
+    "length), fewer workers per node, offload. ")
 # torch.save writing a file failing: its zip writer's own words ("PytorchStreamWriter failed writing file data.pkl: file
 # write failed", inline_container.cc, no errno), or a traceback cut inside torch/serialization.py's save / _save -- the
 # storage under the save path refused the write (a full disk, a quota, a permission, a locked or flaky drive). No
@@ -2478,6 +2527,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "")
                    + (LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                       _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
+                   + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + _CUT_TB_FIX + _connect_warned(c), "low",
                    [], [ev.brief()])
 
