@@ -952,9 +952,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return S.DDP_BACKWARD, multi
             if code and S.R_MODEL_CALL.search(code):
                 return S.DDP_FORWARD, multi
-            if S.R_EVAL_LOOP_FRAME.search(f) and S.R_INSTALLED_FRAME.search(f):
-                # a framework's evaluation pass (an installed package's run_evaluation): under DDP it calls the wrapped
-                # model on every process; a frame naming its DDP mode (ddp_train) says the job runs several
+            if code and S.R_EVAL_LOOP_FRAME.search(f) and S.R_SITE_PACKAGE.search(f) and (
+                    S.R_EVAL_STEP_CALL.search(code) or code.count(")") > code.count("(")):
+                # a framework's evaluation pass (an installed package's run_evaluation) cut on its call of an
+                # evaluation step (the model's own call reads as DDP_FORWARD above) or on a call's continuation line
+                # ("test)"): under DDP it calls the wrapped model on every process, in a job shown to run several (a
+                # DDP frame, one naming its DDP mode -- ddp_train -- among these frames, or process N >= 1:
+                # readers.exits._spawn_in_collective, as for DDP_FORWARD). One cut in its metrics, its predictions'
+                # gathering or a file write (compute_metrics, save, log) runs no collective: the job's own (rule AL
+                # (2); review r2)
                 return S.DDP_EVAL, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None

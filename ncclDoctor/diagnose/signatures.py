@@ -1909,9 +1909,12 @@ DDP_BACKWARD = "backward() (DistributedDataParallel's gradient all-reduce)"
 # every process runs it through the DDP-wrapped model's forward (round 90's test-tube-67)
 DDP_EVAL = "the evaluation pass (the DistributedDataParallel-wrapped model's forward on every process)"
 # a frame of a framework's evaluation / validation loop function ('..., line 130, in run_evaluation'), and a frame
-# naming the framework's DDP mode ('..., in ddp_train', '..., in _ddp_spawn'): parse._ddp_step_cut
+# naming the framework's DDP mode ('..., in ddp_train', '..., in _ddp_spawn'): parse._ddp_step_cut. The loop's
+# frame is an installed package's (R_SITE_PACKAGE) and its code line calls an evaluation step (R_EVAL_STEP_CALL;
+# the model's own call is R_MODEL_CALL's) or is a call's continuation line ("test)"): a loop cut in its metrics, its
+# predictions' gathering or a file write runs no collective (lead rule AL (2))
 R_EVAL_LOOP_FRAME = re.compile(r", in _?(?:run_)?(?:evaluation|validation)(?:_loop|_forward|_epoch)?\s*$")
-R_INSTALLED_FRAME = re.compile(r'[/\\](?:site|dist)-packages[/\\]')
+R_EVAL_STEP_CALL = re.compile(r"\b_?(?:evaluation|validation|eval|test|prediction|predict)_step\s{0,4}\(")
 R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
 # the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
 # hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
