@@ -307,7 +307,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._frame_code = ""  # that frame's code line, the line under it
         self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
         self._load_frame = -99  # the last frame of torch.load's deserializer (torch/serialization.py): crash reader
-        self._save_frame = (-99, "")  # the last traceback frame in a function whose name says it saves: crash reader
+        # the last traceback frame of a save function (line, function, file) in this traceback: crash reader
+        self._save_frame = (-99, "", "")
         self._rpc_remote: tuple[int, int, str] | None = None  # torch RPC's remote exception header (line, id, name)
         # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
         # first (crash reader: tb_pkgs)
@@ -1489,6 +1490,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_at = None  # something else printed after argparse's usage: its error line, a help text...
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
+        if "Traceback (most recent call last)" in body:
+            self._save_frame = (-99, "", "")  # a save frame of an earlier stack is not this traceback's (review r2)
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
             self._frame_file = (lineno, ff.group(1))
@@ -1496,8 +1499,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
                 self._load_frame = lineno
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
-            if "save" in self._frame_func.lower():
-                self._save_frame = (lineno, self._frame_func)  # a save function's frame (crash reader: save_rename)
+            if "save" in self._frame_func and S.R_SAVE_FUNC.match(self._frame_func):
+                # a save function's frame -- its name's first word "save" (save_checkpoint, _save_checkpoint), not a
+                # name that holds it (autosave, unsaved_*, saved_tensors): crash reader's save_rename, with the file
+                self._save_frame = (lineno, self._frame_func, ff.group(1))
                 self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
             if self._frame_func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)

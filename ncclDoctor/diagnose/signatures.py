@@ -580,8 +580,16 @@ R_TORCH_LOAD_FILE = re.compile(r"torch[/\\]serialization\.py$")
 # os.renames, os.replace, shutil.move, a Path's rename) or os.py's own rename/renames frame -- and the OS refusing it
 # because the source is gone or the target already there: another process ran the same rename first (round 90's
 # minicpm-v-144, mm-eureka-v0-8, ms-swift-3031: the HF Trainer's _save_checkpoint on every rank; crash reader's
-# save_rename, verdict.unread._SAVE_RENAME_FIX)
-R_RENAME_CALL = re.compile(r"\b(?:os\.(?:rename|renames|replace)|shutil\.move|renames?)\(")
+# save_rename, verdict.unread._save_rename_fix)
+# A Path's rename ("tmp.rename(final)") counts, a pandas frame's ("df.rename(columns=...)", a mapping) does not
+R_RENAME_CALL = re.compile(r"\b(?:os\.(?:rename|renames|replace)|shutil\.move)\(|(?<![\w.])renames?\("
+                           r"|\.rename\((?!\s{0,4}(?:columns|index|mapper|axis)\s{0,4}=|\s{0,4}\{)")
+# a save function's name: its first word "save" (save_checkpoint, _save_checkpoint, save), not a name that holds it
+# (autosave, unsaved_*, saved_tensors): parse._save_frame
+R_SAVE_FUNC = re.compile(r"_?save(?:_|$)")
+# the HF Trainer's own checkpoint save (its _save_checkpoint frame in transformers/trainer.py) or its staging
+# directory's name in the error ("tmp-checkpoint-s0yubqtr"): crash reader's save_race
+R_TRAINER_SAVE_FILE = re.compile(r"transformers[/\\]trainer\.py$")
 RENAME_FUNCS = ("rename", "renames", "replace", "move")
 R_RENAME_REFUSED = re.compile(r"\[Errno (?:2|17|39|66)\]|\[WinError 183\]|\bDirectory not empty\b|\bFile exists\b")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
