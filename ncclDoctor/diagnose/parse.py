@@ -1808,6 +1808,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return None
             if ("zip_writer" in body or "StreamWriter" in body) and S.R_ZIP_WRITER_FRAME.search(body):
                 self._crash.data["zip_writer"] = True  # it died in torch.save's zip writer (verdict.exits)
+            if ("emo" in body or "egatron" in body) and S.R_MEGATRON_NEMO.search(body):
+                self._crash.data["megatron_nemo"] = True  # Megatron / NeMo named by a line under it (verdict.exits)
             bf = S.R_BANNER_FRAME.search(body) if self._crash.data.get("handler") == "banner" else None
             if bf:  # the banner's native frames in Python's format: the function a line
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
