@@ -744,9 +744,9 @@ SNIFF = 8192
 #   , in _save / , in save  a traceback frame of a save function ('File ".../transformers/trainer.py", line 3157, in
 #             _save_checkpoint', "in save_checkpoint", "in save_state"), which holds no other word: with the frames and
 #             code lines under it (os.py's rename, renames), a save's rename of its staging directory refused -- the
-#             source gone or the target there, another process's same rename first (parse._save_frame, crash reader:
-#             save_rename, verdict.unread._SAVE_RENAME_FIX, lead rules BG (4), BJ (2), J, T; round 90's minicpm-v-144,
-#             mm-eureka-v0-8, ms-swift-3031)
+#             source gone or the target there; another process's same rename first where several processes or the HF
+#             Trainer's own save show (parse._save_frame, crash reader: save_rename, verdict.unread._save_rename_fix,
+#             lead rules BG (4), BJ (2), J, T; round 90's minicpm-v-144, mm-eureka-v0-8, ms-swift-3031; review r2)
 #   oom-killer  the kernel's own record of its OOM killer in a pasted dmesg ("[2612362.231458] python invoked
 #             oom-killer: gfp_mask=..."), its "Killed process" line not pasted: host memory (S.R_HOST_KILL,
 #             readers.exits, lead rules A, BJ (1); round 90's dali-585)

@@ -307,7 +307,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._frame_code = ""  # that frame's code line, the line under it
         self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
         self._load_frame = -99  # the last frame of torch.load's deserializer (torch/serialization.py): crash reader
-        self._save_frame = (-99, "")  # the last traceback frame in a function whose name says it saves: crash reader
+        # the last traceback frame of a save function (line, function, file) in this traceback: crash reader
+        self._save_frame = (-99, "", "")
         self._rpc_remote: tuple[int, int, str] | None = None  # torch RPC's remote exception header (line, id, name)
         # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
         # first (crash reader: tb_pkgs)
@@ -957,9 +958,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return S.DDP_BACKWARD, multi
             if code and S.R_MODEL_CALL.search(code):
                 return S.DDP_FORWARD, multi
-            if S.R_EVAL_LOOP_FRAME.search(f) and S.R_INSTALLED_FRAME.search(f):
-                # a framework's evaluation pass (an installed package's run_evaluation): under DDP it calls the wrapped
-                # model on every process; a frame naming its DDP mode (ddp_train) says the job runs several
+            if code and S.R_EVAL_LOOP_FRAME.search(f) and S.R_SITE_PACKAGE.search(f) and (
+                    S.R_EVAL_STEP_CALL.search(code) or code.count(")") > code.count("(")):
+                # a framework's evaluation pass (an installed package's run_evaluation) cut on its call of an
+                # evaluation step (the model's own call reads as DDP_FORWARD above) or on a call's continuation line
+                # ("test)"): under DDP it calls the wrapped model on every process, in a job shown to run several (a
+                # DDP frame, one naming its DDP mode -- ddp_train -- among these frames, or process N >= 1:
+                # readers.exits._spawn_in_collective, as for DDP_FORWARD). One cut in its metrics, its predictions'
+                # gathering or a file write (compute_metrics, save, log) runs no collective: the job's own (rule AL
+                # (2); review r2)
                 return S.DDP_EVAL, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None
@@ -1488,6 +1495,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_at = None  # something else printed after argparse's usage: its error line, a help text...
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
+        if "Traceback (most recent call last)" in body:
+            self._save_frame = (-99, "", "")  # a save frame of an earlier stack is not this traceback's (review r2)
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
             self._frame_file = (lineno, ff.group(1))
@@ -1495,8 +1504,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
                 self._load_frame = lineno
             self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
-            if "save" in self._frame_func.lower():
-                self._save_frame = (lineno, self._frame_func)  # a save function's frame (crash reader: save_rename)
+            if "save" in self._frame_func and S.R_SAVE_FUNC.match(self._frame_func):
+                # a save function's frame -- its name's first word "save" (save_checkpoint, _save_checkpoint), not a
+                # name that holds it (autosave, unsaved_*, saved_tensors): crash reader's save_rename, with the file
+                self._save_frame = (lineno, self._frame_func, ff.group(1))
                 self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
             if self._frame_func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)
@@ -1807,6 +1818,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 return None
             if ("zip_writer" in body or "StreamWriter" in body) and S.R_ZIP_WRITER_FRAME.search(body):
                 self._crash.data["zip_writer"] = True  # it died in torch.save's zip writer (verdict.exits)
+            if ("emo" in body or "egatron" in body) and S.R_MEGATRON_NEMO.search(body):
+                self._crash.data["megatron_nemo"] = True  # Megatron / NeMo named by a line under it (verdict.exits)
             bf = S.R_BANNER_FRAME.search(body) if self._crash.data.get("handler") == "banner" else None
             if bf:  # the banner's native frames in Python's format: the function a line
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:

@@ -580,8 +580,16 @@ R_TORCH_LOAD_FILE = re.compile(r"torch[/\\]serialization\.py$")
 # os.renames, os.replace, shutil.move, a Path's rename) or os.py's own rename/renames frame -- and the OS refusing it
 # because the source is gone or the target already there: another process ran the same rename first (round 90's
 # minicpm-v-144, mm-eureka-v0-8, ms-swift-3031: the HF Trainer's _save_checkpoint on every rank; crash reader's
-# save_rename, verdict.unread._SAVE_RENAME_FIX)
-R_RENAME_CALL = re.compile(r"\b(?:os\.(?:rename|renames|replace)|shutil\.move|renames?)\(")
+# save_rename, verdict.unread._save_rename_fix)
+# A Path's rename ("tmp.rename(final)") counts, a pandas frame's ("df.rename(columns=...)", a mapping) does not
+R_RENAME_CALL = re.compile(r"\b(?:os\.(?:rename|renames|replace)|shutil\.move)\(|(?<![\w.])renames?\("
+                           r"|\.rename\((?!\s{0,4}(?:columns|index|mapper|axis)\s{0,4}=|\s{0,4}\{)")
+# a save function's name: its first word "save" (save_checkpoint, _save_checkpoint, save), not a name that holds it
+# (autosave, unsaved_*, saved_tensors): parse._save_frame
+R_SAVE_FUNC = re.compile(r"_?save(?:_|$)")
+# the HF Trainer's own checkpoint save (its _save_checkpoint frame in transformers/trainer.py) or its staging
+# directory's name in the error ("tmp-checkpoint-s0yubqtr"): crash reader's save_race
+R_TRAINER_SAVE_FILE = re.compile(r"transformers[/\\]trainer\.py$")
 RENAME_FUNCS = ("rename", "renames", "replace", "move")
 R_RENAME_REFUSED = re.compile(r"\[Errno (?:2|17|39|66)\]|\[WinError 183\]|\bDirectory not empty\b|\bFile exists\b")
 # The kernel's NVIDIA driver log (dmesg): "NVRM: Xid (PCI:0000:3b:00): 79, pid=..., GPU has fallen off the bus."
@@ -1909,9 +1917,12 @@ DDP_BACKWARD = "backward() (DistributedDataParallel's gradient all-reduce)"
 # every process runs it through the DDP-wrapped model's forward (round 90's test-tube-67)
 DDP_EVAL = "the evaluation pass (the DistributedDataParallel-wrapped model's forward on every process)"
 # a frame of a framework's evaluation / validation loop function ('..., line 130, in run_evaluation'), and a frame
-# naming the framework's DDP mode ('..., in ddp_train', '..., in _ddp_spawn'): parse._ddp_step_cut
+# naming the framework's DDP mode ('..., in ddp_train', '..., in _ddp_spawn'): parse._ddp_step_cut. The loop's
+# frame is an installed package's (R_SITE_PACKAGE) and its code line calls an evaluation step (R_EVAL_STEP_CALL;
+# the model's own call is R_MODEL_CALL's) or is a call's continuation line ("test)"): a loop cut in its metrics, its
+# predictions' gathering or a file write runs no collective (lead rule AL (2))
 R_EVAL_LOOP_FRAME = re.compile(r", in _?(?:run_)?(?:evaluation|validation)(?:_loop|_forward|_epoch)?\s*$")
-R_INSTALLED_FRAME = re.compile(r'[/\\](?:site|dist)-packages[/\\]')
+R_EVAL_STEP_CALL = re.compile(r"\b_?(?:evaluation|validation|eval|test|prediction|predict)_step\s{0,4}\(")
 R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
 # the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
 # hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
@@ -2366,6 +2377,9 @@ R_BANNER_FRAME = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in ([^\s(]{
 # ... a frame of torch's checkpoint zip writer (torch.save: PyTorchStreamWriter::writeRecord -> miniz's
 # mz_zip_writer_add_mem_ex_v2 -> crc32) in a crash's backtrace: it died writing a checkpoint (verdict.exits)
 R_ZIP_WRITER_FRAME = re.compile(r"\bmz_zip_writer_\w{1,40}|\bPyTorchStreamWriter::")
+# Megatron's or NeMo's own name in a line ("megatron/core/dist_checkpointing", "[NeMo I ... nemo_logging:393]"):
+# the zip writer's fix names their dist checkpointing only then (verdict.exits._zip_writer_fix; review r2)
+R_MEGATRON_NEMO = re.compile(r"[Mm]egatron|MEGATRON|(?<![A-Za-z])(?:NeMo|nemo|NEMO)(?![A-Za-z])")
 # c10's own handler of a fatal signal (torch's FatalSignalHandler, TORCH_SHOW_CPP_STACKTRACES / the test harness):
 # "SIGABRT(6), PID: 4119976, Thread 4119976:", then its c10 frames, one a line: "frame #2: ccl_request::is_completed()
 # const + 0xb (0x7f01ff84e70b in /opt/intel/oneapi/lib/libccl.so.1)" -- that process (pid) died of that signal

@@ -800,8 +800,15 @@ class CrashReaders:
                     "ename" in self._frame_code or "move" in self._frame_code or "replace" in self._frame_code)
                     and S.R_RENAME_CALL.search(self._frame_code)) and S.R_RENAME_REFUSED.search(ev.data["message"]):
                 # a save function's rename of its staging directory into place, refused: source gone or target
-                # there, another process's same rename first (verdict.unread._SAVE_RENAME_FIX)
+                # there (verdict.unread._save_rename_fix). Another process's same rename first only where the
+                # lines show several processes (the verdict reads them) or the HF Trainer's own save (its
+                # _save_checkpoint frame, its tmp-checkpoint-* staging directory): save_trainer
                 ev.data["save_rename"] = self._save_frame[1]
+                trainer = self._save_frame[1] == "_save_checkpoint" and bool(
+                    S.R_TRAINER_SAVE_FILE.search(self._save_frame[2]))
+                if trainer or "tmp-checkpoint-" in ev.data["message"]:
+                    ev.data["save_trainer"] = True
+        self._save_frame = (-99, "", "")  # read with its exception: no later exception's (review r2)
         if self._tb_pkgs:  # the installed packages its traceback's frames (those read) run through
             ev.data["tb_pkgs"] = list(self._tb_pkgs)
         self._last_exc = (lineno, ev)

@@ -855,9 +855,10 @@ def _one_launched(c: Collected, lone) -> Verdict:
             "'--local_rank=0' (the paste cut before its exit status): it started a single worker, the one that "
             "failed -- ")
     tail = ("The end of the CalledProcessError line (the exit status or signal) says how it ended -- 'died with "
-            "<Signals.SIGKILL: 9>' is the kernel's OOM killer taking it for host memory (RAM; dmesg -T | grep -i "
-            "'killed process', free -h; a notebook's RAM limit: load the checkpoint in fp16 / safetensors, a "
-            "low-RAM loading option, a high-RAM runtime or swap), 'returned non-zero exit status 1' a Python "
+            "<Signals.SIGKILL: 9>' is most often the kernel's OOM killer taking it for host memory (RAM; dmesg -T | "
+            "grep -i 'killed process', free -h; load the checkpoint in fp16 / safetensors or with a low-RAM loading "
+            "option, more RAM or swap), else a scheduler's or a user's kill (the job's memory or time limit, "
+            "kill -9), 'returned non-zero exit status 1' a Python "
             "exception in the child's own stderr above the launcher's traceback; run the script's full command "
             "(the CalledProcessError's Command, whole) once without accelerate launch to see its error and exit "
             "status." if simple else
@@ -1358,11 +1359,22 @@ ZIP_WRITER_SEGV_FIX = (
     "mz_zip_writer_add_mem_ex_v2 -> crc32), writing a checkpoint record: save synchronously to confirm (disable async "
     "checkpoint save), or start the checkpoint writer processes with spawn, not fork (fork -> spawn: a writer forked "
     "from a trainer with a CUDA context is unsafe), and keep the tensors being saved unchanged until the save ends; "
-    "check the Megatron / NeMo dist checkpointing and torch versions (upgrade torch), and the disk space and "
-    "filesystem of the checkpoint directory (save to local disk to compare). ")
+    "check the versions of torch (upgrade torch) and of the library whose checkpoint writer it is{libs}, and the "
+    "disk space and filesystem of the checkpoint directory (save to local disk to compare). ")
 
 
-def _crash_site_fix(e, lib: str | None) -> str:
+def _zip_writer_fix(c: Collected, e) -> str:
+    """ZIP_WRITER_SEGV_FIX, naming Megatron / NeMo dist checkpointing only where the lines read name them (a line
+    under the crash, parse's megatron_nemo; an exception's text or its traceback's installed packages; a line no
+    family explains; the crash's own frames: S.R_MEGATRON_NEMO; review r2)."""
+    seen = [e.text, *e.data.get("funcs", []), *e.data.get("files", [])]
+    for x in [*c.exceptions[:32], *c.unread[:16]]:
+        seen += [x.text, *x.data.get("tb_pkgs", [])]
+    named = e.data.get("megatron_nemo") or any(S.R_MEGATRON_NEMO.search(t) for t in seen if t)
+    return ZIP_WRITER_SEGV_FIX.format(libs=" (Megatron / NeMo dist checkpointing)" if named else "")
+
+
+def _crash_site_fix(c: Collected, e, lib: str | None) -> str:
     """Lead rules A, AK (2), T: a native crash stays unknown by its signal; where its frames say where in the process
     it died, the fix says that place's remedy. A frame of the interpreter's after-fork set-up (PyOS_AfterFork): the
     process is a child forked from the trainer -- a DataLoader worker forked from a process that had MPI (Horovod) or
@@ -1370,7 +1382,7 @@ def _crash_site_fix(e, lib: str | None) -> str:
     inside an installed package (site-packages/<package>/...): that package's compiled extension, built against
     another framework or compiler than the one installed (round 86's horovod-716, Horovod's mpi_lib_v2.so). ''
     where the frames say neither."""
-    out = ZIP_WRITER_SEGV_FIX if e.data.get("zip_writer") else ""
+    out = _zip_writer_fix(c, e) if e.data.get("zip_writer") else ""
     if any(f in _AFTER_FORK for f in e.data.get("symbols", [])):
         out += ("It died in a process just forked (the interpreter's after-fork set-up, PyOS_AfterFork, in its "
                 "backtrace): a child forked from the training process -- a DataLoader worker -- after MPI / CUDA "
@@ -1425,7 +1437,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
                 "installed framework, CUDA and NCCL versions. ")
-    fix += _crash_site_fix(e, lib)
+    fix += _crash_site_fix(c, e, lib)
     if in_mpi:
         fix += MPI_FRAMES_FIX
     if in_nccl and not lib:

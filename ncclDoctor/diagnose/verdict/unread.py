@@ -766,7 +766,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
-            + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _save_rename_fix(e) + _disk_fix(disk)
+            + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _save_rename_fix(c, e) + _disk_fix(disk)
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
@@ -797,7 +797,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
         + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
         + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
-        + _save_rename_fix(e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
+        + _save_rename_fix(c, e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
@@ -1544,29 +1544,59 @@ SAVE_WRITE_FIX = (
     "-- check the free disk space on the drive the checkpoint directory is on (df -h; 'No space left on device'), its "
     "storage quota, and the save path's file permissions (on Windows also an antivirus or another program holding the "
     "file); keep fewer checkpoints (save_total_limit / keep the last N) or save to another disk. ")
-# a save function's rename of its temporary / staging directory into place refused (crash reader's save_rename: the
-# source gone, "No such file or directory", or the target there, "Directory not empty"): another process ran the same
-# rename first, each rank renaming the one checkpoint on a shared output directory. The HF Trainer's _save_checkpoint
-# did so on every process in some transformers releases. One rank's own error names that rank, untagged ones nobody
-# (lead rules BG (4), BJ (2), J); the cause stays unknown and the race goes into the fix (rule T; round 90's
-# minicpm-v-144, mm-eureka-v0-8, ms-swift-3031)
-_SAVE_RENAME_FIX = (
-    "{func} renames its temporary checkpoint directory (tmp-checkpoint-* / a staging directory) into place and the OS "
-    "refused it -- the source already moved or the target already there (Directory not empty): another process ran "
-    "the same rename first, every rank renaming the one checkpoint in a shared output_dir (a tmp-checkpoint rename "
-    "race). The HF Trainer's _save_checkpoint does this on every process in some transformers versions: upgrade "
-    "transformers (or pin a transformers version without the staging directory), so that only the main process "
-    "renames the checkpoint; in your own save code, rename on the main process only, with a barrier before "
-    "os.rename and after it. Use save_on_each_node only where output_dir is each node's local disk, not a shared "
-    "filesystem; remove stale checkpoint-N / tmp-checkpoint directories left by an earlier run, or start from a "
-    "fresh output_dir. ")
+# a save function's rename of its temporary / staging file or directory into place refused (crash reader's
+# save_rename: the source gone, "No such file or directory", or the target there, "Directory not empty" / "File
+# exists"). Where the lines show several processes (a rank tag, two processes' errors, a launcher's record of its
+# workers) or the HF Trainer's own save (crash reader's save_trainer: its _save_checkpoint frame in
+# transformers/trainer.py, a tmp-checkpoint-* path), another process may have run the same rename first, each rank
+# renaming the one checkpoint in a shared directory; the Trainer's _save_checkpoint did so on every process in some
+# transformers releases. One process alone: its own temporary file was not written, or a stale target from an earlier
+# run is in the way. One rank's own error names that rank, untagged ones nobody (lead rules BG (4), BJ (2), J); the
+# cause stays unknown, the reading goes into the fix (rule T; round 90's minicpm-v-144, mm-eureka-v0-8, ms-swift-3031;
+# review r2)
+_SAVE_RENAME_RACE_FIX = (
+    "{func} renames its temporary file or directory into place and the OS refused it -- the source already moved or "
+    "the target already there: with several processes, another one may have run the same rename first, each rank "
+    "renaming the one checkpoint in a shared directory (a rename race). Rename on the main process only, with a "
+    "barrier before os.rename and after it (or give each process its own path); save on each node only where the "
+    "directory is that node's local disk, not a shared filesystem. ")
+_SAVE_RENAME_TRAINER_FIX = (
+    "The HF Trainer's _save_checkpoint renames its staging directory (tmp-checkpoint-*) into checkpoint-N, on every "
+    "process in some transformers versions, every rank renaming the one checkpoint in a shared output_dir (a "
+    "tmp-checkpoint rename race): upgrade transformers (or pin a transformers version without the staging "
+    "directory), so that only the main process renames the checkpoint; use save_on_each_node only where output_dir is "
+    "each node's local disk, not a shared filesystem; remove stale checkpoint-N / tmp-checkpoint directories left by "
+    "an earlier run, or start from a fresh output_dir. ")
+_SAVE_RENAME_SOURCE_FIX = (
+    "{func} renames a temporary file into place and the rename source is missing: the temporary file was not written "
+    "(or was removed or moved) before the rename -- check the write before it (its path and directory, an exception "
+    "or a skipped branch there) and anything else that cleans that directory. ")
+_SAVE_RENAME_TARGET_FIX = (
+    "{func} renames a temporary file or directory into place and the target is already there (left by an earlier "
+    "run, or a directory that is not empty): remove it first, save to a fresh path, or replace a file with "
+    "os.replace. ")
+_R_RENAME_SOURCE_GONE = re.compile(r"\[Errno 2\]|No such file or directory")
 
 
-def _save_rename_fix(e) -> str:
+def _save_rename_fix(c: Collected, e) -> str:
     """The fix's words for an exception the crash reader marked ``save_rename`` (a save function's rename of its
-    staging directory refused, _SAVE_RENAME_FIX); '' for any other."""
+    temporary file or staging directory refused); '' for any other. The rename race only where the lines show
+    several processes or the HF Trainer's own save (save_trainer), else the one process's missing source or stale
+    target."""
     func = e.data.get("save_rename")
-    return _SAVE_RENAME_FIX.format(func=f"The save ({func})" if func else "The save") if func is not None else ""
+    if func is None:
+        return ""
+    who = f"The save ({func})" if func else "The save"
+    renames = [x for x in c.exceptions if x.data.get("save_rename") is not None]
+    several = e.rank is not None or len(renames) >= 2 or bool(c.child_failures or c.worker_failures) or len(
+        c.ranks) >= 2
+    if e.data.get("save_trainer"):
+        return _SAVE_RENAME_RACE_FIX.format(func=who) + _SAVE_RENAME_TRAINER_FIX
+    if several:
+        return _SAVE_RENAME_RACE_FIX.format(func=who)
+    if _R_RENAME_SOURCE_GONE.search(e.data.get("message") or ""):
+        return _SAVE_RENAME_SOURCE_FIX.format(func=who)
+    return _SAVE_RENAME_TARGET_FIX.format(func=who)
 
 
 def _disk_fix(disk) -> str:
