@@ -25,6 +25,19 @@ R_TRACKER_NO_KEY = re.compile(r"\bwandb: ERROR api_key not configured \(no-tty\)
 # an ERROR line of the tracker's own logger ("wandb: ERROR ...")
 R_TRACKER_ERROR = re.compile(r"\bwandb: ERROR \S")
 
+# a prompt someone answered: the choice typed after its colon ("wandb: Enter your choice: 2"), alone on the line
+R_PROMPT_ANSWERED = re.compile(r"\bwandb: Enter your choice: ?[0-9]{1,2} *$")
+
+
+def _failure_shown(c: Collected) -> bool:
+    """A failure the lines show beside the prompts: a traceback's exception, a worker's or child's failure record, or a
+    line announcing an error that is not the tracker's own (its "wandb: ERROR Invalid choice" answers the prompt). A
+    prompt's line with an exception glued after its colon is no prompt read (readers.exits): that exception is read."""
+    if c.exceptions or c.worker_failures or c.child_failures:
+        return True
+    return any("wandb: " not in u.text for u in c.unread)
+
+
 _KEY_FIX = ("Give the tracker its key before the launch, non-interactively: export WANDB_API_KEY=<your 40-character "
             "key> (or run `wandb login` once on the machine, or call wandb.login(key=...) in the parent before it "
             "starts the workers), or run without the service: WANDB_MODE=offline (sync later) or WANDB_MODE=disabled "
@@ -60,13 +73,18 @@ def _no_key(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 def _login_prompt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BU (2): the tracker's interactive login menu printed by two or more processes, with nothing else read
-    failing: config, culprits []. wandb prints its menu and prompt once in each process that asks (one that waits on
-    its terminal prints nothing more), so two prompts are two processes -- whatever rank tag a collector put on every
-    line of the paste (the same "[rank3]:" on all of them says where the paste came from, not that one process asked
-    twice)."""
-    prompts = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"]
+    failing (no exception, failure record or unread failure line beside them): config, culprits []. A prompt that was
+    answered (a choice after its colon) blocks no rank and is not counted; one process re-prompted after an invalid
+    choice shows one unanswered prompt. wandb prints its menu and prompt once in each process that asks (one that
+    waits on its terminal prints nothing more), so two unanswered prompts are two processes -- whatever rank tag a
+    collector put on every line of the paste (the same "[rank3]:" on all of them says where the paste came from, not
+    that one process asked twice)."""
+    prompts = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"
+               and not R_PROMPT_ANSWERED.search(e.text)]  # one answered ("Enter your choice: 2") blocks nobody
     if len(prompts) < 2:
-        return None  # one process's prompt: rules K and T
+        return None  # one process's prompt (re-prompted after an invalid choice it answered, too): rules K and T
+    if _failure_shown(c):
+        return None  # the failure shown is the reading (rule A, or rule J's unknown), not BU (2)
     return Verdict("config", f"the experiment tracker's interactive login prompt is printed {len(prompts)} times "
                    f"({prompts[0].text[:120]}): every process that calls wandb.init waits for an answer on the one "
                    "terminal they share -- the tracker's API key (or its offline / disabled mode) is not set on any "
