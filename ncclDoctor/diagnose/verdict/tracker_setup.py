@@ -9,22 +9,21 @@
   missing on all of them -- config, culprits [], nobody innocent, with nothing else failing (lead rule BU (2), V (1),
   Q's last sentence; round 90's sftvsrl-1). One process's prompt alone stays rules K and T's reading.
 - The tracker's own ERROR line ("wandb: ERROR Error communicating with wandb process") is no cause class: the
-  verdict stays the reading of the lines around it, and its fix names the tracker's remedies (TRACKER_FIX).
+  verdict stays the reading of the lines around it, and its fix names the tracker's remedies (trackers.TRACKER_FIX,
+  the one text for them).
 """
 
 from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import trackers
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
 
 # wandb's own check, at wandb.init / wandb.login, that it has no API key and no terminal to ask for one
 R_TRACKER_NO_KEY = re.compile(r"\bwandb: ERROR api_key not configured \(no-tty\)")
-# an ERROR line of the tracker's own logger ("wandb: ERROR ...")
-R_TRACKER_ERROR = re.compile(r"\bwandb: ERROR \S")
-
 # a prompt someone answered: the choice typed after its colon ("wandb: Enter your choice: 2"), alone on the line
 R_PROMPT_ANSWERED = re.compile(r"\bwandb: Enter your choice: ?[0-9]{1,2} *$")
 
@@ -38,23 +37,15 @@ def _failure_shown(c: Collected) -> bool:
     return any("wandb: " not in u.text for u in c.unread)
 
 
-_KEY_FIX = ("Give the tracker its key before the launch, non-interactively: export WANDB_API_KEY=<your 40-character "
+_KEY_FIX = ("Give the tracker its key before the launch, non-interactively: export WANDB_API_KEY=<your API "
             "key> (or run `wandb login` once on the machine, or call wandb.login(key=...) in the parent before it "
             "starts the workers), or run without the service: WANDB_MODE=offline (sync later) or WANDB_MODE=disabled "
             "(WANDB_DISABLED=true / report_to none for a Hugging Face Trainer). Initialise wandb on rank 0 only (log "
             "to wandb from rank 0 only): every rank that calls wandb.init needs the same setting. ")
-TRACKER_FIX = ("The experiment tracker's own start-up failed (its ERROR line): confirm with the tracker off "
-               "(WANDB_MODE=disabled, or WANDB_MODE=offline to keep the run's logs; drop the tracker's flag, such as "
-               "--wandb-project), then make its start robust: wandb.init(settings=wandb.Settings("
-               "start_method=\"thread\")) or a longer init_timeout (WANDB__SERVICE_WAIT / init_timeout), upgrade / pin "
-               "wandb, WANDB_DIR on a writable local disk, network access to api.wandb.ai from the node; guard the "
-               "tracker -- wrap wandb.init in try/except on the rank that starts it, so the other ranks are not left "
-               "waiting. ")
-
-
 def tracker_fix(texts: list[str]) -> str:
-    """TRACKER_FIX where one of the lines is the tracker's own ERROR line; empty otherwise."""
-    return TRACKER_FIX if any(R_TRACKER_ERROR.search(t) for t in texts) else ""
+    """trackers.TRACKER_FIX (or its exit-time finish's remedy) where one of the lines is the tracker's own ERROR line,
+    not its HTTP retries; empty otherwise."""
+    return "".join(trackers.fix_for([(t, {}) for t in texts if trackers.tracker_error(t)]))
 
 
 def _no_key(c: Collected, ks: list[Conclusion]) -> Verdict | None:
