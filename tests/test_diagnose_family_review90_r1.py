@@ -41,6 +41,13 @@ def test_one_process_reprompted_after_an_invalid_choice_is_not_config(tmp_path):
     v, acc = _verdict(tmp_path, _MENU + "wandb: Enter your choice: 5\nwandb: ERROR Invalid choice\n"
                       "wandb: Enter your choice: \n")
     assert v["cause"] in ("none", "unknown") and not acc, v
+    assert "start robust" not in v["fix"], v  # its "Invalid choice" answers the prompt: no failure of wandb's code
+
+
+def test_one_process_reprompted_with_its_answer_not_echoed_is_not_config(tmp_path):
+    v, _ = _verdict(tmp_path, _MENU + "wandb: Enter your choice: \nwandb: ERROR Invalid choice\n"
+                    "wandb: Enter your choice: \n")
+    assert v["cause"] != "config", v
 
 
 def test_answered_prompts_beside_a_traceback_read_the_traceback(tmp_path):

@@ -40,7 +40,10 @@ R_WANDB_FINISH = re.compile(r"\bwandb: ERROR Problem finishing run\b")
 # its retries of the W&B API over HTTP ("wandb: ERROR Error while calling W&B API: ... (<Response [500]>)", "Network
 # error (ReadTimeout), entering retry loop"): noise the tracker retries on its own (rule T), no failure of the job
 R_TRACKER_RETRY = re.compile(r"\bError while calling W&B API\b|<Response \[\d{3}\]>|\bretry(?:ing| loop)\b"
-                             r"|\bHTTP(?:Error| error)\b")
+                             r"|\bHTTP(?:Error| error)\b"
+                             # and its login prompt's answer to a choice typed at it ("wandb: ERROR Invalid choice"):
+                             # the prompt's, read by rules K, T and BU (2), not a failure of the tracker's code
+                             r"|\bwandb: ERROR Invalid choice\b")
 R_FILE_EXISTS = re.compile(r"\bFileExistsError\b|\[Errno 17\] File exists\b")
 # a name directly under the root ("File exists: '/000010_locals'"): a shared-memory block's name clashing
 # (signatures.R_SHM_EXISTS, read by its own family), not a directory os.makedirs made
@@ -98,7 +101,7 @@ PICKLE_SAVE_FIX = ("pickle could not serialise an object (a lambda, a local func
 
 
 def tracker_error(text: str) -> bool:
-    """The tracker's own ERROR line, not its HTTP retries (rule T)."""
+    """The tracker's own ERROR line, not its HTTP retries (rule T) nor its login prompt's "Invalid choice"."""
     return "wandb: ERROR" in text and bool(R_TRACKER_ERROR.search(text)) and not R_TRACKER_RETRY.search(text)
 
 

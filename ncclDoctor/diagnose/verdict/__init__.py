@@ -333,7 +333,7 @@ def _read_failure_lines(c: Collected, v: Verdict) -> list:
     cites another failure (a crash, a signal) keeps its own fix first and these lines' remedies out."""
     lines = list(c.exceptions) + list(c.unread)
     cited = v.summary + "\n" + "\n".join(v.proof)
-    read = [e for e in lines if e.text.strip()[:100] in cited]
+    read = [e for e in lines if e.brief() in v.proof or e.text.strip()[:100] in cited]
     if read:
         return read
     reports = {e.brief() for e in c.worker_failures + c.child_failures}

@@ -66,14 +66,17 @@ def _login_prompt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BU (2): the tracker's interactive login menu printed by two or more processes, with nothing else read
     failing (no exception, failure record or unread failure line beside them): config, culprits []. A prompt that was
     answered (a choice after its colon) blocks no rank and is not counted; one process re-prompted after an invalid
-    choice shows one unanswered prompt. wandb prints its menu and prompt once in each process that asks (one that
-    waits on its terminal prints nothing more), so two unanswered prompts are two processes -- whatever rank tag a
-    collector put on every line of the paste (the same "[rank3]:" on all of them says where the paste came from, not
-    that one process asked twice)."""
-    prompts = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"
-               and not R_PROMPT_ANSWERED.search(e.text)]  # one answered ("Enter your choice: 2") blocks nobody
-    if len(prompts) < 2:
-        return None  # one process's prompt (re-prompted after an invalid choice it answered, too): rules K and T
+    choice shows one unanswered prompt, and its "wandb: ERROR Invalid choice" line says two of the prompts are one
+    process's. wandb prints its menu and prompt once in each process that asks (one that waits on its terminal
+    prints nothing more), so two unanswered prompts are two processes -- whatever rank tag a collector put on every
+    line of the paste (the same "[rank3]:" on all of them says where the paste came from, not that one process asked
+    twice)."""
+    shown = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"]
+    prompts = [e for e in shown if not R_PROMPT_ANSWERED.search(e.text)]  # one answered ("... choice: 2") blocks nobody
+    # each "wandb: ERROR Invalid choice" is one process asked again: its prompts are one process's, not two
+    again = sum(1 for u in c.unread if "Invalid choice" in u.text and trackers.R_TRACKER_RETRY.search(u.text))
+    if len(prompts) < 2 or len(shown) - again < 2:
+        return None  # one process's prompt (re-prompted after an invalid choice, too): rules K and T
     if _failure_shown(c):
         return None  # the failure shown is the reading (rule A, or rule J's unknown), not BU (2)
     return Verdict("config", f"the experiment tracker's interactive login prompt is printed {len(prompts)} times "
