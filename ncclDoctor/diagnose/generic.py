@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.signatures import R_EXC_TAIL
+from ncclDoctor.diagnose.trackers import CANT_PICKLE
 
 # a line announcing a failure: a log level, or the plain words
 R_FAILURE_WORD = re.compile(
@@ -33,8 +34,8 @@ R_FAILURE_WORD = re.compile(
     # associated with device type cpu"), pasted without its "RuntimeError: ": no word above (verdict.usage, rule AV)
     r"|\bNo backend type associated with device type\b"
     # pickle refusing an object it was handed ("Can't pickle local object 'X.<locals>.f'"), pasted without its
-    # exception class: spawn could not send a worker its arguments (trackers.R_CANT_PICKLE; round 90's comet-ml-352)
-    r"|\b(?:Can't|[Cc]annot) pickle\b"
+    # exception class (trackers.CANT_PICKLE, the one pattern; round 90's comet-ml-352)
+    r"|" + CANT_PICKLE +
     # googletest's EXPECT_NEAR / ASSERT_NEAR failing ("The difference between ct[j] and expected_result is 85, which
     # exceeds 1e-5, where"), the line under its "file:line: Failure" header (parse reads it): a value check that found
     # the result off (verdict.unread._R_GTEST_NEAR), in words above none of which it holds

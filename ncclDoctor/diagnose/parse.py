@@ -49,6 +49,7 @@ from ncclDoctor.diagnose.readers.store import StoreReaders
 from ncclDoctor.diagnose.readers.watchdog import WatchdogReaders
 from ncclDoctor.diagnose.signatures import Event, _int
 from ncclDoctor.diagnose.state import QUIET_KINDS
+from ncclDoctor.diagnose.trackers import R_CANT_PICKLE, R_FILE_EXISTS, R_MP_FRAME
 
 # lines between a traceback's device-selection frame and the CUDA error it raised (CuPy's runtime frames between)
 _SET_DEVICE_NEAR = 12
@@ -244,6 +245,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
+        self._mp_frame = (-99, "")  # the last frame of a process start (trackers.R_MP_FRAME), its line and kind
+        self._pickled: tuple[int, Event] | None = None  # the last pickle refusal / FileExistsError line and its event
         # an unread "terminate called after throwing an instance of '...'" line: (its line, its event), its "what():"
         # text on the next line kept on the event (data "cpp_what"; verdict.unread._cpp_what_fix)
         self._terminate: tuple[int, Event] | None = None
@@ -1354,6 +1357,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self.queued.pop(0)
         if ev is not None and ev.kind not in QUIET_KINDS and len(self._read_kinds) < 64:
             self._read_kinds.add(ev.kind)
+        if ("pickle" in text or "Errno 17" in text or "FileExists" in text) and (
+                R_CANT_PICKLE.search(text) or R_FILE_EXISTS.search(text)) and (
+                (read := ev) is not None or (self.unread and (read := self.unread[-1]).where.endswith(f":{lineno}"))):
+            # pickle's refusal or a directory found there, beside multiprocessing's frames (the traceback above it, or
+            # the frames under it): a process start (spawn) sending a worker its arguments (trackers.fix_for)
+            at, what = self._mp_frame
+            if 0 < lineno - at <= 40 and not any(at < h < lineno for h in self._tb_heads):
+                read.data["mp_frame"] = what
+            self._pickled = (lineno, read)
+            self._follow = max(self._follow, 1)  # the frame under it (a debugger's order) holds no trigger word
         return ev
 
     def _bar(self, lineno: int, text: str) -> None:
@@ -1499,6 +1512,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._save_frame = (-99, "", "")  # a save frame of an earlier stack is not this traceback's (review r2)
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
+            if ("process" in ff.group(1) or "data" in ff.group(1)) and (mp := R_MP_FRAME.search(ff.group(1))):
+                # a process start pickling what it sends a worker (trackers.R_MP_FRAME)
+                self._mp_frame = (lineno, "loader" if mp.group("loader") else "spawn")
+                if self._pickled is not None and 0 < lineno - self._pickled[0] <= 4:
+                    self._pickled[1].data["mp_frame"] = self._mp_frame[1]  # its frames under it (a debugger's order)
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
@@ -1719,6 +1737,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
+            self._follow = max(self._follow, 1)  # its first frame: a spawned worker's (trackers.R_MP_FRAME) or not
             self._tb_pkgs = []
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
                 self._ipy_exc = ipy.group("exc")

@@ -195,6 +195,9 @@ R_LINE_PREFIX = re.compile(
 # An experiment tracker's interactive login menu's last line, waiting for terminal input ("wandb: Enter your choice:",
 # the next process's output often glued after it): readers.exits._exit_noise, verdict.tracker_setup._login_prompt
 R_TRACKER_PROMPT = re.compile(r"\bwandb: Enter your choice:")
+# a Python exception's own line glued after that prompt ("wandb: Enter your choice: ValueError: Tokenizer class ..."):
+# the exception is what the line says, not a process waiting (readers.exits._exit_noise leaves it to its readers)
+R_PROMPT_EXCEPTION = re.compile(r"\bEnter your choice: ?[A-Z][A-Za-z]*(?:Error|Exception): ")
 # Lightning's DDP deadlock guard (reconciliate_processes / _sync_ddp's handler) re-raising the exception its process
 # caught: "DeadlockDetectedException: DeadLock detected from rank: 0 \n Traceback ...", the rank its own global rank
 R_PL_DEADLOCK = re.compile(r"\bDeadLock detected from rank: (\d{1,7})\b")

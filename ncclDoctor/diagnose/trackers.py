@@ -1,75 +1,128 @@
 """Trackers and loggers: an experiment tracker's or a logger's own failure (wandb's "wandb: ERROR ..." lines, a
-tensorboard writer's log directory made by several processes at once, a logger spawn cannot pickle), read from the
-lines that say so.
+log directory os.makedirs found already there, an object pickle refused), read from the lines that say so.
 
 No cause class covers a tracker's own error (lead rules BG (1), BJ (2)): the verdict's cause and ranks stay what the
 reading of the failure says (unknown, culprits [] where every process failed alike: rules J, AX (4), AC (1)), and
-these lines only give its fix the remedy an expert names for them:
+these lines only give its fix the remedy an expert names for them -- where they are the failure the verdict reads
+(its quoted or cited line, or the failure beside a launcher's report that names none: verdict._numerics_fix), never
+in front of a crash's own fix:
 
-- wandb's own error line ("wandb: ERROR Problem finishing run", its traceback below): the tracker failed in its own
-  code, not a collective -- start it on rank 0 only, upgrade wandb, WANDB_MODE=disabled to confirm; "Problem
-  finishing run" is its exit-time finish (atexit), after training: call wandb.finish() before the job's stdout tee /
-  log file is closed and restore sys.stdout/sys.stderr before exit (round 90's gpt-neox-216);
-- a FileExistsError ("[Errno 17] File exists: '...'"): os.makedirs without exist_ok on a directory another process
-  made a moment earlier -- every process creating one shared path (a tensorboard SummaryWriter's log_dir, a
-  checkpoint folder) races: os.makedirs(exist_ok=True), create it once on rank 0 (then a barrier), or a directory per
-  rank (round 90's reagent-214);
+- wandb's own error line ("wandb: ERROR Error communicating with wandb process"): the tracker failed in its own code,
+  not a collective -- confirm with WANDB_MODE=disabled, start it on rank 0 only, make its start robust (TRACKER_FIX,
+  also verdict.tracker_setup's); "Problem finishing run" is its exit-time finish (atexit), after training: call
+  wandb.finish() before the job's stdout tee / log file is closed and restore sys.stdout/sys.stderr before exit
+  (round 90's gpt-neox-216);
+- a FileExistsError ("[Errno 17] File exists: '...'"): os.makedirs without exist_ok met a directory already there --
+  an earlier run's or another process's: os.makedirs(exist_ok=True); a race between processes only where two or more
+  are shown making it (two such lines, processes shown failing, a spawned worker's frames): create it once on rank 0
+  or a directory per rank (round 90's reagent-214). A name directly under the root is a shared-memory block's clash
+  (signatures.R_SHM_EXISTS), not a directory;
 - pickle refusing an object ("Can't pickle local object 'SummaryTopic.__init__.<locals>.default'", "cannot pickle
-  '_thread.lock' object"): the spawn start method (torch.multiprocessing.spawn, Lightning's ddp_spawn) pickles what
-  every worker is started with -- the model and what it holds, a logger / tracker attached to the trainer -- and one
-  of them holds a local function, a lambda, a lock or a connection: make the object picklable (module-level function
-  instead of local function/lambda), create the tracker inside each worker (on rank 0 only), or launch by script
-  (torchrun, Lightning's strategy ddp instead of ddp_spawn) so nothing is pickled (round 90's comet-ml-352).
+  '_thread.lock' object"): with multiprocessing's frames beside it (ForkingPickler, popen_spawn, spawn.py, ddp_spawn;
+  parse marks them) the spawn start method pickles what every worker is started with -- make the object picklable,
+  create the tracker inside each worker, or launch by script (round 90's comet-ml-352); without them (torch.save of a
+  module holding a lambda, copy.deepcopy) the object itself must be picklable: save the state_dict(), not the module.
 
-Not read so: wandb's warnings and its login prompt (rules K, BU (2)), a tracker's HTTP retries (rule T), a
-FileNotFoundError (a path that is missing, read by launch._spawned_path_missing and others).
+Not read so: wandb's warnings and its login prompt (rules K, BU (2)), a tracker's HTTP retries ("Error while calling
+W&B API ... <Response [500]>": rule T), a FileNotFoundError (a path that is missing, read by
+launch._spawned_path_missing and others).
 """
 
 from __future__ import annotations
 
 import re
 
-# wandb's own logger at its ERROR level ("wandb: ERROR Problem finishing run", "wandb: ERROR api_key not configured");
-# the literal ERROR is in load.TRIGGERS
-R_WANDB_ERROR = re.compile(r"\bwandb: ERROR\b")
+# wandb's own logger at its ERROR level ("wandb: ERROR Problem finishing run", "wandb: ERROR Error communicating with
+# wandb process"): the one pattern and remedy for it (verdict.tracker_setup reads its start-up shapes with them); the
+# literal ERROR is in load.TRIGGERS
+R_TRACKER_ERROR = re.compile(r"\bwandb: ERROR \S")
 R_WANDB_FINISH = re.compile(r"\bwandb: ERROR Problem finishing run\b")
+# its retries of the W&B API over HTTP ("wandb: ERROR Error while calling W&B API: ... (<Response [500]>)", "Network
+# error (ReadTimeout), entering retry loop"): noise the tracker retries on its own (rule T), no failure of the job
+R_TRACKER_RETRY = re.compile(r"\bError while calling W&B API\b|<Response \[\d{3}\]>|\bretry(?:ing| loop)\b"
+                             r"|\bHTTP(?:Error| error)\b"
+                             # and its login prompt's answer to a choice typed at it ("wandb: ERROR Invalid choice"):
+                             # the prompt's, read by rules K, T and BU (2), not a failure of the tracker's code
+                             r"|\bwandb: ERROR Invalid choice\b")
 R_FILE_EXISTS = re.compile(r"\bFileExistsError\b|\[Errno 17\] File exists\b")
+# a name directly under the root ("File exists: '/000010_locals'"): a shared-memory block's name clashing
+# (signatures.R_SHM_EXISTS, read by its own family), not a directory os.makedirs made
+R_SHM_NAME = re.compile(r"File exists: '/[^'/\n]{1,255}'")
+# the frames of a process start that pickles what it sends a worker (multiprocessing's ForkingPickler in reduction.py,
+# popen_spawn_*.py, its spawn.py or torch's, Lightning's ddp_spawn), or torch's DataLoader, whose iterator starts its
+# workers through them: parse marks a pickle or FileExistsError line read next to one (the event's data "mp_frame":
+# "loader" for the DataLoader's, "spawn" otherwise)
+R_MP_FRAME = re.compile(r"multiprocessing[/\\](?:reduction|popen_spawn\w{0,12}|spawn|context|process)\.py\b"
+                        r"|\bddp_spawn\b|\bForkingPickler\b|(?P<loader>\butils[/\\]data[/\\]dataloader\.py\b)")
 
-WANDB_FIX = ("wandb's own error (the tracker's code, not a collective): start the wandb run on rank 0 only "
-             "(wandb.init under rank == 0), upgrade wandb, and WANDB_MODE=disabled (or WANDB_CONSOLE=off) to confirm "
-             "the job runs without it. ")
+TRACKER_FIX = ("The experiment tracker's own error (its ERROR line: the tracker's code, not a collective): confirm "
+               "with the tracker off (WANDB_MODE=disabled, or WANDB_MODE=offline to keep the run's logs; drop the "
+               "tracker's flag, such as --wandb-project), start the wandb run on rank 0 only (wandb.init under rank == "
+               "0), then make its start robust: wandb.init(settings=wandb.Settings(start_method=\"thread\")) or a "
+               "longer init_timeout (WANDB__SERVICE_WAIT / init_timeout), upgrade / pin wandb, WANDB_DIR on a "
+               "writable local disk, network access to api.wandb.ai from the node; guard the tracker -- wrap "
+               "wandb.init in try/except on the rank that starts it, so the other ranks are not left waiting. ")
 WANDB_FINISH_FIX = ("wandb's 'Problem finishing run' is its exit-time finish (atexit cleanup), after training: the run "
                     "had finished and its checkpoints are written. Call wandb.finish() before the logger's stdout tee "
                     "(a log file wrapping sys.stdout) is closed, restore sys.stdout/sys.stderr before exit, or upgrade "
-                    "wandb. ")
-EXISTS_FIX = ("FileExistsError: os.makedirs without exist_ok met a directory another process had made a moment "
-              "earlier -- every process creating the same path at once, a race condition between processes (spawned "
-              "workers, ranks): use os.makedirs(exist_ok=True), create the directory once on rank 0 before the others "
-              "use it (then a barrier), or a unique log directory per rank (the rank in the path). ")
+                    "wandb; WANDB_CONSOLE=off stops wandb's console capture that writes through that stream, and "
+                    "WANDB_MODE=disabled confirms the job ends cleanly without the tracker. ")
+EXISTS_FIX = ("FileExistsError: the directory already exists (an earlier run, or another process) and os.makedirs "
+              "was called without exist_ok: use os.makedirs(exist_ok=True), or clear / rename the output directory "
+              "first when an earlier run's files must not be reused. ")
+RACE_FIX = ("More than one process makes it here (spawned workers, ranks): every process creating the same path at "
+            "once is a race condition between processes -- create the directory once on rank 0 before the others use "
+            "it (then a barrier), or a unique log directory per rank (the rank in the path). ")
 WRITER_FIX = ("A tensorboard log_dir made by every process: create the SummaryWriter / log dir only on rank 0, or "
               "upgrade tensorboardX (its directory_check tolerant of an existing directory). ")
 
 # pickle's refusal, with or without its exception class ("AttributeError: Can't pickle local object 'f.<locals>.g'",
-# "TypeError: cannot pickle '_thread.lock' object"); the literal "t pickle" is in load.TRIGGERS
-R_CANT_PICKLE = re.compile(r"\b(?:Can't|[Cc]annot) pickle\b")
+# "TypeError: cannot pickle '_thread.lock' object"); generic.R_FAILURE_WORD holds it too; the literal "t pickle" is in
+# load.TRIGGERS
+CANT_PICKLE = r"\b(?:Can't|[Cc]annot) pickle\b"
+R_CANT_PICKLE = re.compile(CANT_PICKLE)
 PICKLE_FIX = ("pickle could not send an object to the spawned workers: the spawn start method (mp.spawn, ddp_spawn) "
               "pickles every argument the workers start with -- the model and what it holds, a logger / tracker "
               "attached to it -- and one holds a local function, a lambda, a lock or a connection. Make the object "
               "picklable (module-level function instead of local function/lambda), create the logger / tracker "
               "inside each worker (on rank 0 only), or avoid mp.spawn pickling the model: launch by script (torchrun; "
               "Lightning's strategy ddp instead of ddp_spawn); drop the logger to confirm. ")
+LOADER_PICKLE_FIX = ("pickle could not send the DataLoader's workers what they start with: under the spawn start "
+                     "method (the default on macOS and Windows, or mp.set_start_method('spawn')) each worker is sent "
+                     "the dataset, its collate_fn and worker_init_fn pickled, and one holds a local function, a "
+                     "lambda, a lock or an open file / connection. Make them picklable (module-level function "
+                     "instead of local function/lambda; open files and handles inside the worker, in __getitem__ or "
+                     "worker_init_fn), and num_workers=0 confirms it. ")
+PICKLE_SAVE_FIX = ("pickle could not serialise an object (a lambda, a local function, a lock or an open connection the "
+                   "saved or copied object holds): torch.save of a whole module, copy.deepcopy or pickle.dump pickles "
+                   "everything it holds -- save the model's state_dict() (torch.save(model.state_dict(), path)), not "
+                   "the module, or make the object picklable (module-level function instead of local "
+                   "function/lambda). ")
 
 
-def fix_for(texts: list[str]) -> str:
-    """The tracker's or logger's remedy for the failure lines ``texts`` (exceptions, lines no family reads), or ''."""
-    fix = ""
-    if any("wandb: ERROR" in t and R_WANDB_ERROR.search(t) for t in texts):
-        fix += WANDB_FIX
-        if any(R_WANDB_FINISH.search(t) for t in texts):
-            fix += WANDB_FINISH_FIX
-    exists = [t for t in texts if ("FileExists" in t or "Errno 17" in t) and R_FILE_EXISTS.search(t)]
+def tracker_error(text: str) -> bool:
+    """The tracker's own ERROR line, not its HTTP retries (rule T) nor its login prompt's "Invalid choice"."""
+    return "wandb: ERROR" in text and bool(R_TRACKER_ERROR.search(text)) and not R_TRACKER_RETRY.search(text)
+
+
+def fix_for(lines: list[tuple[str, dict]], procs: int = 0) -> list[str]:
+    """The tracker's or logger's remedies for the failure lines read (``lines``: each line's text and its event's
+    data; the caller passes only the failure the verdict reads), in order; ``procs``: how many processes the lines
+    show failing."""
+    fix: list[str] = []
+    texts = [t for t, _ in lines]
+    if any(tracker_error(t) for t in texts):
+        fix.append(WANDB_FINISH_FIX if any(R_WANDB_FINISH.search(t) for t in texts) else TRACKER_FIX)
+    exists = [(t, d) for t, d in lines if ("FileExists" in t or "Errno 17" in t) and R_FILE_EXISTS.search(t)
+              and not R_SHM_NAME.search(t)]
     if exists:
-        fix += EXISTS_FIX + (WRITER_FIX if any("tensorboard" in t.lower() for t in exists) else "")
-    if any("pickle" in t and R_CANT_PICKLE.search(t) for t in texts):
-        fix += PICKLE_FIX
+        fix.append(EXISTS_FIX)
+        if procs >= 2 or len(exists) >= 2 or any(d.get("mp_frame") for _, d in exists):
+            fix.append(RACE_FIX)
+        if any("tensorboard" in t.lower() for t, _ in exists):
+            fix.append(WRITER_FIX)
+    pickle = [d for t, d in lines if "pickle" in t and R_CANT_PICKLE.search(t)]
+    if pickle:
+        frames = {d.get("mp_frame") for d in pickle}
+        fix.append(LOADER_PICKLE_FIX if "loader" in frames else PICKLE_FIX if "spawn" in frames else PICKLE_SAVE_FIX)
     return fix

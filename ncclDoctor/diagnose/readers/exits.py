@@ -41,7 +41,8 @@ class ExitReaders:
             return self._context(lineno, text, "pg_not_destroyed")
         if "terminated normally" in text and S.R_PG_WATCHDOG_DONE.search(text):
             return self._context(lineno, text, "pg_watchdog_done")
-        if "Enter your choice" in text and S.R_TRACKER_PROMPT.search(text):
+        if ("Enter your choice" in text and S.R_TRACKER_PROMPT.search(text)
+                and not S.R_PROMPT_EXCEPTION.search(text)):
             return self._benign(lineno, text, "tracker login prompt")  # a process waiting on its terminal (rule BU (2))
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")

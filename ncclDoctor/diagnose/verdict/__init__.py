@@ -320,10 +320,26 @@ def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     if fix and fix not in v.fix and "NaN/Inf check stopped" not in v.fix:
         v.fix = fix + v.fix
     # a tracker's or logger's own failure (trackers.py; rules BG (1), BJ (2)): its remedy first, the reading's after
-    fix = trackers.fix_for(texts)
-    if fix and fix not in v.fix:
+    read = _read_failure_lines(c, v)
+    if read:
+        procs = len(c.worker_failures) + len(c.child_failures)
+        fix = "".join(f for f in trackers.fix_for([(e.text, e.data) for e in read], procs) if f not in v.fix)
         v.fix = fix + v.fix
     return v
+
+
+def _read_failure_lines(c: Collected, v: Verdict) -> list:
+    """The exceptions and unread failure lines that are the failure the verdict reads (trackers.fix_for, review r1):
+    those it quotes or cites; or all of them where it cites nothing but a launcher's report that names no failure of
+    its own (DeepSpeed's 'Killing subprocess' after wandb's error at exit: round 90's gpt-neox-216). A verdict that
+    cites another failure (a crash, a signal) keeps its own fix first and these lines' remedies out."""
+    lines = list(c.exceptions) + list(c.unread)
+    cited = v.summary + "\n" + "\n".join(v.proof)
+    read = [e for e in lines if e.brief() in v.proof or e.text.strip()[:100] in cited]
+    if read:
+        return read
+    reports = {e.brief() for e in c.worker_failures + c.child_failures}
+    return lines if all(p in reports for p in v.proof) else []
 
 
 def _with_settings(v: Verdict, env_findings: list[Finding]) -> Verdict:

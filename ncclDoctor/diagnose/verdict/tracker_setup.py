@@ -9,39 +9,43 @@
   missing on all of them -- config, culprits [], nobody innocent, with nothing else failing (lead rule BU (2), V (1),
   Q's last sentence; round 90's sftvsrl-1). One process's prompt alone stays rules K and T's reading.
 - The tracker's own ERROR line ("wandb: ERROR Error communicating with wandb process") is no cause class: the
-  verdict stays the reading of the lines around it, and its fix names the tracker's remedies (TRACKER_FIX).
+  verdict stays the reading of the lines around it, and its fix names the tracker's remedies (trackers.TRACKER_FIX,
+  the one text for them).
 """
 
 from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import trackers
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
 
 # wandb's own check, at wandb.init / wandb.login, that it has no API key and no terminal to ask for one
 R_TRACKER_NO_KEY = re.compile(r"\bwandb: ERROR api_key not configured \(no-tty\)")
-# an ERROR line of the tracker's own logger ("wandb: ERROR ...")
-R_TRACKER_ERROR = re.compile(r"\bwandb: ERROR \S")
+# a prompt someone answered: the choice typed after its colon ("wandb: Enter your choice: 2"), alone on the line
+R_PROMPT_ANSWERED = re.compile(r"\bwandb: Enter your choice: ?[0-9]{1,2} *$")
 
-_KEY_FIX = ("Give the tracker its key before the launch, non-interactively: export WANDB_API_KEY=<your 40-character "
+
+def _failure_shown(c: Collected) -> bool:
+    """A failure the lines show beside the prompts: a traceback's exception, a worker's or child's failure record, or a
+    line announcing an error that is not the tracker's own (its "wandb: ERROR Invalid choice" answers the prompt). A
+    prompt's line with an exception glued after its colon is no prompt read (readers.exits): that exception is read."""
+    if c.exceptions or c.worker_failures or c.child_failures:
+        return True
+    return any("wandb: " not in u.text for u in c.unread)
+
+
+_KEY_FIX = ("Give the tracker its key before the launch, non-interactively: export WANDB_API_KEY=<your API "
             "key> (or run `wandb login` once on the machine, or call wandb.login(key=...) in the parent before it "
             "starts the workers), or run without the service: WANDB_MODE=offline (sync later) or WANDB_MODE=disabled "
             "(WANDB_DISABLED=true / report_to none for a Hugging Face Trainer). Initialise wandb on rank 0 only (log "
             "to wandb from rank 0 only): every rank that calls wandb.init needs the same setting. ")
-TRACKER_FIX = ("The experiment tracker's own start-up failed (its ERROR line): confirm with the tracker off "
-               "(WANDB_MODE=disabled, or WANDB_MODE=offline to keep the run's logs; drop the tracker's flag, such as "
-               "--wandb-project), then make its start robust: wandb.init(settings=wandb.Settings("
-               "start_method=\"thread\")) or a longer init_timeout (WANDB__SERVICE_WAIT / init_timeout), upgrade / pin "
-               "wandb, WANDB_DIR on a writable local disk, network access to api.wandb.ai from the node; guard the "
-               "tracker -- wrap wandb.init in try/except on the rank that starts it, so the other ranks are not left "
-               "waiting. ")
-
-
 def tracker_fix(texts: list[str]) -> str:
-    """TRACKER_FIX where one of the lines is the tracker's own ERROR line; empty otherwise."""
-    return TRACKER_FIX if any(R_TRACKER_ERROR.search(t) for t in texts) else ""
+    """trackers.TRACKER_FIX (or its exit-time finish's remedy) where one of the lines is the tracker's own ERROR line,
+    not its HTTP retries; empty otherwise."""
+    return "".join(trackers.fix_for([(t, {}) for t in texts if trackers.tracker_error(t)]))
 
 
 def _no_key(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -60,13 +64,21 @@ def _no_key(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 def _login_prompt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BU (2): the tracker's interactive login menu printed by two or more processes, with nothing else read
-    failing: config, culprits []. wandb prints its menu and prompt once in each process that asks (one that waits on
-    its terminal prints nothing more), so two prompts are two processes -- whatever rank tag a collector put on every
+    failing (no exception, failure record or unread failure line beside them): config, culprits []. A prompt that was
+    answered (a choice after its colon) blocks no rank and is not counted; one process re-prompted after an invalid
+    choice shows one unanswered prompt, and its "wandb: ERROR Invalid choice" line says two of the prompts are one
+    process's. wandb prints its menu and prompt once in each process that asks (one that waits on its terminal
+    prints nothing more), so two unanswered prompts are two processes -- whatever rank tag a collector put on every
     line of the paste (the same "[rank3]:" on all of them says where the paste came from, not that one process asked
     twice)."""
-    prompts = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"]
-    if len(prompts) < 2:
-        return None  # one process's prompt: rules K and T
+    shown = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tracker login prompt"]
+    prompts = [e for e in shown if not R_PROMPT_ANSWERED.search(e.text)]  # one answered ("... choice: 2") blocks nobody
+    # each "wandb: ERROR Invalid choice" is one process asked again: its prompts are one process's, not two
+    again = sum(1 for u in c.unread if "Invalid choice" in u.text and trackers.R_TRACKER_RETRY.search(u.text))
+    if len(prompts) < 2 or len(shown) - again < 2:
+        return None  # one process's prompt (re-prompted after an invalid choice, too): rules K and T
+    if _failure_shown(c):
+        return None  # the failure shown is the reading (rule A, or rule J's unknown), not BU (2)
     return Verdict("config", f"the experiment tracker's interactive login prompt is printed {len(prompts)} times "
                    f"({prompts[0].text[:120]}): every process that calls wandb.init waits for an answer on the one "
                    "terminal they share -- the tracker's API key (or its offline / disabled mode) is not set on any "
