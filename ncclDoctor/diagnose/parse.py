@@ -98,6 +98,30 @@ def _code_not_error(line: str, frame: str) -> bool:
 _R_RANK_TAG = re.compile(r"\[rank\d{1,6}\]:")
 
 
+_R_LEAD_CLOCK = re.compile(r"^\s*\[?" + S.ISO_CLOCK + r"\]?\s?")
+
+
+def _unclocked(raw: str) -> str:
+    """A tail line as pasted, past colour codes and a collector's own clock (which differs line by line): what two
+    lines of one process's log prefix are compared on (input_tail)."""
+    t = S.R_ANSI.sub("", raw)
+    return t[m.end():].strip() if (m := _R_LEAD_CLOCK.match(t)) else t.strip()
+
+
+def _build_frame_open(tail: list[str]) -> bool:
+    """Whether a frame of an op's JIT build (S.R_JIT_BUILD_FRAME: torch's cpp_extension, DeepSpeed's op builder) is
+    among the input's last lines after its last exception line: a stack the paste cut (or interleaved with another
+    process's, two workers printing at once: round 91's deepspeed-3794) that was inside the build when it raised --
+    the frames place the raise in the shared software every rank builds (lead rule AF (2), verdict.unread)."""
+    for raw in reversed(tail):
+        t = _tail_line(raw).strip()
+        if S.R_EXC_TAIL.match(t):
+            return False
+        if "File" in t and S.R_JIT_BUILD_FRAME.search(t):
+            return True
+    return False
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -414,6 +438,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1"): a traceback cut in the runner's host / slot filter
         # then gets the variable's advice (readers.settings._env, verdict.unread._ds_filter_cut)
         self._cvd_set = False
+        self._cfg_script = None  # a launch command's --config-file naming a .sh / .py script: (line, path)
         self._oneccl = False  # a line of oneCCL's own log ("|CCL_WARN|", "|CCL_ERROR|") was read: the job runs oneCCL
         self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
@@ -715,8 +740,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if len(shown) == 5:
                     break
         shown = _frames_unwrapped(shown)[:4]
+        remnant = None  # the last line's number where it only starts the line above's own prefix (below)
         if len(shown) >= 2 and ((len(shown[0][1].strip()) < len(shown[1][1].strip()) and (
                 shown[1][1].strip().startswith(shown[0][1].strip()))) or (
+                # the same read on the lines as pasted: a prefix the line above's own one was stripped of (vLLM v1's
+                # "ERROR 05-14 01:20:54 [multiproc_worker_utils.py:238] " head, S.R_LINE_PREFIX) cut inside it
+                len(r0 := _unclocked(shown[0][2])) < len(r1 := _unclocked(shown[1][2]))
+                and r1.startswith(r0) and not shown[1][1].strip().startswith(shown[0][1].strip())) or (
                 (tag := _R_RANK_TAG.search(S.R_ANSI.sub("", shown[1][2]))) is not None
                 and len(shown[0][1].strip()) < len(tag.group(0)) and tag.group(0).startswith(shown[0][1].strip()))):
             # the last line only repeats the start of the line above it and stops: the paste was cut inside the next
@@ -724,7 +754,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # nothing of that line's text shown -- the lines above it end the input (round 81's vllm-gfx906-5)
             # -- or, as printed, only the start of the line above's own launcher prefix ("[ra" under "[rank2]:   ...":
             # round 86's webdataset-449)
-            shown = shown[1:]
+            remnant, shown = shown[0][0], shown[1:]
         if not shown:
             return
         if self._last_tail is not None and self._last_tail.where == f"{self.path}:{shown[0][0]}" and (
@@ -832,7 +862,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown),
                        # cut in torch_xla's spawn in the parent (its pool re-raising a child's end: verdict.unread)
                        xla_spawn=any("torch_xla" in x[1] and S.R_XLA_SPAWN_FRAME.search(x[1]) for x in shown),
-                       cvd=self._cvd_set)
+                       cvd=self._cvd_set, build_frame=_build_frame_open(tail), remnant=remnant,
+                       # the launch's --config-file naming a script, the cut stack reading a config file
+                       cfg_script=(f"{self.path}:{self._cfg_script[0]}", self._cfg_script[1]) if (
+                           self._cfg_script and any(S.R_CONFIG_LOAD_FRAME.search(x[1]) for x in shown)) else None)
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
@@ -1624,6 +1657,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._misplaced_opt = (m.group("script"), flag)
         if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
             self._launch_world(lineno, text, body)
+        if "-config" in body and self._cfg_script is None and (cs := S.R_CONFIG_ARG_SCRIPT.search(body)):
+            self._cfg_script = (lineno, cs.group(1))  # verdict.unread._cut_where, with a config loader's cut frames
         if "_default_pg." in body and S.R_OLD_DEFAULT_PG.match(body):
             self._old_default_pg(lineno, text)
         if "CUDA warning:" in body and S.R_C10_CUDA_WARNING.search(body):

@@ -172,6 +172,11 @@ R_LINE_PREFIX = re.compile(
     r"^\s*(?:\[?" + ISO_CLOCK + r"(?: [A-Z]{1,4}\d{1,5}(?!\d)(?! \d\d:\d\d:\d\d)){0,3}\]?(?: \(worker_\d{1,7}\) :)?"
     r"|\([A-Za-z_]\w{0,63}(?: rank=\d{1,7})? pid=\d{1,10}(?:, ip=[\d.]{7,15})?\)"
     r"|\[(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\]"
+    # vLLM v1's logger head on the lines of a traceback it logs ("ERROR 07-17 07:31:11 [core.py:586]     self._init_"
+    # "executor()", "... [core.py:586] AssertionError: ..."; round 91's rllm-147): the frames and exception line as the
+    # process raised them. Its other records keep their head (R_VLLM_LOG_HEAD's level is what says they failed)
+    r"|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[[\w.]{1,80}:\d{1,6}\] "
+    r"(?=Traceback \(|\s|[\w.]{1,120}(?:Error|Exception)\b)"
     # a platform's process role after the level ("2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: ...": a
     # Spark / Ray style driver's log, round 78's yolox-1474), and loguru's "| INFO     | module:function:line - "
     # after its clock
@@ -3034,6 +3039,40 @@ R_MISMATCH_AROUND = re.compile(r"at and around rank (\d+)")
 # traceback's last line states (readers.crash._exc_record; round 72's fastnlp-458)
 R_EXC_RECORD_TYPE = re.compile(r'^\s*"exc_type"\s*:\s*"((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Za-z_]\w{0,60})"\s*,?\s*$')
 R_EXC_RECORD_VALUE = re.compile(r'^\s*"exc_value"\s*:\s*"(.{1,100000}?)"?\s*,?\s*$')
+# a traceback frame in the JIT build of a C++/CUDA op (torch's cpp_extension load -> _jit_compile, DeepSpeed's op
+# builder's load -> jit_load): a stack that holds one raised inside that build (parse.input_tail's build_frame,
+# verdict.unread._cut_where; lead rule AF (2), round 91's deepspeed-3794)
+R_JIT_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
+                               r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
+# int()'s refusal of a version string's field that is a pre-release, dev or local part ("invalid literal for int()
+# with base 10: '0a0'" from torch's "2.1.0a0+32f93b1", "'0+cu118'", "'dev20240101'"): a job's or framework's own
+# parse of an installed library's version string, in code every worker runs (lead rules AF (2), BT (2), BV (3); round
+# 91's chinese-clip-124). Group 1 the field
+R_VERSION_INT_PARSE = re.compile(r"^invalid literal for int\(\) with base 10: '(\d{0,6}(?:a|b|rc|dev|post|alpha|beta)"
+                                 r"\d{0,12}(?:\+[\w.]{1,60})?|\d{0,6}\+[\w.]{1,60}|dev[\w.]{0,40})'$")
+# a launch command's config-file argument naming a shell or Python script ("run_train.py --config-file
+# examples/train_tiny_llama.sh"): every worker is started with a script where the loader expects a config file
+# (lead rules AF (1), U (2), BF (3); round 91's nanotron-166). Group 1 the path
+R_CONFIG_ARG_SCRIPT = re.compile(r"(?:^|\s)--?config(?:[-_](?:file|path|name))?(?:=|\s{1,4})[\"']?([^\s\"']{1,300}"
+                                 r"\.(?:sh|bash|py))(?:[\"'\s]|$)")
+# a traceback line in a config file's parser (PyYAML / json / tomllib / OmegaConf's load, a framework's
+# get_config_from_file / load_config): the stack the paste cut was reading a config file
+R_CONFIG_LOAD_FRAME = re.compile(r"[/\\](?:yaml|json|tomllib|toml|omegaconf)[/\\]\w{1,40}\.py\"|"
+                                 r"\b(?:yaml|json|toml|tomllib|OmegaConf)\.(?:safe_)?load\(|"
+                                 r"\bin (?:get_config_from_file|load_config|from_yaml|load_yaml)\s*$")
+# c10d's own size / type check of a single-tensor collective's tensors ("output tensor size must be equal to
+# world_size times input tensor size"): the caller's tensors refused (verdict.usage's _COLL_SIZE reads it), never a
+# framework's check of the settings though it names world_size (readers.crash; round 91's vLLM v1 log head, which
+# lets arcticinference-175's line be read as an exception)
+R_COLL_TENSOR_CHECK = re.compile(r"\b(?:output|input) tensor (?:size )?must (?:be|have) (?:equal|the same)\b")
+# a bare AssertionError's `assert` line requiring a minimum count of a data list's entries ("assert
+# len(audiopaths_sid_text_new) > 1"; a dataset class's own check at construction): the prepared data every worker
+# loads holds too few usable entries (lead rules BF (3), Q; round 91's gpt-sovits-669). Group 1 the list's name, which
+# must name data (files, paths, samples, a list of texts / audio / images): a count of ranks, devices or a batch's
+# tensors is not this
+R_ASSERT_DATA_MIN = re.compile(r"^assert\s{1,4}len\(\s{0,4}([A-Za-z_][\w.]{0,80})\s{0,4}\)\s{0,4}>=?\s{0,4}\d{1,6}\b")
+R_DATA_LIST_NAME = re.compile(r"(?i)path|file|list|data|sample|text|entr|example|record|audio|image|wav|utt|"
+                              r"clip|video|caption|manifest")
 R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception))"
                         r"(?:: ?(.{0,300}?))?\s*$")
 # torch.utils.checkpoint's check that the tensors a recomputed forward saves match the first forward's: its
@@ -3073,7 +3112,7 @@ R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplemente
 # batch_size (32) to match target batch_size (16)" is a model's bug, rule A).
 R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
-    r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|tp_size|pp_size|dp_size|num_shard\w{0,4}|distributed "
+    r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|(?:[a-z]{1,20}_)?(?:tp|pp|dp)_size|num_shard\w{0,4}|distributed "
     r"(?:training|mode))\b"
     r"|\brequires [\w ./-]{1,60}? (?:enabled|installed|support(?:ed)?)\b"
     # the framework refusing to shard the model class the settings chose (LoRAX / TGI's get_model: "sharded is not
@@ -3387,6 +3426,13 @@ R_HOST_ASSERT = re.compile(r"\bAssertion (?:error|failed):? (?P<where>\S{1,300}?
 # R_KERNEL_ASSERT's, never this)
 R_GLIBC_ASSERT = re.compile(r"(?P<where>[\w./+-]{1,300}:\d{1,6}): [^\n]{0,300}?\bAssertion `(?P<cond>[^'`\n]{3,300})' "
                             r"failed")
+# ... raised in a JIT compiler's own source tree while it compiles the job's kernels (Triton's, MLIR's or LLVM's C++:
+# "python: /project/lib/Analysis/Allocation.cpp:40: ... mlir::triton::getCvtOrder(...): Assertion `...' failed"):
+# the build of the shared software failing, the same kernel, compiler and GPU on every rank (lead rules AF (2), BV (4);
+# round 91's vmamba-265). Read on the assertion's own span (R_GLIBC_ASSERT's match): a C++ namespace of those
+# compilers, or a file under their trees
+R_COMPILER_ASSERT = re.compile(r"\b(?:mlir|llvm|triton)::|[/\\](?:triton|llvm|mlir)[/\\]|"
+                               r"[/\\]lib[/\\](?:Analysis|Conversion|Dialect|Target|Transforms)[/\\]")
 # ... whose condition relates the job's launch shape or the library's buffer settings, the same on every rank (lead
 # rules W, Q): a count of ranks, peers, nodes, GPUs, experts or SMs, a chunk or buffer size, a mode flag, a
 # compile-time limit (NUM_MAX_NVL_PEERS). A condition on a tensor or pointer (x.size(0) == num_tokens, a data_ptr,

@@ -1611,6 +1611,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _device_count(e, evs)
     if e.data.get("host_assert"):
         return _host_assert(e, evs)
+    if e.data.get("version_parse"):
+        return _version_parse(e, evs)
+    if e.data.get("data_min"):
+        return _data_min(e, evs)
     if e.data.get("no_data"):
         return _no_data(e, evs)
     if e.data.get("unreadable"):
@@ -1791,8 +1795,18 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
         "requires (flash attention needs compute capability >= 8.0; else num_shard 1). Then relaunch every rank."
         + (f" The check itself names a setting to try: '{adv.group(1).strip()}'." if adv else "")
+        + (" The check counts Ray actors against the parallel sizes: an engine looking up its worker actors by name "
+           "(found fewer than dp x tp) -- check the Ray placement / actor names (every worker actor created under the "
+           "name the engine looks up before it looks), the parallel sizes against the GPUs given to that engine "
+           "(dp x tp = its GPUs) and matching framework / vLLM versions (the actor naming changes between releases)."
+           if " actors" in said and _R_ACTORS_COUNTED.search(said) else "")
         + _ckpt_shards(said) + _world_literal(said),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# a settings check's message counting Ray actors ("has 0 actors, but vllm_dp_size: 2 * vllm_tp_size: 4 = 8 is
+# expected": verl's async vLLM server looking up its worker actors by name; round 91's rllm-147)
+_R_ACTORS_COUNTED = re.compile(r"\b\d{1,6} actors\b")
 
 
 def _no_handler(e, evs: list) -> Verdict:
@@ -2485,12 +2499,79 @@ def _assert_aborts(c: Collected, evs: list) -> bool:
             and all(x.data.get("signal") == 6 for x in crashes))
 
 
+def _data_min(e, evs: list) -> Verdict:
+    """Lead rules BF (3), Q (round 91's gpt-sovits-669): a bare AssertionError under its `assert len(<data list>) >
+    N` line (readers.crash's data_min) -- a dataset's own check, at construction, that the prepared list every worker
+    loads holds enough usable entries: the data the job is launched with, config, no rank; a spawn's "Process 0" is
+    its child index, not a culprit. Not read so: an assert on a count of ranks / devices, or on one batch's tensors."""
+    cond, name = e.data["settings"], e.data["data_min"]
+    cond = cond.split(" #", 1)[0].strip()
+    return Verdict(
+        "config",
+        f"the job stopped at start-up on a dataset's own check of the data it loads, '{cond[:160]}' (AssertionError, "
+        f"{e.where}): the prepared list ({name}) holds too few usable entries -- the same data list every worker "
+        "loads, so every rank fails the same check and the process shown is no culprit",
+        f"Check the training list / dataset preparation (filelist not empty): make '{cond[:120]}' hold -- the list "
+        "file the config names must exist and hold entries whose paths (audio / image / feature files) exist and "
+        "pass the loader's filters (lengths, missing features). Rerun data preprocessing (the project's data-prep / "
+        "feature-extraction steps) so the extracted files are there, check the list's paths point at them (the "
+        "experiment / logs folder the config names), and keep the batch size smaller than the dataset; then "
+        "relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _version_parse(e, evs: list) -> Verdict:
+    """Lead rules AF (2) (round 41's sentence), BT (2), BV (3) (round 91's chinese-clip-124): a job's or framework's
+    own int() parse of an installed library's version string raised on its pre-release, dev or local part ('0a0' of
+    an NGC container's torch "2.1.0a0+...", '0+cu118', 'dev2024...') -- code every worker runs on the one install, so
+    the shared install not matching the code: config, no rank, even untagged or with one traceback. Not read so: an
+    int() of a value that is not a version's field (a setting, a file's content), rule BJ (2)'s code error."""
+    part = e.data["version_parse"]
+    code = str(e.data.get("frame_code") or "").strip()
+    return Verdict(
+        "config",
+        f"the job stopped at start-up in its own parse of an installed library's version string: int() refused its "
+        f"field '{part}' ({e.data['type']}: {e.data['message'][:160]}, {e.where}"
+        + (f": '{code[:120]}'" if code else "") + "): the installed build reports a pre-release, dev or local "
+        "version (NGC / source builds of torch say 'x.y.0a0+<commit>') that the code's hand-written parse does not "
+        "expect -- the one install every worker imports and the same check every worker runs, so no rank is at fault",
+        "Parse the version with packaging.version (from packaging import version; version.parse(torch.__version__) "
+        "<= version.parse('1.8.0'), or torch.__version__'s own TorchVersion comparison) instead of int() of each "
+        "dot-separated field -- patch the version comparison in the code that raised -- or install a release torch "
+        "build (pip install torch==<x.y.z>, whose torch version string has no pre-release / local part) in the "
+        "environment every worker runs; then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _compiler_assert(e, evs: list, cond: str, at: str) -> Verdict:
+    """Lead rules AF (2), AX (2), BV (4) (round 91's vmamba-265): a JIT compiler's own assertion (Triton's, MLIR's,
+    LLVM's C++ assert, readers.crash._host_assert's compiler_assert) aborted a process while compiling the job's
+    kernels -- the same kernel, compiler and GPU architecture on every rank, so the shared build failing: config, no
+    rank, even with one untagged process's abort shown and the launcher's SIGTERM of the others after it. Not read
+    so: an assertion in the job's own C/C++ (a dataloader's, a library's host check), nor a device-side assertion."""
+    return Verdict(
+        "config",
+        f"a process aborted on the JIT compiler's own assertion while compiling the job's kernels, '{cond[:160]}' "
+        f"({at}, {e.where}): Triton / MLIR / LLVM refused to lower a kernel for this GPU -- the same kernel, compiler "
+        "version and GPU architecture on every rank, so every rank fails the same build (the launcher's SIGTERM of "
+        "the other workers follows it); no rank is at fault",
+        "This is the compiler (triton) failing on this GPU architecture, not the job's data: check that the Triton "
+        "version supports the GPU (nvidia-smi; Triton's kernels in Mamba2 / flash-attention-style libraries need "
+        "Ampere or newer, sm80+, and many fail on V100 / sm70 or older), and install matching torch / triton "
+        "versions (upgrade triton, or the torch release that pins a newer one: pip show triton torch); else use "
+        "the kernel's alternative path (the library's non-Triton implementation or forward type, a CUDA / reference "
+        "kernel instead of its Triton one; torch.compile off) or a GPU the kernels support. Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _host_assert(e, evs: list) -> Verdict:
     """A library's own host-side assertion on the launch shape or its buffer settings (readers.crash._host_assert:
     DeepEP's EP_HOST_ASSERT on num_ranks against NUM_MAX_NVL_PEERS, on its chunk sizes per RDMA rank): every rank
     is launched with the same sizes and the same buffer config, so every rank fails the same check (lead rules W, Q)
     -- config, no rank. The fix is the condition itself: change the launch or the settings until it holds."""
     cond, at = e.data["host_assert"], e.data.get("assert_at") or e.where
+    if e.data.get("compiler_assert"):
+        return _compiler_assert(e, evs, cond, at)
     return Verdict(
         "config",
         f"the job stopped on a library's own host-side check of its settings, '{cond}' ({at}, {e.where}): the "

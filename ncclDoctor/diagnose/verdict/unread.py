@@ -1267,6 +1267,8 @@ def _cut_code_line(c: Collected, u) -> bool:
         path, _, line = cut.where.rpartition(":")
         if not (cut.data.get("what") == "frames" and upath == path and uline.isdigit() and line.isdigit()):
             continue
+        if cut.data.get("remnant") == int(uline):
+            return True  # the paste's last line, cut inside the log prefix its line above starts with (input_tail)
         if code and 0 < int(uline) - int(line) <= 2 and u.text.rstrip().endswith(code):
             return True
         if head is not None and head < int(uline) < int(line):
@@ -1844,10 +1846,10 @@ _JIT_BUILD_FIX = (
     "Pre-build DeepSpeed's ops instead of JIT at start-up: DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
     "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir, then ds_report lists them "
     "installed; the JIT build needs ninja (pip install ninja), a CUDA toolkit matching torch's CUDA (CUDA_HOME, nvcc "
-    "on PATH) and a compiler, the same on every node. Clear a stale or half-written build dir (~/.cache/"
-    "torch_extensions, or TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH the workers "
-    "run with (a wrapper of the same name -- a sudo or container shim that says 'must run as root' -- ahead of the "
-    "real tool). ")
+    "on PATH) and a compiler, the same on every node. Clear torch_extensions cache: a stale or half-written build dir "
+    "(~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH "
+    "the workers run with (a wrapper of the same name -- a sudo or container shim that says 'must run as root' -- "
+    "ahead of the real tool). ")
 
 
 # A cut traceback's last frame calling torch.cuda.set_device (its code line: "torch.cuda.set_device(args.local_rank)"),
@@ -2216,6 +2218,27 @@ def _cut_semaphore(ev, who: str) -> Verdict:
         "medium", [], [ev.brief()], job_wide=True)
 
 
+def _cfg_script_cut(ev, who: str) -> Verdict:
+    """Lead rules AF (1), U (2), BF (3), BQ (2) (round 91's nanotron-166): the launch command shown passes a shell or
+    Python script as its --config-file (parse's cfg_script), and the traceback the paste cut is inside the config
+    file's parser (yaml / json load, get_config_from_file): a launch setting shown wrong that every worker is
+    started with, beside a cut traceback in the code that reads it -- config, no rank (rule Q). Not read so: a cut
+    in a config loader with the argument a config file (.yaml, .json), whose error the cut hides (rule BG (6))."""
+    at, path = ev.data["cfg_script"]
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback reading the config file ({ev.text[:200]}), before its exception "
+        f"line, and the launch command shown passes a script as that file: --config-file {path} ({at}) -- the "
+        "loader parses a shell / Python script as YAML (or JSON), which every worker is started with alike, so no "
+        "rank is at fault (the error itself was not pasted)",
+        f"Pass the config file itself, not the script: check the launch command's --config-file (the config file "
+        f"path must name the .yaml / .json the loader reads -- {path} is a script). Where the project generates its "
+        "config (a config_*.py that writes the yaml), run that script first and pass the YAML it writes "
+        "(--config-file <generated>.yaml); check the config file path / content (python -c \"import yaml; "
+        "yaml.safe_load(open('<file>'))\"), then relaunch. " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 def _xla_spawn_cut(ev, who: str) -> Verdict:
     """Lead rules BG (6), AB (2), AC (1) (round 90's xla-6015): a parent's traceback cut inside torch_xla's spawn
     (xmp.spawn -> pjrt.spawn -> run_multiprocess, signatures.R_XLA_SPAWN_FRAME) before its error text: PJRT ran one
@@ -2301,6 +2324,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "state_dict, so its failure there is the job's checkpoint against its model or storage, not one rank's; "
             "the error text itself was not pasted",
             _DCP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+    if ev.data.get("cfg_script"):
+        return _cfg_script_cut(ev, who)
     if func in _DS_FILTER_FUNCS and _R_DS_RUNNER_FRAME.search(ev.text):
         return _ds_filter_cut(ev, who)
     if func in _NO_PG_FUNCS and _R_C10D_FILE.search(ev.text) and (not code or _R_NO_PG_CODE.match(code)):
@@ -2348,10 +2373,12 @@ def _cut_where(ev, who: str) -> Verdict | None:
             "refused.",
             "low", [], [ev.brief()], job_wide=True)
     op = _R_OP_LOAD.search(code) if ev.data.get("jit") else None
-    if op is not None or _R_BUILD_FRAME.search(ev.text):
+    if op is not None or _R_BUILD_FRAME.search(ev.text) or ev.data.get("build_frame"):
         shown = code[h.end():] if (h := generic.R_HOST_LABEL.match(code)) else code  # pdsh's "host: " label
         shown = strip_prefixes(shown).strip()[:120]
-        what = f"'{shown}'" + (" (that op's construction or load)" if op is not None else " in the build's own code")
+        what = f"'{shown}'" + (" (that op's construction or load)" if op is not None else " in the build's own code"
+                               if _R_BUILD_FRAME.search(ev.text) else ", with a frame of the op's JIT build in the "
+                               "stack the paste cut (two processes' tracebacks printed into each other)")
         return Verdict(
             "config",
             f"the input stops inside {who} traceback at {what} ({ev.text[:200]}), before its exception line, "
