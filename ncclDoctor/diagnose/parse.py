@@ -1847,7 +1847,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._follow = 2
                 return None
             if (not self._crash.data["libs"] and "funcs" not in self._crash.data
-                    and self._crash_gap != self._crash.where and not self._other_rank(text, self._crash.rank)):
+                    and self._crash_gap != self._crash.where and not self._tagged_other(text, self._crash.rank)):
                 # one line of another writer between the handler's "Caught signal" and its backtrace (a trainer's
                 # log record printed meanwhile, round 90's nemo-speech-14906): the backtrace may still follow it;
                 # the line itself is read as usual
@@ -2094,7 +2094,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         return held is None or held.group(0) != tag.group(0)
 
     @staticmethod
-    def _other_rank(text: str, rank: int | None) -> bool:
+    def _tagged_other(text: str, rank: int | None) -> bool:
         """A line tagged with a rank other than ``rank`` (the innermost tag, as _context reads it): another
         process's line, which does not belong to ``rank``'s pending report."""
         tag = _innermost(S.R_RANK_TAG, text) or S.R_MPI_TAG.search(text)
