@@ -812,9 +812,10 @@ _IPOIB_NAME = re.compile(r"ib(?:\d+|p\d+s\d+(?:f\d+)?|s\d+)$")
 def _ib_asked(c: Collected) -> str:
     """The lines' evidence that the job was meant to run over an InfiniBand fabric (lead rule Z): NCCL_NET=IB (NCCL
     then fails rather than falls back), an IPoIB interface named by the job's socket settings (NCCL_SOCKET_IFNAME /
-    GLOO_SOCKET_IFNAME=ib0, ibp60s0) or used by it, or an NCCL_IB_HCA naming an mlx5 device beside something failing
-    or hanging. '' where none does: NCCL_IB_DISABLE=0 is NCCL's default, exported out of habit on Ethernet-only
-    clusters too, and says nothing of the hardware (review r3 of session 35; lead rule K)."""
+    GLOO_SOCKET_IFNAME=ib0, ibp60s0; one NCCL uses is read by _ib_unseen's own rule, on two hosts), or an
+    NCCL_IB_HCA naming an mlx5 device beside something failing or hanging. '' where none does: NCCL_IB_DISABLE=0
+    is NCCL's default, exported out of habit on Ethernet-only clusters too, and says
+    nothing of the hardware (review r3 of session 35; lead rule K)."""
     for v in c.settings.get("NCCL_NET") or {}:
         if v.strip("'\" ").upper() == "IB":
             return f"NCCL_NET={v.strip(chr(39) + chr(34) + ' ')}"
@@ -826,9 +827,6 @@ def _ib_asked(c: Collected) -> str:
             hit = next((i for i in v.lstrip("=").split(",") if _IPOIB_NAME.match(i.strip())), None)
             if hit:
                 return f"{name}={v}, an IPoIB interface: the host has an InfiniBand HCA"
-    used = sorted(i for i in c.used_ifaces | set(c.interfaces) if _IPOIB_NAME.match(i))
-    if used:
-        return f"the IPoIB interface {used[0]}: the host has an InfiniBand HCA"
     failed = any(n for k, n in c.kinds.items() if k not in QUIET_KINDS and k != "setup_done")
     for v in c.settings.get("NCCL_IB_HCA") or {}:
         v = v.strip("'\" ")
