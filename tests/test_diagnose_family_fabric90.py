@@ -82,7 +82,10 @@ def test_system_error_without_a_topology_file_does_not_speak_of_one(tmp_path):
 
 # --- IB asked for, no IB device found -------------------------------------------------------------------------------
 def test_no_ib_device_where_the_settings_ask_for_ib_is_network_setup(tmp_path):
+    # the case's IPoIB interface (its batch file's ibp60s0) is the hardware's evidence: NCCL_IB_DISABLE=0, NCCL's
+    # default, alone is none (review r3 of session 35: tests/test_diagnose_family_review90_r3.py)
     v, acc = _verdict(tmp_path, "export NCCL_DEBUG=INFO\n"
+                                "#export NCCL_SOCKET_IFNAME=ibp60s0\n"
                                 "export NCCL_IB_DISABLE=0\n"
                                 "export NCCL_IB_CUDA_SUPPORT=1\n"
                                 + nccl_info("node013", 37715, 0, "NET/IB : No device found.", tid=38896)

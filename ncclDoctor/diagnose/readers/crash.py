@@ -1005,10 +1005,13 @@ class CrashReaders:
             return ev
         sb = S.R_SEGFAULT_BANNER.search(text) if "Segfault encountered" in text else None
         if sb:  # the SIGSEGV banner of vLLM's / SGLang's / Megatron's handler: the process that prints it died of it
-            if self._crash is not None:  # the same process's crash, already read from its other handler's report
+            ev = self._context(lineno, text, "crash")
+            if self._crash is not None and _same_process(self._crash, ev):
+                # the same process's crash, already read from its other handler's report
                 self._follow = 2
                 return None
-            ev = self._context(lineno, text, "crash")
+            # another process's banner (its rank, pid or host not the pending crash's: two processes crashing alike,
+            # lead rule A's table): the pending crash is closed, this one read as its own (review r3 of session 35)
             ev.data.update(signal=11, what="Segmentation fault", libs=[], proc=ev.pid, handler="banner")
             if ev.rank is not None and not _innermost(S.R_RANK_TAG, text) and not S.R_MPI_TAG.search(text) and (
                     (sr := S.R_SRUN.search(text) or S.R_SRUN.search(self._body)) and int(sr.group(1)) == ev.rank):
@@ -1435,3 +1438,12 @@ def _accel_what(a: re.Match) -> tuple[str, str]:
                           f"status={a.group('nrtst')}{msg}")
     name = a.group("name") or a.group("bare")
     return "intel", f"{a.group('backend')} error {a.group('code')} ({name})" if a.group("name") else name
+
+
+def _same_process(crash: Event, ev: Event) -> bool:
+    """Whether a crash banner ``ev`` may be the pending ``crash``'s process: no rank, pid or host that both name
+    differs (a banner with no tag after a handler's report is that process's own)."""
+    pid = crash.data.get("proc") or crash.pid
+    return not ((crash.rank is not None and ev.rank is not None and crash.rank != ev.rank)
+                or (pid is not None and ev.pid is not None and pid != ev.pid)
+                or (crash.host and ev.host and crash.host != ev.host))

@@ -194,7 +194,8 @@ class StoreReaders:
         if x:  # the XRT mesh service (torch_xla's rendezvous / config service) failing a process (rules L, AS (1))
             ev = self._context(lineno, text, "store_timeout")
             ev.data.update(endpoint=x.group("master") or None, rendezvous=False, in_use=None, closed=False,
-                           store_conn=x.group(0)[:120], mesh=True, tag=x.group("tag"))
+                           store_conn=x.group(0)[:120], mesh=True, tag=x.group("tag"),
+                           rwhy=x.group("rwhy"))
             return ev
         b = S.R_EXIT_BARRIER.search(text) if "exit barrier" in text else None
         if b and b.group(0) != "_exit_barrier":

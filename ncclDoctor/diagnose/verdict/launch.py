@@ -3054,6 +3054,16 @@ def _nccl_no_gpu_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [x.brief() for x in excs[:2]], job_wide=True)
 
 
+_NCCL_WARNING = "PyTorch is not compiled with NCCL"
+
+
+def _failed_else(c: Collected) -> bool:
+    """Whether the lines show a failure other than the "no NCCL" lines: an exception, a line announcing one, a
+    launcher's failure record, or a family of the failing kinds."""
+    return bool(c.exceptions or c.unread or c.worker_failures or c.child_failures or any(
+        n for k, n in c.kinds.items() if k not in QUIET_KINDS and k not in ("no_nccl", "setup_done")))
+
+
 def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """The nccl backend asked for where NCCL cannot run: torch built without it (the CPU wheel)
     or no GPU visible to the process. A setting of the job, not a fault of a rank."""
@@ -3243,12 +3253,22 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "backend instead (init_process_group('gloo'), or backend='cpu:gloo,cuda:nccl'): the nccl backend needs a "
             "GPU.",
             "high", [], [hid.brief()], job_wide=True)
+    warn_only = all(_NCCL_WARNING in e.text and not e.data.get("pg_nccl") for e in evs)
+    if warn_only and _failed_else(c):
+        # torch.cuda.nccl's warning alone, printed wherever torch.cuda.nccl.is_available() is called in a build
+        # without NCCL -- nn.DataParallel's torch.cuda.comm on every Windows and Jetson wheel, which then falls back
+        # and runs -- with no process group asking for NCCL, beside another failure: that failure is read by its
+        # own rule (lead rules A, J, T; review r3 of session 35)
+        return None
     nogpu = any("no GPUs found" in e.text for e in evs)
     win = next((e for e in evs if e.data.get("windows") and e.data.get("what") not in ("library", "no_cuda")), None)
     if win is not None and not nogpu:  # the nccl backend asked of a Windows install (lead rule Q's last sentence)
         return Verdict(
             "config",
-            f"the job asked for the nccl backend on Windows ('{strip_prefixes(win.text).strip()[:120]}', "
+            ("this Windows install of torch has no NCCL, and only its warning is shown (nothing here asks for the "
+             "nccl backend: a job that does fails on every rank) " if warn_only else
+             "the job asked for the nccl backend on Windows ")
+            + f"('{strip_prefixes(win.text).strip()[:120]}', "
             f"{win.where}): NCCL is not available on Windows -- torch's Windows builds have no NCCL, gloo is their "
             "backend -- so every process the launcher starts fails the same way and the process its record names "
             "is no culprit",
@@ -3256,16 +3276,18 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "is unavailable in their newer versions), or run multi-GPU training on Linux / WSL2; for one GPU, launch "
             "without distributed training (accelerate config: no distributed / single GPU, num_processes 1, "
             "distributed_type NO; or python script.py without torchrun).",
-            "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+            "medium" if warn_only else "high", [], [e.brief() for e in evs[:3]], job_wide=True)
     # torch.cuda.nccl's own warning: a CUDA build of torch without NCCL (NVIDIA's Jetson / aarch64 wheels), not a
     # CPU-only one (round 90's nccl-1561)
     cuda_only = not nogpu and any("PyTorch is not compiled with NCCL" in e.text for e in evs)
     return Verdict(
         "config",
-        "the job asked for the nccl backend where NCCL cannot run: "
+        ("torch.cuda.nccl's warning is the only failure shown (no process group asking for NCCL is in the lines): "
+         if warn_only and cuda_only else "the job asked for the nccl backend where NCCL cannot run: ")
         + ("no GPU is visible to the process" if nogpu else
            "this torch is a CUDA build without NCCL support (torch.cuda.nccl says it was not compiled with it: "
-           "torch.distributed.is_nccl_available() is False), the install every process shares" if cuda_only else
+           "torch.distributed.is_nccl_available() is False), the install every process shares"
+           + (", so a job asking for the nccl backend fails on every rank" if warn_only else "") if cuda_only else
            "this torch is built without NCCL (a CPU-only build)"),
         ("PyTorch not compiled with NCCL support: install a torch build with NCCL (the CUDA wheel from pytorch.org "
          "for x86_64), or on Jetson / aarch64, whose NVIDIA wheels ship without NCCL, build PyTorch from source with "
@@ -3278,7 +3300,7 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "accelerator use the backend "
         "its own build provides (hccl with torch_npu on Ascend NPUs, xccl on Intel GPUs; DeepSpeed picks it "
         "from its accelerator, DS_ACCELERATOR, and dist_backend).",
-        "high", [], [e.brief() for e in evs[:3]])
+        "medium" if warn_only else "high", [], [e.brief() for e in evs[:3]])
 
 
 # torch's collective timeouts default to 10 min (NCCL) / 30 min; under a second no collective of a step is sure to fit

@@ -805,37 +805,58 @@ def loopback_master(c: Collected) -> str | None:
             "node that hosts the store can reach it; set --rdzv-endpoint / MASTER_ADDR to rank 0's routable address")
 
 
+# an IPoIB interface's name, the kernel's (ib0) or the predictable one (ibp60s0, ibs1): the host has an InfiniBand HCA
+_IPOIB_NAME = re.compile(r"ib(?:\d+|p\d+s\d+(?:f\d+)?|s\d+)$")
+
+
 def _ib_asked(c: Collected) -> str:
-    """The setting the lines show asking NCCL for its IB transport ("NCCL_IB_DISABLE=0" exported or NCCL's own
-    "NCCL_IB_DISABLE set by environment to 0", NCCL_NET=IB, an NCCL_IB_HCA naming devices): the job was meant to run
-    over the fabric. '' where none does (NCCL's default alone says nothing of the cluster)."""
-    for name, want in (("NCCL_IB_DISABLE", ("0",)), ("NCCL_NET", ("IB", "ib")), ("NCCL_IB_HCA", None)):
-        vals = [v.strip("'\" ") for v in c.settings.get(name) or {}]
-        hit = next((v for v in vals if (v in want if want else v and not v.startswith("^"))), None)
-        if hit:
-            return f"{name}={hit}"
+    """The lines' evidence that the job was meant to run over an InfiniBand fabric (lead rule Z): NCCL_NET=IB (NCCL
+    then fails rather than falls back), an IPoIB interface named by the job's socket settings (NCCL_SOCKET_IFNAME /
+    GLOO_SOCKET_IFNAME=ib0, ibp60s0; one NCCL uses is read by _ib_unseen's own rule, on two hosts), or an
+    NCCL_IB_HCA naming an mlx5 device beside something failing or hanging. '' where none does: NCCL_IB_DISABLE=0
+    is NCCL's default, exported out of habit on Ethernet-only clusters too, and says
+    nothing of the hardware (review r3 of session 35; lead rule K)."""
+    for v in c.settings.get("NCCL_NET") or {}:
+        if v.strip("'\" ").upper() == "IB":
+            return f"NCCL_NET={v.strip(chr(39) + chr(34) + ' ')}"
+    for name in ("NCCL_SOCKET_IFNAME", "GLOO_SOCKET_IFNAME"):
+        for v in c.settings.get(name) or {}:
+            v = v.strip("'\" ")
+            if v.startswith("^"):
+                continue  # a list of interfaces left out names none the job uses
+            hit = next((i for i in v.lstrip("=").split(",") if _IPOIB_NAME.match(i.strip())), None)
+            if hit:
+                return f"{name}={v}, an IPoIB interface: the host has an InfiniBand HCA"
+    failed = any(n for k, n in c.kinds.items() if k not in QUIET_KINDS and k != "setup_done")
+    for v in c.settings.get("NCCL_IB_HCA") or {}:
+        v = v.strip("'\" ")
+        if failed and not v.startswith("^") and "mlx5" in v:
+            return f"NCCL_IB_HCA={v}"
     return ""
 
 
 def _ib_asked_unseen(c: Collected, asked: str) -> Verdict:
     """Lead rules Z, AX (1), V (1): NCCL's IB transport found no device ("NET/IB : No device found") in a job whose
-    own settings ask for it (NCCL_IB_DISABLE=0 set, NCCL_NET=IB, NCCL_IB_HCA) and whose lines do not show the
+    lines show the fabric meant for it (_ib_asked: NCCL_NET=IB, an IPoIB interface, NCCL_IB_HCA=mlx5 beside a
+    failure; NCCL's default NCCL_IB_DISABLE=0 alone is no evidence) and whose lines do not show the
     whole job on one host: the fabric meant to carry the job is not set up for the processes, which fall back to
     sockets -- network_setup, no rank (round 90's pytorch-111424); a removed or wrong setting beside it goes into the
     fix (rule L), the fabric's failure being shown. 'No device found' with no setting asking for IB (an Ethernet-only
-    cluster) is not read so."""
+    cluster) is not read so; NCCL_IB_CUDA_SUPPORT's removal is said only where the lines set it."""
     return Verdict(
         "network_setup",
-        f"NCCL's IB transport found no device ('NET/IB : No device found') although the job's settings ask for it "
-        f"({asked}): the InfiniBand fabric meant to carry the job is not open to the processes, so NCCL falls back "
+        f"NCCL's IB transport found no device ('NET/IB : No device found') although the lines show an "
+        f"InfiniBand fabric meant for the job ({asked}): the InfiniBand fabric meant to carry the job is not open "
+        "to the processes, so NCCL falls back "
         "to TCP sockets (NET/Socket) -- slow, or failing where the socket interface does not reach the other nodes",
         "Give the processes the InfiniBand devices: check ibv_devinfo on the node (inside the container if one is "
         "used) lists the HCA; in a container expose /dev/infiniband (docker --device /dev/infiniband, --cap-add="
         "IPC_LOCK, --ulimit memlock=-1) and install libibverbs / rdma-core with the HCA's provider (libmlx5); check "
         "that NCCL_IB_HCA (if set) names the HCA (ibv_devinfo's names) and NCCL_SOCKET_IFNAME the right interface; "
-        "remove settings NCCL no longer reads (NCCL_IB_CUDA_SUPPORT is removed: use NCCL_NET_GDR_LEVEL). Rerun with "
-        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: 'NET/IB : Using [0]mlx5_0:1/IB' and 'Using network IB' instead "
-        "of 'Using network Socket' show the fabric in use; nccl-tests across the two nodes confirm it.",
+        + ("remove settings NCCL no longer reads (NCCL_IB_CUDA_SUPPORT is removed: use NCCL_NET_GDR_LEVEL). "
+           if "NCCL_IB_CUDA_SUPPORT" in c.settings else "")
+        + "Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET: 'NET/IB : Using [0]mlx5_0:1/IB' and 'Using network "
+        "IB' instead of 'Using network Socket' show the fabric in use; nccl-tests across the two nodes confirm it.",
         "medium", [], [c.networks["no_ib"]])
 
 

@@ -680,22 +680,30 @@ def _exit_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 # an xm.rendezvous tag of the job's set-up (xmp.spawn examples' 'init', a 'download_only_once' of the data before
-# training): a service failing there is rule AS (1)'s start-up failure
-_SETUP_TAG = re.compile(r"(?i)init|setup|set_up|start|download|prepare|load")
+# training): a service failing there is rule AS (1)'s start-up failure. Whole words of the tag only, at its start
+# ('init', 'download_only_once', 'load_data') or its end ('model_init'): 'reload_after_epoch', 'epoch_start',
+# 'upload_ckpt' and 'reinit_opt' are steps of the run (review r3 of session 35)
+_SETUP_TAG = re.compile(r"(?i)^(?:init(?:iali[sz]e)?|setup|set_up|start|download|prepare|load)(?![a-z])|"
+                        r"(?<![a-z])(?:init|setup|set_up|download|prepare)$")
+# the mesh service's connection closed under a process (gRPC's "Socket closed (14)", a reset, an EOF): the service's
+# host went away -- not "Deadline Exceeded", a peer that did not arrive (lead rules AS (1), AK (1))
+_MESH_CLOSED = re.compile(r"(?i)\bSocket closed\b|\bConnection reset\b|\breset by peer\b|\bEOF\b")
 
 
 def _xrt_mesh_gone(conn: list, tags: list[str]) -> Verdict:
     """Lead rules G, O, AK (1): every process shown failing fails a rendezvous the XRT mesh service holds for a
     step of the run past its set-up (xm.save's 'torch_xla.core.xla_model.save', a tag of the training loop) on the
-    service's closed connection ('Socket closed'): they were connected and waiting in it when the service's host
+    service's closed connection ('Socket closed', a reset, an EOF -- not 'Deadline Exceeded', a peer that did not
+    arrive, which stays the rendezvous wait): they were connected and waiting in it when the service's host
     (the master ordinal's process) went away -- a process of the job exited mid-run: early_exit; the lines show
     neither which process died nor that it hosted the service, so nobody is named, and the processes failing only
     on the closed socket are its victims (round 90's xla-1870). A set-up tag ('init') stays rule AS (1)'s
     store_rendezvous (_xrt_mesh)."""
+    why = (conn[0].data.get("rwhy") or "").strip()[:60]
     return Verdict(
         "early_exit",
         f"the processes shown failed torch_xla's rendezvous {', '.join(repr(t) for t in tags)}, a step of the run "
-        "past its set-up, on the XRT mesh service's closed connection ('Socket closed'): they were waiting in it "
+        f"past its set-up, on the XRT mesh service's closed connection ('{why}'): they were waiting in it "
         "when the service's host went away -- a process of the job (the master ordinal's serves the service) exited "
         "mid-run; which one, and why, the lines do not show",
         "Find the first failing process: read each process's own log (the master ordinal's first) for the one that "
@@ -714,7 +722,8 @@ def _xrt_mesh(conn: list) -> Verdict:
     inherited state, a runtime mismatch), which the lines do not tell apart: no rank is at fault from them."""
     said = conn[0].data["store_conn"]
     tags = {e.data.get("tag") for e in conn}
-    if None not in tags and not any(_SETUP_TAG.search(t) for t in tags):
+    if None not in tags and not any(_SETUP_TAG.search(t) for t in tags) and all(
+            _MESH_CLOSED.search(e.data.get("rwhy") or "") for e in conn):
         return _xrt_mesh_gone(conn, sorted(tags))
     when = "in a rendezvous it holds (xm.rendezvous)" if "meet rendezvous" in said else \
         "at start-up, before any collective"
@@ -722,7 +731,10 @@ def _xrt_mesh(conn: list) -> Verdict:
         "store_rendezvous",
         "torch_xla's XRT mesh service (the job's rendezvous and configuration service, served by the master "
         f"ordinal's process) failed a process {when}: '{said}'; "
-        "the mesh master was not (or no longer) serving it, and no rank is at fault from these lines",
+        + ("the wait's deadline passed: a process of the job did not arrive at the rendezvous (an ordinal that "
+           "skipped the call, or was still busy) or the mesh master was not serving it"
+           if "deadline exceeded" in said.lower() else "the mesh master was not (or no longer) serving it")
+        + ", and no rank is at fault from these lines",
         "Check that the mesh master (XRT mesh service, XRT_MESH_SERVICE_ADDRESS) is reachable and still running: "
         "read the master ordinal's process's own output for why it went away (host memory, its own error); kill "
         "stale processes holding the mesh port from an earlier run or restart the TPU runtime / notebook kernel; "
