@@ -105,6 +105,19 @@ class Event:
         return path, int(n) if n.isdigit() else -1
 
 
+
+def before_top_comma(text: str) -> str:
+    """``text`` up to its first comma outside brackets (an assert's condition before its message), else all of it."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth <= 0:
+            return text[:i]
+    return text
+
 # --- prefixes: rank, process group, time, host/pid ---------------------------------
 # torch >= 2.2's "[rank3]:", Lightning's rank_prefixed_message "[rank: 3] " and vLLM's multiproc worker prefix
 # "(VllmWorker rank=3 pid=15164)" (its rank in the engine's world: "rank 3 in world size 8 is assigned as ... TP

@@ -28,16 +28,7 @@ def _top_condition(src: str) -> str:
     """An `assert` line's condition: after the keyword, up to the comma (outside brackets) that starts its message;
     string literals blanked, a trailing '#' comment left off (not the condition's: "assert world_size == 8 # this
     code is designed for 8xH100", round 91's modded-nanogpt-115)."""
-    cond = S.R_STR_LIT.sub(" _s_ ", src.strip()[len("assert"):]).partition("#")[0]
-    depth = 0
-    for i, ch in enumerate(cond):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth <= 0:
-            return cond[:i]
-    return cond
+    return S.before_top_comma(S.R_STR_LIT.sub(" _s_ ", src.strip()[len("assert"):]).partition("#")[0])
 
 
 def world_cond(src: str, func: str, path: str) -> tuple[str, str] | None:

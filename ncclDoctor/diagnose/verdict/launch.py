@@ -2146,15 +2146,7 @@ def _assert_shown(src: str) -> str:
     m = _R_ASSERT_COND.match(src)
     if m is None:
         return ""
-    cond, depth = m.group("cond"), 0
-    for i, ch in enumerate(cond):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "," and depth <= 0:
-            return cond[:i].strip()
-    return cond.strip()
+    return S.before_top_comma(m.group("cond")).strip()
 
 
 def _world_literal(said: str) -> str:
