@@ -3060,9 +3060,12 @@ R_JIT_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_
 # int()'s refusal of a version string's field that is a pre-release, dev or local part ("invalid literal for int()
 # with base 10: '0a0'" from torch's "2.1.0a0+32f93b1", "'0+cu118'", "'dev20240101'"): a job's or framework's own
 # parse of an installed library's version string, in code every worker runs (lead rules AF (2), BT (2), BV (3); round
-# 91's chinese-clip-124). Group 1 the field
-R_VERSION_INT_PARSE = re.compile(r"^invalid literal for int\(\) with base 10: '(\d{0,6}(?:a|b|rc|dev|post|alpha|beta)"
-                                 r"\d{0,12}(?:\+[\w.]{1,60})?|\d{0,6}\+[\w.]{1,60}|dev[\w.]{0,40})'$")
+# 91's chinese-clip-124). A pre-release tag follows a digit of the release ('0a0', '1rc2'), a split-off dev / post
+# field has its own number ('dev3'), a local part follows '+': a bare 'a' / 'b' / 'dev' is the job's own argument
+# (rule BJ (2)), not a version's field. Group 1 the field
+R_VERSION_INT_PARSE = re.compile(r"^invalid literal for int\(\) with base 10: '(\d{1,6}(?:a|b|rc|dev|post|alpha|beta)"
+                                 r"\d{0,12}(?:\+[\w.]{1,60})?|\d{0,6}\+[\w.]{1,60}|(?:dev|post)\d{1,12}"
+                                 r"(?:\+[\w.]{1,60})?)'$")
 # a launch command's config-file argument naming a shell or Python script ("run_train.py --config-file
 # examples/train_tiny_llama.sh"): every worker is started with a script where the loader expects a config file
 # (lead rules AF (1), U (2), BF (3); round 91's nanotron-166). Group 1 the path
