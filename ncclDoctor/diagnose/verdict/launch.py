@@ -2128,9 +2128,8 @@ def _world_assert(e, evs: list) -> Verdict:
         "so no rank is at fault",
         f"Launch the world the check expects: {size} must match what the condition compares it with"
         + (f" ({shown})" if (shown := _assert_shown(cond)) else "") + " -- " + how
-        + (f"; or, where the script only hard-codes that number of processes, edit the {size} assert / scale "
-           "gradient accumulation (and the per-rank batch) so the global batch stays the same with the GPUs there "
-           "are" if _R_LITERAL_SIZE.search(shown) else "")
+        + (f"; or, where the script only hard-codes that number of processes, {_edit_size_assert(size)}"
+           if _R_LITERAL_SIZE.search(shown) else "")
         + ", then relaunch.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
@@ -2149,6 +2148,14 @@ def _assert_shown(src: str) -> str:
     return S.before_top_comma(m.group("cond")).strip()
 
 
+def _edit_size_assert(size: str) -> str:
+    """The fix's clause for an assert that hard-codes the number of processes (the world or a parallel size against
+    a bare number: _R_LITERAL_SIZE), said once for _world_assert and _world_literal: edit the assert, keeping the
+    global batch by the gradient accumulation."""
+    return (f"edit the {size} assert / scale gradient accumulation (and the per-rank batch) so the global batch stays "
+            "the same with the GPUs there are")
+
+
 def _world_literal(said: str) -> str:
     """The fix's sentence where the check is a bare `assert` line comparing the world size (or a parallel size the
     launch sets) with a number the script hard-codes ("assert world_size == 8 # this code is designed for 8xH100":
@@ -2156,18 +2163,14 @@ def _world_literal(said: str) -> str:
     the global batch by the gradient accumulation. Else ''."""
     from ncclDoctor.diagnose.readers.crash import world_cond
 
-    if not S.R_ASSERT_WORLD.match(said) or world_cond(said, "", "") is None:
+    if not S.R_ASSERT_WORLD.match(said) or (wc := world_cond(said, "", "")) is None:
         return ""
-    shown = _assert_shown(said)
-    m = re.search(r"\b(world_size|get_world_size\(\)|\w{0,40}parallel_size|(?:mp|tp|pp|dp|ep)_size|n_?procs?|"
-                  r"num_processes)\b", shown)
-    if m is None or not _R_LITERAL_SIZE.search(shown):
+    shown, size = _assert_shown(said), wc[0]  # the size world_cond read (S.R_LAUNCH_SIZE_NAME's names)
+    if not _R_LITERAL_SIZE.search(shown):
         return ""
-    size = m.group(1)
     return (f" The check is the script's own assert on the {size} ({shown}): it is written for that number of "
             "processes -- launch that many (torchrun --nproc_per_node x --nnodes = the number it asserts, one GPU "
-            f"each), or edit the {size} assert / scale gradient accumulation (and the per-rank batch) so the global "
-            "batch stays the same with the GPUs there are.")
+            f"each), or {_edit_size_assert(size)}.")
 
 
 def _ckpt_shards(said: str) -> str:
