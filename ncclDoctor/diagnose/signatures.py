@@ -3084,11 +3084,37 @@ R_COLL_TENSOR_CHECK = re.compile(r"\b(?:output|input) tensor (?:size )?must (?:b
 # a bare AssertionError's `assert` line requiring a minimum count of a data list's entries ("assert
 # len(audiopaths_sid_text_new) > 1"; a dataset class's own check at construction): the prepared data every worker
 # loads holds too few usable entries (lead rules BF (3), Q; round 91's gpt-sovits-669). Group 1 the list's name, which
-# must name data (files, paths, samples, a list of texts / audio / images): a count of ranks, devices or a batch's
-# tensors is not this
+# must name data (data_list_name): a count of ranks, devices or a batch's tensors is not this
 R_ASSERT_DATA_MIN = re.compile(r"^assert\s{1,4}len\(\s{0,4}([A-Za-z_][\w.]{0,80})\s{0,4}\)\s{0,4}>=?\s{0,4}\d{1,6}\b")
-R_DATA_LIST_NAME = re.compile(r"(?i)path|file|list|data|sample|text|entr|example|record|audio|image|wav|utt|"
-                              r"clip|video|caption|manifest")
+# a name's parts (split at '_', '.' and a camelCase step, lower-cased) naming data: a part that is, or ends in, a data
+# word ('text', 'audiopaths', 'filelist', 'wav_scp' -> 'wav') ...
+R_DATA_LIST_PART = re.compile(r"[a-z]{0,12}(?:path|file|list|data|dataset|sample|text|entry|entrie|example|record|"
+                              r"audio|image|img|wav|utt|utterance|clip|video|caption|manifest|line)s?")
+# ... and no part naming the launch's own units: a list of devices / GPUs / ranks / nodes / processes / groups /
+# workers is the launch's shape (lead rules W, Q), whatever else its name says ('device_list', 'data_parallel_ranks')
+R_LAUNCH_UNIT_PART = re.compile(r"[a-z]{0,8}(?:device|gpu|rank|node|proc|process|world|group|worker|host)(?:s|es)?")
+_R_NAME_PART = re.compile(r"[_.]+|(?<=[a-z0-9])(?=[A-Z])")
+
+
+def data_list_name(name: str) -> bool:
+    """Whether a list's name (an `assert len(NAME) > N` line's) names the data a job loads: one of its parts a data
+    word (R_DATA_LIST_PART), none a launch unit (R_LAUNCH_UNIT_PART). Parts are whole: 'device_list' has the part
+    'device', 'data_parallel_ranks' the part 'ranks', so neither is data; 'processed_files' has no part 'proc'."""
+    parts = [p.lower() for p in _R_NAME_PART.split(name) if p]
+    return not any(R_LAUNCH_UNIT_PART.fullmatch(p) for p in parts) and any(R_DATA_LIST_PART.fullmatch(p)
+                                                                             for p in parts)
+
+
+def device_list_name(name: str) -> bool:
+    """Whether a list's name (an `assert len(NAME) > N` line's) names the devices a process sees ('device_list',
+    'gpu_ids', 'self.devices', 'cudaDevices'): a part that is, or ends in, device(s) / gpu(s) -- a minimum count of
+    them is the launch's shape (lead rules W, Q: GPUs visible, CUDA_VISIBLE_DEVICES, --nproc_per_node)."""
+    return any(_R_DEVICE_PART.fullmatch(p.lower()) for p in _R_NAME_PART.split(name) if p)
+
+
+_R_DEVICE_PART = re.compile(r"[a-z]{0,8}(?:device|gpu)s?")
+
+
 R_EXC_TAIL = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}(?:[A-Z]\w{0,60}(?:Error|Exception)|Exception))"
                         r"(?:: ?(.{0,300}?))?\s*$")
 # torch.utils.checkpoint's check that the tensors a recomputed forward saves match the first forward's: its

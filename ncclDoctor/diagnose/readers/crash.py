@@ -868,10 +868,16 @@ class CrashReaders:
             ev.rank = None  # every worker runs the same parse of the same install
         elif m.group(1).endswith("AssertionError") and not ev.data["message"] and (
                 0 < lineno - self._assert_src[0] <= 3) and (dm := S.R_ASSERT_DATA_MIN.match(said)) and (
-                S.R_DATA_LIST_NAME.search(dm.group(1))):
+                S.data_list_name(dm.group(1))):
             # a dataset's own check that its prepared list holds enough entries: the data every worker loads, not
             # one rank's fault (lead rules BF (3), Q; verdict.launch._data_min)
             ev.data.update(settings=said[:200], data_min=dm.group(1))
+        elif m.group(1).endswith("AssertionError") and not ev.data["message"] and (
+                0 < lineno - self._assert_src[0] <= 3) and (dm := S.R_ASSERT_DATA_MIN.match(said)) and (
+                S.device_list_name(dm.group(1))):
+            # the job's own check that it sees enough devices: the launch's shape every process shares, not a data
+            # list (lead rules W, Q; verdict.launch._device_count)
+            ev.data.update(settings=said[:200], device_count=True, device_min=dm.group(1))
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and S.R_ASSERT_WORLD.match(

@@ -2202,11 +2202,18 @@ def _device_count(e, evs: list) -> Verdict:
     devices (1) is different from 8"). Which devices a process sees and how many processes are started are the
     launch's settings, the same for every child, so the child spawn names (its index, rule Q) is no culprit: config."""
     xla = "replicat" in e.data["message"].lower()  # torch_xla's replication set-up words it so
+    # a bare AssertionError under the job's own `assert len(<devices>) > N` (readers.crash's device_min): its condition
+    # is the check, the list its name says
+    cond = e.data["settings"].split(" #", 1)[0].strip() if e.data.get("device_min") else ""
     return Verdict(
         "config",
-        f"a framework's own check of the launch failed before anything ran ({e.data['type']}: "
-        f"{e.data['message'][:200]}, {e.where}): the number of devices a process sees differs from the number its "
-        "launch expects -- the devices visible and the process count are set-up every process shares, so the "
+        (f"the job's own check of the devices it sees failed before anything ran, '{cond[:160]}' (AssertionError, "
+         f"{e.where}): the process sees fewer devices ({e.data['device_min']}) than the check needs"
+         if cond else
+         f"a framework's own check of the launch failed before anything ran ({e.data['type']}: "
+         f"{e.data['message'][:200]}, {e.where}): the number of devices a process sees differs from the number its "
+         "launch expects")
+        + " -- the devices visible and the process count are set-up every process shares, so the "
         "process that printed it is no culprit (spawn's process index is no rank)",
         "Make the devices each process sees match the launch: start as many processes as devices (nprocs must match "
         "the devices per host, or leave nprocs unset to use them all; torchrun --nproc_per_node the same) and check "
