@@ -18,10 +18,13 @@ in front of a crash's own fix:
   or a directory per rank (round 90's reagent-214). A name directly under the root is a shared-memory block's clash
   (signatures.R_SHM_EXISTS), not a directory;
 - pickle refusing an object ("Can't pickle local object 'SummaryTopic.__init__.<locals>.default'", "cannot pickle
-  '_thread.lock' object"): with multiprocessing's frames beside it (ForkingPickler, popen_spawn, spawn.py, ddp_spawn;
-  parse marks them) the spawn start method pickles what every worker is started with -- make the object picklable,
-  create the tracker inside each worker, or launch by script (round 90's comet-ml-352); without them (torch.save of a
-  module holding a lambda, copy.deepcopy) the object itself must be picklable: save the state_dict(), not the module.
+  '_thread.lock' object"): with a process start's frames beside it (ForkingPickler, popen_spawn, process.py start,
+  torch's spawn / start_processes, ddp_spawn; parse marks them) the spawn start method pickles what every worker is
+  started with -- make the object picklable, create the tracker inside each worker, or launch by script (round 90's
+  comet-ml-352); under the DataLoader creating its iterator, what its workers are sent; without them -- a spawned
+  child's own traceback (torch's _wrap: a torch.save in the child), the single-process iterator's __next__ (the
+  dataset's own pickle.dumps), torch.save of a module holding a lambda, copy.deepcopy -- the object itself must be
+  picklable: save the state_dict(), not the module (review 35b #5).
 - the W&B API refusing the run's access ("<Response [403]>", "(Error 403: Forbidden)", 401): the entity / project /
   API key's -- check them, wandb login --relogin, WANDB_MODE=offline to confirm (review 35b #6).
 
@@ -59,8 +62,11 @@ R_SHM_NAME = re.compile(r"File exists: '/[^'/\n]{1,255}'")
 # popen_spawn_*.py, its spawn.py or torch's, Lightning's ddp_spawn), or torch's DataLoader, whose iterator starts its
 # workers through them: parse marks a pickle or FileExistsError line read next to one (the event's data "mp_frame":
 # "loader" for the DataLoader's, "spawn" otherwise)
-R_MP_FRAME = re.compile(r"multiprocessing[/\\](?:reduction|popen_spawn\w{0,12}|spawn|context|process)\.py\b"
+R_MP_FRAME = re.compile(r"(?P<child>\btorch[/\\]multiprocessing[/\\]spawn\.py\b)"
+                        r"|multiprocessing[/\\](?:reduction|popen_spawn\w{0,12}|spawn|context|process)\.py\b"
                         r"|\bddp_spawn\b|\bForkingPickler\b|(?P<loader>\butils[/\\]data[/\\]dataloader\.py\b)")
+# a frame's function (parse._mp_kind): which of torch's spawn.py or the DataLoader's frames it is
+R_FRAME_FUNC = re.compile(r'", line \d{1,7}, in (\w{1,80})')
 
 TRACKER_FIX = ("The experiment tracker's own error (its ERROR line: the tracker's code, not a collective): confirm "
                "with the tracker off (WANDB_MODE=disabled, or WANDB_MODE=offline to keep the run's logs; drop the "
