@@ -49,7 +49,7 @@ from ncclDoctor.diagnose.readers.store import StoreReaders
 from ncclDoctor.diagnose.readers.watchdog import WatchdogReaders
 from ncclDoctor.diagnose.signatures import Event, _int
 from ncclDoctor.diagnose.state import QUIET_KINDS
-from ncclDoctor.diagnose.trackers import R_CANT_PICKLE, R_FILE_EXISTS, R_MP_FRAME
+from ncclDoctor.diagnose.trackers import R_CANT_PICKLE, R_FILE_EXISTS, R_FRAME_FUNC, R_MP_FRAME
 
 # lines between a traceback's device-selection frame and the CUDA error it raised (CuPy's runtime frames between)
 _SET_DEVICE_NEAR = 12
@@ -548,9 +548,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # a launch hiding every GPU and a code line asking for the nccl backend: (line, text) of each (_hidden_gpus)
         self._gpus_hidden: tuple[int, str] | None = None
         self._nccl_asked: tuple[int, str] | None = None
-        # the first line of a process group that asks for NCCL (ProcessGroupNCCL's own, a c10d line): with the code
-        # line asking for the nccl backend, what makes torch.cuda.nccl's "not compiled with NCCL" warning the job's
-        # failure rather than nn.DataParallel's fallback (verdict.launch._no_nccl; review r3 of session 35)
+        # the first line of a process group that asks for NCCL (ProcessGroupNCCL's own, NCCL's INFO lines; not any
+        # "c10d" line: the store's socket warnings, --rdzv_backend=c10d and elastic's rendezvous ask for no NCCL, on
+        # gloo too -- review 35b #1): with the code line asking for the nccl backend, what makes torch.cuda.nccl's
+        # "not compiled with NCCL" warning the job's failure rather than nn.DataParallel's fallback
+        # (verdict.launch._no_nccl; review r3 of session 35)
         self._pg_nccl: int | None = None
         self._accel: dict[str, int] | None = {}  # accelerate's num_processes / num_machines read (_accel_world)
         # accelerate's main_process_ip when it names the host itself, and the most machines asked for (_accel_world)
@@ -1409,6 +1411,26 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = max(self._follow, 1)  # the frame under it (a debugger's order) holds no trigger word
         return ev
 
+    def _mp_kind(self, lineno: int, body: str, mp: re.Match) -> str:
+        """What a multiprocessing / DataLoader frame (trackers.R_MP_FRAME) says of the traceback it is in (review 35b
+        #5): "child" for torch's spawn.py running the worker (its ``_wrap``: the child's own traceback, its own code
+        below -- a torch.save, a makedirs of one of several processes --, no argument pickled for a start); "loader"
+        for the DataLoader creating its iterator (``__iter__``, ``_get_iterator``, the iterator's ``__init__``: the
+        multi-process one starts its workers there, ``w.start()``), kept by the process-start frames under it;
+        "spawn" for the parent's pickling frames (reduction.py, popen_spawn_*, context / process ``start``, torch's
+        spawn / start_processes, ddp_spawn); "" for the frames that start nothing: the iterator's ``__next__`` /
+        ``_next_data`` (the dataset's own code under them, num_workers=0 or a worker's error re-raised) and torch's
+        ``join`` (the parent re-raising a child's error)."""
+        fn = (R_FRAME_FUNC.search(body) or ("", ""))[1]
+        if mp.group("loader"):
+            return "loader" if fn in ("__iter__", "_get_iterator", "__init__") else ""
+        if mp.group("child"):
+            return "child" if fn == "_wrap" else "" if fn == "join" else "spawn"
+        at, what = self._mp_frame
+        if what == "loader" and 0 < lineno - at <= 40 and not any(at < h < lineno for h in self._tb_heads):
+            return "loader"  # the iterator's w.start() and the process start it calls
+        return "spawn"
+
     def _bar(self, lineno: int, text: str) -> None:
         """A data preparation step's progress bar (signatures.R_BAR), glued before another line or on its own: the
         last one of each launcher prefix's rank (None: no prefix) is kept in ``bars``, an event of kind ``busy``
@@ -1552,11 +1574,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._save_frame = (-99, "", "")  # a save frame of an earlier stack is not this traceback's (review r2)
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
-            if ("process" in ff.group(1) or "data" in ff.group(1)) and (mp := R_MP_FRAME.search(ff.group(1))):
-                # a process start pickling what it sends a worker (trackers.R_MP_FRAME)
-                self._mp_frame = (lineno, "loader" if mp.group("loader") else "spawn")
+            f = ff.group(1)
+            if ("process" in f or "data" in f or "spawn" in f) and (mp := R_MP_FRAME.search(f)) and (
+                    what := self._mp_kind(lineno, body, mp)):
+                # a process start pickling what it sends a worker, or a spawned child's own traceback
+                # (trackers.R_MP_FRAME)
+                self._mp_frame = (lineno, what)
                 if self._pickled is not None and 0 < lineno - self._pickled[0] <= 4:
-                    self._pickled[1].data["mp_frame"] = self._mp_frame[1]  # its frames under it (a debugger's order)
+                    self._pickled[1].data["mp_frame"] = what  # its frames under it (a debugger's order)
             self._frame_file = (lineno, ff.group(1))
             self._frame_code = ""
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
@@ -1646,7 +1671,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._world_call(lineno, text, body)
         if "CUDA_V" in body or ("nccl" in body and ("backend" in body or "init_process_group(" in body)):
             self._hidden_gpus(lineno, text, body)
-        if self._pg_nccl is None and ("ProcessGroupNCCL" in body or "c10d" in body):
+        if self._pg_nccl is None and ("ProcessGroupNCCL" in body or "NCCL INFO" in body):
             self._pg_nccl = lineno
         if "NCCL WARN" in body and self._warn_seen < 512:
             self._warn_site(lineno, text, body)

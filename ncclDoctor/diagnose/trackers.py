@@ -18,13 +18,18 @@ in front of a crash's own fix:
   or a directory per rank (round 90's reagent-214). A name directly under the root is a shared-memory block's clash
   (signatures.R_SHM_EXISTS), not a directory;
 - pickle refusing an object ("Can't pickle local object 'SummaryTopic.__init__.<locals>.default'", "cannot pickle
-  '_thread.lock' object"): with multiprocessing's frames beside it (ForkingPickler, popen_spawn, spawn.py, ddp_spawn;
-  parse marks them) the spawn start method pickles what every worker is started with -- make the object picklable,
-  create the tracker inside each worker, or launch by script (round 90's comet-ml-352); without them (torch.save of a
-  module holding a lambda, copy.deepcopy) the object itself must be picklable: save the state_dict(), not the module.
+  '_thread.lock' object"): with a process start's frames beside it (ForkingPickler, popen_spawn, process.py start,
+  torch's spawn / start_processes, ddp_spawn; parse marks them) the spawn start method pickles what every worker is
+  started with -- make the object picklable, create the tracker inside each worker, or launch by script (round 90's
+  comet-ml-352); under the DataLoader creating its iterator, what its workers are sent; without them -- a spawned
+  child's own traceback (torch's _wrap: a torch.save in the child), the single-process iterator's __next__ (the
+  dataset's own pickle.dumps), torch.save of a module holding a lambda, copy.deepcopy -- the object itself must be
+  picklable: save the state_dict(), not the module (review 35b #5).
+- the W&B API refusing the run's access ("<Response [403]>", "(Error 403: Forbidden)", 401): the entity / project /
+  API key's -- check them, wandb login --relogin, WANDB_MODE=offline to confirm (review 35b #6).
 
 Not read so: wandb's warnings and its login prompt (rules K, BU (2)), a tracker's HTTP retries ("Error while calling
-W&B API ... <Response [500]>": rule T), a FileNotFoundError (a path that is missing, read by
+W&B API ... <Response [500]>", 429, "retrying": rule T), a FileNotFoundError (a path that is missing, read by
 launch._spawned_path_missing and others).
 """
 
@@ -38,12 +43,17 @@ import re
 R_TRACKER_ERROR = re.compile(r"\bwandb: ERROR \S")
 R_WANDB_FINISH = re.compile(r"\bwandb: ERROR Problem finishing run\b")
 # its retries of the W&B API over HTTP ("wandb: ERROR Error while calling W&B API: ... (<Response [500]>)", "Network
-# error (ReadTimeout), entering retry loop"): noise the tracker retries on its own (rule T), no failure of the job
-R_TRACKER_RETRY = re.compile(r"\bError while calling W&B API\b|<Response \[\d{3}\]>|\bretry(?:ing| loop)\b"
-                             r"|\bHTTP(?:Error| error)\b"
+# error (ReadTimeout), entering retry loop"): noise the tracker retries on its own (rule T), no failure of the job --
+# a server's error (5xx) or its rate limit (429) only: a 4xx other than 429 (403 / 401: a wrong entity, project or API
+# key) is not retried, the tracker's own error (R_TRACKER_DENIED; review 35b #6)
+R_TRACKER_RETRY = re.compile(r"<Response \[(?:5\d\d|429)\]>|\bretry(?:ing| loop)\b"
                              # and its login prompt's answer to a choice typed at it ("wandb: ERROR Invalid choice"):
                              # the prompt's, read by rules K, T and BU (2), not a failure of the tracker's code
                              r"|\bwandb: ERROR Invalid choice\b")
+# the W&B API refusing the run's credentials or access ("permission denied (<Response [403]>)", "(Error 403:
+# Forbidden)" of its CommError, 401 Unauthorized): the entity / project / API key's, which wandb does not retry
+# (WANDB_DENIED_FIX; on wandb's ERROR line or its exception: the traceback's last line is the failure read)
+R_TRACKER_DENIED = re.compile(r"<Response \[40[13]\]>|\(Error 40[13]: ")
 R_FILE_EXISTS = re.compile(r"\bFileExistsError\b|\[Errno 17\] File exists\b")
 # a name directly under the root ("File exists: '/000010_locals'"): a shared-memory block's name clashing
 # (signatures.R_SHM_EXISTS, read by its own family), not a directory os.makedirs made
@@ -52,8 +62,11 @@ R_SHM_NAME = re.compile(r"File exists: '/[^'/\n]{1,255}'")
 # popen_spawn_*.py, its spawn.py or torch's, Lightning's ddp_spawn), or torch's DataLoader, whose iterator starts its
 # workers through them: parse marks a pickle or FileExistsError line read next to one (the event's data "mp_frame":
 # "loader" for the DataLoader's, "spawn" otherwise)
-R_MP_FRAME = re.compile(r"multiprocessing[/\\](?:reduction|popen_spawn\w{0,12}|spawn|context|process)\.py\b"
+R_MP_FRAME = re.compile(r"(?P<child>\btorch[/\\]multiprocessing[/\\]spawn\.py\b)"
+                        r"|multiprocessing[/\\](?:reduction|popen_spawn\w{0,12}|spawn|context|process)\.py\b"
                         r"|\bddp_spawn\b|\bForkingPickler\b|(?P<loader>\butils[/\\]data[/\\]dataloader\.py\b)")
+# a frame's function (parse._mp_kind): which of torch's spawn.py or the DataLoader's frames it is
+R_FRAME_FUNC = re.compile(r'", line \d{1,7}, in (\w{1,80})')
 
 TRACKER_FIX = ("The experiment tracker's own error (its ERROR line: the tracker's code, not a collective): confirm "
                "with the tracker off (WANDB_MODE=disabled, or WANDB_MODE=offline to keep the run's logs; drop the "
@@ -67,6 +80,11 @@ WANDB_FINISH_FIX = ("wandb's 'Problem finishing run' is its exit-time finish (at
                     "(a log file wrapping sys.stdout) is closed, restore sys.stdout/sys.stderr before exit, or upgrade "
                     "wandb; WANDB_CONSOLE=off stops wandb's console capture that writes through that stream, and "
                     "WANDB_MODE=disabled confirms the job ends cleanly without the tracker. ")
+WANDB_DENIED_FIX = ("The W&B API refused the run's access (403 Forbidden / 401 Unauthorized: a permission, not a "
+                    "network retry): check that the entity and project in wandb.init (entity=, project=, or "
+                    "WANDB_ENTITY / WANDB_PROJECT) exist and that this account may write to them, and that the API "
+                    "key is that account's (WANDB_API_KEY, or wandb login --relogin); WANDB_MODE=offline confirms the "
+                    "job runs without the tracker. ")
 EXISTS_FIX = ("FileExistsError: the directory already exists (an earlier run, or another process) and os.makedirs "
               "was called without exist_ok: use os.makedirs(exist_ok=True), or clear / rename the output directory "
               "first when an earlier run's files must not be reused. ")
@@ -111,8 +129,10 @@ def fix_for(lines: list[tuple[str, dict]], procs: int = 0) -> list[str]:
     show failing."""
     fix: list[str] = []
     texts = [t for t, _ in lines]
-    if any(tracker_error(t) for t in texts):
-        fix.append(WANDB_FINISH_FIX if any(R_WANDB_FINISH.search(t) for t in texts) else TRACKER_FIX)
+    denied = any("wandb" in t and R_TRACKER_DENIED.search(t) for t in texts)
+    if denied or any(tracker_error(t) for t in texts):
+        fix.append(WANDB_DENIED_FIX if denied else WANDB_FINISH_FIX if any(R_WANDB_FINISH.search(t) for t in texts)
+                   else TRACKER_FIX)
     exists = [(t, d) for t, d in lines if ("FileExists" in t or "Errno 17" in t) and R_FILE_EXISTS.search(t)
               and not R_SHM_NAME.search(t)]
     if exists:
