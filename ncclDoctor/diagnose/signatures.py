@@ -2289,6 +2289,9 @@ R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}t
 # (lead rule BV (1)); label: the name before "shape"/"size", size: the shape
 R_SHAPE_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w.]{0,60}?)[ _.](?:shape|size\(\))\s{0,2}[:=]?\s{0,4}"
                            r"torch\.Size\(\[(?P<size>[\d, ]{1,80})\]\)")
+# a step / iteration / epoch counter before a printed shape's label ("step 3 gathered_logits shape: ..."): the
+# prints are one process's history over steps, not one print per process (verdict.desync._gathered_shapes)
+R_SHAPE_PRINT_STEP = re.compile(r"\b(?:step|iter|iteration|epoch|batch|it)\s{0,3}[:=#]?\s{0,3}\d")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
