@@ -162,3 +162,9 @@ def test_four_ranks_tagged_prints_still_read_desync(tmp_path):
 def test_ms_swift_case_still_reads_desync(tmp_path):
     v, acc = _case(tmp_path, "ms-swift-2117-infonce-gathered-logits-seq-len-differ-allgather-seq4")
     assert v["cause"] == "desync" and not acc
+
+
+def test_a_data_mount_in_the_config_readers_path_is_no_dataset_loader(tmp_path):
+    v, _ = _verdict(tmp_path, "torchrun --nproc_per_node=8 run_train.py --config-file examples/train.sh\n"
+                    + _YAML_CUT.replace("/home/u/", "/data/u/"))
+    assert v["cause"] == "config"

@@ -3088,9 +3088,11 @@ R_CONFIG_YAML_FRAME = re.compile(r"[/\\](?:yaml|ruamel|tomllib|toml|omegaconf)[/
 R_JSON_LOAD_FRAME = re.compile(r"[/\\]json[/\\]\w{1,40}\.py\"|\bjson\.loads?\(")
 R_CONFIG_READ_FRAME = re.compile(r"[/\\]configs?(?:[/\\][\w/\\]{1,80}|_?\w{0,40})\.py\"|"
                                  r"\bin \w{0,40}(?:config|args)\w{0,40}\s*$")
-# a dataset loader's frame (a data / datasets module, a load_*_json / annotation reader): a json or yaml load under it
-# reads the data, not the config (review 91 finding 3's cfgpy.log: detectron2's load_coco_json)
-R_DATA_LOAD_FRAME = re.compile(r"[/\\](?:data|datasets?|dataloaders?)[/\\][\w/\\]{1,80}\.py\"|"
+# a dataset loader's frame (a function of a module directly in a data / datasets folder -- not a script's own
+# <module> frame, nor any file under a /data/ mount -- or a load_*_json / annotation reader): a json or yaml load
+# under it reads the data, not the config (review 91 finding 3's cfgpy.log: detectron2's load_coco_json)
+R_DATA_LOAD_FRAME = re.compile(r"[/\\](?:data|datasets?|dataloaders?)[/\\]\w{1,60}\.py\", line \d{1,7}, "
+                               r"in (?!<module>)|"
                                r"\bin \w{0,40}(?:dataset|annotation|_json|coco|manifest|tokenizer)\w{0,40}\s*$")
 # c10d's own size / type check of a single-tensor collective's tensors ("output tensor size must be equal to
 # world_size times input tensor size"): the caller's tensors refused (verdict.usage's _COLL_SIZE reads it), never a
