@@ -14,8 +14,11 @@ so, each narrowed to its shape.
 - Finding 4: a gather's shape prints were counted "one per process" by taking the first N prints under a label,
   though four prints of one rank over four steps (variable-length batches) are one process's history. Now each print
   keeps who printed it (its rank tag; a file whose lines count steps), a source counts once, and the reading needs
-  ``world`` distinct sources; one rank's prints read as the plain watchdog timeout (rules H / AH: nobody named,
-  Flight Recorder fix). Untagged prints in one block with no step counter still count one per process (the case).
+  ``world`` distinct sources (a rank tag is one where the prints count steps or carry two or more ranks' tags);
+  one rank's prints over steps read as the plain watchdog timeout (rules H / AH: nobody named,
+  Flight Recorder fix). Untagged prints in one block with no step counter still count one per process (the case),
+  and so does one tag on every print with no step counter (a collector tagging a whole paste: the rankprefix
+  perturbation of the case).
 """
 from __future__ import annotations
 
@@ -168,3 +171,17 @@ def test_a_data_mount_in_the_config_readers_path_is_no_dataset_loader(tmp_path):
     v, _ = _verdict(tmp_path, "torchrun --nproc_per_node=8 run_train.py --config-file examples/train.sh\n"
                     + _YAML_CUT.replace("/home/u/", "/data/u/"))
     assert v["cause"] == "config"
+
+
+def test_two_ranks_prints_are_two_sources_not_four(tmp_path):
+    text = "".join(f"[rank{r}]: gathered_logits shape: torch.Size([2, {n}, 100])\n"
+                   for r, n in ((0, 10), (0, 12), (1, 11), (1, 10))) + _TIMEOUT
+    v, _ = _verdict(tmp_path, text)
+    assert v["cause"] != "desync"
+
+
+def test_one_tag_on_every_line_without_steps_reads_as_the_untagged_block(tmp_path):
+    # a collector tagging a whole paste with one rank (the bench's rankprefix): the block reads as without the tag
+    text = "".join(f"[rank3]: gathered_logits shape: torch.Size([2, {n}, 100])\n" for n in (10, 12, 11, 10))
+    v, _ = _verdict(tmp_path, text + _TIMEOUT)
+    assert v["cause"] == "desync"

@@ -1773,10 +1773,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif "torch.Size([" in body and self._coll_prints < 32 and (shape := S.R_SHAPE_PRINT.search(body)):
             self._coll_prints += 1  # a tensor's shape printed alone (verdict.desync._gathered_shapes)
             ev = self._context(lineno, text, "coll_print")
-            # who printed it (verdict.desync._gathered_shapes needs one print per process): the line's rank, else
-            # the file where the line counts steps (one process's history), else None (a print of its own)
-            src = f"rank {ev.rank}" if ev.rank is not None else (
-                self.path if S.R_SHAPE_PRINT_STEP.search(body, 0, shape.start("label") + 1) else None)
+            # who printed it (verdict.desync._gathered_shapes needs one print per process): the line's rank tag, and
+            # the file where the line counts steps (one process's history over steps)
+            src = (f"rank {ev.rank}" if ev.rank is not None else None,
+                   self.path if S.R_SHAPE_PRINT_STEP.search(body, 0, shape.start("label") + 1) else None)
             ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""), src)
             self.aside.append(ev)
         if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):

@@ -132,7 +132,7 @@ class Collected:
     exceptions: list[Event] = field(default_factory=list)
     # a job's own prints of a tensor's shape, by label ("gathered_logits" -> ["4,906,32020", ...]; 16 labels of 32
     # prints, in the order read): verdict.desync._gathered_shapes
-    shape_prints: dict[str, list[tuple[str, str | None]]] = field(default_factory=dict)  # label -> (size, who)
+    shape_prints: dict[str, list[tuple[str, tuple]]] = field(default_factory=dict)  # label -> (size, (tag, file))
     # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else
     # explains the lines, never counted as a kind
     unread: list[Event] = field(default_factory=list)
