@@ -108,6 +108,21 @@ def _unclocked(raw: str) -> str:
     return t[m.end():].strip() if (m := _R_LEAD_CLOCK.match(t)) else t.strip()
 
 
+def _reads_config(shown, path: str) -> bool:
+    """A cut stack reading the config file a launch command passed as a script (verdict.unread._cfg_script_cut):
+    a YAML / TOML parser's frame, or a json frame under a frame of the code that reads a config; never under a
+    dataset loader's frame (json / yaml of annotations, tokenizers, manifests). A .py config file needs the YAML
+    parser: Python configs are normal (detectron2's LazyConfig, mmengine), and a json load beside one reads
+    something else (review 91 finding 3)."""
+    lines = [x[1] for x in shown]
+    if any(S.R_DATA_LOAD_FRAME.search(x) for x in lines):
+        return False
+    if any(S.R_CONFIG_YAML_FRAME.search(x) for x in lines):
+        return True
+    return not path.endswith(".py") and any(S.R_JSON_LOAD_FRAME.search(x) for x in lines) and any(
+        S.R_CONFIG_READ_FRAME.search(x) for x in lines)
+
+
 def _build_frame_open(tail: list[str]) -> bool:
     """Whether a frame of an op's JIT build (S.R_JIT_BUILD_FRAME: torch's cpp_extension, DeepSpeed's op builder) is
     among the input's last lines after its last exception line: a stack the paste cut (or interleaved with another
@@ -438,7 +453,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1"): a traceback cut in the runner's host / slot filter
         # then gets the variable's advice (readers.settings._env, verdict.unread._ds_filter_cut)
         self._cvd_set = False
-        self._cfg_script = None  # a launch command's --config-file naming a .sh / .py script: (line, path)
+        self._cfg_script = None  # the latest launch command's --config-file naming a .sh / .py script: (line, path)
         self._oneccl = False  # a line of oneCCL's own log ("|CCL_WARN|", "|CCL_ERROR|") was read: the job runs oneCCL
         self._container_at = 0  # the line of a container plugin's start failure (pyxis), enroot's log lines after it
         self._hydra: tuple[int, int, str] | None = None  # hydra's "RANK N PID P RUNNING AT host": line, rank, host
@@ -874,7 +889,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        cvd=self._cvd_set, build_frame=_build_frame_open(tail), remnant=remnant,
                        # the launch's --config-file naming a script, the cut stack reading a config file
                        cfg_script=(f"{self.path}:{self._cfg_script[0]}", self._cfg_script[1]) if (
-                           self._cfg_script and any(S.R_CONFIG_LOAD_FRAME.search(x[1]) for x in shown)) else None)
+                           self._cfg_script and _reads_config(shown, self._cfg_script[1])) else None)
         caller = shown[1] if frame is last and len(shown) >= 2 else shown[2] if (
             len(shown) >= 3 and frame is shown[1]) else None
         if caller is not None and ev.data["func"] == "__getitem__" and S.R_OS_ENVIRON_FRAME.search(frame[1]) and (
@@ -1691,8 +1706,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._misplaced_opt = (m.group("script"), flag)
         if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
             self._launch_world(lineno, text, body)
-        if "-config" in body and self._cfg_script is None and (cs := S.R_CONFIG_ARG_SCRIPT.search(body)):
-            self._cfg_script = (lineno, cs.group(1))  # verdict.unread._cut_where, with a config loader's cut frames
+        if self._cfg_script is not None and S.R_LAUNCH_CMD_HEAD.match(body):
+            self._cfg_script = None  # a later launch command: the script argument was another run's (finding 8)
+        if "-config" in body and (cs := S.R_CONFIG_ARG_SCRIPT.search(body)) and S.R_LAUNCH_CMD_HEAD.match(body):
+            # the launch command shown passing a script as its config (verdict.unread._cut_where, with a config
+            # loader's cut frames); a usage / help text quoting such an argument starts no command
+            self._cfg_script = (lineno, cs.group(1))
         if "_default_pg." in body and S.R_OLD_DEFAULT_PG.match(body):
             self._old_default_pg(lineno, text)
         if "CUDA warning:" in body and S.R_C10_CUDA_WARNING.search(body):
@@ -1779,7 +1798,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif "torch.Size([" in body and self._coll_prints < 32 and (shape := S.R_SHAPE_PRINT.search(body)):
             self._coll_prints += 1  # a tensor's shape printed alone (verdict.desync._gathered_shapes)
             ev = self._context(lineno, text, "coll_print")
-            ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""))
+            # who printed it (verdict.desync._gathered_shapes needs one print per process): the line's rank tag, and
+            # the file where the line counts steps (one process's history over steps)
+            src = (f"rank {ev.rank}" if ev.rank is not None else None,
+                   self.path if S.R_SHAPE_PRINT_STEP.search(body, 0, shape.start("label") + 1) else None)
+            ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""), src)
             self.aside.append(ev)
         if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):
             self._rng_sync_seen = True  # once per file: a frame setting a generator state rank 0 broadcast

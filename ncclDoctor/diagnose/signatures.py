@@ -2289,6 +2289,9 @@ R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}t
 # (lead rule BV (1)); label: the name before "shape"/"size", size: the shape
 R_SHAPE_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w.]{0,60}?)[ _.](?:shape|size\(\))\s{0,2}[:=]?\s{0,4}"
                            r"torch\.Size\(\[(?P<size>[\d, ]{1,80})\]\)")
+# a step / iteration / epoch counter before a printed shape's label ("step 3 gathered_logits shape: ..."): the
+# prints are one process's history over steps, not one print per process (verdict.desync._gathered_shapes)
+R_SHAPE_PRINT_STEP = re.compile(r"\b(?:step|iter|iteration|epoch|batch|it)\s{0,3}[:=#]?\s{0,3}\d")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
@@ -3068,14 +3071,32 @@ R_VERSION_INT_PARSE = re.compile(r"^invalid literal for int\(\) with base 10: '(
                                  r"(?:\+[\w.]{1,60})?)'$")
 # a launch command's config-file argument naming a shell or Python script ("run_train.py --config-file
 # examples/train_tiny_llama.sh"): every worker is started with a script where the loader expects a config file
-# (lead rules AF (1), U (2), BF (3); round 91's nanotron-166). Group 1 the path
+# (lead rules AF (1), U (2), BF (3); round 91's nanotron-166). Group 1 the path. A .py is a valid config for many
+# frameworks (detectron2's LazyConfig, mmengine / mmdet, a repo's configs/x.py): parse reads it so only beside a
+# YAML parser's frame (R_CONFIG_YAML_FRAME), never beside a json load alone (review 91 finding 3)
 R_CONFIG_ARG_SCRIPT = re.compile(r"(?:^|\s)--?config(?:[-_](?:file|path|name))?(?:=|\s{1,4})[\"']?([^\s\"']{1,300}"
                                  r"\.(?:sh|bash|py))(?:[\"'\s]|$)")
-# a traceback line in a config file's parser (PyYAML / json / tomllib / OmegaConf's load, a framework's
+# a line that starts a launch command (after a shell prompt): the command a later --config-file reading belongs to
+# -- a usage / help text quoting one ("usage: ...", "e.g. torchrun ...") does not start so (review 91 finding 8)
+R_LAUNCH_CMD_HEAD = re.compile(r"^\s{0,8}(?:[$#>]\s{0,4})?(?:[\w.-]{1,40}=\S{0,200}\s{1,4}){0,8}(?:[\w./~-]{0,200}/)?"
+                               r"(?:torchrun|python[\d.]{0,5}|deepspeed|accelerate|srun|mpirun|horovodrun|bash|sh)"
+                               r"(?:\s|$)")
+# a traceback line in a YAML / TOML config parser (PyYAML / ruamel / OmegaConf / tomllib, a framework's
 # get_config_from_file / load_config): the stack the paste cut was reading a config file
-R_CONFIG_LOAD_FRAME = re.compile(r"[/\\](?:yaml|json|tomllib|toml|omegaconf)[/\\]\w{1,40}\.py\"|"
-                                 r"\b(?:yaml|json|toml|tomllib|OmegaConf)\.(?:safe_)?load\(|"
+R_CONFIG_YAML_FRAME = re.compile(r"[/\\](?:yaml|ruamel|tomllib|toml|omegaconf)[/\\][\w/\\]{1,80}\.py\"|"
+                                 r"\b(?:yaml|toml|tomllib|OmegaConf)\.(?:safe_)?load\(|"
                                  r"\bin (?:get_config_from_file|load_config|from_yaml|load_yaml)\s*$")
+# a traceback line in the json module: a config read only where the stack also shows the code reading a config
+# (R_CONFIG_READ_FRAME) -- json.load reads COCO annotations, tokenizer files, data manifests alike
+R_JSON_LOAD_FRAME = re.compile(r"[/\\]json[/\\]\w{1,40}\.py\"|\bjson\.loads?\(")
+R_CONFIG_READ_FRAME = re.compile(r"[/\\]configs?(?:[/\\][\w/\\]{1,80}|_?\w{0,40})\.py\"|"
+                                 r"\bin \w{0,40}(?:config|args)\w{0,40}\s*$")
+# a dataset loader's frame (a function of a module directly in a data / datasets folder -- not a script's own
+# <module> frame, nor any file under a /data/ mount -- or a load_*_json / annotation reader): a json or yaml load
+# under it reads the data, not the config (review 91 finding 3's cfgpy.log: detectron2's load_coco_json)
+R_DATA_LOAD_FRAME = re.compile(r"[/\\](?:data|datasets?|dataloaders?)[/\\]\w{1,60}\.py\", line \d{1,7}, "
+                               r"in (?!<module>)|"
+                               r"\bin \w{0,40}(?:dataset|annotation|_json|coco|manifest|tokenizer)\w{0,40}\s*$")
 # c10d's own size / type check of a single-tensor collective's tensors ("output tensor size must be equal to
 # world_size times input tensor size"): the caller's tensors refused (verdict.usage's _COLL_SIZE reads it), never a
 # framework's check of the settings though it names world_size (readers.crash; round 91's vLLM v1 log head, which

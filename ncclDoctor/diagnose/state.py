@@ -132,7 +132,7 @@ class Collected:
     exceptions: list[Event] = field(default_factory=list)
     # a job's own prints of a tensor's shape, by label ("gathered_logits" -> ["4,906,32020", ...]; 16 labels of 32
     # prints, in the order read): verdict.desync._gathered_shapes
-    shape_prints: dict[str, list[str]] = field(default_factory=dict)
+    shape_prints: dict[str, list[tuple[str, tuple]]] = field(default_factory=dict)  # label -> (size, (tag, file))
     # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else
     # explains the lines, never counted as a kind
     unread: list[Event] = field(default_factory=list)
@@ -212,11 +212,11 @@ class Collected:
             if len(t) < SAMPLES:
                 t.append(ev)
         if ev.kind == "coll_print" and ev.data.get("shape"):
-            label, size = ev.data["shape"]
+            label, size, src = ev.data["shape"]
             if label.lower() in self.shape_prints or len(self.shape_prints) < 16:
                 got = self.shape_prints.setdefault(label.lower(), [])
                 if len(got) < 32:
-                    got.append(size)
+                    got.append((size, src))
         if ev.kind == "transport":
             self._transport(ev)
         elif ev.kind in ("setup", "run_start"):

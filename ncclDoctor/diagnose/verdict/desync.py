@@ -445,18 +445,33 @@ def _gathered_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     one gather with different Numel, a desync, not a rank never arriving (round 91's ms-swift-2117). The prints name
     no rank (rule AC (1)); rule D's majority -- one size against two or more that agree, that one the timed-out rank's
     own NumelIn -- names that rank, otherwise nobody; nobody is innocent. Not for prints of one shape, fewer prints
-    than the world, prints not labelled by a gather, or a timeout whose NumelIn none of the shapes gives."""
+    than the world, prints not labelled by a gather, or a timeout whose NumelIn none of the shapes gives; nor for
+    one process's prints over several steps (a rank tag's or one file's prints that count steps), which count as
+    one print, nor prints under two or more rank tags fewer than the world (parse's shape src: review 91's
+    shapes.log)."""
     evs = [e for e in c.samples.get("coll_print", []) if e.data.get("shape")]
     ts = [t for t in c.samples.get("watchdog_timeout", []) if t.op and "GATHER" in t.op.upper()
           and t.numel_in and t.numel_out and t.numel_out % t.numel_in == 0 and t.numel_out > t.numel_in]
     if not evs or not ts:
         return None
-    by = {label: [[int(d) for d in size.split(",") if d] for size in sizes if size]
+    by = {label: [([int(d) for d in size.split(",") if d], src) for size, src in sizes if size]
           for label, sizes in c.shape_prints.items() if "gather" in label}
     for t in ts:
         world = t.numel_out // t.numel_in
-        for label, shapes in by.items():
-            first = shapes[:world]
+        for label, prints in by.items():
+            # one print per process: a rank's (or a step-counting file's) later prints are its own history over
+            # steps -- variable-length batches on one rank -- and say nothing of the other ranks. A rank tag is
+            # the print's source where the prints count steps or carry two or more ranks' tags; one tag on every
+            # print with no step counter (a collector tagging a whole paste) and an untagged print with none stand
+            # for a process of their own
+            tags = {tag for _, (tag, _) in prints if tag}
+            first, seen = [], set()
+            for dims, (tag, stepped) in prints:
+                src = tag if tag and (stepped or len(tags) > 1) else stepped
+                if src is None or src not in seen:
+                    seen.add(src)
+                    first.append(dims)
+            first = first[:world]
             if len(first) < world or len({tuple(x) for x in first}) < 2:
                 continue
             numels = [_shape_numel(x, world) for x in first]

@@ -2223,7 +2223,9 @@ def _cfg_script_cut(ev, who: str) -> Verdict:
     Python script as its --config-file (parse's cfg_script), and the traceback the paste cut is inside the config
     file's parser (yaml / json load, get_config_from_file): a launch setting shown wrong that every worker is
     started with, beside a cut traceback in the code that reads it -- config, no rank (rule Q). Not read so: a cut
-    in a config loader with the argument a config file (.yaml, .json), whose error the cut hides (rule BG (6))."""
+    in a config loader with the argument a config file (.yaml, .json), whose error the cut hides (rule BG (6)); a
+    .py config beside no YAML parser's frame (detectron2's LazyConfig, mmengine configs are Python); a json load
+    under a dataset loader (COCO annotations); an argument of an earlier launch command (parse._reads_config)."""
     at, path = ev.data["cfg_script"]
     return Verdict(
         "config",
@@ -2233,7 +2235,7 @@ def _cfg_script_cut(ev, who: str) -> Verdict:
         "rank is at fault (the error itself was not pasted)",
         f"Pass the config file itself, not the script: check the launch command's --config-file (the config file "
         f"path must name the .yaml / .json the loader reads -- {path} is a script). Where the project generates its "
-        "config (a config_*.py that writes the yaml), run that script first and pass the YAML it writes "
+        "config file with a script, run that script first and pass the YAML it writes "
         "(--config-file <generated>.yaml); check the config file path / content (python -c \"import yaml; "
         "yaml.safe_load(open('<file>'))\"), then relaunch. " + _CUT_TB_FIX,
         "low", [], [ev.brief()], job_wide=True)
