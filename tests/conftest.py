@@ -113,6 +113,17 @@ def accused(d: dict) -> set[int]:
 
 # --- log-line builders: the generic shapes the diagnose tests write (a test whose wording is the point keeps its
 # literal lines) ------------------------------------------------------------------------------------------------
+def verdict_accused(tmp_path: Path, text: str) -> tuple[dict, set[int]]:
+    """diagnose on one pasted log: its verdict and the ranks it accuses (medium/high confidence)."""
+    d = diagnose_text(tmp_path, text)
+    return d["verdict"], accused(d)
+
+
+def corpus_case_verdict(tmp_path: Path, name: str) -> tuple[dict, set[int]]:
+    """verdict_accused on a corpus case's input.log (tests/fixtures/corpus/NAME)."""
+    return verdict_accused(tmp_path, (Path(__file__).parent / "fixtures" / "corpus" / name / "input.log").read_text())
+
+
 def watchdog_line(rank: int | None, seq: int | None, op: str, ran_ms: int | str, timeout_ms: int, numel=None,
                   pg: str | None = None, style: str = "2.4", stamp: str = "E102 10:00:00.000000000",
                   at: int = 616) -> str:

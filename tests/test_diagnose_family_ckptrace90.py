@@ -21,13 +21,7 @@ unknown (no class covers a file race), and the fix names the race an expert name
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import verdict_accused as _verdict
 
 _TRAINER = "/opt/conda/lib/python3.10/site-packages/transformers/trainer.py"
 

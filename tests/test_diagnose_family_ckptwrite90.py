@@ -24,13 +24,7 @@ an expert checks for that shape: the checkpoint storage, the file, the writer pr
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import verdict_accused as _verdict
 
 _WRITER_TB = ('  File "/env/lib/python3.9/site-packages/torch/serialization.py", line 441, in save\n'
               "    _save(obj, opened_zipfile, pickle_module, pickle_protocol)\n"

@@ -21,13 +21,8 @@ nobody can be named) and what to do next.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text, failure_record
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import failure_record
+from tests.conftest import verdict_accused as _verdict
 
 # --- std::terminate without an exception ------------------------------------------------------------------------------
 _TERM = ("[SPARSE] Conv backend: spconv; Attention backend: xformers\n"

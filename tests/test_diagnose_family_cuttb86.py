@@ -24,14 +24,9 @@ what more an expert reads from it.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/opt/venv/lib/python3.10/site-packages"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- torch.distributed's own check raising ---------------------------------------------------------------------------

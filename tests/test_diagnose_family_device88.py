@@ -27,12 +27,7 @@ is nobody's) and the remedy that shape calls for.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
+from tests.conftest import verdict_accused as _verdict
 
 
 # --- NVRM Xid with its address redacted -------------------------------------------------------------------------------

@@ -33,13 +33,8 @@ its old reading.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text, failure_record, nccl_info
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import failure_record, nccl_info
+from tests.conftest import verdict_accused as _verdict
 
 # --- an NCCL system error cut inside its words --------------------------------------------------------------------
 _VLLM_TB = ("[rank0]:   File \"/usr/lib/vllm/distributed/device_communicators/pynccl.py\", line 89, in __init__\n"

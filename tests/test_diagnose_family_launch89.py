@@ -24,7 +24,7 @@ names one local rank, or where nothing fails after the lines.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _RECORD = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 101 closing signal SIGTERM\n"
            "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: {lr} (pid: 103) of "
@@ -32,11 +32,6 @@ _RECORD = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending proces
 _ORDINAL = ("RuntimeError: CUDA error: invalid device ordinal\n"
             "CUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below "
             "might be incorrect.\n")
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- invalid device ordinal said bare under a shown launch ------------------------------------------------------------

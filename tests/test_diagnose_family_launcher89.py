@@ -18,14 +18,9 @@ showed them (rules X (2), AF (2) with round 41's sentence, Q's last sentence, BG
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/opt/conda/lib/python3.10/site-packages"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- DeepSpeed's runner's ssh probe of its hostfile -------------------------------------------------------------------

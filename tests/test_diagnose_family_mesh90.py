@@ -20,12 +20,7 @@ install on every process, so no rank is at fault and nobody is innocent; the fix
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
+from tests.conftest import verdict_accused as _verdict
 
 
 def _usage(v: dict, acc: set[int]) -> None:

@@ -25,13 +25,7 @@ from __future__ import annotations
 import re
 import time
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import verdict_accused as _verdict
 
 # --- a rank's own NaN guard -------------------------------------------------------------------------------------------
 _MEGATRON_NAN = ("Traceback (most recent call last):\n"

@@ -20,13 +20,8 @@
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text, nccl_info
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import nccl_info
+from tests.conftest import verdict_accused as _verdict
 
 # --- no algorithm/protocol available ----------------------------------------------------------------------------------
 _TORCH_INTERNAL = ("[rank12]: torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/"

@@ -28,13 +28,8 @@ an expert reads is whose failure it names -- or that it names nobody.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text, failure_record
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import failure_record
+from tests.conftest import verdict_accused as _verdict
 
 # --- torch.distributed.launch's CalledProcessError, its status wrapped ------------------------------------------------
 _LAUNCH = ('  File "C:\\envs\\mm\\lib\\site-packages\\torch\\distributed\\launch.py", line 301, in sigkill_handler\n'

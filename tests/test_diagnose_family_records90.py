@@ -31,13 +31,7 @@ framework's own record of a process ending, read for what it shows and no furthe
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import verdict_accused as _verdict
 
 _ACCELERATE = ("Traceback (most recent call last):\n"
                '  File "/usr/local/bin/accelerate", line 8, in <module>\n'

@@ -26,12 +26,7 @@ narrowed to the shape an expert reads that way, and what reads them now.
 from __future__ import annotations
 
 from ncclDoctor.diagnose import numerics
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
+from tests.conftest import verdict_accused as _verdict
 
 
 def _config(v: dict, acc: set[int]) -> None:

@@ -22,14 +22,9 @@ narrowed to its shape.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/opt/conda/lib/python3.10/site-packages"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- 1. a progress bar still running beside a cut main_process_first traceback ------------------------------------

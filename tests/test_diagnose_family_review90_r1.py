@@ -24,16 +24,11 @@ reads so, each narrowed to its shape.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _MENU = ("wandb: (1) Create a W&B account\n"
          "wandb: (2) Use an existing W&B account\n"
          "wandb: (3) Don't visualize my results\n")
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- 1. the tracker's login prompt: processes, not lines; a failure shown wins -------------------------------------

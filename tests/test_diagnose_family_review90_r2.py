@@ -20,13 +20,7 @@ shape an expert reads that way (rules AL (2), A, BF, BM (1), T, BG (4), J).
 from __future__ import annotations
 
 from ncclDoctor.diagnose import signatures as S
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/opt/conda/lib/python3.10/site-packages"
 _TRAINER = f"{_SP}/transformers/trainer.py"

@@ -23,20 +23,8 @@ so, each narrowed to its shape.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
-from tests.conftest import accused, diagnose_text
-
-_CORPUS = Path(__file__).parent / "fixtures" / "corpus"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
-
-def _case(tmp_path, name: str) -> tuple[dict, set[int]]:
-    return _verdict(tmp_path, (_CORPUS / name / "input.log").read_text())
+from tests.conftest import corpus_case_verdict as _case
+from tests.conftest import verdict_accused as _verdict
 
 
 def _said(v: dict) -> str:

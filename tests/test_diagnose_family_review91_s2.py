@@ -20,21 +20,9 @@ so, or said one fix twice.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 from ncclDoctor.diagnose import signatures as S
-from tests.conftest import accused, diagnose_text
-
-_CORPUS = Path(__file__).parent / "fixtures" / "corpus"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
-
-def _case(tmp_path, name: str) -> tuple[dict, set[int]]:
-    return _verdict(tmp_path, (_CORPUS / name / "input.log").read_text())
+from tests.conftest import corpus_case_verdict as _case
+from tests.conftest import verdict_accused as _verdict
 
 
 def _len_assert(name: str) -> str:

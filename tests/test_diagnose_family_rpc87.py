@@ -23,14 +23,9 @@ failing in ways whose class or fix the lines say.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/usr/local/lib/python3.8/site-packages"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- a pipeline's stages out of step in their messages ---------------------------------------------------------------

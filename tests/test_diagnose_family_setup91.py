@@ -27,12 +27,7 @@ prepared data -- so config, culprits [], nobody innocent, however few processes 
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
+from tests.conftest import verdict_accused as _verdict
 
 
 # --- a version string's pre-release part refused by the code's own int() parse ---------------------------------------

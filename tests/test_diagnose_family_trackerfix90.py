@@ -27,12 +27,7 @@ causes and ranks stay the readings' own; only the fix now names what an expert n
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
+from tests.conftest import verdict_accused as _verdict
 
 
 # --- wandb's own error at exit, then the launcher's kill lines ------------------------------------------------------

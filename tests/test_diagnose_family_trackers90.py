@@ -25,12 +25,7 @@ W, V (1), Q, K, T, BF (3), BG (4), BG (6), BH (1), BJ (2), BM (1), BO (4), BS (2
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
+from tests.conftest import verdict_accused as _verdict
 
 
 # --- wandb's own no-key check above a spawn child's traceback ----------------------------------------------------

@@ -23,14 +23,9 @@ check every process makes alike, so no rank is named; what the check refused say
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/opt/conda/lib/python3.8/site-packages"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- DDP's constructor refusing a keyword -----------------------------------------------------------------------------

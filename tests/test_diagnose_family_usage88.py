@@ -27,14 +27,9 @@ cause and the fix.
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
+from tests.conftest import verdict_accused as _verdict
 
 _SP = "/opt/conda/lib/python3.9/site-packages"
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
 
 
 # --- new_group's ranks outside the world ------------------------------------------------------------------------------

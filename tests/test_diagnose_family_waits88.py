@@ -26,13 +26,7 @@ BS (4), T): each is a process shown waiting for a peer -- in a store read, a glo
 """
 from __future__ import annotations
 
-from tests.conftest import accused, diagnose_text
-
-
-def _verdict(tmp_path, text: str) -> tuple[dict, set[int]]:
-    d = diagnose_text(tmp_path, text)
-    return d["verdict"], accused(d)
-
+from tests.conftest import verdict_accused as _verdict
 
 # --- TCPStore doWait's Socket Timeout ---------------------------------------------------------------------------------
 _DOWAIT = ("ep 3 dev eval, step 41, ce 0.512, fer 0.131\n"
