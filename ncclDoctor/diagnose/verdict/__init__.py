@@ -23,7 +23,7 @@ fit); ``usage`` (invalid usage); ``transport`` (InfiniBand, OFI, shared memory, 
 ``network`` (interfaces and addresses); ``store`` (the store and rendezvous); ``desync`` (desyncs);
 ``timeouts`` (watchdog timeouts, a blocked watchdog); ``missing`` (a rank missing from a wait);
 ``early_exit`` (a rank gone while its peers wait); ``nccl`` (NCCL's other errors and WARNs);
-``noise`` (benign noise, nothing failed, settle); ``trackers`` (an experiment tracker's own
+``noise`` (benign noise, nothing failed, settle); ``tracker_setup`` (an experiment tracker's own
 check or prompt); ``unread`` (a failure no family reads). ``base``
 holds ``Verdict`` and the helpers every family uses.
 """
