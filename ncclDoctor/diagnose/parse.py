@@ -37,6 +37,7 @@ from ncclDoctor.diagnose.readers.common import (
     _UNREAD_KEEP,
     _WORK_REST,
     MAX_PIDS,
+    Stack,
     _innermost,
     _numel,
     _pid_gap,
@@ -284,7 +285,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
-        self._mp_frame = (-99, "")  # the last frame of a process start (trackers.R_MP_FRAME), its line and kind
         self._pickled: tuple[int, Event] | None = None  # the last pickle refusal / FileExistsError line and its event
         # an unread "terminate called after throwing an instance of '...'" line: (its line, its event), its "what():"
         # text on the next line kept on the event (data "cpp_what"; verdict.unread._cpp_what_fix)
@@ -344,17 +344,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._init_call = -99  # a traceback's line calling into init_process_group (a frame or its code line)
         self._past_store: tuple[int, str] | None = None  # init_process_group's code past the store, in a traceback
         self._win_path = False  # a Windows install's path was seen (S.R_WIN_PATH)
-        self._frame_file = (-99, "")  # the last traceback frame's line and file (crash reader: frame_file)
-        self._caller_file = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
-        self._frame_code = ""  # that frame's code line, the line under it
-        self._frame_func = ""  # that frame's function ("in init_process_group": crash reader, frame_func)
-        self._load_frame = -99  # the last frame of torch.load's deserializer (torch/serialization.py): crash reader
-        # the last traceback frame of a save function (line, function, file) in this traceback: crash reader
-        self._save_frame = (-99, "", "")
+        self._tb = Stack()  # the frames read of the traceback the parser is in (a new one at each header)
         self._rpc_remote: tuple[int, int, str] | None = None  # torch RPC's remote exception header (line, id, name)
-        # the installed packages (site-packages/<pkg>/) of the frames read since the last traceback header, outermost
-        # first (crash reader: tb_pkgs)
-        self._tb_pkgs: list[str] = []
         # a spawn child's first top-level frame of the user's script after _fixup_main_from_path: (line, its code line)
         self._mp_call: tuple[int, str] | None = None
         self._shell_counts: dict[str, int] = {}  # a launch script's count variables (readers.settings._launch_gpus)
@@ -1419,8 +1410,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 (read := ev) is not None or (self.unread and (read := self.unread[-1]).where.endswith(f":{lineno}"))):
             # pickle's refusal or a directory found there, beside multiprocessing's frames (the traceback above it, or
             # the frames under it): a process start (spawn) sending a worker its arguments (trackers.fix_for)
-            at, what = self._mp_frame
-            if 0 < lineno - at <= 40 and not any(at < h < lineno for h in self._tb_heads):
+            at, what = self._tb.mp
+            if 0 < lineno - at <= 40:  # this traceback's (a header starts a new Stack)
                 read.data["mp_frame"] = what
             self._pickled = (lineno, read)
             self._follow = max(self._follow, 1)  # the frame under it (a debugger's order) holds no trigger word
@@ -1441,8 +1432,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return "loader" if fn in ("__iter__", "_get_iterator", "__init__") else ""
         if mp.group("child"):
             return "child" if fn == "_wrap" else "" if fn == "join" else "spawn"
-        at, what = self._mp_frame
-        if what == "loader" and 0 < lineno - at <= 40 and not any(at < h < lineno for h in self._tb_heads):
+        at, what = self._tb.mp
+        if what == "loader" and 0 < lineno - at <= 40:
             return "loader"  # the iterator's w.start() and the process start it calls
         return "spawn"
 
@@ -1586,43 +1577,43 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
         if "Traceback (most recent call last)" in body:
-            self._save_frame = (-99, "", "")  # a save frame of an earlier stack is not this traceback's (review r2)
+            self._tb = Stack()  # no frame of an earlier stack is this traceback's (review r2: its save frame)
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
-            self._caller_file = self._frame_file[1] if 0 < lineno - self._frame_file[0] <= 3 else ""
+            self._tb.caller_file = self._tb.frame[1] if 0 < lineno - self._tb.frame[0] <= 3 else ""
             f = ff.group(1)
             if ("process" in f or "data" in f or "spawn" in f) and (mp := R_MP_FRAME.search(f)) and (
                     what := self._mp_kind(lineno, body, mp)):
                 # a process start pickling what it sends a worker, or a spawned child's own traceback
                 # (trackers.R_MP_FRAME)
-                self._mp_frame = (lineno, what)
+                self._tb.mp = (lineno, what)
                 if self._pickled is not None and 0 < lineno - self._pickled[0] <= 4:
                     self._pickled[1].data["mp_frame"] = what  # its frames under it (a debugger's order)
-            self._frame_file = (lineno, ff.group(1))
-            self._frame_code = ""
+            self._tb.frame = (lineno, ff.group(1))
+            self._tb.code = ""
             if ff.group(1).endswith("serialization.py") and S.R_TORCH_LOAD_FILE.search(ff.group(1)):
-                self._load_frame = lineno
-            self._frame_func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
-            if "save" in self._frame_func and S.R_SAVE_FUNC.match(self._frame_func):
+                self._tb.load_at = lineno
+            self._tb.func = body.rpartition(", in ")[2].strip()[:120] if ", in " in body[ff.end():] else ""
+            if "save" in self._tb.func and S.R_SAVE_FUNC.match(self._tb.func):
                 # a save function's frame -- its name's first word "save" (save_checkpoint, _save_checkpoint), not a
                 # name that holds it (autosave, unsaved_*, saved_tensors): crash reader's save_rename, with the file
-                self._save_frame = (lineno, self._frame_func, ff.group(1))
+                self._tb.save = (lineno, self._tb.func, ff.group(1))
                 self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
-            if self._frame_func.endswith("main_process_first") and self._tb_heads:
+            if self._tb.func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
-                    pk.group("pkg") not in self._tb_pkgs) and len(self._tb_pkgs) < 16:
-                self._tb_pkgs.append(pk.group("pkg"))
+                    pk.group("pkg") not in self._tb.pkgs) and len(self._tb.pkgs) < 16:
+                self._tb.pkgs.append(pk.group("pkg"))
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level
-        elif lineno == self._frame_file[0] + 1 and not body.strip() and not self._frame_code:
+        elif lineno == self._tb.frame[0] + 1 and not body.strip() and not self._tb.code:
             # the blank line unwrap() leaves for the pieces of a frame line it joined (a paste wrapped at 80): the
             # frame's code line comes after it (round 87's ssl-fl-11 pasted wrapped)
-            self._frame_file = (lineno, self._frame_file[1])
-        elif lineno == self._frame_file[0] + 1:
-            self._frame_code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
+            self._tb.frame = (lineno, self._tb.frame[1])
+        elif lineno == self._tb.frame[0] + 1:
+            self._tb.code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
             if self._mp_call is not None and self._mp_call[0] == lineno - 1:
-                self._mp_call = (lineno - 1, self._frame_code)  # what the script runs there (input_tail)
+                self._mp_call = (lineno - 1, self._tb.code)  # what the script runs there (input_tail)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
             self._top_frame = (lineno, lineno, 0)
             fr = S.R_PY_FRAME_FILE.search(body)
@@ -1830,7 +1821,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
             self._follow = max(self._follow, 1)  # its first frame: a spawned worker's (trackers.R_MP_FRAME) or not
-            self._tb_pkgs = []
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
                 self._ipy_exc = ipy.group("exc")
             self._oom_tb_rank(lineno, text)

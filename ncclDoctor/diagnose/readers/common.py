@@ -4,11 +4,29 @@ the regexes and distances no single family owns."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.signatures import _int
 
 MAX_PIDS = 4096
+
+
+@dataclass
+class Stack:
+    """The frames read so far of the Python traceback the parser is in. ``LineParser`` starts a new one at every
+    "Traceback (most recent call last)" header, so nothing a reader keeps of one stack (its save frame, its
+    process-start frame, its packages) is read with a later stack's exception; new per-traceback state goes here."""
+
+    frame: tuple[int, str] = (-99, "")  # the last frame's line and file (crash reader: frame_file)
+    caller_file: str = ""  # the file of the frame right above it, where consecutive (crash reader: caller_file)
+    code: str = ""  # that frame's code line, the line under it (crash reader: frame_code)
+    func: str = ""  # that frame's function ("init_process_group": crash reader, frame_func)
+    load_at: int = -99  # the line of the last frame of torch.load's deserializer (torch/serialization.py)
+    save: tuple[int, str, str] = (-99, "", "")  # the last save function's frame: line, function, file (save_rename)
+    mp: tuple[int, str] = (-99, "")  # the last process-start frame (trackers.R_MP_FRAME): line, kind (parse._mp_kind)
+    # the installed packages (site-packages/<pkg>/) of its frames, outermost first (crash reader: tb_pkgs)
+    pkgs: list[str] = field(default_factory=list)
 
 
 def _fmt(ranks: list[int]) -> str:

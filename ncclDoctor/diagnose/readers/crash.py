@@ -287,7 +287,7 @@ class CrashReaders:
         ev = self._context(lineno, text, "cuda_error")
         ev.data.update(what=what.strip(), cuda_code=_int(m.group(3) or m.group(6) or m.group(12)),
                        watchdog="watchdog thread" in text)
-        if 0 < lineno - self._load_frame <= 24:
+        if 0 < lineno - self._tb.load_at <= 24:
             ev.data["torch_load"] = True  # raised under torch.load restoring a storage to its saved device
         if "device < num_gpus" in what and "device=" in text and (ds := S.R_DEVICE_SAID.search(text)):
             # torch's device-index assert with its values on its own line (read as R_DEVICE_PAST's below it)
@@ -780,28 +780,28 @@ class CrashReaders:
         if self._top_frame is not None and self._top_frame[1] == lineno:
             ev.data["top_level"] = True  # raised by a call at the script's top level (parse._top_frame)
             self._top_frame = None  # its exception: nothing more to follow
-        if 0 < lineno - self._frame_file[0] <= 4:
-            ev.data["frame_file"] = self._frame_file[1]  # the innermost frame's file: the code that raised it
-            ev.data["frame_code"] = self._frame_code  # and its code line ('' where none was printed)
-            if self._frame_func:
-                ev.data["frame_func"] = self._frame_func  # and its function
-            if self._caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
-                ev.data["caller_file"] = self._caller_file
-            if 0 < lineno - self._save_frame[0] <= 12 and (self._frame_func in S.RENAME_FUNCS or (
-                    "ename" in self._frame_code or "move" in self._frame_code or "replace" in self._frame_code)
-                    and S.R_RENAME_CALL.search(self._frame_code)) and S.R_RENAME_REFUSED.search(ev.data["message"]):
+        if 0 < lineno - self._tb.frame[0] <= 4:
+            ev.data["frame_file"] = self._tb.frame[1]  # the innermost frame's file: the code that raised it
+            ev.data["frame_code"] = self._tb.code  # and its code line ('' where none was printed)
+            if self._tb.func:
+                ev.data["frame_func"] = self._tb.func  # and its function
+            if self._tb.caller_file:  # the frame that called it (a wrapper's own code reading its attribute)
+                ev.data["caller_file"] = self._tb.caller_file
+            if 0 < lineno - self._tb.save[0] <= 12 and (self._tb.func in S.RENAME_FUNCS or (
+                    "ename" in self._tb.code or "move" in self._tb.code or "replace" in self._tb.code)
+                    and S.R_RENAME_CALL.search(self._tb.code)) and S.R_RENAME_REFUSED.search(ev.data["message"]):
                 # a save function's rename of its staging directory into place, refused: source gone or target
                 # there (verdict.unread._save_rename_fix). Another process's same rename first only where the
                 # lines show several processes (the verdict reads them) or the HF Trainer's own save (its
                 # _save_checkpoint frame, its tmp-checkpoint-* staging directory): save_trainer
-                ev.data["save_rename"] = self._save_frame[1]
-                trainer = self._save_frame[1] == "_save_checkpoint" and bool(
-                    S.R_TRAINER_SAVE_FILE.search(self._save_frame[2]))
+                ev.data["save_rename"] = self._tb.save[1]
+                trainer = self._tb.save[1] == "_save_checkpoint" and bool(
+                    S.R_TRAINER_SAVE_FILE.search(self._tb.save[2]))
                 if trainer or "tmp-checkpoint-" in ev.data["message"]:
                     ev.data["save_trainer"] = True
-        self._save_frame = (-99, "", "")  # read with its exception: no later exception's (review r2)
-        if self._tb_pkgs:  # the installed packages its traceback's frames (those read) run through
-            ev.data["tb_pkgs"] = list(self._tb_pkgs)
+        self._tb.save = (-99, "", "")  # read with its exception: no later exception's (review r2)
+        if self._tb.pkgs:  # the installed packages its traceback's frames (those read) run through
+            ev.data["tb_pkgs"] = list(self._tb.pkgs)
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
@@ -881,8 +881,8 @@ class CrashReaders:
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and S.R_ASSERT_WORLD.match(
-                self._assert_src[1]) and (wa := world_cond(self._assert_src[1], self._frame_func,
-                                                           self._frame_file[1])) is not None:
+                self._assert_src[1]) and (wa := world_cond(self._assert_src[1], self._tb.func,
+                                                           self._tb.frame[1])) is not None:
             # a library's own assert on the world / parallel size the launch sets against a fixed quantity, its
             # message cut or not (lead rules W, AE, BQ (3)): the condition is the check (verdict.launch._world_assert)
             ev.data.update(settings=self._assert_src[1][:200], world_assert=wa[0], world_ckpt=wa[1])
