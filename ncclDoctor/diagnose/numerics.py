@@ -56,16 +56,19 @@ NO_GRAD_FIX = ("GradScaler's 'No inf checks were recorded for this optimizer': s
                "than the forward pass uses, a wrapped model's parameters taken before wrapping, an unused branch), or "
                "a loss never passed through scaler.scale(loss).backward() (backward on the unscaled loss, no backward "
                "before step). Check after backward that some p.grad is not None for the optimizer's parameters. ")
-DIVERGED_FIX = ("NaN gradients / fp16 overflow stopped the run (a NaN in grad norm, the loss scale at minimum): "
-                "lower learning rate (or a longer warmup), gradient clipping (max_grad_norm / --clip-norm), bf16 "
-                "instead of fp16 (or the fp16 loss scaling settings: initial_scale_power / min_loss_scale / "
-                "loss_scale_window), and check the data for bad samples (the batch that produced NaN). ")
+# what a diverged run wants, whichever check saw it (here, fairseq's table, a rank's own NaN/Inf check in exits)
+DIVERGED_ADVICE = ("lower learning rate (or a longer warmup), gradient clipping (max_grad_norm / --clip-norm), bf16 "
+                   "instead of fp16 (or the fp16 loss scaling settings: initial_scale_power / min_loss_scale / "
+                   "loss_scale_window), and check the data for bad samples (the batch that produced NaN: log its "
+                   "sample ids; a log or a division of zero in the loss). ")
+DIVERGED_FIX = "NaN gradients / fp16 overflow stopped the run (a NaN in grad norm, the loss scale at minimum): " + (
+    DIVERGED_ADVICE)
 # fairseq's _check_grad_norms raises it for finite norms that differ as well as for NaN ones; its table of every
 # worker's grad_norm (below the message, no trigger word) says which: the fix names both readings
 INCONSISTENT_FIX = ("fairseq's cross-worker check of the grad norms: where its table shows grad_norm = nan on every "
                     "rank the NaN came through the all-reduce (NaN never equals NaN) -- NaN gradients, not the DDP "
                     "backend: "
-                    + DIVERGED_FIX[DIVERGED_FIX.index("lower learning rate"):]
+                    + DIVERGED_ADVICE
                     + "Where finite norms differ, it is the --ddp-backend=no_c10d / legacy_ddp advice or mixed GPU "
                     "generations in one job. ")
 SCALER_FIX = ("GradScaler usage: torch.amp.GradScaler checks its own unscale_/step/update order -- call "

@@ -1047,8 +1047,11 @@ R_VLLM_TP = re.compile(r"(?:--tensor[-_]parallel[-_]size|(?<!\S)-tp)(?:=|\s+)(\d
 # misc/socket.cc:578 NCCL WARN socketPollConnect: connect to ..." -- the same message printed from another file or
 # line on another host (2.29's "os/linux.cc:200 ... ncclOsSocketPollConnect: connect to ...") is another NCCL build.
 # The message's key drops the function's name (renamed between versions) and every number and address.
-R_NCCL_WARN_SITE = re.compile(r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h)):(\d{1,6}) NCCL WARN (?:\w{1,60} ?: )?"
-                              r"(\S[^\n]{4,300})")
+_WARN_SITE = r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h)):(\d{1,6}) NCCL WARN"
+R_NCCL_WARN_SITE = re.compile(_WARN_SITE + r" (?:\w{1,60} ?: )?(\S[^\n]{4,300})")
+# the same location with whatever text follows it, the function's name included and possibly none (a paste cut in
+# the middle of a WARN leaves its location and the start of its message: verdict.noise._cut_copy)
+R_NCCL_WARN_AT = re.compile(_WARN_SITE + r" ?([^\n]{0,300})")
 R_WARN_KEY_MASK = re.compile(r"[\d.:]*\d[\w.:]*|<\d+>|0x[0-9a-fA-F]+")
 # the bootstrap root's check of what each rank sent it (bootstrap.cc, NCCL >= 2.2x): "Bootstrap Root : mismatch in info
 # from procs, nranks 16 vs 16, nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526" -- every count agreeing and one

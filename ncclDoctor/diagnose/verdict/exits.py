@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose import generic
+from ncclDoctor.diagnose import generic, numerics
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import (
     failed_on_own,
@@ -38,10 +38,8 @@ from ncclDoctor.diagnose.verdict.unread import (
 # clip_grad_norm_'s error_if_nonfinite ("... is non-finite, so it cannot be clipped"), a loss check ("Loss is NaN")
 _NONFINITE = re.compile(r"returned nan values|non-finite|\bnan or inf\b|\b(?:loss|norm)\b[^\n]{0,30}\b(?:nan|inf)\b",
                         re.IGNORECASE)
-_NONFINITE_FIX = ("A NaN/Inf check stopped that rank: its loss or gradients diverged -- lower the learning rate or "
-                  "warm it up, use bf16 (or fp16 with dynamic loss scaling) instead of overflowing fp16, clip "
-                  "gradients, and find the batch (log its sample ids: a bad sample, a log/division of zero in the "
-                  "loss); torch.autograd.set_detect_anomaly(True) names the operation. ")
+_NONFINITE_FIX = ("A NaN/Inf check stopped that rank: its loss or gradients diverged -- " + numerics.DIVERGED_ADVICE
+                  + "torch.autograd.set_detect_anomaly(True) names the operation. ")
 
 
 # A SIGBUS is a page that could not be backed, which a memory-mapped file gives as well as /dev/shm: the file's

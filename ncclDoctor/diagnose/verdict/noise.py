@@ -9,7 +9,14 @@ import re
 
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_EFA_HOST, R_FOREIGN_ACCEPT, R_NCCL_PREFIX, R_REM_ALLOC, R_WIN_CONNECT_WARN
+from ncclDoctor.diagnose.signatures import (
+    R_EFA_HOST,
+    R_FOREIGN_ACCEPT,
+    R_NCCL_PREFIX,
+    R_NCCL_WARN_AT,
+    R_REM_ALLOC,
+    R_WIN_CONNECT_WARN,
+)
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.warn_families import OFI_START_FAILED
@@ -217,27 +224,22 @@ def proxy_teardown(c: Collected) -> bool:
         R_PROXY_SERVICE.search(e.text) and not _WARN_NOISE.search(e.text) for e in warns)
 
 
-# An NCCL WARN's source location and message ("[0] graph/search.cc:890 NCCL WARN Could not find a pat"): a paste cut
-# in the middle of a WARN leaves its location and the start of its message
-R_WARN_AT = re.compile(r"\s([\w/.\-]{1,80}\.(?:cc|cu|cpp|h):\d{1,6}) NCCL WARN ?([^\n]{0,300})")
-
-
 def _cut_copy(c: Collected, e) -> bool:
     """Lead rules K, BG (3): a WARN cut off mid-message (the paste ends inside it) whose location and text so far are
     those of a whole harmless WARN in the same lines (another GPU or process printing the same set-up message) is
     that message again, read by its source location; a cut WARN no whole one explains stays unread (a failure).
     Cut means the input's last line or a message ending inside a word of the whole one, and the text so far must
     say which message it is (a few words of it): an empty or one-word start is no one WARN's (review r3)."""
-    m = R_WARN_AT.search(e.text)
+    m = R_NCCL_WARN_AT.search(e.text)  # its location and message so far ("graph/search.cc:890", "Could not find a pat")
     if not m:
         return False
-    site, cut = m.group(1), m.group(2).rstrip()
+    site, cut = m.group(1, 2), m.group(3).rstrip()
     if len(cut) < _CUT_MIN or " " not in cut:
         return False
     for o in c.samples.get("nccl_warn", []):
-        if o is e or not (w := R_WARN_AT.search(o.text)) or w.group(1) != site:
+        if o is e or not (w := R_NCCL_WARN_AT.search(o.text)) or w.group(1, 2) != site:
             continue
-        whole = w.group(2).rstrip()
+        whole = w.group(3).rstrip()
         if len(whole) > len(cut) and whole.startswith(cut) and (
                 e.data.get("at_end") or (cut[-1].isalnum() and whole[len(cut)].isalnum())) and _harmless_whole(c, o):
             return True
