@@ -754,6 +754,10 @@ SNIFF = 8192
 #             fork() is called, you will need to set ... RDMAV_FORK_SAFE"), which holds no other word
 #             (S.R_RDMA_FORK, readers.settings, verdict.launch._cuda_fork, lead rules W, BA (5); round 90's
 #             guided-diffusion-130)
+#   mismatch TrainingArguments  the transformers DeepSpeed integration's own check of the DeepSpeed config against
+#             TrainingArguments ("Please correct the following DeepSpeed config values that mismatch TrainingArguments
+#             values:"), pasted without its "ValueError: " and holding no other word (S.R_DS_CONFIG_CHECK, crash
+#             reader: ds_config, verdict.launch._ds_config, lead rules W, Q; round 92's apps-9)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -842,7 +846,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
-            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()")
+            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
+            b"mismatch TrainingArguments")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -3203,6 +3203,21 @@ R_SETTINGS_CHECK = re.compile(
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
     # setting every node is given, refused before any worker runs (lead rules X (2), V (1))
     r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
+# A training framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q): the
+# transformers integration's trainer_config_finalize ("Please correct the following DeepSpeed config values that
+# mismatch TrainingArguments values:", then one "- ds X=a vs hf Y=b" line each -- raised as a ValueError, or the message
+# pasted without its class), DeepSpeed's own _batch_assertion on the batch sizes it derives from train_batch_size,
+# gradient_accumulation_steps and the world ("Micro batch size per gpu: 0 has to be greater than 0", "Train batch
+# size: ...", "Gradient accumulation steps: ..."), and accelerate refusing its own config's DeepSpeed keys beside a
+# deepspeed_config_file ("When using `deepspeed_config_file`, the following accelerate config variables will be
+# ignored: [...]"). The config and the arguments every worker is launched with do not agree: config, no rank (round
+# 92's apps-9, belle-154, instructerc-16, pickscore-2). The batch assert's value must be a number: the `assert` source
+# line a traceback prints above it ("{micro_batch} has to be gr...") is no failure. Group "kind": which check.
+R_DS_CONFIG_CHECK = re.compile(
+    r"\bDeepSpeed config values? that (?P<hf>mismatch) TrainingArguments\b"
+    r"|\b(?:Train batch size|Micro batch size per gpu|Gradient accumulation steps): ?-?\d{1,12} (?P<batch>has) to be "
+    r"greater than 0\b"
+    r"|\bWhen using `?deepspeed_config_file`?, the following (?P<acc>accelerate) config variables will be ignored\b")
 # A framework's own check that a package the chosen settings need is not installed ("AssertionError: Ulysses Attention
 # and Ring Attention requires xfuser package.", "X needs the apex module"): the Python environment every worker
 # imports lacks it -- a shared install missing at start-up (lead rules AF (2), W), config, no rank. Group 1: the

@@ -709,6 +709,14 @@ class CrashReaders:
             ev = self._context(lineno, text, "traceback_tail")
             ev.data.update(type="Error", message=said, line=True, settings=said)
             return ev
+        d = S.R_DS_CONFIG_CHECK.search(self._body) if "TrainingArguments" in text else None
+        if d is not None and exception_line(self._body) is None:
+            # transformers' own check of the DeepSpeed config against TrainingArguments, pasted without its class
+            # (lead rules W, Q; read with its class by the exception's own branch below)
+            said = self._body.strip()[:200]
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="Error", message=said, line=True, settings=said, ds_config=d.lastgroup)
+            return ev
         v = S.R_VALID_CHOICES.match(self._body) if "Valid config" in text else None
         if v:  # a script listing the settings combinations it accepts, before it exits (lead rules W, Q)
             ev = self._context(lineno, text, "traceback_tail")
@@ -816,6 +824,9 @@ class CrashReaders:
         if m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "stages" in said and (
                 S.R_STAGES_WORLD.search(said)):  # the pipeline's stages against the processes launched (rule W)
             ev.data.update(settings=said[:200], stages=True)
+        elif S.R_SETTINGS_EXC.search(m.group(1)) and (d := S.R_DS_CONFIG_CHECK.search(said)):
+            # a framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q)
+            ev.data.update(settings=said[:200], ds_config=d.lastgroup)
         elif (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))
               and not (" tensor " in said and S.R_COLL_TENSOR_CHECK.search(said))) or (
                 m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(

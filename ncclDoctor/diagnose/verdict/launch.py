@@ -1625,6 +1625,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _stages_world(e, evs)
     if e.data.get("world_assert"):
         return _world_assert(e, evs)
+    if e.data.get("ds_config"):
+        return _ds_config(e, evs)
     if e.data.get("world_divisible"):
         return _world_divisible(e, evs)
     if e.data.get("cfg_multiple"):
@@ -2021,6 +2023,52 @@ def _model_type(e, evs: list) -> Verdict:
            else "") + "), then hand that to the wrapper; check the order of the wrapping calls against the "
         "framework's current docs and update the example or script written for another version's order; then "
         "relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _ds_config(e, evs: list) -> Verdict:
+    """Lead rules W and Q, as round 92's apps-9, belle-154, instructerc-16 and pickscore-2 read them: a training
+    framework's own check of the DeepSpeed config against the job's other settings (signatures.R_DS_CONFIG_CHECK) --
+    transformers' integration finding the DeepSpeed config disagreeing with TrainingArguments, DeepSpeed's own batch
+    assertion deriving a batch size of 0 from train_batch_size, gradient_accumulation_steps and the world, accelerate
+    refusing its own config's DeepSpeed keys beside a deepspeed_config_file. The config file and the arguments every
+    worker is launched with are the same on every rank, so the rank shown raising it (or a launcher's record of its
+    exit) is no culprit: config, no rank."""
+    kind, said = e.data["ds_config"], e.data["settings"]
+    text = (f"{e.data['type']}: {said[:240]}" if e.data.get("line") or not e.data["message"] else
+            f"{e.data['type']}: {e.data['message'][:240]}")
+    if kind == "acc":
+        what = ("accelerate refused its own config's DeepSpeed settings beside a deepspeed_config_file: with a "
+                "DeepSpeed config file given, the accelerate config may not set them too")
+        fix = ("With a deepspeed_config_file, remove gradient_accumulation_steps, gradient_clipping, zero_stage, "
+               "offload_optimizer_device / offload_param_device, zero3_save_16bit_model and mixed_precision from the "
+               "accelerate config (the --config_file given, else ~/.cache/huggingface/accelerate/default_config.yaml) "
+               "and set them in the DeepSpeed config file instead ('auto' where accelerate should fill them); or "
+               "recreate the config with `accelerate config`, which asks only what a deepspeed_config_file needs.")
+    elif kind == "batch":
+        what = ("DeepSpeed's own batch-size assertion found a batch size below 1: the micro batch per GPU and the "
+                "gradient accumulation steps it derives from train_batch_size and the world size do not fit the GPUs "
+                "launched")
+        fix = ("Make the DeepSpeed config's batch settings fill the world: train_batch_size = "
+               "train_micro_batch_size_per_gpu x gradient_accumulation_steps x world size (the number of GPUs), each "
+               "at least 1 -- a train_batch_size below gradient_accumulation_steps x world size gives a micro batch "
+               "of 0; set train_micro_batch_size_per_gpu and gradient_accumulation_steps and leave train_batch_size "
+               "out (or, under the HF Trainer, set all three to 'auto' so per_device_train_batch_size and "
+               "gradient_accumulation_steps fill them), and check the world size the launch really starts.")
+    else:
+        what = ("transformers' DeepSpeed integration found the DeepSpeed config disagreeing with TrainingArguments "
+                "(the values it lists, 'ds X vs hf Y')")
+        fix = ("Set the DeepSpeed config values the check lists to 'auto' (its own advice: 'auto' values are filled "
+               "from TrainingArguments), or make each match TrainingArguments: train_batch_size = per-device batch x "
+               "gradient_accumulation_steps x world size, the optimizer's lr and the scheduler's warmup_max_lr / "
+               "warmup_num_steps = learning_rate / warmup_steps, fp16.enabled / bf16.enabled = --fp16 / --bf16 (one "
+               "mixed precision setting in both).")
+    return Verdict(
+        "config",
+        f"the job stopped at start-up on a framework's own check of its DeepSpeed config ({text}, {e.where}): {what} "
+        "-- the config and arguments every worker is launched with, the same on every rank, so the rank shown "
+        "raising it is no culprit",
+        fix + " Then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
