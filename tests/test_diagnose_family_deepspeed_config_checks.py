@@ -22,7 +22,8 @@ which stays a rank's own failure (rule A).
 """
 from __future__ import annotations
 
-from tests.conftest import diagnose_verdict as _verdict, failure_record, verdict_accused
+from tests.conftest import diagnose_verdict as _verdict
+from tests.conftest import failure_record, verdict_accused
 
 _HF_TB = ('Traceback (most recent call last):\n'
           '  File "finetune.py", line 214, in train\n'
@@ -58,11 +59,12 @@ def test_deepspeeds_batch_assertion_is_config(tmp_path):
 
 
 def test_accelerates_deepspeed_config_file_check_names_no_rank_beside_torchruns_record(tmp_path):
-    v, acc = verdict_accused(tmp_path, "ValueError: When using `deepspeed_config_file`, the following accelerate config variables "
-                 "will be ignored: ['gradient_accumulation_steps', 'gradient_clipping',\n"
-                 "'zero_stage', 'mixed_precision'].\n"
-                 "Please specify them appropriately in the DeepSpeed config file.\n"
-                 "[01:26:13] ERROR    failed (exitcode: 1) local_rank: 0 (pid: 1527604) of binary: /usr/bin/python3\n")
+    v, acc = verdict_accused(tmp_path, "ValueError: When using `deepspeed_config_file`, the following accelerate "
+                             "config variables will be ignored: ['gradient_accumulation_steps', 'gradient_clipping',\n"
+                             "'zero_stage', 'mixed_precision'].\n"
+                             "Please specify them appropriately in the DeepSpeed config file.\n"
+                             "[01:26:13] ERROR    failed (exitcode: 1) local_rank: 0 (pid: 1527604) of binary: "
+                             "/usr/bin/python3\n")
     assert (v["cause"], v["culprits"], acc) == ("config", [], set()), v
     assert "deepspeed_config_file" in v["fix"] and "accelerate config" in v["fix"], v
 
