@@ -765,6 +765,10 @@ class CrashReaders:
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
         if 0 < lineno - self._elastic_frame <= 3:
             ev.data["elastic_frame"] = True  # raised right under a frame of torch's elastic launcher code
+        if self._tb.mp[1] == "spawn" and 0 < lineno - self._tb.mp[0] <= 60:
+            # its own traceback runs through multiprocessing's spawn machinery (a spawned child's spawn_main unpickling
+            # what its parent sent, or the parent's process start): verdict.launch._spawned (round 92's mass-44)
+            ev.data["spawn_tb"] = True
         if 0 <= lineno - self._check_frame[0] <= 4 and m.group(1).endswith("AssertionError"):
             # raised right under a frame of the program's own cross-rank consistency check (its code line, Python
             # 3.11's carets between; the same line where a long frame line was read joined with the ones after it as

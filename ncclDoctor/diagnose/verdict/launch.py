@@ -1129,7 +1129,8 @@ _SPAWN_IMPORT_FIX = (
     " The processes were started with the spawn start method (torch.multiprocessing.spawn; DataLoader workers under "
     "spawn too): each is a fresh interpreter that re-imports every module by name, so a package the parent found "
     "only through its working directory, a sys.path entry the script added, or a plugin the framework loads by "
-    "name (AllenNLP's --include-package {top}) must be importable on its own there: make {top} importable in the "
+    "name (AllenNLP's --include-package {top}, fairseq's --user-dir) must be importable on its own there: make {top} "
+    "importable in the "
     "spawned processes -- run from the package's parent directory with PYTHONPATH=. (export PYTHONPATH=$PWD), or pip "
     "install -e the package -- and check the package name; num_workers=0 shows whether the DataLoader workers are the "
     "processes that fail.")
@@ -1137,9 +1138,11 @@ _SPAWN_IMPORT_FIX = (
 
 def _spawned(c: Collected) -> bool:
     """Whether the lines show the processes started by the spawn start method: torch.multiprocessing.spawn's record
-    of a child, or a traceback (cut where the paste stops) through spawn's own frames."""
+    of a child, or a traceback (cut where the paste stops, or whole: a spawned child's own, failing in spawn_main
+    while it unpickles what its parent sent, round 92's mass-44) through spawn's own frames."""
     return (any(e.data.get("launcher") == "torch.multiprocessing.spawn" for e in c.child_failures + c.worker_failures)
-            or any(_R_SPAWN_FRAME.search(e.text) for e in c.samples.get("tb_cut", [])))
+            or any(_R_SPAWN_FRAME.search(e.text) for e in c.samples.get("tb_cut", []))
+            or any(e.data.get("spawn_tb") for e in c.exceptions))
 
 
 # The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the

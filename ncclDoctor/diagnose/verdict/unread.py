@@ -592,7 +592,100 @@ def _py_exception_fix(what: str) -> str:
         return _NONE_INDEXED_FIX
     if "must match the size of tensor b" in what:
         return _short_batch_fix(what)
+    if "same device" in what and _R_DEVICE_MISMATCH.search(what):
+        return (_CPU_TENSOR_FIX if _R_DEVICE_CPU.search(what) else "") + _DEVICE_MISMATCH
+    if "object has no attribute" in what and _R_STR_MODULE_ATTR.search(what):
+        return _STR_MODULE_FIX.format(attr=_R_STR_MODULE_ATTR.search(what).group("attr"))
+    if "out of bounds for dimension" in what and (m := _R_INDEX_PAST_END.search(what)):
+        return _INDEX_PAST_END_FIX.format(**m.groupdict())
+    if "_fsdp_wrapped_module" in what and _R_FSDP_KEY.search(what):
+        return _FSDP_NAME_FIX
     return ""
+
+
+# a process's own "pickle data was truncated" that is not a spawned child reading its parent's data (cpp_what_fix's
+# _R_SPAWN_READ): the bytes it unpickled are shorter than the pickle written -- an object sent between ranks as a
+# pickled byte tensor received into a buffer of another length (a library's hand-written broadcast of the main rank's
+# arguments), or a pickle file read while cut short. That rank's own failure, the class unknown (lead rules BJ (2),
+# BG (4), T; round 92's transformers-pr34073, optuna's DDP hyperparameter search)
+_R_PICKLE_CUT = re.compile(r"\bUnpicklingError: pickle data was truncated\b")
+_PICKLE_CUT_FIX = ("pickle data was truncated: the bytes this process unpickled are shorter than the pickle that was "
+                   "written. Where they came from another rank (an object pickled into a byte tensor and broadcast "
+                   "from the main rank, received into a buffer sized by the receiver), broadcast the pickled size "
+                   "before the payload and unpickle only that many bytes -- or use broadcast_object_list, which does "
+                   "both; where that broadcast is a library's own code (the frames above name it), upgrade the library "
+                   "to a release that fixes it. Where they came from a file (a cache or checkpoint pickle), it was "
+                   "cut short: write it from one rank, barrier before the others read it, and re-create it. "
+                   "TORCH_DISTRIBUTED_DEBUG=DETAIL shows the collectives' sizes on each rank. ")
+
+
+def _pickle_cut_fix(e, what: str) -> str:
+    """The fix's words for _R_PICKLE_CUT raised by a process that is not a spawned child reading its parent's data
+    (a frame of multiprocessing's spawn machinery in its traceback: crash reader's spawn_tb); '' otherwise."""
+    if "truncated" not in what or not _R_PICKLE_CUT.search(what):
+        return ""
+    frames = (e.data.get("frame_file") or "") + " " + (e.data.get("frame_func") or "")
+    if e.data.get("spawn_tb") or "spawn" in frames or "multiprocessing" in frames:
+        return ""
+    return _PICKLE_CUT_FIX
+
+
+# torch's device check naming the CPU as one of the two devices ("... found at least two devices, cuda:3 and cpu!"): a
+# tensor the code keeps or builds outside the model's own .to() -- an EMA / shadow copy of the parameters, a tensor
+# made without device= -- stayed on the CPU while each process's model is on its GPU. Every rank runs that code alike
+# (lead rules J, BJ (2), BG (1): unknown, no rank; round 92's uni-core-42, an EMA update 'self.param - new_param')
+_R_DEVICE_CPU = re.compile(r"\bdevices?, (?:cuda:\d{1,3} and cpu|cpu and cuda:\d{1,3})\b")
+_CPU_TENSOR_FIX = ("One of the two devices is the CPU: a tensor the code keeps or builds outside the model's own .to() "
+                   "-- an EMA / shadow copy of the parameters, a buffer not registered in the module, a tensor made "
+                   "with torch.tensor / torch.zeros without device= -- stayed on the CPU while the model is on each "
+                   "process's GPU: create it on the rank's device or move it there (.to(device), or .to(p.device) of "
+                   "the tensor it meets), e.g. build the EMA copy after the model is moved to its GPU, or keep it "
+                   "on the CPU and move the other operand to it; check the library's EMA / device setting. ")
+
+# an nn.Module method called on a str ("'str' object has no attribute 'named_parameters'"): a model the code expects
+# as a module reached it as its path or name -- a config value or command-line argument never loaded, or a DDP launch
+# that re-creates the trainer in each worker from string arguments (ultralytics' generated DDP script). That rank's
+# own exception in code every rank runs (lead rules BJ (2), BG (4); round 92's yolo-distiller-4). A str's own missing
+# method ('str' object has no attribute 'decode') is not read so.
+_R_STR_MODULE_ATTR = re.compile(
+    r"'str' object has no attribute '(?P<attr>named_parameters|parameters|named_modules|modules|state_dict|"
+    r"load_state_dict|named_buffers|buffers|eval|train|cuda|half|float|to|forward|requires_grad_|zero_grad)'")
+_STR_MODULE_FIX = ("'str' object has no attribute '{attr}': the object the code calls .{attr}() on is a str -- a "
+                   "model (or module) passed by its path or name, not loaded: a config value or argument that was "
+                   "never built into the model, or a model handed to a launcher that starts the DDP workers from "
+                   "string arguments (a generated DDP script re-creates the trainer in each worker, so a model object "
+                   "passed in reaches them as its path). Load the model from that path on every rank before it is "
+                   "used (torch.load / the framework's model builder / from_pretrained in the worker's own set-up), "
+                   "and check the model argument in the config; run single-GPU to confirm it works without DDP. ")
+
+# torch's indexing past a tensor's end ("index 10 is out of bounds for dimension 0 with size 10"): the code asks a
+# tensor for more entries than it holds -- in a training run, a sample whose own count (placeholder tokens, boxes,
+# segments) exceeds what the batch built for it. The class stays unknown (lead rules AC (1), BJ (2); round 92's
+# mplug-docowl-82: image_features[cur_image_idx] past the last image's features at step 9)
+_R_INDEX_PAST_END = re.compile(r"\bindex (?P<index>-?\d{1,12}) is out of bounds for dimension (?P<dim>\d{1,3}) "
+                               r"with size (?P<size>\d{1,12})\b")
+_INDEX_PAST_END_FIX = ("index {index} is out of bounds for dimension {dim} with size {size}: the code indexes a tensor "
+                       "past its end -- a sample asks for more entries than the batch holds for it (its count of "
+                       "placeholder / special tokens, e.g. <image> tokens, against the features built for its images; "
+                       "labels or boxes against the classes or anchors; a truncation to max length cutting some of "
+                       "them). Where the run trained some steps first, one sample of the data is malformed: "
+                       "check/clean the dataset sample (print the sample's id and the counts before that line, or run "
+                       "it alone with batch size 1 on one GPU) and fix or skip malformed samples; compare the data "
+                       "with the format the model's code expects. ")
+
+# a key carrying FSDP's own module prefix ("KeyError: '_fsdp_wrapped_module.layer_0.weight'"): names taken from a
+# module wrapped by FullyShardedDataParallel (fairscale's or torch's), which renames and flattens its parameters, looked
+# up among those of a module wrapped otherwise or not at all (an EMA / momentum teacher, a state_dict copied by name).
+# Code every rank runs, no setting shown wrong (lead rules BJ (2), BG (1); round 92's fairscale-805). A key naming
+# DDP's 'module.' prefix is not read so.
+_R_FSDP_KEY = re.compile(r"\bKeyError: '[\w.]{0,200}?\b_fsdp_wrapped_module\.")
+_FSDP_NAME_FIX = ("The key carries FSDP's own prefix: FSDP renames/flattens parameters (_fsdp_wrapped_module prefix, "
+                  "flat_param), so names read from a wrapped module do not match those of a module wrapped otherwise "
+                  "or not at all. Strip the '_fsdp_wrapped_module.' prefix when matching names (or match parameters "
+                  "by order between two modules wrapped identically), keep the original names with "
+                  "use_orig_params=True (torch FSDP) / flatten_parameters=False (fairscale), and run an update that "
+                  "reads full parameters from one model into another (a momentum (EMA) teacher update, a weight "
+                  "copy) under FSDP.summon_full_params, or wrap both with FSDP the same way and update shard-locally. ")
 
 
 # Python's TypeError of indexing None ("'NoneType' object is not subscriptable"): the code indexes a value that is
@@ -758,7 +851,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
             _consistency_fix(e) + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e)
-            + _wrapped_attr_fix(what, e) + _py_exception_fix(what) + _lib_attr_fix(e, what)
+            + _wrapped_attr_fix(what, e) + _py_exception_fix(what) + _pickle_cut_fix(e, what) + _lib_attr_fix(e, what)
             + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
             + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread]) + http_status_fix(what)
             + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
@@ -786,7 +879,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
         + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e) + _cpp_what_fix(c, e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
-        + _py_exception_fix(what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
+        + _py_exception_fix(what) + _pickle_cut_fix(e, what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
         + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread])
         + http_status_fix(what)
         + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
