@@ -754,6 +754,10 @@ SNIFF = 8192
 #             fork() is called, you will need to set ... RDMAV_FORK_SAFE"), which holds no other word
 #             (S.R_RDMA_FORK, readers.settings, verdict.launch._cuda_fork, lead rules W, BA (5); round 90's
 #             guided-diffusion-130)
+#   batchnorm  a traceback frame in a norm layer's installed module (torch/nn/modules/batchnorm.py's
+#             _check_input_dim, apex's optimized_sync_batchnorm_kernel.py's welford_mean_var), which holds no other
+#             word: the raise is the norm layer's own check on the model's shape (crash reader: frame_file,
+#             verdict.layer_check, lead rule BW (2); round 92's simsiam-12, det3d-36)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -842,7 +846,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
-            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()")
+            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
+            b"batchnorm")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -3202,7 +3202,12 @@ R_SETTINGS_CHECK = re.compile(
     # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
     # setting every node is given, refused before any worker runs (lead rules X (2), V (1))
-    r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
+    r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b"
+    # a framework's own check naming a training setting switched on and what the model must then be ("When knowledge
+    # distillation is enabled, the model is expected to return a Tuple[Tensor, Tensor] ..."): the setting every
+    # worker is launched with does not fit the model it chose (lead rules W, BF (3), U (2); round 92's deit-103)
+    r"|^When (?P<enabled>[a-z][\w -]{0,60}?) (?:is|are) (?:enabled|turned on|switched on|used|set),? [^\n]{0,200}?"
+    r"\b(?:is|are) expected to\b")
 # A framework's own check that a package the chosen settings need is not installed ("AssertionError: Ulysses Attention
 # and Ring Attention requires xfuser package.", "X needs the apex module"): the Python environment every worker
 # imports lacks it -- a shared install missing at start-up (lead rules AF (2), W), config, no rank. Group 1: the
