@@ -86,6 +86,17 @@ def test_super_lacking_an_attribute_under_an_installed_package_is_a_version_mism
     assert "matching torch / mmcv versions" in v["fix"], v
 
 
+def test_super_lacking_a_private_name_is_a_version_mismatch_without_its_frames(tmp_path):
+    # a hard-wrapped paste whose frame lines were not read: a private name is a base class's internals all the same
+    v, acc = _verdict(tmp_path, "Traceback (most recent call last):\n"
+                                '  File "/env/lib/python3.8/site-packages/mmcv/utils/parrots_wr\n'
+                                'apper.py", line 87, in _specify_ddp_gpu_num\n'
+                                "    super()._specify_ddp_gpu_num(gpu_size)\n"
+                                "AttributeError: 'super' object has no attribute '_specify_ddp_gpu_num'\n")
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+    assert "norm_cfg SyncBN -> BN" in v["fix"], v
+
+
 def test_super_lacking_an_attribute_in_the_scripts_own_class_is_not_read_so(tmp_path):
     v, _ = _verdict(tmp_path, "Traceback (most recent call last):\n"
                               '  File "train.py", line 12, in __init__\n'

@@ -902,24 +902,26 @@ _SUPER_LACKS = re.compile(r"^'super' object has no attribute '(?P<attr>\w{1,80})
 def _super_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule AF (2) (round 41's sentence: one installed library rejecting another's API is config), as round 92's
     mmcv-2171 reads it: every exception shown is one AttributeError "'super' object has no attribute 'A'" in a
-    traceback through an installed package's frames (tb_pkgs), with no NCCL, CUDA, timeout or connection failure
+    traceback through an installed package's frames (tb_pkgs) or of a private name (a base class's internals, which
+    change between releases; its frames wrapped past reading), with no NCCL, CUDA, timeout or connection failure
     (``_one_error_alone``): the package's class calls super().A on the class it subclasses from another library
     (mmcv's SyncBatchNorm wrapper on torch's SyncBatchNorm, whose _specify_ddp_gpu_num torch 1.9 removed), which the
     installed version of that library no longer (or not yet) has -- the two installs' versions do not match, the same
-    on every rank: config, no rank. A traceback with no installed package's frame (the script's own class), a dunder
-    name, or a launcher's record naming one worker of several is not read here."""
+    on every rank: config, no rank. A public name with no installed package's frame (the script's own class), a
+    dunder name, or a launcher's record naming one worker of several is not read here."""
     one = _one_error_matching(c, "AttributeError", _SUPER_LACKS)
     if one is None:
         return None
     excs, kind, message, m = one
     attr = m.group("attr")
     pkgs = [p for e in excs for p in (e.data.get("tb_pkgs") or [])]
-    if (attr.startswith("__") or not pkgs
+    # an installed package's frame shown, or a private name: a base class's internals, which change between releases
+    if (attr.startswith("__") or not (pkgs or attr.startswith("_"))
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
         return None
     if _one_worker_of_several(c, excs):
         return None  # rule A reads the launcher's record
-    pkg = pkgs[-1]
+    pkg = pkgs[-1] if pkgs else "<package>"  # the frames not read: the one the traceback names
     return Verdict(
         "config",
         f"{pkg}'s code called super().{attr}() and the class it subclasses has no '{attr}' ({kind}: {message[:200]}, "
