@@ -758,6 +758,10 @@ SNIFF = 8192
 #             TrainingArguments ("Please correct the following DeepSpeed config values that mismatch TrainingArguments
 #             values:"), pasted without its "ValueError: " and holding no other word (S.R_DS_CONFIG_CHECK, crash
 #             reader: ds_config, verdict.launch._ds_config, lead rules W, Q; round 92's apps-9)
+#   batchnorm  a traceback frame in a norm layer's installed module (torch/nn/modules/batchnorm.py's
+#             _check_input_dim, apex's optimized_sync_batchnorm_kernel.py's welford_mean_var), which holds no other
+#             word: the raise is the norm layer's own check on the model's shape (crash reader: frame_file,
+#             verdict.layer_check, lead rule BW (2); round 92's simsiam-12, det3d-36)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -847,7 +851,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
-            b"mismatch TrainingArguments")
+            b"mismatch TrainingArguments", b"batchnorm")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

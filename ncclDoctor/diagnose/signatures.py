@@ -3202,7 +3202,12 @@ R_SETTINGS_CHECK = re.compile(
     # its value ("The hostname of the rendezvous endpoint 'h:p' must be a dot-separated list of labels, an IPv4
     # address, or an IPv6 address", "The port number of the rendezvous endpoint ... must be an integer"): a launch
     # setting every node is given, refused before any worker runs (lead rules X (2), V (1))
-    r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b")
+    r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b"
+    # a framework's own check naming a training setting switched on and what the model must then be ("When knowledge
+    # distillation is enabled, the model is expected to return a Tuple[Tensor, Tensor] ..."): the setting every
+    # worker is launched with does not fit the model it chose (lead rules W, BF (3), U (2); round 92's deit-103)
+    r"|^When (?P<enabled>[a-z][\w -]{0,60}?) (?:is|are) (?:enabled|turned on|switched on|used|set),? [^\n]{0,200}?"
+    r"\b(?:is|are) expected to\b")
 # A training framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q): the
 # transformers integration's trainer_config_finalize ("Please correct the following DeepSpeed config values that
 # mismatch TrainingArguments values:", then one "- ds X=a vs hf Y=b" line each -- raised as a ValueError, or the message

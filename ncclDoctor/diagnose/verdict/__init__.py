@@ -23,7 +23,8 @@ fit); ``usage`` (invalid usage); ``transport`` (InfiniBand, OFI, shared memory, 
 ``network`` (interfaces and addresses); ``store`` (the store and rendezvous); ``desync`` (desyncs);
 ``timeouts`` (watchdog timeouts, a blocked watchdog); ``missing`` (a rank missing from a wait);
 ``early_exit`` (a rank gone while its peers wait); ``nccl`` (NCCL's other errors and WARNs);
-``noise`` (benign noise, nothing failed, settle); ``tracker_setup`` (an experiment tracker's own
+``noise`` (benign noise, nothing failed, settle); ``layer_check`` (a library's check refusing a layer of
+the model every rank builds); ``tracker_setup`` (an experiment tracker's own
 check or prompt); ``unread`` (a failure no family reads). ``base``
 holds ``Verdict`` and the helpers every family uses.
 """
@@ -111,12 +112,14 @@ from ncclDoctor.diagnose.verdict.launch import (
     _optional_unbound,
     _settings_check,
     _spawned_path_missing,
+    _super_lacks,
     _tiny_timeout,
     _torch_api_refused,
     _usage_exit,
     _version_required,
     _wrapper_internal,
 )
+from ncclDoctor.diagnose.verdict.layer_check import _layer_check
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
     _dataloader,
@@ -239,7 +242,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _log_dir_missing,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
-    _wrapper_internal, _fsdp_wrap_attr,
+    _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check,
     _entry_kwarg_refused, _torch_api_refused, _old_dist_api, _init_backend_unknown, _abstract_unbuilt,
     _module_missing, _optional_unbound, _usage_exit, _nccl_no_gpu_cut, _no_nccl,
     _store_overcount, _preempted, _tiny_timeout,

@@ -896,6 +896,48 @@ def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "to confirm, then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
+_SUPER_LACKS = re.compile(r"^'super' object has no attribute '(?P<attr>\w{1,80})'")
+
+
+def _super_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AF (2) (round 41's sentence: one installed library rejecting another's API is config), as round 92's
+    mmcv-2171 reads it: every exception shown is one AttributeError "'super' object has no attribute 'A'" in a
+    traceback through an installed package's frames (tb_pkgs) or of a private name (a base class's internals, which
+    change between releases; its frames wrapped past reading), with no NCCL, CUDA, timeout or connection failure
+    (``_one_error_alone``): the package's class calls super().A on the class it subclasses from another library
+    (mmcv's SyncBatchNorm wrapper on torch's SyncBatchNorm, whose _specify_ddp_gpu_num torch 1.9 removed), which the
+    installed version of that library no longer (or not yet) has -- the two installs' versions do not match, the same
+    on every rank: config, no rank. A public name with no installed package's frame (the script's own class), a
+    dunder name, or a launcher's record naming one worker of several is not read here."""
+    one = _one_error_matching(c, "AttributeError", _SUPER_LACKS)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    attr = m.group("attr")
+    pkgs = [p for e in excs for p in (e.data.get("tb_pkgs") or [])]
+    # an installed package's frame shown, or a private name: a base class's internals, which change between releases
+    if (attr.startswith("__") or not (pkgs or attr.startswith("_"))
+            or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
+        return None
+    if _one_worker_of_several(c, excs):
+        return None  # rule A reads the launcher's record
+    pkg = pkgs[-1] if pkgs else "<package>"  # the frames not read: the one the traceback names
+    return Verdict(
+        "config",
+        f"{pkg}'s code called super().{attr}() and the class it subclasses has no '{attr}' ({kind}: {message[:200]}, "
+        f"{excs[-1].where}): {pkg} subclasses a class of another installed library (torch's) as an older or newer "
+        f"version of it had that class -- '{attr}' was removed from (or not yet added to) the installed version, so "
+        "the two installs' versions do not match, the same install on every rank: no rank is at fault",
+        f"Install matching torch / {pkg} versions (or {pkg} and whichever library's class it subclasses): check the "
+        f"torch version (pip show torch {pkg}) against the versions {pkg}'s install table or requirements name, then "
+        f"upgrade {pkg} to a release built for the installed torch (pip install -U {pkg}; for a package with compiled "
+        f"ops, the wheel built for that torch and CUDA version), or downgrade torch to the release that still has "
+        f"'{attr}'"
+        + ("; torch 1.9 removed _specify_ddp_gpu_num from SyncBatchNorm, so until the versions match norm_cfg "
+           "SyncBN -> BN also runs" if attr == "_specify_ddp_gpu_num" else "") + ". Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _wrapper_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules AF (2) (round 41's sentence: one installed library asking another for what its installed version
     lacks) and AX (2) (reached mid-run), as round 75's audiocraft-358 reads them: every exception shown is one
@@ -1642,6 +1684,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _config_path(e, evs)
     if S.R_PLAN_CONSTRAINTS.search(said):
         return _plan_constraints(e, evs)
+    if (on := S.R_SETTINGS_CHECK.search(said)) is not None and on.group("enabled"):
+        return _enabled_setting(e, evs, on.group("enabled"))
     text = e.data["type"] + (": " + e.data["message"] if e.data["message"] else f" (from `{said}`)")
     if e.data["message"] and said not in e.data["message"]:
         text += f" -- {said}"
@@ -2004,6 +2048,24 @@ def _compile_dtensor(e, evs: list) -> Verdict:
         " dynamic=False / torch._dynamo.mark_static on the inputs so the shapes are static; "
         "rerun with TORCHDYNAMO_VERBOSE=1 for the full stack and check the torch version every node runs.",
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _enabled_setting(e, evs: list, what: str) -> Verdict:
+    """Lead rules W, BF (3), U (2), as round 92's deit-103 reads them: a framework's own check that names a training
+    setting switched on and what the model is then expected to be ("When knowledge distillation is enabled, the model
+    is expected to return a Tuple[Tensor, Tensor] ..."): the setting and the model every worker is launched with do
+    not fit each other, the same on every rank, so the rank shown raising it is no culprit: config, no rank."""
+    said = e.data["settings"]
+    return Verdict(
+        "config",
+        f"the job stopped on the framework's own check of its {what} setting ({e.data['type']}: {said[:200]}, "
+        f"{e.where}): {what} is switched on and the model chosen does not provide what it then needs -- the settings "
+        "and the model every worker is launched with, so the rank shown raising it is no culprit",
+        f"Make the {what} settings fit the model: either switch {what} off for this model (the setting's none / off "
+        f"value in the launch arguments or config), or choose a model built for {what} -- one that returns what the "
+        "check names (the framework's model variant for that mode) -- and keep the matching options together (the "
+        "loss / teacher / mode arguments the framework documents for it). Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _model_type(e, evs: list) -> Verdict:

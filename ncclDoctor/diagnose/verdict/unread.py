@@ -2233,6 +2233,42 @@ def _torch_check_cut(ev, who: str, where: str, line: str) -> Verdict:
         + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# A cut traceback's last frame in torch's mixed-precision scaler (torch/amp/grad_scaler.py, torch/cuda/amp/...) on the
+# ``raise`` of one of its checks, read by its source location (lead rules BQ (3), BW (2); round 92's funmusic-28)
+_R_TORCH_AMP_FILE = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\](?:cuda[/\\])?amp[/\\](\w{1,40})\.py", line (\d{1,7})')
+# the checks of torch's AMP code whose raise refuses what the model every rank builds holds (the dtype of its
+# parameters), not the caller's order of calls: by file and function, what it refuses and the remedy an expert names.
+# GradScaler.unscale_'s own "unscale_() has already been called" is a call-order refusal (invalid_usage, rule BW (2)):
+# not listed.
+_AMP_CHECKS = {
+    ("grad_scaler", "_unscale_grads_"): (
+        "GradScaler refuses to unscale gradients of fp16 parameters ('Attempting to unscale FP16 gradients.', the "
+        "only raise in _unscale_grads_)",
+        "The model's trainable parameters are fp16 ('Attempting to unscale FP16 gradients'): keep model parameters in "
+        "fp32 (do not .half() the model / load the model in float32) when using GradScaler, and get fp16 compute from "
+        "torch.autocast / amp instead of model.half(); or train in bf16 with autocast without GradScaler (disable the "
+        "AMP scaler), or let a framework keep fp32 master weights (DeepSpeed / apex fp16). Check the mixed precision "
+        "setting and the dtype of trainable parameters every rank loads alike. "),
+}
+
+
+def _amp_check_cut(ev, who: str, where: str, line: str) -> Verdict:
+    """Lead rules BQ (3), BW (2), BF (4) (round 92's funmusic-28): a traceback cut on the ``raise`` of a check in
+    torch's own AMP code (_AMP_CHECKS: GradScaler's _unscale_grads_), read by where it raised even with its message
+    cut -- that check refuses the dtype of the model's parameters, a property of the model every rank builds and
+    loads alike: config, no rank. A raise of AMP code not listed (a call-order refusal: invalid_usage) is not read
+    here."""
+    func = ev.data.get("func") or ""
+    what, fix = _AMP_CHECKS[(where, func)]
+    return Verdict(
+        "config",
+        f"the input stops inside {who} traceback at the raise of torch's own check in {func} (torch amp "
+        f"{where}.py, line {line}: '{(ev.data.get('code') or '')[:80]}'), before its message: {what} -- a property of "
+        "the model every rank builds and loads alike (its parameters' dtype), so no rank is at fault (the message "
+        "itself was not pasted)",
+        fix + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+
+
 _NVML_STUB_FIX = (
     "The process loaded the NVML stub library (the libnvidia-ml.so of the GDK / CUDA toolkit's stubs directory, for "
     "building only) instead of the driver's libnvidia-ml.so in /usr/lib or /usr/lib64: remove the stubs directory "
@@ -2430,6 +2466,9 @@ def _cut_where(ev, who: str) -> Verdict | None:
     if code and func not in _PG_SETUP_FUNCS and _R_CHECK_RAISE.match(code) and (
             lib := _R_TORCH_DIST_LIB_FILE.search(ev.text)) is not None:
         return _torch_check_cut(ev, who, lib.group(1), lib.group(2))
+    if code and _R_CHECK_RAISE.match(code) and (lib := _R_TORCH_AMP_FILE.search(ev.text)) is not None and (
+            (lib.group(1), func) in _AMP_CHECKS):
+        return _amp_check_cut(ev, who, lib.group(1), lib.group(2))
     if not code:
         return None
     if (lit := _R_MESSAGE_LITERAL.match(code)) is not None and (

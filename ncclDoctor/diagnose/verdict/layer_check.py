@@ -1,0 +1,92 @@
+"""A library's own check or kernel refusing a layer of the model every rank builds alike (lead rule BW (2), with
+rules BF (4), AF (2), BB (1), BV (3)): torch's or a library's norm layer refusing its input's dimensions inside the
+model's forward (SyncBatchNorm's "expected at least 3D input (got 2D input)", apex's welford_mean_var "Dimension out
+of range"), or autograd refusing a double backward through an operation with no derivative ("derivative for
+batch_norm_backward_elemt is not implemented"). The model, its layers and the installed library are the same on
+every rank, so the rank whose traceback shows it is no culprit: config, no rank, nobody innocent -- untagged or with
+one traceback only. Not read so: torch refusing a call the job's own frame makes into its API by the call's arguments
+or order (rules BQ (3), BK (1), BT (2)'s invalid_usage), an exception raised in the job's own code with no library
+check named (rule BJ (2)'s unknown), a launcher's record naming one worker of several (rule A)."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.launch import _one_error_alone
+
+# torch's norm layers' own input check (_check_input_dim of BatchNorm*d / SyncBatchNorm / InstanceNorm*d): "expected
+# at least 3D input (got 2D input)", "expected 4D input (got 3D input)", "expected 2D or 3D input (got 4D input)"
+_NORM_INPUT = re.compile(r"^expected (?:at least )?\dD (?:or \dD )?input \(got \dD input\)")
+# autograd refusing a backward through an operation it has no derivative for (a double backward, create_graph=True)
+_NO_DERIVATIVE = re.compile(r"^derivative for (?:aten::)?(?P<op>\w{1,80}) is not implemented")
+# a norm layer's installed module (torch/nn/modules/batchnorm.py, apex's optimized_sync_batchnorm_kernel.py, a
+# library's sync_bn.py): the frame the error was raised in
+_NORM_FILE = re.compile(r"(?:batch_?norm|sync_?bn)\w{0,40}\.py$", re.IGNORECASE)
+_LIB_PATH = re.compile(r"-packages[/\\]|[/\\](?:torch|apex)[/\\]")
+_NORM_FIX = (
+    "Check the input dimensions of the BN layer the frames name, the same in the model every rank builds: a "
+    "SyncBatchNorm given a 2-D (N, C) input (a BatchNorm1d of a projection / classifier head converted to SyncBN) is "
+    "refused by apex's SyncBatchNorm and by torch's before 1.4 -- do not convert BatchNorm1d layers to SyncBN "
+    "(convert_sync_batchnorm only where input is >=3D, e.g. on the backbone), or unsqueeze the (N, C) features to "
+    "(N, C, 1) before SyncBN, or upgrade torch (SyncBatchNorm accepts 2-D input from torch 1.4) and use "
+    "torch.nn.SyncBatchNorm / convert_sync_batchnorm instead of apex (or a newer apex); for a plain BatchNorm*d, "
+    "use the BatchNorm class that matches the input's dimensions (or plain BN instead of SyncBN, disable syncbn in "
+    "the config). Then relaunch.")
+
+
+def _no_derivative_fix(op: str) -> str:
+    sync = "batch_norm" in op or "elemt" in op
+    return (
+        f"autograd has no derivative for {op}: a double backward (a loss built from gradients with create_graph=True:"
+        " a gradient penalty, GradNorm, MAML) runs back through a layer whose backward is not differentiable. "
+        + ("That op is SyncBatchNorm's backward kernel: replace SyncBatchNorm with BatchNorm (do not "
+           "convert_sync_batchnorm the model, or keep the layers the gradient-of-gradients passes through as plain "
+           "BN), or avoid create_graph double backward through SyncBatchNorm (take the gradient norm on layers after "
+           "the BN, or freeze BN / eval mode for that pass). " if sync else
+           "Keep the layer using it out of the double backward (take the gradient on layers that do not pass "
+           "through it, or compute that loss without create_graph), or use an equivalent layer whose backward is "
+           "differentiable. ")
+        + "Then relaunch.")
+
+
+def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BW (2): every exception shown is one error -- a norm layer's own input check (_NORM_INPUT, or any
+    error raised in an installed norm layer's module: _NORM_FILE, apex's welford kernel refusing a 2-D input), or
+    autograd's missing derivative (_NO_DERIVATIVE) -- with no NCCL, CUDA, timeout or connection failure and no
+    launcher record naming a rank: a property of the model every rank builds alike, config, no rank."""
+    one = _one_error_alone(c)
+    if one is None or c.child_failures:
+        return None
+    excs, kind, message = one
+    if any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    cls = kind.rpartition(".")[2]
+    where = excs[-1].where
+    said = f"{kind}: {(message or '')[:200]}"
+    d = _NO_DERIVATIVE.match(message or "")
+    if cls == "RuntimeError" and d is not None:
+        op = d.group("op")
+        return Verdict(
+            "config",
+            f"autograd refused to differentiate {op} ({said}, {where}): a backward through the model's layers with "
+            "create_graph (a gradient of gradients) reaches an operation torch has no derivative for"
+            + (" -- SyncBatchNorm's backward kernel" if "batch_norm" in op else "")
+            + ": a layer of the model every rank builds and runs alike, the installed torch's own limit, so the rank "
+            "shown raising it is no culprit",
+            _no_derivative_fix(op), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+    frame = str(excs[-1].data.get("frame_file") or "")
+    in_norm = bool(frame) and _NORM_FILE.search(frame) is not None and _LIB_PATH.search(frame) is not None
+    if not ((cls == "ValueError" and _NORM_INPUT.match(message or "")) or (
+            in_norm and cls in ("RuntimeError", "ValueError", "IndexError"))):
+        return None
+    return Verdict(
+        "config",
+        f"the norm layer's own check refused its input ({said}, {where}"
+        + (f"; raised in {frame.replace(chr(92), '/').rsplit('/', 1)[-1]}" if frame else "")
+        + "): a batch-norm / SyncBatchNorm layer of the model was handed an input of dimensions it does not accept "
+        "(a 2-D (N, C) tensor where SyncBN needs at least 3 dims) -- a layer of the model every rank builds alike on "
+        "the same installed library, so the rank shown raising it is no culprit",
+        _NORM_FIX, "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
