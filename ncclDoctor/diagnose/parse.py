@@ -468,6 +468,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # NVML's own warning that the libnvidia-ml.so it loaded is the GDK's stub library, not the driver's
         # (S.R_NVML_STUB): the line, read at a cut traceback (verdict.unread._nvml_stub_cut)
         self._nvml_stub: str | None = None
+        # torch's warning that it cannot use the installed NumPy (S.R_NUMPY_ABI): the line and its words, read at a
+        # cut traceback (verdict.unread._numpy_abi_cut)
+        self._numpy_abi: tuple[str, str] | None = None
         self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
         self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
@@ -866,6 +869,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
                        # NVML's warning that the GDK's stub libnvidia-ml.so was loaded (verdict.unread._nvml_stub_cut)
                        nvml_stub=self._nvml_stub,
+                       # torch's warning that it cannot use the installed NumPy (verdict.unread._numpy_abi_cut)
+                       numpy_abi=self._numpy_abi,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
@@ -1720,6 +1725,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
             self._nvml_stub = f"{self.path}:{lineno}"
+        if "Failed to initialize NumPy" in body and self._numpy_abi is None and (na := S.R_NUMPY_ABI.search(body)):
+            self._numpy_abi = (f"{self.path}:{lineno}", na.group(0))
         if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
             self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):

@@ -2167,6 +2167,29 @@ def _nvml_stub_cut(ev, who: str) -> Verdict:
         _NVML_STUB_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+def _numpy_abi_cut(ev, who: str) -> Verdict:
+    """Lead rules AF (2), AY (1), BP (1), BQ (2) (round 92's training-760): torch's own warning that it cannot use the
+    NumPy installed beside it ('Failed to initialize NumPy: _ARRAY_API not found', S.R_NUMPY_ABI: torch built against
+    NumPy 1.x loading NumPy 2.x), then a traceback cut before its error text: the one thing the lines show wrong is the
+    shared install, one installed library unable to load another, which every process of the job loads alike -- read
+    as a setting shown wrong beside a cut traceback: config, no rank, whatever worker tag the lines carry (not rule BG
+    (6)'s unknown). Not read so: the warning beside an error text shown (that error's own reading), or with no
+    traceback cut after it (a warning alone fails nothing: rule K)."""
+    at, said = ev.data["numpy_abi"]
+    return Verdict(
+        "config",
+        f"torch warned that it cannot use the installed NumPy ('{said}', {at}) -- torch (or a library built with it) "
+        "was compiled against NumPy 1.x and the environment has NumPy 2.x -- and the input then stops inside "
+        f"{who} traceback ({ev.text[:200]}), before its exception line: the NumPy 1.x / 2.x mismatch of the install "
+        "every process loads is the job's shared install shown wrong, so no rank is at fault (the error itself was "
+        "not pasted)",
+        "NumPy 1.x / 2.x mismatch ('_ARRAY_API not found'): pin numpy<2 (pip install 'numpy<2') in the image every "
+        "rank uses, or reinstall torch (and torchrec / fbgemm_gpu / torchvision, the libraries built with it) in "
+        "releases built against NumPy 2 -- matching versions of torch, torchrec, fbgemm_gpu and numpy in the same "
+        "environment on every rank (the container image versions). " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 # c10d's queries of the default group's rank or size (get_rank, get_world_size and the helpers they call), above its
 # lookup of the default group (_NO_PG_FUNCS): a cut there has not reached that lookup's raise, so the error is not
 # read from it (lead rule BG (6), as round 84's matgl-195 reads a get_world_size cut; round 86's videomamba-35)
@@ -2556,6 +2579,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         return _cut_semaphore(ev, who)
     if ev.data.get("nvml_stub"):
         return _nvml_stub_cut(ev, who)
+    if ev.data.get("numpy_abi"):
+        return _numpy_abi_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if ev.data.get("main_first") and (busy := _main_first_busy(c, ev, who)) is not None:
         return busy
