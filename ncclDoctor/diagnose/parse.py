@@ -94,6 +94,11 @@ def _code_not_error(line: str, frame: str) -> bool:
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 
 
+# an exception's class name cut by the paste before its colon ("ValueErro", "RuntimeErr"), at the traceback's margin:
+# one word, no message (input_tail reads it only right under a frame's `raise` line)
+_R_CLASS_CUT = re.compile(r"^[A-Z][A-Za-z0-9_]{2,60}$")
+
+
 # a launcher's rank tag on a line ("[rank2]:"): the last line of a paste cut inside the next line's own tag ("[ra")
 # repeats only its start (input_tail)
 _R_RANK_TAG = re.compile(r"\[rank\d{1,6}\]:")
@@ -836,6 +841,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             frame = last
         elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and _code_not_error(last[1], shown[1][1]):
             frame = shown[1]  # a code line, or the caret marks, under the last frame
+        elif (len(shown) >= 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _R_CLASS_CUT.match(last[1])
+              and shown[1][1].lstrip().startswith("raise ") and _code_not_error(shown[1][1], shown[2][1])):
+            # the exception line cut inside its class name ('ValueErro'), at the traceback's margin, right under the
+            # last frame's own `raise` line: the error text is cut as surely as with no exception line (round 92's
+            # sd-scripts-pr1374); the frame is the raise's
+            frame = shown[2]
         elif (len(shown) >= 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
               and _code_not_error(shown[1][1], shown[2][1])):
             frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
@@ -928,6 +939,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cause not pasted: the dead actor's own log says why (verdict.unread._cut_traceback's fix; lead rule
             # BJ (1), round 91's rllm-115)
             ev.data["ray_died"] = True
+        if ev.data["func"] == "_log_and_throw" and "nn/parallel/distributed.py" in frame[1].replace("\\", "/") and (
+                ev.data["code"] or "").startswith("raise "):
+            # cut at the raise of DistributedDataParallel's own check (its _log_and_throw: the constructor's checks of
+            # the module and device arguments, its API's checks of a call): DDP refusing how it was called, before any
+            # collective (verdict.unread._cut_where; lead rules BQ (3), BG (5); round 92's sd-scripts-pr1374)
+            ev.data["ddp_refused"] = True
         ev.rank = None
         self.aside.append(ev)
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])

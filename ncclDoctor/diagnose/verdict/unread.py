@@ -2288,6 +2288,30 @@ def _xla_spawn_cut(ev, who: str) -> Verdict:
         + _CUT_TB_FIX, "low", [], [ev.brief()])
 
 
+def _ddp_refused_cut(ev, who: str) -> Verdict:
+    """Lead rules BQ (3), BG (5), BK (1), AV (round 92's sd-scripts-pr1374): a traceback cut at the `raise` of
+    DistributedDataParallel's own check (its _log_and_throw, parse.input_tail's ddp_refused), the exception's text cut
+    (at most its class shown): DDP refused how it was called -- at construction the module and device arguments it was
+    given (a module not on the rank's GPU, parameters on devices of two kinds), the same code on every rank, as
+    ragatouille-81 reads DDP's device_ids refusal with its message: invalid_usage, no rank named, whatever rank tag the
+    lines carry (rule AG). Not read so: a cut inside DDP's constructor elsewhere (its broadcast of the module's state,
+    rule BH (2)), or a DDP check whose message is shown (usage._ddp_device_args reads it)."""
+    return Verdict(
+        "invalid_usage",
+        f"the input stops inside {who} traceback at the raise of DistributedDataParallel's own check ({ev.text[:200]}: "
+        f"'{(ev.data.get('code') or '')[:80]}'), its error text cut: DDP refused the module or arguments it was "
+        "given -- at construction, a module not (wholly) on the rank's device or device_ids / output_device that do "
+        "not fit the module parameters' device -- the same construction in the code every rank runs, so no rank is "
+        "at fault (the message itself was not pasted)",
+        "Show the full ValueError text (the line after 'raise err_type(err_msg)' names what DDP refused). DDP's input "
+        "module must be on one device type: move the model to the rank's GPU before DistributedDataParallel (or "
+        "before accelerator.prepare, which wraps it; accelerate's device_placement=False leaves the module on CPU), "
+        "with device_ids / output_device vs module parameters' device matched (device_ids=[local_rank]); no "
+        "CPU-offloaded/swapped blocks under DDP -- disable block swapping (blocks_to_swap / --blocks_to_swap, CPU "
+        "offload of layers) with multi-GPU, or train on a single GPU with block swapping. " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -2298,6 +2322,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if ev.data.get("env_key"):
         return _env_key_cut(ev, who)
+    if ev.data.get("ddp_refused"):
+        return _ddp_refused_cut(ev, who)
     if ev.data.get("mp_main"):
         return Verdict(
             "config",
