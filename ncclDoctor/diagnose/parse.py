@@ -238,6 +238,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cf_unshown = False  # the input ends in the record's "Failures:" list, before its Root Cause block
         self._cf_list_end = False  # a blank line or fence ended that list ("Failures: <NO_OTHER_FAILURES>", no entry)
         self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
+        # the line of an entry's last field (its error_file / traceback line) pasted without the entry's rank and exit
+        # code, outside any record section: the tail of a "Failures:" entry where the Root Cause header follows it
+        self._cf_stray_tail = -99
+        # the record's "Failures:" section shows such an entry's tail above its Root Cause: another worker failed too
+        # (lead rule BW (1); the root event's ``others_cut``, reason.first_failure)
+        self._cf_others_cut = False
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -2096,6 +2102,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ev is not None:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
+            # a Failures entry's error_file / traceback line just above this Root Cause header (its "----" rule
+            # between), the entry's rank and exit cut by the paste: a second worker failed (lead rule BW (1))
+            self._cf_others_cut = "Root Cause" in text and self.cf_section is None and 0 < lineno - (
+                self._cf_stray_tail) <= 3
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._cf_root_open = self.cf_section == "root"
             self._cf_listed = self.cf_section == "other"
@@ -2105,6 +2115,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)
+        if stray and stray.group(1) in ("traceback", "error_file") and self.cf_section is None:
+            self._cf_stray_tail = lineno  # an entry's last field, its rank and exit above the paste (BW (1))
+            self._follow = max(self._follow, 3)
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7
