@@ -808,16 +808,18 @@ def _scaler_order(c: Collected) -> Verdict | None:
     """Lead rules BQ (3), BK (1), BT (2), BW (2) (round 92's swin-transformer-311): torch.amp.GradScaler's own check of
     its unscale_/step/update order ('unscale_() has already been called on this optimizer since the last update()',
     numerics.R_SCALER_STATE) refusing a call the training loop makes alike in every process is torch refusing the
-    job's call into its API by the calls' order: invalid_usage, no rank named -- where no process carries a rank tag
-    (rule AC (1); several untagged processes failing alike are no lone first failure, rule J). One rank's own tagged
+    job's call into its API by the calls' order: invalid_usage, no rank named -- where several processes fail on it
+    alike (no lone first failure, rule J), or where no process carries a rank tag (rule AC (1)). One rank's own tagged
     traceback ending there stays rule A's and BJ (2)'s reading of that rank (round 88's lvsm-pr19): not read here."""
     hits = [e for e in c.exceptions if numerics.R_SCALER_STATE.search(e.data.get("message") or "")]
-    if not hits or any(e.rank is not None for e in c.exceptions):
+    if not hits:
         return None
     # another process's copy of the same message cut by the paste ("unscale_() has alre") is the same check failing
     said = hits[0].data["message"]
     hits += [e for e in c.exceptions if e not in hits and len(m := e.data.get("message") or "") >= 10
              and said.startswith(m)]
+    if len(hits) < 2 and any(e.rank is not None for e in c.exceptions):
+        return None  # one rank's own tagged failure: rule A's reading of that rank
     procs = len(hits)
     return Verdict(
         "invalid_usage",
