@@ -530,6 +530,10 @@ def exception_line(body: str) -> re.Match | None:
         m = R_EXC_TAIL.match(body.lstrip())
     if m is None and (": " in body or body[:5] == "(pid=") and (h := R_HOST_LABEL.match(body)):
         m = R_EXC_TAIL.match(body[h.end():])
+    if m is None and body[:14] == 'ErrorMessage "':
+        # SageMaker's ExecuteUserScriptError quoting the user script's first error line ('ErrorMessage "RuntimeError:
+        # ...'): that line is the script's own exception, read as it would be in the script's stderr
+        m = R_EXC_TAIL.match(body[14:].rstrip().removesuffix('"'))
     if m is None and (g := _R_SPLIT_CLASS.match(body)):
         # two processes' stderr interleaved: the other's indentation between the class and its colon
         m = R_EXC_TAIL.match(g.group(1) + body[g.end():][:302].rstrip())

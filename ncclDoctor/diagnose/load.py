@@ -676,6 +676,11 @@ SNIFF = 8192
 #             no other word: a traceback cut before its text after it is read as that shared install shown wrong
 #             (S.R_NVML_STUB, verdict.unread._nvml_stub_cut, lead rules AF (2), V (1), BP (1); round 86's
 #             deepspeech-pytorch-244)
+#   Failed to initialize NumPy  torch's own warning that it cannot use the installed NumPy ("UserWarning: Failed
+#             to initialize NumPy: _ARRAY_API not found", torch built against NumPy 1.x loading NumPy 2.x), which holds
+#             no other word: a traceback cut before its text after it is read as that shared install shown wrong
+#             (S.R_NUMPY_ABI, verdict.unread._numpy_abi_cut, lead rules AF (2), AY (1), BP (1); round 92's
+#             training-760)
 #   On WorkerInfo(  torch RPC's header of an exception raised on a remote worker ("On WorkerInfo(id=1,
 #             name=Worker1):", then the exception's repr "RuntimeError('got 1 tensors and 0 gradients')"), which holds
 #             no other word: another process's failure relayed to the caller (S.R_RPC_REMOTE_HEAD, parse:
@@ -851,7 +856,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
-            b"mismatch TrainingArguments", b"batchnorm")
+            b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -290,6 +290,10 @@ def lone_failure(c: Collected) -> Lone | None:
     if len(fails) != 1 or root_not_shown(c, fails):
         return None
     e = fails[0]
+    if e.data.get("others_cut") and (e.data.get("error_file") or "<N/A>") == "<N/A>":
+        # lead rule BW (1): the record's Failures section shows another entry's tail above this Root Cause (its rank
+        # and exit cut), and no error file: a second worker failed, "first observed" is only the agent's poll
+        return None
     rank = e.rank
     others = [r for r, st in c.ranks.items() if r != rank and own_errors(st)]
     if others and rank is not None:

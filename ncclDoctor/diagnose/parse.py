@@ -94,6 +94,11 @@ def _code_not_error(line: str, frame: str) -> bool:
     return len(line) - len(line.lstrip(" ")) > len(frame) - len(frame.lstrip(" ")) + 1
 
 
+# an exception's class name cut by the paste before its colon ("ValueErro", "RuntimeErr"), at the traceback's margin:
+# one word, no message (input_tail reads it only right under a frame's `raise` line)
+_R_CLASS_CUT = re.compile(r"^[A-Z][A-Za-z0-9_]{2,60}$")
+
+
 # a launcher's rank tag on a line ("[rank2]:"): the last line of a paste cut inside the next line's own tag ("[ra")
 # repeats only its start (input_tail)
 _R_RANK_TAG = re.compile(r"\[rank\d{1,6}\]:")
@@ -233,6 +238,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cf_unshown = False  # the input ends in the record's "Failures:" list, before its Root Cause block
         self._cf_list_end = False  # a blank line or fence ended that list ("Failures: <NO_OTHER_FAILURES>", no entry)
         self._cf_head_cut = False  # the entry being read began at its rank line: the paste cut its time and host
+        # the line of an entry's last field (its error_file / traceback line) pasted without the entry's rank and exit
+        # code, outside any record section: the tail of a "Failures:" entry where the Root Cause header follows it
+        self._cf_stray_tail = -99
+        # the record's "Failures:" section shows such an entry's tail above its Root Cause: another worker failed too
+        # (lead rule BW (1); the root event's ``others_cut``, reason.first_failure)
+        self._cf_others_cut = False
         self.cf: dict[str, str] = {}
         self._cf_ev: Event | None = None  # the summary entry emitted at its error_file line
         self._cf_line = 0  # the line of the summary entry's last field read
@@ -468,6 +479,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # NVML's own warning that the libnvidia-ml.so it loaded is the GDK's stub library, not the driver's
         # (S.R_NVML_STUB): the line, read at a cut traceback (verdict.unread._nvml_stub_cut)
         self._nvml_stub: str | None = None
+        # torch's warning that it cannot use the installed NumPy (S.R_NUMPY_ABI): the line and its words, read at a
+        # cut traceback (verdict.unread._numpy_abi_cut)
+        self._numpy_abi: tuple[str, str] | None = None
         self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
         self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
@@ -833,6 +847,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             frame = last
         elif len(shown) >= 2 and S.R_PY_FRAME_END.search(shown[1][1]) and _code_not_error(last[1], shown[1][1]):
             frame = shown[1]  # a code line, or the caret marks, under the last frame
+        elif (len(shown) >= 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _R_CLASS_CUT.match(last[1])
+              and shown[1][1].lstrip().startswith("raise ") and _code_not_error(shown[1][1], shown[2][1])):
+            # the exception line cut inside its class name ('ValueErro'), at the traceback's margin, right under the
+            # last frame's own `raise` line: the error text is cut as surely as with no exception line (round 92's
+            # sd-scripts-pr1374); the frame is the raise's
+            frame = shown[2]
         elif (len(shown) >= 3 and S.R_PY_FRAME_END.search(shown[2][1]) and _CARETS.match(last[1])
               and _code_not_error(shown[1][1], shown[2][1])):
             frame = shown[2]  # Python 3.11+: the frame, its code line, then the caret marks under the call
@@ -866,6 +886,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
                        # NVML's warning that the GDK's stub libnvidia-ml.so was loaded (verdict.unread._nvml_stub_cut)
                        nvml_stub=self._nvml_stub,
+                       # torch's warning that it cannot use the installed NumPy (verdict.unread._numpy_abi_cut)
+                       numpy_abi=self._numpy_abi,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
@@ -923,6 +945,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cause not pasted: the dead actor's own log says why (verdict.unread._cut_traceback's fix; lead rule
             # BJ (1), round 91's rllm-115)
             ev.data["ray_died"] = True
+        if ev.data["func"] == "_log_and_throw" and "nn/parallel/distributed.py" in frame[1].replace("\\", "/") and (
+                ev.data["code"] or "").startswith("raise "):
+            # cut at the raise of DistributedDataParallel's own check (its _log_and_throw: the constructor's checks of
+            # the module and device arguments, its API's checks of a call): DDP refusing how it was called, before any
+            # collective (verdict.unread._cut_where; lead rules BQ (3), BG (5); round 92's sd-scripts-pr1374)
+            ev.data["ddp_refused"] = True
         ev.rank = None
         self.aside.append(ev)
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
@@ -1720,6 +1748,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
             self._nvml_stub = f"{self.path}:{lineno}"
+        if "Failed to initialize NumPy" in body and self._numpy_abi is None and (na := S.R_NUMPY_ABI.search(body)):
+            self._numpy_abi = (f"{self.path}:{lineno}", na.group(0))
         if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
             self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):
@@ -2072,6 +2102,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if ev is not None:
                 return ev
         if "Failures:" in text or "Root Cause (first observed failure)" in text:
+            # a Failures entry's error_file / traceback line just above this Root Cause header (its "----" rule
+            # between), the entry's rank and exit cut by the paste: a second worker failed (lead rule BW (1))
+            self._cf_others_cut = "Root Cause" in text and self.cf_section is None and 0 < lineno - (
+                self._cf_stray_tail) <= 3
             self.cf_section = "root" if "Root Cause" in text else "other"
             self._cf_root_open = self.cf_section == "root"
             self._cf_listed = self.cf_section == "other"
@@ -2081,6 +2115,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = 8
             return None
         stray = S.R_CF_FIELD.match(body)
+        if stray and stray.group(1) in ("traceback", "error_file") and self.cf_section is None:
+            self._cf_stray_tail = lineno  # an entry's last field, its rank and exit above the paste (BW (1))
+            self._follow = max(self._follow, 3)
         if stray and stray.group(1) == "rank" and S.R_CF_RANK.match(stray.group(2).strip()):
             # an entry pasted without its header: read its fields as the summary's
             self.cf_section, self.cf, self._follow = "other", {"rank": stray.group(2).strip()}, 7

@@ -644,14 +644,20 @@ def first_failure(c: Collected) -> list[Conclusion]:
                                          or x.data.get("exitcode") == e.data.get("exitcode")
                                          or (x.data.get("exitcode") not in (None, -15, 0)
                                              and x.data.get("signal") != "SIGTERM" and x.rank not in victims))]
-        conf = "low" if victim or alike else "medium"
+        # the record's Failures section shows another entry's tail above the Root Cause (its rank and exit cut) and
+        # no error file was written: a second worker failed, and "first observed" is only the agent's poll (lead
+        # rule BW (1); round 92's lora-scripts-257). An error file's own timestamp keeps rule A's reading
+        others = bool(e.data.get("others_cut")) and (e.data.get("error_file") or "<N/A>") == "<N/A>"
+        conf = "low" if victim or alike or others else "medium"
         code = e.data.get("exitcode") if e.data.get("exitcode") is not None else "not shown"
         same = all(x.data.get("exitcode") == e.data.get("exitcode") for x in alike)
         note = (" (SIGABRT: that is how the watchdog takes a victim down, so this may be a victim)" if victim else
                 f" ({len(alike)} other rank(s) exited with the same code in the same second: torchrun's 'first' is "
                 "only the order it polled them in)" if alike and same else
                 f" ({len(alike)} other rank(s) failed on their own in the same second: torchrun's 'first' is only "
-                "the order it polled them in)" if alike else "")
+                "the order it polled them in)" if alike else
+                " (the record's Failures section shows another worker's entry above it, its rank and exit code cut, "
+                "and no error file: torchrun's 'first' is only the order it polled them in)" if others else "")
         return [Conclusion("first_failure", conf,
                            f"torchrun's first observed failure: rank {e.rank} on {e.host}, exit code "
                            f"{code}{note}", [e.rank] if e.rank is not None else [],

@@ -3288,6 +3288,12 @@ R_CLASH_GOES_ON = re.compile(r"(?i:warn|\bINFO\b|ignor|disabl|fall(?:ing)?\s+bac
 # package is a stub library that is attached only for build purposes" -- the process loaded the build-time stub of
 # the NVIDIA management library instead of the one the display driver installs (parse, verdict.unread._nvml_stub_cut)
 R_NVML_STUB = re.compile(r"libnvidia-ml\.so[\w.]{0,12} in GDK package is a stub library")
+# torch's own warning that it cannot use the NumPy installed beside it (tensor_numpy.cpp: "Failed to initialize NumPy:
+# _ARRAY_API not found" -- torch built against NumPy 1.x loading NumPy 2.x; "... numpy.core.multiarray failed to
+# import"): one installed library unable to load another, the install every process shares (parse,
+# verdict.unread._numpy_abi_cut)
+R_NUMPY_ABI = re.compile(r"Failed to initialize NumPy: (_ARRAY_API not found|numpy\.core\.multiarray failed to "
+                         r"import)")
 
 
 def settings_clash(text: str) -> re.Match | None:

@@ -977,7 +977,10 @@ class ExitReaders:
                        # the paste ends (or the entry breaks off) before its exitcode line: how it ended is not shown
                        exit_cut="exitcode" not in self.cf and not sig,
                        # the paste starts inside this entry, below its time and host lines: its time is not shown
-                       head_cut=self._cf_head_cut and "time" not in self.cf)
+                       head_cut=self._cf_head_cut and "time" not in self.cf,
+                       # a Root Cause whose record shows another Failures entry's tail above it, that entry's rank and
+                       # exit cut (parse: lead rule BW (1)): a second worker failed, neither shown first
+                       others_cut=self.cf_section == "root" and self._cf_others_cut)
         self._cf_head_cut = False
         self._cf_root_open = self._cf_root_open and self.cf_section != "root"
         t = self.cf.get("time", "")

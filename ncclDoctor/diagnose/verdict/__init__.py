@@ -153,6 +153,7 @@ from ncclDoctor.diagnose.verdict.missing import (
 from ncclDoctor.diagnose.verdict.nccl import (
     _driver_too_old,
     _nccl_builds,
+    _nccl_dtype_unbuilt,
     _nccl_other,
     _retcode_trail,
     _setup_aftermath,
@@ -244,7 +245,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
     _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check,
     _entry_kwarg_refused, _torch_api_refused, _old_dist_api, _init_backend_unknown, _abstract_unbuilt,
-    _module_missing, _optional_unbound, _usage_exit, _nccl_no_gpu_cut, _no_nccl,
+    _module_missing, _optional_unbound, _usage_exit, _nccl_no_gpu_cut, _no_nccl, _nccl_dtype_unbuilt,
     _store_overcount, _preempted, _tiny_timeout,
     _ddp_params,
     _desync_report, _garbage_sizes, _pipe_out_of_step, _garbage_rng, _meta_split, _ds_disagree, _print_sizes,

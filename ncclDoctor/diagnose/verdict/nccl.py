@@ -737,3 +737,34 @@ def _nccl_builds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "then reinstall the same version everywhere.",
         "high", [], [e.brief()] + [f"{e.where.rsplit(':', 1)[0]}: {t}" for t in e.data.get("lines", [])[1:2]],
         job_wide=True)
+
+
+# ProcessGroupNCCL's map from a tensor's dtype to an NCCL datatype (getNcclDataType, ProcessGroupNCCL.cpp / NCCLUtils):
+# "Unconvertible NCCL type BFloat16" -- the torch build has no NCCL datatype for it (bfloat16 needs NCCL >= 2.10 at
+# build time; torch 1.x builds against an older NCCL compiled it out), whatever NCCL the job loads at run time
+_NCCL_DTYPE_UNBUILT = re.compile(r"^Unconvertible NCCL type (\w{1,40})")
+
+
+def _nccl_dtype_unbuilt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BF (1) (round 92's nccl-677): torch refusing a collective or send/recv because the NCCL it was built
+    against has no datatype for the tensor's dtype ('Unconvertible NCCL type BFloat16') is the build every rank shares:
+    config, no rank named, whichever process printed it (an mpirun [1,1] stream tag is no failure record: rules AG,
+    AZ (3)). Only an exception's own message; NCCL's own ncclInvalidArgument for a datatype is read elsewhere."""
+    hits = [e for e in c.exceptions if _NCCL_DTYPE_UNBUILT.match((e.data.get("message") or "").strip())]
+    if not hits:
+        return None
+    dtype = _NCCL_DTYPE_UNBUILT.match(hits[0].data["message"].strip()).group(1)
+    bf16 = dtype.lower() == "bfloat16"
+    return Verdict(
+        "config",
+        f"torch's NCCL process group has no NCCL datatype for {dtype} tensors ('Unconvertible NCCL type {dtype}', "
+        f"{hits[0].where}): the torch build was compiled against an NCCL without that type"
+        + (" (bfloat16 needs NCCL >= 2.10 at torch's build time)" if bf16 else "")
+        + ", the same build on every rank, so no rank is at fault, whichever printed it first",
+        f"The NCCL version torch was built against lacks {dtype}: check torch.cuda.nccl.version() (not the libnccl "
+        "the job loads) and upgrade PyTorch (or the container / build) to one built with NCCL >= 2.10 (bfloat16 "
+        "support) -- a container / build NCCL mismatch is the usual cause; or avoid the type in the collective: "
+        + ("use fp16 instead of bf16, or cast bf16 tensors to fp16/fp32 before send/recv (bf16 send/recv, all_reduce), "
+           "or use gloo for the bf16 p2p." if bf16 else f"cast the {dtype} tensors to a supported dtype before the "
+           "collective, or use gloo for it."),
+        "medium", [], [e.brief() for e in hits[:2]], job_wide=True)

@@ -2296,6 +2296,29 @@ def _nvml_stub_cut(ev, who: str) -> Verdict:
         _NVML_STUB_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+def _numpy_abi_cut(ev, who: str) -> Verdict:
+    """Lead rules AF (2), AY (1), BP (1), BQ (2) (round 92's training-760): torch's own warning that it cannot use the
+    NumPy installed beside it ('Failed to initialize NumPy: _ARRAY_API not found', S.R_NUMPY_ABI: torch built against
+    NumPy 1.x loading NumPy 2.x), then a traceback cut before its error text: the one thing the lines show wrong is the
+    shared install, one installed library unable to load another, which every process of the job loads alike -- read
+    as a setting shown wrong beside a cut traceback: config, no rank, whatever worker tag the lines carry (not rule BG
+    (6)'s unknown). Not read so: the warning beside an error text shown (that error's own reading), or with no
+    traceback cut after it (a warning alone fails nothing: rule K)."""
+    at, said = ev.data["numpy_abi"]
+    return Verdict(
+        "config",
+        f"torch warned that it cannot use the installed NumPy ('{said}', {at}) -- torch (or a library built with it) "
+        "was compiled against NumPy 1.x and the environment has NumPy 2.x -- and the input then stops inside "
+        f"{who} traceback ({ev.text[:200]}), before its exception line: the NumPy 1.x / 2.x mismatch of the install "
+        "every process loads is the job's shared install shown wrong, so no rank is at fault (the error itself was "
+        "not pasted)",
+        "NumPy 1.x / 2.x mismatch ('_ARRAY_API not found'): pin numpy<2 (pip install 'numpy<2') in the image every "
+        "rank uses, or reinstall torch (and torchrec / fbgemm_gpu / torchvision, the libraries built with it) in "
+        "releases built against NumPy 2 -- matching versions of torch, torchrec, fbgemm_gpu and numpy in the same "
+        "environment on every rank (the container image versions). " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 # c10d's queries of the default group's rank or size (get_rank, get_world_size and the helpers they call), above its
 # lookup of the default group (_NO_PG_FUNCS): a cut there has not reached that lookup's raise, so the error is not
 # read from it (lead rule BG (6), as round 84's matgl-195 reads a get_world_size cut; round 86's videomamba-35)
@@ -2394,6 +2417,30 @@ def _xla_spawn_cut(ev, who: str) -> Verdict:
         + _CUT_TB_FIX, "low", [], [ev.brief()])
 
 
+def _ddp_refused_cut(ev, who: str) -> Verdict:
+    """Lead rules BQ (3), BG (5), BK (1), AV (round 92's sd-scripts-pr1374): a traceback cut at the `raise` of
+    DistributedDataParallel's own check (its _log_and_throw, parse.input_tail's ddp_refused), the exception's text cut
+    (at most its class shown): DDP refused how it was called -- at construction the module and device arguments it was
+    given (a module not on the rank's GPU, parameters on devices of two kinds), the same code on every rank, as
+    ragatouille-81 reads DDP's device_ids refusal with its message: invalid_usage, no rank named, whatever rank tag the
+    lines carry (rule AG). Not read so: a cut inside DDP's constructor elsewhere (its broadcast of the module's state,
+    rule BH (2)), or a DDP check whose message is shown (usage._ddp_device_args reads it)."""
+    return Verdict(
+        "invalid_usage",
+        f"the input stops inside {who} traceback at the raise of DistributedDataParallel's own check ({ev.text[:200]}: "
+        f"'{(ev.data.get('code') or '')[:80]}'), its error text cut: DDP refused the module or arguments it was "
+        "given -- at construction, a module not (wholly) on the rank's device or device_ids / output_device that do "
+        "not fit the module parameters' device -- the same construction in the code every rank runs, so no rank is "
+        "at fault (the message itself was not pasted)",
+        "Show the full ValueError text (the line after 'raise err_type(err_msg)' names what DDP refused). DDP's input "
+        "module must be on one device type: move the model to the rank's GPU before DistributedDataParallel (or "
+        "before accelerator.prepare, which wraps it; accelerate's device_placement=False leaves the module on CPU), "
+        "with device_ids / output_device vs module parameters' device matched (device_ids=[local_rank]); no "
+        "CPU-offloaded/swapped blocks under DDP -- disable block swapping (blocks_to_swap / --blocks_to_swap, CPU "
+        "offload of layers) with multi-GPU, or train on a single GPU with block swapping. " + _CUT_TB_FIX,
+        "low", [], [ev.brief()], job_wide=True)
+
+
 def _cut_where(ev, who: str) -> Verdict | None:
     """What the cut traceback's last frame was running when it raised, where that alone says what failed
     (parse.input_tail keeps the frame's function and its code line): a module's top-level import (rule AF (2):
@@ -2404,6 +2451,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     code, func = ev.data.get("code") or "", ev.data.get("func") or ""
     if ev.data.get("env_key"):
         return _env_key_cut(ev, who)
+    if ev.data.get("ddp_refused"):
+        return _ddp_refused_cut(ev, who)
     if ev.data.get("mp_main"):
         return Verdict(
             "config",
@@ -2688,6 +2737,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         return _cut_semaphore(ev, who)
     if ev.data.get("nvml_stub"):
         return _nvml_stub_cut(ev, who)
+    if ev.data.get("numpy_abi"):
+        return _numpy_abi_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if ev.data.get("main_first") and (busy := _main_first_busy(c, ev, who)) is not None:
         return busy

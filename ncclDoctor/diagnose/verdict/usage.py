@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_NCCL_AT_INIT, R_SITE_PACKAGE, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
@@ -360,7 +361,9 @@ def _symm_mem_overlap(c: Collected) -> Verdict | None:
 # ("ProcessGroupNCCL does not support gather" / "... scatter"), ProcessGroupGloo's ("ProcessGroupGloo does not support
 # reduce_scatter"), and the Backend base class's default for any op a backend leaves out (Backend.hpp: "Backend nccl
 # does not support allgather_into_tensor_coalesced"). group 1: the backend, group 2: the op
-_BACKEND_LACKS = re.compile(r"^(?:\w{1,40}Error: )?(ProcessGroup\w{1,20}|Backend \w{1,20}) does not support "
+# SageMaker's data-parallel backend (smdistributed.dataparallel, "smddp") refuses a reduction operator or collective
+# it does not implement in its own words: "SMDDP does not support: ReduceOp" (round 92's pytorch-lightning-20409)
+_BACKEND_LACKS = re.compile(r"^(?:\w{1,40}Error: )?(ProcessGroup\w{1,20}|Backend \w{1,20}|SMDDP) does not support:? "
                             r"(\w{1,60})")
 
 
@@ -380,6 +383,19 @@ def _backend_lacks(c: Collected) -> Verdict | None:
     # (NCCL 2.7's p2p); before that a pipeline's stages exchange tensors over gloo (round 87's pipedream-14)
     p2p = "nccl" in backend.lower() and op.lower() in ("send", "recv", "isend", "irecv", "recvanysource",
                                                         "recv_anysource")
+    if backend == "SMDDP":
+        return Verdict(
+            "invalid_usage",
+            f"SageMaker's data-parallel backend refused the call: '{m.group(0)[:160]}' ({e.where}) -- SMDDP "
+            "(smdistributed.dataparallel) implements only some collectives and reduction operators (all_reduce / "
+            "allgather with ReduceOp.SUM), and the training code asked it for another; every process makes the same "
+            "call on the same backend, so no rank is at fault, a usage error of the caller",
+            "SMDDP supports only SUM all_reduce / allgather (and broadcast, barrier): use the backend nccl instead of "
+            "smddp (Lightning's DDPStrategy(process_group_backend='nccl'); in the SageMaker estimator distribution="
+            "{'torch_distributed': {'enabled': True}} instead of smdistributed's dataparallel), or keep smddp and use "
+            "a reduce op supported by SMDDP: ReduceOp.SUM in the all_reduce op (a metric's sync_dist / reduce_op, "
+            "sync_dist reduce_fx='mean'/'sum', not max/min).",
+            "medium", [], [e.brief()], job_wide=True)
     if p2p:
         return Verdict(
             "invalid_usage",
@@ -788,6 +804,37 @@ def _mpi_refused(c: Collected) -> Verdict | None:
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _scaler_order(c: Collected) -> Verdict | None:
+    """Lead rules BQ (3), BK (1), BT (2), BW (2) (round 92's swin-transformer-311): torch.amp.GradScaler's own check of
+    its unscale_/step/update order ('unscale_() has already been called on this optimizer since the last update()',
+    numerics.R_SCALER_STATE) refusing a call the training loop makes alike in every process is torch refusing the
+    job's call into its API by the calls' order: invalid_usage, no rank named -- where several processes fail on it
+    alike (no lone first failure, rule J), or where no process carries a rank tag (rule AC (1)). One rank's own tagged
+    traceback ending there stays rule A's and BJ (2)'s reading of that rank (round 88's lvsm-pr19): not read here."""
+    hits = [e for e in c.exceptions if numerics.R_SCALER_STATE.search(e.data.get("message") or "")]
+    if not hits:
+        return None
+    # another process's copy of the same message cut by the paste ("unscale_() has alre") is the same check failing
+    said = hits[0].data["message"]
+    hits += [e for e in c.exceptions if e not in hits and len(m := e.data.get("message") or "") >= 10
+             and said.startswith(m)]
+    if len(hits) < 2 and any(e.rank is not None for e in c.exceptions):
+        return None  # one rank's own tagged failure: rule A's reading of that rank
+    procs = len(hits)
+    return Verdict(
+        "invalid_usage",
+        f"torch's GradScaler refused the training loop's call by its order ('{hits[0].data['message'][:120]}', "
+        f"{hits[0].where})" + (f", in {procs} processes alike" if procs > 1 else "")
+        + ": the loop calls scaler.unscale_(optimizer) again before scaler.update() -- the same code on every rank "
+        "(typically gradient accumulation unscaling on every micro-step), so no rank is at fault, a usage error of "
+        "the caller",
+        "Call scaler.unscale_ once per optimizer step: with gradient accumulation (accumulation-steps > 1) only "
+        "unscale/clip on gradient-accumulation update steps -- call scaler.unscale_ only at the accumulation "
+        "boundary, right before scaler.step(optimizer), then scaler.update() after each step; clip gradients only "
+        "when stepping (see torch's AMP examples, gradient accumulation with GradScaler).",
+        "medium", [], [e.brief() for e in hits[:2]], job_wide=True)
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
@@ -801,7 +848,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 or _device_mesh_args(c) or _mesh_refused(c) or _mesh_zero_dim(c) or _ddp_device_args(c)
                 or _ddp_kwarg(c) or _src_not_in_group(c)
                 or _new_group_outside(c) or _collective_arg_types(c)
-                or _mpi_refused(c))
+                or _mpi_refused(c) or _scaler_order(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
