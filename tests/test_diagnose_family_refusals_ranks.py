@@ -20,6 +20,11 @@ round 92 showed read by their shape (rules A, AF (2), AG, AV, BA (3), BF (1), BK
   Cause, its rank and exit cut) beside an exit-1 Root Cause with error_file <N/A>: a second worker failed, the Root
   Cause is no lone first failure -- nobody named (rule BW (1); lora-scripts-257). A Root Cause with
   <NO_OTHER_FAILURES> above it keeps rule A's rank.
+- DDP's reducer asserting that backward ran without the hooks its forward prepares ("expect_autograd_hooks_ INTERNAL
+  ASSERT FAILED at .../reducer.cpp"), one rank's tagged traceback: the module and DDP setting every rank runs
+  (no_sync with static_graph, a forward that bypassed the wrapper) -- nobody, as rule AW reads the reducer's other
+  errors (casanovo-512; the lead relabelled oevortex-unsloth-16 to match). Another of that rank's own RuntimeErrors
+  in backward keeps its rank.
 """
 from __future__ import annotations
 
@@ -150,3 +155,22 @@ def test_a_failures_entry_tail_above_root_cause_names_nobody(tmp_path):
 def test_no_other_failures_above_root_cause_keeps_its_rank(tmp_path):
     v, acc = _verdict(tmp_path, "Failures:\n  <NO_OTHER_FAILURES>\n" + _ROOT)
     assert v["culprits"] == [0] and acc == {0}, v
+
+
+# --- DDP's reducer asserting its own hooks ----------------------------------------------------------------------------
+_BACKWARD = (f'[rank1]:   File "{_SITE}/torch/autograd/graph.py", line 824, in _engine_run_backward\n'
+             "[rank1]:     return Variable._execution_engine.run_backward(\n")
+
+
+def test_the_reducers_expect_autograd_hooks_assert_names_nobody(tmp_path):
+    v, acc = _verdict(tmp_path, _BACKWARD + '[rank1]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at '
+                                '"/pytorch/torch/csrc/distributed/c10d/reducer.cpp":1633, please report a bug to '
+                                "PyTorch.\n")
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
+    assert "static_graph" in v["fix"], v
+
+
+def test_another_runtime_error_of_that_rank_in_backward_keeps_its_rank(tmp_path):
+    v, acc = _verdict(tmp_path, _BACKWARD + "[rank1]: RuntimeError: Function 'MulBackward0' returned nan values in its "
+                                "0th output.\n")
+    assert v["culprits"] == [1] and acc == {1}, v

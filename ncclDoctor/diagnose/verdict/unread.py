@@ -66,10 +66,13 @@ _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in 
 # ... and the two wordings whose cause is the module and DDP setting, not one process: a parameter that got no gradient
 # (_R_DDP_UNUSED) or one marked ready twice ("Expected to mark a variable ready only once": reentrant checkpointing or a
 # parameter shared by several forward-backward passes). Every rank runs the same module with the same DDP setting, so
-# the rank whose traceback shows it is no culprit (lead rule AW; round 67's ms-swift-3446, as ibot-30 untagged). Not
-# the reducer's internal assert (expect_autograd_hooks_), read as a rank's own failure (oevortex-unsloth-16)
+# the rank whose traceback shows it is no culprit (lead rule AW; round 67's ms-swift-3446, as ibot-30 untagged). The
+# reducer's internal assert that backward ran without the hooks its forward prepares ("expect_autograd_hooks_ INTERNAL
+# ASSERT FAILED": no_sync with static_graph, a forward that bypassed the DDP wrapper) is the same module and setting on
+# every rank: round 92's casanovo-512, two experts blind; oevortex-unsloth-16, read as rank 0's own before, relabelled
 _R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
-                                r"Expected to have finished reduction in the prior iteration")
+                                r"Expected to have finished reduction in the prior iteration|"
+                                r"\bexpect_autograd_hooks_ INTERNAL ASSERT\b")
 
 
 # torch 1.0's DistributedDataParallel reducing its gradient buckets through its C++ binding dist._queue_reduction, and
