@@ -754,6 +754,15 @@ SNIFF = 8192
 #             fork() is called, you will need to set ... RDMAV_FORK_SAFE"), which holds no other word
 #             (S.R_RDMA_FORK, readers.settings, verdict.launch._cuda_fork, lead rules W, BA (5); round 90's
 #             guided-diffusion-130)
+#   _process_data  the DataLoader re-raising its worker's exception in a rank's traceback: its _next_data's code line
+#             "return self._process_data(data)", or its own frame ("in _process_data", its "data.reraise()" under it),
+#             which hold no other word: with a launcher's record of that rank's exit and no exception of it shown, the
+#             worker's exception is the cause to surface (parse's loader_reraise, verdict.exits, lead rules A, AU (4),
+#             BB (3); round 92's union14m-33)
+#   recommended minimum  accelerate's start-up advisory "Detected kernel version 3.10.0, which is below the
+#             recommended minimum of 5.5.0; this can cause the process to hang", which holds no other word: no failure
+#             (lead rule K), but the kernel upgrade is a fix word for a traceback cut before its error (parse's
+#             kernel_old, verdict.unread._kernel_warned, lead rule T; round 92's medusa-134)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -842,7 +851,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
-            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()")
+            b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
+            b"_process_data", b"recommended minimum")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
