@@ -767,6 +767,15 @@ SNIFF = 8192
 #             _check_input_dim, apex's optimized_sync_batchnorm_kernel.py's welford_mean_var), which holds no other
 #             word: the raise is the norm layer's own check on the model's shape (crash reader: frame_file,
 #             verdict.layer_check, lead rule BW (2); round 92's simsiam-12, det3d-36)
+#   _process_data  the DataLoader re-raising its worker's exception in a rank's traceback: its _next_data's code line
+#             "return self._process_data(data)", or its own frame ("in _process_data", its "data.reraise()" under it),
+#             which hold no other word: with a launcher's record of that rank's exit and no exception of it shown, the
+#             worker's exception is the cause to surface (parse's loader_reraise, verdict.exits, lead rules A, AU (4),
+#             BB (3); round 92's union14m-33)
+#   recommended minimum  accelerate's start-up advisory "Detected kernel version 3.10.0, which is below the
+#             recommended minimum of 5.5.0; this can cause the process to hang", which holds no other word: no failure
+#             (lead rule K), but the kernel upgrade is a fix word for a traceback cut before its error (parse's
+#             kernel_old, verdict.unread._kernel_warned, lead rule T; round 92's medusa-134)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -856,7 +865,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
-            b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy")
+            b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
+            b"recommended minimum")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1107,7 +1117,9 @@ def _automata():
     three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two); 358 (the
     review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60; 366 (session 34,
     round 90's fixes: trackers' prompts, pickling, save frames, segfault banners, oom-killer, fork
-    safety, a node's death): six of 61 (at 60 a seventh would hold six)."""
+    safety, a node's death): six of 61 (at 60 a seventh would hold six); 371 (session 35, round 92's fixes: the
+    DeepSpeed config checks, norm-layer frames, NumPy's ABI warning, the DataLoader's re-raise, accelerate's kernel
+    advisory): six of 62 (at 61 a seventh would hold five)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1118,7 +1130,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 61
+_CHUNK = 62
 _AUTOMATON: dict = {}
 
 

@@ -45,8 +45,10 @@ R_RANK_NAN = re.compile(r"\bRank (\d{1,6}): found NaN in (?:local )?grad norm")
 R_SCALER_STATE = re.compile(r"unscale_\(\) has already been called on this optimizer since the last update\(\)|"
                             r"unscale_\(\) is being called after step\(\)")
 # GradScaler.step's assertion that unscaling found any gradient ("AssertionError: No inf checks were recorded for this
-# optimizer."): none of that optimizer's parameters got a gradient from the scaled loss -- not a call order
-R_SCALER_NO_GRAD = re.compile(r"No inf checks were recorded for this optimizer")
+# optimizer."): none of that optimizer's parameters got a gradient from the scaled loss -- not a call order. Its
+# words up to "recorded" suffice: a paste that cut the message ("... were recorded for th", the assert's own source
+# line in the traceback: parse keeps it as ``scaler_no_grad``) says the same check (round 92's torchdistill-386)
+R_SCALER_NO_GRAD = re.compile(r"No inf checks were recorded\b")
 
 NO_GRAD_FIX = ("GradScaler's 'No inf checks were recorded for this optimizer': scaler.step(optimizer) found no "
                "gradient on any parameter that optimizer holds -- none of them took part in the scaled loss's "

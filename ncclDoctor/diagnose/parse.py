@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 
+from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import is_failure_line
 from ncclDoctor.diagnose.readers.common import (
@@ -482,6 +483,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # torch's warning that it cannot use the installed NumPy (S.R_NUMPY_ABI): the line and its words, read at a
         # cut traceback (verdict.unread._numpy_abi_cut)
         self._numpy_abi: tuple[str, str] | None = None
+        # accelerate's advisory that the kernel is below its recommended minimum: (version, minimum) (input_tail)
+        self._kernel_old: tuple[str, str] | None = None
         self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
         self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
@@ -888,6 +891,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        nvml_stub=self._nvml_stub,
                        # torch's warning that it cannot use the installed NumPy (verdict.unread._numpy_abi_cut)
                        numpy_abi=self._numpy_abi,
+                       # accelerate's advisory that the host's kernel is below its minimum (verdict.unread's fix)
+                       kernel_old=self._kernel_old,
                        # the next frame's own line, cut inside it ('File "/x/torch/distributed/distributed_c10d.py",
                        # li'): the file the process had gone into below the last whole frame (verdict.exits._cut_call)
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
@@ -940,6 +945,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         seen = "\n".join(tail)
         if "torch/_dynamo/" in seen or "torch/_inductor/" in seen or "BackendCompilerFailed" in seen:
             ev.data["compile"] = "ddp_optimizer" if "_dynamo/backends/distributed.py" in seen else "dynamo"
+        if "accelerate" in seen and S.R_ACCEL_LAUNCH_FRAME.search(seen):
+            # accelerate launch's own frames (accelerate/commands/launch.py: multi_gpu_launcher calling
+            # torch.distributed.run) in the stack cut: the launch went through accelerate's launcher
+            # (verdict.unread._cut_where's launcher fix; round 92's kohya-ss-2646)
+            ev.data["accel_launch"] = True
         if "ActorDiedError" in seen or "RayActorError" in seen:
             # the traceback is a Ray driver's get() re-raising an actor's death (RayTaskError(ActorDiedError)), its
             # cause not pasted: the dead actor's own log says why (verdict.unread._cut_traceback's fix; lead rule
@@ -1243,6 +1253,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         return n
 
     # -- context --------------------------------------------------------------------
+    def _loader_reraise(self, lineno: int, text: str) -> None:
+        """A traceback's line where the DataLoader re-raises its worker's exception (_next_data's "return
+        self._process_data(data)", _process_data's "data.reraise()"): kept aside with the rank that printed it, for a
+        launcher's record of that rank's exit whose exception the lines do not hold (verdict.exits; lead rules A,
+        AU (4), BB (3); round 92's union14m-33). The rank is only said: no rank's own failure line."""
+        if len(self.aside) < 256:
+            ev = self._context(lineno, text, "loader_reraise")
+            ev.data["rank"], ev.rank = ev.rank, None
+            self.aside.append(ev)
+
     def _context(self, lineno: int, text: str, kind: str) -> Event:
         ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
         # "[rank9]:[PG ID 5 ... Rank 1]": the launcher's prefix is the global rank, the tag's "Rank 1"
@@ -1628,6 +1648,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
             if self._tb.func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)
+            if self._tb.func == "_process_data" and "dataloader" in ff.group(1):
+                self._follow = max(self._follow, 1)  # its code line ("data.reraise()") holds no trigger word
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
                     pk.group("pkg") not in self._tb.pkgs) and len(self._tb.pkgs) < 16:
                 self._tb.pkgs.append(pk.group("pkg"))
@@ -1640,6 +1662,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._tb.frame = (lineno, self._tb.frame[1])
         elif lineno == self._tb.frame[0] + 1:
             self._tb.code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
+            if self._tb.func == "_process_data" and "dataloader" in self._tb.frame[1] and ".reraise()" in body:
+                self._loader_reraise(lineno, text)  # the DataLoader's own frame re-raising: its "data.reraise()"
             if self._mp_call is not None and self._mp_call[0] == lineno - 1:
                 self._mp_call = (lineno - 1, self._tb.code)  # what the script runs there (input_tail)
         if ", in <module>" in body and S.R_PY_FRAME_END.search(body):
@@ -1739,13 +1763,24 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cfg_cond = (lineno, cm.group("name"))  # an assertion's condition on a config setting (crash reader)
         if "assert" in body and S.R_ASSERT_SRC.match(body):
             self._assert_src = (lineno, body.strip())
+            if "No inf checks" in body and numerics.R_SCALER_NO_GRAD.search(body) and len(self.aside) < 256:
+                # GradScaler.step's own assert line as a traceback's source line, its message cut (or its
+                # AssertionError line not pasted): that check failed, whatever the exception line says or not
+                # (verdict._numerics_fix; lead rule BQ (3): a check read by its location; round 92's torchdistill-386)
+                ev = self._context(lineno, text, "scaler_no_grad")
+                ev.rank = None  # the job's optimizer set-up every process shares: no rank's own line
+                self.aside.append(ev)
             return None
+        if "_process_data(" in body and 'File "' not in body and S.R_PROCESS_DATA_CALL.search(body):
+            self._loader_reraise(lineno, text)  # _next_data's code line: "return self._process_data(data)"
         if ".grad." in body and (ga := S.R_GRAD_ATTR.search(body)):
             self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
+        if "recommended minimum" in body and self._kernel_old is None and (k := S.R_KERNEL_BELOW_MIN.search(body)):
+            self._kernel_old = (k.group(1), k.group(2))
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
             self._nvml_stub = f"{self.path}:{lineno}"
         if "Failed to initialize NumPy" in body and self._numpy_abi is None and (na := S.R_NUMPY_ABI.search(body)):

@@ -1213,6 +1213,19 @@ R_SHM_OPEN_CALL = re.compile(r"\bshm_open\(")
 # A traceback frame of torch's DataLoader fetching the next batch from its worker processes: where the main process
 # learns that a worker died or stopped answering ("DataLoader worker (pid(s) N) exited unexpectedly", "Too many open
 # files. Communication with the workers is no longer possible", a timeout) -- raised from these frames.
+# accelerate's start-up advisory that the host's Linux kernel is older than it recommends ("Detected kernel version
+# 3.10.0, which is below the recommended minimum of 5.5.0; this can cause the process to hang"): no failure (lead rule
+# K), a fix word for a failure it may explain (parse's kernel_old; round 92's medusa-134)
+R_KERNEL_BELOW_MIN = re.compile(r"Detected kernel version (\d{1,3}(?:\.\d{1,4}){1,3}), which is below the "
+                                r"recommended minimum of (\d{1,3}(?:\.\d{1,4}){1,3})")
+# accelerate launch's own launcher frame ('File ".../accelerate/commands/launch.py", line 666, in multi_gpu_launcher'):
+# parse.input_tail's ``accel_launch``
+R_ACCEL_LAUNCH_FRAME = re.compile(r'\baccelerate[/\\]commands[/\\]launch\.py", line \d{1,7}, in ')
+# the DataLoader's frame re-raising a worker's exception: _process_data itself (its "data.reraise()"), or _next_data
+# on its call of it ("return self._process_data(data)"): verdict.unread's cut reading, parse's ``loader_reraise``
+R_LOADER_DATA_FILE = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
+                                r'(_process_data|_next_data)\s*$')
+R_PROCESS_DATA_CALL = re.compile(r"(?:^|[\s=(])self\._process_data\(|\.reraise\(\)")
 R_LOADER_FETCH_FRAME = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
                                   r'(?:__next__|_next_data|_get_data|_try_get_data)\s*$')
 # joblib's probe of the host's POSIX semaphores at import (it creates a multiprocessing.Semaphore, which lives in

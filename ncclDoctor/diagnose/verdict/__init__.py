@@ -319,7 +319,8 @@ def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     directory raced, an object spawn cannot pickle: trackers.py) gets its remedy the same way."""
     if v.cause != "unknown":
         return v
-    texts = [e.text for e in c.exceptions] + [u.text for u in c.unread]
+    texts = [e.text for e in c.exceptions] + [u.text for u in c.unread] + [
+        e.text for e in c.samples.get("scaler_no_grad", [])]  # GradScaler's assert line, its message cut (parse)
     fix = numerics.fix_for(texts)
     if fix and fix not in v.fix and "NaN/Inf check stopped" not in v.fix:
         v.fix = fix + v.fix

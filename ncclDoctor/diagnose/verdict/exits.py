@@ -25,6 +25,7 @@ from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_st
 from ncclDoctor.diagnose.verdict.signals import _runner_signal
 from ncclDoctor.diagnose.verdict.unread import (
     LOAD_READ_FIX,
+    LOADER_RERAISE_FIX,
     R_LOAD_FRAME,
     R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
@@ -629,6 +630,18 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
                      "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
                      "framework bundling its own NCCL beside torch's). " + abort_fix)
+    reraise = next((e for e in c.samples.get("loader_reraise", []) if e.data.get("rank") in (ranks[0], None)),
+                   None) if single and ranks and codes == [1] else None
+    if reraise is not None:
+        # that rank's own traceback (its tag the record's rank, or untagged beside the one failure) goes through the
+        # DataLoader re-raising a worker's exception, cut before its text: the worker's exception is the cause to
+        # surface (lead rules A, AU (4), BB (3); round 92's union14m-33). Not read so: a tag of another rank
+        r = ranks[0]
+        cause += (f" (a traceback {'of rank ' + str(r) + ' ' if reraise.data.get('rank') is not None else ''}above "
+                  "the record stops where the DataLoader re-raises a worker's exception)")
+        abort_fix = (f"Rank {r}'s traceback stops in the DataLoader re-raising its worker's exception (_next_data -> "
+                     f"_process_data): rank {r}'s DataLoader worker exception is the error to read. "
+                     + LOADER_RERAISE_FIX + abort_fix)
     if single and lone.event.data.get("error_cut"):
         # mp.spawn's record whose child's traceback the paste cut before its exception (readers.exits._spawn_cut):
         # the error text is the traceback's last line, just past the last frame shown
@@ -1718,7 +1731,14 @@ ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in
              "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "
              "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the abort, "
              "TORCH_SHOW_CPP_STACKTRACES=1 for the C++ one and core dumps enabled (ulimit -c unlimited; gdb python "
-             "core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in those frames. ")
+             "core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in those frames. "
+             # in a distributed job abort() is also how torch's NCCL watchdog ends a process (a collective timeout or
+             # an NCCL error it caught, TORCH_NCCL_ASYNC_ERROR_HANDLING's teardown): its lines, if any, stand in that
+             # rank's stderr just before the abort (round 92's finetrainers-350: a lone -6 in torchrun's record)
+             "In a distributed job abort() is also how torch's NCCL watchdog ends a process after a collective "
+             "timeout or an NCCL error (its 'Watchdog caught collective operation timeout' / ProcessGroupNCCL lines "
+             "in that rank's stderr): rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL for its reason, "
+             "and read dmesg for GPU Xid errors on that host. ")
 
 
 # SIGILL: the CPU (or GPU) met an instruction it does not have: a binary built for another machine

@@ -11,8 +11,10 @@ from ncclDoctor.diagnose.signatures import (
     R_ANSI,
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
+    R_LOADER_DATA_FILE,
     R_MPI_TAG,
     R_NONE_ATTR,
+    R_PROCESS_DATA_CALL,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
     R_WIN_CONNECT_WARN,
@@ -1568,6 +1570,18 @@ def _connect_warned(c: Collected) -> str:
                "use WSL/Linux where that does not serve" if win else "") + ".")
 
 
+def _kernel_warned(ev) -> str:
+    """Lead rules K, T: accelerate's start-up advisory that the host's kernel is below its recommended minimum
+    (parse's kernel_old on the cut traceback) is no failure, and the cut error is not shown to be a hang -- but an
+    expert names the kernel upgrade where the job hangs (round 92's medusa-134). Empty where no advisory is in the
+    lines."""
+    k = ev.data.get("kernel_old")
+    if not k:
+        return ""
+    return (f" Accelerate warned at start-up that this host runs {k[0]}, a kernel version below {k[1]} (can hang): "
+            f"no failure by itself, but upgrade the kernel to {k[1]} or later if the job hangs.")
+
+
 # A traceback that ends in (or is cut inside) the DataLoader's frames fetching a batch from its worker processes
 # (parse.input_tail's ``loader``: __next__ -> _next_data -> _get_data -> _try_get_data), its error text cut: the
 # main process raises there when a worker died or stopped answering -- killed (host memory, a bus error), /dev/shm
@@ -1769,6 +1783,18 @@ _CUT_LOADER_FIX = ("It stopped in the DataLoader receiving a batch from its work
                    "of ancdata', 'Too many open files': raise ulimit -n, or call "
                    "torch.multiprocessing.set_sharing_strategy('file_system') before building the loaders); to "
                    "confirm, run with num_workers=0 / fewer workers and pin_memory=False. ")
+# a cut traceback whose last frame is the HF Trainer building its Accelerator (transformers' Trainer.__init__ calling
+# create_accelerator_and_postprocess, or that function's own frame): the Trainer turns its TrainingArguments' fsdp /
+# fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
+# installed accelerate -- the error text still cut, the cause unknown (lead rules BG (6), AB (2), T; round 92's
+# model-optimizer-1045). A Trainer cut elsewhere (its train(), its data) is not read so
+_R_TRAINER_ACCEL = re.compile(r"\bcreate_accelerator_and_postprocess\b")
+_TRAINER_ACCEL_FIX = (
+    "Its last frame is the HF Trainer building its Accelerator (create_accelerator_and_postprocess): there the "
+    "Trainer turns its FSDP / DeepSpeed arguments (fsdp, fsdp_config with fsdp_version 2 for FSDP2, deepspeed, the "
+    "accelerator_config) into accelerate's plugins, so what fails is those arguments against the installed "
+    "accelerate: check the transformers / accelerate version match (the accelerate release that transformers "
+    "version needs; FSDP2 only in recent ones), and run without FSDP (plain DDP) to confirm. ")
 # a launcher's record of a worker ended by SIGTERM beside the cut traceback of a process that raised on its own: the
 # worker was torn down after it (lead rule A), so the cut exception is what to read (round 81's legacy-rocm-build-3956)
 _CUT_TORN_FIX = ("The worker the launcher reports ended by SIGTERM (exit code -15) was torn down after another process "
@@ -1916,6 +1942,14 @@ _LAUNCHER_RAISE_FIX = (
     "workers'): the launcher itself was signalled, SIGHUP (signal 1) when the terminal or ssh session it ran in "
     "closed (a bare nohup ... & does not protect the launcher's process group: run it detached with setsid, tmux or "
     "screen), SIGTERM / SIGINT from the scheduler or a Ctrl-C. ")
+# ... where the cut stack's last lines show accelerate's own launcher handing the job to it (accelerate launch's
+# multi_gpu_launcher -> torch.distributed.run: parse.input_tail's ``accel_launch``; round 92's kohya-ss-2646): the two
+# packages' pairing, and the single-process run that leaves the launcher out
+_ACCEL_LAUNCH_FIX = (
+    "The launch came through accelerate launch (its multi_gpu_launcher hands the job to torch.distributed.run's "
+    "elastic agent): check the torch/accelerate version pair (accelerate env shows both; an accelerate release "
+    "written for another torch's launcher API), and to rule the multi-process launch out train on a single GPU "
+    "(--num_processes 1) first. ")
 _AGENT_SETUP_FIX = (
     "The exception text the paste cut says which part failed: a rendezvous error (RendezvousTimeoutError, "
     "RendezvousClosedError, a store's DistNetworkError / 'Address already in use') or a failure starting the workers; "
@@ -2591,7 +2625,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             f"the input stops inside {who} traceback in torchrun's own launcher ({ev.text[:200]}: '{code[:120]}'), "
             "before its exception line: torchrun raised setting up its rendezvous or running its elastic agent, "
             "above any worker -- no frame below it and no error text show what failed, nor any rank at fault",
-            _LAUNCHER_RAISE_FIX + _AGENT_SETUP_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+            (_ACCEL_LAUNCH_FIX if ev.data.get("accel_launch") else "") + _LAUNCHER_RAISE_FIX + _AGENT_SETUP_FIX
+            + _CUT_TB_FIX, "low", [], [ev.brief()])
     if _R_AGENT_FILE.search(ev.text) and (func in ("_initialize_workers", "_restart_workers")
                                           or _R_AGENT_SETUP.match(code)):
         restart = func == "_restart_workers" or "_restart_workers(" in code
@@ -2675,12 +2710,9 @@ def _listed_cut(c: Collected) -> Verdict | None:
         "low", [], [ev.brief()])
 
 
-# the DataLoader's frame re-raising a worker's exception: _process_data itself (its "data.reraise()"), or _next_data
-# on its call of it ("return self._process_data(data)")
-_R_LOADER_DATA_FILE = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
-                                 r'(_process_data|_next_data)\s*$')
-_R_PROCESS_DATA_CALL = re.compile(r"(?:^|[\s=(])self\._process_data\(|\.reraise\(\)")
-_LOADER_RERAISE_FIX = (
+# the DataLoader's frame re-raising a worker's exception (signatures.R_LOADER_DATA_FILE, R_PROCESS_DATA_CALL)
+_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL = R_LOADER_DATA_FILE, R_PROCESS_DATA_CALL
+LOADER_RERAISE_FIX = (
     "There the DataLoader re-raises the exception one of its worker processes raised loading a sample (its message "
     "begins 'Caught <Error> in DataLoader worker process N', the worker's own traceback under it): paste the full "
     "traceback of the DataLoader worker exception, or rerun with num_workers=0 to see the worker error in the main "
@@ -2712,7 +2744,7 @@ def _loader_reraise_cut(ev, who: str) -> Verdict:
         f"({ev.text[:200]}: '{(ev.data.get('code') or '')[:80]}'), before its exception line: that rank's own data "
         "loading raised -- a step that runs no collective, so the rank is not waiting on a peer; what its worker "
         "raised, the cut error text does not say",
-        _LOADER_RERAISE_FIX + _CUT_TB_FIX, "medium", [ev.data["rank"]], [ev.brief()])
+        LOADER_RERAISE_FIX + _CUT_TB_FIX, "medium", [ev.data["rank"]], [ev.brief()])
 
 
 def _cut_traceback(c: Collected) -> Verdict | None:
@@ -2748,7 +2780,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     if (where := _cut_where(ev, who)) is not None:
         if win:
             where.fix = win + where.fix
-        where.fix += _connect_warned(c)
+        where.fix += _connect_warned(c) + _kernel_warned(ev)
         return where
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
     if ev.data.get("rank") is not None and not comp and not coll and _loader_reraise(ev):
@@ -2773,7 +2805,9 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                       _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
-                   + _CUT_TB_FIX + _connect_warned(c), "low",
+                   + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
+                      else "")
+                   + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
                    [], [ev.brief()])
 
 
