@@ -3339,6 +3339,39 @@ R_SHARED_BUILD = re.compile(r"Command '\[?'?(?:[^' ]{0,200}/)?(?:ninja|make|cmak
                             # variable is not set. Please set it to your CUDA install root.")
                             r"(?P<toolkit>\bCUDA_HOME (?:does not exist, unable to compile CUDA op|"
                             r"environment variable is not set\b))")
+# DeepSpeed's CPU optimizers (DeepSpeedCPUAdam, DeepSpeedCPUAdagrad, DeepSpeedCPULion) hold their compiled op in
+# self.ds_opt_<name>, set in __init__ by CPUAdamBuilder().load() (a JIT build of the cpu_adam op at first use): the
+# destructor's "AttributeError: 'DeepSpeedCPUAdam' object has no attribute 'ds_opt_adam'" (printed under "Exception
+# ignored in: <function DeepSpeedCPUAdam.__del__ ...>") says that load raised -- the op never built or loaded, the
+# job's shared software every worker loads alike (lead rule AF (2); round 93's lmflow-471, simple-grpo-7, x-r1-68).
+# Another class's destructor missing another attribute says only that its __init__ raised: not this.
+R_DS_OP_UNSET = re.compile(r"'(?P<cls>DeepSpeedCPU[A-Z]\w{0,30})' object has no attribute "
+                           r"'ds_opt_(?P<op>[a-z]\w{0,30})'")
+# A code line building or loading a DeepSpeed op: a builder's load ("CPUAdamBuilder().load()", ".jit_load(") or the
+# construction of an optimizer whose __init__ does ("DeepSpeedCPUAdam(", "FusedAdam("); group 1 the class
+R_OP_CALL = re.compile(r"\b([A-Z]\w{0,40}Builder)\(\)\.(?:jit_)?load\(|"
+                       r"\b(DeepSpeedCPU(?:Adam|Adagrad|Lion)|Fused(?:Adam|Lamb|Lion))\(")
+# An op builder's class (DeepSpeed's CPUAdamBuilder, FusedAdamBuilder, AsyncIOBuilder) -> the op's name, as its
+# DS_BUILD_<NAME> install switch and torch_extensions directory spell it; the few whose NAME is not their class's
+_OP_NAME_OF = {"inference": "transformer_inference"}
+_R_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+
+
+def ds_op_name(builder: str) -> str:
+    """The op a DeepSpeed builder class (or optimizer class) builds: "CPUAdamBuilder" and "DeepSpeedCPUAdam" ->
+    "cpu_adam", "FusedAdamBuilder" -> "fused_adam", "AsyncIOBuilder" -> "async_io" (the name DS_BUILD_<NAME> and
+    ~/.cache/torch_extensions/<py_cu>/<name> use)."""
+    base = builder[len("DeepSpeed"):] if builder.startswith("DeepSpeed") else builder
+    base = base[: -len("Builder")] if base.endswith("Builder") else base
+    name = _R_CAMEL.sub("_", base).lower()
+    return _OP_NAME_OF.get(name, name)
+
+
+def ds_op_builder(op: str) -> str:
+    """The builder class of a DeepSpeed op's name ("cpu_adam" -> "CPUAdamBuilder"), for the fix's one-line load."""
+    return "".join(w.upper() if w in ("cpu", "io") else w.capitalize() for w in op.split("_")) + "Builder"
+
+
 # A source build failing in its compiler (lead rule AF (2)): nvcc's summary after its errors ("1 error detected in the
 # compilation of "/tmp/tmpxft_00001ee3_00000000-11_core.compute_52.cpp1.ii".") -- a build of the job's software (a
 # framework's bundled NCCL built by make, an extension) stopped before anything ran. R_COMPILER_DIAG: the compiler's
