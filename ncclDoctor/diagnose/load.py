@@ -553,6 +553,9 @@ SNIFF = 8192
 #             fused_adam...", DeepSpeed's op builder loading FusedAdam), lines with no other word: a traceback cut
 #             inside that op's construction is the shared build failing (parse.input_tail, verdict.unread._cut_where,
 #             lead rule AF (2))
+#   Builder().load()  a traceback's code line loading a DeepSpeed op ("self.ds_opt_adam = CPUAdamBuilder().load()"),
+#             which holds no other word: the op a stack cut in its JIT build was loading, named in the fix (its
+#             DS_BUILD_<NAME>, parse._op_load, verdict.unread._jit_build_fix; round 93's lmflow-470)
 #   _env_or_raise(  the env:// rendezvous' frame asking for a variable ('rank = int(_get_env_or_raise("RANK"))'),
 #             which holds no other word, above its raise ('raise _env_error(env_var)', read by "rror") in a traceback
 #             cut before its message ("environment variable RANK expected, but not set"): started without a launcher
@@ -843,7 +846,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"CUDA initialization: ", b"shm_open", b"mesh master", b"modify QP",
-            b"CUDA_HOME does not", b"PyTorch extensions root", b"Building extension module",
+            b"CUDA_HOME does not", b"PyTorch extensions root", b"Building extension module", b"Builder().load()",
             b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",

@@ -19,6 +19,7 @@ from ncclDoctor.diagnose.signatures import (
     R_VICTIM_EXC,
     R_WIN_CONNECT_WARN,
     R_WIN_PATH,
+    ds_op_builder,
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
@@ -1969,17 +1970,27 @@ _R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:(?:FusedAd
                         r"(?:load|jit_load))\(|(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
 _R_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
                             r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
-_JIT_BUILD_FIX = (
-    "Read the build's own error above the traceback (ninja's / the compiler's output, a tool that refused to run: "
-    "'must run as root', 'command not found') and run the build once alone: python -c 'import deepspeed; from "
-    "deepspeed.ops.op_builder import FusedAdamBuilder; FusedAdamBuilder().load()' (the op the frame constructs). "
-    "Pre-build DeepSpeed's ops instead of JIT at start-up: DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
-    "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir, then ds_report lists them "
-    "installed; the JIT build needs ninja (pip install ninja), a CUDA toolkit matching torch's CUDA (CUDA_HOME, nvcc "
-    "on PATH) and a compiler, the same on every node. Clear torch_extensions cache: a stale or half-written build dir "
-    "(~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH "
-    "the workers run with (a wrapper of the same name -- a sudo or container shim that says 'must run as root' -- "
-    "ahead of the real tool). ")
+def _jit_build_fix(op: str | None) -> str:
+    """The fix of a stack cut inside an op's JIT build: the op the stack constructs or loads (parse._build_op_open's
+    ``build_op``: "cpu_adam" from "CPUAdamBuilder().load()" / "DeepSpeedCPUAdam(") named in the one-line load and
+    its DS_BUILD_<NAME> switch, else FusedAdam's as the example (round 93's lmflow-470)."""
+    b = ds_op_builder(op) if op else "FusedAdamBuilder"
+    return (
+        "Read the build's own error above the traceback (ninja's / the compiler's output, a tool that refused to run: "
+        f"'must run as root', 'command not found') and run the build once alone: python -c 'import deepspeed; from "
+        f"deepspeed.ops.op_builder import {b}; {b}().load()' ("
+        + (f"the {op} op the frames load: its JIT build / load failed). " if op else "the op the frame constructs). ")
+        + "Pre-build DeepSpeed's ops instead of JIT at start-up: "
+        + (f"rebuild {op}: DS_BUILD_{op.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir (or "
+           "DS_BUILD_OPS=1 for all)" if op else "DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
+           "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir")
+        + ", then ds_report lists them installed; the JIT build needs ninja (pip install ninja), CUDA_HOME / nvcc "
+        "matching torch's CUDA (a CUDA toolkit of torch's CUDA version, nvcc on PATH) and a compiler, the same on "
+        "every node. Clear torch_extensions cache: a stale or half-written build dir (~/.cache/torch_extensions, or "
+        "TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH the workers run with (a wrapper "
+        "of the same name -- a sudo or container shim that says 'must run as root' -- ahead of the real tool). "
+        + (" Meanwhile offload_optimizer off (no DeepSpeedCPUAdam) trains without the op. " if op and
+           op.startswith("cpu_") else ""))
 
 
 # A cut traceback's last frame calling torch.cuda.set_device (its code line: "torch.cuda.set_device(args.local_rank)"),
@@ -2608,7 +2619,7 @@ def _cut_where(ev, who: str) -> Verdict | None:
             + ": the process raised building or loading that op -- the job's shared software, which every worker "
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
-            _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+            _jit_build_fix(ev.data.get("build_op")) + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if ev.data.get("xla_spawn"):
         return _xla_spawn_cut(ev, who)
     if (rdzv := _R_RDZV_HANDLER_FILE.search(ev.text)) is not None:
