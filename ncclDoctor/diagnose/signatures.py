@@ -3579,7 +3579,8 @@ R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|
                               r"process(?:es)?|procs?)|"
                               r"num_max_\w{1,60}|\w{0,40}chunk(?:ed)?_\w{1,60}|\w{0,40}_(?:bytes|buffer_size)|"
                               r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
-R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|stride|is_contiguous|data_ptr|scalar_type|has_value)\(|"
+R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|nbytes|element_size|stride|is_contiguous|data_ptr|scalar_type|"
+                           r"has_value)\(|"
                            r"\bnullptr\b|\bNULL\b|\bdtype\b")
 # torch's rendezvous() finding no handler for the init_method's scheme: "No rendezvous handler for ://" (an empty
 # init_method / --dist_url: no scheme at all), or for a scheme this torch build lacks (env:// and tcp:// on the

@@ -1492,6 +1492,23 @@ _STATE_DICT_FIX = ("Those lines are torch's load_state_dict refusing the checkpo
                    "keys only, not a size mismatch. ")
 
 
+# DeepSpeed's async I/O op (csrc/aio: deepspeed_aio_handle_t's pread / pwrite, the ZeRO-Infinity NVMe swapper's
+# ".tensor.swp" files under nvme_path) failing its own check -- a swap file shorter than the buffer read into it
+# ("buffer nbytes != file bytes"), a read or write that returned an error: the NVMe offload's swap I/O, which names no
+# cause class (not CUDA, NCCL or host memory) and, where several ranks fail alike on the shared swap path, no rank
+# (lead rules J, BG (1); round 93's deepspeed-3376). Its words only add the fix
+_R_AIO_SWAP = re.compile(r"\bdeepspeed_(?:py_)?aio_\w|[/\\]csrc[/\\]aio[/\\]|\.tensor\.swp\b")
+_AIO_SWAP_FIX = (
+    "Those lines are DeepSpeed's async I/O (aio) op swapping ZeRO's offloaded optimizer / parameter state to NVMe: a "
+    "swap file shorter than its buffer means the async write before it was incomplete or the file was cut. Put "
+    "nvme_path on a real local NVMe filesystem (not NFS / overlay / tmpfs), a per-run nvme_path each rank can write, "
+    "and check free disk space on nvme_path (df -h); clear the nvme swap folder (stale .tensor.swp files of an "
+    "earlier run) before relaunching; check the aio settings (block_size, queue_depth, single_submit, "
+    "overlap_events; the ds_nvme_tune / aio benchmark picks them) and dmesg / I/O errors of the device; or offload "
+    "to cpu instead (offload_optimizer / offload_param device cpu instead of nvme); upgrade deepspeed where its "
+    "swapper's fix is in a newer release. ")
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -1546,6 +1563,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
                        + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
+                       + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
                        + _READ_AROUND + _connect_warned(c), "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
