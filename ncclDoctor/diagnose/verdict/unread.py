@@ -869,8 +869,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
-            + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
-            f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
+            + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames" if e.data.get("frame_file")
+               else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
+               f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
+            + " name the code and the data it read when it raised "
+            + f"{e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
             "medium", lone, [x.brief() for x in own[:3]])
     return Verdict(
@@ -1649,7 +1652,8 @@ def _loader_cut(c: Collected) -> bool:
 # What to do about a traceback the paste cut before its exception line: its error is what decides
 _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception and its error message (the paste stops "
                "inside its frames: show the full error text after the traceback, which names what failed), and every "
-               "rank's own log (torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
+               "rank's own log (the other ranks' logs say whether a peer failed first and this one only waited on "
+               "it in a collective; torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
                "traceback under mp.spawn is the 'process N terminated with the following error' block): the first "
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
