@@ -249,6 +249,7 @@ def _cut_copy(c: Collected, e) -> bool:
 _CUT_MIN = 8  # the fewest characters of a cut WARN's message that can say which message it is
 
 
+
 def harmless_warn(c: Collected, e) -> bool:
     """An NCCL WARN that names no failure: the noise table, or an HCA skipped where NCCL went on without it, or the
     proxy service's chatter at a communicator's teardown, or such a WARN again with its message cut off."""
@@ -800,6 +801,35 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "(av.logging.set_level(av.logging.ERROR)) or re-encode the videos with ffmpeg; if the run "
                       "stalls, look at the video decoding / dataloader num_workers (long videos decode slowly) as "
                       "well as the collectives")
+    if "zero3 trace cache" in whats:  # lead rules K, N: ZeRO-3 re-recording its prefetch trace, training going on
+        benign.append("DeepSpeed ZeRO-3's 'Invalidate trace cache @ step N: expected module A, but got module B' is "
+                      "informational, benign: ZeRO-3 records the order in which the modules fetch their partitioned "
+                      "parameters to prefetch them (stage3_prefetch_bucket_size), and a step that ran them in another "
+                      "order (dynamic control flow / module order changes: a branch taken per batch, eval or generate "
+                      "between training steps, gradient checkpointing) makes it drop that trace and record it again; "
+                      "training goes on -- ignore the message. If it repeats every step, keep the forward's module "
+                      "order fixed (or set stage3_prefetch_bucket_size to 0 to stop prefetching); if the run then "
+                      "stalls, take a py-spy dump of every rank (py-spy if it stalls)")
+    flushes = [e.data.get("flushes") for e in c.samples.get("benign", [])
+               if e.data.get("what") == "zero3 cache flushes"]
+    if flushes:  # lead rules K, N: memory pressure costing speed, each step going on
+        benign.append("DeepSpeed ZeRO-3's 'N pytorch allocator cache flushes since last step' (here "
+                      + ", ".join(str(n) for n in flushes[:3]) + ") is a performance warning, not a failure: the "
+                      "GPU is near its memory limit, so torch's caching allocator frees its cache and retries "
+                      "allocations (slow steps), and the step goes on. To reduce memory pressure use a smaller micro "
+                      "batch or gradient checkpointing, lower stage3_max_live_parameters / "
+                      "stage3_prefetch_bucket_size, or use ZeRO-3 offload (offload_param / offload_optimizer); where "
+                      "the flushes stay, call get_accelerator().empty_cache() / torch.cuda.empty_cache() on all ranks "
+                      "at the same step so that no rank stalls the others' collectives; an out-of-memory error after "
+                      "it would be a failure of its own")
+    if "torchx shared gpu warning" in whats:  # lead rules K, N, BR (3): a launcher's cautionary default warning
+        benign.append("torchx's warning that role replicas requiring GPUs run without CUDA_VISIBLE_DEVICES set is a "
+                      "cautionary start-up warning, no failure: the replicas of this host all see every GPU, so two "
+                      "processes may use the same GPU unless each selects its own. Use one GPU per process: set "
+                      "CUDA_VISIBLE_DEVICES per replica (torchx run -cfg auto_set_cuda_visible_devices=True divides "
+                      "the host's GPUs among them) or call torch.cuda.set_device(LOCAL_RANK) in each process; if the "
+                      "job did fail, read the replicas' own logs (torchx's log dir, kept with the log_dir cfg "
+                      "option)")
     idle = [e for e in c.samples.get("benign", []) if e.data.get("what") == "megatron no iterations"]
     if idle:  # lead rules K, T: Megatron's loop returned at once -- no failure, but no training either
         d = idle[0].data
