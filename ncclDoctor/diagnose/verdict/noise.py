@@ -235,7 +235,7 @@ def _cut_copy(c: Collected, e) -> bool:
         return False
     site, cut = m.group(1, 2), m.group(3).rstrip()
     if len(cut) < _CUT_MIN or " " not in cut:
-        return False
+        return _site_alike(c, e, site, cut)
     for o in c.samples.get("nccl_warn", []):
         if o is e or not (w := R_NCCL_WARN_AT.search(o.text)) or w.group(1, 2) != site:
             continue
@@ -248,6 +248,24 @@ def _cut_copy(c: Collected, e) -> bool:
 
 _CUT_MIN = 8  # the fewest characters of a cut WARN's message that can say which message it is
 
+
+def _site_alike(c: Collected, e, site: tuple[str, str], cut: str) -> bool:
+    """Lead rules BG (3), K: a WARN the paste ends inside (the input's last line) with too little text to say which
+    message it is ('misc/ibvwrap.cu:63 NCCL WARN Fa'), at the source location where every other process shown printed
+    one and the same harmless WARN whole (two processes or more, each with a pid of its own, no other text at that
+    location), is read by that location: the same set-up step of one more process, cut. An empty cut, a location
+    printing several texts or a single whole copy stays unread (review r3 #5; round 93's horovod-969)."""
+    if not e.data.get("at_end") or not cut[:1].isalpha():
+        return False
+    wholes = [o for o in c.samples.get("nccl_warn", []) if o is not e and (w := R_NCCL_WARN_AT.search(o.text))
+              and w.group(1, 2) == site]
+    if len(wholes) < 2 or len(c.samples.get("nccl_warn", [])) < c.kinds.get("nccl_warn", 0):  # every WARN seen
+        return False
+    texts = {R_NCCL_WARN_AT.search(o.text).group(3).rstrip() for o in wholes}
+    pids = {m.group("pid") for o in wholes + [e] if (m := R_NCCL_PREFIX.search(o.text))}
+    whole = texts.pop() if len(texts) == 1 else ""
+    return (len(pids) == len(wholes) + 1 and len(whole) > len(cut) and whole.startswith(cut)
+            and _harmless_whole(c, wholes[0]))
 
 
 def harmless_warn(c: Collected, e) -> bool:
