@@ -779,6 +779,9 @@ SNIFF = 8192
 #             recommended minimum of 5.5.0; this can cause the process to hang", which holds no other word: no failure
 #             (lead rule K), but the kernel upgrade is a fix word for a traceback cut before its error (parse's
 #             kernel_old, verdict.unread._kernel_warned, lead rule T; round 92's medusa-134)
+#   trace cache  DeepSpeed ZeRO-3's "Invalidate trace cache @ step N: expected module A, but got module B", which
+#             holds no other word: informational, its prefetch trace recorded again (S.R_ZERO3_TRACE_CACHE, exit-noise
+#             reader: benign, verdict.noise._none, lead rules K, N; round 93's mplug-owl-208, llava-1749)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -869,7 +872,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
-            b"recommended minimum")
+            b"recommended minimum", b"trace cache")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -3869,6 +3869,23 @@ R_C10D_NO_HOSTNAME = re.compile(r"\[c10d\] The hostname of the client socket can
 # decode a file raises its own exception, read by its own lines. The context is libav's short lower-case name list.
 R_FFMPEG_LOG = re.compile(r"\[(?:[a-z][a-z0-9_]{0,23}(?:,[a-z0-9_]{1,23}){0,8}|NULL|AVIOContext|SWR|SwrContext) @ "
                           r"0x[0-9a-f]{6,16}\] \S")
+# DeepSpeed ZeRO-3's partitioned-parameter coordinator (partitioned_param_coordinator.py) when a step fetches its
+# modules in another order than the trace it recorded for prefetching: "Invalidate trace cache @ step 391: expected
+# module 25, but got module 5" (older: "... expected module 6, but got module 0"). It drops the trace and records it
+# again, training going on: informational, no failure (lead rules K, N; round 93's mplug-owl-208)
+R_ZERO3_TRACE_CACHE = re.compile(r"\bInvalidate trace cache @ step (\d{1,9}): expected module (\d{1,7}), but got "
+                                 r"module (\d{1,7})")
+# DeepSpeed ZeRO-3's stage3.py step() warning: "13 pytorch allocator cache flushes since last step. this happens when
+# there is high memory pressure and is detrimental to performance. ...": torch's caching allocator freed its cache to
+# satisfy an allocation (cudaMalloc retries) -- memory pressure costing speed, the step going on: a performance
+# warning, no failure (lead rules K, N; round 93's peft-194); an out-of-memory error after it is read by its own lines
+R_ZERO3_CACHE_FLUSHES = re.compile(r"\b(\d{1,9}) pytorch allocator cache flushes since last step\b")
+# torchx's local scheduler (local_scheduler.py) warning at a job's start that role replicas asking for GPUs run without
+# CUDA_VISIBLE_DEVICES set per replica: "Running multiple role replicas that require GPUs without / setting
+# `CUDA_VISIBLE_DEVICES` may result in multiple / processes using the same GPU device ...", a box of lines of which
+# the one naming the variable is read. A cautionary default warning, nothing failing after it (lead rules K, N, BR (3);
+# round 93's torchrec-1611)
+R_TORCHX_CVD_WARN = re.compile(r"setting `?CUDA_VISIBLE_DEVICES`? may result in multiple\b")
 # A message that calls itself a warning and says how to silence it (SGLang's "Setup Custom allreduce failed with CUDART
 # error: peer access is not supported between these two devices. To silence this warning, specify
 # --disable-custom-all-reduce explicitly."): the program went on without an optional feature (its fallback), no

@@ -22,7 +22,7 @@ from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
-from ncclDoctor.diagnose.verdict.signals import _runner_signal
+from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
     LOAD_READ_FIX,
     LOADER_RERAISE_FIX,
@@ -308,6 +308,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
+    if interrupted_kills(c):
+        return None  # the launcher's handler killing its workers for the user's Ctrl-C (rule BS (2)): _signal reads it
     if all(e.data.get("launcher_kill") for e in fails) and lone_launched_worker(c, fails):
         who, logs = _kill_launcher(fails[0])
         own = _lone_worker_error(c)
