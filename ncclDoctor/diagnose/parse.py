@@ -961,6 +961,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # the module and device arguments, its API's checks of a call): DDP refusing how it was called, before any
             # collective (verdict.unread._cut_where; lead rules BQ (3), BG (5); round 92's sd-scripts-pr1374)
             ev.data["ddp_refused"] = True
+            if any(w in seen for w in ("blocks_to_swap", "swapping_blocks", "swap_blocks", "block_swap")):
+                # the stack cut names block swapping (sd-scripts' --blocks_to_swap: blocks kept on the CPU and
+                # swapped in, the module on two device kinds): its fix, not every DDP refusal's (review 92 s1 #13)
+                ev.data["block_swap"] = "named"
+            elif "prepare_model" in seen and "device_placement" in seen:
+                # accelerate's prepare_model wrapping the model, the script choosing its placement: a module the
+                # script kept on the CPU (device_placement=False, as block swapping does) is one reading of it
+                ev.data["block_swap"] = "placement"
         ev.rank = None
         self.aside.append(ev)
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])

@@ -2472,8 +2472,11 @@ def _ddp_refused_cut(ev, who: str) -> Verdict:
     (at most its class shown): DDP refused how it was called -- at construction the module and device arguments it was
     given (a module not on the rank's GPU, parameters on devices of two kinds), the same code on every rank, as
     ragatouille-81 reads DDP's device_ids refusal with its message: invalid_usage, no rank named, whatever rank tag the
-    lines carry (rule AG). Not read so: a cut inside DDP's constructor elsewhere (its broadcast of the module's state,
-    rule BH (2)), or a DDP check whose message is shown (usage._ddp_device_args reads it)."""
+    lines carry (rule AG). Block swapping is named in the fix only where the stack shows it (or accelerate's
+    prepare_model placing the model as the script chose): DDP's constructor refuses much else (no parameter requiring
+    a gradient, uninitialized parameters, several device_ids). Not read so: a cut inside DDP's constructor elsewhere
+    (its broadcast of the module's state, rule BH (2)), or a DDP check whose message is shown
+    (usage._ddp_device_args reads it)."""
     return Verdict(
         "invalid_usage",
         f"the input stops inside {who} traceback at the raise of DistributedDataParallel's own check ({ev.text[:200]}: "
@@ -2484,9 +2487,19 @@ def _ddp_refused_cut(ev, who: str) -> Verdict:
         "Show the full ValueError text (the line after 'raise err_type(err_msg)' names what DDP refused). DDP's input "
         "module must be on one device type: move the model to the rank's GPU before DistributedDataParallel (or "
         "before accelerator.prepare, which wraps it; accelerate's device_placement=False leaves the module on CPU), "
-        "with device_ids / output_device vs module parameters' device matched (device_ids=[local_rank]); no "
-        "CPU-offloaded/swapped blocks under DDP -- disable block swapping (blocks_to_swap / --blocks_to_swap, CPU "
-        "offload of layers) with multi-GPU, or train on a single GPU with block swapping. " + _CUT_TB_FIX,
+        "with device_ids / output_device vs module parameters' device matched (device_ids=[local_rank]). "
+        + ("The stack names block swapping: no CPU-offloaded/swapped blocks under DDP -- disable block swapping "
+           "(blocks_to_swap / --blocks_to_swap, CPU offload of layers) with multi-GPU, or train on a single GPU with "
+           "block swapping. " if ev.data.get("block_swap") == "named" else
+           "The model went through accelerate's prepare_model with the script's own device_placement: where the "
+           "script keeps layers on the CPU (device_placement=False for CPU-offloaded/swapped blocks -- block "
+           "swapping, blocks_to_swap / --blocks_to_swap), DDP refuses it: disable that offload with multi-GPU, or "
+           "train on a single GPU with it. " if ev.data.get("block_swap") == "placement" else "")
+        + ("DDP's other constructor checks name a module with no parameter that requires a gradient (freeze less, "
+           "or do not wrap it in DDP), uninitialized (lazy) parameters (run one forward before wrapping), or "
+           "device_ids with more than one entry (one GPU per process: device_ids=[local_rank]). "
+           if ev.data.get("block_swap") != "named" else "")
+        + _CUT_TB_FIX,
         "low", [], [ev.brief()], job_wide=True)
 
 
