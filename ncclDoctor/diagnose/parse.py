@@ -210,6 +210,9 @@ def _json_record_line(text: str) -> str | None:
 _CUDA_TB_NEAR = 16  # lines from NCCL's CUDA WARN to the traceback it raised: its return trail between
 
 
+# torch DataLoader's _next_data code line calling _process_data (parse's loader_reraise): the exact line, nothing else
+_R_NEXT_DATA_CODE = re.compile(r"return self\._process_data\(data(?:, ?worker_id)?\)$")
+
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -1779,8 +1782,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 ev.rank = None  # the job's optimizer set-up every process shares: no rank's own line
                 self.aside.append(ev)
             return None
-        if "_process_data(" in body and 'File "' not in body and S.R_PROCESS_DATA_CALL.search(body):
-            self._loader_reraise(lineno, text)  # _next_data's code line: "return self._process_data(data)"
+        if "_process_data(" in body and 'File "' not in body and _R_NEXT_DATA_CODE.match(body.strip()) and (
+                self._tb.frame[0] != lineno - 1
+                or (self._tb.func == "_next_data" and "dataloader" in self._tb.frame[1])):
+            # _next_data's own code line, torch's exact "return self._process_data(data)" (", worker_id" in newer
+            # torch), right under its frame where that frame was read: a dataset's own "self.items =
+            # self._process_data(raw)" is no DataLoader re-raising (review 92 s1 #14)
+            self._loader_reraise(lineno, text)
         if ".grad." in body and (ga := S.R_GRAD_ATTR.search(body)):
             self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
