@@ -25,8 +25,6 @@ _NORM_INPUT = re.compile(r"^expected (?:at least )?\dD (?:or \dD )?input \(got \
 # autograd formula in the installed torch (FP8 _scaled_mm, int4 / int8 packed matmuls)
 _NO_DERIVATIVE = re.compile(r"^derivative for (?:aten::)?(?P<op>\w{1,80}) is not implemented")
 _DOUBLE_OP = re.compile(r"backward|_elemt$")
-# torch's autograd module: its grad() frame raising it is torch.autograd.grad (a gradient penalty's create_graph)
-_AUTOGRAD_FILE = re.compile(r"[/\\]torch[/\\]autograd[/\\]__init__\.py$")
 # apex's welford kernel refusing a 2-D (N, C) input: "Dimension out of range (expected to be in range of [-2, 1], ...)"
 _DIM_RANGE = re.compile(r"^Dimension out of range\b")
 # a norm layer refusing an input on the wrong device (torch's SyncBatchNorm: "SyncBatchNorm expected input tensor to
@@ -92,7 +90,7 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     launcher record naming a rank: a property of the model every rank builds alike, config, no rank. The text says
     what was read: input dimensions only for _NORM_INPUT or apex's "Dimension out of range"; a CPU input for a
     device check (_NORM_DEVICE); else the message quoted with a neutral norm-layer fix. A double backward only where
-    the op is a backward kernel (_DOUBLE_OP) or torch.autograd.grad raised it; else the op has no backward at all."""
+    the op is a backward kernel (_DOUBLE_OP); else the op has no backward at all."""
     one = _one_error_alone(c)
     if one is None or c.child_failures:
         return None
@@ -106,10 +104,10 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     frame = str(excs[-1].data.get("frame_file") or "")
     if cls == "RuntimeError" and d is not None:
         op = d.group("op")
-        # a double backward only where the op is itself a backward kernel, or torch.autograd.grad raised it (a
-        # gradient penalty's create_graph); else the op has no backward at all in the installed torch
-        double = _DOUBLE_OP.search(op) is not None or (
-            excs[-1].data.get("frame_func") == "grad" and _AUTOGRAD_FILE.search(frame) is not None)
+        # a double backward only where the op is itself a backward kernel (its derivative is what the second pass
+        # needs); a forward op with no derivative fails the first-order pass already -- loss.backward() or
+        # autograd.grad, create_graph or not: the op has no backward at all in the installed torch
+        double = _DOUBLE_OP.search(op) is not None
         return Verdict(
             "config",
             f"autograd refused to differentiate {op} ({said}, {where}): "
