@@ -910,11 +910,11 @@ def _super_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     on every rank: config, no rank. The frame that RAISED it (parse: frame_file) must be an installed package's
     (site-packages/<pkg>/, not torch's own): a traceback through a model's forward always shows torch's call machinery
     (module.py _call_impl), so a torch frame above proves nothing. Only where the raising frame was not read (its
-    lines carry no trigger word, or a paste wrapped past reading) does a private name fall back, and then only in a
-    traceback whose frames read run through an installed library other than torch (tb_pkgs: mmcv-2171's registry /
-    norm frames); no package is named then. The script's own class raising it
-    (its own models/x.py: the code's own error, rule BJ (2)), a dunder name, or a launcher's record naming one worker
-    of several is not read here."""
+    lines carry no trigger word, or a paste wrapped past reading) does a private name fall back, and then only where
+    no frame was read at all (mmcv-2171 wrapped at 80) or those read run through an installed library other than
+    torch (tb_pkgs: mmcv-2171's registry / norm frames) -- not torch's call machinery alone; no package is named.
+    The script's own class raising it (its own models/x.py: the code's own error, rule BJ (2)), a dunder name, or a
+    launcher's record naming one worker of several is not read here."""
     one = _one_error_matching(c, "AttributeError", _SUPER_LACKS)
     if one is None:
         return None
@@ -931,8 +931,9 @@ def _super_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         if not all(raised) or any(r.group(1).split(".")[0] == "torch" for r in raised):
             return None  # the script's own class (or torch's own code): not a mismatch of two installs
         pkg = raised[-1].group(1).split(".")[0]
-    elif attr.startswith("_") and any(p.split(".")[0] != "torch" for e in excs for p in e.data.get("tb_pkgs") or []):
-        pkg = ""  # its frames not read, but those read run through an installed library other than torch
+    elif attr.startswith("_") and (not (read := [p.split(".")[0] for e in excs for p in e.data.get("tb_pkgs") or []])
+                                   or any(p != "torch" for p in read)):
+        pkg = ""  # no frame read (a wrapped paste), or those read run through an installed library other than torch
     else:
         return None
     if _one_worker_of_several(c, excs):
