@@ -78,6 +78,11 @@ def test_an_installed_librarys_super_call_still_reads_config(tmp_path):
     v, acc = _case(tmp_path, "mmcv-2171-syncbn-specify-ddp-gpu-num-torch19-mmcv130")
     assert v["cause"] == "config" and not acc and "_specify_ddp_gpu_num" in v["fix"], v
     assert "<package>" not in v["summary"] + v["fix"], v
+    # no frame read at all (a paste wrapped past reading): the private name, no package named
+    bare = ("Traceback (most recent call last):\n"
+            "AttributeError: 'super' object has no attribute '_specify_ddp_gpu_num'\n")
+    v, acc = _verdict(tmp_path, bare)
+    assert v["cause"] == "config" and not acc and "<package>" not in v["summary"] + v["fix"], v
 
 
 # --- 3. 'When X is enabled, ... is expected to': the model's return only -----------------------------------------
