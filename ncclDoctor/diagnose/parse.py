@@ -213,6 +213,7 @@ _CUDA_TB_NEAR = 16  # lines from NCCL's CUDA WARN to the traceback it raised: it
 # torch DataLoader's _next_data code line calling _process_data (parse's loader_reraise): the exact line, nothing else
 _R_NEXT_DATA_CODE = re.compile(r"return self\._process_data\(data(?:, ?worker_id)?\)$")
 
+
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
