@@ -229,6 +229,10 @@ def _json_record_line(text: str) -> str | None:
 _CUDA_TB_NEAR = 16  # lines from NCCL's CUDA WARN to the traceback it raised: its return trail between
 
 
+# torch DataLoader's _next_data code line calling _process_data (parse's loader_reraise): the exact line, nothing else
+_R_NEXT_DATA_CODE = re.compile(r"return self\._process_data\(data(?:, ?worker_id)?\)$")
+
+
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -986,6 +990,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # the module and device arguments, its API's checks of a call): DDP refusing how it was called, before any
             # collective (verdict.unread._cut_where; lead rules BQ (3), BG (5); round 92's sd-scripts-pr1374)
             ev.data["ddp_refused"] = True
+            if any(w in seen for w in ("blocks_to_swap", "swapping_blocks", "swap_blocks", "block_swap")):
+                # the stack cut names block swapping (sd-scripts' --blocks_to_swap: blocks kept on the CPU and
+                # swapped in, the module on two device kinds): its fix, not every DDP refusal's (review 92 s1 #13)
+                ev.data["block_swap"] = "named"
+            elif "prepare_model" in seen and "device_placement" in seen:
+                # accelerate's prepare_model wrapping the model, the script choosing its placement: a module the
+                # script kept on the CPU (device_placement=False, as block swapping does) is one reading of it
+                ev.data["block_swap"] = "placement"
         ev.rank = None
         self.aside.append(ev)
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])
@@ -1798,8 +1810,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 ev.rank = None  # the job's optimizer set-up every process shares: no rank's own line
                 self.aside.append(ev)
             return None
-        if "_process_data(" in body and 'File "' not in body and S.R_PROCESS_DATA_CALL.search(body):
-            self._loader_reraise(lineno, text)  # _next_data's code line: "return self._process_data(data)"
+        if "_process_data(" in body and 'File "' not in body and _R_NEXT_DATA_CODE.match(body.strip()) and (
+                self._tb.frame[0] != lineno - 1
+                or (self._tb.func == "_next_data" and "dataloader" in self._tb.frame[1])):
+            # _next_data's own code line, torch's exact "return self._process_data(data)" (", worker_id" in newer
+            # torch), right under its frame where that frame was read: a dataset's own "self.items =
+            # self._process_data(raw)" is no DataLoader re-raising (review 92 s1 #14)
+            self._loader_reraise(lineno, text)
         if ".grad." in body and (ga := S.R_GRAD_ATTR.search(body)):
             self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):

@@ -3218,9 +3218,11 @@ R_SETTINGS_CHECK = re.compile(
     r"|\b(?:hostname|host name|port number|port) of the rendezvous endpoint\b"
     # a framework's own check naming a training setting switched on and what the model must then be ("When knowledge
     # distillation is enabled, the model is expected to return a Tuple[Tensor, Tensor] ..."): the setting every
-    # worker is launched with does not fit the model it chose (lead rules W, BF (3), U (2); round 92's deit-103)
-    r"|^When (?P<enabled>[a-z][\w -]{0,60}?) (?:is|are) (?:enabled|turned on|switched on|used|set),? [^\n]{0,200}?"
-    r"\b(?:is|are) expected to\b")
+    # worker is launched with does not fit the model it chose (lead rules W, BF (3), U (2); round 92's deit-103). Its
+    # subject must be the model and what it returns: "When packing is enabled, each sample is expected to fit in
+    # max_seq_len" is a check of one rank's own data (rule A / BJ (2)), no setting the model does not fit
+    r"|^When (?P<enabled>[a-z][\w -]{0,60}?) (?:is|are) (?:enabled|turned on|switched on|used|set),? the model "
+    r"(?:is|are) expected to (?:return|output)\b")
 # A training framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q): the
 # transformers integration's trainer_config_finalize ("Please correct the following DeepSpeed config values that
 # mismatch TrainingArguments values:", then one "- ds X=a vs hf Y=b" line each -- raised as a ValueError, or the message

@@ -634,12 +634,13 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints NCCL's own reason (a CUDA error, a GPU another process holds, a device "
                      "CUDA_VISIBLE_DEVICES hides: check nvidia-smi) and the NCCL version each library loads (a "
                      "framework bundling its own NCCL beside torch's). " + abort_fix)
-    reraise = next((e for e in c.samples.get("loader_reraise", []) if e.data.get("rank") in (ranks[0], None)),
-                   None) if single and ranks and codes == [1] else None
+    reraise = next((e for e in c.samples.get("loader_reraise", []) if e.data.get("rank") in (ranks[0], None)
+                    and not _raised_under(c, e)), None) if single and ranks and codes == [1] else None
     if reraise is not None:
         # that rank's own traceback (its tag the record's rank, or untagged beside the one failure) goes through the
         # DataLoader re-raising a worker's exception, cut before its text: the worker's exception is the cause to
-        # surface (lead rules A, AU (4), BB (3); round 92's union14m-33). Not read so: a tag of another rank
+        # surface (lead rules A, AU (4), BB (3); round 92's union14m-33). Not read so: a tag of another rank, or a
+        # re-raise whose exception ("Caught X in DataLoader worker process N") the lines show under it (_raised_under)
         r = ranks[0]
         cause += (f" (a traceback {'of rank ' + str(r) + ' ' if reraise.data.get('rank') is not None else ''}above "
                   "the record stops where the DataLoader re-raises a worker's exception)")
@@ -1815,3 +1816,16 @@ def _sglang_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--cuda-graph-max-bs or a lower --mem-fraction-static (graph capture needs free GPU memory beside the KV "
         "cache); out of memory on that one GPU: check nvidia-smi for another process on it.",
         "medium", [r], [e.brief()])
+
+
+def _raised_under(c: Collected, ev) -> bool:
+    """An exception line of the same input a few lines under ``ev`` (a DataLoader's re-raise line): its traceback goes
+    on to the exception it re-raises, shown in the lines -- not cut at the re-raise (review 92 s1 #14)."""
+    path, _, at = ev.where.rpartition(":")
+    if not at.isdigit():
+        return False
+    for e in c.exceptions:
+        p, _, n = e.where.rpartition(":")
+        if p == path and n.isdigit() and 0 < int(n) - int(at) <= 8:
+            return True
+    return False

@@ -907,32 +907,56 @@ def _super_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     (``_one_error_alone``): the package's class calls super().A on the class it subclasses from another library
     (mmcv's SyncBatchNorm wrapper on torch's SyncBatchNorm, whose _specify_ddp_gpu_num torch 1.9 removed), which the
     installed version of that library no longer (or not yet) has -- the two installs' versions do not match, the same
-    on every rank: config, no rank. A public name with no installed package's frame (the script's own class), a
-    dunder name, or a launcher's record naming one worker of several is not read here."""
+    on every rank: config, no rank. The frame that RAISED it (parse: frame_file) must be an installed package's
+    (site-packages/<pkg>/, not torch's own): a traceback through a model's forward always shows torch's call machinery
+    (module.py _call_impl), so a torch frame above proves nothing. Only where the raising frame was not read (its
+    lines carry no trigger word, or a paste wrapped past reading) does a private name fall back, and then only where
+    no frame was read at all (mmcv-2171 wrapped at 80) or those read run through an installed library other than
+    torch (tb_pkgs: mmcv-2171's registry / norm frames) -- not torch's call machinery alone; no package is named.
+    The script's own class raising it (its own models/x.py: the code's own error, rule BJ (2)), a dunder name, or a
+    launcher's record naming one worker of several is not read here."""
     one = _one_error_matching(c, "AttributeError", _SUPER_LACKS)
     if one is None:
         return None
     excs, kind, message, m = one
     attr = m.group("attr")
-    pkgs = [p for e in excs for p in (e.data.get("tb_pkgs") or [])]
-    # an installed package's frame shown, or a private name: a base class's internals, which change between releases
-    if (attr.startswith("__") or not (pkgs or attr.startswith("_"))
+    if (attr.startswith("__")
             or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings"))):
+        return None
+    # the raising frame: an installed package's own code (not torch's), or -- no frame read -- a private name (a base
+    # class's internals, which change between releases)
+    files = [str(e.data.get("frame_file") or "") for e in excs]
+    raised = [S.R_SITE_PACKAGE.search(f) for f in files if f]
+    if raised:
+        if not all(raised) or any(r.group(1).split(".")[0] == "torch" for r in raised):
+            return None  # the script's own class (or torch's own code): not a mismatch of two installs
+        pkg = raised[-1].group(1).split(".")[0]
+    elif attr.startswith("_") and (not (read := [p.split(".")[0] for e in excs for p in e.data.get("tb_pkgs") or []])
+                                   or any(p != "torch" for p in read)):
+        pkg = ""  # no frame read (a wrapped paste), or those read run through an installed library other than torch
+    else:
         return None
     if _one_worker_of_several(c, excs):
         return None  # rule A reads the launcher's record
-    pkg = pkgs[-1] if pkgs else "<package>"  # the frames not read: the one the traceback names
+    who = f"{pkg}'s code" if pkg else "an installed library's code (the frame that raised it)"
+    lib = pkg or "that library"
     return Verdict(
         "config",
-        f"{pkg}'s code called super().{attr}() and the class it subclasses has no '{attr}' ({kind}: {message[:200]}, "
-        f"{excs[-1].where}): {pkg} subclasses a class of another installed library (torch's) as an older or newer "
+        f"{who} called super().{attr}() and the class it subclasses has no '{attr}' ({kind}: {message[:200]}, "
+        f"{excs[-1].where}): {lib} subclasses a class of another installed library (torch's) as an older or newer "
         f"version of it had that class -- '{attr}' was removed from (or not yet added to) the installed version, so "
         "the two installs' versions do not match, the same install on every rank: no rank is at fault",
-        f"Install matching torch / {pkg} versions (or {pkg} and whichever library's class it subclasses): check the "
-        f"torch version (pip show torch {pkg}) against the versions {pkg}'s install table or requirements name, then "
-        f"upgrade {pkg} to a release built for the installed torch (pip install -U {pkg}; for a package with compiled "
-        f"ops, the wheel built for that torch and CUDA version), or downgrade torch to the release that still has "
-        f"'{attr}'"
+        (f"Install matching torch / {pkg} versions (or {pkg} and whichever library's class it subclasses): check the "
+         f"torch version (pip show torch {pkg}) against the versions {pkg}'s install table or requirements name, then "
+         f"upgrade {pkg} to a release built for the installed torch (pip install -U {pkg}; for a package with "
+         "compiled ops, the wheel built for that torch and CUDA version), or downgrade torch to the release that "
+         f"still has '{attr}'" if pkg else
+         "Install matching versions of torch and the library whose class calls super()."
+         f"{attr}() (the full traceback names it: the installed package whose frame raised it): check "
+         "both versions (pip show torch and that package) against the versions the library's install table or "
+         "requirements name, then upgrade the library to a release built for the installed torch (for a package "
+         "with compiled ops, the wheel built for that torch and CUDA version), or downgrade torch to the release "
+         f"that still has '{attr}'")
         + ("; torch 1.9 removed _specify_ddp_gpu_num from SyncBatchNorm, so until the versions match norm_cfg "
            "SyncBN -> BN also runs" if attr == "_specify_ddp_gpu_num" else "") + ". Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)

@@ -20,8 +20,16 @@ from ncclDoctor.diagnose.verdict.launch import _one_error_alone
 # torch's norm layers' own input check (_check_input_dim of BatchNorm*d / SyncBatchNorm / InstanceNorm*d): "expected
 # at least 3D input (got 2D input)", "expected 4D input (got 3D input)", "expected 2D or 3D input (got 4D input)"
 _NORM_INPUT = re.compile(r"^expected (?:at least )?\dD (?:or \dD )?input \(got \dD input\)")
-# autograd refusing a backward through an operation it has no derivative for (a double backward, create_graph=True)
+# autograd refusing a backward through an operation it has no derivative for: a double backward (create_graph=True)
+# where the op is itself a backward kernel (_DOUBLE_OP), else a plain first-order backward through an op with no
+# autograd formula in the installed torch (FP8 _scaled_mm, int4 / int8 packed matmuls)
 _NO_DERIVATIVE = re.compile(r"^derivative for (?:aten::)?(?P<op>\w{1,80}) is not implemented")
+_DOUBLE_OP = re.compile(r"backward|_elemt$")
+# apex's welford kernel refusing a 2-D (N, C) input: "Dimension out of range (expected to be in range of [-2, 1], ...)"
+_DIM_RANGE = re.compile(r"^Dimension out of range\b")
+# a norm layer refusing an input on the wrong device (torch's SyncBatchNorm: "SyncBatchNorm expected input tensor to
+# be on GPU or privateuseone")
+_NORM_DEVICE = re.compile(r"\b(?:on GPU|on CUDA|cuda device|CUDA tensor|GPU tensor)", re.IGNORECASE)
 # a norm layer's installed module (torch/nn/modules/batchnorm.py, apex's optimized_sync_batchnorm_kernel.py, a
 # library's sync_bn.py): the frame the error was raised in
 _NORM_FILE = re.compile(r"(?:batch_?norm|sync_?bn)\w{0,40}\.py$", re.IGNORECASE)
@@ -37,8 +45,31 @@ _NORM_FIX = (
     "the config). Then relaunch.")
 
 
-def _no_derivative_fix(op: str) -> str:
+_NORM_DEVICE_FIX = (
+    "The norm layer was handed an input on a device it does not run on: torch's SyncBatchNorm runs only on GPUs, and "
+    "its input (or the model) is still on the CPU. Move the model and each batch to the rank's GPU before the forward "
+    "(model.to(device) after torch.cuda.set_device(local_rank); inputs .to(device) / .cuda(local_rank)), and use "
+    "SyncBatchNorm only for the multi-GPU CUDA run -- convert_sync_batchnorm only under DDP on CUDA, plain "
+    "BatchNorm for a CPU, single-process or eval run (or convert back before CPU inference). Then relaunch.")
+_NORM_OTHER_FIX = (
+    "Read the norm layer's own check the message quotes: the BN / SyncBatchNorm layer the frames name refused what "
+    "it was given in the model every rank builds (its input, its device or dtype, or the settings it was built with: "
+    "num_features, process group, momentum). Fix what the message names at that layer -- the input fed to it, the "
+    "layer's construction, or plain BatchNorm instead of SyncBatchNorm where the check is SyncBN's own -- then "
+    "relaunch.")
+
+
+def _no_derivative_fix(op: str, double: bool) -> str:
     sync = "batch_norm" in op or "elemt" in op
+    if not double:
+        return (
+            f"autograd has no derivative for {op}: the installed torch has no backward formula for that operation, so "
+            "a plain backward (loss.backward()) through the layer using it fails -- an op built for inference or "
+            "frozen weights (FP8 _scaled_mm, int4 / int8 packed matmuls, a custom kernel with no autograd formula). "
+            "Keep that op out of the trained path: run the layers using it frozen / under torch.no_grad, or use the "
+            "library's trainable layer for it (the FP8 / quantisation library's own Linear or autograd.Function, "
+            "which defines the backward), or upgrade torch / that library to a release that implements the op's "
+            "backward. Then relaunch.")
     return (
         f"autograd has no derivative for {op}: a double backward (a loss built from gradients with create_graph=True:"
         " a gradient penalty, GradNorm, MAML) runs back through a layer whose backward is not differentiable. "
@@ -56,7 +87,10 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BW (2): every exception shown is one error -- a norm layer's own input check (_NORM_INPUT, or any
     error raised in an installed norm layer's module: _NORM_FILE, apex's welford kernel refusing a 2-D input), or
     autograd's missing derivative (_NO_DERIVATIVE) -- with no NCCL, CUDA, timeout or connection failure and no
-    launcher record naming a rank: a property of the model every rank builds alike, config, no rank."""
+    launcher record naming a rank: a property of the model every rank builds alike, config, no rank. The text says
+    what was read: input dimensions only for _NORM_INPUT or apex's "Dimension out of range"; a CPU input for a
+    device check (_NORM_DEVICE); else the message quoted with a neutral norm-layer fix. A double backward only where
+    the op is a backward kernel (_DOUBLE_OP); else the op has no backward at all."""
     one = _one_error_alone(c)
     if one is None or c.child_failures:
         return None
@@ -67,26 +101,41 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     where = excs[-1].where
     said = f"{kind}: {(message or '')[:200]}"
     d = _NO_DERIVATIVE.match(message or "")
+    frame = str(excs[-1].data.get("frame_file") or "")
     if cls == "RuntimeError" and d is not None:
         op = d.group("op")
+        # a double backward only where the op is itself a backward kernel (its derivative is what the second pass
+        # needs); a forward op with no derivative fails the first-order pass already -- loss.backward() or
+        # autograd.grad, create_graph or not: the op has no backward at all in the installed torch
+        double = _DOUBLE_OP.search(op) is not None
         return Verdict(
             "config",
-            f"autograd refused to differentiate {op} ({said}, {where}): a backward through the model's layers with "
-            "create_graph (a gradient of gradients) reaches an operation torch has no derivative for"
+            f"autograd refused to differentiate {op} ({said}, {where}): "
+            + ("a backward through the model's layers with create_graph (a gradient of gradients) reaches an "
+               "operation torch has no derivative for" if double else
+               "a backward through the model's layers reaches an operation the installed torch has no backward "
+               "formula for")
             + (" -- SyncBatchNorm's backward kernel" if "batch_norm" in op else "")
             + ": a layer of the model every rank builds and runs alike, the installed torch's own limit, so the rank "
             "shown raising it is no culprit",
-            _no_derivative_fix(op), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
-    frame = str(excs[-1].data.get("frame_file") or "")
+            _no_derivative_fix(op, double), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     in_norm = bool(frame) and _NORM_FILE.search(frame) is not None and _LIB_PATH.search(frame) is not None
-    if not ((cls == "ValueError" and _NORM_INPUT.match(message or "")) or (
-            in_norm and cls in ("RuntimeError", "ValueError", "IndexError"))):
+    dims = (cls == "ValueError" and _NORM_INPUT.match(message or "") is not None) or (
+        in_norm and cls == "RuntimeError" and _DIM_RANGE.match(message or "") is not None)
+    if not (dims or (in_norm and cls in ("RuntimeError", "ValueError", "IndexError"))):
         return None
+    device = not dims and _NORM_DEVICE.search(message or "") is not None
     return Verdict(
         "config",
         f"the norm layer's own check refused its input ({said}, {where}"
         + (f"; raised in {frame.replace(chr(92), '/').rsplit('/', 1)[-1]}" if frame else "")
-        + "): a batch-norm / SyncBatchNorm layer of the model was handed an input of dimensions it does not accept "
-        "(a 2-D (N, C) tensor where SyncBN needs at least 3 dims) -- a layer of the model every rank builds alike on "
-        "the same installed library, so the rank shown raising it is no culprit",
-        _NORM_FIX, "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+        + "): "
+        + ("a batch-norm / SyncBatchNorm layer of the model was handed an input of dimensions it does not accept "
+           "(a 2-D (N, C) tensor where SyncBN needs at least 3 dims)" if dims else
+           "a SyncBatchNorm layer of the model was handed an input that is not on a GPU (the model or its input "
+           "left on the CPU)" if device else
+           "a batch-norm / SyncBatchNorm layer of the model refused what it was given, as the message says")
+        + " -- a layer of the model every rank builds alike on the same installed library, so the rank shown "
+        "raising it is no culprit",
+        _NORM_FIX if dims else _NORM_DEVICE_FIX if device else _NORM_OTHER_FIX,
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)

@@ -670,6 +670,8 @@ def _py_exception_fix(what: str) -> str:
         return (_CPU_TENSOR_FIX if _R_DEVICE_CPU.search(what) else "") + _DEVICE_MISMATCH
     if "object has no attribute" in what and _R_STR_MODULE_ATTR.search(what):
         return _STR_MODULE_FIX.format(attr=_R_STR_MODULE_ATTR.search(what).group("attr"))
+    if "'str' object has no attribute" in what and (m := _R_STR_TENSOR_ATTR.search(what)):
+        return _STR_TENSOR_FIX.format(attr=m.group("attr"))
     if "out of bounds for dimension" in what and (m := _R_INDEX_PAST_END.search(what)):
         return _INDEX_PAST_END_FIX.format(**m.groupdict())
     if "_fsdp_wrapped_module" in what and _R_FSDP_KEY.search(what):
@@ -719,11 +721,21 @@ _CPU_TENSOR_FIX = ("One of the two devices is the CPU: a tensor the code keeps o
 # an nn.Module method called on a str ("'str' object has no attribute 'named_parameters'"): a model the code expects
 # as a module reached it as its path or name -- a config value or command-line argument never loaded, or a DDP launch
 # that re-creates the trainer in each worker from string arguments (ultralytics' generated DDP script). That rank's
-# own exception in code every rank runs (lead rules BJ (2), BG (4); round 92's yolo-distiller-4). A str's own missing
-# method ('str' object has no attribute 'decode') is not read so.
+# own exception in code every rank runs (lead rules BJ (2), BG (4); round 92's yolo-distiller-4). Only nn.Module's
+# own methods: a tensor's (.to / .cuda / .half / .float) on a str is the everyday batch-dict bug (_R_STR_TENSOR_ATTR),
+# and a str's own missing method ('str' object has no attribute 'decode') is not read so.
 _R_STR_MODULE_ATTR = re.compile(
     r"'str' object has no attribute '(?P<attr>named_parameters|parameters|named_modules|modules|state_dict|"
-    r"load_state_dict|named_buffers|buffers|eval|train|cuda|half|float|to|forward|requires_grad_|zero_grad)'")
+    r"load_state_dict|named_buffers|buffers|requires_grad_|zero_grad)'")
+# a tensor's device / dtype move called on a str ("'str' object has no attribute 'to'"): the code iterates a batch
+# that is a dict (its keys are the strs) or a list holding strings (ids, paths, texts the collate left as they were)
+_R_STR_TENSOR_ATTR = re.compile(r"'str' object has no attribute '(?P<attr>to|cuda|half|float|long|pin_memory)'")
+_STR_TENSOR_FIX = ("'str' object has no attribute '{attr}': the code calls the tensor method .{attr}() on a str -- "
+                   "it iterates a batch that is a dict (iterating a dict gives its keys, the strs) or a list holding "
+                   "strings (sample ids, paths or texts the collate function left as they were). Move the batch's "
+                   "tensors by key -- {{k: v.to(device) for k, v in batch.items()}}, or only the values that are "
+                   "tensors (isinstance(v, torch.Tensor)) -- or make the collate function return tensors only (the "
+                   "strings kept apart); print type(batch) and its keys on the first step to see which it is. ")
 _STR_MODULE_FIX = ("'str' object has no attribute '{attr}': the object the code calls .{attr}() on is a str -- a "
                    "model (or module) passed by its path or name, not loaded: a config value or argument that was "
                    "never built into the model, or a model handed to a launcher that starts the DDP workers from "
@@ -2561,8 +2573,11 @@ def _ddp_refused_cut(ev, who: str) -> Verdict:
     (at most its class shown): DDP refused how it was called -- at construction the module and device arguments it was
     given (a module not on the rank's GPU, parameters on devices of two kinds), the same code on every rank, as
     ragatouille-81 reads DDP's device_ids refusal with its message: invalid_usage, no rank named, whatever rank tag the
-    lines carry (rule AG). Not read so: a cut inside DDP's constructor elsewhere (its broadcast of the module's state,
-    rule BH (2)), or a DDP check whose message is shown (usage._ddp_device_args reads it)."""
+    lines carry (rule AG). Block swapping is named in the fix only where the stack shows it (or accelerate's
+    prepare_model placing the model as the script chose): DDP's constructor refuses much else (no parameter requiring
+    a gradient, uninitialized parameters, several device_ids). Not read so: a cut inside DDP's constructor elsewhere
+    (its broadcast of the module's state, rule BH (2)), or a DDP check whose message is shown
+    (usage._ddp_device_args reads it)."""
     return Verdict(
         "invalid_usage",
         f"the input stops inside {who} traceback at the raise of DistributedDataParallel's own check ({ev.text[:200]}: "
@@ -2573,9 +2588,19 @@ def _ddp_refused_cut(ev, who: str) -> Verdict:
         "Show the full ValueError text (the line after 'raise err_type(err_msg)' names what DDP refused). DDP's input "
         "module must be on one device type: move the model to the rank's GPU before DistributedDataParallel (or "
         "before accelerator.prepare, which wraps it; accelerate's device_placement=False leaves the module on CPU), "
-        "with device_ids / output_device vs module parameters' device matched (device_ids=[local_rank]); no "
-        "CPU-offloaded/swapped blocks under DDP -- disable block swapping (blocks_to_swap / --blocks_to_swap, CPU "
-        "offload of layers) with multi-GPU, or train on a single GPU with block swapping. " + _CUT_TB_FIX,
+        "with device_ids / output_device vs module parameters' device matched (device_ids=[local_rank]). "
+        + ("The stack names block swapping: no CPU-offloaded/swapped blocks under DDP -- disable block swapping "
+           "(blocks_to_swap / --blocks_to_swap, CPU offload of layers) with multi-GPU, or train on a single GPU with "
+           "block swapping. " if ev.data.get("block_swap") == "named" else
+           "The model went through accelerate's prepare_model with the script's own device_placement: where the "
+           "script keeps layers on the CPU (device_placement=False for CPU-offloaded/swapped blocks -- block "
+           "swapping, blocks_to_swap / --blocks_to_swap), DDP refuses it: disable that offload with multi-GPU, or "
+           "train on a single GPU with it. " if ev.data.get("block_swap") == "placement" else "")
+        + ("DDP's other constructor checks name a module with no parameter that requires a gradient (freeze less, "
+           "or do not wrap it in DDP), uninitialized (lazy) parameters (run one forward before wrapping), or "
+           "device_ids with more than one entry (one GPU per process: device_ids=[local_rank]). "
+           if ev.data.get("block_swap") != "named" else "")
+        + _CUT_TB_FIX,
         "low", [], [ev.brief()], job_wide=True)
 
 
