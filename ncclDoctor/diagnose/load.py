@@ -776,6 +776,10 @@ SNIFF = 8192
 #             recommended minimum of 5.5.0; this can cause the process to hang", which holds no other word: no failure
 #             (lead rule K), but the kernel upgrade is a fix word for a traceback cut before its error (parse's
 #             kernel_old, verdict.unread._kernel_warned, lead rule T; round 92's medusa-134)
+#   ran time out  ProcessGroupXCCL's (torch-xpu-ops) blocking wait giving up on its work ("[E302 ...
+#             ProcessGroupXCCL.cpp:231] Work ran time out after 3009 milliseconds."), which holds no other word: a
+#             collective this process waited in timed out (S.R_XCCL_WORK_TIMEOUT, readers.watchdog, lead rules B, E,
+#             AI (4); round 93's torch-xpu-ops-2968)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -866,7 +870,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
-            b"recommended minimum")
+            b"recommended minimum", b"ran time out")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

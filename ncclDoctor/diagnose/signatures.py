@@ -2978,6 +2978,10 @@ R_PG_WATCHDOG_DONE = re.compile(r"\bRank \d{1,7}\] (?:NCCL|Process group|Process
 # only that path prints it so (the watchdog's own, after an NCCL error, is "Watchdog wrote aborted ..."): this rank
 # waited in a collective until its timeout (lead rule B)
 R_BLOCKING_ABORT = re.compile(r"\bRank \d{1,7}\] Wrote aborted communicator id to store\b")
+# ProcessGroupXCCL's (torch-xpu-ops, Intel's XCCL) blocking wait giving up on its work: "[E302 ...
+# ProcessGroupXCCL.cpp:231] Work ran time out after 3009 milliseconds." -- its WorkXCCL's synchronize, this process
+# waiting in a collective past its timeout, no SeqNum, op or rank shown (lead rule B's timeout, as NCCL's blocking wait)
+R_XCCL_WORK_TIMEOUT = re.compile(r"\bWork ran time out after (\d{1,12}) milliseconds")
 # The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
 # torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"
@@ -3123,6 +3127,11 @@ R_COLL_TENSOR_CHECK = re.compile(r"\b(?:output|input) tensor (?:size )?must (?:b
 # loads holds too few usable entries (lead rules BF (3), Q; round 91's gpt-sovits-669). Group 1 the list's name, which
 # must name data (data_list_name): a count of ranks, devices or a batch's tensors is not this
 R_ASSERT_DATA_MIN = re.compile(r"^assert\s{1,4}len\(\s{0,4}([A-Za-z_][\w.]{0,80})\s{0,4}\)\s{0,4}>=?\s{0,4}\d{1,6}\b")
+# a distributed sampler's own check that every replica is given at least one sample: its per-replica count
+# (DistributedSampler's num_samples, the dataset split over the world) against 1 -- "assert self.num_samples >= 1 or
+# self.total_size == 0" (Lightning's UnrepeatedDistributedSampler, round 93's darts-1945): a dataset smaller than the
+# processes launched, the layout every rank shares (lead rules W, BU (1); readers.crash's replica_min)
+R_ASSERT_REPLICA_MIN = re.compile(r"^assert\s{1,4}(?:self\.)?num_samples\s{0,4}(?:>=\s{0,4}1|>\s{0,4}0)(?![\w.])")
 # a name's parts (split at '_', '.' and a camelCase step, lower-cased) naming data: a part that is, or ends in, a data
 # word ('text', 'audiopaths', 'filelist', 'wav_scp' -> 'wav') ...
 R_DATA_LIST_PART = re.compile(r"[a-z]{0,12}(?:path|file|list|data|dataset|sample|text|entry|entrie|example|record|"

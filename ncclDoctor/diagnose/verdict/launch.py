@@ -1662,6 +1662,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _data_min(e, evs)
     if e.data.get("no_data"):
         return _no_data(e, evs)
+    if e.data.get("replica_min"):
+        return _replica_min(e, evs)
     if e.data.get("unreadable"):
         return _unreadable(e, evs)
     if e.data.get("reused"):
@@ -2632,6 +2634,26 @@ def _data_min(e, evs: list) -> Verdict:
         "feature-extraction steps) so the extracted files are there, check the list's paths point at them (the "
         "experiment / logs folder the config names), and keep the batch size smaller than the dataset; then "
         "relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _replica_min(e, evs: list) -> Verdict:
+    """Lead rules W, BU (1), AC (1) (round 93's darts-1945): a bare AssertionError under a distributed sampler's own
+    `assert self.num_samples >= 1 ...` (readers.crash's replica_min) -- the sampler splits the data set over the
+    processes launched and a replica was left with no sample: a data set (often a prediction / validation set)
+    smaller than the world, a layout every rank shares, so config, no rank, the untagged traceback naming none. Not
+    read so: a num_samples check outside a sampler (neither the sampler's total_size nor its frame shown)."""
+    cond = e.data["settings"].split(" #", 1)[0].strip()
+    return Verdict(
+        "config",
+        f"the job stopped on a distributed sampler's own check, '{cond[:160]}' (AssertionError, {e.where}): the "
+        "sampler splits the data set over the processes launched and a replica got no sample -- the data set "
+        "(often the prediction / validation set) is smaller than the number of processes (the world size), the "
+        "launch's layout every rank shares, so no rank is at fault",
+        "Make the data set at least as large as the number of processes, or run this step on fewer devices: predict "
+        "/ evaluate on a single device (a separate Trainer with devices=1 for predict, or strategy 'auto' on one "
+        "GPU), or with fewer devices / larger eval set; in Lightning, use_distributed_sampler=False (or the "
+        "framework's sampler settings: drop_last, an unrepeated sampler) keeps the loader from splitting it.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
