@@ -67,3 +67,29 @@ def test_a_num_samples_assert_of_other_code_is_not_the_sampler(tmp_path):
             "    assert num_samples > 0\nAssertionError\n")
     v = _verdict(tmp_path, text)
     assert "sampler" not in v["summary"] and "devices=1" not in v["fix"], v
+
+
+# --- torch's distributed test harness exiting on its own GPU-count guard ---------------------------------------------
+_SKIP_TB = ("=========================== short test summary info ============================\n"
+            "FAILED [0.0031s] distributed/test_c10d_gloo.py::ProcessGroupGlooTest::test_allreduce_basics - "
+            "SystemExit: {code}\n"
+            "!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!\n"
+            '  File "/usr/lib/python3.11/site-packages/torch/testing/_internal/common_distributed.py", line 201, in '
+            "wrapper\n    sys.exit(TEST_SKIPS[{key}].exit_code)\nSystemExit: {code}\n")
+
+
+def test_the_harness_gpu_count_guard_exit_is_the_runner_not_a_rank(tmp_path):
+    """Lead rules Q, W, AU (2) (round 93, ci-infra-132): pytest reports a distributed test FAILED with SystemExit,
+    raised by the harness's own guard sys.exit(TEST_SKIPS["multi-gpu-N"].exit_code) -- the runner has fewer GPUs
+    than the test asks for, nothing distributed failed: config, no rank, the fix names a multi-GPU runner."""
+    d = _report(tmp_path, _SKIP_TB.format(key='"multi-gpu-4"', code=80))
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "multi-GPU runner" in v["fix"] and "skip_if_lt_x_gpu" in v["fix"], v
+
+
+def test_another_harness_skip_key_is_not_the_gpu_count(tmp_path):
+    """The near shape: the harness's exit on another skip key (a backend not built) is not read as a runner short of
+    GPUs."""
+    v = _verdict(tmp_path, _SKIP_TB.format(key='"backend_unavailable"', code=72))
+    assert "multi-GPU runner" not in v["fix"], v

@@ -780,6 +780,10 @@ SNIFF = 8192
 #             ProcessGroupXCCL.cpp:231] Work ran time out after 3009 milliseconds."), which holds no other word: a
 #             collective this process waited in timed out (S.R_XCCL_WORK_TIMEOUT, readers.watchdog, lead rules B, E,
 #             AI (4); round 93's torch-xpu-ops-2968)
+#   TEST_SKIPS  torch's distributed test harness exiting on its own guard that the host has the GPUs a test needs
+#             ("sys.exit(TEST_SKIPS[f"multi-gpu-{x}"].exit_code)", then "SystemExit: 77"), which holds no other word:
+#             a runner with fewer GPUs than the test asks for (S.R_TEST_SKIP_EXIT, crash reader: test_skip,
+#             verdict.launch._test_skip, lead rules Q, W, AU (2); round 93's ci-infra-132)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -870,7 +874,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
-            b"recommended minimum", b"ran time out")
+            b"recommended minimum", b"ran time out",
+            b"TEST_SKIPS")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -3132,6 +3132,13 @@ R_ASSERT_DATA_MIN = re.compile(r"^assert\s{1,4}len\(\s{0,4}([A-Za-z_][\w.]{0,80}
 # self.total_size == 0" (Lightning's UnrepeatedDistributedSampler, round 93's darts-1945): a dataset smaller than the
 # processes launched, the layout every rank shares (lead rules W, BU (1); readers.crash's replica_min)
 R_ASSERT_REPLICA_MIN = re.compile(r"^assert\s{1,4}(?:self\.)?num_samples\s{0,4}(?:>=\s{0,4}1|>\s{0,4}0)(?![\w.])")
+# torch's distributed test harness (torch.testing._internal.common_distributed) exiting on its own guard that the
+# host has the devices a test needs: "sys.exit(TEST_SKIPS[f"multi-gpu-{x}"].exit_code)" (skip_if_lt_x_gpu's wrapper,
+# exit code 77 for two GPUs), "...TEST_SKIPS["no_cuda"]...": the job placed on a runner with fewer GPUs than it asks
+# for, a setting every process shares (lead rules Q, W, AU (2); round 93's ci-infra-132; readers.crash's test_skip).
+# Other keys (a backend or world-size skip) are not read so.
+R_TEST_SKIP_EXIT = re.compile(r"\bsys\.exit\(\s{0,4}TEST_SKIPS\[\s{0,4}f?[\"'](?P<key>multi-gpu(?:-[\w{}]{1,12})?|"
+                              r"no_cuda|no_accelerator)[\"']\s{0,4}\]\.exit_code\s{0,4}\)")
 # a name's parts (split at '_', '.' and a camelCase step, lower-cased) naming data: a part that is, or ends in, a data
 # word ('text', 'audiopaths', 'filelist', 'wav_scp' -> 'wav') ...
 R_DATA_LIST_PART = re.compile(r"[a-z]{0,12}(?:path|file|list|data|dataset|sample|text|entry|entrie|example|record|"
