@@ -93,3 +93,33 @@ def test_another_harness_skip_key_is_not_the_gpu_count(tmp_path):
     GPUs."""
     v = _verdict(tmp_path, _SKIP_TB.format(key='"backend_unavailable"', code=72))
     assert "multi-GPU runner" not in v["fix"], v
+
+
+# --- two nodes' launch scripts exporting one RANK, then the bootstrap's wrong-sized messages -------------------------
+def _exports(rank: int) -> str:
+    return f"export MASTER_ADDR=10.8.0.5\nexport WORLD_SIZE=2\nexport MASTER_PORT=29511\nexport RANK={rank}\n"
+
+
+_TRUNC = ("/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:bootstrap_net_recv:99: Message truncated : "
+          "received 52 bytes instead of 8\n\n"
+          "/opt/nvshmem/src/modules/bootstrap/uid/bootstrap_uid.cpp:499: non-zero status: -3 "
+          "/opt/nvshmem/src/host/topo/topo.cpp:526: non-zero status: -3 allgather of ipc handles failed\n")
+
+
+def test_two_nodes_exporting_one_rank_before_a_truncated_bootstrap_is_the_launch(tmp_path):
+    """Lead rules AA (1), V (1), AJ (1) (round 93, deepep-121): both nodes' scripts export RANK=0 with WORLD_SIZE=2
+    and one MASTER_ADDR, then the unique-id bootstrap receives messages of the wrong size -- two processes
+    connecting as one rank, not a version mismatch: config, no rank, the fix gives the second node RANK=1."""
+    d = _report(tmp_path, "# node A\n" + _exports(0) + "# node B\n" + _exports(0)
+                + "python bench/test_ll.py\nAllocating buffer size: 1024.5 MB ...\n" + _TRUNC)
+    v = d["verdict"]
+    assert (v["cause"], v["culprits"]) == ("config", []) and not _accused(d), v
+    assert "RANK=1 on the second node" in v["fix"] and "Message truncated" in v["summary"], v
+
+
+def test_two_nodes_with_distinct_ranks_keep_the_bootstrap_reading(tmp_path):
+    """The near shape: the nodes' scripts export RANK=0 and RANK=1 -- launched consistently -- so the truncated
+    bootstrap keeps its own reading (NCCL's / NVSHMEM's set-up exchange, nccl_internal), not the launch."""
+    v = _verdict(tmp_path, "# node A\n" + _exports(0) + "# node B\n" + _exports(1)
+                 + "python bench/test_ll.py\n" + _TRUNC)
+    assert v["cause"] == "nccl_internal", v
