@@ -1877,7 +1877,7 @@ R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MAST
 # ... or exported by a launch script, one variable a line ("export RANK=0"; a redacted "export MASTER_ADDR=" left
 # empty): two nodes' scripts shown giving one RANK of one world (round 93's deepep-121; readers.settings._env_dict_key)
 R_ENV_EXPORT_KEY = re.compile(r"""^\s*export\s{1,4}(?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)=["']?"""
-                              r"""(?P<val>[\w.:-]{0,100})["']?\s*;?\s*$""")
+                              r"""(?P<val>[\w.:-]{0,100})["']?;?\s*$""")
 # A process's own announcement of its place in the world at init, "rank R/W" or "rank R of W" after "init:" (a
 # training script's "Distributed init: rank 0/2 - ./output.tmp/dist_init", the init method after " - "): two processes
 # announcing one rank of one world at once (readers.settings._init_rank_of, verdict.world._env_rank_twice)
