@@ -782,6 +782,14 @@ SNIFF = 8192
 #   trace cache  DeepSpeed ZeRO-3's "Invalidate trace cache @ step N: expected module A, but got module B", which
 #             holds no other word: informational, its prefetch trace recorded again (S.R_ZERO3_TRACE_CACHE, exit-noise
 #             reader: benign, verdict.noise._none, lead rules K, N; round 93's mplug-owl-208, llava-1749)
+#   ran time out  ProcessGroupXCCL's (torch-xpu-ops) blocking wait giving up on its work ("[E302 ...
+#             ProcessGroupXCCL.cpp:231] Work ran time out after 3009 milliseconds."), which holds no other word: a
+#             collective this process waited in timed out (S.R_XCCL_WORK_TIMEOUT, readers.watchdog, lead rules B, E,
+#             AI (4); round 93's torch-xpu-ops-2968)
+#   TEST_SKIPS  torch's distributed test harness exiting on its own guard that the host has the GPUs a test needs
+#             ("sys.exit(TEST_SKIPS[f"multi-gpu-{x}"].exit_code)", then "SystemExit: 77"), which holds no other word:
+#             a runner with fewer GPUs than the test asks for (S.R_TEST_SKIP_EXIT, crash reader: test_skip,
+#             verdict.launch._test_skip, lead rules Q, W, AU (2); round 93's ci-infra-132)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -872,7 +880,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
-            b"recommended minimum", b"trace cache")
+            b"recommended minimum", b"trace cache",
+            b"ran time out", b"TEST_SKIPS")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1125,7 +1134,8 @@ def _automata():
     round 90's fixes: trackers' prompts, pickling, save frames, segfault banners, oom-killer, fork
     safety, a node's death): six of 61 (at 60 a seventh would hold six); 371 (session 35, round 92's fixes: the
     DeepSpeed config checks, norm-layer frames, NumPy's ABI warning, the DataLoader's re-raise, accelerate's kernel
-    advisory): six of 62 (at 61 a seventh would hold five)."""
+    advisory): six of 62 (at 61 a seventh would hold five); 375 (round 93's fixes: DeepSpeed's op loads, ZeRO-3's
+    trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1136,7 +1146,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 62
+_CHUNK = 63
 _AUTOMATON: dict = {}
 
 

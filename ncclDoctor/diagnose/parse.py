@@ -1722,6 +1722,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
                 ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
             return ev
+        if "export" in body and ("RANK=" in body or "WORLD_SIZE=" in body or "MASTER_" in body) and (
+                ed := S.R_ENV_EXPORT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
+            return ev  # a launch script's exports, read as the dict's keys are (two nodes' scripts: rule AA (1))
         if "job will continue" in body and self._error_line is not None and 0 < lineno - self._error_line[0] <= 16:
             # Open MPI's help message that printed the "Error:" field ends saying the run goes on without the
             # component it could not set up ("You job will continue, but Open MPI will ignore the "ud" oob

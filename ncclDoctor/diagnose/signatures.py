@@ -1874,6 +1874,10 @@ R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distribute
 # was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
 R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
                             r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
+# ... or exported by a launch script, one variable a line ("export RANK=0"; a redacted "export MASTER_ADDR=" left
+# empty): two nodes' scripts shown giving one RANK of one world (round 93's deepep-121; readers.settings._env_dict_key)
+R_ENV_EXPORT_KEY = re.compile(r"""^\s*export\s{1,4}(?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)=["']?"""
+                              r"""(?P<val>[\w.:-]{0,100})["']?;?\s*$""")
 # A process's own announcement of its place in the world at init, "rank R/W" or "rank R of W" after "init:" (a
 # training script's "Distributed init: rank 0/2 - ./output.tmp/dist_init", the init method after " - "): two processes
 # announcing one rank of one world at once (readers.settings._init_rank_of, verdict.world._env_rank_twice)
@@ -2978,6 +2982,10 @@ R_PG_WATCHDOG_DONE = re.compile(r"\bRank \d{1,7}\] (?:NCCL|Process group|Process
 # only that path prints it so (the watchdog's own, after an NCCL error, is "Watchdog wrote aborted ..."): this rank
 # waited in a collective until its timeout (lead rule B)
 R_BLOCKING_ABORT = re.compile(r"\bRank \d{1,7}\] Wrote aborted communicator id to store\b")
+# ProcessGroupXCCL's (torch-xpu-ops, Intel's XCCL) blocking wait giving up on its work: "[E302 ...
+# ProcessGroupXCCL.cpp:231] Work ran time out after 3009 milliseconds." -- its WorkXCCL's synchronize, this process
+# waiting in a collective past its timeout, no SeqNum, op or rank shown (lead rule B's timeout, as NCCL's blocking wait)
+R_XCCL_WORK_TIMEOUT = re.compile(r"\bWork ran time out after (\d{1,12}) milliseconds")
 # The store trying IPv6 first: harmless when it falls back to IPv4 (errno 97 = IPv6 disabled on the host).
 # TORCH_DISTRIBUTED_DEBUG=DETAIL's collective fingerprints (ProcessGroupWrapper) and NCCL's own check.
 # torch's monitored_barrier (ProcessGroupGloo): "[Rank 0]: Rank 1 failed to pass monitoredBarrier in 2000 ms"
@@ -3123,6 +3131,18 @@ R_COLL_TENSOR_CHECK = re.compile(r"\b(?:output|input) tensor (?:size )?must (?:b
 # loads holds too few usable entries (lead rules BF (3), Q; round 91's gpt-sovits-669). Group 1 the list's name, which
 # must name data (data_list_name): a count of ranks, devices or a batch's tensors is not this
 R_ASSERT_DATA_MIN = re.compile(r"^assert\s{1,4}len\(\s{0,4}([A-Za-z_][\w.]{0,80})\s{0,4}\)\s{0,4}>=?\s{0,4}\d{1,6}\b")
+# a distributed sampler's own check that every replica is given at least one sample: its per-replica count
+# (DistributedSampler's num_samples, the dataset split over the world) against 1 -- "assert self.num_samples >= 1 or
+# self.total_size == 0" (Lightning's UnrepeatedDistributedSampler, round 93's darts-1945): a dataset smaller than the
+# processes launched, the layout every rank shares (lead rules W, BU (1); readers.crash's replica_min)
+R_ASSERT_REPLICA_MIN = re.compile(r"^assert\s{1,4}(?:self\.)?num_samples\s{0,4}(?:>=\s{0,4}1|>\s{0,4}0)(?![\w.])")
+# torch's distributed test harness (torch.testing._internal.common_distributed) exiting on its own guard that the
+# host has the devices a test needs: "sys.exit(TEST_SKIPS[f"multi-gpu-{x}"].exit_code)" (skip_if_lt_x_gpu's wrapper,
+# exit code 77 for two GPUs), "...TEST_SKIPS["no_cuda"]...": the job placed on a runner with fewer GPUs than it asks
+# for, a setting every process shares (lead rules Q, W, AU (2); round 93's ci-infra-132; readers.crash's test_skip).
+# Other keys (a backend or world-size skip) are not read so.
+R_TEST_SKIP_EXIT = re.compile(r"\bsys\.exit\(\s{0,4}TEST_SKIPS\[\s{0,4}f?[\"'](?P<key>multi-gpu(?:-[\w{}]{1,12})?|"
+                              r"no_cuda|no_accelerator)[\"']\s{0,4}\]\.exit_code\s{0,4}\)")
 # a name's parts (split at '_', '.' and a camelCase step, lower-cased) naming data: a part that is, or ends in, a data
 # word ('text', 'audiopaths', 'filelist', 'wav_scp' -> 'wav') ...
 R_DATA_LIST_PART = re.compile(r"[a-z]{0,12}(?:path|file|list|data|dataset|sample|text|entry|entrie|example|record|"

@@ -723,6 +723,13 @@ class CrashReaders:
             ev.data.update(type="Error", message=v.group(1).strip(), line=True, settings=v.group(1).strip(),
                            choices=True)
             return ev
+        ts = S.R_TEST_SKIP_EXIT.search(self._body) if "TEST_SKIPS" in text else None
+        if ts:  # torch's test harness exiting on its guard that the host has the GPUs the test needs (rules Q, W)
+            said = self._body.strip()[:200]
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type="SystemExit", message=said, line=True, settings=said, test_skip=ts.group("key"))
+            ev.rank = None  # the harness's guard runs alike in every process of the test: the printer is no culprit
+            return ev
         h = self._host_assert(lineno, text) if "Assertion" in text else None
         if h is not None:
             return h
@@ -897,6 +904,15 @@ class CrashReaders:
             # the job's own check that it sees enough devices: the launch's shape every process shares, not a data
             # list (lead rules W, Q; verdict.launch._device_count)
             ev.data.update(settings=said[:200], device_count=True, device_min=dm.group(1))
+        elif m.group(1).endswith("AssertionError") and not ev.data["message"] and (
+                0 < lineno - self._assert_src[0] <= 3) and S.R_ASSERT_REPLICA_MIN.match(said) and (
+                "total_size" in said or (0 < self._assert_src[0] - self._tb.frame[0] <= 2 and (
+                    "ampler" in self._tb.frame[1] or "distributed" in self._tb.frame[1]))):
+            # a distributed sampler's own check that every replica gets a sample (its num_samples, with the sampler's
+            # total_size or in a sampler's frame): the data set smaller than the world, the launch's layout every
+            # rank shares (lead rules W, BU (1); verdict.launch._replica_min). Not read so: a num_samples of any
+            # other code (a generation's, a loader's argument) with neither
+            ev.data.update(settings=said[:200], replica_min=True)
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
         elif m.group(1).endswith("AssertionError") and 0 < lineno - self._assert_src[0] <= 3 and S.R_ASSERT_WORLD.match(

@@ -467,8 +467,10 @@ class SettingsReaders:
         return ev
 
     def _env_dict_key(self, lineno: int, text: str, m) -> Event | None:
-        """One key of a launch environment pasted as a dict, one key a line (S.R_ENV_DICT_KEY: '"RANK": "0",'), kept
-        in its block (the keys of one dict: lines at most 3 apart, no key twice). Two blocks of one world -- the same
+        """One key of a launch environment pasted as a dict, one key a line (S.R_ENV_DICT_KEY: '"RANK": "0",'), or
+        exported by a launch script, one variable a line (S.R_ENV_EXPORT_KEY: "export RANK=0", round 93's deepep-121:
+        two nodes' scripts both exporting RANK=0 with WORLD_SIZE=2), kept in its block (the keys of one dict: lines
+        at most 3 apart, no key twice). Two blocks of one world -- the same
         WORLD_SIZE of 2 or more, the same MASTER_ADDR where both give one -- that give the same RANK are two processes
         started as one rank (lead rules AA (1), V (1)): one quiet env_rank_twice event, its data kept up to date
         (verdict.world._env_rank_twice). None otherwise (the line goes on to the other readers)."""
@@ -498,7 +500,8 @@ class SettingsReaders:
         ev.rank = None  # a paste of two processes' settings: neither process's own line
         b["twice"] = True  # its MASTER_ADDR, read later, is added to the event's
         ev.data.update(rank=int(b["RANK"]), world=int(b["WORLD_SIZE"]), lines=(a["start"], b["start"]),
-                       addrs=sorted({x["MASTER_ADDR"] for x in (a, b) if x.get("MASTER_ADDR")}))
+                       addrs=sorted({x["MASTER_ADDR"] for x in (a, b) if x.get("MASTER_ADDR")}),
+                       exported=m.re is S.R_ENV_EXPORT_KEY)  # launch scripts' exports: each node's own script
         return ev
 
     def _env_world_assign(self, lineno: int, text: str, pairs: list[tuple[str, str]]) -> None:

@@ -83,6 +83,13 @@ class WatchdogReaders:
             ev = self._context(lineno, text, "watchdog_timeout")
             ev.data.update(timeout_ms=None, blocking_wait=True, aborted_comm=True)
             return ev
+        x = S.R_XCCL_WORK_TIMEOUT.search(text) if "ran time out" in text else None
+        if x:
+            # XCCL's blocking wait gave up on its work ("Work ran time out after 3009 milliseconds."): this process
+            # waited in a collective past its timeout, as NCCL's watchdog says it -- no SeqNum or rank (lead rule B)
+            ev = self._context(lineno, text, "watchdog_timeout")
+            ev.data.update(timeout_ms=None, ran_for_ms=int(x.group(1)), blocking_wait=True, backend="xccl")
+            return ev
         if "checkTimeout" in text and S.R_CHECK_TIMEOUT_FRAME.search(text):
             ev = self._context(lineno, text, "timeout_frames")
             ev.rank = None  # a frame names no rank of its own

@@ -667,6 +667,13 @@ def _truncated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "DeepEP/NVSHMEM version pair), NVSHMEM_DEBUG=INFO to see each end's step, and " \
         "NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME set to the interface the nodes reach each other on." \
         if any("NVSHMEM" in str(e.data.get("warn")) for e in boot) else ""
+    if boot and not evs and c.samples.get("env_rank_twice"):
+        # two launch environments shown giving one RANK of one world: the bootstrap's wrong-sized messages are two
+        # processes connecting as one rank (lead rules AA (1), V (1); verdict.world.rank_twice_bootstrap)
+        from ncclDoctor.diagnose.verdict.world import rank_twice_bootstrap
+        v = rank_twice_bootstrap(c, boot)
+        if v is not None:
+            return v
     if boot and not evs:
         # bootstrap.cc's bootstrapNetRecv: the size word a peer sent is larger than the message this rank expects at
         # this step, and NCCL returns ncclInternalError -- NCCL's own set-up messages, not the job's data: the two

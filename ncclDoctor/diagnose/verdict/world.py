@@ -248,7 +248,6 @@ def _env_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(c.kinds.get(k) for k in _OWN_RUN_FAILED) or finished(c):
         return None
     r, w = ev.data["rank"], ev.data["world"]
-    master = f" at MASTER_ADDR {ev.data['addrs'][0]}" if ev.data["addrs"] else ""
     if ev.data.get("announced"):  # two processes' own announcements at init (readers.settings._init_rank_of)
         via = f" through {ev.data['init']}" if ev.data.get("init") else ""
         return Verdict(
@@ -266,19 +265,46 @@ def _env_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "--nproc_per_node N, which sets RANK, LOCAL_RANK and WORLD_SIZE; print rank and world_size in each process "
             "to check, remove a stale file:// rendezvous file before relaunching, and relaunch all of them.",
             "medium", [], [ev.brief()], job_wide=True)
+    return _rank_twice_settings(ev)
+
+
+def rank_twice_bootstrap(c: Collected, boot: list) -> Verdict | None:
+    """Lead rules AA (1), V (1), AJ (1) (round 93's deepep-121): two launch environments shown giving one RANK of one
+    world (_env_rank_twice's settings: two nodes' scripts both exporting RANK=0 with WORLD_SIZE=2), then a
+    bootstrap receiving messages of the wrong size ('Message truncated', NCCL's or NVSHMEM's unique-id bootstrap):
+    two processes connecting to the bootstrap as one rank is what garbles its exchange, so the setting shown is the
+    cause -- config, no rank -- not an NCCL version mismatch (rule AJ (1) needs one shown). Not read so: two
+    dicts of different masters, an announcement at init (not settings), or any exception or rank's own run failing
+    beside it (an NCCL error, a CUDA error, a timeout: its family reads it)."""
+    ev = next(iter(c.samples.get("env_rank_twice", [])), None)
+    if ev is None or ev.data.get("announced") or len(ev.data["addrs"]) > 1 or c.exceptions or c.child_failures or (
+            c.worker_failures) or any(c.kinds.get(k) for k in _OWN_RUN_FAILED):
+        return None
+    return _rank_twice_settings(ev, boot)
+
+
+def _rank_twice_settings(ev, boot: list | None = None) -> Verdict:
+    r, w = ev.data["rank"], ev.data["world"]
+    master = f" at MASTER_ADDR {ev.data['addrs'][0]}" if ev.data["addrs"] else ""
+    after = (" -- the bootstrap's 'Message truncated' (messages of the wrong size from two processes connecting as "
+             "one rank) is that collision, not a version mismatch") if boot else ""
     return Verdict(
         "config",
         f"two processes' launch settings are shown giving the same RANK={r} in one world of WORLD_SIZE={w}{master} "
         f"(the settings pasted at lines {ev.data['lines'][0]} and {ev.data['lines'][1]} of "
         f"{_file(ev).rsplit('/', 1)[-1]}): two processes claim rank {r} -- the same rank twice -- and "
         + ("no process is rank 1" if (r, w) == (0, 2) else "some rank of the world is never taken")
-        + ", so init_process_group cannot form the world (it waits or fails at the rendezvous); a launch setting, not "
-        "a rank's fault",
+        + f", so init_process_group cannot form the world (it waits or fails at the rendezvous){after}; a launch "
+        "setting, not a rank's fault",
         "Give every process a unique rank: RANK=0 on one process and RANK=1 (2, ..., WORLD_SIZE-1) on the others, "
         "with the same WORLD_SIZE, MASTER_ADDR and MASTER_PORT everywhere (print RANK and WORLD_SIZE in each process "
         "before init to check); where each party's settings come from one config file or launch script, give each "
-        "its own rank there (or launch with torchrun, which assigns the ranks). Then relaunch all of them.",
-        "medium", [], [ev.brief()], job_wide=True)
+        "its own rank there (or launch with torchrun, which assigns the ranks). Then relaunch all of them."
+        + (" Where each node's launch script exports them (a launcher that reads RANK as the node's rank and "
+           "WORLD_SIZE as the number of nodes), launch each node with its own RANK -- RANK=0 on the MASTER_ADDR "
+           "node, RANK=1 on the second node (a distinct node rank per node, as torchrun's node_rank) -- and set "
+           "MASTER_ADDR to node 0's address on every node." if ev.data.get("exported") else ""),
+        "medium", [], [ev.brief()] + [e.brief() for e in (boot or [])[:2]], job_wide=True)
 
 
 def _procs_past_visible(c: Collected, ks: list[Conclusion]) -> Verdict | None:
