@@ -582,6 +582,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._elastic_frame = -9
         self._check_frame = (-99, "")  # a traceback's frame in a cross-rank consistency check (its function)
         self._dist_init_frame = (-99, "")  # a traceback's frame in a framework's distributed set-up (its function)
+        self._fsdp_state = False  # a frame of FSDP's own training-state assertion (signatures.R_FSDP_STATE_FRAME)
         # line of a traceback's root frame in runpy's module runner (S.R_RUNPY_MAIN: the process runs a package's
         # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
         # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
@@ -934,6 +935,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                            self._op_load[1] if self._op_load and 0 < frame[0] - self._op_load[0] <= _OP_LOAD_NEAR
                            else None),
                        remnant=remnant,
+                       # FSDP's own training-state assertion in a stack above (verdict.unread._FSDP_STATE_FIX)
+                       fsdp_state=self._fsdp_state,
                        # the launch's --config-file naming a script, the cut stack reading a config file
                        cfg_script=(f"{self.path}:{self._cfg_script[0]}", self._cfg_script[1]) if (
                            self._cfg_script and _reads_config(shown, self._cfg_script[1])) else None)
@@ -1713,6 +1716,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._elastic_frame = lineno
         elif 'File "' in body and "consisten" in body and (cf := S.R_CONSISTENCY_FRAME.search(body)):
             self._check_frame = (lineno, cf.group(1))  # a cross-rank consistency check's frame (crash reader)
+        elif 'File "' in body and "assert_state" in body and S.R_FSDP_STATE_FRAME.search(body):
+            self._fsdp_state = True  # FSDP asserting its training state (verdict.unread's cut-traceback fix)
         elif 'File "' in body and ("init_dist" in body or "dist_init" in body) and (
                 di := S.R_DIST_INIT_FRAME.search(body)):
             self._dist_init_frame = (lineno, di.group(1))  # a framework's distributed set-up frame (crash reader)

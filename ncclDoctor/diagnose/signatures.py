@@ -3569,6 +3569,13 @@ R_CONSISTENCY_FRAME = re.compile(
 # DeiT's init_distributed_mode, init_dist_pytorch): group 1 its function. An exception raised right in it (no deeper
 # frame between) whose words name the launch (R_LAUNCH_WORDS) is that framework's check of how the job was launched
 # (parse._dist_init_frame, verdict.launch._dist_init_check; lead rules W, U (2))
+# A fully-sharded data-parallel wrapper's own assertion of its training state (fairscale's
+# FullyShardedDataParallel.assert_state, which prints the stack then raises: "expected to be in states
+# [<TrainingState.BACKWARD_POST: 4>] but current state is TrainingState.IDLE"), seen by its frame line: the wrapper's
+# hooks fired in another order than it expects -- reentrant activation checkpointing re-running FSDP's forward inside
+# backward (round 93's fairseq-3353). The frame line is what the prefilter passes (", in assert_")
+R_FSDP_STATE_FRAME = re.compile(r'\bFile "[^"\n]{0,1000}fully_sharded_data_parallel\.py", line \d{1,7}, in '
+                                r'assert_state\s*$')
 R_DIST_INIT_FRAME = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in (_?(?:init_dist|dist_init)\w{0,40})\s*$')
 # The launch words of such a check's message: the launcher (its type), the rank or world size not given, the
 # rendezvous variables or URL ("please indicate rank explicitly in dist_init method", "Invalid launcher type: none")

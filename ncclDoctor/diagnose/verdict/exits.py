@@ -24,12 +24,14 @@ from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, wa
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
+    _R_DDP_MODULE_WIDE,
     LOAD_READ_FIX,
     LOADER_RERAISE_FIX,
     R_LOAD_FRAME,
     R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
     SAVE_WRITE_FIX,
+    _ddp_reducer_fix,
     _raised_alike,
     http_status_fix,
     torn_down_fix,
@@ -487,6 +489,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     exc = exception_of(c, ranks[0]) if len(ranks) == 1 and codes == [1] else None
     if exc is not None and S.R_STORAGE_ERR.search(exception_text(exc)):
         exc = None  # the storage under it failed (a disk full, an I/O error): the disk's own fix below (_storage_error)
+    if exc is not None and lone is not None and _R_DDP_MODULE_WIDE.search(exception_text(exc)) and not (
+            torn_down(c) or _agent_stopped(c) or any(rank_waiting(st) for st in c.ranks.values())):
+        return _reducer_recorded(exc, who, [e.brief() for e in fails[:2]])
     if exc is not None:
         text = exception_text(exc)
         nonfinite = _NONFINITE.search(text)
@@ -1078,6 +1083,25 @@ _COMPILE_FIX = ("The error is torch.compile's (TorchDynamo handing the graph to 
                 "torch.compile (or compile a smaller region, another sequence length or dynamic=False) to run on, "
                 "upgrade torch (inductor bugs are fixed release by release), and report the BackendCompilerFailed "
                 "trace; torch._dynamo.config.suppress_errors = True falls back to eager where compiling fails. ")
+
+
+def _reducer_recorded(exc: Event, who: str, proof: list[str]) -> Verdict:
+    """Lead rules AW and Q: the launcher's record names one process exiting on a Python exception (code 1), and that
+    exception is DDP's reducer refusing the backward for the module and DDP setting every rank runs (a parameter
+    marked ready twice, one that got no gradient, backward without the forward's hooks), with no other process shown
+    torn down or waiting: the record names only the first exit its agent saw of a fault every rank shares,
+    so nobody is the culprit (round 93's gligen-30). Not read so: the agent's lines stopping the other workers, or a
+    rank shown waiting (rule A reads the record's rank alone)."""
+    text = exception_text(exc)
+    return Verdict(
+        "unknown",
+        f"{who} exited with code 1 in the launcher's record, on DDP's reducer refusing the backward ({text[:240]}, "
+        f"{exc.where}): that check follows the module and the DDP / checkpointing setting every rank runs alike, and "
+        "no other process is shown torn down or waiting, so the record names only the first exit the agent "
+        "saw of a fault they share, not that rank's own (lead rules AW, Q)",
+        _ddp_reducer_fix([text]) + "TORCH_DISTRIBUTED_DEBUG=DETAIL names the parameters involved. Keep one log file "
+        "per rank (torchrun --log-dir DIR --redirects 3 --tee 3) to see each rank raise it.",
+        "low", [], proof + [exc.brief()], job_wide=True)
 
 
 def _agent_stopped(c: Collected) -> bool:

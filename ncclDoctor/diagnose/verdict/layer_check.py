@@ -2,16 +2,21 @@
 rules BF (4), AF (2), BB (1), BV (3)): torch's or a library's norm layer refusing its input's dimensions inside the
 model's forward (SyncBatchNorm's "expected at least 3D input (got 2D input)", apex's welford_mean_var "Dimension out
 of range"), or autograd refusing a double backward through an operation with no derivative ("derivative for
-batch_norm_backward_elemt is not implemented"). The model, its layers and the installed library are the same on
-every rank, so the rank whose traceback shows it is no culprit: config, no rank, nobody innocent -- untagged or with
-one traceback only. Not read so: torch refusing a call the job's own frame makes into its API by the call's arguments
-or order (rules BQ (3), BK (1), BT (2)'s invalid_usage), an exception raised in the job's own code with no library
-check named (rule BJ (2)'s unknown), a launcher's record naming one worker of several (rule A)."""
+batch_norm_backward_elemt is not implemented"), or torch.utils.checkpoint's own check that the recomputation in
+backward replayed the forward (its CheckpointError: "Recomputed values for the following tensors have different
+metadata than during the forward pass", a different number of tensors saved; round 93's modalities-361 and
+trl-4314). The model, its layers and the installed library are the same on every rank, so the rank whose traceback
+shows it is no culprit: config, no rank, nobody innocent -- untagged or with one traceback only. Not read so: torch
+refusing a call the job's own frame makes into its API by the call's arguments or order (rules BQ (3), BK (1), BT
+(2)'s invalid_usage), an exception raised in the job's own code with no library check named (rule BJ (2)'s unknown),
+a launcher's record naming one worker of several (rule A), and for the recompute check the agent's lines tearing the
+other workers down after that rank (rule A names it: round 58's stableavatar-57)."""
 
 from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose.lone import torn_down
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
@@ -83,6 +88,40 @@ def _no_derivative_fix(op: str, double: bool) -> str:
         + "Then relaunch.")
 
 
+# torch.utils.checkpoint's own check that the recomputation in backward saved the tensors the forward saved (its
+# CheckpointError, from check_recomputed_tensors_match / the non-reentrant pack hooks): "Recomputed values for the
+# following tensors have different metadata than during the forward pass", "A different number of tensors was saved
+# during the original forward and recomputation", "trying to save more tensors during recomputation than during the
+# original forward pass". Not its "Unpack is being triggered for a tensor that was already unpacked once" (a backward
+# run twice through one graph: the job's own call order)
+_RECOMPUTE_MISMATCH = re.compile(r"^(?:torch\.utils\.checkpoint: )?(?:Recomputed values for the following tensors have "
+                                 r"different metadata|A different number of tensors was saved during the original "
+                                 r"forward and recomputation|trying to save more tensors during recomputation)")
+def recompute_fix() -> str:
+    """What an expert does about torch.utils.checkpoint's recompute check (_RECOMPUTE_MISMATCH): the checkpointed
+    region's forward ran otherwise in backward's recomputation than in the forward; what its listing of saved and
+    recomputed metadata says of the cause (one dimension a factor off: the input sharded otherwise; an empty
+    recomputed shape: a sharded parameter not gathered)."""
+    return (
+        "torch.utils.checkpoint's recompute check: the checkpointed blocks' forward, recomputed in backward, saved "
+        "tensors of other shapes / dtypes than the forward did, so the recomputation did not replay it -- the "
+        "same model and settings on every rank. Make it a deterministic forward on recompute: the same inputs, "
+        "sharding and code path in the recomputation (no data-dependent or random branches, the same attention "
+        "path and dtype / autocast); keep torch.compile out of (or consistently around) the checkpointed blocks "
+        "(compile the checkpoint-wrapped module whole, or the blocks inside it, not a mix); debug the recompute "
+        "with torch.utils.checkpoint debug=True (torch.utils.checkpoint.set_checkpoint_debug_enabled(True)) to see "
+        "which op differs; or disable torch.compile or activation checkpointing for those blocks; and check the "
+        "torch / transformers versions (compatible torch / framework versions for FSDP2, compile and activation "
+        "checkpointing together). "
+        "Read the listing of saved vs recomputed metadata: a recomputed dimension an integer factor off the saved one "
+        "(a sequence length halved) is the input sharded otherwise in the recompute -- context / sequence "
+        "parallel's sharding: run the checkpointed recomputation under the same context-parallel sharding, or "
+        "disable activation checkpointing with context/sequence parallel; a recomputed shape torch.Size([0]) is a "
+        "parameter DeepSpeed ZeRO-3 / FSDP partitioned and did not gather again for the recompute: use the "
+        "gradient checkpointing the sharding supports (the model's gradient_checkpointing_enable() under ZeRO-3, "
+        "FSDP's checkpoint wrapper), switch use_reentrant, or train with ZeRO stage 2. Then relaunch.")
+
+
 def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BW (2): every exception shown is one error -- a norm layer's own input check (_NORM_INPUT, or any
     error raised in an installed norm layer's module: _NORM_FILE, apex's welford kernel refusing a 2-D input), or
@@ -100,6 +139,16 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     cls = kind.rpartition(".")[2]
     where = excs[-1].where
     said = f"{kind}: {(message or '')[:200]}"
+    if cls == "CheckpointError" and _RECOMPUTE_MISMATCH.match(message or ""):
+        if torn_down(c) or any(e.data.get("sent") == "SIGTERM" for e in c.samples.get("signal", [])):
+            return None  # the agent tore the others down after this rank: rule A's record of it (stableavatar-57)
+        return Verdict(
+            "config",
+            f"torch.utils.checkpoint's own check failed in backward ({said}, {where}): the activation-checkpointed "
+            "blocks' recomputation saved tensors other than their forward did -- the model, its checkpointing and "
+            "compile / sharding settings that every rank builds and runs alike, so the rank shown raising it is no "
+            "culprit",
+            recompute_fix(), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     d = _NO_DERIVATIVE.match(message or "")
     frame = str(excs[-1].data.get("frame_file") or "")
     if cls == "RuntimeError" and d is not None:

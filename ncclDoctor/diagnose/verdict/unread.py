@@ -2873,6 +2873,20 @@ def _loader_reraise_cut(ev, who: str) -> Verdict:
         LOADER_RERAISE_FIX + _CUT_TB_FIX, "medium", [ev.data["rank"]], [ev.brief()])
 
 
+# A fully-sharded data-parallel wrapper's own assertion of its training state in a stack above the cut traceback
+# (fairscale's FullyShardedDataParallel.assert_state: "expected to be in states [BACKWARD_POST] but current state is
+# IDLE", from _wait_for_post_backward): its post-backward hooks did not fire as it expects -- reentrant activation
+# checkpointing (torch.autograd.backward run inside a checkpoint's backward) re-running part of the forward; the
+# model and settings every rank runs (lead rules AW, BJ (2), BG (1): unknown, nobody named; round 93's fairseq-3353)
+_FSDP_STATE_FIX = ("The stack above it is FullyShardedDataParallel's own training-state assertion (assert_state, from "
+                   "_wait_for_post_backward): its post-backward hook state is not what FSDP expects after backward -- "
+                   "the hooks of a checkpointed submodule did not fire in order, as with reentrant activation "
+                   "checkpointing under FSDP (a checkpoint's backward running torch.autograd.backward itself: "
+                   "checkpoint_activations with FSDP). Use non-reentrant checkpointing (use_reentrant=False), wrap "
+                   "in the order FSDP supports (FSDP(checkpoint_wrapper(module))), disable activation checkpointing "
+                   "with FSDP, or upgrade fairscale / the framework to a release whose FSDP supports it. ")
+
+
 def _cut_traceback(c: Collected) -> Verdict | None:
     """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
     rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
@@ -2933,6 +2947,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
+                   + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
                    [], [ev.brief()])
 
