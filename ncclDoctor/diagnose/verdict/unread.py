@@ -2336,23 +2336,35 @@ def _nvml_stub_cut(ev, who: str) -> Verdict:
 def _numpy_abi_cut(ev, who: str) -> Verdict:
     """Lead rules AF (2), AY (1), BP (1), BQ (2) (round 92's training-760): torch's own warning that it cannot use the
     NumPy installed beside it ('Failed to initialize NumPy: _ARRAY_API not found', S.R_NUMPY_ABI: torch built against
-    NumPy 1.x loading NumPy 2.x), then a traceback cut before its error text: the one thing the lines show wrong is the
-    shared install, one installed library unable to load another, which every process of the job loads alike -- read
-    as a setting shown wrong beside a cut traceback: config, no rank, whatever worker tag the lines carry (not rule BG
-    (6)'s unknown). Not read so: the warning beside an error text shown (that error's own reading), or with no
-    traceback cut after it (a warning alone fails nothing: rule K)."""
+    NumPy 1.x loading NumPy 2.x; torch 1.x's '... numpy.core.multiarray failed to import': a NumPy older than
+    torch's build -- the fix worded by which one), then a traceback cut before its error text: the one thing the
+    lines show wrong is the shared install, one installed library unable to load another, which every process of the
+    job loads alike -- read as a setting shown wrong beside a cut traceback: config, no rank, whatever worker tag the
+    lines carry (not rule BG (6)'s unknown). Not read so: the warning beside an error text shown (that error's own
+    reading), with no traceback cut after it (a warning alone fails nothing: rule K), a cut another reading of its
+    place explains (the DataLoader's re-raise, a collective: read before this), or the warning of a run gone on past
+    it (unread lines before the traceback, a shell's new launch: parse drops it)."""
     at, said = ev.data["numpy_abi"]
+    if "_ARRAY_API" in said:  # torch (or a library built with it) compiled against NumPy 1.x, NumPy 2.x installed
+        how = ("torch (or a library built with it) was compiled against NumPy 1.x and the environment has NumPy 2.x",
+               "the NumPy 1.x / 2.x mismatch of the install every process loads")
+        fix = ("NumPy 1.x / 2.x mismatch ('_ARRAY_API not found'): pin numpy<2 (pip install 'numpy<2') in the image "
+               "every rank uses, or reinstall torch (and the libraries built against torch / NumPy) in releases built "
+               "against NumPy 2 -- ")
+    else:  # torch 1.x's 'numpy.core.multiarray failed to import': an installed NumPy older than torch's build's
+        how = ("torch (or a library built with it) was compiled against a newer NumPy than the one installed (the "
+               "installed NumPy's C API is older than the build's)", "the NumPy older than its build of the install "
+               "every process loads")
+        fix = ("NumPy older than torch's build ('numpy.core.multiarray failed to import'): upgrade NumPy (pip install "
+               "-U numpy, to the release torch was built against -- numpy<2 for a torch 1.x / 2.0-2.2 build) in the "
+               "image every rank uses, or install the torch release built for the NumPy there -- ")
     return Verdict(
         "config",
-        f"torch warned that it cannot use the installed NumPy ('{said}', {at}) -- torch (or a library built with it) "
-        "was compiled against NumPy 1.x and the environment has NumPy 2.x -- and the input then stops inside "
-        f"{who} traceback ({ev.text[:200]}), before its exception line: the NumPy 1.x / 2.x mismatch of the install "
-        "every process loads is the job's shared install shown wrong, so no rank is at fault (the error itself was "
-        "not pasted)",
-        "NumPy 1.x / 2.x mismatch ('_ARRAY_API not found'): pin numpy<2 (pip install 'numpy<2') in the image every "
-        "rank uses, or reinstall torch (and torchrec / fbgemm_gpu / torchvision, the libraries built with it) in "
-        "releases built against NumPy 2 -- matching versions of torch, torchrec, fbgemm_gpu and numpy in the same "
-        "environment on every rank (the container image versions). " + _CUT_TB_FIX,
+        f"torch warned that it cannot use the installed NumPy ('{said}', {at}) -- {how[0]} -- and the input then "
+        f"stops inside {who} traceback ({ev.text[:200]}), before its exception line: {how[1]} is the job's shared "
+        "install shown wrong, so no rank is at fault (the error itself was not pasted)",
+        fix + "matching versions of torch, numpy and the libraries built against them in the same environment on "
+        "every rank (the container image versions). " + _CUT_TB_FIX,
         "low", [], [ev.brief()], job_wide=True)
 
 
@@ -2772,8 +2784,6 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         return _cut_semaphore(ev, who)
     if ev.data.get("nvml_stub"):
         return _nvml_stub_cut(ev, who)
-    if ev.data.get("numpy_abi"):
-        return _numpy_abi_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if ev.data.get("main_first") and (busy := _main_first_busy(c, ev, who)) is not None:
         return busy
@@ -2785,6 +2795,10 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
     if ev.data.get("rank") is not None and not comp and not coll and _loader_reraise(ev):
         return _loader_reraise_cut(ev, who)
+    if ev.data.get("numpy_abi"):
+        # only where no reading of the cut's own place applies (rules BP (1), BQ (2): a setting shown wrong read
+        # where nothing else reads the cut; review 92 s2, finding 4)
+        return _numpy_abi_cut(ev, who)
     # one DataLoader text, not two: the fetch chain's (it names the frames) where parse saw it, else the sharing one
     loader = ev.data.get("loader") and not comp
     if loader:
