@@ -49,6 +49,22 @@ _DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hoo
                     "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
                     "single GPU; an internal assert of an old release's reducer (torch 1.x) is fixed in later ones: "
                     "upgrade torch. ")
+# ... and its internal assert that backward ran where its forward prepared no hooks ("expect_autograd_hooks_ INTERNAL
+# ASSERT FAILED", or the flag's name alone where a paste cut it): the forward bypassed the DDP wrapper, or no_sync
+# (gradient accumulation) met static_graph=True -- its own cause and fix, not the mark-ready ones (review 92 s2, 12)
+_R_EXPECT_HOOKS = re.compile(r"\bexpect_autograd_hooks_\b")
+_EXPECT_HOOKS_WHY = ("backward ran where DDP's forward prepared no autograd hooks: a forward that bypassed the DDP "
+                     "wrapper, or no_sync / gradient accumulation with static_graph=True")
+_EXPECT_HOOKS_FIX = ("DDP's reducer asserted expect_autograd_hooks_: backward ran on outputs its forward did not "
+                     "prepare hooks for. With gradient accumulation (no_sync: Lightning's accumulate_grad_batches, "
+                     "accelerate's accumulate) turn static_graph off (static_graph=False, Lightning's "
+                     "DDPStrategy(static_graph=False)) or upgrade torch to a release with the DDP static_graph + "
+                     "no_sync fix; call forward through the DDP-wrapped module (not model.module / module.forward) "
+                     "before each backward, and do not run backward on outputs computed under torch.no_grad or "
+                     "outside DDP's forward (reentrant gradient checkpointing re-runs part of it inside backward: "
+                     "use_reentrant=False); a library that patches the training step (its own backward) needs a "
+                     "version that supports DDP, or run on a single GPU; find_unused_parameters=True "
+                     "(ddp_find_unused_parameters in the HF Trainer) where some parameters get no gradient. ")
 # ... and its one wording that names the cause itself: "Expected to have finished reduction in the prior iteration
 # before starting a new one. This error indicates that your module has parameters that were not used in producing
 # loss" (with "Parameter indices which did not receive grad for rank N: ..."): the module has parameters outside the
@@ -272,12 +288,15 @@ def _dist_nn_backward_fix(e) -> str:
 
 def _ddp_reducer_fix(texts: list[str]) -> str:
     """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's
-    bucket reduction refused (_QUEUE_REDUCTION_FIX), else the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); ''
+    bucket reduction refused (_QUEUE_REDUCTION_FIX), its expect_autograd_hooks_ assert's own (_EXPECT_HOOKS_FIX), else
+    the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); ''
     where no line is DDP's reducer refusing the backward."""
     if any(_R_DDP_UNUSED.search(t) for t in texts):
         return _DDP_UNUSED_FIX
     if any("_queue_reduction" in t and _R_QUEUE_REDUCTION.search(t) for t in texts):
         return _QUEUE_REDUCTION_FIX
+    if any(_R_EXPECT_HOOKS.search(t) for t in texts):
+        return _EXPECT_HOOKS_FIX
     return _DDP_REDUCER_FIX if any(_R_DDP_REDUCER.search(t) for t in texts) else ""
 
 
@@ -845,8 +864,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(
             "unknown",
             f"rank {lone[0]}'s own traceback ends in DDP's reducer refusing the backward ({what[:240]}): that check "
-            "follows the module and the DDP setting, which every rank runs alike (a parameter marked ready twice by "
-            "reentrant gradient checkpointing or shared across passes, or one that got no gradient), so the rank "
+            "follows the module and the DDP setting, which every rank runs alike ("
+            + (_EXPECT_HOOKS_WHY if _R_EXPECT_HOOKS.search(what) else "a parameter marked ready twice by reentrant "
+               "gradient checkpointing or shared across passes, or one that got no gradient") + "), so the rank "
             "that printed it first is not at fault (lead rule AW); which rank, these lines cannot say",
             _ddp_reducer_fix([what]) + "TORCH_DISTRIBUTED_DEBUG=DETAIL names the parameters involved. " + _READ_AROUND,
             "low", [], [x.brief() for x in own[:3]], job_wide=True)
