@@ -2742,8 +2742,6 @@ def _listed_cut(c: Collected) -> Verdict | None:
         "low", [], [ev.brief()])
 
 
-# the DataLoader's frame re-raising a worker's exception (signatures.R_LOADER_DATA_FILE, R_PROCESS_DATA_CALL)
-_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL = R_LOADER_DATA_FILE, R_PROCESS_DATA_CALL
 LOADER_RERAISE_FIX = (
     "There the DataLoader re-raises the exception one of its worker processes raised loading a sample (its message "
     "begins 'Caught <Error> in DataLoader worker process N', the worker's own traceback under it): paste the full "
@@ -2755,12 +2753,13 @@ LOADER_RERAISE_FIX = (
 
 
 def _loader_reraise(ev) -> bool:
-    """The cut frame is the DataLoader re-raising a worker's exception (_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL)."""
-    m = _R_LOADER_DATA_FILE.search(R_ANSI.sub("", ev.text))
+    """The cut frame is the DataLoader re-raising a worker's exception (signatures.R_LOADER_DATA_FILE,
+    R_PROCESS_DATA_CALL)."""
+    m = R_LOADER_DATA_FILE.search(R_ANSI.sub("", ev.text))
     if m is None:
         return False
     code = ev.data.get("code") or ""
-    return bool(_R_PROCESS_DATA_CALL.search(code)) or (m.group(1) == "_process_data" and not code)
+    return bool(R_PROCESS_DATA_CALL.search(code)) or (m.group(1) == "_process_data" and not code)
 
 
 def _loader_reraise_cut(ev, who: str) -> Verdict:
