@@ -5411,7 +5411,8 @@ def test_a_ddp_reducer_assert_in_one_ranks_backward_says_how_the_step_drives_ddp
             "[rank0]: RuntimeError: expect_autograd_hooks_ INTERNAL ASSERT FAILED at "
             "\"/pytorch/torch/csrc/distributed/c10d/reducer.cpp\":1600, please report a bug to PyTorch.\n")
     v = _verdict(tmp_path, text)
-    assert (v["cause"], v["culprits"]) == ("unknown", [0]), v
+    # rule AW's reducer reading (session 35: round 92's casanovo-512; oevortex-unsloth-16 relabelled): nobody named
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
     assert "static_graph" in v["fix"] and "use_reentrant=False" in v["fix"], v
 
 
