@@ -840,7 +840,8 @@ def _scaler_order(c: Collected) -> Verdict | None:
     fix = ("Order each iteration as scaler.scale(loss).backward(), scaler.unscale_(optimizer), then gradient "
            "clipping, then scaler.step(optimizer), then scaler.update(): move the clipping (and its unscale_) "
            "between backward and step, never after step. " if after else
-           "With gradient accumulation, unscale/clip only at the accumulation boundary, right before "
+           "Call scaler.unscale_ once per optimizer step: with gradient accumulation, unscale/clip only at the "
+           "accumulation boundary, right before "
            "scaler.step(optimizer) (see torch's AMP examples, gradient accumulation with GradScaler). ")
     return Verdict(
         "invalid_usage",
