@@ -3,9 +3,10 @@ fix texts that advised the wrong thing.
 
 - Finding 2: verdict.usage._scaler_order counted GradScaler's order errors by exception line, so torchrun's record
   reprinting rank 3's own exception in its traceback field (an @record error file) made "2 processes alike" and
-  dropped rule A's rank. Now it counts processes (the rank, else the pid) and drops a copy inside a torchrun record's
-  lines: one tagged rank's traceback plus its record reads as that rank's own failure (round 88's lvsm-pr19); round
-  92's swin-transformer-311 (two processes) keeps invalid_usage.
+  dropped rule A's rank. Now a copy inside a torchrun record's own lines is no process of its own (dropped), and lines
+  of one pid count once: one tagged rank's traceback plus its record reads as that rank's own failure (round 88's
+  lvsm-pr19); round 92's swin-transformer-311 (two whole tracebacks) keeps invalid_usage, also prefixed with one rank
+  throughout (the bench's rankprefix).
 - Finding 10: its cause and fix spoke only of "unscale_ twice before update()" for the check's other wording too
   ("unscale_() is being called after step()"). Now they are worded by which check fired (clipping after step: move it
   between unscale_ and step), and numerics.SCALER_FIX (update() also on skipped steps) is reused (finding 15).
@@ -29,6 +30,7 @@ fix texts that advised the wrong thing.
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.verdict import exits, launch, unread
@@ -202,6 +204,13 @@ def test_record_copy_of_one_ranks_scaler_error_keeps_rule_a(tmp_path):
     v, acc = _verdict(tmp_path, _E_SCALER_REC)
     assert (v["cause"], v["culprits"]) == ("unknown", [3]) and acc == {3}, v
     assert "2 processes alike" not in v["summary"], v
+
+
+def test_two_whole_tracebacks_under_one_rank_prefix_stay_job_wide(tmp_path):
+    text = (Path(__file__).parent / "fixtures" / "corpus" / "swin-transformer-311-amp-accumulation-unscale-twice"
+            / "input.log").read_text()
+    v, acc = _verdict(tmp_path, "\n".join(f"[rank3]: {x}" if x.strip() else x for x in text.split("\n")))
+    assert (v["cause"], v["culprits"]) == ("invalid_usage", []) and not acc, v
 
 
 def test_scaler_order_cases_keep_their_readings(tmp_path):

@@ -825,9 +825,10 @@ def _scaler_order(c: Collected) -> Verdict | None:
     said = hits[0].data["message"]
     hits += [e for e in c.exceptions if e not in hits and len(m := e.data.get("message") or "") >= 10
              and said.startswith(m)]
-    # processes, not exception lines: torchrun's record of a failure reprints that rank's exception in its traceback
-    # field (an @record error file), the same process's -- counted by its rank (else its pid), and a copy inside a
-    # record's own lines dropped (review 92 s2, finding 2)
+    # processes' own tracebacks, not every exception line: torchrun's record of a failure reprints the failed rank's
+    # exception in its traceback field (an @record error file) -- that copy, inside the record's own lines, is no
+    # process of its own and is dropped; lines of one pid count once (review 92 s2, finding 2). Two whole tracebacks
+    # under one rank tag stay two (a paste prefixed with one rank throughout reads as before: rankprefix)
     procs = {_scaler_proc(e) for e in hits if not _in_record(c, e)}
     if len(procs) < 2 and any(e.rank is not None for e in c.exceptions):
         return None  # one rank's own tagged failure: rule A's reading of that rank
@@ -853,9 +854,8 @@ def _scaler_order(c: Collected) -> Verdict | None:
 
 
 def _scaler_proc(e: Event) -> tuple:
-    """The process an exception line comes from: its rank, else its host and pid, else the line itself."""
-    return ("rank", e.rank) if e.rank is not None else ("pid", e.host, e.pid) if e.pid is not None else (
-        "line", e.where)
+    """The process an exception line comes from where the line names it (its host and pid), else the line itself."""
+    return ("pid", e.host, e.pid) if e.pid is not None else ("line", e.where)
 
 
 def _in_record(c: Collected, e: Event) -> bool:
