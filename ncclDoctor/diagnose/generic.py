@@ -544,10 +544,19 @@ def exception_line(body: str) -> re.Match | None:
     return m
 
 
+# a library's advice for an error that may come ("Bagua will try to use system NCCL instead. If you encounter any error,
+# please run ..."): a condition, no failure announced (lead rules K, BJ (4); round 93's bagua-363); only the clause is
+# left out, so a line that also says what did fail stays read
+_R_IF_ERROR_ADVICE = re.compile(r"\b[Ii]f you (?:encounter|see|get|hit|run into|meet|face|experience) "
+                                r"(?:any |an |some )?(?:errors?|issues?|problems?|failures?)\b")
+
+
 def is_failure_line(body: str, head: str = "") -> bool:
     """Whether a line no family read announces a failure (``R_FAILURE_WORD``, or an error level in the logger's
     header HEAD that was stripped from it) and is not one of the lines that merely contain those words
-    (``R_NOT_A_FAILURE``)."""
+    (``R_NOT_A_FAILURE``); a conditional advice clause ("If you encounter any error, ...") announces nothing."""
+    if "f you " in body:
+        body = _R_IF_ERROR_ADVICE.sub(" ", body)
     return ((R_FAILURE_WORD.search(body) is not None or (head != "" and R_LEVEL_HEAD.search(head) is not None))
             and R_NOT_A_FAILURE.search(body) is None)
 

@@ -553,6 +553,9 @@ SNIFF = 8192
 #             fused_adam...", DeepSpeed's op builder loading FusedAdam), lines with no other word: a traceback cut
 #             inside that op's construction is the shared build failing (parse.input_tail, verdict.unread._cut_where,
 #             lead rule AF (2))
+#   Builder().load()  a traceback's code line loading a DeepSpeed op ("self.ds_opt_adam = CPUAdamBuilder().load()"),
+#             which holds no other word: the op a stack cut in its JIT build was loading, named in the fix (its
+#             DS_BUILD_<NAME>, parse._op_load, verdict.unread._jit_build_fix; round 93's lmflow-470)
 #   _env_or_raise(  the env:// rendezvous' frame asking for a variable ('rank = int(_get_env_or_raise("RANK"))'),
 #             which holds no other word, above its raise ('raise _env_error(env_var)', read by "rror") in a traceback
 #             cut before its message ("environment variable RANK expected, but not set"): started without a launcher
@@ -776,6 +779,9 @@ SNIFF = 8192
 #             recommended minimum of 5.5.0; this can cause the process to hang", which holds no other word: no failure
 #             (lead rule K), but the kernel upgrade is a fix word for a traceback cut before its error (parse's
 #             kernel_old, verdict.unread._kernel_warned, lead rule T; round 92's medusa-134)
+#   trace cache  DeepSpeed ZeRO-3's "Invalidate trace cache @ step N: expected module A, but got module B", which
+#             holds no other word: informational, its prefetch trace recorded again (S.R_ZERO3_TRACE_CACHE, exit-noise
+#             reader: benign, verdict.noise._none, lead rules K, N; round 93's mplug-owl-208, llava-1749)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -843,7 +849,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"collective_rpc method", b"init_communicator", b"update_named_param", b"weights_update_group",
             b"update_weights_from_dist",
             b"too old (found version", b"CUDA initialization: ", b"shm_open", b"mesh master", b"modify QP",
-            b"CUDA_HOME does not", b"PyTorch extensions root", b"Building extension module",
+            b"CUDA_HOME does not", b"PyTorch extensions root", b"Building extension module", b"Builder().load()",
             b"_env_or_raise(", b"failed for some reason",
             b"kubectl: ", b" orted: ", b"/orted: ", b" prted: ", b"/prted: ",
             b"TORCHDYNAMO_VERBOSE", b"MPI_ABORT", b"] Exception in ",
@@ -866,7 +872,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
-            b"recommended minimum")
+            b"recommended minimum", b"trace cache")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -144,6 +144,25 @@ def _build_frame_open(tail: list[str]) -> bool:
     return False
 
 
+# a stack's op-loading code line (parse._op_load) counts for a cut frame at most this many lines below it: the
+# frames of the build under it (builder.py's load / jit_load, cpp_extension's load / _jit_compile and the rest)
+_OP_LOAD_NEAR = 40
+
+
+def _build_op_open(tail: list[str]) -> str | None:
+    """The op a cut stack was building or loading (S.R_OP_CALL: a code line calling a DeepSpeed op builder's load,
+    "self.ds_opt_adam = CPUAdamBuilder().load()", or constructing an optimizer that does, "DeepSpeedCPUAdam(",
+    "FusedAdam("), the innermost such line after the input's last exception line: its op's name ("cpu_adam"), for
+    the fix's build switch and one-line load (verdict.unread._cut_where; round 93's lmflow-470)."""
+    for raw in reversed(tail):
+        t = _tail_line(raw).strip()
+        if S.R_EXC_TAIL.match(t):
+            return None
+        if ("Builder()" in t or "DeepSpeedCPU" in t or "Fused" in t) and (m := S.R_OP_CALL.search(t)):
+            return S.ds_op_name(m.group(1) or m.group(2))
+    return None
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -456,6 +475,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the first line of torch's cpp_extension JIT-building an op ("Using ... as PyTorch extensions root...",
         # "Building extension module X..."): a traceback cut in that op's construction is the build's (input_tail)
         self._jit_at = 0
+        # the last code line loading a DeepSpeed op ("self.ds_opt_adam = CPUAdamBuilder().load()"): its line and the
+        # op's name ("cpu_adam"), for a stack cut below it in the op's JIT build (input_tail's build_op)
+        self._op_load: tuple[int, str] | None = None
         # a line that sets CUDA_VISIBLE_DEVICES (an export, a command line's assignment, DeepSpeed's runner's "Detected
         # CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1"): a traceback cut in the runner's host / slot filter
         # then gets the variable's advice (readers.settings._env, verdict.unread._ds_filter_cut)
@@ -913,7 +935,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        share=any(S.R_FD_SHARE_FRAME.search(x[1]) for x in shown),
                        # cut in torch_xla's spawn in the parent (its pool re-raising a child's end: verdict.unread)
                        xla_spawn=any("torch_xla" in x[1] and S.R_XLA_SPAWN_FRAME.search(x[1]) for x in shown),
-                       cvd=self._cvd_set, build_frame=_build_frame_open(tail), remnant=remnant,
+                       cvd=self._cvd_set, build_frame=_build_frame_open(tail), build_op=_build_op_open(tail) or (
+                           self._op_load[1] if self._op_load and 0 < frame[0] - self._op_load[0] <= _OP_LOAD_NEAR
+                           else None),
+                       remnant=remnant,
                        # the launch's --config-file naming a script, the cut stack reading a config file
                        cfg_script=(f"{self.path}:{self._cfg_script[0]}", self._cfg_script[1]) if (
                            self._cfg_script and _reads_config(shown, self._cfg_script[1])) else None)
@@ -1384,6 +1409,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._launcher_kill(text, lineno)
         if not self._jit_at and ("PyTorch extensions root" in text or "Building extension module" in text):
             self._jit_at = lineno
+        if "Builder().load()" in text and (oc := S.R_OP_CALL.search(text)) is not None:
+            self._op_load = (lineno, S.ds_op_name(oc.group(1) or oc.group(2)))
         if "|CCL_" in text and not self._oneccl:  # oneCCL's own log: MPICH's start-up failure reads its transport
             self._oneccl = True
             if self._mpich_open is not None:

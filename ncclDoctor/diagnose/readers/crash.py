@@ -828,6 +828,10 @@ class CrashReaders:
         if m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "stages" in said and (
                 S.R_STAGES_WORLD.search(said)):  # the pipeline's stages against the processes launched (rule W)
             ev.data.update(settings=said[:200], stages=True)
+        elif m.group(1).endswith("AttributeError") and "ds_opt_" in said and (u := S.R_DS_OP_UNSET.search(said)):
+            # a DeepSpeed CPU optimizer's destructor finding no compiled op: its __init__'s op build / load raised
+            # (S.R_DS_OP_UNSET, lead rule AF (2)) -- the shared build's family (verdict.launch._settings_check)
+            ev.data.update(settings=said[:200], build=S.ds_op_name(u.group("cls")), op_unset=u.group("cls"))
         elif S.R_SETTINGS_EXC.search(m.group(1)) and (d := S.R_DS_CONFIG_CHECK.search(said)):
             # a framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q)
             ev.data.update(settings=said[:200], ds_config=d.lastgroup)

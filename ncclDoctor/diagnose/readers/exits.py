@@ -120,6 +120,20 @@ class ExitReaders:
             return self._benign(lineno, text, "c10d debug line")
         if "] datetime: " in text:  # Megatron's own progress stamp (lead rules K, T)
             return self._megatron_stamp(lineno, text)
+        if "trace cache" in text and S.R_ZERO3_TRACE_CACHE.search(text):  # ZeRO-3 re-tracing (lead rules K, N)
+            ev = self._benign(lineno, text, "zero3 trace cache")
+            ev.rank = None  # printed by whichever rank logs it: it shows no rank's progress or failure
+            return ev
+        fl = S.R_ZERO3_CACHE_FLUSHES.search(text) if "cache flushes" in text else None
+        if fl:  # ZeRO-3's memory-pressure performance warning, the step going on (lead rules K, N)
+            ev = self._benign(lineno, text, "zero3 cache flushes")
+            ev.rank = None
+            ev.data["flushes"] = int(fl.group(1))
+            return ev
+        if "CUDA_VISIBLE_DEVICES" in text and S.R_TORCHX_CVD_WARN.search(text):  # a launcher's caution (K, N, BR (3))
+            ev = self._benign(lineno, text, "torchx shared gpu warning")
+            ev.rank = None
+            return ev
         if " @ 0x" in text and S.R_FFMPEG_LOG.search(text):  # a video decoder's own warning (lead rules K, N)
             ev = self._benign(lineno, text, "ffmpeg decoder warning")
             ev.rank = None  # printed by a decoder (most often a DataLoader worker's): it shows no rank's progress

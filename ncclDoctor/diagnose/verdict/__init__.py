@@ -215,6 +215,7 @@ from ncclDoctor.diagnose.verdict.transport import (
 from ncclDoctor.diagnose.verdict.unread import (
     _open_traceback,
     _unread_failure,
+    module_check_fixes,
 )
 from ncclDoctor.diagnose.verdict.usage import (
     _invalid_usage,
@@ -324,6 +325,11 @@ def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     fix = numerics.fix_for(texts)
     if fix and fix not in v.fix and "NaN/Inf check stopped" not in v.fix:
         v.fix = fix + v.fix
+    # a module's own bookkeeping check in code every rank runs (DDP's reducer, rule AW; ZeRO-3's parameter coordinator,
+    # rules BJ (2), BQ (3)) wherever the lines show it -- behind a launcher's cut record, beside another exception, or
+    # as a cut traceback's last frame: its remedy first (round 93's hept-2, accelerate-3536, deepspeed-chat-chatglm-7)
+    cut = [f"{e.text}\n{e.data.get('code') or ''}" for e in c.samples.get("tb_cut", [])]
+    v.fix = "".join(f for f in module_check_fixes(texts + cut) if f not in v.fix) + v.fix
     # a tracker's or logger's own failure (trackers.py; rules BG (1), BJ (2)): its remedy first, the reading's after
     read = _read_failure_lines(c, v)
     if read:

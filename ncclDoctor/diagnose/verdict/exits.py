@@ -22,7 +22,7 @@ from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
-from ncclDoctor.diagnose.verdict.signals import _runner_signal
+from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
     LOAD_READ_FIX,
     LOADER_RERAISE_FIX,
@@ -308,6 +308,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if all(e.data.get("launcher_kill") for e in fails) and _runner_signal(c):
         return None  # the runner got SIGINT/SIGTERM and killed its workers for it: _signal reads it
+    if interrupted_kills(c):
+        return None  # the launcher's handler killing its workers for the user's Ctrl-C (rule BS (2)): _signal reads it
     if all(e.data.get("launcher_kill") for e in fails) and lone_launched_worker(c, fails):
         who, logs = _kill_launcher(fails[0])
         own = _lone_worker_error(c)
@@ -496,6 +498,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       "reset or refused it, not a connection of the job's" if http else ""),
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else http_status_fix(text))
                        + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
+                       + (_missing_path_fix(text) if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text)
+                          else "")
                        + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
                        "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
@@ -606,7 +610,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank" + above + "); decorate the entry "
             "point with torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
             "exception (@record / error_file to capture the exception: the full worker traceback, in the error file "
-            "instead of <N/A>)"
+            "torchrun names in TORCHELASTIC_ERROR_FILE, instead of <N/A>)"
             + alone.rstrip()
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
             + _paddle_files(launcher, ranks) + _record_log(fails, ranks)
@@ -621,7 +625,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if gone:  # the failed process's exception (untagged, beside the launcher's record) is a path that does not exist
         what += (f"; the exception in the lines is '{gone[:160]}': a file or directory the process opens (its dataset "
                  "path, a checkpoint, a config file) does not exist where it looked")
-        abort_fix = _MISSING_PATH_FIX + abort_fix
+        abort_fix = _missing_path_fix(gone) + abort_fix
     init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
     if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
         cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
@@ -975,6 +979,34 @@ _MISSING_PATH_FIX = ("'No such file or directory' is the process opening a path 
                      "(ls it from the host and container the process runs in; a relative path is read from the "
                      "working directory), give the correct path, or create the dataset there first (the repository's "
                      "data preparation step, e.g. building the lmdb from the images) before launching. ")
+
+
+# the path an ENOENT message quotes ("[Errno 2] No such file or directory: './data/x.pkl'"), and a relative one's first
+# part (its directory under the working directory: "./data")
+_R_ENOENT_PATH = re.compile(r"No such file or directory: '([^'\n]{1,300})'")
+_R_REL_HEAD = re.compile(r"(?:\.{1,2}/)?[^/\\]{1,80}")
+# OpenMMLab's registry (mmcv / mmengine build_from_cfg) re-raising a class's error with the class's name before it
+# ("FileNotFoundError: OpenLaneV2SubsetADataset: [Errno 2] No such file ..."): a dataset the config builds
+_R_CFG_CLASS_RERAISE = re.compile(r"^\w{1,80}Error: [A-Z]\w{0,80}Dataset: \[Errno 2\]")
+
+
+def _missing_path_fix(text: str) -> str:
+    """_MISSING_PATH_FIX, then what the missing path's own form says: a relative path is read from the directory the
+    job was launched in; a dataset class's name before the errno is a config-built dataset's file (its data_root /
+    ann_file)."""
+    out = _MISSING_PATH_FIX
+    m = _R_ENOENT_PATH.search(text)
+    path = m.group(1) if m else ""
+    if path and not path.startswith(("/", "~", "\\")) and not re.match(r"[A-Za-z]:", path) and "/" in path:
+        head = _R_REL_HEAD.match(path).group(0)
+        out += (f"The path '{path[:160]}' is relative: it is read from the directory the job was launched in, so "
+                f"run from the repo root (relative {head} is under it) or give an absolute path. ")
+    if _R_CFG_CLASS_RERAISE.search(text):
+        out += ("The dataset class named before the errno is the one the config builds (OpenMMLab's build_from_cfg "
+                "re-raises its error with its name): its file comes from the dataset config -- check the "
+                "data_root / ann_file path in config, or generate the file with the repository's data preparation "
+                "step. ")
+    return out
 
 
 def _missing_path(c: Collected) -> str | None:

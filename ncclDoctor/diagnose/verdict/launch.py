@@ -1632,6 +1632,56 @@ def _source_build(evs: list) -> Verdict:
 _DS_BATCH_EQ = "train_batch_size = micro_batch_per_gpu x gradient_accumulation_steps x world_size"
 
 
+# The op's name as a DeepSpeed op (its torch_extensions directory, DS_BUILD_<NAME>): the CPU optimizers' and fused
+# optimizers' ops, the async I/O and inference ops -- a build of another extension gets the generic words
+_R_DS_OP = re.compile(r"(?:cpu|fused)_[a-z]{1,20}|async_io|transformer(?:_inference)?|quantizer|utils|"
+                      r"sparse_attn|evoformer_attn|fp_quantizer|ragged_(?:ops|device_ops)|inference_core_ops")
+
+
+def _op_build(evs: list, build: str, text: str) -> Verdict:
+    """The JIT build or load of an op the job compiles on first use failing at start-up (lead rule AF (2)): ninja /
+    the compiler exiting non-zero, 'Error building extension', the .so the others wait for missing from
+    ~/.cache/torch_extensions -- or DeepSpeed's CPU optimizer's destructor finding no compiled op
+    (S.R_DS_OP_UNSET: its __init__'s CPUAdamBuilder().load() raised, round 93's lmflow-471, simple-grpo-7). The shared
+    software every rank builds or loads alike: config, no rank. The fix names the op: its DS_BUILD_<NAME> switch and
+    its builder's one-line load where it is one of DeepSpeed's."""
+    e = evs[0]
+    # the destructor's line is the evidence only where no line of the build or load itself is shown
+    unset = next((x for x in evs if x.data.get("op_unset")), None) if all(
+        x.data.get("op_unset") for x in evs if x.data.get("build")) else None
+    if unset is None and e.data.get("op_unset"):
+        e = next(x for x in evs if x.data.get("build") and not x.data.get("op_unset"))
+        text = e.data["type"] + ": " + e.data["message"]
+    what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
+    ds = build if _R_DS_OP.fullmatch(build) else None
+    shown = (f"{unset.data['op_unset']}'s destructor found no compiled op (\"{unset.data['message'][:120]}\", "
+             f"{unset.where}): its __init__ loads the {build} op (CPUAdamBuilder().load() for DeepSpeedCPUAdam, a "
+             "JIT build on first use) and that load raised, so the object never got it"
+             if unset is not None else f"torch's cpp_extension JIT build, {text[:200]}, {e.where}")
+    own = ("Find the load's own error above the destructor's lines (ninja's / the compiler's output, 'Error building "
+           f"extension', an ImportError of {build}.so), or run it once alone: python -c 'import deepspeed; from "
+           f"deepspeed.ops.op_builder import {S.ds_op_builder(build)}; {S.ds_op_builder(build)}().load()'. "
+           if unset is not None and ds and build.startswith("cpu_") else
+           "Read the compiler's own error above 'ninja: build stopped: subcommand failed' (the first 'error:' line). ")
+    return Verdict(
+        "config",
+        f"the job stopped at start-up building or loading {what} it compiles on first use ({shown}): the build "
+        "toolchain (CUDA toolkit, compiler, ninja) every rank shares failed, and one rank builds while the others "
+        "wait on the same build, so the rank that printed it is no culprit",
+        own + "Then check the build environment every node shares: CUDA_HOME / nvcc matching torch's CUDA (nvcc "
+        "--version against python -c 'import torch; print(torch.version.cuda)'), a gcc/g++ version that CUDA "
+        "toolkit supports, ninja installed (pip install ninja); for DeepSpeed run ds_report (which ops are "
+        "compatible and installed) and pre-build the op at install instead of on first use ("
+        + (f"rebuild {build}: DS_BUILD_{build.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir, "
+           "or DS_BUILD_OPS=1 for all" if ds else "DS_BUILD_OPS=1 or DS_BUILD_<OP>=1 pip install deepspeed")
+        + "); clear a stale or half-written build dir (clear torch_extensions cache: ~/.cache/torch_extensions"
+        + (f"/<py_cu>/{build}" if ds else "") + ", or TORCH_EXTENSIONS_DIR on a local disk each node can write) and "
+        "relaunch every rank."
+        + (" To train without the op meanwhile: offload_optimizer off (no DeepSpeedCPUAdam) -- ZeRO's "
+           "offload_optimizer device none, or a torch optimizer." if ds and build.startswith("cpu_") else ""),
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
     DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a
@@ -1730,20 +1780,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "upgrade torch if its Inductor generates code the compiler rejects.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if build:  # the JIT build of an op every rank loads failing at start-up (lead rule AF (2))
-        what = f"extension '{build}'" if build != "op" else "an op (a C++/CUDA extension)"
-        return Verdict(
-            "config",
-            f"the job stopped at start-up building {what} it compiles on first use (torch's cpp_extension JIT build, "
-            f"{text[:200]}, {e.where}): the build toolchain (CUDA toolkit, compiler, ninja) every rank shares failed, "
-            "and one rank builds while the others wait on the same build, so the rank that printed it is no culprit",
-            "Read the compiler's own error above 'ninja: build stopped: subcommand failed' (the first 'error:' line). "
-            "Then check the build environment every node shares: CUDA_HOME / nvcc matching torch's CUDA (nvcc "
-            "--version against python -c 'import torch; print(torch.version.cuda)'), a gcc/g++ version that CUDA "
-            "toolkit supports, ninja installed; for DeepSpeed run ds_report (which ops are compatible) and pre-build "
-            "the op at install (DS_BUILD_OPS=1 or DS_BUILD_<OP>=1 pip install deepspeed) instead of on first use; "
-            "clear a stale or half-written build dir (~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR) and "
-            "relaunch every rank.",
-            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+        return _op_build(evs, build, text)
     sx = next((x for x in evs if x.data.get("stub")), None)
     if sx is not None:  # a compiled function that takes nothing in the installed build, called with arguments
         return _binding_stub(sx)

@@ -235,7 +235,7 @@ def _cut_copy(c: Collected, e) -> bool:
         return False
     site, cut = m.group(1, 2), m.group(3).rstrip()
     if len(cut) < _CUT_MIN or " " not in cut:
-        return False
+        return _site_alike(c, e, site, cut)
     for o in c.samples.get("nccl_warn", []):
         if o is e or not (w := R_NCCL_WARN_AT.search(o.text)) or w.group(1, 2) != site:
             continue
@@ -247,6 +247,25 @@ def _cut_copy(c: Collected, e) -> bool:
 
 
 _CUT_MIN = 8  # the fewest characters of a cut WARN's message that can say which message it is
+
+
+def _site_alike(c: Collected, e, site: tuple[str, str], cut: str) -> bool:
+    """Lead rules BG (3), K: a WARN the paste ends inside (the input's last line) with too little text to say which
+    message it is ('misc/ibvwrap.cu:63 NCCL WARN Fa'), at the source location where every other process shown printed
+    one and the same harmless WARN whole (two processes or more, each with a pid of its own, no other text at that
+    location), is read by that location: the same set-up step of one more process, cut. An empty cut, a location
+    printing several texts or a single whole copy stays unread (review r3 #5; round 93's horovod-969)."""
+    if not e.data.get("at_end") or not cut[:1].isalpha():
+        return False
+    wholes = [o for o in c.samples.get("nccl_warn", []) if o is not e and (w := R_NCCL_WARN_AT.search(o.text))
+              and w.group(1, 2) == site]
+    if len(wholes) < 2 or len(c.samples.get("nccl_warn", [])) < c.kinds.get("nccl_warn", 0):  # every WARN seen
+        return False
+    texts = {R_NCCL_WARN_AT.search(o.text).group(3).rstrip() for o in wholes}
+    pids = {m.group("pid") for o in wholes + [e] if (m := R_NCCL_PREFIX.search(o.text))}
+    whole = texts.pop() if len(texts) == 1 else ""
+    return (len(pids) == len(wholes) + 1 and len(whole) > len(cut) and whole.startswith(cut)
+            and _harmless_whole(c, wholes[0]))
 
 
 def harmless_warn(c: Collected, e) -> bool:
@@ -800,6 +819,35 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "(av.logging.set_level(av.logging.ERROR)) or re-encode the videos with ffmpeg; if the run "
                       "stalls, look at the video decoding / dataloader num_workers (long videos decode slowly) as "
                       "well as the collectives")
+    if "zero3 trace cache" in whats:  # lead rules K, N: ZeRO-3 re-recording its prefetch trace, training going on
+        benign.append("DeepSpeed ZeRO-3's 'Invalidate trace cache @ step N: expected module A, but got module B' is "
+                      "informational, benign: ZeRO-3 records the order in which the modules fetch their partitioned "
+                      "parameters to prefetch them (stage3_prefetch_bucket_size), and a step that ran them in another "
+                      "order (dynamic control flow / module order changes: a branch taken per batch, eval or generate "
+                      "between training steps, gradient checkpointing) makes it drop that trace and record it again; "
+                      "training goes on -- ignore the message. If it repeats every step, keep the forward's module "
+                      "order fixed (or set stage3_prefetch_bucket_size to 0 to stop prefetching); if the run then "
+                      "stalls, take a py-spy dump of every rank (py-spy if it stalls)")
+    flushes = [e.data.get("flushes") for e in c.samples.get("benign", [])
+               if e.data.get("what") == "zero3 cache flushes"]
+    if flushes:  # lead rules K, N: memory pressure costing speed, each step going on
+        benign.append("DeepSpeed ZeRO-3's 'N pytorch allocator cache flushes since last step' (here "
+                      + ", ".join(str(n) for n in flushes[:3]) + ") is a performance warning, not a failure: the "
+                      "GPU is near its memory limit, so torch's caching allocator frees its cache and retries "
+                      "allocations (slow steps), and the step goes on. To reduce memory pressure use a smaller micro "
+                      "batch or gradient checkpointing, lower stage3_max_live_parameters / "
+                      "stage3_prefetch_bucket_size, or use ZeRO-3 offload (offload_param / offload_optimizer); where "
+                      "the flushes stay, call get_accelerator().empty_cache() / torch.cuda.empty_cache() on all ranks "
+                      "at the same step so that no rank stalls the others' collectives; an out-of-memory error after "
+                      "it would be a failure of its own")
+    if "torchx shared gpu warning" in whats:  # lead rules K, N, BR (3): a launcher's cautionary default warning
+        benign.append("torchx's warning that role replicas requiring GPUs run without CUDA_VISIBLE_DEVICES set is a "
+                      "cautionary start-up warning, no failure: the replicas of this host all see every GPU, so two "
+                      "processes may use the same GPU unless each selects its own. Use one GPU per process: set "
+                      "CUDA_VISIBLE_DEVICES per replica (torchx run -cfg auto_set_cuda_visible_devices=True divides "
+                      "the host's GPUs among them) or call torch.cuda.set_device(LOCAL_RANK) in each process; if the "
+                      "job did fail, read the replicas' own logs (torchx's log dir, kept with the log_dir cfg "
+                      "option)")
     idle = [e for e in c.samples.get("benign", []) if e.data.get("what") == "megatron no iterations"]
     if idle:  # lead rules K, T: Megatron's loop returned at once -- no failure, but no training either
         d = idle[0].data

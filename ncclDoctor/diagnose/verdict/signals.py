@@ -104,14 +104,34 @@ def _runner_signal(c: Collected) -> list[Event]:
     return runner
 
 
+def interrupted_kills(c: Collected) -> bool:
+    """Lead rule BS (2): a launcher's own kills of its workers ('Killing subprocess N' from its sigkill_handler) with
+    the user's Ctrl-C shown before them -- the terminal's echoed '^C' on the kill line itself or a Ctrl-C traceback
+    ('^CTraceback', KeyboardInterrupt) above it in the same file -- and no other worker record: the handler ran for
+    that SIGINT, so the kills are the stop from outside, not a worker that exited first (a worker's own exit gives
+    its '[ERROR] ... exits with return code' record, and a ^C after the kills is someone giving up on a failure;
+    round 93's llava-1749)."""
+    ctrl_c = [e for e in c.samples.get("signal", []) if e.data.get("ctrl_c")]
+    fails = c.child_failures + c.worker_failures
+    if not ctrl_c or not fails or not all(e.data.get("launcher_kill") for e in fails):
+        return False
+    first = min(fails, key=place)
+    at = first.text.find("Killing subprocess")
+    if 0 <= first.text.find("^C") < at:
+        return True
+    p = place(first)
+    return any(place(e)[0] == p[0] and place(e)[1] < p[1] for e in ctrl_c)
+
+
 def _nothing_failed_first(c: Collected, stops: list[Event] | None = None) -> bool:
     """No timeout, exception, worker failure or rank error in the lines: a stop signal seen alone came from outside
     (after a failure it is the launcher's teardown, read by that failure). A worker process's traceback header with
     no exception shown, printed after the stop ``stops`` names, is that stop reaching the process, not a failure
     before it."""
     raised = c.kinds.get("worker_raised") and not _raised_after(c, stops or [])
+    killed = (c.child_failures or c.worker_failures) and not interrupted_kills(c)
     return not c.kinds.get("watchdog_timeout") and not (
-        c.child_failures or c.worker_failures or c.exceptions or raised
+        killed or c.exceptions or raised
         or any(own_errors(st) for st in c.ranks.values()))
 
 

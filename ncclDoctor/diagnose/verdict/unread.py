@@ -19,6 +19,7 @@ from ncclDoctor.diagnose.signatures import (
     R_VICTIM_EXC,
     R_WIN_CONNECT_WARN,
     R_WIN_PATH,
+    ds_op_builder,
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
@@ -69,7 +70,11 @@ _EXPECT_HOOKS_FIX = ("DDP's reducer asserted expect_autograd_hooks_: backward ra
 # before starting a new one. This error indicates that your module has parameters that were not used in producing
 # loss" (with "Parameter indices which did not receive grad for rank N: ..."): the module has parameters outside the
 # loss, the same module and DDP setting on every rank (lead rule AW: no rank at fault)
-_R_DDP_UNUSED = re.compile(r"Expected to have finished reduction in the prior iteration")
+# Lightning's DDP strategy catches that error and re-raises it in its own words ("It looks like your LightningModule has
+# parameters that were not used in producing the loss returned by training_step"), as torch's message says "your
+# module has parameters that were not used in producing loss": the same check (round 93's chemprop-853)
+_R_DDP_UNUSED = re.compile(r"Expected to have finished reduction in the prior iteration|"
+                           r"\bparameters that were not used in producing (?:the )?loss\b")
 _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in the previous iteration (unused "
                    "parameters: 'Parameter indices which did not receive grad for rank N' lists them): the module "
                    "has parameters that take no part in the loss, the same model and DDP setting on every rank, not "
@@ -79,6 +84,19 @@ _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in 
                    "the unused modules (requires_grad=False); static_graph=True when the unused set is the same "
                    "every step. TORCH_DISTRIBUTED_DEBUG=DETAIL (or INFO) prints the names of the parameters that "
                    "got no gradient. ")
+# ... and its check under static_graph=True ("Your training graph has changed in this iteration, e.g., one parameter is
+# unused in first iteration, but then got used in the second iteration. this is not compatible with static_graph set
+# to True."): the set of parameters the model uses changed between iterations, which static_graph promised it would
+# not -- the module and its DDP setting, every rank's (rule AW; round 93's hept-2, beside the same model's unfinished
+# reduction without static_graph)
+_R_DDP_STATIC_CHANGED = re.compile(r"\bYour training graph has changed in this iteration\b")
+_DDP_STATIC_CHANGED_FIX = ("DDP's reducer found that the set of parameters the model used changed between "
+                           "iterations ('Your training graph has changed in this iteration'), which static_graph=True "
+                           "promised it would not: a data-dependent graph (branches or heads the input selects, layers "
+                           "skipped on some steps) cannot run with static_graph. Set static_graph=False (the default, "
+                           "accelerate's DistributedDataParallelKwargs / the strategy's static_graph too) and pass "
+                           "find_unused_parameters=True, or make every parameter take part in the loss on every "
+                           "step. ")
 
 
 # ... and the two wordings whose cause is the module and DDP setting, not one process: a parameter that got no gradient
@@ -90,6 +108,8 @@ _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in 
 # every rank: round 92's casanovo-512, two experts blind; oevortex-unsloth-16, read as rank 0's own before, relabelled
 _R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
                                 r"Expected to have finished reduction in the prior iteration|"
+                                r"\bparameters that were not used in producing (?:the )?loss\b|"
+                                r"\bYour training graph has changed in this iteration\b|"
                                 r"\bexpect_autograd_hooks_ INTERNAL ASSERT\b")
 
 
@@ -287,17 +307,65 @@ def _dist_nn_backward_fix(e) -> str:
 
 
 def _ddp_reducer_fix(texts: list[str]) -> str:
-    """The reducer's fix: its unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's
-    bucket reduction refused (_QUEUE_REDUCTION_FIX), its expect_autograd_hooks_ assert's own (_EXPECT_HOOKS_FIX), else
-    the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); ''
-    where no line is DDP's reducer refusing the backward."""
+    """The reducer's fix: its static_graph check's (_DDP_STATIC_CHANGED_FIX) where a line says it, then its
+    unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's bucket reduction refused
+    (_QUEUE_REDUCTION_FIX), its expect_autograd_hooks_ assert's own (_EXPECT_HOOKS_FIX), else the fix of its
+    bookkeeping asserts (_DDP_REDUCER_FIX); '' where no line is DDP's reducer refusing the backward."""
+    return "".join(_ddp_fixes(texts))
+
+
+def module_check_fixes(texts: list[str]) -> list[str]:
+    """The remedies of the checks a module's own bookkeeping makes in code every rank runs, each a piece of the fix,
+    for the lines TEXTS (exceptions, unread failure lines, a cut traceback's last frame): DDP's reducer (rule AW: its
+    static_graph check, its unused parameters, torch 1.0's bucket reduction, its other asserts) and DeepSpeed ZeRO-3's
+    parameter coordinator (_R_ZERO3_BOOKKEEPING). Empty where no line is one of them."""
+    zero3 = _ZERO3_BOOKKEEPING_FIX if any(_R_ZERO3_BOOKKEEPING.search(t) for t in texts) else ""
+    return _ddp_fixes(texts) + ([zero3] if zero3 else [])
+
+
+def _ddp_fixes(texts: list[str]) -> list[str]:
+    """DDP's reducer's pieces of module_check_fixes."""
+    static = _DDP_STATIC_CHANGED_FIX if any(_R_DDP_STATIC_CHANGED.search(t) for t in texts) else ""
     if any(_R_DDP_UNUSED.search(t) for t in texts):
-        return _DDP_UNUSED_FIX
-    if any("_queue_reduction" in t and _R_QUEUE_REDUCTION.search(t) for t in texts):
-        return _QUEUE_REDUCTION_FIX
-    if any(_R_EXPECT_HOOKS.search(t) for t in texts):
-        return _EXPECT_HOOKS_FIX
-    return _DDP_REDUCER_FIX if any(_R_DDP_REDUCER.search(t) for t in texts) else ""
+        ddp = _DDP_UNUSED_FIX
+    elif any("_queue_reduction" in t and _R_QUEUE_REDUCTION.search(t) for t in texts):
+        ddp = _QUEUE_REDUCTION_FIX
+    elif any(_R_EXPECT_HOOKS.search(t) for t in texts):
+        ddp = _EXPECT_HOOKS_FIX  # its expect_autograd_hooks_ assert's own (review 92 s2, finding 12)
+    elif any(_R_DDP_REDUCER.search(t) for t in texts):
+        ddp = _DDP_REDUCER_FIX
+    else:
+        ddp = ""
+    return [f for f in (static, ddp) if f]
+
+
+# DeepSpeed ZeRO-3's own bookkeeping of which sub-module gathered which parameter partition, refusing the step: the
+# parameter coordinator's reset_step raising "still have inflight params" (parameters left AVAILABLE, gathered and never
+# released, at the end of a forward or in backward), and partition_parameters' free_param asserting "assert not
+# param.ds_active_sub_modules" (a parameter re-partitioned while a sub-module still uses it: GatheredParameters left
+# inside a forward). Read by the message, or where the paste cuts it by the check's location (rule BQ (3)): the last
+# frame is reset_step in partitioned_param_coordinator.py or free_param in partition_parameters.py. Code every rank
+# runs, untagged, no collective: rules BJ (2), BG (1) give unknown, culprits [] (round 93's ross3d-8, deepspeed-chat-
+# chatglm-7, openrlhf-541); the fix is ZeRO-3's. A frame elsewhere in DeepSpeed's ZeRO code (an all-gather in
+# fetch_sub_module, a collective's wait) is not read so: it may wait on a peer
+_R_ZERO3_BOOKKEEPING = re.compile(r"\bstill have inflight params\b|\bparam\.ds_active_sub_modules\b|"
+                                  r"\bpartitioned_param_coordinator\.py\b[^\n]{0,40}\bin reset_step\b|"
+                                  r"\bpartition_parameters\.py\b[^\n]{0,40}\bin free_param\b")
+_ZERO3_BOOKKEEPING_FIX = (
+    "DeepSpeed ZeRO-3's own parameter bookkeeping stopped the step (the parameter coordinator's reset_step: 'still "
+    "have inflight params', parameters gathered and never released; partition_parameters' free_param: 'assert not "
+    "param.ds_active_sub_modules', a parameter re-partitioned while a sub-module still uses it): the sub-modules "
+    "ZeRO-3 traced gathering and releasing parameters do not match what the model ran -- a module called twice or "
+    "outside its forward (shared / tied modules, generate or an eval-mode forward inside the training step, as RLHF "
+    "step 3's hybrid engine does), data-dependent or MoE routing, reentrant gradient checkpointing, or "
+    "deepspeed.zero.GatheredParameters entered while the module is still active (weights gathered mid-step, e.g. a "
+    "broadcast to vLLM between gradient accumulation steps). It is the model and ZeRO-3 setting every rank runs, not "
+    "one rank's fault. Mark such blocks as leaf modules (deepspeed.utils.set_z3_leaf_modules(model, [BlockClass])), "
+    "turn prefetching off (stage3_prefetch_bucket_size: 0 in the ZeRO config), use gradient checkpointing with "
+    "use_reentrant=False, keep the same modules used in forward on every rank and step, and use ZeRO-3 "
+    "GatheredParameters outside forward (after the optimizer step); this bookkeeping changed across releases: upgrade "
+    "deepspeed (or downgrade deepspeed to the release the framework pins), or train with ZeRO stage 2 where the model "
+    "fits. ")
 
 
 # torch.utils.checkpoint's CheckpointError on recompute ("torch.utils.checkpoint: Recomputed values for the following
@@ -888,8 +956,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _eintr_fix(c, what)
             + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
             + _shard_sized_lone(what, lone[0])
-            + f"Read rank {lone[0]}'s traceback from its first frame: the last frames name the code and the data it "
-            f"read when it raised {e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
+            + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames" if e.data.get("frame_file")
+               else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
+               f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
+            + " name the code and the data it read when it raised "
+            + f"{e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
             "that, then rerun. " + _READ_AROUND,
             "medium", lone, [x.brief() for x in own[:3]])
     return Verdict(
@@ -1511,6 +1582,23 @@ _STATE_DICT_FIX = ("Those lines are torch's load_state_dict refusing the checkpo
                    "keys only, not a size mismatch. ")
 
 
+# DeepSpeed's async I/O op (csrc/aio: deepspeed_aio_handle_t's pread / pwrite, the ZeRO-Infinity NVMe swapper's
+# ".tensor.swp" files under nvme_path) failing its own check -- a swap file shorter than the buffer read into it
+# ("buffer nbytes != file bytes"), a read or write that returned an error: the NVMe offload's swap I/O, which names no
+# cause class (not CUDA, NCCL or host memory) and, where several ranks fail alike on the shared swap path, no rank
+# (lead rules J, BG (1); round 93's deepspeed-3376). Its words only add the fix
+_R_AIO_SWAP = re.compile(r"\bdeepspeed_(?:py_)?aio_\w|[/\\]csrc[/\\]aio[/\\]|\.tensor\.swp\b")
+_AIO_SWAP_FIX = (
+    "Those lines are DeepSpeed's async I/O (aio) op swapping ZeRO's offloaded optimizer / parameter state to NVMe: a "
+    "swap file shorter than its buffer means the async write before it was incomplete or the file was cut. Put "
+    "nvme_path on a real local NVMe filesystem (not NFS / overlay / tmpfs), a per-run nvme_path each rank can write, "
+    "and check free disk space on nvme_path (df -h); clear the nvme swap folder (stale .tensor.swp files of an "
+    "earlier run) before relaunching; check the aio settings (block_size, queue_depth, single_submit, "
+    "overlap_events; the ds_nvme_tune / aio benchmark picks them) and dmesg / I/O errors of the device; or offload "
+    "to cpu instead (offload_optimizer / offload_param device cpu instead of nvme); upgrade deepspeed where its "
+    "swapper's fix is in a newer release. ")
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -1565,6 +1653,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
                        + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
+                       + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
                        + _READ_AROUND + _connect_warned(c), "low", [], proof)
     return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
@@ -1650,7 +1739,8 @@ def _loader_cut(c: Collected) -> bool:
 # What to do about a traceback the paste cut before its exception line: its error is what decides
 _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception and its error message (the paste stops "
                "inside its frames: show the full error text after the traceback, which names what failed), and every "
-               "rank's own log (torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
+               "rank's own log (the other ranks' logs say whether a peer failed first and this one only waited on "
+               "it in a collective; torchrun --log-dir DIR --redirects 3 --tee 3; a rank's "
                "traceback under mp.spawn is the 'process N terminated with the following error' block): the first "
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
@@ -1989,17 +2079,27 @@ _R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:(?:FusedAd
                         r"(?:load|jit_load))\(|(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
 _R_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
                             r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
-_JIT_BUILD_FIX = (
-    "Read the build's own error above the traceback (ninja's / the compiler's output, a tool that refused to run: "
-    "'must run as root', 'command not found') and run the build once alone: python -c 'import deepspeed; from "
-    "deepspeed.ops.op_builder import FusedAdamBuilder; FusedAdamBuilder().load()' (the op the frame constructs). "
-    "Pre-build DeepSpeed's ops instead of JIT at start-up: DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
-    "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir, then ds_report lists them "
-    "installed; the JIT build needs ninja (pip install ninja), a CUDA toolkit matching torch's CUDA (CUDA_HOME, nvcc "
-    "on PATH) and a compiler, the same on every node. Clear torch_extensions cache: a stale or half-written build dir "
-    "(~/.cache/torch_extensions, or TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH "
-    "the workers run with (a wrapper of the same name -- a sudo or container shim that says 'must run as root' -- "
-    "ahead of the real tool). ")
+def _jit_build_fix(op: str | None) -> str:
+    """The fix of a stack cut inside an op's JIT build: the op the stack constructs or loads (parse._build_op_open's
+    ``build_op``: "cpu_adam" from "CPUAdamBuilder().load()" / "DeepSpeedCPUAdam(") named in the one-line load and
+    its DS_BUILD_<NAME> switch, else FusedAdam's as the example (round 93's lmflow-470)."""
+    b = ds_op_builder(op) if op else "FusedAdamBuilder"
+    return (
+        "Read the build's own error above the traceback (ninja's / the compiler's output, a tool that refused to run: "
+        f"'must run as root', 'command not found') and run the build once alone: python -c 'import deepspeed; from "
+        f"deepspeed.ops.op_builder import {b}; {b}().load()' ("
+        + (f"the {op} op the frames load: its JIT build / load failed). " if op else "the op the frame constructs). ")
+        + "Pre-build DeepSpeed's ops instead of JIT at start-up: "
+        + (f"rebuild {op}: DS_BUILD_{op.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir (or "
+           "DS_BUILD_OPS=1 for all)" if op else "DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
+           "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir")
+        + ", then ds_report lists them installed; the JIT build needs ninja (pip install ninja), CUDA_HOME / nvcc "
+        "matching torch's CUDA (a CUDA toolkit of torch's CUDA version, nvcc on PATH) and a compiler, the same on "
+        "every node. Clear torch_extensions cache: a stale or half-written build dir (~/.cache/torch_extensions, or "
+        "TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH the workers run with (a wrapper "
+        "of the same name -- a sudo or container shim that says 'must run as root' -- ahead of the real tool). "
+        + (" Meanwhile offload_optimizer off (no DeepSpeedCPUAdam) trains without the op. " if op and
+           op.startswith("cpu_") else ""))
 
 
 # A cut traceback's last frame calling torch.cuda.set_device (its code line: "torch.cuda.set_device(args.local_rank)"),
@@ -2640,7 +2740,7 @@ def _cut_where(ev, who: str) -> Verdict | None:
             + ": the process raised building or loading that op -- the job's shared software, which every worker "
             "builds or waits on alike (lead rule AF (2)), so no rank is at fault whichever traceback is shown (the "
             "error itself was not pasted)",
-            _JIT_BUILD_FIX + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
+            _jit_build_fix(ev.data.get("build_op")) + _CUT_TB_FIX, "low", [], [ev.brief()], job_wide=True)
     if ev.data.get("xla_spawn"):
         return _xla_spawn_cut(ev, who)
     if (rdzv := _R_RDZV_HANDLER_FILE.search(ev.text)) is not None:

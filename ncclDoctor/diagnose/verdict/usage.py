@@ -110,7 +110,8 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
         "is at fault -- a usage error of the caller",
         "Read the traceback: the frame that calls the collective names the tensor. Move it to the rank's GPU "
         "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)), or use a gloo group for CPU tensors "
-        "(init_process_group(backend=\"cpu:gloo,cuda:nccl\")); a library's own broadcast of CPU parameters can "
+        "(a cpu:gloo,cuda:nccl backend: init_process_group(backend=\"cpu:gloo,cuda:nccl\"), which sends CPU "
+        "tensors over gloo and CUDA ones over NCCL); a library's own broadcast of CPU parameters can "
         "need the torch / library version it was written for. "
         "Under DeepSpeed ZeRO-3 (zero.Init / partition_parameters broadcasting parameters still on the CPU: a model "
         "built or loaded outside zero.Init, or parameter offload with an engine that does not support it), try "
@@ -889,9 +890,9 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
             "default device; a launch/set-up error, no rank is at fault",
             "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
-            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU; start no more processes "
-            "per node than it has GPUs (torchrun --nproc_per_node, accelerate's num_processes: with one GPU, one "
-            "process).",
+            "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU (one GPU per process); "
+            "start no more processes per node than it has GPUs (torchrun --nproc_per_node equal to the number of "
+            "visible GPUs, accelerate's num_processes: with one GPU, one process).",
             "high",
             [],
             [e.brief() for e in evs[:3]],
