@@ -210,6 +210,10 @@ _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
 # 'std::system_error'", then on the next line the exception's own text, "  what():  Transport endpoint is not
 # connected" (an OS errno's words, with no trigger word of its own: read as the header's follow line)
 _R_CPP_TERMINATE = re.compile(r"\bterminate called after throwing an instance of '[\w:<>, ]{1,120}'\s*$")
+# a shell prompt's command that starts a run ("$ torchrun --nproc_per_node 8 train.py", "# python -m
+# torch.distributed.run ...", "> deepspeed train.py"): the lines after it are a new run's
+R_SHELL_LAUNCH = re.compile(r"[$#>] (?:[A-Z_]{1,40}=\S{0,200} ){0,8}(?:torchrun|deepspeed|accelerate launch|srun|"
+                            r"mpirun|mpiexec|python[\d.]{0,5}|bash|sh|sbatch|horovodrun|colossalai run)\b")
 _R_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(\S[^\n]{0,400})")
 
 
@@ -511,6 +515,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._numpy_abi: tuple[str, str] | None = None
         # accelerate's advisory that the kernel is below its recommended minimum: (version, minimum) (input_tail)
         self._kernel_old: tuple[str, str] | None = None
+        # the NumPy warning's line while no traceback has begun since it, and the last line handed to _parse: a run of
+        # lines no reader looks at between the warning and the next traceback (a training loop's progress prints, a
+        # shell's output) is the run going on past it -- the warning is no longer the cut's (review 92 s2, 4)
+        self._numpy_open = 0
+        self._prev_line = 0
         self._loader_tail = False  # the input's last lines show the DataLoader's fetch frames (input_tail)
         self._last_tail: Event | None = None  # the last traceback_tail event handed on (input_tail's loader mark)
         # whether a bare "[N] " before the lines names rank N (S.R_BARE_TIE): None until a line ties it, True once one
@@ -1638,6 +1647,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             text = S.R_CCOM_LEVEL.sub("NCCL ", text)  # Neuron's NCCL-derived library: NCCL's lines under its name
         self._body = body = S.strip_prefixes(text)
         self._text = text
+        if self._numpy_open and lineno - self._prev_line > 1 and not (
+                self._prev_line == self._numpy_open and lineno - self._prev_line == 2):
+            self._numpy_abi, self._numpy_open = None, 0  # unread lines after it (beyond its own source line)
+        self._prev_line = lineno
+        if (self._numpy_abi or self._kernel_old) and body[:2] in ("$ ", "# ", "> ") and R_SHELL_LAUNCH.match(body):
+            # a shell prompt's new launch: the warnings of the run before it are not this run's (review 92 s2, 5)
+            self._numpy_abi = self._kernel_old = None
+            self._numpy_open = 0
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
@@ -1667,6 +1684,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
         if "Traceback (most recent call last)" in body:
+            self._numpy_open = 0  # a traceback after the NumPy warning with nothing unread between: it stays its
             self._tb = Stack()  # no frame of an earlier stack is this traceback's (review r2: its save frame)
         if 'File "' in body and (ff := S.R_PY_FRAME_FILE.search(body)):
             self._tb.caller_file = self._tb.frame[1] if 0 < lineno - self._tb.frame[0] <= 3 else ""
@@ -1835,8 +1853,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._kernel_old = (k.group(1), k.group(2))
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
             self._nvml_stub = f"{self.path}:{lineno}"
-        if "Failed to initialize NumPy" in body and self._numpy_abi is None and (na := S.R_NUMPY_ABI.search(body)):
-            self._numpy_abi = (f"{self.path}:{lineno}", na.group(0))
+        if "Failed to initialize NumPy" in body and (na := S.R_NUMPY_ABI.search(body)):
+            if self._numpy_abi is None:
+                self._numpy_abi = (f"{self.path}:{lineno}", na.group(0))
+            self._numpy_open = lineno  # another process's same warning: the lines after it are read from here
         if "serial mode" in body and (sp := S.R_SEM_PROBE.search(body)):
             self._sem_probe = (int(sp.group(1)), sp.group(2).strip())
         if "shm_open(" in body and S.R_SHM_OPEN_CALL.search(body):

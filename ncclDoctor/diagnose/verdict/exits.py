@@ -513,8 +513,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        + (" " + LAUNCHER_LOGS[launcher] if launcher in LAUNCHER_LOGS else ""),
                        "medium", ranks, [exc.brief()] + [e.brief() for e in fails[:2]])
     if codes == [-6] and not single:  # abort(): how ProcessGroupNCCL's watchdog ends a process after a timeout
-        what += ("; SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error, "
-                 "so this rank may be a victim: its own log says whether it timed out or hit its own error")
+        what += (f"; {WATCHDOG_ABORT}, so this rank may be a victim: its own log says whether it timed out or hit "
+                 "its own error")
     native = [x for x in codes if x in NATIVE_CRASH]
     fatal = next((e.data["what"] for e in c.samples.get("fatal_python", [])), None)
     if fatal and any(x < 0 for x in codes):
@@ -1322,11 +1322,12 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        f"{what[:120]}' -- the interpreter's own check (a reference-count bug in native code: a C "
                        "extension or a compiled graph's runtime), not a signal from outside nor a Python exception; "
                        "no other rank is shown failing, so it failed first",
-                       ABORT_FIX + "That check ('none_dealloc', a refcount or GC check) is a bug in a C extension's or "
-                       "torch's native code: upgrade torch (or try a nightly) and the C extensions the job loads; "
-                       "with torch.compile, disable compile to see whether the compiled code is the one; rerun with "
-                       f"PYTHONFAULTHANDLER=1 and read rank {own}'s whole stderr (its 'Current thread' stack names "
-                       "the Python frame it died in).", "medium", [own], [e.brief() for e in evs[:2]])
+                       NATIVE_ABORT_FIX + "That check ('none_dealloc', a refcount or GC check) is a bug in a C "
+                       "extension's or torch's native code: upgrade torch (or try a nightly) and the C extensions "
+                       "the job loads; with torch.compile, disable compile to see whether the compiled code is the "
+                       f"one; rerun with PYTHONFAULTHANDLER=1 and read rank {own}'s whole stderr (its 'Current "
+                       "thread' stack names the Python frame it died in).", "medium", [own],
+                       [e.brief() for e in evs[:2]])
     how = ("abort() was called in native code: torch's NCCL watchdog after a collective timeout or NCCL error, an "
            "uncaught C++ exception or a C extension" if what.lower().startswith("aborted") else
            "the interpreter or a C extension died in native code")
@@ -1783,19 +1784,22 @@ _HUB_FIX = ("Its traceback goes{via} into huggingface_hub's download ({frame}): 
             "download. ")
 # What an expert asks for after a SIGABRT that is not the watchdog's: abort() came from native code or the
 # interpreter itself, and the evidence is that rank's stderr, its C++/Python stacks at the abort and a core dump.
-ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that rank's "
-             "whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter or a C "
-             "extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed assertion); "
-             "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the abort, "
-             "TORCH_SHOW_CPP_STACKTRACES=1 for the C++ one and core dumps enabled (ulimit -c unlimited; gdb python "
-             "core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in those frames. "
-             # in a distributed job abort() is also how torch's NCCL watchdog ends a process (a collective timeout or
-             # an NCCL error it caught, TORCH_NCCL_ASYNC_ERROR_HANDLING's teardown): its lines, if any, stand in that
-             # rank's stderr just before the abort (round 92's finetrainers-350: a lone -6 in torchrun's record)
-             "In a distributed job abort() is also how torch's NCCL watchdog ends a process after a collective "
-             "timeout or an NCCL error (its 'Watchdog caught collective operation timeout' / ProcessGroupNCCL lines "
-             "in that rank's stderr): rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL for its reason, "
-             "and read dmesg for GPU Xid errors on that host. ")
+NATIVE_ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native code or in the interpreter: read that "
+                    "rank's whole stderr for the line just before it (a 'Fatal Python error: ...' is the interpreter "
+                    "or a C extension crashing, 'terminate called after throwing' an uncaught C++ exception, a failed "
+                    "assertion); rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the "
+                    "abort, TORCH_SHOW_CPP_STACKTRACES=1 for the C++ one and core dumps enabled (ulimit -c unlimited; "
+                    "gdb python core -> bt); upgrade or downgrade the C extension (or the driver/ROCm/CUDA library) in "
+                    "those frames. ")
+# in a distributed job abort() is also how torch's NCCL watchdog ends a process (a collective timeout or an NCCL error
+# it caught, TORCH_NCCL_ASYNC_ERROR_HANDLING's teardown): its lines, if any, stand in that rank's stderr just before
+# the abort (round 92's finetrainers-350: a lone -6 in torchrun's record). Not where the lines show the interpreter's
+# own check aborting (_interpreter_own: no signal from outside). WATCHDOG_ABORT is the fact, said once for the cause
+# (signal_exit's -6 sentence) and the fix.
+WATCHDOG_ABORT = "SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error"
+ABORT_FIX = (NATIVE_ABORT_FIX + f"In a distributed job {WATCHDOG_ABORT} (its 'Watchdog caught collective operation "
+             "timeout' / ProcessGroupNCCL lines in that rank's stderr): rerun with NCCL_DEBUG=INFO and "
+             "TORCH_DISTRIBUTED_DEBUG=DETAIL for its reason, and read dmesg for GPU Xid errors on that host. ")
 
 
 # SIGILL: the CPU (or GPU) met an instruction it does not have: a binary built for another machine

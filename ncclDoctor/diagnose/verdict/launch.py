@@ -1651,6 +1651,11 @@ def _source_build(evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+# DeepSpeed's batch identity, which its _batch_assertion checks (one wording for the framework-check and the
+# batch-assert fixes: review 92 s2, finding 15)
+_DS_BATCH_EQ = "train_batch_size = micro_batch_per_gpu x gradient_accumulation_steps x world_size"
+
+
 # The op's name as a DeepSpeed op (its torch_extensions directory, DS_BUILD_<NAME>): the CPU optimizers' and fused
 # optimizers' ops, the async I/O and inference ops -- a build of another extension gets the generic words
 _R_DS_OP = re.compile(r"(?:cpu|fused)_[a-z]{1,20}|async_io|transformer(?:_inference)?|quantizer|utils|"
@@ -1902,8 +1907,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
         "process is started with (batch sizes, the world size, the launch URL, a feature the GPUs or the build lack) "
         "do not fit together, so the rank that printed it is no culprit -- every rank would fail the same check",
-        "Make the settings that check names agree with the launch: train_batch_size = micro_batch_per_gpu x "
-        "gradient_accumulation_steps x world_size (DeepSpeed), gradient_accumulation_steps a multiple of world_size "
+        f"Make the settings that check names agree with the launch: {_DS_BATCH_EQ} (DeepSpeed), "
+        "gradient_accumulation_steps a multiple of world_size "
         "(divisible by it), --nproc_per_node / --num_gpus / the number of machines as the config expects, an "
         "explicit --dist-url tcp://MASTER_IP:PORT for several machines, an init_method this platform's torch "
         "supports (env:// or file://; no tcp:// handler on Windows), or a GPU/build with the feature the model "
@@ -2179,9 +2184,9 @@ def _ds_config(e, evs: list) -> Verdict:
         what = ("DeepSpeed's own batch-size assertion found a batch size below 1: the micro batch per GPU and the "
                 "gradient accumulation steps it derives from train_batch_size and the world size do not fit the GPUs "
                 "launched")
-        fix = ("Make the DeepSpeed config's batch settings fill the world: train_batch_size = "
-               "train_micro_batch_size_per_gpu x gradient_accumulation_steps x world size (the number of GPUs), each "
-               "at least 1 -- a train_batch_size below gradient_accumulation_steps x world size gives a micro batch "
+        fix = (f"Make the DeepSpeed config's batch settings fill the world: {_DS_BATCH_EQ} (the number of GPUs; "
+               "micro_batch_per_gpu is train_micro_batch_size_per_gpu), each at least 1 -- a train_batch_size "
+               "below gradient_accumulation_steps x world size gives a micro batch "
                "of 0; set train_micro_batch_size_per_gpu and gradient_accumulation_steps and leave train_batch_size "
                "out (or, under the HF Trainer, set all three to 'auto' so per_device_train_batch_size and "
                "gradient_accumulation_steps fill them), and check the world size the launch really starts.")

@@ -50,6 +50,22 @@ _DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hoo
                     "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
                     "single GPU; an internal assert of an old release's reducer (torch 1.x) is fixed in later ones: "
                     "upgrade torch. ")
+# ... and its internal assert that backward ran where its forward prepared no hooks ("expect_autograd_hooks_ INTERNAL
+# ASSERT FAILED", or the flag's name alone where a paste cut it): the forward bypassed the DDP wrapper, or no_sync
+# (gradient accumulation) met static_graph=True -- its own cause and fix, not the mark-ready ones (review 92 s2, 12)
+_R_EXPECT_HOOKS = re.compile(r"\bexpect_autograd_hooks_\b")
+_EXPECT_HOOKS_WHY = ("backward ran where DDP's forward prepared no autograd hooks: a forward that bypassed the DDP "
+                     "wrapper, or no_sync / gradient accumulation with static_graph=True")
+_EXPECT_HOOKS_FIX = ("DDP's reducer asserted expect_autograd_hooks_: backward ran on outputs its forward did not "
+                     "prepare hooks for. With gradient accumulation (no_sync: Lightning's accumulate_grad_batches, "
+                     "accelerate's accumulate) turn static_graph off (static_graph=False, Lightning's "
+                     "DDPStrategy(static_graph=False)) or upgrade torch to a release with the DDP static_graph + "
+                     "no_sync fix; call forward through the DDP-wrapped module (not model.module / module.forward) "
+                     "before each backward, and do not run backward on outputs computed under torch.no_grad or "
+                     "outside DDP's forward (reentrant gradient checkpointing re-runs part of it inside backward: "
+                     "use_reentrant=False); a library that patches the training step (its own backward) needs a "
+                     "version that supports DDP, or run on a single GPU; find_unused_parameters=True "
+                     "(ddp_find_unused_parameters in the HF Trainer) where some parameters get no gradient. ")
 # ... and its one wording that names the cause itself: "Expected to have finished reduction in the prior iteration
 # before starting a new one. This error indicates that your module has parameters that were not used in producing
 # loss" (with "Parameter indices which did not receive grad for rank N: ..."): the module has parameters outside the
@@ -293,8 +309,8 @@ def _dist_nn_backward_fix(e) -> str:
 def _ddp_reducer_fix(texts: list[str]) -> str:
     """The reducer's fix: its static_graph check's (_DDP_STATIC_CHANGED_FIX) where a line says it, then its
     unused-parameter wording's own (_DDP_UNUSED_FIX) where a line says it, torch 1.0's bucket reduction refused
-    (_QUEUE_REDUCTION_FIX), else the fix of its bookkeeping asserts (_DDP_REDUCER_FIX); '' where no line is DDP's
-    reducer refusing the backward."""
+    (_QUEUE_REDUCTION_FIX), its expect_autograd_hooks_ assert's own (_EXPECT_HOOKS_FIX), else the fix of its
+    bookkeeping asserts (_DDP_REDUCER_FIX); '' where no line is DDP's reducer refusing the backward."""
     return "".join(_ddp_fixes(texts))
 
 
@@ -314,6 +330,8 @@ def _ddp_fixes(texts: list[str]) -> list[str]:
         ddp = _DDP_UNUSED_FIX
     elif any("_queue_reduction" in t and _R_QUEUE_REDUCTION.search(t) for t in texts):
         ddp = _QUEUE_REDUCTION_FIX
+    elif any(_R_EXPECT_HOOKS.search(t) for t in texts):
+        ddp = _EXPECT_HOOKS_FIX  # its expect_autograd_hooks_ assert's own (review 92 s2, finding 12)
     elif any(_R_DDP_REDUCER.search(t) for t in texts):
         ddp = _DDP_REDUCER_FIX
     else:
@@ -926,8 +944,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict(
             "unknown",
             f"rank {lone[0]}'s own traceback ends in DDP's reducer refusing the backward ({what[:240]}): that check "
-            "follows the module and the DDP setting, which every rank runs alike (a parameter marked ready twice by "
-            "reentrant gradient checkpointing or shared across passes, or one that got no gradient), so the rank "
+            "follows the module and the DDP setting, which every rank runs alike ("
+            + (_EXPECT_HOOKS_WHY if _R_EXPECT_HOOKS.search(what) else "a parameter marked ready twice by reentrant "
+               "gradient checkpointing or shared across passes, or one that got no gradient") + "), so the rank "
             "that printed it first is not at fault (lead rule AW); which rank, these lines cannot say",
             _ddp_reducer_fix([what]) + "TORCH_DISTRIBUTED_DEBUG=DETAIL names the parameters involved. " + _READ_AROUND,
             "low", [], [x.brief() for x in own[:3]], job_wide=True)
@@ -2449,23 +2468,35 @@ def _nvml_stub_cut(ev, who: str) -> Verdict:
 def _numpy_abi_cut(ev, who: str) -> Verdict:
     """Lead rules AF (2), AY (1), BP (1), BQ (2) (round 92's training-760): torch's own warning that it cannot use the
     NumPy installed beside it ('Failed to initialize NumPy: _ARRAY_API not found', S.R_NUMPY_ABI: torch built against
-    NumPy 1.x loading NumPy 2.x), then a traceback cut before its error text: the one thing the lines show wrong is the
-    shared install, one installed library unable to load another, which every process of the job loads alike -- read
-    as a setting shown wrong beside a cut traceback: config, no rank, whatever worker tag the lines carry (not rule BG
-    (6)'s unknown). Not read so: the warning beside an error text shown (that error's own reading), or with no
-    traceback cut after it (a warning alone fails nothing: rule K)."""
+    NumPy 1.x loading NumPy 2.x; torch 1.x's '... numpy.core.multiarray failed to import': a NumPy older than
+    torch's build -- the fix worded by which one), then a traceback cut before its error text: the one thing the
+    lines show wrong is the shared install, one installed library unable to load another, which every process of the
+    job loads alike -- read as a setting shown wrong beside a cut traceback: config, no rank, whatever worker tag the
+    lines carry (not rule BG (6)'s unknown). Not read so: the warning beside an error text shown (that error's own
+    reading), with no traceback cut after it (a warning alone fails nothing: rule K), a cut another reading of its
+    place explains (the DataLoader's re-raise, a collective: read before this), or the warning of a run gone on past
+    it (unread lines before the traceback, a shell's new launch: parse drops it)."""
     at, said = ev.data["numpy_abi"]
+    if "_ARRAY_API" in said:  # torch (or a library built with it) compiled against NumPy 1.x, NumPy 2.x installed
+        how = ("torch (or a library built with it) was compiled against NumPy 1.x and the environment has NumPy 2.x",
+               "the NumPy 1.x / 2.x mismatch of the install every process loads")
+        fix = ("NumPy 1.x / 2.x mismatch ('_ARRAY_API not found'): pin numpy<2 (pip install 'numpy<2') in the image "
+               "every rank uses, or reinstall torch (and the libraries built against torch / NumPy) in releases built "
+               "against NumPy 2 -- ")
+    else:  # torch 1.x's 'numpy.core.multiarray failed to import': an installed NumPy older than torch's build's
+        how = ("torch (or a library built with it) was compiled against a newer NumPy than the one installed (the "
+               "installed NumPy's C API is older than the build's)", "the NumPy older than its build of the install "
+               "every process loads")
+        fix = ("NumPy older than torch's build ('numpy.core.multiarray failed to import'): upgrade NumPy (pip install "
+               "-U numpy, to the release torch was built against -- numpy<2 for a torch 1.x / 2.0-2.2 build) in the "
+               "image every rank uses, or install the torch release built for the NumPy there -- ")
     return Verdict(
         "config",
-        f"torch warned that it cannot use the installed NumPy ('{said}', {at}) -- torch (or a library built with it) "
-        "was compiled against NumPy 1.x and the environment has NumPy 2.x -- and the input then stops inside "
-        f"{who} traceback ({ev.text[:200]}), before its exception line: the NumPy 1.x / 2.x mismatch of the install "
-        "every process loads is the job's shared install shown wrong, so no rank is at fault (the error itself was "
-        "not pasted)",
-        "NumPy 1.x / 2.x mismatch ('_ARRAY_API not found'): pin numpy<2 (pip install 'numpy<2') in the image every "
-        "rank uses, or reinstall torch (and torchrec / fbgemm_gpu / torchvision, the libraries built with it) in "
-        "releases built against NumPy 2 -- matching versions of torch, torchrec, fbgemm_gpu and numpy in the same "
-        "environment on every rank (the container image versions). " + _CUT_TB_FIX,
+        f"torch warned that it cannot use the installed NumPy ('{said}', {at}) -- {how[0]} -- and the input then "
+        f"stops inside {who} traceback ({ev.text[:200]}), before its exception line: {how[1]} is the job's shared "
+        "install shown wrong, so no rank is at fault (the error itself was not pasted)",
+        fix + "matching versions of torch, numpy and the libraries built against them in the same environment on "
+        "every rank (the container image versions). " + _CUT_TB_FIX,
         "low", [], [ev.brief()], job_wide=True)
 
 
@@ -2836,8 +2867,6 @@ def _listed_cut(c: Collected) -> Verdict | None:
         "low", [], [ev.brief()])
 
 
-# the DataLoader's frame re-raising a worker's exception (signatures.R_LOADER_DATA_FILE, R_PROCESS_DATA_CALL)
-_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL = R_LOADER_DATA_FILE, R_PROCESS_DATA_CALL
 LOADER_RERAISE_FIX = (
     "There the DataLoader re-raises the exception one of its worker processes raised loading a sample (its message "
     "begins 'Caught <Error> in DataLoader worker process N', the worker's own traceback under it): paste the full "
@@ -2849,12 +2878,13 @@ LOADER_RERAISE_FIX = (
 
 
 def _loader_reraise(ev) -> bool:
-    """The cut frame is the DataLoader re-raising a worker's exception (_R_LOADER_DATA_FILE, _R_PROCESS_DATA_CALL)."""
-    m = _R_LOADER_DATA_FILE.search(R_ANSI.sub("", ev.text))
+    """The cut frame is the DataLoader re-raising a worker's exception (signatures.R_LOADER_DATA_FILE,
+    R_PROCESS_DATA_CALL)."""
+    m = R_LOADER_DATA_FILE.search(R_ANSI.sub("", ev.text))
     if m is None:
         return False
     code = ev.data.get("code") or ""
-    return bool(_R_PROCESS_DATA_CALL.search(code)) or (m.group(1) == "_process_data" and not code)
+    return bool(R_PROCESS_DATA_CALL.search(code)) or (m.group(1) == "_process_data" and not code)
 
 
 def _loader_reraise_cut(ev, who: str) -> Verdict:
@@ -2912,8 +2942,6 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         return _cut_semaphore(ev, who)
     if ev.data.get("nvml_stub"):
         return _nvml_stub_cut(ev, who)
-    if ev.data.get("numpy_abi"):
-        return _numpy_abi_cut(ev, who)
     win = _WINDOWS_DIST_FIX if _windows_dist(ev) else ""
     if ev.data.get("main_first") and (busy := _main_first_busy(c, ev, who)) is not None:
         return busy
@@ -2925,6 +2953,10 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     comp, coll = ev.data.get("compile"), ev.data.get("coll")
     if ev.data.get("rank") is not None and not comp and not coll and _loader_reraise(ev):
         return _loader_reraise_cut(ev, who)
+    if ev.data.get("numpy_abi"):
+        # only where no reading of the cut's own place applies (rules BP (1), BQ (2): a setting shown wrong read
+        # where nothing else reads the cut; review 92 s2, finding 4)
+        return _numpy_abi_cut(ev, who)
     # one DataLoader text, not two: the fetch chain's (it names the frames) where parse saw it, else the sharing one
     loader = ev.data.get("loader") and not comp
     if loader:

@@ -8,7 +8,14 @@ import re
 
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_CONNECT_FAIL, R_DUP_GPU, R_NCCL_AT_INIT, R_SITE_PACKAGE, strip_prefixes
+from ncclDoctor.diagnose.signatures import (
+    R_CONNECT_FAIL,
+    R_DUP_GPU,
+    R_NCCL_AT_INIT,
+    R_SITE_PACKAGE,
+    Event,
+    strip_prefixes,
+)
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.verdict.noise import harmless_warn
@@ -819,21 +826,45 @@ def _scaler_order(c: Collected) -> Verdict | None:
     said = hits[0].data["message"]
     hits += [e for e in c.exceptions if e not in hits and len(m := e.data.get("message") or "") >= 10
              and said.startswith(m)]
-    if len(hits) < 2 and any(e.rank is not None for e in c.exceptions):
+    # processes' own tracebacks, not every exception line: torchrun's record of a failure reprints the failed rank's
+    # exception in its traceback field (an @record error file) -- that copy, inside the record's own lines, is no
+    # process of its own and is dropped; lines of one pid count once (review 92 s2, finding 2). Two whole tracebacks
+    # under one rank tag stay two (a paste prefixed with one rank throughout reads as before: rankprefix)
+    procs = {_scaler_proc(e) for e in hits if not _in_record(c, e)}
+    if len(procs) < 2 and any(e.rank is not None for e in c.exceptions):
         return None  # one rank's own tagged failure: rule A's reading of that rank
-    procs = len(hits)
+    n = max(len(procs), 1)
+    after = "after step" in said  # the check's other alternative: unscale_ placed after scaler.step(optimizer)
+    how = ("the loop calls scaler.unscale_(optimizer) after scaler.step(optimizer) in the same iteration (gradient "
+           "clipping or a grad-norm log placed after the step)" if after else
+           "the loop calls scaler.unscale_(optimizer) again before scaler.update() (typically gradient accumulation "
+           "unscaling on every micro-step)")
+    fix = ("Order each iteration as scaler.scale(loss).backward(), scaler.unscale_(optimizer), then gradient "
+           "clipping, then scaler.step(optimizer), then scaler.update(): move the clipping (and its unscale_) "
+           "between backward and step, never after step. " if after else
+           "Call scaler.unscale_ once per optimizer step: with gradient accumulation, unscale/clip only at the "
+           "accumulation boundary, right before "
+           "scaler.step(optimizer) (see torch's AMP examples, gradient accumulation with GradScaler). ")
     return Verdict(
         "invalid_usage",
-        f"torch's GradScaler refused the training loop's call by its order ('{hits[0].data['message'][:120]}', "
-        f"{hits[0].where})" + (f", in {procs} processes alike" if procs > 1 else "")
-        + ": the loop calls scaler.unscale_(optimizer) again before scaler.update() -- the same code on every rank "
-        "(typically gradient accumulation unscaling on every micro-step), so no rank is at fault, a usage error of "
-        "the caller",
-        "Call scaler.unscale_ once per optimizer step: with gradient accumulation (accumulation-steps > 1) only "
-        "unscale/clip on gradient-accumulation update steps -- call scaler.unscale_ only at the accumulation "
-        "boundary, right before scaler.step(optimizer), then scaler.update() after each step; clip gradients only "
-        "when stepping (see torch's AMP examples, gradient accumulation with GradScaler).",
+        f"torch's GradScaler refused the training loop's call by its order ('{said[:120]}', "
+        f"{hits[0].where})" + (f", in {n} processes alike" if n > 1 else "")
+        + f": {how} -- the same code on every rank, so no rank is at fault, a usage error of the caller",
+        fix + numerics.SCALER_FIX.strip(),
         "medium", [], [e.brief() for e in hits[:2]], job_wide=True)
+
+
+def _scaler_proc(e: Event) -> tuple:
+    """The process an exception line comes from where the line names it (its host and pid), else the line itself."""
+    return ("pid", e.host, e.pid) if e.pid is not None else ("line", e.where)
+
+
+def _in_record(c: Collected, e: Event) -> bool:
+    """``e`` lies in torchrun's record of a failure (its traceback field, a few lines under the entry's first
+    line): a reprint of the failed rank's own exception, not another process."""
+    path, n = e.site()
+    return any(f.data.get("traceback") and (s := f.site())[0] == path and 0 < n - s[1] <= 16
+               for f in c.child_failures)
 
 
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
