@@ -485,7 +485,7 @@ class SettingsReaders:
         b[key], b["last"] = val, lineno
         tw = self._env_twice
         if tw is not None:
-            if b.get("twice") and key == "MASTER_ADDR":
+            if b.get("twice") and key == "MASTER_ADDR" and val:  # an empty (redacted) one names no address
                 tw.data["addrs"] = sorted(set(tw.data["addrs"]) | {val})
             return None
         if key not in ("RANK", "WORLD_SIZE") or "RANK" not in b or "WORLD_SIZE" not in b:
