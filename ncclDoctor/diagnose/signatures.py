@@ -3136,6 +3136,15 @@ R_ASSERT_DATA_MIN = re.compile(r"^assert\s{1,4}len\(\s{0,4}([A-Za-z_][\w.]{0,80}
 # self.total_size == 0" (Lightning's UnrepeatedDistributedSampler, round 93's darts-1945): a dataset smaller than the
 # processes launched, the layout every rank shares (lead rules W, BU (1); readers.crash's replica_min)
 R_ASSERT_REPLICA_MIN = re.compile(r"^assert\s{1,4}(?:self\.)?num_samples\s{0,4}(?:>=\s{0,4}1|>\s{0,4}0)(?![\w.])")
+# the frame of a distributed sampler's own module, where that num_samples check stands: torch's
+# torch/utils/data/distributed.py, or Lightning's overrides/distributed.py (pytorch_lightning, lightning.pytorch) or
+# lightning_fabric's utilities/distributed.py (its DistributedSamplerWrapper) under site-packages; with
+# R_SAMPLER_FUNC its function. Not a project folder or file that merely holds "distributed" or "sampler"
+# (/workspace/distributed-rl/replay_buffer.py, a diffusion ddim_sampler.py: review 93 t1, F1)
+R_SAMPLER_FRAME = re.compile(r"(?:[\\/]torch[\\/]utils[\\/]data[\\/]distributed\.py|[\\/](?:site|dist)-packages[\\/]"
+                             r"(?:pytorch_lightning|lightning[\\/]pytorch|lightning_fabric|lightning[\\/]fabric)[\\/]"
+                             r"(?:overrides|utilities)[\\/]distributed\.py)$")
+R_SAMPLER_FUNC = re.compile(r"(?:__init__|__iter__|__len__|set_epoch)$")
 # torch's distributed test harness (torch.testing._internal.common_distributed) exiting on its own guard that the
 # host has the devices a test needs: "sys.exit(TEST_SKIPS[f"multi-gpu-{x}"].exit_code)" (skip_if_lt_x_gpu's wrapper,
 # exit code 77 for two GPUs), "...TEST_SKIPS["no_cuda"]...": the job placed on a runner with fewer GPUs than it asks

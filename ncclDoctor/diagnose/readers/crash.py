@@ -907,11 +907,12 @@ class CrashReaders:
         elif m.group(1).endswith("AssertionError") and not ev.data["message"] and (
                 0 < lineno - self._assert_src[0] <= 3) and S.R_ASSERT_REPLICA_MIN.match(said) and (
                 "total_size" in said or (0 < self._assert_src[0] - self._tb.frame[0] <= 2 and (
-                    "ampler" in self._tb.frame[1] or "distributed" in self._tb.frame[1]))):
+                    S.R_SAMPLER_FRAME.search(self._tb.frame[1]) and S.R_SAMPLER_FUNC.match(self._tb.func)))):
             # a distributed sampler's own check that every replica gets a sample (its num_samples, with the sampler's
-            # total_size or in a sampler's frame): the data set smaller than the world, the launch's layout every
+            # total_size or in a sampler module's own frame and function: S.R_SAMPLER_FRAME / R_SAMPLER_FUNC, not any
+            # path holding "distributed" or "sampler"): the data set smaller than the world, the launch's layout every
             # rank shares (lead rules W, BU (1); verdict.launch._replica_min). Not read so: a num_samples of any
-            # other code (a generation's, a loader's argument) with neither
+            # other code (a generation's, a loader's argument, a replay buffer's own: rule BJ (2)) with neither
             ev.data.update(settings=said[:200], replica_min=True)
         elif "server" in said.lower() and S.R_SERVICE_WAIT.search(said):
             ev.data["service_wait"] = True  # its wait for a framework's own server at start-up gave up (rule AQ (3))
