@@ -1005,8 +1005,13 @@ def _missing_path_fix(text: str) -> str:
     path = m.group(1) if m else ""
     if path and not path.startswith(("/", "~", "\\")) and not re.match(r"[A-Za-z]:", path) and "/" in path:
         head = _R_REL_HEAD.match(path).group(0)
-        out += (f"The path '{path[:160]}' is relative: it is read from the directory the job was launched in, so "
-                f"run from the repo root (relative {head} is under it) or give an absolute path. ")
+        if head.startswith("../"):  # beside the launch directory, not under it (review 93 t1, F7)
+            out += (f"The path '{path[:160]}' is relative and starts with '..': it resolves against the launch "
+                    f"directory's parent, so check which directory the job was started in (the script expects "
+                    f"{head} beside it) or give an absolute path. ")
+        else:
+            out += (f"The path '{path[:160]}' is relative: it is read from the directory the job was launched in "
+                    f"(check that {head} is there) or give an absolute path. ")
     if _R_CFG_CLASS_RERAISE.search(text):
         out += ("The dataset class named before the errno is the one the config builds (OpenMMLab's build_from_cfg "
                 "re-raises its error with its name): its file comes from the dataset config -- check the "
