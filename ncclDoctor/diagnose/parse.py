@@ -210,9 +210,14 @@ _GTEST_FAILURE = re.compile(r"\S:\d{1,7}: Failure\s*$")
 # 'std::system_error'", then on the next line the exception's own text, "  what():  Transport endpoint is not
 # connected" (an OS errno's words, with no trigger word of its own: read as the header's follow line)
 _R_CPP_TERMINATE = re.compile(r"\bterminate called after throwing an instance of '[\w:<>, ]{1,120}'\s*$")
-# a shell prompt's command that starts a run ("$ torchrun --nproc_per_node 8 train.py", "# python -m
-# torch.distributed.run ...", "> deepspeed train.py"): the lines after it are a new run's
-R_SHELL_LAUNCH = re.compile(r"[$#>] (?:[A-Z_]{1,40}=\S{0,200} ){0,8}(?:torchrun|deepspeed|accelerate launch|srun|"
+# a shell prompt's command that starts a run ("$ torchrun --nproc_per_node 8 train.py", "> deepspeed train.py",
+# "user@host:~/proj$ torchrun ...", "root@abc:/workspace# python train.py", "(base) $ ...", "[user@host proj]$ ..."):
+# the lines after it are a new run's. A root prompt's "# " only with a user@host or an (env) before it: a bare
+# "# python train.py --old-flags" is a pasted script's comment (review 93 t1, F5)
+_SHELL_ENV = r"(?:\([\w.-]{1,40}\) {1,2})"
+_SHELL_HOST = r"(?:[\w.-]{1,40}@[\w.-]{1,60}(?::[^\s$#>]{0,200})? ?|\[[\w.-]{1,40}@[\w.-]{1,60} [^\]\n]{0,100}\] ?)"
+R_SHELL_LAUNCH = re.compile(rf"(?:{_SHELL_ENV}?{_SHELL_HOST}[$#]|{_SHELL_ENV}[$#]|[$>]) "
+                            r"(?:[A-Z_]{1,40}=\S{0,200} ){0,8}(?:torchrun|deepspeed|accelerate launch|srun|"
                             r"mpirun|mpiexec|python[\d.]{0,5}|bash|sh|sbatch|horovodrun|colossalai run)\b")
 _R_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(\S[^\n]{0,400})")
 
@@ -1651,7 +1656,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._prev_line == self._numpy_open and lineno - self._prev_line == 2):
             self._numpy_abi, self._numpy_open = None, 0  # unread lines after it (beyond its own source line)
         self._prev_line = lineno
-        if (self._numpy_abi or self._kernel_old) and body[:2] in ("$ ", "# ", "> ") and R_SHELL_LAUNCH.match(body):
+        if (self._numpy_abi or self._kernel_old) and (
+                body[:2] == "> " or "$ " in body[:400] or "# " in body[:400]) and R_SHELL_LAUNCH.match(body):
             # a shell prompt's new launch: the warnings of the run before it are not this run's (review 92 s2, 5)
             self._numpy_abi = self._kernel_old = None
             self._numpy_open = 0
