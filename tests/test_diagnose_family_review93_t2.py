@@ -11,6 +11,10 @@ expert reads so, each narrowed to its shape.
   GdsBuilder, FpQuantizerBuilder, CclCommBuilder). Now DeepSpeed's own builder classes map back exactly.
 - F4: R_OP_CALL took any XBuilder().load( (a project's ConfigBuilder().load(path)) and apex's FusedAdam(. Now only
   DeepSpeed's builder classes, and FusedAdam( / FusedLamb( / FusedLion( only in a stack that names deepspeed.
+- F14: the op build's fix (DS_BUILD_<NAME> rebuild, one-line load, offload_optimizer off) was written twice
+  (verdict.launch._op_build, verdict.unread._jit_build_fix), and the op-call regex twice (R_OP_CALL, _R_OP_LOAD).
+  Now signatures.ds_op_rebuild / ds_op_load_cmd / DS_OFFLOAD_OFF write it once, and _R_OP_LOAD keeps only what
+  R_OP_CALL does not read (cpp_extension's load / load_inline, DeepSpeedTransformerLayer).
 """
 from __future__ import annotations
 
@@ -142,3 +146,16 @@ def test_deepspeeds_own_op_loads_still_name_their_op():
                            f'  File "{_SP}/deepspeed/runtime/engine.py", line 1354, in _configure_basic_optimizer',
                            "    optimizer = FusedAdam(model_parameters,"] + _JIT_FRAMES.splitlines()) == "fused_adam"
     assert S.ds_op_name(S.R_OP_CALL.search("self.ds_opt_adam = CPUAdamBuilder().load()").group(1)) == "cpu_adam"
+
+
+# --- F14. one text for the op build's fix, one regex for DeepSpeed's op calls ---------------------------------------
+def test_both_op_build_readers_write_the_same_rebuild_and_load_text(tmp_path):
+    import glob
+    import os
+    cut, _ = corpus_case_verdict(tmp_path, "lmflow-470-six-a100-cpu-adam-jit-load-cut")
+    unset_case = os.path.basename(glob.glob(os.path.join(os.path.dirname(__file__), "fixtures", "corpus",
+                                                         "lmflow-471*"))[0])
+    unset, _ = corpus_case_verdict(tmp_path, unset_case)
+    for v in (cut, unset):
+        assert S.ds_op_rebuild("cpu_adam") in v["fix"] and S.DS_OFFLOAD_OFF in v["fix"], v
+    assert S.ds_op_load_cmd("cpu_adam") in cut["fix"], cut

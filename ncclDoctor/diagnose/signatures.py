@@ -3409,6 +3409,23 @@ def ds_op_builder(op: str) -> str:
         "".join(w.upper() if w in ("cpu", "io") else w.capitalize() for w in op.split("_")) + "Builder")
 
 
+def ds_op_load_cmd(op: str) -> str:
+    """The one-line load of a DeepSpeed op, run alone to see its JIT build's own error (verdict.launch._op_build,
+    verdict.unread._jit_build_fix: one text for both, review 93 F14)."""
+    b = ds_op_builder(op)
+    return f"python -c 'import deepspeed; from deepspeed.ops.op_builder import {b}; {b}().load()'"
+
+
+def ds_op_rebuild(op: str) -> str:
+    """Pre-building a DeepSpeed op at install instead of its JIT build on first use (its DS_BUILD_<NAME> switch)."""
+    return (f"rebuild {op}: DS_BUILD_{op.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir (or "
+            "DS_BUILD_OPS=1 for all)")
+
+
+# training without DeepSpeed's CPU optimizer ops meanwhile (the cpu_* ops' fix)
+DS_OFFLOAD_OFF = "offload_optimizer off (no DeepSpeedCPUAdam)"
+
+
 # A source build failing in its compiler (lead rule AF (2)): nvcc's summary after its errors ("1 error detected in the
 # compilation of "/tmp/tmpxft_00001ee3_00000000-11_core.compute_52.cpp1.ii".") -- a build of the job's software (a
 # framework's bundled NCCL built by make, an extension) stopped before anything ran. R_COMPILER_DIAG: the compiler's
