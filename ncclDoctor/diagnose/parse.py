@@ -147,6 +147,9 @@ def _build_frame_open(tail: list[str]) -> bool:
 # a stack's op-loading code line (parse._op_load) counts for a cut frame at most this many lines below it: the
 # frames of the build under it (builder.py's load / jit_load, cpp_extension's load / _jit_compile and the rest)
 _OP_LOAD_NEAR = 40
+# FSDP's print_stack block (its assert_state frame, "traceback.print_stack()") and the header of the traceback printed
+# right under it (parse._stack_end): at most this many lines apart
+_FSDP_HEAD_NEAR = 6
 
 
 def _build_op_open(tail: list[str]) -> str | None:
@@ -154,13 +157,27 @@ def _build_op_open(tail: list[str]) -> str | None:
     "self.ds_opt_adam = CPUAdamBuilder().load()", or constructing an optimizer that does, "DeepSpeedCPUAdam(",
     "FusedAdam("), the innermost such line after the input's last exception line: its op's name ("cpu_adam"), for
     the fix's build switch and one-line load (verdict.unread._cut_where; round 93's lmflow-470)."""
-    for raw in reversed(tail):
-        t = _tail_line(raw).strip()
+    lines = [_tail_line(raw).strip() for raw in tail]
+    for i in range(len(lines) - 1, -1, -1):
+        t = lines[i]
         if S.R_EXC_TAIL.match(t):
             return None
         if ("Builder()" in t or "DeepSpeedCPU" in t or "Fused" in t) and (m := S.R_OP_CALL.search(t)):
+            if m.group(2) and m.group(2).startswith("Fused") and not _stack_names_deepspeed(lines, i):
+                continue  # apex's FusedAdam( (review 93 F4): DeepSpeed's only in a stack that names deepspeed
             return S.ds_op_name(m.group(1) or m.group(2))
     return None
+
+
+def _stack_names_deepspeed(lines: list[str], at: int) -> bool:
+    """Whether the stack the line ``at`` is in (up to the exception line above it, down to the input's end) names
+    deepspeed: a frame's path under deepspeed/ or a code line importing it."""
+    for j in range(at, -1, -1):
+        if "deepspeed" in lines[j].lower():
+            return True
+        if j < at and S.R_EXC_TAIL.match(lines[j]):
+            break
+    return any("deepspeed" in t.lower() for t in lines[at + 1:])
 
 
 def _tail_line(raw: str) -> str:
@@ -596,7 +613,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._elastic_frame = -9
         self._check_frame = (-99, "")  # a traceback's frame in a cross-rank consistency check (its function)
         self._dist_init_frame = (-99, "")  # a traceback's frame in a framework's distributed set-up (its function)
-        self._fsdp_state = False  # a frame of FSDP's own training-state assertion (signatures.R_FSDP_STATE_FRAME)
+        # the line of a frame of FSDP's own training-state assertion (signatures.R_FSDP_STATE_FRAME), its stack's: a
+        # print_stack block and the traceback printed right under it (round 93's fairseq-3353); -99 none or ended
+        self._fsdp_state = -99
         # line of a traceback's root frame in runpy's module runner (S.R_RUNPY_MAIN: the process runs a package's
         # module, `python -m pkg.mod`), -9 once another traceback starts or its exception is read
         # (crash._traceback_tail's ``module_main``; verdict.launch._object_lacks)
@@ -950,7 +969,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                            else None),
                        remnant=remnant,
                        # FSDP's own training-state assertion in a stack above (verdict.unread._FSDP_STATE_FIX)
-                       fsdp_state=self._fsdp_state,
+                       fsdp_state=self._fsdp_state >= 0,
                        # the launch's --config-file naming a script, the cut stack reading a config file
                        cfg_script=(f"{self.path}:{self._cfg_script[0]}", self._cfg_script[1]) if (
                            self._cfg_script and _reads_config(shown, self._cfg_script[1])) else None)
@@ -1219,6 +1238,25 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             else:
                 keep.append(ev)
         self.unread[:] = keep
+
+    def _stack_end(self, lineno: int, body: str) -> None:
+        """Ends the per-stack marks a later cut frame reads (review 93 F2, F11): an exception line or a new
+        "Traceback (most recent call last)" header ends the stack that FSDP's assert_state frame or a DeepSpeed op's
+        load line (``_op_load``) was in, as _build_op_open stops at the input's last exception line -- a stack cut
+        after them is another's (a dataset's read cut after a print_stack block and 60 progress lines). FSDP's
+        print_stack block has no header of its own: the traceback printed right under it (at most _FSDP_HEAD_NEAR
+        lines below its assert_state frame) is its stack's."""
+        t = body.strip()
+        head = "Traceback (most recent call last)" in t
+        if not head and not (("Error" in t or "Exception" in t) and S.R_EXC_TAIL.match(t)):
+            return
+        if self._op_load is not None and lineno != self._op_load[0]:
+            self._op_load = None
+        if self._fsdp_state >= 0 and lineno != self._fsdp_state:
+            if head and lineno - self._fsdp_state <= _FSDP_HEAD_NEAR:
+                self._fsdp_state = lineno  # its own traceback's header: a second header ends it
+            else:
+                self._fsdp_state = -99
 
     def _launcher_kill(self, text: str, lineno: int) -> None:
         """A launcher's sigkill_handler killing its workers, one "Killing subprocess P" line a worker in the order it
@@ -1689,6 +1727,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._usage_at = None  # something else printed after argparse's usage: its error line, a help text...
         if " [-h]" in body and (u := S.R_ARGPARSE_USAGE.match(body.strip())):
             self._usage_at = (lineno, text, u.group("prog"))
+        if self._fsdp_state >= 0 or self._op_load is not None:
+            self._stack_end(lineno, body)
         if "Traceback (most recent call last)" in body:
             self._numpy_open = 0  # a traceback after the NumPy warning with nothing unread between: it stays its
             self._tb = Stack()  # no frame of an earlier stack is this traceback's (review r2: its save frame)
@@ -1741,7 +1781,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif 'File "' in body and "consisten" in body and (cf := S.R_CONSISTENCY_FRAME.search(body)):
             self._check_frame = (lineno, cf.group(1))  # a cross-rank consistency check's frame (crash reader)
         elif 'File "' in body and "assert_state" in body and S.R_FSDP_STATE_FRAME.search(body):
-            self._fsdp_state = True  # FSDP asserting its training state (verdict.unread's cut-traceback fix)
+            self._fsdp_state = lineno  # FSDP asserting its training state (verdict.unread's cut-traceback fix)
         elif 'File "' in body and ("init_dist" in body or "dist_init" in body) and (
                 di := S.R_DIST_INIT_FRAME.search(body)):
             self._dist_init_frame = (lineno, di.group(1))  # a framework's distributed set-up frame (crash reader)

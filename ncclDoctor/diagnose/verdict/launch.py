@@ -1683,8 +1683,7 @@ def _op_build(evs: list, build: str, text: str) -> Verdict:
              "JIT build on first use) and that load raised, so the object never got it"
              if unset is not None else f"torch's cpp_extension JIT build, {text[:200]}, {e.where}")
     own = ("Find the load's own error above the destructor's lines (ninja's / the compiler's output, 'Error building "
-           f"extension', an ImportError of {build}.so), or run it once alone: python -c 'import deepspeed; from "
-           f"deepspeed.ops.op_builder import {S.ds_op_builder(build)}; {S.ds_op_builder(build)}().load()'. "
+           f"extension', an ImportError of {build}.so), or run it once alone: {S.ds_op_load_cmd(build)}. "
            if unset is not None and ds and build.startswith("cpu_") else
            "Read the compiler's own error above 'ninja: build stopped: subcommand failed' (the first 'error:' line). ")
     return Verdict(
@@ -1696,12 +1695,11 @@ def _op_build(evs: list, build: str, text: str) -> Verdict:
         "--version against python -c 'import torch; print(torch.version.cuda)'), a gcc/g++ version that CUDA "
         "toolkit supports, ninja installed (pip install ninja); for DeepSpeed run ds_report (which ops are "
         "compatible and installed) and pre-build the op at install instead of on first use ("
-        + (f"rebuild {build}: DS_BUILD_{build.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir, "
-           "or DS_BUILD_OPS=1 for all" if ds else "DS_BUILD_OPS=1 or DS_BUILD_<OP>=1 pip install deepspeed")
+        + (S.ds_op_rebuild(build) if ds else "DS_BUILD_OPS=1 or DS_BUILD_<OP>=1 pip install deepspeed")
         + "); clear a stale or half-written build dir (clear torch_extensions cache: ~/.cache/torch_extensions"
         + (f"/<py_cu>/{build}" if ds else "") + ", or TORCH_EXTENSIONS_DIR on a local disk each node can write) and "
         "relaunch every rank."
-        + (" To train without the op meanwhile: offload_optimizer off (no DeepSpeedCPUAdam) -- ZeRO's "
+        + (f" To train without the op meanwhile: {S.DS_OFFLOAD_OFF} -- ZeRO's "
            "offload_optimizer device none, or a torch optimizer." if ds and build.startswith("cpu_") else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 

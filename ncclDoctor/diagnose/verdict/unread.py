@@ -8,18 +8,21 @@ import re
 from ncclDoctor.diagnose import generic, numerics
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
+    DS_OFFLOAD_OFF,
     R_ANSI,
     R_ARGS_FACTORY_NAME,
     R_HTTP_STATUS,
     R_LOADER_DATA_FILE,
     R_MPI_TAG,
     R_NONE_ATTR,
+    R_OP_CALL,
     R_PROCESS_DATA_CALL,
     R_STORAGE_ERR,
     R_VICTIM_EXC,
     R_WIN_CONNECT_WARN,
     R_WIN_PATH,
-    ds_op_builder,
+    ds_op_load_cmd,
+    ds_op_rebuild,
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
@@ -2086,32 +2089,28 @@ _AGENT_SETUP_FIX = (
 # DeepSpeed's optimizers and kernels whose constructor loads their op (FusedAdam(...) calls FusedAdamBuilder().load()),
 # an op builder's load(), cpp_extension's load(...) / load_inline(...) -- read only beside the JIT build's own lines
 # (parse.input_tail's ``jit``); a frame inside cpp_extension.py or DeepSpeed's op_builder is the build itself
-_R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:(?:FusedAdam|FusedLamb|FusedLion|"
-                        r"DeepSpeedCPUAdam|DeepSpeedCPUAdagrad|DeepSpeedCPULion|DeepSpeedTransformerLayer|\w{1,60}Builder\(\)\."
-                        r"(?:load|jit_load))\(|(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
+# (signatures.R_OP_CALL: DeepSpeed's builders' load and its optimizers' construction; here the rest)
+_R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:DeepSpeedTransformerLayer\(|"
+                        r"(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
 _R_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
                             r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
 def _jit_build_fix(op: str | None) -> str:
     """The fix of a stack cut inside an op's JIT build: the op the stack constructs or loads (parse._build_op_open's
     ``build_op``: "cpu_adam" from "CPUAdamBuilder().load()" / "DeepSpeedCPUAdam(") named in the one-line load and
     its DS_BUILD_<NAME> switch, else FusedAdam's as the example (round 93's lmflow-470)."""
-    b = ds_op_builder(op) if op else "FusedAdamBuilder"
     return (
         "Read the build's own error above the traceback (ninja's / the compiler's output, a tool that refused to run: "
-        f"'must run as root', 'command not found') and run the build once alone: python -c 'import deepspeed; from "
-        f"deepspeed.ops.op_builder import {b}; {b}().load()' ("
+        f"'must run as root', 'command not found') and run the build once alone: {ds_op_load_cmd(op or 'fused_adam')} ("
         + (f"the {op} op the frames load: its JIT build / load failed). " if op else "the op the frame constructs). ")
         + "Pre-build DeepSpeed's ops instead of JIT at start-up: "
-        + (f"rebuild {op}: DS_BUILD_{op.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir (or "
-           "DS_BUILD_OPS=1 for all)" if op else "DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
+        + (ds_op_rebuild(op) if op else "DS_BUILD_OPS=1 (or only the op: DS_BUILD_FUSED_ADAM=1, "
            "DS_BUILD_CPU_ADAM=1) pip install deepspeed --no-build-isolation --no-cache-dir")
         + ", then ds_report lists them installed; the JIT build needs ninja (pip install ninja), CUDA_HOME / nvcc "
         "matching torch's CUDA (a CUDA toolkit of torch's CUDA version, nvcc on PATH) and a compiler, the same on "
         "every node. Clear torch_extensions cache: a stale or half-written build dir (~/.cache/torch_extensions, or "
         "TORCH_EXTENSIONS_DIR on a local disk each node can write) and check the PATH the workers run with (a wrapper "
         "of the same name -- a sudo or container shim that says 'must run as root' -- ahead of the real tool). "
-        + (" Meanwhile offload_optimizer off (no DeepSpeedCPUAdam) trains without the op. " if op and
-           op.startswith("cpu_") else ""))
+        + (f" Meanwhile {DS_OFFLOAD_OFF} trains without the op. " if op and op.startswith("cpu_") else ""))
 
 
 # A cut traceback's last frame calling torch.cuda.set_device (its code line: "torch.cuda.set_device(args.local_rank)"),
@@ -2749,7 +2748,7 @@ def _cut_where(ev, who: str) -> Verdict | None:
             f"it (the code that calls {func}), the same on every rank; paste the full error to see which argument it "
             "refused.",
             "low", [], [ev.brief()], job_wide=True)
-    op = _R_OP_LOAD.search(code) if ev.data.get("jit") else None
+    op = (R_OP_CALL.search(code) or _R_OP_LOAD.search(code)) if ev.data.get("jit") else None
     if op is not None or _R_BUILD_FRAME.search(ev.text) or ev.data.get("build_frame"):
         shown = code[h.end():] if (h := generic.R_HOST_LABEL.match(code)) else code  # pdsh's "host: " label
         shown = strip_prefixes(shown).strip()[:120]
