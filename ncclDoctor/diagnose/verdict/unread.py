@@ -24,6 +24,7 @@ from ncclDoctor.diagnose.signatures import (
 )
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
+from ncclDoctor.diagnose.verdict.layer_check import SHARDED_RECOMPUTE_FIX
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
 from ncclDoctor.diagnose.verdict.tracker_setup import tracker_fix
 
@@ -106,11 +107,10 @@ _DDP_STATIC_CHANGED_FIX = ("DDP's reducer found that the set of parameters the m
 # reducer's internal assert that backward ran without the hooks its forward prepares ("expect_autograd_hooks_ INTERNAL
 # ASSERT FAILED": no_sync with static_graph, a forward that bypassed the DDP wrapper) is the same module and setting on
 # every rank: round 92's casanovo-512, two experts blind; oevortex-unsloth-16, read as rank 0's own before, relabelled
-_R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
-                                r"Expected to have finished reduction in the prior iteration|"
-                                r"\bparameters that were not used in producing (?:the )?loss\b|"
-                                r"\bYour training graph has changed in this iteration\b|"
-                                r"\bexpect_autograd_hooks_ INTERNAL ASSERT\b")
+# (built from the component patterns, so that each wording is written once)
+_R_DDP_MODULE_WIDE = re.compile("|".join((r"Expected to mark a variable ready only once", _R_DDP_UNUSED.pattern,
+                                          _R_DDP_STATIC_CHANGED.pattern,
+                                          r"\bexpect_autograd_hooks_ INTERNAL ASSERT\b")))
 
 
 # torch 1.0's DistributedDataParallel reducing its gradient buckets through its C++ binding dist._queue_reduction, and
@@ -374,11 +374,7 @@ _R_CKPT_RECOMPUTE = re.compile(r"CheckpointError\b|ecomputed (?:values|metadata)
 # what an expert does about it: the recomputed forward saw other tensors than the first; an empty shape
 # (torch.Size([0])) at recompute is a sharded parameter (DeepSpeed ZeRO-3, FSDP) not gathered again for it
 _CKPT_RECOMPUTE_FIX = ("torch.utils.checkpoint's recompute saw tensors other than the forward saved (CheckpointError): "
-                       "a recomputed shape torch.Size([0]) is a parameter DeepSpeed ZeRO-3 / FSDP partitioned and did "
-                       "not gather again for the recompute. Use gradient checkpointing the sharding supports (the "
-                       "model's gradient_checkpointing_enable() under ZeRO-3, DeepSpeed's own activation "
-                       "checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), or train "
-                       "with ZeRO stage 2; a forward that differs between runs (dropout / random paths, "
+                       + SHARDED_RECOMPUTE_FIX + "; a forward that differs between runs (dropout / random paths, "
                        "data-dependent shapes) needs determinism in the checkpointed region. ")
 # Python's threading refusing a new thread ("RuntimeError: can't start new thread", CPython's _start_new_thread when
 # pthread_create fails): the host's or container's thread / process limit is spent -- threads every process leaks
@@ -2091,6 +2087,8 @@ _R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:(?:FusedAd
                         r"(?:load|jit_load))\(|(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
 _R_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
                             r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
+
+
 def _jit_build_fix(op: str | None) -> str:
     """The fix of a stack cut inside an op's JIT build: the op the stack constructs or loads (parse._build_op_open's
     ``build_op``: "cpu_adam" from "CPUAdamBuilder().load()" / "DeepSpeedCPUAdam(") named in the one-line load and
