@@ -2903,16 +2903,23 @@ def _loader_reraise_cut(ev, who: str) -> Verdict:
 
 # A fully-sharded data-parallel wrapper's own assertion of its training state in a stack above the cut traceback
 # (fairscale's FullyShardedDataParallel.assert_state: "expected to be in states [BACKWARD_POST] but current state is
-# IDLE", from _wait_for_post_backward): its post-backward hooks did not fire as it expects -- reentrant activation
-# checkpointing (torch.autograd.backward run inside a checkpoint's backward) re-running part of the forward; the
+# IDLE", from _wait_for_post_backward): its post-backward hooks did not fire as it expects -- backward twice or on a
+# non-FSDP output, parameters unused in the loss, a forward with no backward or under no_grad, or (round 93's case)
+# reentrant activation checkpointing (torch.autograd.backward run inside a checkpoint's backward); the
 # model and settings every rank runs (lead rules AW, BJ (2), BG (1): unknown, nobody named; round 93's fairseq-3353)
 _FSDP_STATE_FIX = ("The stack above it is FullyShardedDataParallel's own training-state assertion (assert_state, from "
-                   "_wait_for_post_backward): its post-backward hook state is not what FSDP expects after backward -- "
-                   "the hooks of a checkpointed submodule did not fire in order, as with reentrant activation "
-                   "checkpointing under FSDP (a checkpoint's backward running torch.autograd.backward itself: "
-                   "checkpoint_activations with FSDP). Use non-reentrant checkpointing (use_reentrant=False), wrap "
-                   "in the order FSDP supports (FSDP(checkpoint_wrapper(module))), disable activation checkpointing "
-                   "with FSDP, or upgrade fairscale / the framework to a release whose FSDP supports it. ")
+                   "_wait_for_post_backward): its post-backward hook state is not what FSDP expects after backward, "
+                   "so some parameters' post-backward hooks did not fire. Causes: backward called twice, or on an "
+                   "output that did not come from the FSDP module's forward; parameters unused in the loss (no "
+                   "gradient, so no post-backward hook for them); a forward with no backward before the next "
+                   "forward, or outputs computed under torch.no_grad(); or -- one cause -- the hooks of a "
+                   "checkpointed submodule not firing in order, as with reentrant activation checkpointing under FSDP "
+                   "(a checkpoint's backward running torch.autograd.backward itself: checkpoint_activations with "
+                   "FSDP). Make every FSDP forward end in exactly one backward through its outputs, with every "
+                   "parameter in the loss (or freeze the unused ones); with activation checkpointing, use "
+                   "non-reentrant checkpointing (use_reentrant=False), wrap in the order FSDP supports "
+                   "(FSDP(checkpoint_wrapper(module))) or disable activation checkpointing with FSDP; or upgrade "
+                   "fairscale / the framework to a release whose FSDP supports it. ")
 
 
 def _cut_traceback(c: Collected) -> Verdict | None:
