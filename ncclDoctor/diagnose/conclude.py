@@ -66,9 +66,11 @@ def _timeouts(c: Collected) -> list[Finding]:
     n = c.kinds.get("watchdog_timeout", 0)
     if not n:
         return []
-    seqs = sorted({(pg, t.seq, t.op) for st in c.ranks.values() for pg, t in st.timeouts.items()}, key=str)[:6]
-    desc = "; ".join(f"pg {pg} SeqNum={s} {op}" if s is not None else f"pg {pg} (no SeqNum: gloo)"
-                     for pg, s, op in seqs)
+    # (the label names the backend the timeout line is from -- gloo, XCCL, HCCL -- where its reader knows it)
+    seqs = sorted({(pg, t.seq, t.op, t.data.get("backend"))
+                   for st in c.ranks.values() for pg, t in st.timeouts.items()}, key=str)[:6]
+    desc = "; ".join(f"pg {pg} SeqNum={s} {op}" if s is not None else
+                     f"pg {pg} (no SeqNum" + (f": {bk}" if bk else "") + ")" for pg, s, op, bk in seqs)
     msg = (f"{n} watchdog timeout line(s) from {len(ranks)} rank(s)" + (f" ({_fmt_ranks(ranks)})" if ranks else "")
            + f": {desc}")
     if c.torch_timeout_ms:

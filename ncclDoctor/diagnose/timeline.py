@@ -94,10 +94,15 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
                 "culprit": "the others waited for it"}[k.kind]
         steps.append(f"Start with rank {', '.join(map(str, k.ranks[:4]))}: {what} ({k.confidence} confidence). "
                      + (f"Its log: {', '.join(files)}." if files else "Its log is not in the input: collect it."))
+    # (XCCL's work timeout, oneCCL on XPU: NCCL's words and Flight Recorder dumps do not apply; its verdict names its
+    # own knobs)
+    tos = c.samples.get("watchdog_timeout", [])
+    xccl = bool(tos) and all(e.data.get("backend") == "xccl" for e in tos)
     if "LOG005" in codes:
-        steps.append("Do not raise the timeout to 'fix' this: NCCL has no NCCL_TIMEOUT, and a longer "
+        steps.append("Do not raise the timeout to 'fix' this: "
+                     + ("" if xccl else "NCCL has no NCCL_TIMEOUT, and ") + "a longer "
                      "init_process_group(timeout=...) only delays the same crash when a rank never arrives.")
-        if not c.kinds.get("fr_dump"):
+        if not c.kinds.get("fr_dump") and not xccl:
             steps.append("Rerun with TORCH_FR_BUFFER_SIZE=2000 (TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) so every "
                          "rank dumps its Flight Recorder trace on timeout; give the dumps to `ncclDoctor diagnose` "
                          "with the logs.")

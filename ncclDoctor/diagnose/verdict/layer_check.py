@@ -97,6 +97,15 @@ def _no_derivative_fix(op: str, double: bool) -> str:
 _RECOMPUTE_MISMATCH = re.compile(r"^(?:torch\.utils\.checkpoint: )?(?:Recomputed values for the following tensors have "
                                  r"different metadata|A different number of tensors was saved during the original "
                                  r"forward and recomputation|trying to save more tensors during recomputation)")
+# the one wording of a recompute that saw an empty shape: a sharded parameter not gathered again (read by recompute_fix
+# below and by verdict.unread's _CKPT_RECOMPUTE_FIX, so that the advice is written once)
+SHARDED_RECOMPUTE_FIX = ("a recomputed shape torch.Size([0]) is a parameter DeepSpeed ZeRO-3 / FSDP partitioned and "
+                         "did not gather again for the recompute: use the gradient checkpointing the sharding "
+                         "supports (the model's gradient_checkpointing_enable() under ZeRO-3, DeepSpeed's own "
+                         "activation checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), "
+                         "or train with ZeRO stage 2")
+
+
 def recompute_fix() -> str:
     """What an expert does about torch.utils.checkpoint's recompute check (_RECOMPUTE_MISMATCH): the checkpointed
     region's forward ran otherwise in backward's recomputation than in the forward; what its listing of saved and
@@ -116,10 +125,8 @@ def recompute_fix() -> str:
         "Read the listing of saved vs recomputed metadata: a recomputed dimension an integer factor off the saved one "
         "(a sequence length halved) is the input sharded otherwise in the recompute -- context / sequence "
         "parallel's sharding: run the checkpointed recomputation under the same context-parallel sharding, or "
-        "disable activation checkpointing with context/sequence parallel; a recomputed shape torch.Size([0]) is a "
-        "parameter DeepSpeed ZeRO-3 / FSDP partitioned and did not gather again for the recompute: use the "
-        "gradient checkpointing the sharding supports (the model's gradient_checkpointing_enable() under ZeRO-3, "
-        "FSDP's checkpoint wrapper), switch use_reentrant, or train with ZeRO stage 2. Then relaunch.")
+        "disable activation checkpointing with context/sequence parallel; "
+        + SHARDED_RECOMPUTE_FIX + ". Then relaunch.")
 
 
 def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -744,7 +744,8 @@ def _nccl_builds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # build time; torch 1.x builds against an older NCCL compiled it out), whatever NCCL the job loads at run time
 _NCCL_DTYPE_UNBUILT = re.compile(r"^Unconvertible NCCL type (\w{1,40})")
 # the dtypes whose NCCL datatype depends on the NCCL torch was built against: bfloat16 (NCCL 2.10), float8 (2.24);
-# any other one is a dtype NCCL has in no version (int16, bool on older torch, complex)
+# any other one is a dtype torch's NCCL backend has no mapping for (int16, bool on older torch, complex; uint32 / uint64
+# on a torch whose map lacks kUInt32 / kUInt64, though NCCL itself defines ncclUint32 / ncclUint64)
 _BUILD_DTYPE = re.compile(r"BFloat16$|Float8", re.IGNORECASE)
 
 
@@ -758,19 +759,23 @@ def _nccl_dtype_unbuilt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     dtype = _NCCL_DTYPE_UNBUILT.match(hits[0].data["message"].strip()).group(1)
     if not _BUILD_DTYPE.match(dtype):
-        # a dtype no NCCL version carries (Short / int16, Bool on an older torch, ComplexFloat / ComplexDouble): the
-        # call handed the collective a tensor it cannot carry -- the caller's argument, the same code on every rank
+        # a dtype torch's NCCL backend has no mapping for (Short / int16, Bool on an older torch, ComplexFloat /
+        # ComplexDouble, UInt32 / UInt64 where torch's map lacks them): the call handed the collective a tensor it
+        # cannot carry -- the caller's argument, the same code on every rank
         # (lead rules BQ (3), BK (1); review 92 s2, finding 6)
         cast = ("torch.view_as_real(t) before the collective (torch.view_as_complex after)" if "omplex" in dtype else
+                "t.view(torch.int32) / t.view(torch.int64) (the same width) before the collective and back after"
+                if dtype.lower() in ("uint32", "uint64") else
                 "t.to(torch.int32) (or torch.uint8 for a mask) before the collective and back after")
         return Verdict(
             "invalid_usage",
             f"torch's NCCL process group refused the collective's {dtype} tensor ('Unconvertible NCCL type {dtype}', "
-            f"{hits[0].where}): NCCL has no datatype for {dtype} in any version, so the call's own argument dtype "
-            "is one it cannot carry -- the same code on every rank, so no rank is at fault, a usage error of the "
+            f"{hits[0].where}): torch's NCCL backend has no mapping for {dtype}, so the call's own argument "
+            "dtype is one it cannot carry -- the same code on every rank, so no rank is at fault, a usage error of the "
             "caller",
-            f"Cast the {dtype} tensor to a dtype NCCL carries before the collective: {cast}; NCCL carries "
-            "int8/uint8/int32/int64, float16/bfloat16/float32/float64 (or run that collective on a gloo group).",
+            f"Cast the {dtype} tensor to a dtype torch's NCCL backend maps before the collective: {cast}; it maps "
+            "int8/uint8/int32/int64, float16/bfloat16/float32/float64 (uint32/uint64 on torch builds that map them: "
+            "NCCL itself has ncclUint32 / ncclUint64), or run that collective on a gloo group.",
             "medium", [], [e.brief() for e in hits[:2]], job_wide=True)
     bf16 = dtype.lower() == "bfloat16"
     return Verdict(

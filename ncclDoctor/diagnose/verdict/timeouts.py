@@ -207,19 +207,24 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "every rank the input shows was inside the timed-out collective (victims)")
                + "; the rank that never arrived is not proven by these lines"
                + (f"; {unclear.message}" if unclear else "") + ".")
+    xccl = _only_xccl(c)
     return Verdict(
         "rank_missing" if inside or behind or torn else "unknown",
         msg + lead,
-        "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
-        "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
-        "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
-        "'last enqueued', is the culprit. While the job still hangs, py-spy dump --pid PID on every rank's process "
+        ("Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l), then rerun "
+         "`ncclDoctor diagnose` on all of them: the rank whose log shows no timeout is the culprit." if xccl else
+         "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
+         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
+         "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
+         "'last enqueued', is the culprit.")
+        + " While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
         + (HCCL_WAIT if _hccl(c) else "") + (HCCL_CONNECT_WAIT if _hccl_connect(c) else "")
-        + (DEEPEP_WAIT if _backend(c, "deepep") else "")
-        + (NOT_SHOWN if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
+        + (DEEPEP_WAIT if _backend(c, "deepep") else "") + (XCCL_WAIT if xccl else "")
+        + ((XCCL_NOT_SHOWN if xccl else NOT_SHOWN) if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
-           "every node for the OOM killer (host memory growing over the run) and for Xid errors." if inside else "")
+           "every node for the OOM killer (host memory growing over the run)"
+           + ("." if xccl else " and for Xid errors.") if inside else "")
         + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
         "low",
         [],
@@ -300,6 +305,20 @@ NOT_SHOWN = (" The ranks these lines do not show are where to look: get the logs
              "names a rank that issued another). On a job over several nodes that means the other node logs too, "
              "and the network between nodes (NCCL_SOCKET_IFNAME, NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=NET) when a whole "
              "node's ranks are the missing ones.")
+
+# the same for oneCCL on XPU (ProcessGroupXCCL): its own knobs, not NCCL's
+XCCL_NOT_SHOWN = (" The ranks these lines do not show are where to look: get the logs of every rank, and while it "
+                  "hangs a py-spy dump of the other ranks (those not shown here); on the next run CCL_LOG_LEVEL=info "
+                  "and TORCH_DISTRIBUTED_DEBUG=DETAIL (torch then checks each collective's type and sizes across "
+                  "ranks and names a rank that issued another). On a job over several nodes that means the other "
+                  "node logs too, and the transport between nodes (CCL_ATL_TRANSPORT, ofi or mpi, and its fabric) "
+                  "when a whole node's ranks are the missing ones.")
+
+# ProcessGroupXCCL's own wait ran out (readers.watchdog: "Work ran time out after N milliseconds"): oneCCL on XPU has
+# none of NCCL's knobs (no NCCL_* variable, no Flight Recorder dump of its own); its timeout is the process group's
+XCCL_WAIT = (" XCCL (oneCCL on XPU) waited past the process group's timeout: that timeout is init_process_group("
+             "timeout=...), and a longer one only delays the same failure when a rank never arrives; "
+             "CCL_LOG_LEVEL=info (or debug) in every rank's log shows where each rank is.")
 
 
 SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 all-gather every layer's weights before "
@@ -391,6 +410,12 @@ def _hccl(c: Collected) -> bool:
 def _hccl_connect(c: Collected) -> bool:
     """Whether a timeout shown is HCCL's wait at a connection's set-up (EI0006, the remote never connected)."""
     return any(e.data.get("hccl_connect") for e in c.samples.get("watchdog_timeout", []))
+
+
+def _only_xccl(c: Collected) -> bool:
+    """Whether every timeout shown is XCCL's own (ProcessGroupXCCL's work timeout): its knobs, not NCCL's, apply."""
+    ts = c.samples.get("watchdog_timeout", [])
+    return bool(ts) and all(e.data.get("backend") == "xccl" for e in ts)
 
 
 def _backend(c: Collected, name: str) -> bool:

@@ -27,6 +27,7 @@ from ncclDoctor.diagnose.signatures import (
 )
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
+from ncclDoctor.diagnose.verdict.layer_check import SHARDED_RECOMPUTE_FIX
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
 from ncclDoctor.diagnose.verdict.tracker_setup import tracker_fix
 
@@ -109,11 +110,10 @@ _DDP_STATIC_CHANGED_FIX = ("DDP's reducer found that the set of parameters the m
 # reducer's internal assert that backward ran without the hooks its forward prepares ("expect_autograd_hooks_ INTERNAL
 # ASSERT FAILED": no_sync with static_graph, a forward that bypassed the DDP wrapper) is the same module and setting on
 # every rank: round 92's casanovo-512, two experts blind; oevortex-unsloth-16, read as rank 0's own before, relabelled
-_R_DDP_MODULE_WIDE = re.compile(r"Expected to mark a variable ready only once|"
-                                r"Expected to have finished reduction in the prior iteration|"
-                                r"\bparameters that were not used in producing (?:the )?loss\b|"
-                                r"\bYour training graph has changed in this iteration\b|"
-                                r"\bexpect_autograd_hooks_ INTERNAL ASSERT\b")
+# (built from the component patterns, so that each wording is written once)
+_R_DDP_MODULE_WIDE = re.compile("|".join((r"Expected to mark a variable ready only once", _R_DDP_UNUSED.pattern,
+                                          _R_DDP_STATIC_CHANGED.pattern,
+                                          r"\bexpect_autograd_hooks_ INTERNAL ASSERT\b")))
 
 
 # torch 1.0's DistributedDataParallel reducing its gradient buckets through its C++ binding dist._queue_reduction, and
@@ -377,11 +377,7 @@ _R_CKPT_RECOMPUTE = re.compile(r"CheckpointError\b|ecomputed (?:values|metadata)
 # what an expert does about it: the recomputed forward saw other tensors than the first; an empty shape
 # (torch.Size([0])) at recompute is a sharded parameter (DeepSpeed ZeRO-3, FSDP) not gathered again for it
 _CKPT_RECOMPUTE_FIX = ("torch.utils.checkpoint's recompute saw tensors other than the forward saved (CheckpointError): "
-                       "a recomputed shape torch.Size([0]) is a parameter DeepSpeed ZeRO-3 / FSDP partitioned and did "
-                       "not gather again for the recompute. Use gradient checkpointing the sharding supports (the "
-                       "model's gradient_checkpointing_enable() under ZeRO-3, DeepSpeed's own activation "
-                       "checkpointing, FSDP's checkpoint wrapper), switch use_reentrant (True / False), or train "
-                       "with ZeRO stage 2; a forward that differs between runs (dropout / random paths, "
+                       + SHARDED_RECOMPUTE_FIX + "; a forward that differs between runs (dropout / random paths, "
                        "data-dependent shapes) needs determinism in the checkpointed region. ")
 # Python's threading refusing a new thread ("RuntimeError: can't start new thread", CPython's _start_new_thread when
 # pthread_create fails): the host's or container's thread / process limit is spent -- threads every process leaks
@@ -2094,6 +2090,8 @@ _R_OP_LOAD = re.compile(r"(?:^|[\s=(:,])(?:[A-Za-z_][\w.]{0,80}\.)?(?:DeepSpeedT
                         r"(?:cpp_extension\.)?load(?:_inline)?\((?=\s*(?:name\s*=|['\"]|$)))")
 _R_BUILD_FRAME = re.compile(r'\bFile "[^"]{0,1000}(?:torch[/\\]utils[/\\]cpp_extension\.py|'
                             r'deepspeed[/\\]ops[/\\]op_builder[/\\][\w/\\]{1,120}\.py)"')
+
+
 def _jit_build_fix(op: str | None) -> str:
     """The fix of a stack cut inside an op's JIT build: the op the stack constructs or loads (parse._build_op_open's
     ``build_op``: "cpu_adam" from "CPUAdamBuilder().load()" / "DeepSpeedCPUAdam(") named in the one-line load and
@@ -2904,16 +2902,23 @@ def _loader_reraise_cut(ev, who: str) -> Verdict:
 
 # A fully-sharded data-parallel wrapper's own assertion of its training state in a stack above the cut traceback
 # (fairscale's FullyShardedDataParallel.assert_state: "expected to be in states [BACKWARD_POST] but current state is
-# IDLE", from _wait_for_post_backward): its post-backward hooks did not fire as it expects -- reentrant activation
-# checkpointing (torch.autograd.backward run inside a checkpoint's backward) re-running part of the forward; the
+# IDLE", from _wait_for_post_backward): its post-backward hooks did not fire as it expects -- backward twice or on a
+# non-FSDP output, parameters unused in the loss, a forward with no backward or under no_grad, or (round 93's case)
+# reentrant activation checkpointing (torch.autograd.backward run inside a checkpoint's backward); the
 # model and settings every rank runs (lead rules AW, BJ (2), BG (1): unknown, nobody named; round 93's fairseq-3353)
 _FSDP_STATE_FIX = ("The stack above it is FullyShardedDataParallel's own training-state assertion (assert_state, from "
-                   "_wait_for_post_backward): its post-backward hook state is not what FSDP expects after backward -- "
-                   "the hooks of a checkpointed submodule did not fire in order, as with reentrant activation "
-                   "checkpointing under FSDP (a checkpoint's backward running torch.autograd.backward itself: "
-                   "checkpoint_activations with FSDP). Use non-reentrant checkpointing (use_reentrant=False), wrap "
-                   "in the order FSDP supports (FSDP(checkpoint_wrapper(module))), disable activation checkpointing "
-                   "with FSDP, or upgrade fairscale / the framework to a release whose FSDP supports it. ")
+                   "_wait_for_post_backward): its post-backward hook state is not what FSDP expects after backward, "
+                   "so some parameters' post-backward hooks did not fire. Causes: backward called twice, or on an "
+                   "output that did not come from the FSDP module's forward; parameters unused in the loss (no "
+                   "gradient, so no post-backward hook for them); a forward with no backward before the next "
+                   "forward, or outputs computed under torch.no_grad(); or -- one cause -- the hooks of a "
+                   "checkpointed submodule not firing in order, as with reentrant activation checkpointing under FSDP "
+                   "(a checkpoint's backward running torch.autograd.backward itself: checkpoint_activations with "
+                   "FSDP). Make every FSDP forward end in exactly one backward through its outputs, with every "
+                   "parameter in the loss (or freeze the unused ones); with activation checkpointing, use "
+                   "non-reentrant checkpointing (use_reentrant=False), wrap in the order FSDP supports "
+                   "(FSDP(checkpoint_wrapper(module))) or disable activation checkpointing with FSDP; or upgrade "
+                   "fairscale / the framework to a release whose FSDP supports it. ")
 
 
 def _cut_traceback(c: Collected) -> Verdict | None:
