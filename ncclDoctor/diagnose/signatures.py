@@ -2600,6 +2600,10 @@ def _shell_not_found(names: str) -> re.Pattern:
 R_AGENT_NOT_FOUND = _shell_not_found("kubectl|orted|prted|sshd")
 # Python's AttributeError on None ("'NoneType' object has no attribute 'X'"): an object not built or attached before
 # its use (verdict.unread's fix words; verdict.launch's guarded optional import left None, read with .match)
+# An AttributeError naming a class's missing attribute ("'Accelerator' object has no attribute 'get'",
+# "'InferenceEngineV2' object has no attribute 'n_kv_cache_groups'"): an object of a named class, CapWords -- not a
+# builtin's value ('NoneType', 'str', 'list' are the data the code was given). verdict.launch and verdict.unread
+R_CLASS_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
 R_NONE_ATTR = re.compile(r"'NoneType' object has no attribute '(?P<attr>\w{1,80})'")
 # DeepSpeed's runner's own probe of the first host of its hostfile ("Using hostfile at /etc/hostfile but host=node-0
 # was not reachable via ssh. If you are running with a single node please remove /etc/hostfile or setup passwordless

@@ -854,9 +854,8 @@ def _one_worker_of_several(c: Collected, excs: list) -> bool:
     return bool(c.child_failures) or max(procs, workers) > max(1, len(excs))
 
 
-# "'InferenceEngineV2' object has no attribute 'n_kv_cache_groups'": an object of a named class (CamelCase: not a
-# builtin's value, not None) lacking what the code calls on it
-_OBJECT_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
+# an object of a named class lacking what the code calls on it (S.R_CLASS_ATTR); _ANY: any object's, builtins too
+_OBJECT_ATTR = S.R_CLASS_ATTR
 _OBJECT_ATTR_ANY = re.compile(r"^'(?P<cls>[A-Za-z_]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
 
 

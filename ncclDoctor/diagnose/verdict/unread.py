@@ -11,6 +11,7 @@ from ncclDoctor.diagnose.signatures import (
     DS_OFFLOAD_OFF,
     R_ANSI,
     R_ARGS_FACTORY_NAME,
+    R_CLASS_ATTR,
     R_HTTP_STATUS,
     R_LOADER_DATA_FILE,
     R_MPI_TAG,
@@ -586,9 +587,6 @@ def _wrapped_attr_fix(what: str, e=None) -> str:
             "where a library's trainer does it, update the library to a version that unwraps the model. ")
 
 
-# An AttributeError naming a class's missing attribute ("'Accelerator' object has no attribute 'get'"): a library's
-# class, CapWords (not a builtin's value: 'NoneType', 'str', 'list' are the data the code was given)
-_R_CLASS_ATTR = re.compile(r"^'(?P<cls>[A-Z]\w{0,80})' object has no attribute '(?P<attr>\w{1,80})'")
 # packages whose frames say nothing of who called the missing attribute: torch's own (its readings are elsewhere)
 _NOT_CALLER_PKG = ("torch", "torch_npu", "torchvision", "numpy")
 
@@ -602,7 +600,7 @@ def _lib_attr_fix(e, what: str) -> str:
     versions. '' for any other exception, a torch wrapper's attribute (_wrapped_attr_fix) or no package frame."""
     if not e.data["type"].endswith("AttributeError") or "object has no attribute" not in what:
         return ""
-    m = _R_CLASS_ATTR.match(e.data.get("message") or "")
+    m = R_CLASS_ATTR.match(e.data.get("message") or "")
     pkgs = [p for p in e.data.get("tb_pkgs") or () if p.split(".")[0].lower() not in _NOT_CALLER_PKG]
     if m is None or not pkgs or m.group("cls") == "NoneType" or _R_WRAPPED_ATTR.search(what):
         return ""
