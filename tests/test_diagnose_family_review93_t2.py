@@ -117,9 +117,22 @@ def test_lmflow_470_cut_cpu_adam_load_still_reads_as_before(tmp_path):
 # --- F8. the builder class of an op: DeepSpeed's own names ------------------------------------------------------------
 def test_builder_classes_round_trip_to_real_classes():
     for cls, op in (("InferenceBuilder", "transformer_inference"), ("FPQuantizerBuilder", "fp_quantizer"),
-                    ("GDSBuilder", "gds"), ("CCLCommBuilder", "ccl_comm"), ("CPUAdamBuilder", "cpu_adam"),
-                    ("FusedAdamBuilder", "fused_adam"), ("AsyncIOBuilder", "async_io")):
+                    ("GDSBuilder", "gds"), ("CCLCommBuilder", "deepspeed_ccl_comm"), ("CPUAdamBuilder", "cpu_adam"),
+                    ("FusedAdamBuilder", "fused_adam"), ("AsyncIOBuilder", "async_io"),
+                    ("RaggedOpsBuilder", "ragged_device_ops"), ("RaggedUtilsBuilder", "ragged_ops"),
+                    ("InferenceCoreBuilder", "inference_core_ops"), ("InferenceCutlassBuilder", "cutlass_ops"),
+                    ("ShareMemCommBuilder", "deepspeed_shm_comm"), ("DeepCompileBuilder", "dc")):
         assert S.ds_op_name(cls) == op and S.ds_op_builder(op) == cls, (cls, op)
+
+
+def test_rebuild_names_the_builders_own_install_switch():
+    # DeepSpeed's op_builder/*.py: BUILD_VAR is not always DS_BUILD_<NAME> (AsyncIOBuilder: NAME "async_io",
+    # BUILD_VAR "DS_BUILD_AIO"; ShareMemCommBuilder: "deepspeed_shm_comm", "DS_BUILD_SHM_COMM")
+    for op, var in (("async_io", "DS_BUILD_AIO=1"), ("deepspeed_shm_comm", "DS_BUILD_SHM_COMM=1"),
+                    ("deepspeed_ccl_comm", "DS_BUILD_CCL_COMM=1"), ("dc", "DS_BUILD_DEEP_COMPILE=1"),
+                    ("ragged_device_ops", "DS_BUILD_RAGGED_DEVICE_OPS=1"), ("cpu_adam", "DS_BUILD_CPU_ADAM=1")):
+        assert var in S.ds_op_rebuild(op), (op, S.ds_op_rebuild(op))
+    assert "DS_BUILD_ASYNC_IO" not in S.ds_op_rebuild("async_io")
 
 
 # --- F4. only DeepSpeed's builders and DeepSpeed's FusedAdam name an op -----------------------------------------------

@@ -3389,12 +3389,19 @@ R_DS_OP_UNSET = re.compile(r"'(?P<cls>DeepSpeedCPU[A-Z]\w{0,30})' object has no 
 _DS_BUILDERS = ("CPUAdam", "CPUAdagrad", "CPULion", "FusedAdam", "FusedLamb", "FusedLion", "AsyncIO", "GDS",
                 "Inference", "Transformer", "StochasticTransformer", "Quantizer", "FPQuantizer", "SparseAttn", "Utils",
                 "RandomLTD", "SpatialInference", "EvoformerAttn", "RaggedOps", "RaggedUtils", "InferenceCore",
-                "InferenceCutlass", "CCLComm", "ShareMemComm", "CUDAGraph", "NotImplemented")
+                "InferenceCutlass", "CCLComm", "ShareMemComm", "DeepCompile", "NotImplemented")
 R_OP_CALL = re.compile(r"\b((?:" + "|".join(sorted(_DS_BUILDERS, key=len, reverse=True)) + r")Builder)\(\)\."
                        r"(?:jit_)?load\(|\b(DeepSpeedCPU(?:Adam|Adagrad|Lion)|Fused(?:Adam|Lamb|Lion))\(")
-# An op builder's class (DeepSpeed's CPUAdamBuilder, FusedAdamBuilder, AsyncIOBuilder) -> the op's name, as its
-# DS_BUILD_<NAME> install switch and torch_extensions directory spell it; the few whose NAME is not their class's
-_OP_NAME_OF = {"inference": "transformer_inference"}
+# An op builder's class (DeepSpeed's CPUAdamBuilder, FusedAdamBuilder, AsyncIOBuilder) -> the op's name, its NAME
+# as the torch_extensions directory spells it; the few whose NAME is not their class's words (op_builder/*.py:
+# RaggedOpsBuilder.NAME = "ragged_device_ops", RaggedUtilsBuilder.NAME = "ragged_ops", ...)
+_OP_NAME_OF = {"inference": "transformer_inference", "ragged_ops": "ragged_device_ops", "ragged_utils": "ragged_ops",
+               "inference_core": "inference_core_ops", "inference_cutlass": "cutlass_ops",
+               "ccl_comm": "deepspeed_ccl_comm", "share_mem_comm": "deepspeed_shm_comm", "deep_compile": "dc"}
+# the op's NAME -> its install switch DS_BUILD_<VAR> where VAR is not NAME.upper() (the builders' BUILD_VAR:
+# AsyncIOBuilder's is DS_BUILD_AIO, not DS_BUILD_ASYNC_IO)
+_BUILD_VAR_OF = {"async_io": "AIO", "deepspeed_ccl_comm": "CCL_COMM", "deepspeed_shm_comm": "SHM_COMM",
+                 "dc": "DEEP_COMPILE"}
 _R_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
@@ -3430,8 +3437,9 @@ def ds_op_load_cmd(op: str) -> str:
 
 
 def ds_op_rebuild(op: str) -> str:
-    """Pre-building a DeepSpeed op at install instead of its JIT build on first use (its DS_BUILD_<NAME> switch)."""
-    return (f"rebuild {op}: DS_BUILD_{op.upper()}=1 pip install deepspeed --no-build-isolation --no-cache-dir (or "
+    """Pre-building a DeepSpeed op at install instead of its JIT build on first use (its builder's BUILD_VAR)."""
+    var = _BUILD_VAR_OF.get(op, op.upper())
+    return (f"rebuild {op}: DS_BUILD_{var}=1 pip install deepspeed --no-build-isolation --no-cache-dir (or "
             "DS_BUILD_OPS=1 for all)")
 
 
