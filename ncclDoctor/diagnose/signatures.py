@@ -3443,6 +3443,12 @@ def ds_op_rebuild(op: str) -> str:
             "DS_BUILD_OPS=1 for all)")
 
 
+# Turning the Flight Recorder on for the next run, on every torch that has it: TORCH_FR_BUFFER_SIZE is its name from
+# torch 2.8 (TORCH_NCCL_TRACE_BUFFER_SIZE before, still read as an alias); dumps on a timeout were off by default
+# until torch 2.6-2.7 (TORCH_NCCL_DUMP_ON_TIMEOUT, knowledge/torch_env_and_flight_recorder.md)
+FR_ON = ("TORCH_FR_BUFFER_SIZE=2000; on torch < 2.8 TORCH_NCCL_TRACE_BUFFER_SIZE=2000 with "
+         "TORCH_NCCL_DUMP_ON_TIMEOUT=1")
+
 # training without DeepSpeed's CPU optimizer ops meanwhile (the cpu_* ops' fix)
 DS_OFFLOAD_OFF = "offload_optimizer off (no DeepSpeedCPUAdam)"
 

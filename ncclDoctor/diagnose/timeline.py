@@ -13,6 +13,7 @@ from typing import Any
 
 from ncclDoctor.diagnose.load import Input
 from ncclDoctor.diagnose.reason import Conclusion, waiting
+from ncclDoctor.diagnose.signatures import FR_ON
 from ncclDoctor.diagnose.state import Collected, RankState
 from ncclDoctor.findings import Finding
 
@@ -103,7 +104,7 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
                      + ("" if xccl else "NCCL has no NCCL_TIMEOUT, and ") + "a longer "
                      "init_process_group(timeout=...) only delays the same crash when a rank never arrives.")
         if not c.kinds.get("fr_dump") and not xccl:
-            steps.append("Rerun with TORCH_FR_BUFFER_SIZE=2000 (TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) so every "
+            steps.append("Rerun with the Flight Recorder on (" + FR_ON + ") so every "
                          "rank dumps its Flight Recorder trace on timeout; give the dumps to `ncclDoctor diagnose` "
                          "with the logs.")
     if codes & {"LOG004", "LOG011", "LOG012", "LOG019", "LOG010"}:

@@ -7,7 +7,14 @@ import re
 from collections import Counter
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_BAD_RNG_STATE, R_DS_RANK0_DISAGREE, R_VICTIM_EXC, R_XRANK_META, Event
+from ncclDoctor.diagnose.signatures import (
+    FR_ON,
+    R_BAD_RNG_STATE,
+    R_DS_RANK0_DISAGREE,
+    R_VICTIM_EXC,
+    R_XRANK_META,
+    Event,
+)
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
 
@@ -311,7 +318,7 @@ def _garbage_rng(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "torch accelerate on each) and a consistent accelerate config per node: the same num_machines and "
         "main_process_ip, each node its own machine_rank. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective "
         "order and shapes checked across ranks) and NCCL_DEBUG=INFO, with the flight recorder on "
-        "(TORCH_FR_BUFFER_SIZE=2000) to see each rank's last collectives; if they match, test the inter-node "
+        f"({FR_ON}) to see each rank's last collectives; if they match, test the inter-node "
         "transport for corrupted data with nccl-tests (-c 1). To run meanwhile, skip the sync: rng_types=[] (or "
         "only 'generator') when preparing the DataLoader.",
         "low", [], [e.brief() for e in bad[:2]] + [e.brief() for e in c.samples["rng_sync_frame"][:1]])

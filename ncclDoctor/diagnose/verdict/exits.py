@@ -521,7 +521,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         what += (f"; the process printed 'Fatal Python error: {fatal[:120]}': the interpreter itself aborted (a C "
                  "extension's reference-count bug or a crash inside native code), not a Python exception")
     abort_fix = ("SIGABRT from the watchdog means the hang or error began elsewhere: collect every rank's log and "
-                 "Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) and, while it hangs, py-spy dump --pid on every "
+                 f"Flight Recorder dumps ({S.FR_ON}) and, while it hangs, py-spy dump --pid on every "
                  "rank's process. " if codes == [-6] and not single else ABORT_FIX if -6 in codes else "")
     whose = f"local_rank {lone.local_rank}: " if single and lone and lone.local_rank is not None else ""
     if single and c.kinds.get("pg_not_destroyed") and any(x in (-6, -11) for x in codes):

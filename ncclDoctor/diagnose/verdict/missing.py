@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, barrier_roles, own_errors, world_size
-from ncclDoctor.diagnose.signatures import R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
+from ncclDoctor.diagnose.signatures import FR_ON, R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.desync import _desync, _hvd_split
@@ -128,7 +128,7 @@ def _root_inside(c: Collected, evs: list[Event], roots: list[int], waiting: list
         "on another device or in another group (a new communicator, a new_group / P2P send-recv created on some "
         "ranks only) -- the same device on every rank (torch.cuda.set_device(local_rank) before any collective). "
         "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across ranks and "
-        "with the Flight Recorder on (TORCH_FR_BUFFER_SIZE=2000) to see each rank's last collectives; a py-spy dump "
+        f"with the Flight Recorder on ({FR_ON}) to see each rank's last collectives; a py-spy dump "
         "of every rank while it hangs shows where each one stands.",
         "low", [], [e.brief() for e in evs[:2]] + [t.brief()])
 
@@ -285,7 +285,7 @@ def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"torch's desync report names {_named(ranks)} as the lagging rank: it {what}{where}, while the other ranks "
         "went on and are blocked behind it (victims)",
         f"Look at what rank {_fmt_ranks(ranks)} was doing: py-spy dump --pid PID on it while the job hangs (py-spy "
-        "dump --native for a stuck CUDA call), its own log, and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000) "
+        f"dump --native for a stuck CUDA call), its own log, and Flight Recorder dumps ({FR_ON}) "
         "for its last collectives; TORCH_NCCL_DESYNC_DEBUG=1 keeps this report on.",
         "medium", ranks, [e.brief() for e in evs[:3]])
 

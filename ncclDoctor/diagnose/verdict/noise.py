@@ -10,6 +10,7 @@ import re
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import (
+    FR_ON,
     R_EFA_HOST,
     R_FOREIGN_ACCEPT,
     R_NCCL_PREFIX,
@@ -887,7 +888,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         hangs = (" If the job hung after these lines (nothing failed in them), collect stacks if it hangs, what "
                  "shows where each rank is: a py-spy dump of every rank's process while it hangs (py-spy dump --pid "
                  "PID: its stack; a py-spy dump if it hangs, before the job is killed), a Flight "
-                 "Recorder dump (TORCH_FR_BUFFER_SIZE=2000), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "
+                 "Recorder dump (" + FR_ON + "), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "
                  "in set-up shows as the rank that never printed 'Init COMPLETE'), with TORCH_DISTRIBUTED_DEBUG=DETAIL "
                  "(torch checks that every rank calls the same collective) and a collective timeout set short enough "
                  "to turn the hang into an error.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, own_errors
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import FR_ON, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, place
 
@@ -409,9 +409,9 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "Take a py-spy dump of every rank's process while it hangs (py-spy dump --pid PID on each node, all ranks): "
         "the rank whose main thread is elsewhere -- not in the collective (all_reduce, reduce_scatter, a DeepSpeed "
         "overlap_comm bucket) the others wait in -- is the one to read. Rerun with NCCL_DEBUG=INFO and "
-        "TORCH_DISTRIBUTED_DEBUG=DETAIL, and enable the flight recorder (TORCH_NCCL_TRACE_BUFFER_SIZE=2000, "
-        "TORCH_FR_BUFFER_SIZE on torch >= 2.8) with a collective timeout, so the hang ends in a dump that names the "
-        "collective and the ranks missing from it." + (_ABORT_STUCK if c.kinds.get("pyspy_abort") else ""),
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL, and enable the flight recorder (" + FR_ON + ") with a collective "
+        "timeout, so the hang ends in a dump that names the collective and the ranks missing from it."
+        + (_ABORT_STUCK if c.kinds.get("pyspy_abort") else ""),
         "low", [], [e.brief() for e in dumps[:2]])
 
 
@@ -445,7 +445,7 @@ def _stack_shown(c: Collected, ev) -> Verdict:
                 "never completed. ")
     fix += ("Rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL, and set a collective timeout "
             "(init_process_group(timeout=...), TORCH_NCCL_ASYNC_ERROR_HANDLING=1) with the flight recorder on "
-            "(TORCH_NCCL_TRACE_BUFFER_SIZE=2000, TORCH_FR_BUFFER_SIZE on torch >= 2.8), so the hang ends in an error "
+            "(" + FR_ON + "), so the hang ends in an error "
             "that names the collective and the ranks missing from it.")
     own = ev.data.get("rank")
     who = f"rank {own}'s" if own is not None else "one untagged process's"

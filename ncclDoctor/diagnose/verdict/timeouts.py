@@ -17,7 +17,7 @@ from ncclDoctor.diagnose.reason import (
     timed_out_at,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import Event
+from ncclDoctor.diagnose.signatures import FR_ON, Event
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, waiting_pids
 
@@ -116,7 +116,7 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "repeated 'No available shared memory broadcast block' notice means a worker has not taken the last step: "
         "hung, or still compiling / quantizing (VLLM_RINGBUFFER_WARNING_INTERVAL only sets how often it is printed)). "
         "Note the batch "
-        "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (TORCH_FR_BUFFER_SIZE=2000) to see "
+        "that was running. Rerun with NCCL_DEBUG=INFO and the flight recorder (" + FR_ON + ") to see "
         "whether a collective was stuck.",
         "low", [], [e.brief() for e in evs[:4]])
 
@@ -214,7 +214,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         ("Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l), then rerun "
          "`ncclDoctor diagnose` on all of them: the rank whose log shows no timeout is the culprit." if xccl else
          "Collect the log of every rank (one file per rank, e.g. torchrun --log-dir, or srun -l) "
-         "and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8), then "
+         "and Flight Recorder dumps (" + FR_ON + "), then "
          "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
          "'last enqueued', is the culprit.")
         + " While the job still hangs, py-spy dump --pid PID on every rank's process "
@@ -273,10 +273,9 @@ def _timeout_frames(c: Collected) -> Verdict | None:
         "collective ran past its timeout, its message line (rank, op, SeqNum) not in these lines: it was inside the "
         "collective (a victim), and the rank that never issued it is one these lines do not show",
         "Collect every rank's log (the full watchdog line: 'Watchdog caught collective operation timeout' names the "
-        "rank, op and SeqNum) and Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_TRACE_BUFFER_SIZE on "
-        "torch < 2.8); while it hangs, py-spy dump --pid PID on every rank's process shows the one elsewhere in the "
-        "code; rerun with NCCL_DEBUG=INFO. Raise the timeout only if a rank is legitimately slow (saving, "
-        "evaluating)." + NOT_SHOWN,
+        "rank, op and SeqNum) and Flight Recorder dumps (" + FR_ON + "); while it hangs, py-spy dump --pid PID "
+        "on every rank's process shows the one elsewhere in the code; rerun with NCCL_DEBUG=INFO. Raise the "
+        "timeout only if a rank is legitimately slow (saving, evaluating)." + NOT_SHOWN,
         "low", [], [e.brief() for e in evs[:2]])
 
 

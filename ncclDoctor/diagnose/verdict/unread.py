@@ -9,6 +9,7 @@ from ncclDoctor.diagnose import generic, numerics
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import (
     DS_OFFLOAD_OFF,
+    FR_ON,
     R_ANSI,
     R_ARGS_FACTORY_NAME,
     R_CLASS_ATTR,
@@ -1286,8 +1287,8 @@ _R_FAILED_STACK = re.compile(r"Stack trace of the failed collective")
 _FAILED_STACK = ("That line is ProcessGroupNCCL's stack of the collective that failed: its frames (#0 the collective, "
                  "then the code that called it) say which call, not why; the watchdog's own timeout or error line "
                  "beside it, in every rank's log, says whether it timed out (a rank that never joined) or errored. "
-                 "Collect every rank's log and, on the next run, Flight Recorder dumps (TORCH_FR_BUFFER_SIZE=2000; "
-                 "TORCH_NCCL_TRACE_BUFFER_SIZE on torch < 2.8) with NCCL_DEBUG=INFO; while it hangs, py-spy dump "
+                 "Collect every rank's log and, on the next run, Flight Recorder dumps (" + FR_ON + ") with "
+                 "NCCL_DEBUG=INFO; while it hangs, py-spy dump "
                  "--pid on every rank shows the one elsewhere. ")
 
 
@@ -1953,8 +1954,8 @@ _CUT_PG_EXIT_FIX = ("The warning that the process group was not destroyed is onl
 
 _CUT_WD_FIX = ("That is only the end of a watchdog's rethrown exception (its header, with the rank, the collective's "
                "SeqNum and the timeout or NCCL error, was not pasted): give the full log of every rank, and read the "
-               "first error in time. On the next run set NCCL_DEBUG=INFO and TORCH_NCCL_DUMP_ON_TIMEOUT=1 with "
-               "TORCH_NCCL_TRACE_BUFFER_SIZE=2000 (Flight Recorder); while it hangs, py-spy dump --pid on every rank "
+               "first error in time. On the next run set NCCL_DEBUG=INFO and the Flight Recorder (" + FR_ON + "); "
+               "while it hangs, py-spy dump --pid on every rank "
                "shows the one elsewhere.")
 
 
