@@ -45,3 +45,33 @@ def test_ofi_recv_close_beside_a_completion_error_is_no_teardown(tmp_path):
     err = f"{_H}NCCL WARN NET/OFI Request 0x7f00 completed with error. RC: 5. Error: 5 (Input/output error).\n"
     v, _ = _verdict(tmp_path, err + _OFI_TEARDOWN + _ABORTS)
     assert v["cause"] != "none", v
+
+
+_PY = "/opt/conda/envs/py38/lib/python3.8"
+_HINT = (" In addition, you can set the environment variable TORCH_DISTRIBUTED_DEBUG to either INFO or DETAIL to print "
+         "out information about which particular parameters did not receive gradient on this rank as part of this "
+         "error\n")
+_RECORD = (f"ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 14910) of "
+           f"binary: /opt/conda/envs/py38/bin/python\n"
+           "Traceback (most recent call last):\n"
+           f'  File "{_PY}/site-packages/torch/distributed/run.py", line 785, in run\n'
+           "    elastic_launch(\n"
+           f'  File "{_PY}/site-packages/torch/distributed/launcher/api.py", line 134, in __call__\n'
+           "    return launch_agent(self._config, self._entrypo")
+
+
+def test_reducer_hint_tail_above_the_record_names_no_culprit(tmp_path):
+    v, acc = _verdict(tmp_path, _HINT + _RECORD)
+    assert v["cause"] == "unknown" and v["culprits"] == [] and not acc, v
+    assert "find_unused_parameters=True" in v["fix"] and "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"], v
+
+
+def test_the_record_alone_still_names_its_rank(tmp_path):
+    v, acc = _verdict(tmp_path, _RECORD)
+    assert v["culprits"] == [0], v
+
+
+def test_reducer_hint_with_the_agent_stopping_the_others_keeps_the_records_rank(tmp_path):
+    stop = ("WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 14911 closing signal SIGTERM\n")
+    v, _ = _verdict(tmp_path, _HINT + stop + _RECORD)
+    assert v["culprits"] == [0], v

@@ -3911,6 +3911,12 @@ R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is d
 # traversal of the autograd graph every iteration, which can adversely affect performance.": a performance notice
 R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DDP constructor, but did not find any "
                                r"unused parameters")
+# ... and the last sentence of its error for parameters that got no gradient ("Expected to have finished reduction in
+# the prior iteration ... In addition, you can set the environment variable TORCH_DISTRIBUTED_DEBUG to either INFO or
+# DETAIL to print out information about which particular parameters did not receive gradient on this rank as part of
+# this error", reducer.cpp torch >= 1.9): a paste that keeps only that tail still shows the reducer's unused-parameter
+# error (its "INFO" keeps it from the failure lines' test, generic.R_NOT_A_FAILURE; parse keeps it unread)
+R_DDP_UNUSED_HINT = re.compile(r"\bwhich particular parameters did not receive gradient on this rank\b")
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")

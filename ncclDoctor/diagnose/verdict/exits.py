@@ -492,6 +492,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if exc is not None and lone is not None and _R_DDP_MODULE_WIDE.search(exception_text(exc)) and not (
             torn_down(c) or _agent_stopped(c) or any(rank_waiting(st) for st in c.ranks.values())):
         return _reducer_recorded(exc, who, [e.brief() for e in fails[:2]])
+    told = None if exc is not None or lone is None or codes != [1] or len(ranks) != 1 or c.exceptions else next(
+        (u for u in c.unread if _R_DDP_MODULE_WIDE.search(u.text)), None)
+    if told is not None and not (torn_down(c) or _agent_stopped(c) or any(rank_waiting(st) for st in c.ranks.values())):
+        # the reducer's error text without its traceback's last line (a paste that keeps only its tail sentences,
+        # above the record): the same fault every rank shares (round 94's styleavatar-16)
+        return _reducer_recorded(told, who, [e.brief() for e in fails[:2]])
     if exc is not None:
         text = exception_text(exc)
         nonfinite = _NONFINITE.search(text)
@@ -1097,7 +1103,7 @@ def _reducer_recorded(exc: Event, who: str, proof: list[str]) -> Verdict:
     torn down or waiting: the record names only the first exit its agent saw of a fault every rank shares,
     so nobody is the culprit (round 93's gligen-30). Not read so: the agent's lines stopping the other workers, or a
     rank shown waiting (rule A reads the record's rank alone)."""
-    text = exception_text(exc)
+    text = exception_text(exc) or exc.text  # an exception, or the reducer's error text read unread (its tail)
     return Verdict(
         "unknown",
         f"{who} exited with code 1 in the launcher's record, on DDP's reducer refusing the backward ({text[:240]}, "

@@ -13,6 +13,7 @@ from ncclDoctor.diagnose.signatures import (
     R_ANSI,
     R_ARGS_FACTORY_NAME,
     R_CLASS_ATTR,
+    R_DDP_UNUSED_HINT,
     R_HTTP_STATUS,
     R_LOADER_DATA_FILE,
     R_MPI_TAG,
@@ -79,8 +80,10 @@ _EXPECT_HOOKS_FIX = ("DDP's reducer asserted expect_autograd_hooks_: backward ra
 # Lightning's DDP strategy catches that error and re-raises it in its own words ("It looks like your LightningModule has
 # parameters that were not used in producing the loss returned by training_step"), as torch's message says "your
 # module has parameters that were not used in producing loss": the same check (round 93's chemprop-853)
+# (or only the error's last sentence, its hint to set TORCH_DISTRIBUTED_DEBUG: S.R_DDP_UNUSED_HINT; round 94's
+# styleavatar-16)
 _R_DDP_UNUSED = re.compile(r"Expected to have finished reduction in the prior iteration|"
-                           r"\bparameters that were not used in producing (?:the )?loss\b")
+                           r"\bparameters that were not used in producing (?:the )?loss\b|" + R_DDP_UNUSED_HINT.pattern)
 _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in the previous iteration (unused "
                    "parameters: 'Parameter indices which did not receive grad for rank N' lists them): the module "
                    "has parameters that take no part in the loss, the same model and DDP setting on every rank, not "
