@@ -8,6 +8,12 @@
   Its fix is the build's (TORCH_CUDA_ARCH_LIST, the compute capability), not a library's own GPU choice: that advice
   stays for a library's other bare CUDA texts (an illegal memory access). Not read so: a rank's bare RuntimeError with
   any other text from an extension's .cu source (no known cause: unknown on that rank, rule A).
+- torch's NCCL check cut at its site ("RuntimeError: NCCL error in: .../ProcessGroupNCCL.cpp:410," ending the line,
+  "unhandled system error, NCCL version 2.4.8" on the next): the message always follows the site, so the two lines are
+  one error, however short the first is -- ncclSystemError at dist.barrier() on torch 1.4's default group (its
+  communicator's set-up), no rank named: nccl_system, nobody, nobody innocent (rules J, AC (4); round 94's
+  stochastic-gradient-push-11). Not read so: a site line whose next line is no NCCL message (torch's "During handling"
+  line): the join says nothing, and the line keeps its old reading.
 """
 from __future__ import annotations
 
@@ -52,3 +58,22 @@ def test_a_library_s_bare_illegal_memory_access_keeps_the_library_s_gpu_advice(t
                               "access was encountered\n")
     assert v["cause"] == "cuda_error", v
     assert "library's own GPU pipeline" in v["summary"] and "sim_device" in v["fix"], v
+
+
+# --- torch's NCCL check cut at its site -------------------------------------------------------------------------------
+_BARRIER = ('  File "train.py", line 928, in parse_args\n    dist.barrier()\n'
+            '  File "/opt/conda/envs/py36/lib/python3.6/site-packages/torch/distributed/distributed_c10d.py", line '
+            "1489, in barrier\n    work = _default_pg.barrier()\n")
+_SITE = "RuntimeError: NCCL error in: /opt/conda/condabld/pytorch/work/torch/lib/c10d/ProcessGroupNCCL.cpp:410, \n"
+
+
+def test_an_nccl_check_cut_after_its_site_is_read_with_its_message_on_the_next_line(tmp_path):
+    v, acc = _verdict(tmp_path, _BARRIER + _SITE + "unhandled system error, NCCL version 2.4.8\n")
+    assert v["cause"] == "nccl_system" and v["culprits"] == [] and not acc, v
+    assert "NCCL_DEBUG=INFO" in v["fix"] and "/dev/shm" in v["fix"], v
+
+
+def test_a_site_line_followed_by_no_nccl_message_keeps_its_old_reading(tmp_path):
+    v, acc = _verdict(tmp_path, _BARRIER + _SITE + "\nDuring handling of the above exception, another exception "
+                                "occurred:\n")
+    assert v["cause"] == "unknown" and not acc, v
