@@ -67,6 +67,10 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 # a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
 # of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
+# torch's NCCL check ("NCCL error in: <file>:<line>, <ncclGetErrorString's text>") with nothing after its site: the
+# message always follows the site, so a line ending there was cut and its rest ("unhandled system error, NCCL version
+# 2.4.8") is on the next line, however short the line is (round 94's stochastic-gradient-push-11)
+_NCCL_SITE_CUT = re.compile(r"NCCL error in: \S{1,1000}:\d{1,6},?\s{0,8}$")
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --
@@ -2238,7 +2242,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = 6
         elif (len(body) >= 100 and (body.rstrip()[-1:].isalnum() or _WORD_CUT.search(body))
               or body.rstrip().endswith("'")
-              or (body.rstrip()[-1:] == ":" and (_HEAD_CUT.search(body) or _LABEL_CUT.search(body)))):
+              or (body.rstrip()[-1:] == ":" and (_HEAD_CUT.search(body) or _LABEL_CUT.search(body)))
+              or ("NCCL error in: " in body and _NCCL_SITE_CUT.search(body))):
             # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
             # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature

@@ -2154,7 +2154,8 @@ R_CUDA_LIB_ERROR = re.compile(
     r"\bCUDA error (?P<code>\d{1,4})\b(?! ?')|"
     r"(?<![=!]= )\b(?P<enum>cudaError(?!Success\b|MemoryAllocation\b)[A-Z]\w{2,40}|"
     r"CUDA_ERROR_(?!OUT_OF_MEMORY\b)[A-Z_]{3,40})\b|"
-    r"\b(?P<text>an illegal memory access was encountered|(?<=CUDA: )initialization error)")
+    r"\b(?P<text>an illegal memory access was encountered|no kernel image is available for execution on the device|"
+    r"(?<=CUDA: )initialization error)")
 # A CUDA error code alone on the line under a library's failed CUDA call (PhysX: "memcpy failed fail!" then "  700")
 R_CUDA_CODE_LINE = re.compile(r"^\s*(\d{1,4})\s*$")
 # CUDA's error codes an expert reads by number (driver_types.h / cuda.h)

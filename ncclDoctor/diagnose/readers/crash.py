@@ -346,7 +346,8 @@ class CrashReaders:
         """A CUDA failure in another library's own log line (a physics engine's GPU pipeline, a CUDA library): a
         driver-API call failing, a bare CUDA error code or enum. That library's failing lines that follow, and the
         error code it prints alone on the next line ("memcpy failed fail!" / "  700"), belong to the same event."""
-        if "NCCL" in text or not ("failed" in text or "CUDA" in text or "cudaError" in text or "illegal" in text):
+        if "NCCL" in text or not ("failed" in text or "CUDA" in text or "cudaError" in text or "illegal" in text
+                                  or "kernel image" in text):
             return None  # NCCL's own lines are its readers' (readers.nccl); the rest need one of these words
         c = S.R_CUDA_LIB_ERROR.search(text)
         if not c:

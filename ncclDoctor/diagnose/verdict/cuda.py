@@ -1047,10 +1047,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # not a simulator's device choice and not a rank
         what = ("a CUDA driver call refused in the communication library's own set-up ("
                 + evs[0].data.get("what", "") + ")")
-    elif evs and all(e.data.get("library") for e in evs) and not init_err:
+    elif evs and all(e.data.get("library") for e in evs) and not init_err and not build:
         # the CUDA failure is printed by a library's own GPU pipeline (a physics engine such as PhysX, a CUDA
         # library): that library picks its GPU from its own settings, not from torch's device, so ranks that do not
-        # give it theirs all run it on one GPU
+        # give it theirs all run it on one GPU. Not where the error says the binary holds no code for the GPU (an
+        # extension's bare "no kernel image ..."): its build is the cause wherever it runs, not the device it chose
         coded = next((e for e in evs if e.data.get("cuda_code") is not None), evs[0])
         what += f", reported by a library's own GPU pipeline ({coded.data.get('what', '')})"
         fix = ("The library's own CUDA work failed (a simulator such as PhysX / Isaac Gym, a CUDA library): it "
