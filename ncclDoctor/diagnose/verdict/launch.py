@@ -448,6 +448,37 @@ def _dist_import_lacks(excs: list, message: str) -> Verdict | None:
     return _dist_unbuilt(who, f"ImportError: {message[:200]}", excs)
 
 
+# torch.distributed's process-group class of a backend -> (its name, its availability check, its build flags): the
+# class is exported only where that backend was compiled in (distributed_c10d imports it from torch._C under a
+# try/except ImportError), so its absence is the build, not the release -- ProcessGroupGloo is there since torch 1.0
+_PG_BACKENDS = {
+    "ProcessGroupGloo": ("gloo", "is_gloo_available", "USE_DISTRIBUTED=1, USE_GLOO=1; on macOS libuv installed"),
+    "ProcessGroupNCCL": ("nccl", "is_nccl_available", "USE_DISTRIBUTED=1, USE_NCCL=1; a CUDA build, Linux only"),
+    "ProcessGroupMPI": ("mpi", "is_mpi_available", "USE_DISTRIBUTED=1, USE_MPI=1 with an MPI found at build time"),
+    "ProcessGroupUCC": ("ucc", "is_ucc_available", "USE_DISTRIBUTED=1, USE_C10D_UCC=1 with UCC found at build time"),
+}
+
+
+def _backend_unbuilt(who: str, attr: str, message: str, excs: list, beside: str) -> Verdict:
+    """Lead rule Q's last sentence with AF (2)'s round-41 sentence (round 94's pytorch-33506): torch.distributed
+    lacking a backend's process-group class (``_PG_BACKENDS``: "module 'torch.distributed' has no attribute
+    'ProcessGroupGloo'") is a torch build without that backend compiled in -- the shared install, config, no rank; the
+    fix names the backend's availability check and build flags rather than a newer torch."""
+    name, check, flags = _PG_BACKENDS[attr]
+    return Verdict(
+        "config",
+        f"{who} stopped on torch.distributed lacking the {name} backend's process-group class (AttributeError: "
+        f"{message[:200]}, {excs[-1].where}): {attr} is exported only where {name} was compiled into torch, so this "
+        f"is a torch build without {name} (a source build without it, a macOS build without distributed backend, "
+        f"a CPU-only or platform wheel that has none) -- the same install every worker loads{beside}",
+        f"Check the build: python -c 'import torch.distributed as dist; print(dist.is_available(), "
+        f"dist.{check}())' -- the {attr} class is missing in a torch build without {name}. Reinstall a torch build "
+        f"with distributed support (the official wheel for the platform), or build torch with {name} ({flags}); "
+        f"code or tests that must also run on builds without it: check dist.{check}() first and skip when {name} is "
+        f"unavailable (torch's tests: @requires_{name}()); then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     """Lead rule AF (2), round 41's sentence: the one exception shown -- of one rank or of several, however few of
     the workers -- is an installed module lacking the attribute the code calls on it ("AttributeError: module 'wandb'
@@ -476,6 +507,8 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
               "rank's own fault" if compiled else "")
     if mod == "torch.distributed" and attr in _DIST_CORE:
         return _dist_unbuilt(who, f"AttributeError: {message[:200]}", excs)
+    if mod == "torch.distributed" and attr in _PG_BACKENDS:
+        return _backend_unbuilt(who, attr, message, excs, beside)
     if mod.startswith("torch.") and mod.count(".") == 1 and attr.isidentifier():
         # a subpackage of torch itself (torch.xpu, torch.cuda, torch.backends): torch imported as a whole, so no
         # local file shadows it -- the installed torch build has no such API: a release older than the code that
