@@ -2620,6 +2620,38 @@ def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# Ray's own version check of a process joining a running cluster (ray._private.utils.check_version_info): "Version
+# mismatch: The cluster was started with:" then the cluster's and this process's Ray / Python versions
+_R_RAY_VERSIONS = re.compile(r"^Version mismatch: The cluster was started with:")
+
+
+def _ray_version_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence: one installed stack refusing another for their versions) and X (2) (a
+    set-up check failing before any worker runs), as round 94's logic-rl-30 reads them: the one error shown is Ray's
+    version check refusing a process (a driver's ray.init) that attaches to a running Ray cluster started with another
+    Ray or Python version -- the environments the cluster and the job were started from, before any worker ran:
+    config, no rank, nobody innocent. Not read so beside any other failure (``_one_error_alone``), nor another
+    "version mismatch" message (a library's own check: _version_required and the install readings)."""
+    one = _one_error_alone(c)
+    if one is None or not _R_RAY_VERSIONS.match(one[2] or ""):
+        return None
+    excs, kind, message = one
+    return Verdict(
+        "config",
+        f"{kind}: {message[:160]} ({excs[-1].where}): Ray refused this process because the Ray cluster it attaches "
+        "to was started with another Ray and/or Python version than the process (its lines below the error list "
+        "both) -- a cluster started from another environment (another conda env or venv, another node's install), "
+        "or a stale Ray cluster still running from an earlier install; the check runs in ray.init, before any worker "
+        "starts, so no rank is at fault",
+        "Run the same Ray version on every node and the same Python version on every node as the job: stop the "
+        "stale Ray cluster (ray stop on every node) and restart the Ray cluster (ray stop / ray start) from the "
+        "job's environment (activate the same conda/venv on all nodes before ray start --head / ray start "
+        "--address=HEAD:6379), or pip install ray==<the cluster's version> in the job's environment; check that "
+        "RAY_ADDRESS (or ray.init(address=...)) points at the cluster you meant, not one left from another install "
+        "(unset it to start a local one); then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules J and Q: the tracebacks end on GitPython's InvalidGitRepositoryError (a script recording its commit
     with git.Repo('.') at start-up; round 72's xmem-138, both workers alike) and nothing else failed: the directory
