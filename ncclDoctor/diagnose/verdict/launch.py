@@ -2652,6 +2652,46 @@ def _ray_version_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+# torch's device-index check given None ("Expected a torch.device with a specified index or an integer, but
+# got:None"; torch < 1.10: "Expected a cuda device ..."): torch.cuda.set_device(x) with x None -- a local rank or
+# device the script reads from its arguments and the launch never gave it
+_R_DEVICE_NONE = re.compile(r"^Expected a (?:torch\.device|cuda device) with a specified index or an integer, "
+                            r"but got: ?None\s*$")
+
+
+def _device_index_none(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AU (2) (set_device failing at start-up) and U (2) (the launch arguments every worker is started
+    with), with rule Q for a launcher's record naming the local rank that failed first, as round 94's loveda-52 reads
+    them: the one error shown is torch's device-index check given None -- the script selects its GPU with a local
+    rank it reads from its arguments (args.local_rank, default None), and the launch did not pass it (torchrun, and
+    torch.distributed.launch with --use_env, give LOCAL_RANK in the environment instead of --local_rank). Every worker
+    started so reads None alike: config, no rank, nobody innocent. Not read so: the check given another value (a
+    device without an index, "got:cuda": the code's own device string), or beside any other failure
+    (``_one_error_alone``)."""
+    one = _one_error_alone(c)
+    if one is None or not (one[1].rpartition(".")[2] == "ValueError" and _R_DEVICE_NONE.match(one[2] or "")):
+        return None
+    excs, kind, message = one
+    rec = (" (the launcher's record of the local rank it saw fail first names no culprit: each worker it started "
+           "reads the same missing argument)" if c.worker_failures or c.child_failures else "")
+    win = any(S.R_WIN_PATH.search(e.text or "") for e in [*excs, *c.worker_failures, *c.child_failures])
+    return Verdict(
+        "config",
+        f"{kind}: {message[:160]} ({excs[-1].where}): the script selected its GPU (torch.cuda.set_device) with a "
+        "local rank or device index that is None -- an argument (--local_rank, default None) the launch never "
+        "passed: torchrun, and torch.distributed.launch with --use_env, give each worker LOCAL_RANK in its "
+        "environment rather than a --local_rank argument, and a script started without any launcher gets neither; "
+        f"every worker started so reads None alike, a launch setting, not a rank's fault{rec}",
+        "Give the script its local rank: read LOCAL_RANK from the environment (int(os.environ['LOCAL_RANK'])) where "
+        "args.local_rank is None -- torchrun does not pass --local_rank -- or launch with python -m "
+        "torch.distributed.launch --nproc_per_node N (without --use_env it passes --local_rank / --local-rank; "
+        "the script's argparse needs that argument); for a single GPU without the launcher, set args.local_rank "
+        "(0) before torch.cuda.set_device. "
+        + ("On Windows, NCCL is not available: use the gloo backend (init_process_group('gloo')). " if win else "")
+        + "Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _not_a_checkout(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules J and Q: the tracebacks end on GitPython's InvalidGitRepositoryError (a script recording its commit
     with git.Repo('.') at start-up; round 72's xmem-138, both workers alike) and nothing else failed: the directory
