@@ -448,6 +448,37 @@ def _dist_import_lacks(excs: list, message: str) -> Verdict | None:
     return _dist_unbuilt(who, f"ImportError: {message[:200]}", excs)
 
 
+# torch.distributed's process-group class of a backend -> (its name, its availability check, its build flags): the
+# class is exported only where that backend was compiled in (distributed_c10d imports it from torch._C under a
+# try/except ImportError), so its absence is the build, not the release -- ProcessGroupGloo is there since torch 1.0
+_PG_BACKENDS = {
+    "ProcessGroupGloo": ("gloo", "is_gloo_available", "USE_DISTRIBUTED=1, USE_GLOO=1; on macOS libuv installed"),
+    "ProcessGroupNCCL": ("nccl", "is_nccl_available", "USE_DISTRIBUTED=1, USE_NCCL=1; a CUDA build, Linux only"),
+    "ProcessGroupMPI": ("mpi", "is_mpi_available", "USE_DISTRIBUTED=1, USE_MPI=1 with an MPI found at build time"),
+    "ProcessGroupUCC": ("ucc", "is_ucc_available", "USE_DISTRIBUTED=1, USE_C10D_UCC=1 with UCC found at build time"),
+}
+
+
+def _backend_unbuilt(who: str, attr: str, message: str, excs: list, beside: str) -> Verdict:
+    """Lead rule Q's last sentence with AF (2)'s round-41 sentence (round 94's pytorch-33506): torch.distributed
+    lacking a backend's process-group class (``_PG_BACKENDS``: "module 'torch.distributed' has no attribute
+    'ProcessGroupGloo'") is a torch build without that backend compiled in -- the shared install, config, no rank; the
+    fix names the backend's availability check and build flags rather than a newer torch."""
+    name, check, flags = _PG_BACKENDS[attr]
+    return Verdict(
+        "config",
+        f"{who} stopped on torch.distributed lacking the {name} backend's process-group class (AttributeError: "
+        f"{message[:200]}, {excs[-1].where}): {attr} is exported only where {name} was compiled into torch, so this "
+        f"is a torch build without {name} (a source build without it, a macOS build without distributed backend, "
+        f"a CPU-only or platform wheel that has none) -- the same install every worker loads{beside}",
+        f"Check the build: python -c 'import torch.distributed as dist; print(dist.is_available(), "
+        f"dist.{check}())' -- the {attr} class is missing in a torch build without {name}. Reinstall a torch build "
+        f"with distributed support (the official wheel for the platform), or build torch with {name} ({flags}); "
+        f"code or tests that must also run on builds without it: check dist.{check}() first and skip when {name} is "
+        f"unavailable (torch's tests: @requires_{name}()); then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
     """Lead rule AF (2), round 41's sentence: the one exception shown -- of one rank or of several, however few of
     the workers -- is an installed module lacking the attribute the code calls on it ("AttributeError: module 'wandb'
@@ -476,6 +507,8 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
               "rank's own fault" if compiled else "")
     if mod == "torch.distributed" and attr in _DIST_CORE:
         return _dist_unbuilt(who, f"AttributeError: {message[:200]}", excs)
+    if mod == "torch.distributed" and attr in _PG_BACKENDS:
+        return _backend_unbuilt(who, attr, message, excs, beside)
     if mod.startswith("torch.") and mod.count(".") == 1 and attr.isidentifier():
         # a subpackage of torch itself (torch.xpu, torch.cuda, torch.backends): torch imported as a whole, so no
         # local file shadows it -- the installed torch build has no such API: a release older than the code that
@@ -2584,6 +2617,78 @@ def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the correct log path in the launch arguments or config; a relative path is read from the working "
         "directory, so run from the repository root (where the project expects its logs/ and output folders), or "
         "use the standard launcher (torchrun) in place of a project's own launch script; then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# Ray's own version check of a process joining a running cluster (ray._private.utils.check_version_info): "Version
+# mismatch: The cluster was started with:" then the cluster's and this process's Ray / Python versions
+_R_RAY_VERSIONS = re.compile(r"^Version mismatch: The cluster was started with:")
+
+
+def _ray_version_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AF (2) (round 41's sentence: one installed stack refusing another for their versions) and X (2) (a
+    set-up check failing before any worker runs), as round 94's logic-rl-30 reads them: the one error shown is Ray's
+    version check refusing a process (a driver's ray.init) that attaches to a running Ray cluster started with another
+    Ray or Python version -- the environments the cluster and the job were started from, before any worker ran:
+    config, no rank, nobody innocent. Not read so beside any other failure (``_one_error_alone``), nor another
+    "version mismatch" message (a library's own check: _version_required and the install readings)."""
+    one = _one_error_alone(c)
+    if one is None or not _R_RAY_VERSIONS.match(one[2] or ""):
+        return None
+    excs, kind, message = one
+    return Verdict(
+        "config",
+        f"{kind}: {message[:160]} ({excs[-1].where}): Ray refused this process because the Ray cluster it attaches "
+        "to was started with another Ray and/or Python version than the process (its lines below the error list "
+        "both) -- a cluster started from another environment (another conda env or venv, another node's install), "
+        "or a stale Ray cluster still running from an earlier install; the check runs in ray.init, before any worker "
+        "starts, so no rank is at fault",
+        "Run the same Ray version on every node and the same Python version on every node as the job: stop the "
+        "stale Ray cluster (ray stop on every node) and restart the Ray cluster (ray stop / ray start) from the "
+        "job's environment (activate the same conda/venv on all nodes before ray start --head / ray start "
+        "--address=HEAD:6379), or pip install ray==<the cluster's version> in the job's environment; check that "
+        "RAY_ADDRESS (or ray.init(address=...)) points at the cluster you meant, not one left from another install "
+        "(unset it to start a local one); then relaunch.",
+        "high", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# torch's device-index check given None ("Expected a torch.device with a specified index or an integer, but
+# got:None"; torch < 1.10: "Expected a cuda device ..."): torch.cuda.set_device(x) with x None -- a local rank or
+# device the script reads from its arguments and the launch never gave it
+_R_DEVICE_NONE = re.compile(r"^Expected a (?:torch\.device|cuda device) with a specified index or an integer, "
+                            r"but got: ?None\s*$")
+
+
+def _device_index_none(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AU (2) (set_device failing at start-up) and U (2) (the launch arguments every worker is started
+    with), with rule Q for a launcher's record naming the local rank that failed first, as round 94's loveda-52 reads
+    them: the one error shown is torch's device-index check given None -- the script selects its GPU with a local
+    rank it reads from its arguments (args.local_rank, default None), and the launch did not pass it (torchrun, and
+    torch.distributed.launch with --use_env, give LOCAL_RANK in the environment instead of --local_rank). Every worker
+    started so reads None alike: config, no rank, nobody innocent. Not read so: the check given another value (a
+    device without an index, "got:cuda": the code's own device string), or beside any other failure
+    (``_one_error_alone``)."""
+    one = _one_error_alone(c)
+    if one is None or not (one[1].rpartition(".")[2] == "ValueError" and _R_DEVICE_NONE.match(one[2] or "")):
+        return None
+    excs, kind, message = one
+    rec = (" (the launcher's record of the local rank it saw fail first names no culprit: each worker it started "
+           "reads the same missing argument)" if c.worker_failures or c.child_failures else "")
+    win = any(S.R_WIN_PATH.search(e.text or "") for e in [*excs, *c.worker_failures, *c.child_failures])
+    return Verdict(
+        "config",
+        f"{kind}: {message[:160]} ({excs[-1].where}): the script selected its GPU (torch.cuda.set_device) with a "
+        "local rank or device index that is None -- an argument (--local_rank, default None) the launch never "
+        "passed: torchrun, and torch.distributed.launch with --use_env, give each worker LOCAL_RANK in its "
+        "environment rather than a --local_rank argument, and a script started without any launcher gets neither; "
+        f"every worker started so reads None alike, a launch setting, not a rank's fault{rec}",
+        "Give the script its local rank: read LOCAL_RANK from the environment (int(os.environ['LOCAL_RANK'])) where "
+        "args.local_rank is None -- torchrun does not pass --local_rank -- or launch with python -m "
+        "torch.distributed.launch --nproc_per_node N (without --use_env it passes --local_rank / --local-rank; "
+        "the script's argparse needs that argument); for a single GPU without the launcher, set args.local_rank "
+        "(0) before torch.cuda.set_device. "
+        + ("On Windows, NCCL is not available: use the gloo backend (init_process_group('gloo')). " if win else "")
+        + "Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
