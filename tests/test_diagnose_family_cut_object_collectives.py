@@ -1,4 +1,4 @@
-"""Tracebacks cut before their error text inside an object collective's unpickling, shapes round 94 showed
+"""Tracebacks cut before their error text inside a gather of Python objects between processes, shapes round 94 showed
 read by their shape (rules BG (6), AB (2), T): still cause unknown, nobody named, nobody innocent -- the fix names what
 the frames point at.
 
@@ -12,6 +12,12 @@ the frames point at.
   Not read so: a torch.load of a checkpoint file (no bytes unpickled above it) keeps the truncated-checkpoint fix; a
   torch.load(io.BytesIO(...), map_location=...) is not this; an unpickling line above another traceback's header
   counts for none below it.
+- Cut in an evaluation metric's compute (a code line "metric.compute(predictions=..., references=...)", the HF
+  evaluate / datasets Metric API, or a frame of evaluate/module.py / datasets/metric.py): in a run of several
+  processes each writes its predictions to a cache file and the first process collects the others' under file
+  locks, so the fix names evaluate.load(num_process=..., process_id=..., experiment_id=...), a cache_dir every node
+  shares, or gathering the predictions first and computing the metric on the main process only (evaluate-607). Not
+  read so: a torchmetrics-style compute() with no predictions argument.
 """
 from __future__ import annotations
 
@@ -69,3 +75,30 @@ def test_an_unpickling_line_above_another_traceback_s_header_counts_for_none_bel
                       '  File "train.py", line 40, in main\n    state = torch.load(args.resume)\n' + _TORCH_LOAD)
     assert v["cause"] == "unknown" and not acc, v
     assert "object collective" not in v["fix"], v
+
+
+# --- an evaluation metric's compute ---------------------------------------------------------------------------------
+_EVAL = ("[rank1]:   File \"/home/u/proj/train.py\", line 119, in compute_metrics\n"
+         "[rank1]:     return metric.compute({args})\n"
+         "[rank1]:   File \"/home/u/.venv/lib/python3.8/site-pa\n")
+
+
+def test_a_cut_in_a_metric_s_compute_names_its_file_lock_gather_nobody(tmp_path):
+    v, acc = _verdict(tmp_path, _EVAL.format(args="predictions=decoded_preds, references=references"))
+    assert v["cause"] == "unknown" and not acc and v["culprits"] == [], v
+    assert "num_process=world_size, process_id=rank" in v["fix"], v
+    assert "compute the metric on the main process only" in v["fix"], v
+
+
+def test_a_cut_inside_evaluate_s_own_module_reads_the_same(tmp_path):
+    v, _ = _verdict(tmp_path, '  File "/home/u/proj/train.py", line 119, in compute_metrics\n'
+                              "    return metric.compute(preds, labels)\n"
+                              f'  File "{_SP}/evaluate/module.py", line 444, in compute\n'
+                              "    self.add_batch(**inputs)\n"
+                              f'  File "{_SP}/evaluate/module.py", line 512, in add_batch\n')
+    assert "compute the metric on the main process only" in v["fix"], v
+
+
+def test_a_compute_with_no_predictions_argument_is_not_read_so(tmp_path):
+    v, _ = _verdict(tmp_path, _EVAL.format(args=""))
+    assert v["cause"] == "unknown" and "num_process" not in v["fix"], v

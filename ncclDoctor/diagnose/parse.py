@@ -1048,6 +1048,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             g = self._gather_frame
             ev.data["unpickle"] = g[1] if 0 < self._unpickle_at - g[0] <= _UNPICKLE_NEAR and not any(
                 g[0] < h <= frame[0] for h in self._tb_heads) else "pickle"
+        if (code and "predictions" in code and S.R_METRIC_COMPUTE_CALL.search(code)) or (
+                ("evaluate" in seen or "datasets" in seen) and S.R_METRIC_LIB_FRAME.search(seen)):
+            # cut in an evaluation metric's compute (HF evaluate / datasets' Metric.compute(predictions=...)): its
+            # gather of every process's predictions through cache files and file locks (verdict.unread's
+            # _CUT_METRIC_FIX; lead rules BG (6), T; round 94's evaluate-607)
+            ev.data["metric"] = True
         ev.rank = None
         self.aside.append(ev)
         coll = (S.R_COLLECTIVE_CALL.search(code) if code else None) or S.R_C10D_COLLECTIVE_FRAME.search(frame[1])

@@ -1266,6 +1266,13 @@ R_XLA_SPAWN_FRAME = re.compile(r'\btorch_xla[/\\](?:_internal[/\\]pjrt|distribut
 # ``unpickle``, verdict.unread's cut-traceback fix; round 94's fairscale-937, hotr-9). A call that passes a
 # map_location is not this
 R_BYTES_UNPICKLE_CODE = re.compile(r"\breturn torch\.load\(io\.BytesIO\(\w{1,40}\)(?:, ?weights_only=\w{1,8})?\)")
+# an evaluation metric's compute in the HF evaluate / datasets Metric API: a code line calling
+# "metric.compute(predictions=..., references=...)", or a frame of that library's own metric module
+# (evaluate/module.py, datasets/metric.py) -- in a run of several processes each writes its predictions to a cache
+# file and the first process collects the others' under file locks (parse's ``metric``, verdict.unread's cut fix;
+# round 94's evaluate-607)
+R_METRIC_COMPUTE_CALL = re.compile(r"\.compute\(\s{0,4}predictions\s{0,4}=")
+R_METRIC_LIB_FRAME = re.compile(r'\b(?:evaluate[/\\]module|datasets[/\\]metric)\.py", line \d{1,7}, in \w')
 R_FD_SHARE_FRAME = re.compile(r'\bmultiprocessing[/\\](?:resource_sharer|reductions)\.py", line \d{1,7}')
 R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # ... or the process running out of file descriptors there ("OSError: [Errno 24] Too many open files" under

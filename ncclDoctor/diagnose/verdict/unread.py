@@ -1919,6 +1919,19 @@ _CUT_UNPICKLE_FIX = (
     "before all_gather / all_gather_object / broadcast_object_list, call torch.cuda.set_device(local_rank) before "
     "the first collective, or gather on rank 0 only; torch.load the bytes yourself with map_location='cpu' (newer "
     "torch's object collectives take a device argument). ")
+# a cut traceback in an evaluation metric's compute (parse's ``metric``: HF evaluate / datasets'
+# Metric.compute(predictions=..., references=...) or that library's own frames): in a run of several processes each
+# writes its predictions to a cache file and the first process collects the others' under file locks, a rendezvous
+# through the filesystem ('Expected to find locked file ... from process N') -- the error text cut (lead rules BG (6),
+# T: unknown, nobody named; round 94's evaluate-607)
+_CUT_METRIC_FIX = (
+    "Its last frames are an evaluation metric's compute (evaluate / datasets' Metric.compute(predictions=..., "
+    "references=...)): in a run of several processes each one writes its predictions to a cache file and the first "
+    "process collects the others' under file locks in the metric's cache_dir, so what fails there is that rendezvous "
+    "(a missing lock file 'from process N', a lock timeout). Load the metric with evaluate.load(..., "
+    "num_process=world_size, process_id=rank, experiment_id=<one id per run>) and a cache_dir on a filesystem every "
+    "node shares, with file locks that work across nodes -- or gather the predictions first "
+    "(accelerator.gather_for_metrics / dist.all_gather_object) and compute the metric on the main process only. ")
 # a cut traceback whose last frame is the HF Trainer building its Accelerator (transformers' Trainer.__init__ calling
 # create_accelerator_and_postprocess, or that function's own frame): the Trainer turns its TrainingArguments' fsdp /
 # fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
@@ -2996,6 +3009,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_CUT_UNPICKLE_FIX.format(via=_unpickle_via(ev.data["unpickle"])) if ev.data.get("unpickle")
                       else LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                       _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
+                   + (_CUT_METRIC_FIX if ev.data.get("metric") else "")
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
