@@ -1906,6 +1906,35 @@ _CUT_LOADER_FIX = ("It stopped in the DataLoader receiving a batch from its work
                    "of ancdata', 'Too many open files': raise ulimit -n, or call "
                    "torch.multiprocessing.set_sharing_strategy('file_system') before building the loaders); to "
                    "confirm, run with num_workers=0 / fewer workers and pin_memory=False. ")
+# a cut traceback in (or below) torch's storage unpickling from bytes (parse's ``unpickle``: pickle.loads ->
+# torch/storage.py's _load_from_bytes -> torch.load(io.BytesIO(b)), no map_location) -- the receiving side of an object
+# collective (all_gather_object, broadcast_object_list, a hand-written all_gather of pickled buffers): every CUDA
+# tensor the other ranks pickled is restored onto the GPU it was on in the sender, so each rank allocates on the
+# other ranks' GPUs (or GPU 0 where set_device was not called) -- CUDA out of memory or an invalid device there are
+# what an expert reads into it, the error text cut (lead rules BG (6), AB (2), T: unknown, nobody named; round 94's
+# fairscale-937, hotr-9). A torch.load of a checkpoint file (no bytes unpickled) keeps LOAD_READ_FIX
+_CUT_UNPICKLE_FIX = (
+    "Its last frames unpickle tensors another process pickled ({via} -> pickle.loads -> torch's storage "
+    "_load_from_bytes -> torch.load(io.BytesIO(...)) with no map_location): an object collective hands every rank "
+    "the others' pickled objects, and each CUDA tensor among them is restored onto the GPU it was on in the sender "
+    "-- every rank's tensors land on the other ranks' GPUs (GPU 0 where a process never set its device): CUDA out "
+    "of memory or an invalid device ordinal there. Move the tensors to the CPU (.cpu(): results, optimizer state) "
+    "before all_gather / all_gather_object / broadcast_object_list, call torch.cuda.set_device(local_rank) before "
+    "the first collective, or gather on rank 0 only; torch.load the bytes yourself with map_location='cpu' (newer "
+    "torch's object collectives take a device argument). ")
+# a cut traceback in an evaluation metric's compute (parse's ``metric``: HF evaluate / datasets'
+# Metric.compute(predictions=..., references=...) or that library's own frames): in a run of several processes each
+# writes its predictions to a cache file and the first process collects the others' under file locks, a rendezvous
+# through the filesystem ('Expected to find locked file ... from process N') -- the error text cut (lead rules BG (6),
+# T: unknown, nobody named; round 94's evaluate-607)
+_CUT_METRIC_FIX = (
+    "Its last frames are an evaluation metric's compute (evaluate / datasets' Metric.compute(predictions=..., "
+    "references=...)): in a run of several processes each one writes its predictions to a cache file and the first "
+    "process collects the others' under file locks in the metric's cache_dir, so what fails there is that rendezvous "
+    "(a missing lock file 'from process N', a lock timeout). Load the metric with evaluate.load(..., "
+    "num_process=world_size, process_id=rank, experiment_id=<one id per run>) and a cache_dir on a filesystem every "
+    "node shares, with file locks that work across nodes -- or gather the predictions first "
+    "(accelerator.gather_for_metrics / dist.all_gather_object) and compute the metric on the main process only. ")
 # a cut traceback whose last frame is the HF Trainer building its Accelerator (transformers' Trainer.__init__ calling
 # create_accelerator_and_postprocess, or that function's own frame): the Trainer turns its TrainingArguments' fsdp /
 # fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
@@ -2980,14 +3009,26 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "")
-                   + (LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
+                   + (_CUT_UNPICKLE_FIX.format(via=_unpickle_via(ev.data["unpickle"])) if ev.data.get("unpickle")
+                      else LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                       _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
+                   + (_CUT_METRIC_FIX if ev.data.get("metric") else "")
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
                    + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
                    [], [ev.brief()])
+
+
+def _unpickle_via(gather: str) -> str:
+    """The object collective a cut unpickling ran under, for _CUT_UNPICKLE_FIX: the gather's frame parse read above it
+    (torch's _tensor_to_object is its broadcast_object_list / all_gather_object helper), else any."""
+    if gather == "_tensor_to_object":
+        return "an object collective's _tensor_to_object"
+    if gather and gather != "pickle":
+        return gather
+    return "a gather of pickled objects"
 
 
 def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
