@@ -119,3 +119,10 @@ def test_caught_error_from_a_dataparallel_replica_is_not_read_as_a_loader_worker
     v, acc = _verdict(tmp_path, dp)
     assert not acc, v
     assert "DataLoader worker" not in v["fix"], v
+
+
+def test_a_loader_reraise_cut_after_caught_error_with_hard_wrapped_frames_gets_the_worker_fix(tmp_path):
+    wrapped = "\n".join(line[k:k + 80] for line in _LOADER.splitlines() for k in range(0, max(len(line), 1), 80))
+    v, acc = _verdict(tmp_path, wrapped + "\nTypeError: Caught TypeError\n")
+    assert v["cause"] == "unknown" and not acc, v
+    assert "cut before the DataLoader worker traceback" in v["fix"], v

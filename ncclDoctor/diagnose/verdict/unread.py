@@ -413,15 +413,33 @@ _WORKER_RERAISE_FIX = ("That exception is a DataLoader worker's, re-raised by th
                        "every node, or skip corrupt samples in __getitem__). ")
 
 
-def _worker_reraised(e, what: str) -> str:
+def _line_of(where: str) -> tuple[str, int]:
+    f, _, n = where.rpartition(":")
+    return f, int(n) if n.isdigit() else -1
+
+
+def _loader_frame_above(c: Collected, e) -> bool:
+    """The DataLoader's own "data.reraise()" line (parse's loader_reraise) a few lines above exception E in its file:
+    its last frames, where the frame itself was not kept with the exception (a frame line hard-wrapped)."""
+    f, n = _line_of(e.where)
+    return any(R_PROCESS_DATA_CALL.search(x.text) and ".reraise()" in x.text and (g := _line_of(x.where))[0] == f
+               and 0 < n - g[1] <= 8 for x in c.samples.get("loader_reraise", []))
+
+
+def _worker_reraised(c: Collected, e, what: str) -> str:
     """_WORKER_RERAISE_FIX where the exception is a DataLoader worker's re-raised (lead rules BJ (2), BG (1): the
     dataset pipeline every rank runs; round 94's roboflamingo-3): its message names the worker, or -- the message cut
     after 'Caught <Error>' -- its last frame is the DataLoader's own re-raise (_process_data's "data.reraise()").
     Not read so: a 'Caught X' raised from any other frame (DataParallel's replica, the pin-memory thread). Else ''."""
     if _R_WORKER_RERAISE.search(what):
         return _WORKER_RERAISE_FIX
-    if not (_R_CAUGHT_CUT.match(e.data.get("message") or "") and _R_LOADER_PY.search(e.data.get("frame_file") or "")
-            and R_PROCESS_DATA_CALL.search(e.data.get("frame_code") or "")):
+    if not _R_CAUGHT_CUT.match(e.data.get("message") or ""):
+        return ""
+    if e.data.get("frame_file"):
+        if not (_R_LOADER_PY.search(e.data["frame_file"]) and R_PROCESS_DATA_CALL.search(e.data.get("frame_code")
+                                                                                         or "")):
+            return ""
+    elif not _loader_frame_above(c, e):
         return ""
     return (f"The message stops at '{e.data['message'].strip()[:80]}', cut before the DataLoader worker traceback "
             "(torch's text is 'Caught <Error> in DataLoader worker process N' with the worker's 'Original Traceback' "
@@ -989,7 +1007,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
             + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _save_rename_fix(c, e) + _disk_fix(disk)
             + _eintr_fix(c, what)
-            + _worker_reraised(e, what)
+            + _worker_reraised(c, e, what)
             + _shard_sized_lone(what, lone[0])
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames" if e.data.get("frame_file")
                else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
@@ -1019,7 +1037,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
-        + _worker_reraised(e, what)
+        + _worker_reraised(c, e, what)
         + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
         + _save_rename_fix(c, e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
