@@ -31,6 +31,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
     SAVE_WRITE_FIX,
+    _connect_warned,
     _ddp_reducer_fix,
     _raised_alike,
     http_status_fix,
@@ -1588,6 +1589,28 @@ def _terminated(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [e.brief() for e in evs[:3]], job_wide=several)
 
 
+def _worker_cut(c: Collected) -> str:
+    """Lead rules BG (6), AB (2): a worker process's traceback (multiprocessing's "Process SpawnProcess-1:" header) that
+    the paste cut inside its frames, before its exception (parse.input_tail's tb_cut after the header): the child's
+    error text is what decides, so the fix asks for it first; a store client's retried connect warning before it is
+    one attempt, no failure (rule BM (2)). Round 94's monai-5600. Not read so: a worker traceback that ends in its
+    exception (its class is read), a cut traceback with no worker header (unread._cut_traceback's reading). Else ''."""
+    def at(e: Event) -> tuple[str, int]:
+        f, _, n = e.where.rpartition(":")
+        return f, int(n) if n.isdigit() else 0
+
+    heads = [at(e) for e in c.samples.get("worker_raised", [])]
+    cut = [e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames"
+           and any(f == at(e)[0] and n < at(e)[1] for f, n in heads)]
+    if not cut:
+        return ""
+    return ("The paste stops inside the worker's traceback (the child's frames, last "
+            f"{(cut[0].data.get('func') or 'frame')[:60]}), before its exception line: give the full traceback of the "
+            "failing process, down to the child's error text (the test's own error or assertion, or the library's "
+            "exception) -- that names what failed; nothing in these lines does. "
+            + (_connect_warned(c).strip() + " " if _connect_warned(c) else ""))
+
+
 def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Worker processes whose target raised (multiprocessing's "Process SpawnProcess-1:3:" header before a traceback,
     a multiprocess executor's "got fatal signal from worker processes"), read when nothing else explains the lines:
@@ -1620,6 +1643,7 @@ def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         (f"Fix the {said.data['type']} the traceback ends in (read its frames above that line: the call that "
          "raised it, e.g. the file or key it names). " if said else "")
         + ("" if said else torn_down_fix(c))  # a worker's SIGTERM record beside them: their teardown (rule A)
+        + ("" if said else _worker_cut(c))
         + "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
         "exception): they name the failing call. When every worker fails alike at start-up, check that the installed "
         "torch / vLLM / CUDA / NCCL builds support this GPU and driver (a new GPU architecture needs a build for it: "

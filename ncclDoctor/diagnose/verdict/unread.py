@@ -401,12 +401,55 @@ _NO_THREAD_FIX = ("can't start new thread is the operating system refusing a thr
 # error is the worker's, raised while it loaded an item of the data set -- its own traceback names the item and the
 # code (a dataset's __getitem__, an augmentation reading its files), which the paste may cut
 _R_WORKER_RERAISE = re.compile(r"\bCaught \w{1,60} in DataLoader worker process \d{1,4}\b")
+# the same re-raise with its message cut before the worker's words ("TypeError: Caught TypeError" and nothing after):
+# the exception's own last frame shows it -- the DataLoader's _process_data re-raising ("data.reraise()"); the same
+# "Caught X" from another ExceptionWrapper (DataParallel's replicas, the pin-memory thread) has other frames
+_R_CAUGHT_CUT = re.compile(r"^\s*Caught \w{1,60}\b")
+_R_LOADER_PY = re.compile(r"\btorch[/\\]utils[/\\]data[/\\]dataloader\.py$")
 _WORKER_RERAISE_FIX = ("That exception is a DataLoader worker's, re-raised by the training loop: the DataLoader "
                        "worker's original traceback (the 'Original Traceback' under it) names the item and the "
-                       "code that failed -- rerun with num_workers=0 to see the real error inline, then check the "
-                       "dataset files / audio or image loading it points at (a missing, corrupt or unreadable "
+                       "code that failed (the dataset's __getitem__, a transform, the collate_fn) -- rerun with "
+                       "num_workers=0 to see the real error inline (the main process then loads the item itself: "
+                       "num_workers=0 to surface the error is the quickest way to the frame that raised), then check "
+                       "the dataset files / audio or image loading it points at (a missing, corrupt or unreadable "
                        "file, a path in a list or augmentation's file that does not exist there; check the data on "
                        "every node, or skip corrupt samples in __getitem__). ")
+
+
+def _line_of(where: str) -> tuple[str, int]:
+    f, _, n = where.rpartition(":")
+    return f, int(n) if n.isdigit() else -1
+
+
+def _loader_frame_above(c: Collected, e) -> bool:
+    """The DataLoader's own "data.reraise()" line (parse's loader_reraise) a few lines above exception E in its file:
+    its last frames, where the frame itself was not kept with the exception (a frame line hard-wrapped)."""
+    f, n = _line_of(e.where)
+    return any(R_PROCESS_DATA_CALL.search(x.text) and ".reraise()" in x.text and (g := _line_of(x.where))[0] == f
+               and 0 < n - g[1] <= 8 for x in c.samples.get("loader_reraise", []))
+
+
+def _worker_reraised(c: Collected, e, what: str) -> str:
+    """_WORKER_RERAISE_FIX where the exception is a DataLoader worker's re-raised (lead rules BJ (2), BG (1): the
+    dataset pipeline every rank runs; round 94's roboflamingo-3): its message names the worker, or -- the message cut
+    after 'Caught <Error>' -- its last frame is the DataLoader's own re-raise (_process_data's "data.reraise()").
+    Not read so: a 'Caught X' raised from any other frame (DataParallel's replica, the pin-memory thread). Else ''."""
+    if _R_WORKER_RERAISE.search(what):
+        return _WORKER_RERAISE_FIX
+    if not _R_CAUGHT_CUT.match(e.data.get("message") or ""):
+        return ""
+    if e.data.get("frame_file"):
+        if not (_R_LOADER_PY.search(e.data["frame_file"]) and R_PROCESS_DATA_CALL.search(e.data.get("frame_code")
+                                                                                         or "")):
+            return ""
+    elif not _loader_frame_above(c, e):
+        return ""
+    return (f"The message stops at '{e.data['message'].strip()[:80]}', cut before the DataLoader worker traceback "
+            "(torch's text is 'Caught <Error> in DataLoader worker process N' with the worker's 'Original Traceback' "
+            "under it): the exception was raised in a DataLoader worker process and re-raised by the DataLoader "
+            "(its last frame, _process_data's data.reraise()). " + _WORKER_RERAISE_FIX)
+
+
 # what each error status of an HTTP server means for a download (signatures.R_HTTP_STATUS)
 _HTTP_STATUS_SAYS = {"401": "the server wants credentials (a login or token the process did not send)",
                      "403": "the server refuses this client: the file moved or its host now forbids direct "
@@ -967,7 +1010,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
             + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _save_rename_fix(c, e) + _disk_fix(disk)
             + _eintr_fix(c, what)
-            + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
+            + _worker_reraised(c, e, what)
             + _shard_sized_lone(what, lone[0])
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames" if e.data.get("frame_file")
                else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
@@ -997,7 +1040,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
         + (_PARAM_DEVICE if _R_PARAM_DEVICE.search(what) else "")
-        + (_WORKER_RERAISE_FIX if _R_WORKER_RERAISE.search(what) else "")
+        + _worker_reraised(c, e, what)
         + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
         + _save_rename_fix(c, e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
         + (_RPC_TIMEOUT_FIX if rpc else "")
