@@ -60,7 +60,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
-    engine += _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c)
+    engine += _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c) + _runtime_oom(c)
     counted, retried = _counted(c, bool(ranks))
     apart = "each on its own GPU, " if every and _own_gpus(c) else ""
     return Verdict(
@@ -175,6 +175,29 @@ def _held_elsewhere(c: Collected) -> str:
                     "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
                     "else stop the other job there. ")
     return ""
+
+
+_R_RUNTIME_OOM = re.compile(r"\bCUDA [Ee]rror: out of memory")
+
+
+def _runtime_oom(c: Collected) -> str:
+    """The fix's words for a bare "CUDA error: out of memory" (the CUDA runtime's own error code, no "Tried to
+    allocate" and no figures: not PyTorch's caching allocator running out, which spells its "CUDA out of memory." with
+    the request): the process's CUDA context or an allocation outside the allocator found the device already full --
+    other processes hold it, or every process of the job was put on the same GPU (round 94's monai-5831, a
+    distributed test's first tensor on its device). '' for an OOM with the allocator's text, or a library's or an
+    engine's own (their own fix words)."""
+    evs = c.samples.get("cuda_oom", [])
+    if not any(_R_RUNTIME_OOM.search(e.text) and "Tried to allocate" not in e.text and not e.data.get("lib_alloc")
+               and not e.data.get("runtime_alloc") for e in evs):
+        return ""
+    return ("A bare 'CUDA error: out of memory' is the CUDA runtime's own error, not the caching allocator's "
+            "'Tried to allocate': creating the process's CUDA context or an allocation outside the allocator found "
+            "the GPU already full -- other processes hold its memory (nvidia-smi: free the GPU, or run on one with "
+            "free memory; run distributed tests alone, not beside other GPU tests), or every process sits on the "
+            "same GPU: call torch.cuda.set_device(rank) (device=cuda:local_rank) in each process before its first "
+            "CUDA call, or give each its own GPU with CUDA_VISIBLE_DEVICES; release memory between runs "
+            "(torch.cuda.empty_cache()). ")
 
 
 def _lib_alloc(c: Collected) -> str:

@@ -1,0 +1,38 @@
+"""How diagnose reads the memory failures round 94 showed it missing: what an OOM's own text says (its figures, or
+that it has none) and what a launcher's record of one killed process names.
+
+- A bare "CUDA error: out of memory" (the CUDA runtime's own error code, no "Tried to allocate", no figures: round
+  94's monai-5831, a distributed test's first tensor on its device) is not the caching allocator running out: the
+  context or an allocation outside the allocator found the GPU already full -- other processes on it, or every
+  process of the job on one GPU. The fix names that (set_device per rank, CUDA_VISIBLE_DEVICES, nvidia-smi,
+  empty_cache between tests); it names no rank (lead rule U (3): no GPU index, no figure). The allocator's own
+  "CUDA out of memory. Tried to allocate" keeps its batch-size fix alone.
+Paths, pids, sizes and commands are made up.
+"""
+from __future__ import annotations
+
+from tests.conftest import verdict_accused as _verdict
+
+_SPAWN_TB = (
+    "Process SpawnProcess-2:\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3.10/multiprocessing/process.py", line 314, in _bootstrap\n'
+    "    self.run()\n"
+    '  File "/work/tests/test_metric_dist.py", line 41, in _run\n'
+    "    value = torch.as_tensor(rank, device=device)\n")
+
+
+# --- a bare "CUDA error: out of memory": the runtime's own error, the GPU already full -------------------------------
+def test_a_bare_cuda_error_out_of_memory_gets_the_full_gpu_fix_and_no_rank(tmp_path):
+    v, acc = _verdict(tmp_path, "Rank 1: Completed store-based barrier for key:store_based_barrier_key:1 with 2 "
+                      "nodes.\n" + _SPAWN_TB + "RuntimeError: CUDA error: out of memory\n")
+    assert v["cause"] == "gpu_oom" and not acc, v
+    assert "CUDA error: out of memory" in v["fix"] and "torch.cuda.set_device(rank)" in v["fix"], v
+    assert "CUDA_VISIBLE_DEVICES" in v["fix"] and "empty_cache" in v["fix"], v
+
+
+def test_the_allocators_own_oom_text_keeps_its_batch_fix_only(tmp_path):
+    v, _ = _verdict(tmp_path, _SPAWN_TB + "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
+                    "\n")
+    assert v["cause"] == "gpu_oom", v
+    assert "runtime's own error" not in v["fix"] and "batch size" in v["fix"], v
