@@ -7,10 +7,14 @@ that it has none) and what a launcher's record of one killed process names.
   process of the job on one GPU. The fix names that (set_device per rank, CUDA_VISIBLE_DEVICES, nvidia-smi,
   empty_cache between tests); it names no rank (lead rule U (3): no GPU index, no figure). The allocator's own
   "CUDA out of memory. Tried to allocate" keeps its batch-size fix alone.
+- The fix of one worker killed with SIGKILL names the host memory (RAM) per worker, which the node holds once for
+  every worker it runs (round 94's mjlab-576: 50000 simulated environments per worker); every process killed in
+  the same second keeps the job-wide wording (rule J).
 Paths, pids, sizes and commands are made up.
 """
 from __future__ import annotations
 
+from tests.conftest import failure_record
 from tests.conftest import verdict_accused as _verdict
 
 _SPAWN_TB = (
@@ -36,3 +40,21 @@ def test_the_allocators_own_oom_text_keeps_its_batch_fix_only(tmp_path):
                     "\n")
     assert v["cause"] == "gpu_oom", v
     assert "runtime's own error" not in v["fix"] and "batch size" in v["fix"], v
+
+
+# --- one worker killed with SIGKILL: the host memory per worker ------------------------------------------------------
+def test_one_worker_killed_names_the_host_memory_per_worker(tmp_path):
+    v, acc = _verdict(tmp_path, "Starting 2 worker processes.\n"
+                      "W0204 21:34:02.274000 6578 torch/multiprocessing/spawn.py:174] Terminating process 6701 via "
+                      "signal SIGTERM\n"
+                      "E0204 21:34:02.943000 6578 torch/distributed/elastic/multiprocessing/api.py:742] failed "
+                      "(exitcode: -9) local_rank: 1 (pid: 6702) of fn: worker_entrypoint (start_method: spawn)\n")
+    assert v["cause"] == "host_oom" and acc == {1}, v
+    assert "host memory (RAM) per worker" in v["fix"], v
+
+
+def test_every_process_killed_at_once_keeps_the_job_wide_fix(tmp_path):
+    v, acc = _verdict(tmp_path, "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
+                      + failure_record(0, 0, 0, -9, 5101) + failure_record(1, 1, 1, -9, 5102))
+    assert v["cause"] == "host_oom" and not acc, v
+    assert "every process uses at once" in v["fix"] and "per worker" not in v["fix"], v

@@ -589,8 +589,9 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer, which sends that SIGKILL) on that node; "
-        "lower host memory (RAM) use (fewer DataLoader workers: a smaller num_workers, mmap / sharded checkpoint "
-        "loading, fewer processes loading the model at once: "
+        "lower the host memory (RAM) per worker, which the node holds once for every worker it runs (fewer "
+        "DataLoader workers: a smaller num_workers, mmap / sharded checkpoint loading, fewer processes loading the "
+        "model at once: "
         "fewer processes per node, or the full weights loaded on rank 0 only and broadcast, FSDP's "
         "sync_module_states) or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o "
         "MaxRSS,ReqMem shows what the step used), or give the node more host RAM or swap."
