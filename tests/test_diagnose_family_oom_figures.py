@@ -7,6 +7,10 @@ that it has none) and what a launcher's record of one killed process names.
   process of the job on one GPU. The fix names that (set_device per rank, CUDA_VISIBLE_DEVICES, nvidia-smi,
   empty_cache between tests); it names no rank (lead rule U (3): no GPU index, no figure). The allocator's own
   "CUDA out of memory. Tried to allocate" keeps its batch-size fix alone.
+- subprocess's CalledProcessError for a command that is the interpreter running a script itself ("Command
+  '['python', 'train.py', ...]' died with <Signals.SIGKILL: 9>"), its launcher's frame or raise not pasted (round
+  94's gpt4all-256): the parent's record of the one process it ran, rank 0 of a world of one (lead rules A, AG), -9
+  host_oom. A command that is itself a launcher (torchrun) names no worker (rule M) and stays unnamed.
 - The fix of one worker killed with SIGKILL names the host memory (RAM) per worker, which the node holds once for
   every worker it runs (round 94's mjlab-576: 50000 simulated environments per worker); every process killed in
   the same second keeps the job-wide wording (rule J).
@@ -40,6 +44,20 @@ def test_the_allocators_own_oom_text_keeps_its_batch_fix_only(tmp_path):
                     "\n")
     assert v["cause"] == "gpu_oom", v
     assert "runtime's own error" not in v["fix"] and "batch size" in v["fix"], v
+
+
+# --- a CalledProcessError for `python script.py`: the one process its parent ran --------------------------------------
+def test_a_called_process_error_for_a_plain_python_script_names_rank_0(tmp_path):
+    v, acc = _verdict(tmp_path, "UserWarning: resource_tracker: There appear to be 1 leaked semaphore objects to "
+                      "clean up at shutdown\nCalledProcessError: Command '['/opt/conda/bin/python', 'finetune.py', "
+                      "'--config', 'cfg/run.yaml']' died with <Signals.SIGKILL: 9>.\n")
+    assert v["cause"] == "host_oom" and acc == {0}, v
+
+
+def test_a_called_process_error_for_torchrun_names_no_worker(tmp_path):
+    v, acc = _verdict(tmp_path, "CalledProcessError: Command '['torchrun', '--nproc_per_node=2', 'finetune.py']' died "
+                      "with <Signals.SIGKILL: 9>.\n")
+    assert not acc, v
 
 
 # --- one worker killed with SIGKILL: the host memory per worker ------------------------------------------------------
