@@ -76,3 +76,30 @@ def test_every_process_killed_at_once_keeps_the_job_wide_fix(tmp_path):
                       + failure_record(0, 0, 0, -9, 5101) + failure_record(1, 1, 1, -9, 5102))
     assert v["cause"] == "host_oom" and not acc, v
     assert "every process uses at once" in v["fix"] and "per worker" not in v["fix"], v
+
+
+# --- torch 1.x's OOM figures: the failing allocator's own memory on GPU N (lead rule BX (1)) -------------------------
+_OLD = ("CUDA out of memory. Tried to allocate {s} (GPU {g}; {t} total capacity; {a} already allocated; {f} free; "
+        "{r} reserved in total by PyTorch)")
+
+
+def test_old_figures_of_the_failing_allocator_name_the_gpus_rank(tmp_path):
+    logged = ("2022-08-21 00:29:47 | WARNING | trainer | OOM: Ran out of memory with exception: "
+              + _OLD.format(s="93.75 GiB", g=4, t="79.17 GiB", a="1.52 GiB", f="74.14 GiB", r="1.54 GiB")
+              .removesuffix(" by PyTorch)") + "\n")  # a trainer's warning, cut after its figures
+    v, acc = _verdict(tmp_path, "begin training epoch 1\n" + logged)
+    assert v["cause"] == "gpu_oom" and acc == {4}, v
+    assert "larger than the whole GPU" in v["fix"], v
+    raised = ('  File "train.py", line 431, in <module>\n    engine.backward(loss)\nRuntimeError: '
+              + _OLD.format(s="1.93 GiB", g=0, t="23.70 GiB", a="15.29 GiB", f="1.54 GiB", r="20.47 GiB") + "\n")
+    v, acc = _verdict(tmp_path, "Traceback (most recent call last):\n" + raised)
+    assert v["cause"] == "gpu_oom" and acc == {0}, v
+    assert "max_split_size_mb" in v["fix"], v
+
+
+def test_old_figures_of_a_shared_gpu_name_no_rank(tmp_path):
+    for a, f, r in (("512.00 MiB", "20.00 MiB", "600.00 MiB"),  # the memory outside R holds the GPU
+                    ("0 bytes", "20.00 MiB", "0 bytes")):  # this process holds nothing there
+        v, acc = _verdict(tmp_path, "RuntimeError: " + _OLD.format(s="64.00 MiB", g=1, t="23.70 GiB", a=a, f=f, r=r)
+                          + "\n")
+        assert v["cause"] == "gpu_oom" and not acc, (a, v)
