@@ -5809,7 +5809,8 @@ def test_a_loggers_rank_prefix_on_its_traceback_record_names_the_rank_of_the_oom
     assert (v["cause"], v["culprits"]) == ("gpu_oom", [5]), v
     table = "| step 120 | rank: 2 | loss 3.41 | Traceback (most recent call last):\n" + text.split("\n", 1)[1]
     v = _verdict(tmp_path, table, "table.log")
-    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+    # the table's column is no prefix: rank 2 is not named (the OOM's own figures on GPU 5 may name rank 5 by rule BX)
+    assert v["cause"] == "gpu_oom" and 2 not in v["culprits"], v
 
 
 def test_a_lone_sigbus_fix_names_memory_mapped_files_and_host_memory(tmp_path):

@@ -427,6 +427,11 @@ def _pid_owner(c: Collected) -> str:
             f"[rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans nodes")
 
 
+# a launcher's or framework's unread line naming a numbered process that failed ("Shard 1 failed to start", "worker 3
+# died"): another process shown failing, which the GPU index of an OOM beside it does not name (lead rule BX (1))
+_R_OTHER_FAILED = re.compile(r"\b(?:[Ss]hard|[Rr]ank|[Ww]orker) ?(\d{1,5}) (?:failed|died|exited|crashed)\b")
+
+
 def _old_owner(c: Collected) -> str:
     """Lead rule BX (1), extending U (3) and BA (2) to torch 1.x's text: an unranked CUDA OOM "Tried to allocate S (GPU
     N; T total capacity; A already allocated; F free; R reserved in total by PyTorch)" (raised, or logged by a trainer
@@ -449,8 +454,9 @@ def _old_owner(c: Collected) -> str:
     if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
         return ""  # no such rank, or that rank's own lines show it waiting (a victim)
     if any(r != gpu and own_errors(st) for r, st in c.ranks.items()) or any(
-            (e.rank if e.rank is not None else e.data.get("local_rank")) != gpu for e in failed_on_own(c)):
-        return ""  # another process shown failing beside it
+            (e.rank if e.rank is not None else e.data.get("local_rank")) != gpu for e in failed_on_own(c)) or any(
+            (m := _R_OTHER_FAILED.search(e.text)) and int(m.group(1)) != gpu for e in c.unread):
+        return ""  # another process shown failing beside it (a launcher's "Shard 1 failed to start" included)
     f = figs[0]
     return (f" on GPU {gpu}, whose memory the failing process's own allocator holds ({f['alloc'] / 2**30:.2f} GiB "
             f"allocated, {f['reserved'] / 2**30:.2f} GiB reserved of the {f['total'] / 2**30:.2f} GiB; no other "
