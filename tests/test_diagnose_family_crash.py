@@ -4667,12 +4667,13 @@ def test_a_called_process_error_of_python_running_a_script_itself_is_the_one_pro
 
 def test_a_called_process_error_of_a_per_gpu_launcher_or_a_module_names_no_rank(tmp_path):
     """The near shapes: torch.distributed.launch's command carries --local_rank (the LAST worker launched, lead rule
-    M) or its -u (its --use_env form: one of several workers), the command runs a launcher module (-m), or the error
-    comes without the launcher's raise above it (a script's own subprocess call, Lightning's children): no rank."""
+    M) or its -u (its --use_env form: one of several workers), or the command runs a launcher module (-m): no rank.
+    (The error without the launcher's raise above it, for a plain `python script.py`, is since round 94's gpt4all-256
+    the parent's record of the one process it ran, rank 0: test_diagnose_family_oom_figures.)"""
     for cmd, raised in (("'/usr/bin/python', '-u', 'train.py', '--local_rank=3', '--fp16'", True),
                         ("'/usr/bin/python', '-u', 'train.py', '--fp16'", True),
                         ("'/usr/bin/python', '-m', 'torch.distributed.run', '--nproc_per_node', '8', 'train.py'", True),
-                        ("'/opt/conda/bin/python', 'src/train_bash.py', '--stage', 'sft'", False)):
+                        ("'/usr/bin/python', '-u', 'train.py', '--fp16'", False)):
         text = _SUBPROC.format(cmd=cmd, sig="SIGBUS", num=7)
         d = _report(tmp_path, text if raised else text.split("\n", 1)[1])
         assert d["verdict"]["cause"] == "dataloader_shm", (cmd, d["verdict"])
@@ -5808,7 +5809,8 @@ def test_a_loggers_rank_prefix_on_its_traceback_record_names_the_rank_of_the_oom
     assert (v["cause"], v["culprits"]) == ("gpu_oom", [5]), v
     table = "| step 120 | rank: 2 | loss 3.41 | Traceback (most recent call last):\n" + text.split("\n", 1)[1]
     v = _verdict(tmp_path, table, "table.log")
-    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
+    # the table's column is no prefix: rank 2 is not named (the OOM's own figures on GPU 5 may name rank 5 by rule BX)
+    assert v["cause"] == "gpu_oom" and 2 not in v["culprits"], v
 
 
 def test_a_lone_sigbus_fix_names_memory_mapped_files_and_host_memory(tmp_path):

@@ -217,9 +217,10 @@ WORDINGS = {
     # torch/multiprocessing/spawn.py: ProcessExitedException("process %d terminated with signal %s")
     "mp-spawn-sigkill": ("torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal "
                          "SIGKILL\n", "host_oom", [1], "local rank 1"),
-    # accelerate launch / Lightning run the script as a subprocess
+    # accelerate launch runs the script as its one subprocess: the parent's record of that one process, rank 0 of a
+    # world of one (lead rules A, AG; round 94's gpt4all-256)
     "subprocess-sigkill": ("subprocess.CalledProcessError: Command '['/usr/bin/python', 'train.py']' died with "
-                           "<Signals.SIGKILL: 9>.\n", "host_oom", [], "dmesg"),
+                           "<Signals.SIGKILL: 9>.\n", "host_oom", [0], "dmesg"),
     # Ray's memory monitor (vLLM, verl, OpenRLHF run ranks as Ray actors): host memory, not CUDA
     "ray-oom": ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.\n",
                 "host_oom", [], "host"),

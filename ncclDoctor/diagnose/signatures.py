@@ -1377,6 +1377,14 @@ R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception 
 R_OOM_OLD_SPLIT = re.compile(r"\(GPU \d{1,3}; ([\d.]{1,12} [KMGT]?i?B) total capacity; [^;()]{0,80}; "
                              r"([\d.]{1,12} [KMGT]?i?B) free; (?:[^;()]{0,80}; )?([\d.]{1,12} [KMGT]?i?B) reserved in "
                              r"total by PyTorch\)")
+# ... the same text's every figure with the GPU's index, read where the line was cut after its reserved figure (before
+# " by PyTorch)") too, and its oldest spelling "R cached" (torch <= 1.3): "(GPU N; T total capacity; A already
+# allocated; F free; [L allowed; ]R reserved in total": the failing process's own caching allocator on GPU N (lead
+# rule BX (1): verdict.memory._old_owner, _old_figures_fix)
+R_OOM_OLD_FIGS = re.compile(r"\(GPU (\d{1,3}); ([\d.]{1,12} [KMGT]?i?B) total capacity; "
+                            r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) already allocated; "
+                            r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) free; (?:[\d.]{1,12} [KMGT]?i?B allowed; )?"
+                            r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) (?:reserved in total|cached)\b")
 # TGI's launcher relays a shard's error output, then closes the record with the shard's tracing span field on a line
 # of its own (" rank=0", then "Shard 0 failed to start"): the lines above it are that shard's process, rank N
 R_FIELD_RANK = re.compile(r"\s{0,8}rank=(\d{1,7})\s{0,8}$")

@@ -1379,6 +1379,12 @@ class CrashReaders:
         elif "reserved in total" in text and (o := S.R_OOM_OLD_SPLIT.search(text)):
             # the older text: what this process holds beside the GPU's capacity (verdict.memory._held_elsewhere)
             ev.data.update(total=_bytes(o.group(1)), free=_bytes(o.group(2)), reserved=_bytes(o.group(3)))
+        if not g and "total capacity" in text and (f := S.R_OOM_OLD_FIGS.search(text)):
+            # the older text's GPU index with the failing allocator's own figures (lead rule BX (1)): in bytes, the
+            # request, the GPU's capacity, what this process's allocator holds allocated, what is free, what it reserves
+            ev.data["old_figs"] = dict(gpu=int(f.group(1)), tried=_bytes(t.group(1)) if t else None,
+                                       total=_bytes(f.group(2)), alloc=_bytes(f.group(3)), free=_bytes(f.group(4)),
+                                       reserved=_bytes(f.group(5)))
         if ev.rank is None:  # its next line may be the launcher's span field naming its process (S.R_FIELD_RANK)
             self._oom_field, self._follow = (lineno, ev), max(self._follow, 1)
         return ev

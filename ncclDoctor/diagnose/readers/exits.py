@@ -673,7 +673,11 @@ class ExitReaders:
             ev.data["sgl_child"] = True  # SGLang's SIGCHLD handler: one line per child process (lone.failed_on_own)
         frame = bool(self._one_proc and 0 < lineno - self._one_proc <= 8)
         raised = bool(self._launcher_raise and 0 < lineno - self._launcher_raise <= 64)  # its joined pieces' last
-        one = frame or (raised and "local_rank" not in text and "local-rank" not in text
+        # ... or the error itself, subprocess's CalledProcessError for a command that is the interpreter running the
+        # script (no launcher, no --local_rank, no -u), its raise not pasted: a parent's record of the one process it
+        # ran, that process's exit (lead rules A, AG; round 94's gpt4all-256)
+        own = raised or "CalledProcessError: Command '" in text
+        one = frame or (own and "local_rank" not in text and "local-rank" not in text
                         and S.R_ONE_PROCESS_CMD.search(text) is not None)
         if one and (m.group("sp") or m.group("spsig")) and local is None:
             # the traceback's frame above shows accelerate's simple_launcher, or its raise of a plain `python X.py`

@@ -49,9 +49,11 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if every:
         ranks = []  # lead rule J: every rank of the job ran out alike, no rank is the culprit
     also = [r for r in ranks if r not in oom]
-    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c))
+    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c)
+                              or ("" if _field_rank(c) is not None else _old_owner(c)))  # the span field first
     if owner:
-        ranks = [c.samples["cuda_oom"][0].data["gpu"]]
+        d0 = c.samples["cuda_oom"][0].data
+        ranks = [d0["gpu"] if d0.get("gpu") is not None else d0["old_figs"]["gpu"]]
     elif not ranks and (field := _field_rank(c)) is not None:
         ranks, owner = [field], (f" (the launcher's span field 'rank={field}' closes the OOM's own output: its process "
                                  f"is rank {field})")
@@ -60,7 +62,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
-    engine += _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c)
+    engine += _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c) + _runtime_oom(c) + _old_figures_fix(c)
     counted, retried = _counted(c, bool(ranks))
     apart = "each on its own GPU, " if every and _own_gpus(c) else ""
     return Verdict(
@@ -175,6 +177,29 @@ def _held_elsewhere(c: Collected) -> str:
                     "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
                     "else stop the other job there. ")
     return ""
+
+
+_R_RUNTIME_OOM = re.compile(r"\bCUDA [Ee]rror: out of memory")
+
+
+def _runtime_oom(c: Collected) -> str:
+    """The fix's words for a bare "CUDA error: out of memory" (the CUDA runtime's own error code, no "Tried to
+    allocate" and no figures: not PyTorch's caching allocator running out, which spells its "CUDA out of memory." with
+    the request): the process's CUDA context or an allocation outside the allocator found the device already full --
+    other processes hold it, or every process of the job was put on the same GPU (round 94's monai-5831, a
+    distributed test's first tensor on its device). '' for an OOM with the allocator's text, or a library's or an
+    engine's own (their own fix words)."""
+    evs = c.samples.get("cuda_oom", [])
+    if not any(_R_RUNTIME_OOM.search(e.text) and "Tried to allocate" not in e.text and not e.data.get("lib_alloc")
+               and not e.data.get("runtime_alloc") for e in evs):
+        return ""
+    return ("A bare 'CUDA error: out of memory' is the CUDA runtime's own error, not the caching allocator's "
+            "'Tried to allocate': creating the process's CUDA context or an allocation outside the allocator found "
+            "the GPU already full -- other processes hold its memory (nvidia-smi: free the GPU, or run on one with "
+            "free memory; run distributed tests alone, not beside other GPU tests), or every process sits on the "
+            "same GPU: call torch.cuda.set_device(rank) (device=cuda:local_rank) in each process before its first "
+            "CUDA call, or give each its own GPU with CUDA_VISIBLE_DEVICES; release memory between runs "
+            "(torch.cuda.empty_cache()). ")
 
 
 def _lib_alloc(c: Collected) -> str:
@@ -402,6 +427,65 @@ def _pid_owner(c: Collected) -> str:
             f"[rank{gpu}]'s: the GPU index and the rank agree on a job nothing says spans nodes")
 
 
+# a launcher's or framework's unread line naming a numbered process that failed ("Shard 1 failed to start", "worker 3
+# died"): another process shown failing, which the GPU index of an OOM beside it does not name (lead rule BX (1))
+_R_OTHER_FAILED = re.compile(r"\b(?:[Ss]hard|[Rr]ank|[Ww]orker) ?(\d{1,5}) (?:failed|died|exited|crashed)\b")
+
+
+def _old_owner(c: Collected) -> str:
+    """Lead rule BX (1), extending U (3) and BA (2) to torch 1.x's text: an unranked CUDA OOM "Tried to allocate S (GPU
+    N; T total capacity; A already allocated; F free; R reserved in total by PyTorch)" (raised, or logged by a trainer
+    that caught it; cut after R or not) gives the failing process's own allocator figures on GPU N. A and R above zero
+    are that process holding memory there; where the memory in use outside R (T - F - R) is no larger than R, or no
+    larger than the shortfall (S - F), no other process's memory caused the failure, so the process computing on GPU N
+    of a job nothing says spans nodes is local rank N: rank N, with no other process shown failing and rank N not
+    shown waiting. "" where the figures show the GPU shared (A or R zero, the memory outside R larger than both), the
+    OOMs name several GPUs or none (a bare "CUDA error: out of memory"), or the lines show several nodes."""
+    evs = c.samples.get("cuda_oom", [])
+    figs = [e.data.get("old_figs") for e in evs]
+    if not evs or None in figs or len({f["gpu"] for f in figs}) != 1 or node_count(c) > 1:
+        return ""
+    gpu = figs[0]["gpu"]
+    for e, f in zip(evs, figs):
+        outside, short = f["total"] - f["free"] - f["reserved"], (f["tried"] or 0) - f["free"]
+        if e.data.get("tb_rank") not in (None, gpu) or not (f["alloc"] > 0 and f["reserved"] > 0) or (
+                outside > f["reserved"] and outside > short):
+            return ""
+    if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
+        return ""  # no such rank, or that rank's own lines show it waiting (a victim)
+    if any(r != gpu and own_errors(st) for r, st in c.ranks.items()) or any(
+            (e.rank if e.rank is not None else e.data.get("local_rank")) != gpu for e in failed_on_own(c)) or any(
+            (m := _R_OTHER_FAILED.search(e.text)) and int(m.group(1)) != gpu for e in c.unread):
+        return ""  # another process shown failing beside it (a launcher's "Shard 1 failed to start" included)
+    f = figs[0]
+    return (f" on GPU {gpu}, whose memory the failing process's own allocator holds ({f['alloc'] / 2**30:.2f} GiB "
+            f"allocated, {f['reserved'] / 2**30:.2f} GiB reserved of the {f['total'] / 2**30:.2f} GiB; no other "
+            "process's memory there explains the failure): the process computing on GPU "
+            f"{gpu} of a job nothing says spans nodes is local rank {gpu}")
+
+
+def _old_figures_fix(c: Collected) -> str:
+    """The fix's words torch 1.x's OOM figures add (lead rule BX (1)): one request larger than the whole GPU (S > T)
+    is the batch's (or one op's) peak itself, no allocator setting helps; the allocator's reserved-but-unallocated
+    memory (R - A) at least the request (S) is fragmentation, which the allocator's split setting addresses."""
+    for e in c.samples.get("cuda_oom", []):
+        f = e.data.get("old_figs")
+        if not f or not f["tried"]:
+            continue
+        gib = 2 ** 30
+        if f["tried"] > f["total"]:
+            return (f"One allocation of {f['tried'] / gib:.2f} GiB is larger than the whole GPU "
+                    f"({f['total'] / gib:.2f} GiB): the batch's peak (batch size, tokens per GPU, sequence length) or "
+                    "the one op allocating it must shrink -- reduce the batch size / max tokens, chunk or shard that "
+                    "op (model/tensor parallelism or FSDP); no allocator setting helps. ")
+        if f["reserved"] - f["alloc"] >= f["tried"] > 0:
+            return (f"The allocator holds {(f['reserved'] - f['alloc']) / gib:.2f} GiB reserved but unallocated, more "
+                    f"than the {f['tried'] / gib:.2f} GiB asked: fragmentation -- set "
+                    "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 (expandable_segments:True on torch >= 2.0), and "
+                    "lower the peak batch (batch size, gradient checkpointing). ")
+    return ""
+
+
 _PROXY = re.compile(r"\[Proxy Service (\d{1,7})\]")
 
 
@@ -566,8 +650,9 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer, which sends that SIGKILL) on that node; "
-        "lower host memory (RAM) use (fewer DataLoader workers: a smaller num_workers, mmap / sharded checkpoint "
-        "loading, fewer processes loading the model at once: "
+        "lower the host memory (RAM) per worker, which the node holds once for every worker it runs (fewer "
+        "DataLoader workers: a smaller num_workers, mmap / sharded checkpoint loading, fewer processes loading the "
+        "model at once: "
         "fewer processes per node, or the full weights loaded on rank 0 only and broadcast, FSDP's "
         "sync_module_states) or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o "
         "MaxRSS,ReqMem shows what the step used), or give the node more host RAM or swap."
