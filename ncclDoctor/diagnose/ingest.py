@@ -232,8 +232,12 @@ TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is eno
 # "[E1130", "[PG ", "[2024-", "E1130 "), an ISO date or one with the month's name (the Neuron runtime's
 # "2023-Aug-01 16:14:43.0210"), a traceback's lines, "SomethingError:", an upper-case
 # tag ("WARNING:"), NCCL's "host:pid:tid [", the C++ runtime's "terminate called ..." (its own line before an
-# abort). A hard wrap puts the rest of a line at column 0, anywhere.
-_NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d|[A-Z][a-z]{2})-\d\d|[EWIF]\d{4} |"
+# abort), c10's pre-glog header "[E ProcessGroupNCCL.cpp:828]" (a level letter, a blank, the source file and line:
+# each record its own line, so a line above it that ends at the column by chance is whole -- round 94's
+# transformers4rec-726, four watchdog lines of which one reached the column exactly and swallowed the next rank's).
+# A hard wrap puts the rest of a line at column 0, anywhere.
+_NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|[EWIF] \w[\w.\-]{0,80}\.(?:cpp|cc|cu|hpp|h):\d{1,6}\]|PG |Rank |"
+                       r"\d{4}-)|\d{4}-(?:\d\d|[A-Z][a-z]{2})-\d\d|[EWIF]\d{4} |"
                        r"Traceback |  File \"|"
                        r"terminate called |"
                        # Open MPI's crash handler, each line its own ("[host:pid] *** Process received signal ***",
