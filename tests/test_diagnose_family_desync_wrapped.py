@@ -2,14 +2,16 @@
 
 - c10's pre-glog header "[E ProcessGroupNCCL.cpp:828]" (a level letter, a blank, the source file and line) starts a
   record of its own: a wrapped line above it whose last piece ends exactly at the wrap column by chance is whole, so
-  ingest.unwrap no longer joins the next rank's watchdog line onto it (ingest._NEW_LINE). Joined, the second record
+  ingest.unwrap no longer joins the next rank's watchdog line onto it (ingest._c10_record). Joined, the second record
   was lost and its rank read as never having entered the collective. With every rank's line read, rule D reads the
   one rank whose op differs at the same SeqNum from the op the others agree on as the culprit (desync); the others
   are innocent (rule I for the teardown after). Round 94's transformers4rec-726 showed it: a progress bar before rank
   1's line made that line exactly three 80-column (two 120-column) pieces, and rank 2's ALLGATHER line was swallowed
   under wrap80, wrap120 and wrapquote (rank_missing [2] instead of desync [2]).
-- Not read so: a rest that only starts with "[E" ("[Errno 111] Connection refused", no file and line) is still joined
-  to the piece above it; a rank that logged no watchdog line at all stays rank_missing, wrapped or not (rule Y).
+- Not read so: a header after a piece that ends in a launcher's or collector's tag ("...it/s][rank1]:", a clock and a
+  blank) is still joined to it, the tag being the record's own prefix cut from it (round 60's trl-1902); a rest that
+  only starts with "[E" ("[Errno 111] refused", no file and line) is still joined to the piece above it; a rank that
+  logged no watchdog line at all stays rank_missing, wrapped or not (rule Y).
 """
 from __future__ import annotations
 
@@ -49,6 +51,12 @@ def test_the_legacy_header_starts_a_line_of_its_own():
     x = "=ALLREDUCE, Timeout(ms)=1800000) ran for 1807737 milliseconds before timing out."
     assert ingest._starts_anew(x, "[E ProcessGroupNCCL.cpp:828] [Rank 2] Watchdog caught collective operation timeo")
     assert ingest._starts_anew(x, "[W socket.cpp:601] [c10d] The client socket has failed to connect to [host]:2950")
+
+
+def test_a_launcher_tag_cut_from_its_record_is_still_joined():
+    bar = "Map:  17%|####      | 281398/1652614 [09:56<53:07, 430.16 examples/s][rank1]:"
+    assert not ingest._starts_anew(bar, "[W socket.cpp:432] [c10d] While waitForInput, poolFD failed with (errno: 0")
+    assert not ingest._starts_anew("2024-05-01 12:00:00.123 ", "[E ProcessGroupNCCL.cpp:828] [Rank 2] Watchdog caught")
 
 
 def test_a_rest_that_only_starts_with_a_bracketed_e_is_still_joined():
