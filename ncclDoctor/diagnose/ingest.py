@@ -250,6 +250,19 @@ _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d
                        r"[\w.\-:]{1,64} \[\d{1,3}\] NCCL (?:INFO|WARN|ERROR|TRACE)\b")
 
 
+# c10's pre-glog header "[E ProcessGroupNCCL.cpp:828]" (a level letter, a blank, the source file and line): each
+# record its own line, so a line above it that ends at the column by chance is whole (round 94's transformers4rec-726:
+# four watchdog lines, one reaching the column exactly, swallowed the next rank's and lost it). Unless the piece above
+# ends in a launcher's or collector's tag ("...examples/s][rank1]:", "trainer-1  | ", a clock and a blank): that is
+# the record's own prefix, cut from it at the column (round 60's trl-1902), and the two are one line.
+_C10_HEAD = re.compile(r"\[[EWIF] \w[\w.\-]{0,80}\.(?:cpp|cc|cu|hpp|h):\d{1,6}\]")
+
+
+def _c10_record(x: str, y: str) -> bool:
+    """Whether y is a c10 record of its own after the piece x (``_C10_HEAD``), not the rest of x's prefix."""
+    return bool(_C10_HEAD.match(y)) and not x[-1:].isspace() and not x.endswith(":")
+
+
 _QUOTE = re.compile(r">(?: ?>)* ?")  # Markdown quoting, added to every piece when a wrapped paste is quoted
 
 
@@ -311,7 +324,7 @@ def _continues(x: str, y: str) -> bool:
         return False
     if _closes(x, y) or _cut_class(x, y):
         return True  # the cut fell inside "<port>" (y closes x's bracket, not a quote) or an exception's class
-    if _NEW_LINE.match(y) or strip_prefixes(y) != y or _frame_then_code(x, y):
+    if _NEW_LINE.match(y) or _c10_record(x, y) or strip_prefixes(y) != y or _frame_then_code(x, y):
         return False
     return re.sub(r"\d+", "", x)[:16] != re.sub(r"\d+", "", y)[:16]
 
@@ -391,7 +404,7 @@ def _starts_anew(x: str, y: str) -> bool:
     y = _rest(qx, y)
     if not y.strip() or _rule(x) or _rule(y) or _closes(x, y) or _cut_class(x, y):
         return False  # the end of the text, a separator, the rest of a cut "<port>" or exception class
-    if _NEW_LINE.match(y) or strip_prefixes(y) != y or _frame_then_code(x, y):
+    if _NEW_LINE.match(y) or _c10_record(x, y) or strip_prefixes(y) != y or _frame_then_code(x, y):
         return True
     if _whole_row(x, y) or nccl_tests.result_row(strip_prefixes(y)):
         return True  # a whole nccl-tests row ends at the column by chance, or follows a line that does
