@@ -749,6 +749,12 @@ R_STORE_RETRY_SPENT = re.compile(r"- retrying \(try=\d+, timeout=(\d+)ms\b[^\n]{
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# ... and the same of its optional tuner plugin (NCCL >= 2.19, plugin.cc / tuner.cc): "TUNER/Plugin: Could not find:
+# libnccl-tuner.so. Using internal tuner plugin.", "TUNER/Plugin: Failed to find ncclTunerPlugin_v4 symbol.", "...
+# ncclTunerPlugin_v2 symbol, using internal tuner instead." -- NCCL picks algorithms with its own tuner
+# (NCCL_TUNER_PLUGIN unset): set-up chatter, no failure (lead rule K; round 95's verl-3518)
+R_NO_TUNER = re.compile(r"INFO TUNER/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w{0,40}Plugin|"
+                        r"Could not find:? \S{0,200}libnccl-tuner|Using internal tuner)")
 # NCCL's set-up chatter at INFO (init.cc, graph/*.cc, transport.cc): the rings/trees/channels it builds and the
 # connections it opens; "Init COMPLETE" ends it. A log whose NCCL lines stop inside it hung in (or right after) set-up.
 R_SETUP = re.compile(r"NCCL INFO (?:Ring \d+ ?:|Channel \d+|Trees?\b|Setting affinity|CUDA Dev \d|Connected all |"
@@ -3915,8 +3921,16 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
 # unknown" (later "using GPU N to perform barrier ..."), 2.8's UserWarning "No device id is provided via
 # `init_process_group` or `barrier`": a warning, harmless while every process uses its own GPU. Its first words
 # alone suffice ("[best-guess] GPU N to perform barrier" says no other thing): a paste or a terminal wraps the long
-# warning, so "... as devices used by" / "this process are currently unknown" may fall on two lines
+# warning, so "... as devices used by" / "this process are currently unknown" may fall on two lines. torch 2.4+'s
+# ProcessGroupNCCL says the same at its first collective or barrier without a bound device: "[PG ID 0 PG GUID 0 Rank
+# 0]  using GPU 0 as device used by this process is currently unknown. This can potentially cause a hang if this rank
+# to GPU mapping is incorrect. You can specify device_id in init_process_group() to force use of a particular device."
+# (round 95's open-instruct-1055, wrapped over four lines): any of its three sentences' own words
 R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
+                             r"\bGPU \d{1,4} as device used by this process is\b|"
+                             r"\bif this rank to GPU mapping is incorrect\b|"
+                             r"device_id.{0,3} in .{0,3}init_process_group\(?\)?.{0,3} to force use of a particular "
+                             r"device\b|"
                              r"No device id is provided via .{0,3}init_process_group.{0,3} or .{0,3}barrier|"
                              # torch 2.4+'s UserWarning (distributed_c10d.py / c10d_logger.py): "barrier(): using the
                              # device under current context. You can specify `device_id` in `init_process_group` to

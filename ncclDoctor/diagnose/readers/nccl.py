@@ -411,6 +411,10 @@ class NcclReaders:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "net plugin absent"
             return ev
+        if "TUNER/Plugin" in text and S.R_NO_TUNER.search(text):  # INFO: the optional tuner plugin is absent
+            ev = self._context(lineno, text, "benign")
+            ev.data["what"] = "tuner plugin absent"
+            return ev
         nr = S.R_NRANKS.search(text)
         split = nr is not None and ("ncclCommSplit" in text or " parent 0x" in text)
         if nr and not split and len(self.pid_rank) < MAX_PIDS:

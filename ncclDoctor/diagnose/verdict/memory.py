@@ -636,7 +636,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rank's fault",
             "Confirm with dmesg -T | grep -i 'killed process' (or the scheduler's record: sacct MaxRSS, kubectl "
             "describe pod 'OOMKilled') on that node; lower the host memory every process uses at once (fewer "
-            "DataLoader workers: a smaller num_workers, mmap / sharded checkpoint loading, staggered model loading) or "
+            "DataLoader workers: reduce num_workers, mmap / sharded checkpoint loading, staggered model loading) or "
             "raise the job's "
             "memory limit (Slurm: --mem / --mem-per-gpu).",
             "medium", [], [e.brief() for e in (cf + wf)[:3]], job_wide=True)
@@ -651,7 +651,7 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer, which sends that SIGKILL) on that node; "
         "lower the host memory (RAM) per worker, which the node holds once for every worker it runs (fewer "
-        "DataLoader workers: a smaller num_workers, mmap / sharded checkpoint loading, fewer processes loading the "
+        "DataLoader workers: reduce num_workers, mmap / sharded checkpoint loading, fewer processes loading the "
         "model at once: "
         "fewer processes per node, or the full weights loaded on rank 0 only and broadcast, FSDP's "
         "sync_module_states) or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o "

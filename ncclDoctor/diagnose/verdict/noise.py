@@ -351,6 +351,19 @@ def _no_plugin(c: Collected) -> bool:
     return any(e.data.get("what") == "net plugin absent" for e in c.samples.get("benign", []))
 
 
+# lead rule K: NCCL's INFO that its optional tuner plugin is not installed ("TUNER/Plugin: Could not find:
+# libnccl-tuner.so", "Failed to find ncclTunerPlugin_vN symbol"; the reader's "tuner plugin absent"): NCCL goes on
+# with its internal tuner. Round 95's verl-3518 (beside 'Init COMPLETE' and the RDMA net plugin in use).
+_NO_TUNER_WORDS = (
+    "NCCL's INFO 'TUNER/Plugin: Could not find: libnccl-tuner.so' / 'Failed to find ncclTunerPlugin_vN symbol' -- the "
+    "tuner plugin message is harmless: libnccl-tuner.so / NCCL_TUNER_PLUGIN is optional and NCCL then picks its "
+    "algorithms and protocols with its internal tuner")
+
+
+def _no_tuner(c: Collected) -> bool:
+    return any(e.data.get("what") == "tuner plugin absent" for e in c.samples.get("benign", []))
+
+
 def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """NCCL's set-up chatter (rings, trees, channels) with no 'Init COMPLETE', or an nccl-tests run
     that printed its devices and header but no result row, and no failure: the job stopped in (or
@@ -380,6 +393,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # the harmless WARNs among them (the noise table's) are said by name (round 73's RAS listener bind)
         said = [w for w in _noise_words(c) if w and w != _COLLNET_WORDS]
         plugin = _NO_PLUGIN_WORDS[0].upper() + _NO_PLUGIN_WORDS[1:] + ". " if _no_plugin(c) else ""
+        plugin += _NO_TUNER_WORDS + ". " if _no_tuner(c) else ""
         return Verdict(
             "none",
             "nothing in these lines is a failure: they are NCCL's communicator set-up INFO lines (versions, rings, "
@@ -596,13 +610,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     whats = {e.data.get("what") for e in c.samples.get("benign", [])}
     if "barrier device warning" in whats:
         benign.append("the barrier's device warning ('using GPU N to perform barrier as devices used by this process "
-                      "are currently unknown', 'No device id is provided', 'barrier(): using the device under current "
-                      "context') is a harmless warning while every process "
-                      "uses its own GPU: call torch.cuda.set_device(local_rank) first and pass device_id="
-                      "torch.device('cuda', local_rank) to init_process_group (or device_ids=[local_rank] to "
-                      "barrier) to silence it; only a wrong guess (two ranks on one GPU) would hang")
+                      "are currently unknown', 'using GPU N as device used by this process is currently unknown', 'No "
+                      "device id is provided', 'barrier(): using the device under current context') is a harmless "
+                      "warning while every process uses its own GPU: call torch.cuda.set_device(local_rank) first "
+                      "and pass device_id=torch.device('cuda', local_rank) to init_process_group (or "
+                      "device_ids=[local_rank] to barrier) to silence it; only a wrong guess (two ranks on one GPU) "
+                      "would hang")
     if _no_plugin(c):
         benign.append(_NO_PLUGIN_WORDS)
+    if _no_tuner(c):
+        benign.append(_NO_TUNER_WORDS)
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
     if "SIGTERM after the job completed" in whats:

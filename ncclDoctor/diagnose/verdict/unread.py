@@ -705,6 +705,12 @@ _DATA_FILES_FIX = (
 # the class or function inside it
 _R_NAMESPACE_ATTR = re.compile(r"'Namespace' object has no attribute '(?P<arg>[A-Za-z_]\w{0,80})")
 _R_MODULE_CALLED = re.compile(r"'module' object is not callable")
+# A model's forward() called without an input it requires: "TypeError: InternVLChatModel.forward() missing 1 required
+# positional argument: 'pixel_values'" (round 95's verl-internvl-20). The trainer calls model(**batch): the batch
+# the data pipeline built (dataset, collator, processor) lacks that key -- for a multimodal model, a text-only batch
+# or a processor that was never created. Code every rank runs alike (lead rule BJ (2)); the fix names the key.
+_R_FORWARD_MISSING = re.compile(r"\bforward\(\) missing \d{1,3} required (?:positional|keyword-only) arguments?: "
+                                r"'(?P<arg>\w{1,80})'")
 
 
 def _py_exception_fix(what: str) -> str:
@@ -717,6 +723,14 @@ def _py_exception_fix(what: str) -> str:
                 "...) with a default, or the config defaults the arguments are built from), and sync the arguments "
                 "parser with the code that reads it (the traceback's last frame) -- the two come from different "
                 "versions of the code. ")
+    if "forward() missing" in what and (m := _R_FORWARD_MISSING.search(what)):
+        arg = m.group("arg")
+        return (f"The model's forward() requires {arg} and was called without it: {arg} missing from the batch the "
+                f"data pipeline built (the trainer calls model(**batch)) -- check that the dataset, collator and "
+                f"processor / preprocessor produce '{arg}' for every batch (for a multimodal model: the dataset's "
+                f"image / media field, and the processor actually created -- a warning that it failed to load), that "
+                f"the trainer passes {arg} to the model, and that the model code and the framework / transformers "
+                f"versions match; or make {arg} optional in forward() for batches that lack it. ")
     if _R_MODULE_CALLED.search(what):
         return ("'module' object is not callable: the code calls a module where it means the class or function inside "
                 "it (import pkg.name, then name(...)), typically a package whose __init__ no longer exports the class "
@@ -2995,6 +3009,30 @@ _FSDP_STATE_FIX = ("The stack above it is FullyShardedDataParallel's own trainin
                    "fairscale / the framework to a release whose FSDP supports it. ")
 
 
+# A cut traceback whose last frame is the script parsing its command-line arguments (the frame's code calls
+# parse_args / parse_known_args / HfArgumentParser's parse_args_into_dataclasses, or the frame is that function):
+# what raised is the arguments' own check -- an unknown or misspelled argument, a wrong value, one the installed
+# framework version names otherwise -- or the set-up the arguments' dataclass runs as it is built (transformers'
+# TrainingArguments sets up the device and the process group there). The same command on every rank: nobody named
+# (lead rules BG (6), BD (2); round 95's ms-swift-1728, cut in ms-swift's parse_args on rank 1). A cut in any other
+# frame is not read so.
+_R_ARGS_PARSE_CALL = re.compile(r"\bparse_(?:args(?:_into_dataclasses)?|known_args)\(")
+_ARGS_PARSE_FUNCS = frozenset({"parse_args", "parse_known_args", "parse_args_into_dataclasses"})
+_CUT_ARGS_FIX = ("Its last frame is the script parsing its command-line arguments: check the command-line arguments "
+                 "against the installed framework's version of them (a misspelled or unknown argument, a wrong value, "
+                 "one renamed between releases: match the framework / transformers versions the script was written "
+                 "for), and run the same command on one GPU to see the argument error in full; building the "
+                 "arguments can also set up the device and the process group (init_process_group in "
+                 "TrainingArguments / deepspeed init), which across nodes needs MASTER_ADDR / MASTER_PORT reachable "
+                 "from every node and NNODES / NODE_RANK set per node. ")
+
+
+def _args_parse_cut(ev) -> bool:
+    """The cut frame is the script's argument parsing (_R_ARGS_PARSE_CALL, _ARGS_PARSE_FUNCS)."""
+    code = ev.data.get("code") or ""
+    return (ev.data.get("func") or "") in _ARGS_PARSE_FUNCS or bool(_R_ARGS_PARSE_CALL.search(code))
+
+
 def _cut_traceback(c: Collected) -> Verdict | None:
     """Lead rules AB (2), AN (1), AF (3): the input stops inside a Python traceback's frames (or is only a watchdog
     rethrow's tail, parse.input_tail): some process raised, and its error was not pasted -- something failed, not
@@ -3060,6 +3098,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
                    + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
+                   + (_CUT_ARGS_FIX if not coll and not comp and _args_parse_cut(ev) else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
                    [], [ev.brief()])
 
