@@ -1932,6 +1932,18 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "WORLD_SIZE, CUDA_VISIBLE_DEVICES) really reach the launcher (exported, or on its command line).")
             + " Then relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.R_NO_MULTI_GPU.search(said):  # the code path has no distributed mode at all (lead rules W, U (2), BQ (3))
+        return Verdict(
+            "config",
+            f"the job stopped on a framework's own check that refuses multi-GPU / distributed runs, {text[:300]} "
+            f"({e.where}): this code path has no distributed mode, and every process started with several GPUs "
+            "visible (or by a distributed launcher) meets the same check -- a launch setting, no rank's fault",
+            "Multi-GPU / distributed training is not supported by this trainer: run on a single GPU "
+            "(CUDA_VISIBLE_DEVICES=0, so the framework counts n_gpu=1), launched with plain python, not "
+            "torchrun/distributed (no torch.distributed.launch, accelerate or deepspeed launcher); for several GPUs "
+            "use the library's own distributed scripts (its DeepSpeed / ZeRO variant with a deepspeed_config, where "
+            "it ships one) or a library release that supports multi-GPU.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
