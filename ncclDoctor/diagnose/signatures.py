@@ -3894,6 +3894,14 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        r"\bmodule 'torch\._C' has no attribute '_cuda_(?:setDevice|getDevice|getDeviceCount|init|"
                        r"synchronize|getCurrentStream|emptyCache|isDriverSufficient|getArchFlags)')|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
+                       # Horovod's own ops given GPU tensors by a Horovod built without CUDA (horovod/torch's
+                       # ready_event.cc: "Requested ReadyEvent with GPU device but not compiled with CUDA."): the
+                       # collective library every rank installed alike has no GPU operations -- the shared install
+                       # (lead rules AF (2), Q; round 95's once-for-all-29), config, no rank, however one rank's
+                       # mpirun tag shows it
+                       r"(?P<hvd>\bRequested \w{1,24} with GPU device but not compiled with CUDA\b|"
+                       r"\bHorovod (?:was |is |has )?not (?:been )?(?:compiled|built) with (?:CUDA|GPU|NCCL) "
+                       r"support\b)|"
                        # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
                        # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and
                        # the MPI install every rank shares, config, no rank
