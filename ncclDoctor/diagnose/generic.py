@@ -242,7 +242,13 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      re.compile(r"(?i)environment variable '?\w+'? (?:expected|is not set|not set|must be set|is required)|"
                 r"KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_HOST|"
                 r"MASTER_PORT|GROUP_RANK|NODE_RANK|SLURM_\w+|OMPI_COMM_WORLD_\w+|PMI_\w+)'|"
-                r"default process group (?:has not been|is not|was not) initiali[sz]ed"),
+                r"default process group (?:has not been|is not|was not) initiali[sz]ed|"
+                # a framework's own wrapper of that check, naming the world size the launcher gave it (composer's
+                # dist utilities: "The world_size(8) > 1, but the distributed package is not available or has not
+                # been initialized"): WORLD_SIZE from the launch, no process group created in the process -- the
+                # same for every process (lead rules BL (4), Q; round 95's diffusion-22)
+                r"\bdistributed (?:package|runtime) (?:is not available or )?(?:has not been|is not|was not) "
+                r"initiali[sz]ed"),
      "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
      "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
      "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU, "
@@ -252,7 +258,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "for each process, or set them yourself (export RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: the env:// launch "
      "variables); call torch.distributed.init_process_group before any collective or other distributed call "
      "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper; call init_process_group before "
-     "training), and for a single-process run guard "
+     "training) -- or the framework's own initializer where its utilities are used outside its trainer "
+     "(composer.utils.dist.initialize_dist, deepspeed.init_distributed) -- and for a single-process run guard "
      "distributed calls with dist.is_initialized() or turn the distributed path off (--world-size 1 / disable "
      "distributed mode)."),
     # torch.distributed.rpc's own check before any RPC ("RPC has not been initialized. Call

@@ -3345,6 +3345,18 @@ R_SETTINGS_REFUSED = re.compile(
     r"\b(?:can't|cannot|can not) (?:train|be used|run)[^\n]{0,120}?\bin any distributed mode")
 # the kind of check it is, for its fix: the device each process uses, or a model loaded across devices
 R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
+# A framework's own check refusing to run multi-GPU or distributed at all ("ValueError: Multi-gpu and distributed
+# training is currently not supported.", FastDP's trainer; "X does not support multi-GPU training"): the code path
+# has no distributed mode, and every process started with several GPUs visible (or under a launcher) meets the same
+# check (lead rules W, U (2), BQ (3); round 95's fast-differential-privacy-32) -- config, no rank, its remedy one GPU.
+# Only the training / run as a whole refused, not one distributed feature ("distributed sampler is not supported")
+# nor distributed refused under one condition ("... is not supported on Windows", "with CPU offload").
+R_NO_MULTI_GPU = re.compile(
+    r"(?i)\b(?:multi-?gpu|multi-?node|multiple GPUs|distributed)(?: (?:and|or) (?:multi-?gpu|multi-?node|"
+    r"distributed))? (?:training|mode|inference|runs?|execution) (?:is|are) (?:currently |still |yet )?"
+    r"(?:not (?:yet )?supported|unsupported)\b(?! (?:on|with|for|when|in|by|under|using|without)\b)|"
+    r"\b(?:does|do) not (?:yet |currently )?support (?:multi-?gpu|multi-?node|multiple GPUs|distributed "
+    r"(?:training|mode|runs?))\b")
 # A framework's own check that two of the job's settings cannot be combined, as a statement with or without an
 # exception class before it (lead rule W): DeepSpeed's pipeline engine asserting "ZeRO-2 and ZeRO-3 are incompatible
 # with pipeline parallelism", "--fp16 and --bf16 are mutually incompatible", "sequence parallelism cannot be used
@@ -3888,6 +3900,14 @@ R_NO_NCCL = re.compile(r"Distributed package doesn't have NCCL built in|NCCL sup
                        r"\bmodule 'torch\._C' has no attribute '_cuda_(?:setDevice|getDevice|getDeviceCount|init|"
                        r"synchronize|getCurrentStream|emptyCache|isDriverSufficient|getArchFlags)')|"
                        r"(?P<lib>\bUnable to load (?:the )?NCCL library)|"
+                       # Horovod's own ops given GPU tensors by a Horovod built without CUDA (horovod/torch's
+                       # ready_event.cc: "Requested ReadyEvent with GPU device but not compiled with CUDA."): the
+                       # collective library every rank installed alike has no GPU operations -- the shared install
+                       # (lead rules AF (2), Q; round 95's once-for-all-29), config, no rank, however one rank's
+                       # mpirun tag shows it
+                       r"(?P<hvd>\bRequested \w{1,24} with GPU device but not compiled with CUDA\b|"
+                       r"\bHorovod (?:was |is |has )?not (?:been )?(?:compiled|built) with (?:CUDA|GPU|NCCL) "
+                       r"support\b)|"
                        # the mpi backend given GPU tensors with an MPI build that cannot carry them (ProcessGroupMPI.cpp
                        # "CUDA tensor detected and the MPI used doesn't have CUDA-aware MPI support"): the backend and
                        # the MPI install every rank shares, config, no rank

@@ -351,6 +351,9 @@ class NcclReaders:
         if m.group("arg"):  # the argument and the backend that refused it
             ev.data.update(what="backend_arg", arg=m.group("argname"), backend=m.group("argbackend"))
             return ev
+        if m.group("hvd"):  # Horovod built without its GPU operations (lead rule AF (2))
+            ev.data["what"] = "hvd_no_cuda"
+            return ev
         ev.data["what"] = ("library" if m.group("lib") else "backend" if m.group("backend") else
                            "cuda_mpi" if m.group("mpi") else "no_cuda" if m.group("nocuda") else m.group(0))
         if m.group("nocuda"):  # which device API the build lacks

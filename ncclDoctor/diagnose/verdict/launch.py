@@ -68,8 +68,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"argparse's '{'the following arguments are required' if e.data['missing'] else 'unrecognized arguments'}' "
         "(its usage error, exit code 2) names the argument. "
         "torch.distributed.launch of torch >= 2.0 passes --local-rank=N (older ones and DeepSpeed's launcher "
-        "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read "
-        "int(os.environ['LOCAL_RANK']) in the script, or accept both spellings "
+        "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read LOCAL_RANK from "
+        "os.environ (int(os.environ['LOCAL_RANK'])) in the script, or accept both spellings "
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
         "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch "
         "--use-env; --use_env on torch < 2.0, which passes no --local_rank either): a launcher / script argument "
@@ -1932,6 +1932,18 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "WORLD_SIZE, CUDA_VISIBLE_DEVICES) really reach the launcher (exported, or on its command line).")
             + " Then relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.R_NO_MULTI_GPU.search(said):  # the code path has no distributed mode at all (lead rules W, U (2), BQ (3))
+        return Verdict(
+            "config",
+            f"the job stopped on a framework's own check that refuses multi-GPU / distributed runs, {text[:300]} "
+            f"({e.where}): this code path has no distributed mode, and every process started with several GPUs "
+            "visible (or by a distributed launcher) meets the same check -- a launch setting, no rank's fault",
+            "Multi-GPU / distributed training is not supported by this trainer: run on a single GPU "
+            "(CUDA_VISIBLE_DEVICES=0, so the framework counts n_gpu=1), launched with plain python, not "
+            "torchrun/distributed (no torch.distributed.launch, accelerate or deepspeed launcher); for several GPUs "
+            "use the library's own distributed scripts (its DeepSpeed / ZeRO variant with a deepspeed_config, where "
+            "it ships one) or a library release that supports multi-GPU.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the job stopped on a framework's own check of its settings, {text[:300]} ({e.where}): the settings every "
@@ -3451,6 +3463,19 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "libnccl2 package; make libnccl.so.2 findable (LD_LIBRARY_PATH, ldconfig -p | grep nccl) and keep the "
             "CUDA/cuDNN/NCCL versions the framework was built for.",
             "high", [], [lib.brief()], job_wide=True)
+    hvd = next((e for e in evs if e.data.get("what") == "hvd_no_cuda"), None)
+    if hvd is not None:  # Horovod installed without CUDA, given GPU tensors (lead rules AF (2), Q): the shared install
+        return Verdict(
+            "config",
+            "Horovod was given GPU tensors and the installed Horovod was built without CUDA "
+            f"('{strip_prefixes(hvd.text).strip()[:160]}', {hvd.where}): its collectives have no GPU operations, "
+            "and every rank runs that same install -- the rank whose traceback is shown is no culprit",
+            "Horovod built without CUDA: reinstall Horovod with GPU support -- with the CUDA toolkit / nvcc visible "
+            "when building Horovod, HOROVOD_GPU_OPERATIONS=NCCL HOROVOD_WITH_PYTORCH=1 pip install --no-cache-dir "
+            "horovod (the no-cache build, so pip does not reuse a CPU-only wheel), against the torch and CUDA the job "
+            "runs; horovodrun --check-build must list NCCL among its tensor operations on every node. Then "
+            "relaunch every rank.",
+            "high", [], [hvd.brief()], job_wide=True)
     mpi = next((e for e in evs if e.data.get("what") == "cuda_mpi"), None)
     if mpi is not None:  # the mpi backend given GPU tensors, its MPI build not CUDA-aware (lead rule Q's last sentence)
         return Verdict(
