@@ -19,6 +19,9 @@ Hosts, paths and numbers are made up.
 """
 from __future__ import annotations
 
+import base64
+import json
+
 from tests.conftest import verdict_accused as _verdict
 
 _FRAMES = (
@@ -46,3 +49,30 @@ def test_a_size_check_with_no_parallel_size_under_a_padded_label_is_not_the_layo
             "(4).\n")
     v, acc = _verdict(tmp_path, text)
     assert not acc and "parallel layout" not in v["summary"] and "tensor_model_parallel_size" not in v["fix"], v
+
+
+def _runner(hosts: dict, args: str = "") -> str:
+    b64 = base64.urlsafe_b64encode(json.dumps(hosts).encode()).decode()
+    return ("[2024-03-02 10:11:12,345] [WARNING] [runner.py:203:fetch_hostfile] Unable to find hostfile, will "
+            "proceed with training with local resources only.\n"
+            "[2024-03-02 10:11:12,351] [INFO] [runner.py:570:main] cmd = /usr/bin/python3 -u -m "
+            f"deepspeed.launcher.launch --world_info={b64} --master_addr=127.0.0.1 --master_port=29500{args}\n")
+
+
+def test_a_deepspeed_model_parallel_size_larger_than_the_world_info_is_config(tmp_path):
+    text = ("deepspeed --master_port 29500 --hostfile hostfile train_sat.py --model-parallel-size 2 "
+            "--train-iters 100\n" + _runner({"node7": [0]}))
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+    assert "world size divisible by" in v["fix"] and "model-parallel-size" in v["fix"], v
+    # the runner's own line carrying the script's arguments: the same reading
+    v, acc = _verdict(tmp_path, _runner({"localhost": [0, 1, 2, 3, 4, 5]},
+                                        " train.py --tensor-model-parallel-size 4 --bf16"))
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+
+
+def test_a_deepspeed_model_parallel_size_the_world_divides_is_no_fault(tmp_path):
+    text = ("deepspeed --master_port 29500 --hostfile hostfile train_sat.py --model-parallel-size 2 "
+            "--train-iters 100\n" + _runner({"localhost": [0, 1, 2, 3]}))
+    v, _ = _verdict(tmp_path, text)
+    assert v["cause"] != "config", v
