@@ -101,7 +101,7 @@ SPAWN_NO_MAIN_GUARD_FIX = (
 # sizes on the same GPUs, so every one fails the check alike: config, no rank (lead rules W, AE, V (1), BF (3); round
 # 83's gpt-neox-757, lorax-150, xdit-492, mochi-xdit-5, tgi-3005). A size alone, or a relation with no parallel size
 # beside it ("must be divisible by 8" of a batch), is not read so.
-_PAR_SIZE = (r"(?:\b[A-Za-z]{0,20}[_ -]?parallel[_ -](?:world[_ ])?(?:size|degree)\b|"
+_PAR_SIZE = (r"(?:\b[A-Za-z]{0,20}[_ -]?(?:model[_ -])?parallel[_ -](?:world[_ ])?(?:size|degree)\b|"
              r"\b(?:pp|mp|tp|cp|sp|ep|dp)_(?:size|degree)\b|\bnum[_-]?shards?\b|\bworld[_ ]size\b)")
 _PAR_FIT = (r"(?:\bmust (?:be (?:divisible|equal|a multiple)|divide)\b|"
             r"\bis not (?:divisible|a whole number|a multiple)\b|\bnot (?:be )?(?:evenly )?divisible\b)")
@@ -125,7 +125,8 @@ PARALLEL_UNFIT = (
     "launched with against the GPUs it got, or against a dimension they split -- a setting every process shares")
 PARALLEL_UNFIT_FIX = (
     "Make the parallel layout fit: the parallel sizes the launch arguments and the config set (tensor / pipeline / "
-    "model parallel size, the sequence parallel degree -- ulysses, ring, CFG, context parallel (cp_size) --, a "
+    "model parallel size -- Megatron's tensor_model_parallel_size, pipeline_model_parallel_size --, the sequence "
+    "parallel degree -- ulysses, ring, CFG, context parallel (cp_size) --, a "
     "server's num_shard / NUM_SHARD) must multiply to the number of GPUs the job runs on (nproc_per_node x nnodes, "
     "N_GPUS; the GPUs CUDA_VISIBLE_DEVICES / NVIDIA_VISIBLE_DEVICES expose, which a container sees only through "
     "--gpus), with the data parallel size the whole number left over, and each size must divide the dimension it "
@@ -518,6 +519,9 @@ R_HOST_LABEL = re.compile(r"^(?:(?:\d{1,5}|[A-Za-z0-9][\w.\-]{0,62}\d[\w.\-]{0,6
                           r"|\(pid=\d{1,10}(?:, ip=[\d.]{7,15})?\) (?=\S))")
 
 
+_R_SRUN_PADDED = re.compile(r"^ {1,4}\d{1,5}: (?=\S)")
+
+
 # an exception's class, then blanks, then its colon ("RuntimeError    : Variable._execution_engine.run_backward(  #
 # ...passExpected to mark a variable ready only once."): two processes' stderr interleaved as both ended their
 # tracebacks at once -- one's class, the other's frame-line indentation, the first's ": ", the other's source line run
@@ -536,6 +540,10 @@ def exception_line(body: str) -> re.Match | None:
     if m is None and body[:1] in (" ", "\t"):
         m = R_EXC_TAIL.match(body.lstrip())
     if m is None and (": " in body or body[:5] == "(pid=") and (h := R_HOST_LABEL.match(body)):
+        m = R_EXC_TAIL.match(body[h.end():])
+    if m is None and body[:1] == " " and (h := _R_SRUN_PADDED.match(body)):
+        # srun -l's label padded to the width of the job's last task number (" 0: " beside "10: "; round 95's
+        # bionemo-recipes-814, 16 tasks): the same label, read the same way
         m = R_EXC_TAIL.match(body[h.end():])
     if m is None and body[:14] == 'ErrorMessage "':
         # SageMaker's ExecuteUserScriptError quoting the user script's first error line ('ErrorMessage "RuntimeError:

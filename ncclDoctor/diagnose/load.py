@@ -335,6 +335,9 @@ SNIFF = 8192
 #   world_info=  DeepSpeed's runner's command line ("cmd = python -u -m deepspeed.launcher.launch --world_info=<base64>
 #             --master_addr=..."): the hosts and workers of the job, which name the lone worker whose signal a caller's
 #             "exited with non-zero status 249" passes on (parse._ds_runner, lead rules M, F); no other word is in it
+#   deepspeed --  DeepSpeed's runner invoked with its options ("deepspeed --hostfile hostfile train.py
+#             --model-parallel-size 4"): a model-parallel size its runner's world_info then cannot hold
+#             (readers.settings._ds_parallel, lead rules V (1), AE; round 95's cogvlm-89)
 #   distributed.initialize(  a traceback's (or a pasted script's) code line calling JAX's set-up,
 #             jax.distributed.initialize(coordinator_address=..., num_processes=N, process_id=I): literal settings that
 #             cannot form the world a coordination barrier waits for (parse._world_call, lead rule AE)
@@ -885,7 +888,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
-            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"has failed.",
+            b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"deepspeed --", b"has failed.",
             b"accelerate: ", b"command not found: ", b"t pickle", b"Enter your choice",
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",

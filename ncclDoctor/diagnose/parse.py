@@ -655,6 +655,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._node_index: tuple[int, int] | None = None  # (line, index) of a command's --shard_id etc. (_node_url)
         self._announced_unfit = False  # a rank announced past that world was kept aside
         self._parallel_unfit = False  # a model-parallel size that world does not divide was kept aside
+        self._ds_par: tuple[str, int] | None = None  # a DeepSpeed command's model-parallel size (_ds_parallel)
         self._timed_out = False  # a watchdog timeout of this file read: NCCL's return codes after it are its abort's
         # the processes (host, pid) of this file whose communicator's 'Abort COMPLETE' was printed: their later INFO
         # return codes are that abort's teardown (the proxy's and bootstrap's sockets closed under their threads)
@@ -1884,6 +1885,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._misplaced_opt = (m.group("script"), flag)
         if "--nproc" in body or "distributed init (" in body or (self._cmd is not None and self._cmd["open"]):
             self._launch_world(lineno, text, body)
+        if not self._parallel_unfit and (("parallel" in body and "deepspeed" in body) or "world_info=" in body):
+            self._ds_parallel(lineno, text, body)
         if self._cfg_script is not None and S.R_LAUNCH_CMD_HEAD.match(body):
             self._cfg_script = None  # a later launch command: the script argument was another run's (finding 8)
         if "-config" in body and (cs := S.R_CONFIG_ARG_SCRIPT.search(body)) and S.R_LAUNCH_CMD_HEAD.match(body):

@@ -4140,8 +4140,12 @@ R_ARG_WORLD_SIZE = re.compile(r"--(?:distributed[-_])?world[-_]size[= ]['\"]?(\d
 # "context_parallel_size=2"): the trainer builds a device mesh over the world with that dimension, so a world it does
 # not divide (fewer processes than the size, or not a multiple of it) cannot be built (readers.settings._launch_world,
 # verdict.world.world_unfit, lead rules V (1), AF (1), AE). Group name, size.
-R_ARG_PARALLEL_SIZE = re.compile(r"(?:^|[\s.'\"-])(?P<name>(?:ulysses_)?(?:sequence|context|tensor|pipeline)[_-]"
-                                 r"(?:model[_-])?parallel[_-]size)(?:=|\s+)['\"]?(?P<size>\d{1,5})\b")
+# Megatron's / SwissArmyTransformer's "--model-parallel-size 4" too: the tensor-parallel group every process joins.
+R_ARG_PARALLEL_SIZE = re.compile(r"(?:^|[\s.'\"-])(?P<name>(?:(?:ulysses_)?(?:sequence|context|tensor|pipeline)[_-]"
+                                 r"(?:model[_-])?|model[_-])parallel[_-]size)(?:=|\s+)['\"]?(?P<size>\d{1,5})\b")
+# DeepSpeed's runner invoked on a user script ("deepspeed --master_port 16666 --hostfile hostfile finetune.py ...
+# --model-parallel-size 4"): the command whose resources its runner's --world_info then lists (_ds_parallel)
+R_DS_USER_CMD = re.compile(r"(?:^|[\s;&|`'\"/])deepspeed\s[^\n]{0,2000}?\.py\b")
 # (also the name in lower case, "cuda_visible_devices=2,4 bash train.sh": environment names are case-sensitive, so it
 # sets a variable nothing reads -- round 79's libai-415)
 R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_]{1,48}|cuda_v[a-z_]{1,48})="

@@ -6,11 +6,14 @@ which ``LineParser.__init__`` declares and documents."""
 
 from __future__ import annotations
 
+import base64
 import ipaddress
+import json
 import re
 
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.generic import exception_line, is_failure_line
+from ncclDoctor.diagnose.readers.common import _hosts_gpus
 from ncclDoctor.diagnose.signatures import Event
 
 
@@ -606,6 +609,40 @@ class SettingsReaders:
         cmd["open"] = lineno if body.rstrip().endswith("\\") and lineno - cmd["line"] < 32 else 0
         if cmd["open"]:
             self._follow = max(self._follow, 1)  # the command goes on, on a line that may hold no trigger word
+
+    def _ds_parallel(self, lineno: int, text: str, body: str) -> None:
+        """DeepSpeed's runner started on a user script with a model-parallel size (R_DS_USER_CMD with
+        R_ARG_PARALLEL_SIZE: "deepspeed --hostfile hostfile finetune.py --model-parallel-size 4"), then its own command
+        line's --world_info ({host: [GPU ids]}, one worker a GPU, R_DS_WORLD_INFO): the world it launched. A size that
+        world does not divide (fewer GPUs than one model-parallel group) cannot be set up, whatever error follows --
+        kept aside as _launch_world's parallel_unfit (lead rules V (1), AA (1), AE; round 95's cogvlm-89: size 4 on
+        {"localhost": [0]}); the runner's own line carries the script's arguments after it too. A size with no runner
+        line after it, or a world_info that does not decode, is not read."""
+        if "world_info=" not in body:
+            if not is_failure_line(body) and S.R_DS_USER_CMD.search(body) and (
+                    ps := S.R_ARG_PARALLEL_SIZE.search(body)):
+                self._ds_par = (ps.group("name"), int(ps.group("size")))
+            return
+        w = S.R_DS_WORLD_INFO.search(body)
+        if w is not None and self._ds_par is None and (ps := S.R_ARG_PARALLEL_SIZE.search(body, w.end())):
+            self._ds_par = (ps.group("name"), int(ps.group("size")))  # the user script's arguments the runner passes
+        if w is None or self._ds_par is None:
+            return
+        b64 = w.group(1)
+        try:
+            hosts = _hosts_gpus(json.loads(base64.urlsafe_b64decode(
+                b64.replace("+", "-").replace("/", "_") + "=" * (-len(b64) % 4))))
+        except (ValueError, TypeError):
+            hosts = None
+        name, size = self._ds_par
+        self._ds_par = None
+        world = sum(len(g) for g in hosts.values()) if hosts else 0
+        if world and size > 1 and world % size and len(self.aside) < 8:
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the runner's command line, not a process's own line
+            ev.data.update(parallel_unfit=(name, size, world), ds_hosts={h: g[:64] for h, g in list(hosts.items())[:8]})
+            self.aside.append(ev)
+            self._parallel_unfit = True
 
     def _warn_site(self, lineno: int, text: str, body: str) -> None:
         """Lead rule AJ (1), two NCCL builds shown: the same NCCL WARN message printed from one source file on one

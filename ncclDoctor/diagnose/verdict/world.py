@@ -772,6 +772,25 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
     par = next((e for e in evs if e.data.get("parallel_unfit")), None)
     if par is not None and not calls and not failed:  # lead rules V (1), AF (1), AE: a mesh the world cannot hold
         name, size, world = par.data["parallel_unfit"]
+        hosts = par.data.get("ds_hosts")
+        if hosts is not None:  # DeepSpeed's runner: its --world_info lists the GPUs it launched, one worker each
+            shown = ", ".join(f"{h}: {g}" for h, g in hosts.items())[:160]
+            return Verdict(
+                "config",
+                f"the deepspeed command gives the trainer {name}={size}, and DeepSpeed's runner then launched "
+                f"--world_info {{{shown}}} ('{par.text.strip()[:120]}'): a world of {world} GPU worker(s), which "
+                f"a model-parallel group of {size} cannot be built from"
+                + (" -- fewer GPUs than one group needs" if world < size else " (the world is not divisible by it)")
+                + "; the launch settings every worker shares (the hostfile / CUDA_VISIBLE_DEVICES / --num_gpus the "
+                "runner took its resources from), not a rank's fault",
+                "The model-parallel size must fit the world size: make the world size divisible by the model "
+                f"parallel size -- launch at least {size} GPUs (a multiple of {size}) with deepspeed --num_gpus / "
+                "--include localhost:0,1,... or a hostfile whose slots match the GPUs (a hostfile the runner cannot "
+                "find makes it use the local resources only: give its absolute path), with CUDA_VISIBLE_DEVICES "
+                f"exposing them and LOCAL_WORLD_SIZE matching the GPUs launched -- or set {name} to a size that "
+                f"divides {world} (1 for a single GPU, no model parallelism); the hostfile / world_info the runner "
+                "prints shows the GPUs it found.",
+                "medium", [], [par.brief()], job_wide=True)
         return Verdict(
             "config",
             f"the launch command starts a world of {world} process(es) (--nproc_per_node x --nnodes) and gives the "
