@@ -738,12 +738,11 @@ class ExitReaders:
             self.queued.append(held[1])
             return
         if ev.kind == "cuda_oom" and ev.rank is None and lineno - held[0] <= 200:
-            # the child's own traceback ends in a CUDA OOM: that child ran out of memory on its own, process N (lead
-            # rules A, AL (2)); its GPU index names no other process (BX (1): the header's index is the OOM's
-            # traceback's, verdict.memory's owner readings defer to it)
+            # the child's own traceback ends in a CUDA OOM: its GPU index names no other process (BX (1): the header's
+            # index is the OOM's traceback's, verdict.memory's owner readings defer to it); whether the index is a
+            # rank stays rule Q's (the record is not queued here: spawn's nprocs decides)
             if ev.data.get("tb_rank") is None and held[1].data.get("local_rank") is not None:
                 ev.data["tb_rank"] = held[1].data["local_rank"]
-            self.queued.append(held[1])
             return
         if lineno - held[0] > 200 or ev.kind != "traceback_tail" or ev.data.get("settings") or ev.data.get("line"):
             return
