@@ -1781,6 +1781,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._main_first = (self._tb_heads[-1], lineno)
             if self._tb.func == "_process_data" and "dataloader" in ff.group(1):
                 self._follow = max(self._follow, 1)  # its code line ("data.reraise()") holds no trigger word
+            if "step" in self._tb.func or "backward" in self._tb.func:
+                self._tb.step = self._tb.step or S.R_STEP_FRAME.search(self._tb.func) is not None
+            if "parallel" in ff.group(1) and S.R_DP_FRAME.search(ff.group(1)):
+                self._tb.dp = True  # DataParallel's machinery: one process, its GPUs' replicas (crash reader: dp)
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
                     pk.group("pkg") not in self._tb.pkgs) and len(self._tb.pkgs) < 16:
                 self._tb.pkgs.append(pk.group("pkg"))
@@ -1793,6 +1797,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._tb.frame = (lineno, self._tb.frame[1])
         elif lineno == self._tb.frame[0] + 1:
             self._tb.code = body.strip()[:200]  # the frame's code line (crash reader: frame_code)
+            if ("backward(" in body or ".step(" in body) and S.R_STEP_CODE.search(body):
+                self._tb.step = True  # the job's own code calling a backward pass or an optimizer step
             if self._tb.func == "_process_data" and "dataloader" in self._tb.frame[1] and ".reraise()" in body:
                 self._loader_reraise(lineno, text)  # the DataLoader's own frame re-raising: its "data.reraise()"
             if self._mp_call is not None and self._mp_call[0] == lineno - 1:

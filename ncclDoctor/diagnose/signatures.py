@@ -1377,16 +1377,22 @@ R_VLLM_LOG_HEAD = re.compile(r"\b(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d
 # (multiproc_worker_utils: "Exception in worker VllmWorkerProcess while processing method init_device: ...")
 R_VLLM_WORKER_LINE = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) |Exception in worker VllmWorkerProcess while "
                                 r"processing method")
-# torch < 2.1's OOM text: "(GPU 0; 44.55 GiB total capacity; 8.72 GiB already allocated; 34.56 MiB free; [15.77 GiB
-# allowed; ]8.79 GiB reserved in total by PyTorch)": what this process's allocator holds and what is still free; the
-# rest of the GPU is held by other processes (or by this one's CUDA context and non-PyTorch allocations)
-R_OOM_OLD_SPLIT = re.compile(r"\(GPU \d{1,3}; ([\d.]{1,12} [KMGT]?i?B) total capacity; [^;()]{0,80}; "
-                             r"([\d.]{1,12} [KMGT]?i?B) free; (?:[^;()]{0,80}; )?([\d.]{1,12} [KMGT]?i?B) reserved in "
-                             r"total by PyTorch\)")
-# ... the same text's every figure with the GPU's index, read where the line was cut after its reserved figure (before
-# " by PyTorch)") too, and its oldest spelling "R cached" (torch <= 1.3): "(GPU N; T total capacity; A already
-# allocated; F free; [L allowed; ]R reserved in total": the failing process's own caching allocator on GPU N (lead
-# rule BX (1): verdict.memory._old_owner, _old_figures_fix)
+# torch < 2.1's OOM text, its every figure with the GPU's index: "(GPU N; T total capacity; A already allocated; F
+# free; [L allowed; ]R reserved in total by PyTorch)" -- read where the line was cut after its reserved figure (before
+# " by PyTorch)") too, and in its oldest spelling "R cached" (torch <= 1.3): what the failing process's own caching
+# allocator holds on GPU N and what is still free; the rest of the GPU is held by other processes (or by this one's CUDA
+# context and non-PyTorch allocations) (lead rule BX (1): verdict.memory._old_owner, _held_elsewhere, _old_figures_fix)
+# a frame file of DataParallel's own machinery (torch.nn.DataParallel: one process driving every GPU, a replica a thread
+# on each; DDP's nn/parallel/distributed.py is not one): the GPU index of an OOM in it is a replica's, not a process's
+R_DP_FRAME = re.compile(r"torch[/\\]nn[/\\]parallel[/\\](?:data_parallel|parallel_apply|replicate|scatter_gather)\.py")
+# torch's ExceptionWrapper text for an exception DataParallel's replica thread raised, re-raised in the one process
+R_DP_REPLICA = re.compile(r"\bCaught \w{1,80} in replica \d{1,3} on device \d{1,3}\b")
+# a traceback frame of a training step: its function a backward pass's (torch's backward / run_backward) or a step's
+# (an optimizer's step, a trainer's training_step / train_step / optimizer_step), or its code line calling one
+# ("loss.backward()", "optimizer.step()"): the job had started training when that traceback's error came
+R_STEP_FRAME = re.compile(r"^(?:_engine_run_backward|run_backward|backward|step|training_step|train_step|"
+                          r"optimizer_step|_?train_one_step|train_batch)$")
+R_STEP_CODE = re.compile(r"\.backward\(|\b(?:optimizer|optim|opt|scaler)\.step\(")
 R_OOM_OLD_FIGS = re.compile(r"\(GPU (\d{1,3}); ([\d.]{1,12} [KMGT]?i?B) total capacity; "
                             r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) already allocated; "
                             r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) free; (?:[\d.]{1,12} [KMGT]?i?B allowed; )?"

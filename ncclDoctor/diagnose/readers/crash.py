@@ -1360,31 +1360,36 @@ class CrashReaders:
         if m.group("lib"):  # a CUDA library's own allocation status (cuBLAS, cuDNN, nvJPEG...): memory._lib_alloc
             ev.data["lib_alloc"] = m.group("lib")
         g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)
+        f = None if g or "total capacity" not in text else S.R_OOM_OLD_FIGS.search(text)
         if g:  # which GPU, and what each process holds on it (see crash._gpu_owner)
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
                            alloc=_bytes(alloc.group(1)) if alloc else None,
                            procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
             if this is None and (held := _pid_holder(text, ev.data["alloc"], ev.data["procs"])):
                 ev.data["pid_own"] = held  # the one listed process is the raiser, its figures say (lead rule BA (2))
-            if ev.rank is None:  # its traceback: the ranked one it ends (no other header since), or one right below
-                head, rank = self._tb_rank
-                if rank is not None and 0 < lineno - head <= 400 and self._tb_heads and self._tb_heads[-1] == head:
-                    ev.data["tb_rank"] = rank
-                else:
-                    self._oom_open = (lineno, ev)
-            if this is None and len(self._body) >= 100 and self._body.rstrip()[-1:].isalnum():
-                # the line was cut before "this process has X memory in use" (a terminal's wrap that a launcher's
-                # prefix on every piece kept unwrap() from joining): its rest, on the next line, says who holds the GPU
-                self._oom_cut = (lineno, ev, self._body.rstrip())
-        elif "reserved in total" in text and (o := S.R_OOM_OLD_SPLIT.search(text)):
-            # the older text: what this process holds beside the GPU's capacity (verdict.memory._held_elsewhere)
-            ev.data.update(total=_bytes(o.group(1)), free=_bytes(o.group(2)), reserved=_bytes(o.group(3)))
-        if not g and "total capacity" in text and (f := S.R_OOM_OLD_FIGS.search(text)):
+        elif f:
             # the older text's GPU index with the failing allocator's own figures (lead rule BX (1)): in bytes, the
-            # request, the GPU's capacity, what this process's allocator holds allocated, what is free, what it reserves
+            # request, the GPU's capacity, what this process's allocator holds allocated, what is free, what it
+            # reserves ("cached" in torch <= 1.3) -- read once, by verdict.memory's _old_owner, _held_elsewhere and
+            # _old_figures_fix alike; "split_hint" where the message itself offers max_split_size_mb (torch >= 1.10)
             ev.data["old_figs"] = dict(gpu=int(f.group(1)), tried=_bytes(t.group(1)) if t else None,
                                        total=_bytes(f.group(2)), alloc=_bytes(f.group(3)), free=_bytes(f.group(4)),
-                                       reserved=_bytes(f.group(5)))
+                                       reserved=_bytes(f.group(5)), split_hint="max_split_size_mb" in text)
+        if self._tb.step and 0 < lineno - self._tb.frame[0] <= 8:  # its traceback runs through a training step
+            ev.data["in_step"] = True
+        if self._tb.dp and 0 < lineno - self._tb.frame[0] <= 8:
+            ev.data["dp"] = True  # its traceback runs through DataParallel: one process's replica, its GPU no process's
+        if (g or f) and ev.rank is None:  # its traceback: the ranked one it ends (no other header since), or one
+            # right below (the older text's GPU index no less than the newer's: lead rule BX (1) defers to it)
+            head, rank = self._tb_rank
+            if rank is not None and 0 < lineno - head <= 400 and self._tb_heads and self._tb_heads[-1] == head:
+                ev.data["tb_rank"] = rank
+            else:
+                self._oom_open = (lineno, ev)
+        if g and this is None and len(self._body) >= 100 and self._body.rstrip()[-1:].isalnum():
+            # the line was cut before "this process has X memory in use" (a terminal's wrap that a launcher's
+            # prefix on every piece kept unwrap() from joining): its rest, on the next line, says who holds the GPU
+            self._oom_cut = (lineno, ev, self._body.rstrip())
         if ev.rank is None:  # its next line may be the launcher's span field naming its process (S.R_FIELD_RANK)
             self._oom_field, self._follow = (lineno, ev), max(self._follow, 1)
         return ev

@@ -737,6 +737,13 @@ class ExitReaders:
             # AL (2); round 78's video_analyst-92); NCCL's peer-to-peer / IPC set-up stays rule V (2)'s platform
             self.queued.append(held[1])
             return
+        if ev.kind == "cuda_oom" and ev.rank is None and lineno - held[0] <= 200:
+            # the child's own traceback ends in a CUDA OOM: its GPU index names no other process (BX (1): the header's
+            # index is the OOM's traceback's, verdict.memory's owner readings defer to it); whether the index is a
+            # rank stays rule Q's (the record is not queued here: spawn's nprocs decides)
+            if ev.data.get("tb_rank") is None and held[1].data.get("local_rank") is not None:
+                ev.data["tb_rank"] = held[1].data["local_rank"]
+            return
         if lineno - held[0] > 200 or ev.kind != "traceback_tail" or ev.data.get("settings") or ev.data.get("line"):
             return
         what = f"{ev.data.get('type') or ''}: {ev.data.get('message') or ''}"

@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, root_not_shown, torn_down
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting, world_size
-from ncclDoctor.diagnose.signatures import R_VLLM_MP_WORKER, Event
+from ncclDoctor.diagnose.signatures import R_DP_REPLICA, R_VLLM_MP_WORKER, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what, place
 
@@ -49,7 +49,7 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if every:
         ranks = []  # lead rule J: every rank of the job ran out alike, no rank is the culprit
     also = [r for r in ranks if r not in oom]
-    owner = "" if ranks else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c)
+    owner = "" if ranks or _data_parallel(c) else (_gpu_owner(c) or _tb_agrees(c) or _pid_owner(c)
                               or ("" if _field_rank(c) is not None else _old_owner(c)))  # the span field first
     if owner:
         d0 = c.samples["cuda_oom"][0].data
@@ -81,7 +81,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         retried + engine + ("Every rank needs less memory: lower the batch size (per GPU) or the sequence / context "
                             "length on all of them, or spread the work over more GPUs. " if every or beside else "")
         + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
-        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation; check nvidia-smi for another "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation (torch >= 2.1); check nvidia-smi for "
+        "another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
         "the model loads (from_pretrained / load_model in the traceback, before any step) means the model itself does "
@@ -166,9 +167,8 @@ def _held_elsewhere(c: Collected) -> str:
     processes on that GPU -- most often the job's other ranks landing on GPU 0 because the device is not set per local
     rank -- not by the model or batch of this one (which does not name the rank: lead rule U (3))."""
     for e in c.samples.get("cuda_oom", []):
-        d = e.data
-        if d.get("total") and d.get("reserved") is not None and (
-                d["reserved"] + (d.get("free") or 0)) < _ELSEWHERE * d["total"]:
+        d = e.data.get("old_figs")
+        if d and d["total"] and d["reserved"] + d["free"] < _ELSEWHERE * d["total"]:
             gib = 2 ** 30
             return (f"The failing process reserves only {d['reserved'] / gib:.2f} GiB of the GPU's "
                     f"{d['total'] / gib:.2f} GiB and almost nothing is free: other processes hold the rest "
@@ -185,21 +185,30 @@ _R_RUNTIME_OOM = re.compile(r"\bCUDA [Ee]rror: out of memory")
 def _runtime_oom(c: Collected) -> str:
     """The fix's words for a bare "CUDA error: out of memory" (the CUDA runtime's own error code, no "Tried to
     allocate" and no figures: not PyTorch's caching allocator running out, which spells its "CUDA out of memory." with
-    the request): the process's CUDA context or an allocation outside the allocator found the device already full --
-    other processes hold it, or every process of the job was put on the same GPU (round 94's monai-5831, a
-    distributed test's first tensor on its device). '' for an OOM with the allocator's text, or a library's or an
-    engine's own (their own fix words)."""
-    evs = c.samples.get("cuda_oom", [])
-    if not any(_R_RUNTIME_OOM.search(e.text) and "Tried to allocate" not in e.text and not e.data.get("lib_alloc")
-               and not e.data.get("runtime_alloc") for e in evs):
+    the request): an allocation outside the allocator (the process's CUDA context, a cuBLAS / cuDNN workspace, NCCL's
+    buffers) found the device already full. Where its traceback runs through a training step (a backward pass, an
+    optimizer's step: readers.crash "in_step") the job was past start-up: this process's own cache filling the GPU
+    leaves the library no room. Else (before any step shown) other processes hold the GPU, or every process of the
+    job was put on the same GPU (round 94's monai-5831, a distributed test's first tensor on its device): set_device
+    per local rank. '' for an OOM with the allocator's text, or a library's or an engine's own (their own fix
+    words)."""
+    evs = [e for e in c.samples.get("cuda_oom", []) if _R_RUNTIME_OOM.search(e.text) and "Tried to allocate" not in
+           e.text and not e.data.get("lib_alloc") and not e.data.get("runtime_alloc")]
+    if not evs:
         return ""
-    return ("A bare 'CUDA error: out of memory' is the CUDA runtime's own error, not the caching allocator's "
-            "'Tried to allocate': creating the process's CUDA context or an allocation outside the allocator found "
-            "the GPU already full -- other processes hold its memory (nvidia-smi: free the GPU, or run on one with "
-            "free memory; run distributed tests alone, not beside other GPU tests), or every process sits on the "
-            "same GPU: call torch.cuda.set_device(rank) (device=cuda:local_rank) in each process before its first "
-            "CUDA call, or give each its own GPU with CUDA_VISIBLE_DEVICES; release memory between runs "
-            "(torch.cuda.empty_cache()). ")
+    said = ("A bare 'CUDA error: out of memory' is the CUDA runtime's own error, not the caching allocator's 'Tried "
+            "to allocate': an allocation outside the allocator (the CUDA context, a cuBLAS / cuDNN workspace, NCCL's "
+            "buffers) found the GPU already full")
+    if all(e.data.get("in_step") for e in evs):
+        return (said + " in the middle of a training step: usually this process's own cached memory fills the GPU "
+                "and leaves the library's workspace or NCCL's buffers no room -- leave headroom: lower the batch size "
+                "or sequence length, cap the cache (torch.cuda.set_per_process_memory_fraction(0.9)), smaller NCCL "
+                "buffers (NCCL_BUFFSIZE); check nvidia-smi for another process on that GPU. ")
+    return (said + ": before any step that is other processes holding its memory (nvidia-smi: free the GPU, or run "
+            "on one with free memory; run distributed tests alone, not beside other GPU tests), or every process "
+            "sitting on the same GPU: call torch.cuda.set_device(local_rank) in each process (local_rank = "
+            "int(os.environ['LOCAL_RANK']) under torchrun, the process index under mp.spawn) before its first CUDA "
+            "call, or give each its own GPU with CUDA_VISIBLE_DEVICES. ")
 
 
 def _lib_alloc(c: Collected) -> str:
@@ -429,7 +438,8 @@ def _pid_owner(c: Collected) -> str:
 
 # a launcher's or framework's unread line naming a numbered process that failed ("Shard 1 failed to start", "worker 3
 # died"): another process shown failing, which the GPU index of an OOM beside it does not name (lead rule BX (1))
-_R_OTHER_FAILED = re.compile(r"\b(?:[Ss]hard|[Rr]ank|[Ww]orker) ?(\d{1,5}) (?:failed|died|exited|crashed)\b")
+_R_OTHER_FAILED = re.compile(r"\b(?:[Ss]hard|[Rr]ank|[Ww]orker) ?(\d{1,5}) (?:failed|died|exited|crashed)\b|"
+                             r"\bProcess (\d{1,5}) terminated with\b")
 
 
 def _old_owner(c: Collected) -> str:
@@ -455,8 +465,10 @@ def _old_owner(c: Collected) -> str:
         return ""  # no such rank, or that rank's own lines show it waiting (a victim)
     if any(r != gpu and own_errors(st) for r, st in c.ranks.items()) or any(
             (e.rank if e.rank is not None else e.data.get("local_rank")) != gpu for e in failed_on_own(c)) or any(
-            (m := _R_OTHER_FAILED.search(e.text)) and int(m.group(1)) != gpu for e in c.unread):
-        return ""  # another process shown failing beside it (a launcher's "Shard 1 failed to start" included)
+            (m := _R_OTHER_FAILED.search(e.text)) and int(m.group(1) or m.group(2)) != gpu for e in c.unread):
+        return ""  # another process shown failing beside it (a launcher's "Shard 1 failed to start", spawn's
+        # "Process 2 terminated with the following error" header included)
+
     f = figs[0]
     return (f" on GPU {gpu}, whose memory the failing process's own allocator holds ({f['alloc'] / 2**30:.2f} GiB "
             f"allocated, {f['reserved'] / 2**30:.2f} GiB reserved of the {f['total'] / 2**30:.2f} GiB; no other "
@@ -464,10 +476,23 @@ def _old_owner(c: Collected) -> str:
             f"{gpu} of a job nothing says spans nodes is local rank {gpu}")
 
 
+def _data_parallel(c: Collected) -> bool:
+    """Lead rules AG, BX (1), U (3): the OOM raised inside torch.nn.DataParallel -- its traceback through DataParallel's
+    own frames (readers.crash: "dp"), or torch's re-raise "Caught X in replica N on device N" -- is one process
+    driving every GPU, each replica a thread of it: the GPU index names a replica's device, not a process (no local
+    rank N), so no owner reading of the index applies (a world of one, no launcher record: nobody named)."""
+    evs = c.samples.get("cuda_oom", [])
+    return any(e.data.get("dp") for e in evs) or any(
+        "in replica" in x.text and R_DP_REPLICA.search(x.text) for x in list(c.exceptions) + list(c.unread) + evs)
+
+
 def _old_figures_fix(c: Collected) -> str:
     """The fix's words torch 1.x's OOM figures add (lead rule BX (1)): one request larger than the whole GPU (S > T)
     is the batch's (or one op's) peak itself, no allocator setting helps; the allocator's reserved-but-unallocated
-    memory (R - A) at least the request (S) is fragmentation, which the allocator's split setting addresses."""
+    memory (R - A) at least the request (S) is fragmentation, which the allocator's split setting addresses -- named as
+    a setting only where the message itself offers it ("... try setting max_split_size_mb": torch >= 1.10, data
+    "split_hint"); an older torch (its "reserved in total" without the hint, or "cached", torch <= 1.3) ignores
+    PYTORCH_CUDA_ALLOC_CONF, so it is an upgrade there; expandable_segments only from torch 2.1."""
     for e in c.samples.get("cuda_oom", []):
         f = e.data.get("old_figs")
         if not f or not f["tried"]:
@@ -479,10 +504,14 @@ def _old_figures_fix(c: Collected) -> str:
                     "the one op allocating it must shrink -- reduce the batch size / max tokens, chunk or shard that "
                     "op (model/tensor parallelism or FSDP); no allocator setting helps. ")
         if f["reserved"] - f["alloc"] >= f["tried"] > 0:
-            return (f"The allocator holds {(f['reserved'] - f['alloc']) / gib:.2f} GiB reserved but unallocated, more "
-                    f"than the {f['tried'] / gib:.2f} GiB asked: fragmentation -- set "
-                    "PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 (expandable_segments:True on torch >= 2.0), and "
-                    "lower the peak batch (batch size, gradient checkpointing). ")
+            said = (f"The allocator holds {(f['reserved'] - f['alloc']) / gib:.2f} GiB reserved but unallocated, "
+                    f"more than the {f['tried'] / gib:.2f} GiB asked: fragmentation -- ")
+            if f.get("split_hint"):  # the message's own hint: this torch (>= 1.10) reads max_split_size_mb
+                return (said + "set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 (expandable_segments:True "
+                        "instead on torch >= 2.1), and lower the peak batch (batch size, gradient checkpointing). ")
+            return (said + "upgrade torch (>= 1.10) for PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb (this torch's "
+                    "message offers no such setting; older releases ignore the variable), or lower the peak batch "
+                    "(batch size, gradient checkpointing). ")
     return ""
 
 
