@@ -188,6 +188,27 @@ def _stack_names_deepspeed(lines: list[str], at: int) -> bool:
     return any("deepspeed" in t.lower() for t in lines[at + 1:])
 
 
+def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
+    """The traceback frames at the end of ``tail`` (the input's last lines above its exception line), innermost
+    first: (file, function, the code line under the frame), up to the first line that is neither a frame nor a
+    frame's code line or caret marks (parse.input_tail's tail_frames)."""
+    lines = [_tail_line(raw).strip() for raw in tail]
+    out: list[tuple[str, str, str]] = []
+    code = ""
+    for t in reversed(lines):
+        if not t or not t.strip("^~ "):
+            continue  # a blank line, or Python 3.11's caret marks under a code line
+        fr = S.R_PY_FRAME_FILE.search(t) if 'File "' in t else None
+        if fr is not None and S.R_PY_FRAME_END.search(t):
+            out.append((fr.group(1), t.rpartition(", in ")[2].strip(), code))
+            code = ""
+        elif not code and not S.R_EXC_TAIL.match(t) and "Traceback (most recent call last)" not in t:
+            code = t  # the code line of the frame above it
+        else:
+            break
+    return out
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -865,6 +886,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (HF datasets' load_dataset -> builder -> _split_generators): marked on it (verdict.unread's data-files
             # fix). The lines are joined with nothing between: a frame a hard wrap broke reads whole again
             self._last_tail.data["data_files"] = True
+        if self._last_tail is not None and self._last_tail.where == f"{self.path}:{shown[0][0]}":
+            # the paste ends in that exception: the frames right above it among the input's last lines, innermost
+            # first -- read here too where the paste starts below the traceback's header, which the stream's frame
+            # reading needs (verdict.library_builds: an installed framework's own code raising; round 95's musetalk-361)
+            self._last_tail.data["tail_frames"] = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
             # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
             # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on

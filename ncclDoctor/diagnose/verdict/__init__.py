@@ -24,7 +24,8 @@ fit); ``usage`` (invalid usage); ``transport`` (InfiniBand, OFI, shared memory, 
 ``timeouts`` (watchdog timeouts, a blocked watchdog); ``missing`` (a rank missing from a wait);
 ``early_exit`` (a rank gone while its peers wait); ``nccl`` (NCCL's other errors and WARNs);
 ``noise`` (benign noise, nothing failed, settle); ``layer_check`` (a library's check refusing a layer of
-the model every rank builds); ``tracker_setup`` (an experiment tracker's own
+the model every rank builds); ``library_builds`` (an installed library's own build or release failing alike on
+every rank); ``tracker_setup`` (an experiment tracker's own
 check or prompt); ``unread`` (a failure no family reads). ``base``
 holds ``Verdict`` and the helpers every family uses.
 """
@@ -122,6 +123,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _wrapper_internal,
 )
 from ncclDoctor.diagnose.verdict.layer_check import _layer_check
+from ncclDoctor.diagnose.verdict.library_builds import _framework_internal, _kernel_unregistered
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
     _dataloader,
@@ -246,7 +248,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _log_dir_missing, _ray_version_mismatch, _device_index_none,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
-    _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check,
+    _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check, _kernel_unregistered, _framework_internal,
     _entry_kwarg_refused, _torch_api_refused, _old_dist_api, _init_backend_unknown, _abstract_unbuilt,
     _module_missing, _optional_unbound, _usage_exit, _nccl_no_gpu_cut, _no_nccl, _nccl_dtype_unbuilt,
     _store_overcount, _preempted, _tiny_timeout,

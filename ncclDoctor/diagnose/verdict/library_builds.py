@@ -1,0 +1,155 @@
+"""An installed library's own build or release failing the job the same on every rank (lead rule AF (2)'s shared
+install, with rules BB (1), BV (4) and BW (2)): config, no rank, nobody innocent -- untagged, under one rank tag or
+under several alike.
+
+``_kernel_unregistered``: a compiled library's own C++ check (its source file and line, "Check failed: ...") finding
+no kernel configuration registered for what the job asks of it -- "No registered hparams found for
+meta:GemmMeta(dtype=...FP16..., arch=Sm80, ...)" (round 95's flux-121): the library's build has nothing for this GPU
+architecture / dtype combination, which every rank shares (rules AF (2), BV (4)'s build for the GPU; rule J for the
+ranks failing alike). Not read so: the same check text without the "nothing registered for" words (a C++ check on
+the job's own values: read by its own rules), a CUDA or NCCL failure shown beside it.
+
+``_framework_internal``: the one error shown is a plain Python indexing error (IndexError / KeyError, no raise or
+assert of the library's own) on the code line of an installed training framework's own runtime, the innermost two
+frames shown both inside it -- DeepSpeed's engine / ZeRO optimizer indexing its own bookkeeping
+("bucket.buffer[bucket.index]" in stage_1_and_2.py's reduce_ipg_grads: round 95's musetalk-361): the installed
+release's code every rank runs alike in the same step, config (rules AF (2), BB (1), BW (2)), its fix the
+framework's release and its settings. Not read so: the framework's own raised check (ZeRO-3's "still have inflight
+params": rule BJ (2)'s unknown, round 93's ross3d-8), torch's own code indexing what the job's call hands it (round
+87's deepspeed-7672: unknown), the job's own frame innermost (round 91's mplug-docowl-82: unknown), a lone rank's
+exception with no frames shown (rules BG (4), BJ (2): trl-pr2600), a launcher's record naming a worker (rule A)."""
+
+from __future__ import annotations
+
+import re
+
+from ncclDoctor.diagnose.reason import Conclusion
+from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.launch import _one_error_alone, _run_failed
+
+# a compiled library's own check ("/mnt/flux/include/flux/op_registry.h:204 Check failed: visit_iter != ...",
+# glog / CHECK-macro style): its source file and line, then "Check failed:"
+_CPP_CHECK = re.compile(r"^(?P<src>[^\s:]{1,300}\.(?:h|hh|hpp|cc|cpp|cu|cuh|cxx)):\d{1,7}:? Check failed:")
+# what that check found: nothing registered for what was asked ("No registered hparams found for meta:GemmMeta(...)",
+# "no kernel registered for ...", "No implementation found for ...")
+_NOTHING_REGISTERED = re.compile(
+    r"\bNo registered [\w ]{1,40} found for\b|\bno (?:kernels?|implementations?|configs?|hparams) (?:registered|found)"
+    r" for\b", re.IGNORECASE)
+# the GPU architecture and the dtype the asked meta names ("arch=Sm80", "sm_80"; "a=FP16")
+_ARCH = re.compile(r"\barch=(\w{1,20})|\b([Ss]m_?\d{2,3}a?)\b")
+_DTYPE = re.compile(r"\b(?:a|dtype)=(FP16|BF16|FP32|FP8\w{0,6}|E4M3|E5M2|half|bfloat16|float16)\b", re.IGNORECASE)
+# the library a source path belongs to: the folder under include/ or src/ ("/mnt/flux/include/flux/op_registry.h":
+# flux), else an installed package's own folder
+_SRC_LIB = re.compile(r"(?:^|[/\\])(?:include|src|csrc)[/\\](?P<lib>[A-Za-z][\w-]{0,40})[/\\]")
+_PKG_LIB = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<lib>[A-Za-z][\w-]{0,40})[/\\]")
+
+
+def _lib_of(src: str) -> str:
+    m = _PKG_LIB.search(src) or _SRC_LIB.search(src)
+    return m.group("lib") if m else "the library"
+
+
+def _kernel_unregistered(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Every exception shown is one compiled library's check at one source line (a copy cut short counts: its text a
+    start of the whole one), and the whole text says nothing is registered for what the job asked (_NOTHING_REGISTERED),
+    with no NCCL, CUDA, timeout or connection failure shown: the library's build lacks this arch / dtype: config."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    if not excs or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    said = [str(e.data.get("message") or "") for e in excs]
+    heads = [_CPP_CHECK.match(m) for m in said]
+    if any(h is None for h in heads) or len({h.group("src") for h in heads if h}) != 1:
+        return None
+    whole = max(said, key=len)
+    if any(not whole.startswith(m) for m in said) or not _NOTHING_REGISTERED.search(whole):
+        return None
+    lib = _lib_of(heads[0].group("src"))
+    a = _ARCH.search(whole)
+    arch = (a.group(1) or a.group(2)) if a else ""
+    d = _DTYPE.search(whole)
+    dtype = d.group(1) if d else ""
+    what = ", ".join(x for x in (f"arch={arch}" if arch else "", f"dtype {dtype}" if dtype else "") if x)
+    ranks = sorted({e.rank for e in excs if e.rank is not None})
+    who = (f"ranks {', '.join(map(str, ranks))} fail alike on it" if len(ranks) >= 2
+           else "the process shown raising it is no culprit")
+    return Verdict(
+        "config",
+        f"{lib}'s own check found nothing registered for what the job asks of it ({excs[0].data['type']}: "
+        f"{whole[:160]}, {excs[0].where}): the installed {lib} build has no kernel configuration (its registered "
+        f"gemm hparams / tuning list) for this {what or 'GPU architecture / dtype'} -- the build and the GPU every "
+        f"rank shares, not one rank's fault; {who}",
+        f"Use a {lib} build for the GPU architecture the job runs on"
+        + (f" ({arch})" if arch else "")
+        + f": the {lib} build / version's supported dtype / arch combination has no entry for this config. Rebuild "
+        f"{lib} with the arch in its build and tuning list (its arch flags), or register or tune gemm hparams for "
+        "this config (the meta the message prints), or use a supported GPU for that op (the architecture the "
+        f"library targets, e.g. Hopper sm90), or a different gemm impl / dtype (bf16) that it registers; check the "
+        f"{lib} version's release notes for this architecture's support. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# an installed training framework's own runtime: DeepSpeed's engine, ZeRO optimizers, pipeline engine
+_FRAMEWORK_RUNTIME = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<lib>deepspeed)[/\\]runtime[/\\]")
+# a code line indexing state ("bucket.buffer[bucket.index].narrow(...)", "self.averaged_gradients[i]"): an attribute
+# subscripted, not a raise or an assert of the framework's own
+_STATE_INDEX = re.compile(r"\w\.\w{1,80}\[")
+_OWN_CHECK = re.compile(r"^(?:raise|assert)\b")
+
+
+def _frames(e) -> list[tuple[str, str, str]]:
+    """The innermost frames of the exception's traceback, innermost first: those above the paste's last line
+    (parse.input_tail's tail_frames), else the stream's innermost frame and its caller."""
+    tf = e.data.get("tail_frames")
+    if tf:
+        return [tuple(x) for x in tf]
+    f = e.data.get("frame_file")
+    if not f:
+        return []
+    out = [(str(f), str(e.data.get("frame_func") or ""), str(e.data.get("frame_code") or ""))]
+    if e.data.get("caller_file"):
+        out.append((str(e.data["caller_file"]), "", ""))
+    return out
+
+
+def _framework_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The one error shown (every traceback end says it, nothing else failed) is an IndexError / KeyError raised on a
+    code line that indexes state, its innermost two frames inside an installed framework's runtime
+    (_FRAMEWORK_RUNTIME), with no launcher record naming a worker: the framework's release, config, no rank."""
+    one = _one_error_alone(c)
+    if one is None or c.child_failures:
+        return None
+    excs, kind, message = one
+    if kind.rpartition(".")[2] not in ("IndexError", "KeyError"):
+        return None
+    if any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    fr = next((f for e in excs if len(f := _frames(e)) >= 2), None)
+    if fr is None:
+        return None
+    inner = [_FRAMEWORK_RUNTIME.search(f[0].replace("\\", "/")) for f in fr[:2]]
+    code = fr[0][2]
+    if any(m is None for m in inner) or not code or _OWN_CHECK.match(code) or not _STATE_INDEX.search(code):
+        return None
+    lib = inner[0].group("lib")
+    where = fr[0][0].replace("\\", "/").rpartition(f"/{lib}/")[2]
+    func = fr[0][1]
+    zero = "zero/" in where
+    return Verdict(
+        "config",
+        f"{lib}'s own runtime code raised {kind}: {(message or '')[:160]} ({where}, in {func}: '{code[:120]}', "
+        f"{excs[-1].where}): the installed {lib} release indexing its own bookkeeping"
+        + (" (ZeRO's gradient buckets / partitions)" if zero else "")
+        + ", code every rank runs alike in the same step, no check of the job's values -- the shared install and its "
+        "settings, not one rank's fault; the rank shown raising it is no culprit",
+        f"Check the {lib} version: upgrade or downgrade to a release without this bug in {func} (its issues / "
+        "release notes name it), with matching accelerate / DeepSpeed / torch versions"
+        + ("; change the ZeRO stage 2 overlap_comm / reduce bucket settings (overlap_comm false, "
+           "contiguous_gradients false, another reduce_bucket_size) or the zero stage (1 / 2 / 3) to step around it"
+           if zero else "; change the setting of that part of the engine in the DeepSpeed config to step around it")
+        + "; and make sure the loss has a gradient path to the trainable parameters (frozen parameters / "
+        "requires_grad consistency on every rank, no parameter left out of the backward; skip bad samples "
+        "consistently on every rank). Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
