@@ -1154,6 +1154,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # gathering or a file write (compute_metrics, save, log) runs no collective: the job's own (rule AL
                 # (2); review r2)
                 return S.DDP_EVAL, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
+            if code and S.R_TRAIN_LOOP_FRAME.search(f) and S.R_SITE_PACKAGE.search(f) and (
+                    S.R_TRAIN_STEP_CALL.match(code)):
+                # a framework's training epoch loop cut on its call of the training step (Lightning's "self.advance"):
+                # under DDP every process runs it through the wrapped model's forward and backward's all-reduce, in a
+                # job shown to run several (process N >= 1, a DDP frame or mode: as for DDP_EVAL; round 95's
+                # scvi-tools-2236). A cut in its batch fetching or logging is the job's own (rule AL (2))
+                return S.DDP_TRAIN, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None
 

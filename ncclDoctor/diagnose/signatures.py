@@ -1987,6 +1987,18 @@ DDP_EVAL = "the evaluation pass (the DistributedDataParallel-wrapped model's for
 R_EVAL_LOOP_FRAME = re.compile(r", in _?(?:run_)?(?:evaluation|validation)(?:_loop|_forward|_epoch)?\s*$")
 R_EVAL_STEP_CALL = re.compile(r"\b_?(?:evaluation|validation|eval|test|prediction|predict)_step\s{0,4}\(")
 R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
+# ... or a framework's training epoch loop cut on its call of the training step (Lightning's training_epoch_loop.py --
+# loops/ or loops/epoch/ -- "in run" / "in advance" calling "self.advance" or its optimization loop's run; PL 1.0's
+# trainer/training_loop.py "in run_training_epoch" calling run_training_batch): every process runs the step through the
+# DDP-wrapped model's forward and backward's gradient all-reduce (lead rule BM (1); round 95's scvi-tools-2236, cut at
+# "self.advance"). The loop's frame is an installed package's (R_SITE_PACKAGE); a cut in its batch fetching
+# ("batch = next(data_fetcher)"), logging or checkpointing runs no collective and stays the job's (rule AL (2))
+DDP_TRAIN = "the training step (the DistributedDataParallel-wrapped model's forward and backward on every process)"
+R_TRAIN_LOOP_FRAME = re.compile(
+    r'[/\\]loops[/\\](?:epoch[/\\])?training_epoch_loop\.py", line \d{1,7}, in (?:run|advance)\s*$|'
+    r'[/\\]trainer[/\\]training_loop\.py", line \d{1,7}, in run_training_epoch\s*$')
+R_TRAIN_STEP_CALL = re.compile(r"^(?:[\w.]{1,80}\s{0,4}=\s{0,4})?self\.(?:advance\b|"
+                               r"(?:automatic|manual)_optimization\.run\(|_?run_training_batch\(|_optimizer_step\()")
 # the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
 # hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
 # (torch/_tensor.py / tensor.py backward, torch/autograd/)
