@@ -1783,6 +1783,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # name that holds it (autosave, unsaved_*, saved_tensors): crash reader's save_rename, with the file
                 self._tb.save = (lineno, self._tb.func, ff.group(1))
                 self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
+            if "in broadcast_" in body and (hb := S.R_HVD_BCAST_FRAME.search(body)):
+                self._tb.hvd_bcast = hb.group(1)  # Horovod's start-up broadcast (a shutdown under it: _hvd_shut_down)
             if self._tb.func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)
             if self._tb.func == "_process_data" and "dataloader" in ff.group(1):
@@ -2080,6 +2082,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "shut down" in body and S.R_HVD_SHUT_DOWN.search(body):
             ev = self._context(lineno, text, "hvd_shut_down")
             ev.data["reporter"], ev.rank = ev.rank, None  # the rank printing it lost a peer: a victim
+            if self._tb.hvd_bcast:
+                ev.data["startup_bcast"] = self._tb.hvd_bcast  # raised in the job's first collective (lead rule BY (2))
             return ev
         if "Heartbeat Lost" in body and (hb := S.R_HCCL_HB_LOST.search(body)):
             ev = self._context(lineno, text, "hccl_peer_lost")

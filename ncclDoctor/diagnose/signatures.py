@@ -1614,6 +1614,14 @@ R_HCCL_HB_LOST = re.compile(r"Cluster Exception Location\[IP/ID\]:\[(?P<loc>[^\]
 # "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce,
 # allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
 R_HVD_SHUT_DOWN = re.compile(r"\bHorovod has been shut down\b")
+# A traceback frame of Horovod's start-up broadcast, the job's first collective (horovod/torch/__init__.py "in
+# broadcast_parameters", broadcast_optimizer_state; horovod/tensorflow's broadcast_variables /
+# broadcast_global_variables): a shutdown raised under it came before any rank could finish its loop, so it is a
+# first failure not shown, not a rank finishing early (lead rule BY (2); round 95's pai-2730). A user's own
+# hvd.broadcast / broadcast_async_ / broadcast_object (any time in a run) is not it.
+R_HVD_BCAST_FRAME = re.compile(r'horovod[/\\](?:torch|tensorflow|keras|_keras|mxnet)[/\\][\w/\\]{0,80}\.py", '
+                               r"line \d{1,7}, in (broadcast_(?:parameters|optimizer_state|variables|"
+                               r"global_variables))\s*$")
 R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 # The hydra launcher's (MPICH's / Intel MPI's mpiexec) "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES" block:
 # "=   RANK 1 PID 1676751 RUNNING AT test-server", then "=   KILLED BY SIGNAL: 6 (Aborted)" or "=   EXIT CODE: 139"

@@ -27,6 +27,9 @@ class Stack:
     mp: tuple[int, str] = (-99, "")  # the last process-start frame (trackers.R_MP_FRAME): line, kind (parse._mp_kind)
     # the installed packages (site-packages/<pkg>/) of its frames, outermost first (crash reader: tb_pkgs)
     pkgs: list[str] = field(default_factory=list)
+    # the last frame of Horovod's start-up broadcast (hvd.broadcast_parameters / broadcast_optimizer_state /
+    # broadcast_variables: S.R_HVD_BCAST_FRAME), its function (parse: a "has been shut down" raised under it)
+    hvd_bcast: str = ""
 
 
 def _fmt(ranks: list[int]) -> str:
