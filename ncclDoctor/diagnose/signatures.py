@@ -925,6 +925,12 @@ R_PMIX_DS_LOCK = re.compile(r"\bPMIX ERROR: \w{1,40} in file \S{0,200}?\bgds_ds\
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
+# c10d's own log line of its server socket that cannot bind or listen ("[W socket.cpp:426] [c10d] The server socket has
+# failed to bind to [::]:29400 (errno: 98 - Address already in use)", "[E socket.cpp:462] [c10d] The server socket has
+# failed to listen on any local network address."): logged, no exception raised -- torchrun's c10d rendezvous backend
+# then retries as a client of the store already on that port (readers.store, lead rule BY (1))
+R_C10D_BIND_LOG = re.compile(r"\[[WE](?:\d{3,4} \d\d:\d\d:\d\d[.\d]{0,10})? [^\]\s]{1,400}\.(?:cpp|hpp|h):\d{1,6}\]"
+                             r"\s{0,4}\[c10d\] The server socket has failed to (?:bind to|listen on)")
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
