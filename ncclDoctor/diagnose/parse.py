@@ -822,7 +822,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         after it, or only c10d / torch.distributed lines after it."""
         last = max(int(e.where.rpartition(":")[2] or 0) for e in self._bind_logs)
         first = lines - len(tail) + 1
-        after = [t for i, raw in enumerate(tail) if first + i > last and (t := _tail_line(raw).strip())]
+        after = [t for i, raw in enumerate(tail) if first + i > last and (t := _tail_line(raw).strip())
+                 and not t.startswith("```")]  # a paste's fence is no line of the job's
         if any(w in t for t in after for w in ("Traceback (most recent", 'File "', "rror", "xception")):
             return  # a traceback or an error after it: the bind shown failing the start (rule AN (2)), read as before
         if any("[c10d]" not in t and "torch.distributed" not in t and "torchrun" not in t for t in after):
