@@ -251,6 +251,10 @@ SNIFF = 8192
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
 #   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
 #             first (parse._parse, verdict.early_exit._hvd_shut_down: early_exit, lead rule O's shape)
+#   in broadcast_  a traceback frame of Horovod's start-up broadcast (horovod/torch "in broadcast_parameters",
+#             broadcast_optimizer_state, broadcast_variables): a shutdown raised under it, the job's first
+#             collective, is a first failure not shown (parse: S.R_HVD_BCAST_FRAME,
+#             verdict.early_exit._hvd_shut_down; lead rule BY (2))
 #   init_parallel_env  a frame of PaddlePaddle's set-up call (paddle.distributed.init_parallel_env): an ncclRemoteError
 #             raised under it is the connection set-up (parse._nccl_error, lead rules L, O)
 #   common/basics.py  a frame of Horovod's hvd.init() (horovod/common/basics.py "in init"): a gloo peer gone in it is
@@ -833,7 +837,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"), PID: ", b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
             b'c10d.py", line', b"op.preamble.", b"received at time=",
-            b"ray-oom-prevention", b"Horovod has been shut down", b"common/basics.py", b"Added key:",
+            b"ray-oom-prevention", b"Horovod has been shut down", b"in broadcast_", b"common/basics.py", b"Added key:",
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"reply file to",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
@@ -1147,7 +1151,10 @@ def _automata():
     safety, a node's death): six of 61 (at 60 a seventh would hold six); 371 (session 35, round 92's fixes: the
     DeepSpeed config checks, norm-layer frames, NumPy's ABI warning, the DataLoader's re-raise, accelerate's kernel
     advisory): six of 62 (at 61 a seventh would hold five); 375 (round 93's fixes: DeepSpeed's op loads, ZeRO-3's
-    trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three)."""
+    trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 379
+    (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
+    options, Horovod's start-up broadcast): six of 64, the packed searcher's most (at 63 a seventh would hold one; the
+    next words make a seventh automaton)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
@@ -1158,7 +1165,7 @@ def _automata():
     return _AUTOMATON["acs"]
 
 
-_CHUNK = 63
+_CHUNK = 64
 _AUTOMATON: dict = {}
 
 

@@ -442,6 +442,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._visible_export: int | None = None  # the GPUs a script's own "export CUDA_VISIBLE_DEVICES=..." leaves
         self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
         self._last_line = -99  # the last non-blank line read
+        self._bind_logs: list[Event] = []  # c10d's logged server-socket bind failures (readers.store, lead rule BY (1))
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.engine_rpc: Event | None = None  # a call made on a serving engine from outside it (R_ENGINE_CLIENT_RPC)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
@@ -832,6 +833,25 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return self._root_cut()
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
+    def _bind_went_on(self, tail: list[str], lines: int) -> None:
+        """Lead rule BY (1) (round 95's colossalai-3595): c10d's logged bind failures of its server socket ([W] "failed
+        to bind to [::]:29400 (errno: 98 ...)", [E] "failed to listen on any local network address": no exception
+        raised) followed, in the input's last lines, by lines of the job's own that are neither c10d's nor the
+        launcher's (a framework's start-up log of its workers, a progress bar), no traceback or error among them: the
+        workers ran, so the rendezvous completed -- torchrun's c10d backend retried as a client of the store already
+        on that port. Each such event is marked ``bind_retried`` (state.Collected._bind_retried_alone reads it as
+        benign where nothing else fails). Not read so: the lines ending at the bind failure, a traceback or error
+        after it, or only c10d / torch.distributed lines after it."""
+        last = max(int(e.where.rpartition(":")[2] or 0) for e in self._bind_logs)
+        first = lines - len(tail) + 1
+        after = [t for i, raw in enumerate(tail) if first + i > last and (t := _tail_line(raw).strip())
+                 and not t.startswith("```")]  # a paste's fence is no line of the job's
+        if any(w in t for t in after for w in ("Traceback (most recent", 'File "', "rror", "xception")):
+            return  # a traceback or an error after it: the bind shown failing the start (rule AN (2)), read as before
+        if any("[c10d]" not in t and "torch.distributed" not in t and "torchrun" not in t for t in after):
+            for e in self._bind_logs:
+                e.data["bind_retried"] = True
+
     def input_tail(self, tail: list[str], lines: int) -> None:
         """The input's last lines (load.Input.tail), before ``finish``: a paste that stops inside a Python traceback's
         frames -- its last line a frame ('File "x.py", line N, in f') or the code line / caret marks right under one,
@@ -840,6 +860,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         A watchdog rethrow's tail read before any error of its own (``_wd_tail``, lead rule AF (3)) is the same."""
         if self._pmix_lock:
             self._pmix_went_on(tail, lines)
+        if self._bind_logs:
+            self._bind_went_on(tail, lines)
         if self._usage_at is not None:
             self._usage_cut(tail, lines)
         else:
@@ -1181,6 +1203,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # gathering or a file write (compute_metrics, save, log) runs no collective: the job's own (rule AL
                 # (2); review r2)
                 return S.DDP_EVAL, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
+            if code and S.R_TRAIN_LOOP_FRAME.search(f) and S.R_SITE_PACKAGE.search(f) and (
+                    S.R_TRAIN_STEP_CALL.match(code)):
+                # a framework's training epoch loop cut on its call of the training step (Lightning's "self.advance"):
+                # under DDP every process runs it through the wrapped model's forward and backward's all-reduce, in a
+                # job shown to run several (process N >= 1, a DDP frame or mode: as for DDP_EVAL; round 95's
+                # scvi-tools-2236). A cut in its batch fetching or logging is the job's own (rule AL (2))
+                return S.DDP_TRAIN, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None
 
@@ -1803,6 +1832,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # name that holds it (autosave, unsaved_*, saved_tensors): crash reader's save_rename, with the file
                 self._tb.save = (lineno, self._tb.func, ff.group(1))
                 self._follow = max(self._follow, 8)  # its code line, the frames under it (os.py's renames): no trigger
+            if "in broadcast_" in body and (hb := S.R_HVD_BCAST_FRAME.search(body)):
+                self._tb.hvd_bcast = hb.group(1)  # Horovod's start-up broadcast (a shutdown under it: _hvd_shut_down)
             if self._tb.func.endswith("main_process_first") and self._tb_heads:
                 self._main_first = (self._tb_heads[-1], lineno)
             if self._tb.func == "_process_data" and "dataloader" in ff.group(1):
@@ -2108,6 +2139,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "shut down" in body and S.R_HVD_SHUT_DOWN.search(body):
             ev = self._context(lineno, text, "hvd_shut_down")
             ev.data["reporter"], ev.rank = ev.rank, None  # the rank printing it lost a peer: a victim
+            if self._tb.hvd_bcast:
+                ev.data["startup_bcast"] = self._tb.hvd_bcast  # raised in the job's first collective (lead rule BY (2))
             return ev
         if "Heartbeat Lost" in body and (hb := S.R_HCCL_HB_LOST.search(body)):
             ev = self._context(lineno, text, "hccl_peer_lost")

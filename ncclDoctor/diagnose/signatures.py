@@ -931,6 +931,12 @@ R_PMIX_DS_LOCK = re.compile(r"\bPMIX ERROR: \w{1,40} in file \S{0,200}?\bgds_ds\
 R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # TCPStore's bind failure: errno 98 the port is taken, 13 (EACCES) a port below 1024 without root (or a
 # reserved one)
+# c10d's own log line of its server socket that cannot bind or listen ("[W socket.cpp:426] [c10d] The server socket has
+# failed to bind to [::]:29400 (errno: 98 - Address already in use)", "[E socket.cpp:462] [c10d] The server socket has
+# failed to listen on any local network address."): logged, no exception raised -- torchrun's c10d rendezvous backend
+# then retries as a client of the store already on that port (readers.store, lead rule BY (1))
+R_C10D_BIND_LOG = re.compile(r"\[[WE](?:\d{3,4} \d\d:\d\d:\d\d[.\d]{0,10})? [^\]\s]{1,400}\.(?:cpp|hpp|h):\d{1,6}\]"
+                             r"\s{0,4}\[c10d\] The server socket has failed to (?:bind to|listen on)")
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
@@ -1626,6 +1632,14 @@ R_HCCL_HB_LOST = re.compile(r"Cluster Exception Location\[IP/ID\]:\[(?P<loc>[^\]
 # "Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce,
 # allgather or broadcast a tensor after one of the ranks finished execution." -- a peer left first (lead rule O's shape)
 R_HVD_SHUT_DOWN = re.compile(r"\bHorovod has been shut down\b")
+# A traceback frame of Horovod's start-up broadcast, the job's first collective (horovod/torch/__init__.py "in
+# broadcast_parameters", broadcast_optimizer_state; horovod/tensorflow's broadcast_variables /
+# broadcast_global_variables): a shutdown raised under it came before any rank could finish its loop, so it is a
+# first failure not shown, not a rank finishing early (lead rule BY (2); round 95's pai-2730). A user's own
+# hvd.broadcast / broadcast_async_ / broadcast_object (any time in a run) is not it.
+R_HVD_BCAST_FRAME = re.compile(r'horovod[/\\](?:torch|tensorflow|keras|_keras|mxnet)[/\\][\w/\\]{0,80}\.py", '
+                               r"line \d{1,7}, in (broadcast_(?:parameters|optimizer_state|variables|"
+                               r"global_variables))\s*$")
 R_MPI_PEER_HOST = re.compile(r"^\s*Peer host:\s+(\S{1,255})\s*$")
 # The hydra launcher's (MPICH's / Intel MPI's mpiexec) "BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES" block:
 # "=   RANK 1 PID 1676751 RUNNING AT test-server", then "=   KILLED BY SIGNAL: 6 (Aborted)" or "=   EXIT CODE: 139"
@@ -1999,6 +2013,18 @@ DDP_EVAL = "the evaluation pass (the DistributedDataParallel-wrapped model's for
 R_EVAL_LOOP_FRAME = re.compile(r", in _?(?:run_)?(?:evaluation|validation)(?:_loop|_forward|_epoch)?\s*$")
 R_EVAL_STEP_CALL = re.compile(r"\b_?(?:evaluation|validation|eval|test|prediction|predict)_step\s{0,4}\(")
 R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
+# ... or a framework's training epoch loop cut on its call of the training step (Lightning's training_epoch_loop.py --
+# loops/ or loops/epoch/ -- "in run" / "in advance" calling "self.advance" or its optimization loop's run; PL 1.0's
+# trainer/training_loop.py "in run_training_epoch" calling run_training_batch): every process runs the step through the
+# DDP-wrapped model's forward and backward's gradient all-reduce (lead rule BM (1); round 95's scvi-tools-2236, cut at
+# "self.advance"). The loop's frame is an installed package's (R_SITE_PACKAGE); a cut in its batch fetching
+# ("batch = next(data_fetcher)"), logging or checkpointing runs no collective and stays the job's (rule AL (2))
+DDP_TRAIN = "the training step (the DistributedDataParallel-wrapped model's forward and backward on every process)"
+R_TRAIN_LOOP_FRAME = re.compile(
+    r'[/\\]loops[/\\](?:epoch[/\\])?training_epoch_loop\.py", line \d{1,7}, in (?:run|advance)\s*$|'
+    r'[/\\]trainer[/\\]training_loop\.py", line \d{1,7}, in run_training_epoch\s*$')
+R_TRAIN_STEP_CALL = re.compile(r"^(?:[\w.]{1,80}\s{0,4}=\s{0,4})?self\.(?:advance\b|"
+                               r"(?:automatic|manual)_optimization\.run\(|_?run_training_batch\(|_optimizer_step\()")
 # the frames of torch's own code (R_TORCH_FRAME) a model's call or a backward passes through on its way to DDP's
 # hooks: nn.Module's __call__ (module.py), DDP itself (nn/parallel/distributed.py), autograd's entry
 # (torch/_tensor.py / tensor.py backward, torch/autograd/)

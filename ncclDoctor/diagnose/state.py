@@ -493,6 +493,7 @@ class Collected:
         self._store_warnings_alone()
         self._foreign_accepts_alone()
         self._keepalive_alone()
+        self._bind_retried_alone()
         self._barrier_passed()
 
     def _error_file_alone(self) -> None:
@@ -570,6 +571,21 @@ class Collected:
                                                                                       "keepalive_warning")):
             return
         self._to_benign("store_timeout", "rendezvous keep-alive warning alone")
+
+    def _bind_retried_alone(self) -> None:
+        """Lead rule BY (1) (round 95's colossalai-3595): every store event is c10d's logged bind failure of its
+        server socket (errno 98 on its port, "failed to listen on any local network address") that the job's own lines
+        follow (parse._bind_went_on: ``bind_retried``), and nothing else fails -- no exception, failure record, other
+        store error or unread failure line: torchrun's c10d rendezvous backend fell back to a client of the store
+        already on that port, and the workers ran -- benign from here on (rules K, L, N, BM (2)). Lines that end at
+        the bind failure, or a failure after it, keep rule AN (2)'s store_rendezvous."""
+        evs = self.samples.get("store_timeout", [])
+        if not evs or len(evs) != self.kinds.get("store_timeout", 0) or self.exceptions or self.unread:
+            return
+        if not all(e.data.get("bind_retried") for e in evs) or any(
+                k not in QUIET_KINDS for k, v in self.kinds.items() if v and k != "store_timeout"):
+            return
+        self._to_benign("store_timeout", "c10d bind retried as client")
 
     def _barrier_passed(self) -> None:
         """torch's store-based barrier logged its waits and then "Completed store-based barrier": every rank came in

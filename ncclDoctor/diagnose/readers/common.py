@@ -33,6 +33,9 @@ class Stack:
     # a frame of a training step running (a backward pass, an optimizer's or trainer's step; S.R_STEP_FRAME): the job
     # was past its start-up when this traceback's error came
     step: bool = False
+    # the last frame of Horovod's start-up broadcast (hvd.broadcast_parameters / broadcast_optimizer_state /
+    # broadcast_variables: S.R_HVD_BCAST_FRAME), its function (parse: a "has been shut down" raised under it)
+    hvd_bcast: str = ""
 
 
 def _fmt(ranks: list[int]) -> str:

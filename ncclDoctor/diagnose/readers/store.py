@@ -417,6 +417,8 @@ class StoreReaders:
         b = S.R_BIND_PORT.search(text)
         f = None if b or not taken else S.R_PORT_FIELD.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
+        if "server socket has failed" in text and S.R_C10D_BIND_LOG.search(text):
+            self._bind_logs.append(ev)  # c10d's logged bind failure, no exception: parse.input_tail reads what follows
         d = S.R_BIND_DENIED.search(text)
         if d:
             ev.data["bind_denied"] = int(d.group(1))

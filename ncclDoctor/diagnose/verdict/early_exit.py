@@ -159,6 +159,9 @@ def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            for e in c.samples.get(k, [])):
         return None  # another rank's own error is shown: its family decides
     who = sorted(r for r in said if r is not None)
+    first = {e.data.get("startup_bcast") for e in evs}
+    if None not in first:
+        return _hvd_shut_down_at_start(evs, who, sorted(first))
     return Verdict(
         "early_exit",
         f"Horovod shut down the collective{(' of ' + _named(who)) if who else ''}: another rank raised an exception "
@@ -169,6 +172,30 @@ def _hvd_shut_down(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "its loop early -- every rank must run the same number of steps and collectives (uneven data shards: "
         "drop_last, or hvd.join()).",
         "medium", [], [e.brief() for e in evs[:3]])
+
+
+def _hvd_shut_down_at_start(evs: list, who: list[int], funcs: list[str]) -> Verdict:
+    """Lead rule BY (2) (round 95's pai-2730): Horovod's "has been shut down" raised under its start-up broadcast
+    (hvd.broadcast_parameters / broadcast_optimizer_state / broadcast_variables: the job's first collective), with no
+    launcher's record of a process's exit and no other rank's own error among the lines. No rank can have finished its
+    loop before the first collective, so the shutdown is the consequence of a first exception that is not shown -- any
+    rank's, the reporting process's own background thread included (its first NCCL/MPI/gloo operation): cause unknown,
+    culprits "unknown", nobody innocent (rules AB (2), AU (1), BG (6), AC (1)). Not read so: the shutdown raised in a
+    collective mid-run (a gradient allreduce, synchronize: rule O's early_exit, a rank that finished or raised)."""
+    return Verdict(
+        "unknown",
+        f"Horovod shut down in its start-up broadcast ({', '.join(funcs)}{' on ' + _named(who) if who else ''}, the "
+        "job's first collective): Horovod says an exception on one of the ranks stopped it -- no rank can have "
+        "finished its loop yet, so the cause is a first exception these lines do not show (another rank's, or this "
+        "process's own background thread failing at its first NCCL/MPI operation); the process printing it is its "
+        "consequence",
+        "Look for the first exception before the shutdown message: Horovod prints it before the first 'has been shut "
+        "down', in one rank's output -- check every worker's log (horovodrun --output-filename DIR, or mpirun "
+        "--tag-output so each line carries its rank). Rerun with HOROVOD_LOG_LEVEL=debug and NCCL_DEBUG=INFO: a "
+        "failure of Horovod's own background thread at its first operation shows there (NCCL/MPI set-up, the network "
+        "interface: HOROVOD_GLOO_IFACE / NCCL_SOCKET_IFNAME; in a container, too little shared memory: --shm-size, "
+        "--ipc=host).",
+        "low", [], [e.brief() for e in evs[:3]])
 
 
 def _after_own_gloo_timeout(c: Collected, gone: Event) -> bool:

@@ -825,7 +825,7 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
     name = rec.data["cut_in_collective"]
     if name == S.DDP_INIT:
         return _spawn_in_ddp_init(rec, n, at)
-    if name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL):
+    if name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN):
         return _spawn_in_ddp_step(rec, n, at, name)
     if name == S.DATAPIPE_SEED:
         return _spawn_in_datapipe_seed(rec, n, at)
@@ -942,7 +942,9 @@ def _spawn_in_ddp_step(rec: Event, n: int | None, at: str, name: str) -> Verdict
     AN (1))."""
     fwd = name != S.DDP_BACKWARD
     ev = name == S.DDP_EVAL
-    step = ("its framework's evaluation pass (the validation/evaluation loop under DDP: all ranks run validation "
+    step = ("its framework's training step (the training epoch loop's call of it: under DDP every process runs the "
+            "wrapped model's forward, and backward's gradient all-reduce bucket by bucket)" if name == S.DDP_TRAIN else
+            "its framework's evaluation pass (the validation/evaluation loop under DDP: all ranks run validation "
             "through the DistributedDataParallel-wrapped model's forward)" if ev else
             "the call of its DistributedDataParallel-wrapped model (DDP's forward: its buffers broadcast from rank 0 "
             "and its reducer's buckets synced with every process)" if fwd else

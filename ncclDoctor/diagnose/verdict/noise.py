@@ -756,6 +756,19 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "rdzv_endpoint, node 0's agent) for a moment, or that node's agent exited first at the end of "
                       "the job; the agent goes on. If the job did fail, read the logs of the node hosting the store "
                       "(node 0's agent log) and check that every node can reach the endpoint (nc -zv HOST PORT)")
+    if "c10d bind retried as client" in whats:  # lead rule BY (1) (state.Collected._bind_retried_alone)
+        port = next((e.data["in_use"] for e in c.samples.get("benign", []) if e.data.get("what") == "c10d bind "
+                     "retried as client" and e.data.get("in_use")), None)
+        on = f"port {port}" if port else "its port"
+        benign.append(f"c10d's [W]/[E] lines that its server socket could not bind {on} already in use (errno 98) "
+                      "and 'failed to listen on any local network address' raised nothing, and the job's own lines "
+                      "go on after them: torchrun's c10d rendezvous (--standalone's default port 29400) found "
+                      "another store on that port -- another torchrun --standalone job on the host, or a stale "
+                      "one -- and the rendezvous store fell back to client of it, so the workers started; benign. "
+                      "To keep jobs apart give each its own --rdzv-endpoint with a free port (--rdzv_endpoint "
+                      "host:port; localhost:0 on one node), or free the port: kill stale torchrun processes (ss -ltnp "
+                      "/ lsof -i :PORT shows the holder). If the job did fail, look for the real error elsewhere "
+                      "(failure record, dmesg: host memory / OOM killer (-9))")
     if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
         benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
                       "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
