@@ -1494,7 +1494,14 @@ R_LAUNCHER_RAISE = re.compile(r"^\s*raise subprocess\.CalledProcessError\(return
 # that error's command when it is the Python interpreter running a script itself -- no launcher module (-m
 # torch.distributed.run, deepspeed.launcher), no --local_rank a per-GPU launcher adds, no "-u" torch.distributed.launch
 # always adds (its --use_env form has no --local_rank): accelerate's simple_launcher's one process, rank 0 (rule AG)
-R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? '?[^'\s,-][^'\s,]*\.py'?[ ,\]']")
+R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? "
+                               r"'?(?P<script>[^'\s,-][^'\s,]*\.py)'?[ ,\]']")
+# ... and that script's file name when it is a training entry (train.py, train_network.py, finetune.py, pretrain_gpt.py,
+# run_sft.py): where no launcher's raise or frame stands above the error, only such a command is the job's one process
+# (round 94's gpt4all-256). A package build (pip running setup.py) or a helper step of a pipeline (preprocess.py,
+# convert.py) is no rank of a training job (lead rules A, AG, T)
+R_TRAIN_ENTRY_SCRIPT = re.compile(r"(?:^|[/\\])[\w.-]{0,60}(?:train|finetun|fine_tun|pretrain|sft)[\w.-]{0,60}\.py$",
+                                  re.I)
 # SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
 # closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
 # then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the

@@ -674,11 +674,13 @@ class ExitReaders:
         frame = bool(self._one_proc and 0 < lineno - self._one_proc <= 8)
         raised = bool(self._launcher_raise and 0 < lineno - self._launcher_raise <= 64)  # its joined pieces' last
         # ... or the error itself, subprocess's CalledProcessError for a command that is the interpreter running the
-        # script (no launcher, no --local_rank, no -u), its raise not pasted: a parent's record of the one process it
-        # ran, that process's exit (lead rules A, AG; round 94's gpt4all-256)
-        own = raised or "CalledProcessError: Command '" in text
-        one = frame or (own and "local_rank" not in text and "local-rank" not in text
-                        and S.R_ONE_PROCESS_CMD.search(text) is not None)
+        # job's training script (no launcher, no --local_rank, no -u), its raise not pasted: a parent's record of the
+        # one process it ran, that process's exit (lead rules A, AG; round 94's gpt4all-256). Without the launcher's
+        # raise the script must be a training entry: pip building setup.py, a pipeline's preprocess.py, is no rank
+        cmd = S.R_ONE_PROCESS_CMD.search(text) if "local_rank" not in text and "local-rank" not in text else None
+        own = raised or bool("CalledProcessError: Command '" in text and cmd
+                             and S.R_TRAIN_ENTRY_SCRIPT.search(cmd.group("script")))
+        one = frame or (own and cmd is not None)
         if one and (m.group("sp") or m.group("spsig")) and local is None:
             # the traceback's frame above shows accelerate's simple_launcher, or its raise of a plain `python X.py`
             # command: the command was the job's one process
@@ -686,8 +688,8 @@ class ExitReaders:
                 ev.data.update(local_rank=0, launcher="accelerate's simple_launcher",
                                local_from="launcher: accelerate's simple_launcher runs the script as its only process")
             else:  # the launcher's own raise above, its command the interpreter running the script itself
-                ev.data.update(local_rank=0, local_from="launcher: its command runs the script with python itself "
-                               "(no torchrun, no --local_rank, no -u), as its only process")
+                ev.data.update(local_rank=0, plain_cmd=True, local_from="launcher: its command runs the script "
+                               "with python itself (no torchrun, no --local_rank, no -u), as its only process")
         if (m.group("sp") or m.group("spsig")) and "Command '" in text and S.R_CPE_LAUNCHER.search(text):
             ev.data["outer_launcher"] = True  # an outer launcher's record of an inner one (lone.failed_on_own)
         if (m.group("ds") or m.group("sp") or m.group("spsig")) and local:

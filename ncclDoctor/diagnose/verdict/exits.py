@@ -581,6 +581,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
               + f": read local_rank {n}'s own traceback above the {launcher or 'torchrun'} record (the worker's own "
               f"traceback, printed before the record) and check the local_rank {n} worker's own log")
         whose = ""
+    plain = bool(single and lone is not None and lone.event.data.get("plain_cmd") and launcher is None)
+    if plain:  # a parent's CalledProcessError for `python X.py`, no torchrun shown: no record, no per-rank files
+        tb = f"the traceback of local_rank {lone.local_rank} (rank 0), above the CalledProcessError"
+        alone = ("; if it does not show, run that command alone (the CalledProcessError's Command, whole, in a shell) "
+                 "to see its error. ")
+        what = what.replace("; the launcher then stopped the others", "", 1)
     ef = (lone.event.data.get("error_file") or "") if single else ""
     if ef and "<" not in ef and lone.event.data.get("traceback", "").lstrip().startswith("Traceback"):
         # the record names the worker's error file (a path, not <N/A>: the entry point is decorated with @record and
@@ -619,7 +625,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # fast-stable-diffusion-122, skyreels-a2-19: the paste starts at the record)
     above = ("; the worker traceback, if it printed one, stands above torchrun's record in the same output: look at "
              "the Python traceback above the record" if codes == [1] else "")
-    logs = ("torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank" + above + "); decorate the entry "
+    logs = ("the full output the command printed before its parent raised)" + alone.rstrip() if plain else
+            "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank" + above + "); decorate the entry "
             "point with torch.distributed.elastic.multiprocessing.errors.@record so torchrun's summary carries the "
             "exception (@record / error_file to capture the exception: the full worker traceback, in the error file "
             "torchrun names in TORCHELASTIC_ERROR_FILE, instead of <N/A>)"

@@ -465,6 +465,14 @@ def _backend_unbuilt(who: str, attr: str, message: str, excs: list, beside: str)
     'ProcessGroupGloo'") is a torch build without that backend compiled in -- the shared install, config, no rank; the
     fix names the backend's availability check and build flags rather than a newer torch."""
     name, check, flags = _PG_BACKENDS[attr]
+    # NCCL is in Linux CUDA builds only: on Windows / macOS no official wheel has it, so reinstalling cannot help --
+    # gloo is that platform's backend (as _device_index_none says); on Linux the CPU-only wheel lacks it too
+    remedy = ("NCCL is compiled only into Linux CUDA builds of torch: on Windows or macOS use backend='gloo' "
+              "(init_process_group('gloo'); no official wheel there has NCCL, so reinstalling cannot help); on Linux "
+              "install the CUDA wheel of torch (a CPU-only +cpu wheel has no ProcessGroupNCCL), or build torch with "
+              f"nccl ({flags}); " if name == "nccl" else
+              "Reinstall a torch build with distributed support (the official wheel for the platform), or build torch "
+              f"with {name} ({flags}); ")
     return Verdict(
         "config",
         f"{who} stopped on torch.distributed lacking the {name} backend's process-group class (AttributeError: "
@@ -472,9 +480,8 @@ def _backend_unbuilt(who: str, attr: str, message: str, excs: list, beside: str)
         f"is a torch build without {name} (a source build without it, a macOS build without distributed backend, "
         f"a CPU-only or platform wheel that has none) -- the same install every worker loads{beside}",
         f"Check the build: python -c 'import torch.distributed as dist; print(dist.is_available(), "
-        f"dist.{check}())' -- the {attr} class is missing in a torch build without {name}. Reinstall a torch build "
-        f"with distributed support (the official wheel for the platform), or build torch with {name} ({flags}); "
-        f"code or tests that must also run on builds without it: check dist.{check}() first and skip when {name} is "
+        f"dist.{check}())' -- the {attr} class is missing in a torch build without {name}. " + remedy
+        + f"code or tests that must also run on builds without it: check dist.{check}() first and skip when {name} is "
         f"unavailable (torch's tests: @requires_{name}()); then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 

@@ -208,19 +208,22 @@ R_PROXY_SERVICE = re.compile(r"\[(?:Service thread|Proxy Service \d{1,6})\] ")
 # aws-k8s-tester-524); the plugin's completion errors (R_OFI) and the WARN alone are not read so
 R_PLUGIN_CLOSE = re.compile(r"NET/OFI Attempt to call (?:recv|send)_close with outstanding requests")
 R_PROXY_CLOSE = re.compile(r"\[Proxy Service \d{1,6}\] Failed to execute operation Close\b")
-_PROXY_TEARDOWN_WORDS = (
+_PROXY_TEARDOWN_READ = (
     "NCCL's proxy service WARNs ('[Proxy Service N] Failed to execute operation Close', '[Service thread] Could not "
     "receive type from localRank N', 'Accept failed Resource temporarily unavailable') are benign teardown warnings: "
-    "the proxy Close at communicator abort/destroy found the peer's socket already closed; nothing failed. Call "
-    "destroy_process_group / ncclCommDestroy before exit instead of abort to tear down cleanly, upgrade NCCL (later "
-    "releases quiet these), or run with NCCL_DEBUG=WARN and read past them")
-_PLUGIN_CLOSE_WORDS = (
+    "the proxy Close at communicator abort/destroy found the peer's socket already closed; nothing failed")
+_PLUGIN_CLOSE_READ = (
     "the net plugin's 'NET/OFI Attempt to call recv_close with outstanding requests!' (with the proxy's 'proxy.cc:N "
     "-> 3' after it) is a harmless teardown warning: aws-ofi-nccl closing a connection whose posted receives were "
     "never completed because the communicator was aborted at exit ('Abort COMPLETE'), not drained; nothing failed "
-    "(if the job did fail, its first error is earlier in the log). Call destroy_process_group before exit "
-    "(ncclCommDestroy/Finalize instead of abort at exit), update aws-ofi-nccl (later releases quiet it), or run with "
-    "NCCL_DEBUG=WARN")
+    "(if the job did fail, its first error is earlier in the log)")
+# the one remedy of both teardown chatters (the communicator aborted at exit rather than destroyed), said once when
+# both are shown; {what}: the library whose later releases quiet them
+_TEARDOWN_REMEDY = (
+    "Call destroy_process_group before exit (ncclCommDestroy/Finalize instead of abort at exit) to tear down "
+    "cleanly, update {what} (later releases quiet these), or run with NCCL_DEBUG=WARN and read past them")
+_PROXY_TEARDOWN_WORDS = _PROXY_TEARDOWN_READ + ". " + _TEARDOWN_REMEDY.format(what="NCCL")
+_PLUGIN_CLOSE_WORDS = _PLUGIN_CLOSE_READ + ". " + _TEARDOWN_REMEDY.format(what="aws-ofi-nccl")
 
 
 def proxy_teardown(c: Collected) -> bool:
@@ -307,8 +310,13 @@ def _noise_words(c: Collected) -> list[str]:
     skipped = [_SKIPPED_HCA_WORDS] if _went_on(c) and any(R_SKIPPED_HCA.search(t) for t in texts) else []
     skipped += [_COLLNET_WORDS] if collnet_fell_back(c) else []
     if proxy_teardown(c):
-        skipped += [_PROXY_TEARDOWN_WORDS] if any(R_PROXY_SERVICE.search(t) for t in texts) else []
-        skipped += [_PLUGIN_CLOSE_WORDS] if any(R_PLUGIN_CLOSE.search(t) for t in texts) else []
+        proxy = any(R_PROXY_SERVICE.search(t) for t in texts)
+        plugin = any(R_PLUGIN_CLOSE.search(t) for t in texts)
+        if proxy and plugin:  # the two readings, then their one remedy (not said twice)
+            skipped.append(_PROXY_TEARDOWN_READ + "; " + _PLUGIN_CLOSE_READ + ". "
+                           + _TEARDOWN_REMEDY.format(what="NCCL and aws-ofi-nccl"))
+        else:
+            skipped += [_PROXY_TEARDOWN_WORDS] if proxy else [_PLUGIN_CLOSE_WORDS] if plugin else []
     if any(R_OFI_INIT.search(t) for t in texts) and one_host_alone(c):  # lead rule Z's one-host clause
         skipped.append(_OFI_ONE_HOST)
     return [w for p, w in _NOISE if w and any(re.search(p, t) for t in texts)] + skipped

@@ -85,9 +85,8 @@ def _rendezvous_cut(c: Collected, evs: list) -> Verdict:
         "created or connected, before any NCCL communicator existed -- the store's endpoint, shared by every "
         "process, not a rank's own failure (the error itself was not pasted)",
         "Give the full error text of the rendezvous (the exception below the traceback) and every rank's own "
-        "traceback to confirm which failure it was -- a rank that died before reaching the rendezvous (a CUDA error "
-        "on a GPU another process occupies: nvidia-smi) leaves the others' store waiting for it. Most often the "
-        "store's port "
+        "traceback to confirm which failure it was -- a rank that died before reaching the rendezvous (any early "
+        "error: its own traceback) leaves the others' store waiting for it. Most often the store's port "
         "is taken ('Address already in use': a stale process of an earlier run still holds it -- kill the leftover "
         "(ps, nvidia-smi) -- or another program listens there, and an unexpected reply from the store is that other "
         "service answering): pick a free port (MASTER_PORT, or the port of "
