@@ -409,23 +409,18 @@ _R_LOADER_PY = re.compile(r"\btorch[/\\]utils[/\\]data[/\\]dataloader\.py$")
 _WORKER_RERAISE_FIX = ("That exception is a DataLoader worker's, re-raised by the training loop: the DataLoader "
                        "worker's original traceback (the 'Original Traceback' under it) names the item and the "
                        "code that failed (the dataset's __getitem__, a transform, the collate_fn) -- rerun with "
-                       "num_workers=0 to see the real error inline (the main process then loads the item itself: "
-                       "num_workers=0 to surface the error is the quickest way to the frame that raised), then check "
+                       "num_workers=0 to surface the error inline (the main process then loads the item itself: the "
+                       "quickest way to the frame that raised), then check "
                        "the dataset files / audio or image loading it points at (a missing, corrupt or unreadable "
                        "file, a path in a list or augmentation's file that does not exist there; check the data on "
                        "every node, or skip corrupt samples in __getitem__). ")
 
 
-def _line_of(where: str) -> tuple[str, int]:
-    f, _, n = where.rpartition(":")
-    return f, int(n) if n.isdigit() else -1
-
-
 def _loader_frame_above(c: Collected, e) -> bool:
     """The DataLoader's own "data.reraise()" line (parse's loader_reraise) a few lines above exception E in its file:
     its last frames, where the frame itself was not kept with the exception (a frame line hard-wrapped)."""
-    f, n = _line_of(e.where)
-    return any(R_PROCESS_DATA_CALL.search(x.text) and ".reraise()" in x.text and (g := _line_of(x.where))[0] == f
+    f, n = e.site()
+    return any(R_PROCESS_DATA_CALL.search(x.text) and ".reraise()" in x.text and (g := x.site())[0] == f
                and 0 < n - g[1] <= 8 for x in c.samples.get("loader_reraise", []))
 
 
