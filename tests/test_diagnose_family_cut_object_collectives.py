@@ -3,7 +3,7 @@ read by their shape (rules BG (6), AB (2), T): still cause unknown, nobody named
 the frames point at.
 
 - Cut in (or below) torch's storage unpickling from bytes: pickle.loads -> torch/storage.py's _load_from_bytes ->
-  "return torch.load(io.BytesIO(b))" (no map_location; the code line is what the prefilter passes) -> torch.load's
+  "return torch.load(io.BytesIO(b))" (no map_location; the frame is what the prefilter passes) -> torch.load's
   own frames (_legacy_load, persistent_load, restore_location). That is the receiving side of an object collective
   (torch's broadcast_object_list / all_gather_object via _tensor_to_object, or a hand-written all_gather of pickled
   buffers): every CUDA tensor the other ranks pickled is restored onto the GPU it came from, so the fix names moving
@@ -55,7 +55,10 @@ def test_a_cut_in_a_hand_written_all_gather_unpickling_reads_the_same(tmp_path):
                                 ">     data_list.append(pickle.loads(buffer))\n"
                                 + "".join("> " + x + "\n" for x in _unpickle().splitlines()))
     assert v["cause"] == "unknown" and not acc, v
-    assert "a gather of pickled objects" in v["fix"] and "all_gather_object" in v["fix"], v
+    # no object collective's own frame read above it (parse's _gather_frame): the pickle's origin not claimed, the
+    # collective one of its readings (review 94 r2 #4)
+    assert "(a pickle file, an object store, a collective)" in v["fix"] and "all_gather_object" in v["fix"], v
+    assert "an object collective hands" not in v["fix"] and ".cpu()" in v["fix"], v
 
 
 def test_a_checkpoint_torch_load_cut_keeps_the_checkpoint_fix(tmp_path):
