@@ -16,8 +16,10 @@ the frames point at.
   evaluate / datasets Metric API, or a frame of evaluate/module.py / datasets/metric.py): in a run of several
   processes each writes its predictions to a cache file and the first process collects the others' under file
   locks, so the fix names evaluate.load(num_process=..., process_id=..., experiment_id=...), a cache_dir every node
-  shares, or gathering the predictions first and computing the metric on the main process only (evaluate-607). Not
-  read so: a torchmetrics-style compute() with no predictions argument.
+  shares, or gathering the predictions first and computing the metric on the main process only (evaluate-607) --
+  where several processes are shown; in one process the fix names the inputs' format instead. Not read so: a
+  torchmetrics-style compute() with no predictions argument. (Narrowed by review 94 r2: tests in
+  test_diagnose_family_review94_r2.py.)
 """
 from __future__ import annotations
 
@@ -94,12 +96,24 @@ def test_a_cut_in_a_metric_s_compute_names_its_file_lock_gather_nobody(tmp_path)
 
 
 def test_a_cut_inside_evaluate_s_own_module_reads_the_same(tmp_path):
+    v, _ = _verdict(tmp_path, "".join("[rank1]: " + x + "\n" for x in (
+        '  File "/home/u/proj/train.py", line 119, in compute_metrics',
+        "    return metric.compute(preds, labels)",
+        f'  File "{_SP}/evaluate/module.py", line 444, in compute',
+        "    self.add_batch(**inputs)",
+        f'  File "{_SP}/evaluate/module.py", line 512, in add_batch')))
+    assert "compute the metric on the main process only" in v["fix"], v
+
+
+def test_a_cut_inside_evaluate_s_own_module_in_one_process_names_its_inputs(tmp_path):
+    # one process shown (no rank tag, no other rank): no file-lock rendezvous to fail (review 94 r2 #5)
     v, _ = _verdict(tmp_path, '  File "/home/u/proj/train.py", line 119, in compute_metrics\n'
                               "    return metric.compute(preds, labels)\n"
                               f'  File "{_SP}/evaluate/module.py", line 444, in compute\n'
                               "    self.add_batch(**inputs)\n"
                               f'  File "{_SP}/evaluate/module.py", line 512, in add_batch\n')
-    assert "compute the metric on the main process only" in v["fix"], v
+    assert "an evaluation metric's compute" in v["fix"] and "references of different lengths" in v["fix"], v
+    assert "file locks" not in v["fix"] and "num_process" not in v["fix"], v
 
 
 def test_a_compute_with_no_predictions_argument_is_not_read_so(tmp_path):

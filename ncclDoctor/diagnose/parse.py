@@ -1063,9 +1063,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 g[0] < h <= frame[0] for h in self._tb_heads) else "pickle"
         if (code and "predictions" in code and S.R_METRIC_COMPUTE_CALL.search(code)) or (
                 ("evaluate" in seen or "datasets" in seen) and S.R_METRIC_LIB_FRAME.search(seen)):
-            # cut in an evaluation metric's compute (HF evaluate / datasets' Metric.compute(predictions=...)): its
-            # gather of every process's predictions through cache files and file locks (verdict.unread's
-            # _CUT_METRIC_FIX; lead rules BG (6), T; round 94's evaluate-607)
+            # cut in an evaluation metric's compute (HF evaluate / datasets' Metric.compute(predictions=...), or that
+            # library's installed module's frame -- not a project's own datasets/metric.py): in several processes its
+            # gather of every process's predictions through cache files and file locks, in one its inputs
+            # (verdict.unread's _CUT_METRIC_FIX / _CUT_METRIC_ONE_FIX; lead rules BG (6), T; round 94's
+            # evaluate-607; review 94 r2 #5)
             ev.data["metric"] = True
         ev.rank = None
         self.aside.append(ev)

@@ -1272,12 +1272,14 @@ R_STORAGE_UNPICKLE_FRAME = re.compile(r'\btorch[/\\]storage\.py", line \d{1,7}, 
 R_STORAGE_UNPICKLE_PIECE = re.compile(r'^(?:[\w",][\w", ]{0,40})?load_from_bytes\s*$')
 R_BYTES_UNPICKLE_CODE = re.compile(r"\breturn torch\.load\(io\.BytesIO\(\w{1,40}\)(?:, ?weights_only=\w{1,8})?\)")
 # an evaluation metric's compute in the HF evaluate / datasets Metric API: a code line calling
-# "metric.compute(predictions=..., references=...)", or a frame of that library's own metric module
-# (evaluate/module.py, datasets/metric.py) -- in a run of several processes each writes its predictions to a cache
-# file and the first process collects the others' under file locks (parse's ``metric``, verdict.unread's cut fix;
-# round 94's evaluate-607)
+# "metric.compute(predictions=..., references=...)", or a frame of that library's own metric module as installed
+# (site-packages/ or dist-packages/ evaluate/module.py, datasets/metric.py: a project's own "datasets/metric.py" is
+# not the library's; review 94 r2 #5) -- in a run of several processes each writes its predictions to a cache file
+# and the first process collects the others' under file locks (parse's ``metric``, verdict.unread's cut fix; round
+# 94's evaluate-607)
 R_METRIC_COMPUTE_CALL = re.compile(r"\.compute\(\s{0,4}predictions\s{0,4}=")
-R_METRIC_LIB_FRAME = re.compile(r'\b(?:evaluate[/\\]module|datasets[/\\]metric)\.py", line \d{1,7}, in \w')
+R_METRIC_LIB_FRAME = re.compile(r'[/\\](?:site|dist)-packages[/\\](?:evaluate[/\\]module|datasets[/\\]metric)\.py", '
+                                r'line \d{1,7}, in \w')
 R_FD_SHARE_FRAME = re.compile(r'\bmultiprocessing[/\\](?:resource_sharer|reductions)\.py", line \d{1,7}')
 R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # ... or the process running out of file descriptors there ("OSError: [Errno 24] Too many open files" under

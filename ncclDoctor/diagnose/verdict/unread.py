@@ -1989,6 +1989,16 @@ _CUT_METRIC_FIX = (
     "num_process=world_size, process_id=rank, experiment_id=<one id per run>) and a cache_dir on a filesystem every "
     "node shares, with file locks that work across nodes -- or gather the predictions first "
     "(accelerator.gather_for_metrics / dist.all_gather_object) and compute the metric on the main process only. ")
+# the same cut where the lines show one process only (no rank tag, no other rank, no world size above one): no
+# rendezvous to fail -- a metric's compute raising in one process is far more often its inputs' format (review 94 r2
+# #5)
+_CUT_METRIC_ONE_FIX = (
+    "Its last frames are an evaluation metric's compute (evaluate / datasets' Metric.compute(predictions=..., "
+    "references=...)): a compute that raises is most often its inputs -- predictions and references of different "
+    "lengths, logits where class ids are expected (argmax them first), token ids where strings are expected (decode "
+    "them), nested lists or tensors of a shape or dtype the metric's features do not take. Print the type, length and "
+    "shape of predictions and references right before the call and check them against the metric's features "
+    "(metric.features, its card). ")
 # a cut traceback whose last frame is the HF Trainer building its Accelerator (transformers' Trainer.__init__ calling
 # create_accelerator_and_postprocess, or that function's own frame): the Trainer turns its TrainingArguments' fsdp /
 # fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
@@ -3068,13 +3078,21 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       if ev.data.get("unpickle") else LOAD_READ_FIX if (
                           R_LOAD_FRAME.search(ev.text) or _R_LEGACY_LOAD_FRAME.search(ev.text)) else
                       _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
-                   + (_CUT_METRIC_FIX if ev.data.get("metric") else "")
+                   + ((_CUT_METRIC_FIX if _several_shown(c, ev) else _CUT_METRIC_ONE_FIX) if ev.data.get("metric")
+                      else "")
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
                    + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
                    [], [ev.brief()])
+
+
+def _several_shown(c: Collected, ev) -> bool:
+    """The lines show several processes of one run: the cut traceback's own rank tag, another rank's lines, a child's
+    or worker's failure, a world size above one (_CUT_METRIC_FIX's rendezvous; review 94 r2 #5)."""
+    return ev.data.get("rank") is not None or len(c.ranks) >= 2 or bool(c.child_failures or c.worker_failures) or (
+        any(size >= 2 for size, _ in c.world))
 
 
 def _unpickle_via(gather: str) -> str:
