@@ -162,7 +162,7 @@ _UNPICKLE_NEAR = 40
 # the next line from column 0 is its rest (parse._unpickle_chain)
 _WRAP_WIDE = 70
 # a warning's own line ("UserWarning: cache stale", "FutureWarning: ..."): not a traceback's (parse._unpickle_chain)
-_R_WARNING_LINE = re.compile(r"^(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}Warning\b")
+_R_WARNING_LINE = re.compile(r"^[A-Za-z_][\w.]{0,120}Warning\b")
 
 
 def _build_op_open(tail: list[str]) -> str | None:
