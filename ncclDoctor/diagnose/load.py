@@ -801,11 +801,14 @@ SNIFF = 8192
 #             extension's own check (TORCH_CHECK(err == cudaSuccess, cudaGetErrorString(err)): no "CUDA error:"), or
 #             under C++'s "what():", which may hold no other word (S.R_CUDA_LIB_ERROR, readers.crash, verdict.cuda's
 #             build reading, lead rule BD (4); round 94's torch-linear-assignment-21)
-#   torch.load(io.BytesIO  torch's storage unpickling from bytes, the code line under its _load_from_bytes frame
-#             ("return torch.load(io.BytesIO(b))"), which holds no other word: pickle.loads of tensors another process
-#             pickled -- an object collective's receiving side -- each storage restored onto the GPU it was pickled
-#             from (S.R_BYTES_UNPICKLE_CODE, parse's unpickle, verdict.unread's cut fix; round 94's fairscale-937,
-#             hotr-9)
+#   load_from_bytes  torch's storage unpickling from bytes, its frame ('File ".../torch/storage.py", line 161, in
+#             _load_from_bytes'), which holds no other word; parse reads the code line right under it ("return
+#             torch.load(io.BytesIO(b))") and the frames under that: pickle.loads of tensors pickled on a GPU (an
+#             object collective's receiving side, a pickle file), each storage restored onto the GPU it was pickled
+#             from (S.R_STORAGE_UNPICKLE_FRAME, S.R_BYTES_UNPICKLE_CODE, parse's unpickle, verdict.unread's cut fix;
+#             round 94's fairscale-937, hotr-9; no leading "_": a paste wrapped at 80 columns splits it there).
+#             It replaced "torch.load(io.BytesIO", which a user's own loader of a checkpoint's bytes holds too
+#             (review 94 r2 #4)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -897,7 +900,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
-            b"ran time out", b"TEST_SKIPS", b"kernel image", b"torch.load(io.BytesIO")
+            b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -158,6 +158,11 @@ _FSDP_HEAD_NEAR = 6
 # (torch.load's own frames under it: load, _legacy_load, persistent_load, restore_location -- a paste wrapped at 80
 # doubles them), and an object gather's frame (_gather_frame) at most this many above it
 _UNPICKLE_NEAR = 40
+# a line at least this long may have been hard-wrapped by a terminal or an issue box (80 columns and up): a piece on
+# the next line from column 0 is its rest (parse._unpickle_chain)
+_WRAP_WIDE = 70
+# a warning's own line ("UserWarning: cache stale", "FutureWarning: ..."): not a traceback's (parse._unpickle_chain)
+_R_WARNING_LINE = re.compile(r"^[A-Za-z_][\w.]{0,120}Warning\b")
 
 
 def _build_op_open(tail: list[str]) -> str | None:
@@ -469,6 +474,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._unpickle_at = -99  # the last code line of torch's storage unpickling from bytes (input_tail)
+        self._storage_frame = -99  # the last frame line of torch/storage.py's _load_from_bytes (_unpickle_chain)
+        self._unpickle_last = -99  # the last line of the traceback chain under _unpickle_at (frames, code lines)
+        self._unpickle_wide = False  # that line fills a terminal's width: the next may be its wrapped rest
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
         self._sock_timeout: tuple[int, Event] | None = None  # a bare "Socket Timeout" store event (readers.store)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
@@ -1092,20 +1100,23 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # accelerate's prepare_model wrapping the model, the script choosing its placement: a module the
                 # script kept on the CPU (device_placement=False, as block swapping does) is one reading of it
                 ev.data["block_swap"] = "placement"
-        if self._unpickle_at - 1 <= frame[0] <= self._unpickle_at + _UNPICKLE_NEAR and not any(
+        if self._unpickle_at - 1 <= frame[0] <= self._unpickle_last and not any(
                 self._unpickle_at < h <= frame[0] for h in self._tb_heads):
-            # cut in (or below) torch's storage unpickling from bytes -- pickle.loads of tensors another process
-            # pickled, each storage restored onto the device it was pickled from (no map_location): an object
-            # collective's receiving side; the gather's own frame where one was read above it in the same stretch
-            # (verdict.unread's _CUT_UNPICKLE_FIX; lead rules BG (6), AB (2); round 94's fairscale-937, hotr-9)
+            # cut in (or below) torch's storage unpickling from bytes, its chain of frames unbroken down to the cut
+            # (_unpickle_chain) -- pickle.loads of tensors pickled on a GPU, each storage restored onto the device
+            # it was pickled from (no map_location); an object collective's receiving side only where the gather's
+            # own frame was read above it in the same stretch, "pickle" otherwise (verdict.unread's
+            # _CUT_UNPICKLE_FIX; lead rules BG (6), AB (2); round 94's fairscale-937, hotr-9; review 94 r2 #4, #6)
             g = self._gather_frame
             ev.data["unpickle"] = g[1] if 0 < self._unpickle_at - g[0] <= _UNPICKLE_NEAR and not any(
                 g[0] < h <= frame[0] for h in self._tb_heads) else "pickle"
         if (code and "predictions" in code and S.R_METRIC_COMPUTE_CALL.search(code)) or (
                 ("evaluate" in seen or "datasets" in seen) and S.R_METRIC_LIB_FRAME.search(seen)):
-            # cut in an evaluation metric's compute (HF evaluate / datasets' Metric.compute(predictions=...)): its
-            # gather of every process's predictions through cache files and file locks (verdict.unread's
-            # _CUT_METRIC_FIX; lead rules BG (6), T; round 94's evaluate-607)
+            # cut in an evaluation metric's compute (HF evaluate / datasets' Metric.compute(predictions=...), or that
+            # library's installed module's frame -- not a project's own datasets/metric.py): in several processes its
+            # gather of every process's predictions through cache files and file locks, in one its inputs
+            # (verdict.unread's _CUT_METRIC_FIX / _CUT_METRIC_ONE_FIX; lead rules BG (6), T; round 94's
+            # evaluate-607; review 94 r2 #5)
             ev.data["metric"] = True
         ev.rank = None
         self.aside.append(ev)
@@ -1419,6 +1430,40 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                                        + (f": {gone.group(0)}" if gone else "") + " in TCPStore's constructor")[:80])
             return ev
         return None
+
+    def _unpickle_chain(self, lineno: int, text: str) -> None:
+        """torch's storage unpickling from bytes (input_tail's ``unpickle``): torch/storage.py's _load_from_bytes frame
+        (the prefilter's word) with its code line "return torch.load(io.BytesIO(b))" right under it -- the code line
+        alone is a user's own loader as well (a checkpoint's bytes from S3: review 94 r2 #4) -- then the traceback's
+        chain under it, line by line (frames, code lines, carets, blank lines; the rest of a line a paste wrapped): the
+        first other line (an exception or warning line, another process's output) ends it, and a frame cut after
+        that is not this unpickling's -- a headerless block of another stack that follows is not (review 94 r2 #6)."""
+        t = _tail_line(text)
+        if self._storage_frame == lineno - 1:
+            self._storage_frame = -99
+            if not t.strip():
+                self._storage_frame = lineno  # a paste that doubled its newlines: the code line follows
+                self._follow = max(self._follow, 1)
+                return
+            if "torch.load(io.BytesIO" in text and S.R_BYTES_UNPICKLE_CODE.search(text):
+                self._unpickle_at = self._unpickle_last = lineno
+                self._unpickle_wide = len(text) >= _WRAP_WIDE
+                self._follow = max(self._follow, 1)  # the chain's lines hold no trigger word
+                return
+        if self._unpickle_at > 0 and lineno == self._unpickle_last + 1 and lineno <= self._unpickle_at + _UNPICKLE_NEAR:
+            if not t.strip() or t[:1] in (" ", "\t") or t.startswith("```") or (
+                    # the rest of a line a paste hard-wrapped (the line above fills the width), not an exception's
+                    # or a warning's own line
+                    self._unpickle_wide and not S.R_EXC_TAIL.match(t) and not _R_WARNING_LINE.match(t)):
+                self._unpickle_last = lineno
+                if t.strip():
+                    self._unpickle_wide = len(text) >= _WRAP_WIDE
+                self._follow = max(self._follow, 1)
+            else:
+                self._unpickle_at = -99  # a line of something else: the unpickling's chain ended above it
+        if "load_from_bytes" in text and (S.R_STORAGE_UNPICKLE_FRAME.search(t) or S.R_STORAGE_UNPICKLE_PIECE.match(t)):
+            self._storage_frame = lineno
+            self._follow = max(self._follow, 1)  # its code line holds no trigger word
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
@@ -1770,6 +1815,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             text = S.R_CCOM_LEVEL.sub("NCCL ", text)  # Neuron's NCCL-derived library: NCCL's lines under its name
         self._body = body = S.strip_prefixes(text)
         self._text = text
+        if self._unpickle_at > 0 or self._storage_frame > 0 or "load_from_bytes" in body:
+            self._unpickle_chain(lineno, text)
         if self._numpy_open and lineno - self._prev_line > 1 and not (
                 self._prev_line == self._numpy_open and lineno - self._prev_line == 2):
             self._numpy_abi, self._numpy_open = None, 0  # unread lines after it (beyond its own source line)
@@ -2101,8 +2148,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ", in <module>" in body and self._tb_heads and 0 < lineno - self._tb_heads[-1] <= 2 and (
                 len(self._tb_opened) < 8 and S.R_PY_FRAME_END.search(body)):
             self._tb_opened.append((self._tb_heads[-1], text))  # a real traceback: its outermost frame under it
-        if "torch.load(io.BytesIO" in body and S.R_BYTES_UNPICKLE_CODE.search(body):
-            self._unpickle_at = lineno  # pickle.loads restoring a pickled tensor's storage (input_tail's unpickle)
         if "_fixup_main_from_path" in body:  # a spawn child re-importing the main module (input_tail's mp_main)
             self._mp_fixup = lineno
             self._mp_call = None

@@ -1271,20 +1271,27 @@ R_BATCH_FETCH = re.compile(r"^\s*for\s+[\w\s,()]{0,80}?\bbatch\w{0,20}\b[\w\s,()
 # are not these.
 R_XLA_SPAWN_FRAME = re.compile(r'\btorch_xla[/\\](?:_internal[/\\]pjrt|distributed[/\\]xla_multiprocessing)\.py", '
                                r'line \d{1,7}, in (?:spawn|run_multiprocess)\s*$')
-# torch's storage unpickling from bytes ('File ".../torch/storage.py", line 161, in _load_from_bytes' and its code
-# line "return torch.load(io.BytesIO(b))", which is what the prefilter passes): pickle.loads of a tensor another
-# process pickled -- an object collective (all_gather_object, broadcast_object_list, a hand-written all_gather of
-# pickled buffers) -- restoring each storage onto the device it was pickled from, no map_location (parse's
-# ``unpickle``, verdict.unread's cut-traceback fix; round 94's fairscale-937, hotr-9). A call that passes a
-# map_location is not this
+# torch's storage unpickling from bytes: the frame 'File ".../torch/storage.py", line 161, in _load_from_bytes'
+# (what the prefilter passes) and right under it its code line "return torch.load(io.BytesIO(b))": pickle.loads of a
+# tensor pickled on a GPU -- an object collective (all_gather_object, broadcast_object_list, a hand-written all_gather
+# of pickled buffers), a pickle file, an object store -- restoring each storage onto the device it was pickled from,
+# no map_location (parse's ``unpickle``, verdict.unread's cut-traceback fix; round 94's fairscale-937, hotr-9). The
+# code line alone is not this: a user's own loader calls torch.load(io.BytesIO(data)) on a checkpoint's bytes (review
+# 94 r2 #4). A call that passes a map_location is not this either
+R_STORAGE_UNPICKLE_FRAME = re.compile(r'\btorch[/\\]storage\.py", line \d{1,7}, in _load_from_bytes\s*$')
+# the same frame's end where a paste hard-wrapped it (a terminal at 80 columns: '...torch/storage.py", line 161, in _'
+# then 'load_from_bytes'): the piece on a line of its own, from column 0
+R_STORAGE_UNPICKLE_PIECE = re.compile(r'^(?:[\w",][\w", ]{0,40})?load_from_bytes\s*$')
 R_BYTES_UNPICKLE_CODE = re.compile(r"\breturn torch\.load\(io\.BytesIO\(\w{1,40}\)(?:, ?weights_only=\w{1,8})?\)")
 # an evaluation metric's compute in the HF evaluate / datasets Metric API: a code line calling
-# "metric.compute(predictions=..., references=...)", or a frame of that library's own metric module
-# (evaluate/module.py, datasets/metric.py) -- in a run of several processes each writes its predictions to a cache
-# file and the first process collects the others' under file locks (parse's ``metric``, verdict.unread's cut fix;
-# round 94's evaluate-607)
+# "metric.compute(predictions=..., references=...)", or a frame of that library's own metric module as installed
+# (site-packages/ or dist-packages/ evaluate/module.py, datasets/metric.py: a project's own "datasets/metric.py" is
+# not the library's; review 94 r2 #5) -- in a run of several processes each writes its predictions to a cache file
+# and the first process collects the others' under file locks (parse's ``metric``, verdict.unread's cut fix; round
+# 94's evaluate-607)
 R_METRIC_COMPUTE_CALL = re.compile(r"\.compute\(\s{0,4}predictions\s{0,4}=")
-R_METRIC_LIB_FRAME = re.compile(r'\b(?:evaluate[/\\]module|datasets[/\\]metric)\.py", line \d{1,7}, in \w')
+R_METRIC_LIB_FRAME = re.compile(r'[/\\](?:site|dist)-packages[/\\](?:evaluate[/\\]module|datasets[/\\]metric)\.py", '
+                                r'line \d{1,7}, in \w')
 R_FD_SHARE_FRAME = re.compile(r'\bmultiprocessing[/\\](?:resource_sharer|reductions)\.py", line \d{1,7}')
 R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Aborted)Error\b")
 # ... or the process running out of file descriptors there ("OSError: [Errno 24] Too many open files" under

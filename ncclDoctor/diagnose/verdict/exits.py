@@ -20,7 +20,7 @@ from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, world
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, waiting_pids
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, place, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
@@ -1604,13 +1604,9 @@ def _worker_cut(c: Collected) -> str:
     error text is what decides, so the fix asks for it first; a store client's retried connect warning before it is
     one attempt, no failure (rule BM (2)). Round 94's monai-5600. Not read so: a worker traceback that ends in its
     exception (its class is read), a cut traceback with no worker header (unread._cut_traceback's reading). Else ''."""
-    def at(e: Event) -> tuple[str, int]:
-        f, _, n = e.where.rpartition(":")
-        return f, int(n) if n.isdigit() else 0
-
-    heads = [at(e) for e in c.samples.get("worker_raised", [])]
+    heads = [place(e) for e in c.samples.get("worker_raised", [])]
     cut = [e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames"
-           and any(f == at(e)[0] and n < at(e)[1] for f, n in heads)]
+           and any(f == place(e)[0] and n < place(e)[1] for f, n in heads)]
     if not cut:
         return ""
     return ("The paste stops inside the worker's traceback (the child's frames, last "

@@ -409,23 +409,18 @@ _R_LOADER_PY = re.compile(r"\btorch[/\\]utils[/\\]data[/\\]dataloader\.py$")
 _WORKER_RERAISE_FIX = ("That exception is a DataLoader worker's, re-raised by the training loop: the DataLoader "
                        "worker's original traceback (the 'Original Traceback' under it) names the item and the "
                        "code that failed (the dataset's __getitem__, a transform, the collate_fn) -- rerun with "
-                       "num_workers=0 to see the real error inline (the main process then loads the item itself: "
-                       "num_workers=0 to surface the error is the quickest way to the frame that raised), then check "
+                       "num_workers=0 to surface the error inline (the main process then loads the item itself: the "
+                       "quickest way to the frame that raised), then check "
                        "the dataset files / audio or image loading it points at (a missing, corrupt or unreadable "
                        "file, a path in a list or augmentation's file that does not exist there; check the data on "
                        "every node, or skip corrupt samples in __getitem__). ")
 
 
-def _line_of(where: str) -> tuple[str, int]:
-    f, _, n = where.rpartition(":")
-    return f, int(n) if n.isdigit() else -1
-
-
 def _loader_frame_above(c: Collected, e) -> bool:
     """The DataLoader's own "data.reraise()" line (parse's loader_reraise) a few lines above exception E in its file:
     its last frames, where the frame itself was not kept with the exception (a frame line hard-wrapped)."""
-    f, n = _line_of(e.where)
-    return any(R_PROCESS_DATA_CALL.search(x.text) and ".reraise()" in x.text and (g := _line_of(x.where))[0] == f
+    f, n = e.site()
+    return any(R_PROCESS_DATA_CALL.search(x.text) and ".reraise()" in x.text and (g := x.site())[0] == f
                and 0 < n - g[1] <= 8 for x in c.samples.get("loader_reraise", []))
 
 
@@ -1910,6 +1905,11 @@ def _disk_fix(disk) -> str:
 R_LOAD_READ_FAILED = re.compile(r"PytorchStreamReader failed reading|failed finding central directory")
 R_LOAD_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]serialization\.py", line \d{1,7}, in '
                           r'(?:_?load|__init__)\b')
+# the same torch.load cut in its _legacy_load (a file of torch's pre-1.6 format, or bytes torch.load was handed: the
+# unpickler reading it): a traceback cut there reads as LOAD_READ_FIX too, the storage unpickling from bytes of
+# torch/storage.py's _load_from_bytes apart (parse's ``unpickle``; review 94 r2 #4: a loader of a checkpoint's bytes)
+_R_LEGACY_LOAD_FRAME = re.compile(r'\bFile "[^"]{0,1000}\btorch[/\\]serialization\.py", line \d{1,7}, '
+                                  r'in _legacy_load\b')
 LOAD_READ_FIX = (
     "torch.load read a checkpoint file that is missing or cut short ('PytorchStreamReader failed reading file' / "
     "'failed reading zip archive: failed finding central directory': a truncated checkpoint -- an incomplete "
@@ -1969,7 +1969,10 @@ _CUT_LOADER_FIX = ("It stopped in the DataLoader receiving a batch from its work
 # tensor the other ranks pickled is restored onto the GPU it was on in the sender, so each rank allocates on the
 # other ranks' GPUs (or GPU 0 where set_device was not called) -- CUDA out of memory or an invalid device there are
 # what an expert reads into it, the error text cut (lead rules BG (6), AB (2), T: unknown, nobody named; round 94's
-# fairscale-937, hotr-9). A torch.load of a checkpoint file (no bytes unpickled) keeps LOAD_READ_FIX
+# fairscale-937, hotr-9). That collective is named only where its frame was read above the unpickling (parse's
+# _gather_frame: all_gather_object, broadcast_object_list, torch's _tensor_to_object, ...); with none, the pickle may
+# as well be a file or an object store's (_CUT_UNPICKLE_ANY_FIX; review 94 r2 #4). A torch.load of a checkpoint file
+# or of its bytes (no torch/storage.py _load_from_bytes frame) keeps LOAD_READ_FIX
 _CUT_UNPICKLE_FIX = (
     "Its last frames unpickle tensors another process pickled ({via} -> pickle.loads -> torch's storage "
     "_load_from_bytes -> torch.load(io.BytesIO(...)) with no map_location): an object collective hands every rank "
@@ -1979,6 +1982,14 @@ _CUT_UNPICKLE_FIX = (
     "before all_gather / all_gather_object / broadcast_object_list, call torch.cuda.set_device(local_rank) before "
     "the first collective, or gather on rank 0 only; torch.load the bytes yourself with map_location='cpu' (newer "
     "torch's object collectives take a device argument). ")
+_CUT_UNPICKLE_ANY_FIX = (
+    "Its last frames are pickle.loads of tensors pickled on a GPU (a pickle file, an object store, a collective) -> "
+    "torch's storage _load_from_bytes -> torch.load(io.BytesIO(...)) with no map_location: each CUDA tensor is "
+    "restored onto the GPU it was on when it was pickled -- a GPU this process may not have or share (another "
+    "process's GPU, GPU 0 where a process never set its device): CUDA out of memory or an invalid device ordinal "
+    "there. Move the tensors to the CPU (.cpu()) before pickling them (before pickle.dump, or before all_gather / "
+    "all_gather_object where a collective hands them over), call torch.cuda.set_device(local_rank) first, or save "
+    "and load them with torch.save / torch.load(..., map_location='cpu') instead of pickle. ")
 # a cut traceback in an evaluation metric's compute (parse's ``metric``: HF evaluate / datasets'
 # Metric.compute(predictions=..., references=...) or that library's own frames): in a run of several processes each
 # writes its predictions to a cache file and the first process collects the others' under file locks, a rendezvous
@@ -1992,6 +2003,16 @@ _CUT_METRIC_FIX = (
     "num_process=world_size, process_id=rank, experiment_id=<one id per run>) and a cache_dir on a filesystem every "
     "node shares, with file locks that work across nodes -- or gather the predictions first "
     "(accelerator.gather_for_metrics / dist.all_gather_object) and compute the metric on the main process only. ")
+# the same cut where the lines show one process only (no rank tag, no other rank, no world size above one): no
+# rendezvous to fail -- a metric's compute raising in one process is far more often its inputs' format (review 94 r2
+# #5)
+_CUT_METRIC_ONE_FIX = (
+    "Its last frames are an evaluation metric's compute (evaluate / datasets' Metric.compute(predictions=..., "
+    "references=...)): a compute that raises is most often its inputs -- predictions and references of different "
+    "lengths, logits where class ids are expected (argmax them first), token ids where strings are expected (decode "
+    "them), nested lists or tensors of a shape or dtype the metric's features do not take. Print the type, length and "
+    "shape of predictions and references right before the call and check them against the metric's features "
+    "(metric.features, its card). ")
 # a cut traceback whose last frame is the HF Trainer building its Accelerator (transformers' Trainer.__init__ calling
 # create_accelerator_and_postprocess, or that function's own frame): the Trainer turns its TrainingArguments' fsdp /
 # fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
@@ -3090,10 +3111,13 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                       else "")
                    + (_CUT_COMPILE_FIX if comp else "")
                    + (_CUT_DDP_OPT_FIX if comp == "ddp_optimizer" else "")
-                   + (_CUT_UNPICKLE_FIX.format(via=_unpickle_via(ev.data["unpickle"])) if ev.data.get("unpickle")
-                      else LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
+                   + (_CUT_UNPICKLE_FIX.format(via=_unpickle_via(ev.data["unpickle"]))
+                      if ev.data.get("unpickle") not in (None, "pickle") else _CUT_UNPICKLE_ANY_FIX
+                      if ev.data.get("unpickle") else LOAD_READ_FIX if (
+                          R_LOAD_FRAME.search(ev.text) or _R_LEGACY_LOAD_FRAME.search(ev.text)) else
                       _CKPT_SAVE_CUT_FIX if _R_CKPT_SAVE_CUT.search(ev.text) else "")
-                   + (_CUT_METRIC_FIX if ev.data.get("metric") else "")
+                   + ((_CUT_METRIC_FIX if _several_shown(c, ev) else _CUT_METRIC_ONE_FIX) if ev.data.get("metric")
+                      else "")
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
@@ -3103,14 +3127,20 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    [], [ev.brief()])
 
 
+def _several_shown(c: Collected, ev) -> bool:
+    """The lines show several processes of one run: the cut traceback's own rank tag, another rank's lines, a child's
+    or worker's failure, a world size above one (_CUT_METRIC_FIX's rendezvous; review 94 r2 #5)."""
+    return ev.data.get("rank") is not None or len(c.ranks) >= 2 or bool(c.child_failures or c.worker_failures) or (
+        any(size >= 2 for size, _ in c.world))
+
+
 def _unpickle_via(gather: str) -> str:
     """The object collective a cut unpickling ran under, for _CUT_UNPICKLE_FIX: the gather's frame parse read above it
-    (torch's _tensor_to_object is its broadcast_object_list / all_gather_object helper), else any."""
+    (torch's _tensor_to_object is its broadcast_object_list / all_gather_object helper). Only with one read: without,
+    _CUT_UNPICKLE_ANY_FIX claims no collective (review 94 r2 #4)."""
     if gather == "_tensor_to_object":
         return "an object collective's _tensor_to_object"
-    if gather and gather != "pickle":
-        return gather
-    return "a gather of pickled objects"
+    return gather
 
 
 def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
