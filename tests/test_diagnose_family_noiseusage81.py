@@ -131,7 +131,7 @@ def test_a_dataloader_workers_reraised_error_points_the_fix_at_the_worker(tmp_pa
     v = _verdict(tmp_path, _LOADER_TB + "[rank2]: RuntimeError: Caught RuntimeError in DataLoader worker process 0.\n"
                  "[rank2]: Original Traceback (most recent call last):\n")
     assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
-    for word in ("the DataLoader worker's original traceback", "num_workers=0 to see the real error",
+    for word in ("the DataLoader worker's original traceback", "num_workers=0 to surface the error",
                  "check the data on every node"):
         assert word.lower() in v["fix"].lower(), (word, v)
 
@@ -139,7 +139,7 @@ def test_a_dataloader_workers_reraised_error_points_the_fix_at_the_worker(tmp_pa
 def test_a_ranks_own_runtimeerror_of_another_kind_keeps_its_fix(tmp_path):
     v = _verdict(tmp_path, _LOADER_TB + "[rank2]: RuntimeError: shape mismatch in batch 7\n")
     assert (v["cause"], v["culprits"]) == ("unknown", [2]), v
-    assert "num_workers=0 to see the real error" not in v["fix"], v
+    assert "num_workers=0 to surface the error" not in v["fix"], v
 
 
 def test_set_up_chatter_alone_says_what_to_collect_if_it_hangs(tmp_path):
