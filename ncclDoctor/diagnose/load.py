@@ -799,6 +799,12 @@ SNIFF = 8192
 #             pickled -- an object collective's receiving side -- each storage restored onto the GPU it was pickled
 #             from (S.R_BYTES_UNPICKLE_CODE, parse's unpickle, verdict.unread's cut fix; round 94's fairscale-937,
 #             hotr-9)
+#   out of memory. Tried to allocate  the caching allocator's own OOM text ("CUDA out of memory. Tried to allocate 32.00
+#             GiB (GPU 1; ...)", "HIP out of memory. Tried to allocate ...") on a line of its own, its exception's
+#             class glued onto another process's line when several processes' output interleaves: each such line is
+#             that process's own OOM (readers.crash._oom, lead rules J, U (3)), read wherever it stands -- not only
+#             as the line right after another OOM (a wrapped paste's unwrap() leaves blank places between them;
+#             round 95's colossalai-4537)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -890,7 +896,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
-            b"ran time out", b"TEST_SKIPS", b"kernel image", b"torch.load(io.BytesIO")
+            b"ran time out", b"TEST_SKIPS", b"kernel image", b"torch.load(io.BytesIO",
+            b"out of memory. Tried to allocate")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
