@@ -809,6 +809,12 @@ SNIFF = 8192
 #             round 94's fairscale-937, hotr-9; no leading "_": a paste wrapped at 80 columns splits it there).
 #             It replaced "torch.load(io.BytesIO", which a user's own loader of a checkpoint's bytes holds too
 #             (review 94 r2 #4)
+#   out of memory. Tried to allocate  the caching allocator's own OOM text ("CUDA out of memory. Tried to allocate 32.00
+#             GiB (GPU 1; ...)", "HIP out of memory. Tried to allocate ...") on a line of its own, its exception's
+#             class glued onto another process's line when several processes' output interleaves: each such line is
+#             that process's own OOM (readers.crash._oom, lead rules J, U (3)), read wherever it stands -- not only
+#             as the line right after another OOM (a wrapped paste's unwrap() leaves blank places between them;
+#             round 95's colossalai-4537)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -900,7 +906,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b", in _save", b", in save", b"Segfault encountered", b"oom-killer", b"when fork()",
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
-            b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes")
+            b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
+            b"out of memory. Tried to allocate")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1154,10 +1161,10 @@ def _automata():
     safety, a node's death): six of 61 (at 60 a seventh would hold six); 371 (session 35, round 92's fixes: the
     DeepSpeed config checks, norm-layer frames, NumPy's ABI warning, the DataLoader's re-raise, accelerate's kernel
     advisory): six of 62 (at 61 a seventh would hold five); 375 (round 93's fixes: DeepSpeed's op loads, ZeRO-3's
-    trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 379
+    trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
-    options, Horovod's start-up broadcast): six of 64, the packed searcher's most (at 63 a seventh would hold one; the
-    next words make a seventh automaton)."""
+    options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
+    a seventh would hold two; words beyond 384 make a seventh automaton)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
