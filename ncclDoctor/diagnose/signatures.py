@@ -1405,6 +1405,11 @@ R_DP_REPLICA = re.compile(r"\bCaught \w{1,80} in replica \d{1,3} on device \d{1,
 # ("loss.backward()", "optimizer.step()"): the job had started training when that traceback's error came
 R_STEP_FRAME = re.compile(r"^(?:_engine_run_backward|run_backward|backward|step|training_step|train_step|"
                           r"optimizer_step|_?train_one_step|train_batch)$")
+# a bare "step" frame is a training step only in an optimizer's or a trainer's file (torch/optim/, an optimizer or
+# trainer module, a training framework's engine): a diffusion scheduler's, a gym env's or an LR scheduler's step is no
+# training step (the backward frames and "optimizer.step(" code lines mark the others)
+R_STEP_FILE = re.compile(r"(?i)[/\\]optim[/\\]|optimi[sz]er|trainer|[/\\](?:deepspeed|lightning|pytorch_lightning|"
+                         r"accelerate|apex|colossalai|megatron)[/\\]|grad_scaler|[/\\]amp[/\\]")
 R_STEP_CODE = re.compile(r"\.backward\(|\b(?:optimizer|optim|opt|scaler)\.step\(")
 R_OOM_OLD_FIGS = re.compile(r"\(GPU (\d{1,3}); ([\d.]{1,12} [KMGT]?i?B) total capacity; "
                             r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) already allocated; "
@@ -1507,8 +1512,9 @@ R_ONE_PROCESS_CMD = re.compile(r"\bCommand '\[?'?(?:[^'\s,]*/)?python[\d.]*'?,? 
 # run_sft.py): where no launcher's raise or frame stands above the error, only such a command is the job's one process
 # (round 94's gpt4all-256). A package build (pip running setup.py) or a helper step of a pipeline (preprocess.py,
 # convert.py) is no rank of a training job (lead rules A, AG, T)
-R_TRAIN_ENTRY_SCRIPT = re.compile(r"(?:^|[/\\])[\w.-]{0,60}(?:train|finetun|fine_tun|pretrain|sft)[\w.-]{0,60}\.py$",
-                                  re.I)
+# The keyword is a whole word of the name (split at _ . -): "pretrained", "untrained", "constrain" are no entry.
+R_TRAIN_ENTRY_SCRIPT = re.compile(r"(?:^|[/\\])(?:[\w.-]{0,60}[_.-])?(?:train(?:ing|er)?|finetun\w{0,12}|"
+                                  r"fine_tun\w{0,12}|pretrain(?:ing)?|sft)(?:[_.-][\w.-]{0,60})?\.py$", re.I)
 # SGLang's launcher (entrypoints/engine.py _launch_subprocesses) waits on each scheduler's pipe in turn; one that
 # closes before the scheduler reported ready: "Rank 0 scheduler is dead. Please check if there are relevant logs.",
 # then, once it joined that process, "Exit code: -9" (its multiprocessing exitcode, -N: killed by signal N). N is the
@@ -2034,6 +2040,10 @@ R_DDP_MODE_FRAME = re.compile(r", in _?ddp_\w{1,40}\s*$")
 # "self.advance"). The loop's frame is an installed package's (R_SITE_PACKAGE); a cut in its batch fetching
 # ("batch = next(data_fetcher)"), logging or checkpointing runs no collective and stays the job's (rule AL (2))
 DDP_TRAIN = "the training step (the DistributedDataParallel-wrapped model's forward and backward on every process)"
+# a cut at the loop's "self.advance" itself: advance begins with its batch fetch ("batch = next(data_fetcher)"), so
+# the paste does not show whether the step (and its collectives) had started
+DDP_TRAIN_ADVANCE = ("the training loop's advance (its batch fetch or the training step: under DDP the step runs the "
+                     "wrapped model's forward and backward on every process)")
 R_TRAIN_LOOP_FRAME = re.compile(
     r'[/\\]loops[/\\](?:epoch[/\\])?training_epoch_loop\.py", line \d{1,7}, in (?:run|advance)\s*$|'
     r'[/\\]trainer[/\\]training_loop\.py", line \d{1,7}, in run_training_epoch\s*$')
@@ -3397,12 +3407,25 @@ R_SAME_DEVICE = re.compile(r"same (?:CUDA|GPU) device")
 # check (lead rules W, U (2), BQ (3); round 95's fast-differential-privacy-32) -- config, no rank, its remedy one GPU.
 # Only the training / run as a whole refused, not one distributed feature ("distributed sampler is not supported")
 # nor distributed refused under one condition ("... is not supported on Windows", "with CPU offload").
+# The refusal's subject is the run itself: at the message's start, or a trainer / script / model class ("FooTrainer
+# does not support multi-GPU") -- not one feature ("The streaming loader does not support distributed training",
+# "X with distributed training is not supported": rule W, the feature's own option); nor a message offering its own
+# option ("; pass --no-streaming", "use ... instead"), see R_NO_MULTI_GPU_OWN_OPTION.
 R_NO_MULTI_GPU = re.compile(
-    r"(?i)\b(?:multi-?gpu|multi-?node|multiple GPUs|distributed)(?: (?:and|or) (?:multi-?gpu|multi-?node|"
-    r"distributed))? (?:training|mode|inference|runs?|execution) (?:is|are) (?:currently |still |yet )?"
+    r"(?i)(?:^|[:.!] )(?:multi-?gpu|multi-?node|multiple GPUs|distributed)(?: (?:and|or) (?:multi-?gpu|"
+    r"multi-?node|distributed))? (?:training|mode|inference|runs?|execution) (?:is|are) (?:currently |still |yet )?"
     r"(?:not (?:yet )?supported|unsupported)\b(?! (?:on|with|for|when|in|by|under|using|without)\b)|"
-    r"\b(?:does|do) not (?:yet |currently )?support (?:multi-?gpu|multi-?node|multiple GPUs|distributed "
+    r"(?:^|[:.!] )(?:The |This )?\w{0,40}(?:Trainer|Engine|Runner|Model|script|trainer|engine|runner|model|this) "
+    r"(?:does|do) not (?:yet |currently )?support (?:multi-?gpu|multi-?node|multiple GPUs|distributed "
     r"(?:training|mode|runs?))\b")
+R_NO_MULTI_GPU_OWN_OPTION = re.compile(r"(?i)[;,(] ?(?:please )?((?:pass|set|use|add|disable|enable|try) "
+                                      r"(?:--|\w)[^;\n]{0,120})|"
+                                      r"\b(use \S{1,60} instead)\b")
+# one feature refused under distributed running, any subject ("The streaming loader does not support distributed
+# training", "X with distributed training is not supported"): with its own option, a rule W settings conflict
+R_DIST_FEATURE_REFUSED = re.compile(r"(?i)\b(?:does|do) not (?:yet |currently )?support (?:multi-?gpu|multi-?node|"
+                                    r"multiple GPUs|distributed)|\b(?:multi-?gpu|distributed) (?:training|mode|runs?) "
+                                    r"(?:is|are) (?:currently )?(?:not supported|unsupported)")
 # A framework's own check that two of the job's settings cannot be combined, as a statement with or without an
 # exception class before it (lead rule W): DeepSpeed's pipeline engine asserting "ZeRO-2 and ZeRO-3 are incompatible
 # with pipeline parallelism", "--fp16 and --bf16 are mutually incompatible", "sequence parallelism cannot be used

@@ -1939,17 +1939,32 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              "WORLD_SIZE, CUDA_VISIBLE_DEVICES) really reach the launcher (exported, or on its command line).")
             + " Then relaunch every rank.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
-    if S.R_NO_MULTI_GPU.search(said):  # the code path has no distributed mode at all (lead rules W, U (2), BQ (3))
+    own = S.R_NO_MULTI_GPU_OWN_OPTION.search(said)
+    if own and S.R_DIST_FEATURE_REFUSED.search(said):  # one feature refused under distributed running (rule W)
+        return Verdict(
+            "config",
+            f"the job stopped on a framework's own check that one feature cannot run distributed, {text[:300]} "
+            f"({e.where}): a settings conflict between that feature and the distributed launch, the same on every "
+            "process -- no rank is at fault",
+            f"Do what the message itself offers ({(own.group(1) or own.group(2)).strip()}), or run that feature "
+            "without the distributed launch; then relaunch every rank.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if S.R_NO_MULTI_GPU.search(said) and not own:
+        # the code path has no distributed mode at all (lead rules W, U (2), BQ (3)); a refusal that names its own
+        # option is one feature's conflict with distributed running, read below (rule W)
+        where = said + (e.data.get("frame_file") or "")  # FastDP's / an HF-Trainer-style n_gpu only where shown
+        hf = any(k in where for k in ("transformers", "fastDP", "fastdp", "fast-differential-privacy", "n_gpu"))
         return Verdict(
             "config",
             f"the job stopped on a framework's own check that refuses multi-GPU / distributed runs, {text[:300]} "
             f"({e.where}): this code path has no distributed mode, and every process started with several GPUs "
-            "visible (or by a distributed launcher) meets the same check -- a launch setting, no rank's fault",
+            "visible (or by a distributed launcher) meets the same check -- a launch setting: no rank is at fault",
             "Multi-GPU / distributed training is not supported by this trainer: run on a single GPU "
-            "(CUDA_VISIBLE_DEVICES=0, so the framework counts n_gpu=1), launched with plain python, not "
-            "torchrun/distributed (no torch.distributed.launch, accelerate or deepspeed launcher); for several GPUs "
-            "use the library's own distributed scripts (its DeepSpeed / ZeRO variant with a deepspeed_config, where "
-            "it ships one) or a library release that supports multi-GPU.",
+            + ("(CUDA_VISIBLE_DEVICES=0, so the framework counts n_gpu=1)" if hf else "(CUDA_VISIBLE_DEVICES=0)")
+            + ", launched with plain python, not torchrun/distributed (no torch.distributed.launch, accelerate or "
+            "deepspeed launcher); for several GPUs use the library's own distributed scripts"
+            + (" (its DeepSpeed / ZeRO variant with a deepspeed_config, where it ships one)" if hf else "")
+            + " or a library release that supports multi-GPU.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
