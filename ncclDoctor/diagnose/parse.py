@@ -1220,7 +1220,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # under DDP every process runs it through the wrapped model's forward and backward's all-reduce, in a
                 # job shown to run several (process N >= 1, a DDP frame or mode: as for DDP_EVAL; round 95's
                 # scvi-tools-2236). A cut in its batch fetching or logging is the job's own (rule AL (2))
-                return S.DDP_TRAIN, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
+                # a cut at "self.advance" may be in its batch fetch: say so (review x2)
+                adv = S.R_TRAIN_STEP_CALL.match(code).group(0).endswith("advance")
+                name = S.DDP_TRAIN_ADVANCE if adv else S.DDP_TRAIN
+                return name, multi or any(S.R_DDP_MODE_FRAME.search(x) for x, _ in frames)
             return None
         return None
 
@@ -1886,7 +1889,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if self._tb.func == "_process_data" and "dataloader" in ff.group(1):
                 self._follow = max(self._follow, 1)  # its code line ("data.reraise()") holds no trigger word
             if "step" in self._tb.func or "backward" in self._tb.func:
-                self._tb.step = self._tb.step or S.R_STEP_FRAME.search(self._tb.func) is not None
+                self._tb.step = self._tb.step or (S.R_STEP_FRAME.search(self._tb.func) is not None and (
+                    self._tb.func != "step" or (S.R_STEP_FILE.search(ff.group(1)) is not None
+                                                and "schedul" not in ff.group(1))))
             if "parallel" in ff.group(1) and S.R_DP_FRAME.search(ff.group(1)):
                 self._tb.dp = True  # DataParallel's machinery: one process, its GPUs' replicas (crash reader: dp)
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (

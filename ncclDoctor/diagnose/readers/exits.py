@@ -781,9 +781,10 @@ class ExitReaders:
         implicitly (S.DDP_FORWARD, S.DDP_BACKWARD: parse._ddp_step_cut) -- in a job shown to run several processes:
         process N >= 1, or a frame naming a distributed worker or DDP itself (``multi``; round 79's pi-GAN-7,
         neurad-studio-pr84, maniskill-110 and sparsercnn-89 relabelled)."""
-        implicit = name in (S.DDP_INIT, S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN)
+        implicit = name in (S.DDP_INIT, S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN, S.DDP_TRAIN_ADVANCE)
         held = self._spawn_exc if implicit else self._spawn_exc or self._spawn_shown
-        if held is not None and name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN) and not multi and not (
+        if held is not None and name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN,
+                                         S.DDP_TRAIN_ADVANCE) and not multi and not (
                 held[1].data.get("local_rank") or 0) >= 1:
             return  # process 0 of a world not shown to hold another: no peer to have left first
         if held is not None and 0 < lineno - held[0] <= 200:

@@ -832,7 +832,7 @@ def _spawn_in_collective(c: Collected, rec: Event, n: int | None) -> Verdict:
     name = rec.data["cut_in_collective"]
     if name == S.DDP_INIT:
         return _spawn_in_ddp_init(rec, n, at)
-    if name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN):
+    if name in (S.DDP_FORWARD, S.DDP_BACKWARD, S.DDP_EVAL, S.DDP_TRAIN, S.DDP_TRAIN_ADVANCE):
         return _spawn_in_ddp_step(rec, n, at, name)
     if name == S.DATAPIPE_SEED:
         return _spawn_in_datapipe_seed(rec, n, at)
@@ -951,6 +951,9 @@ def _spawn_in_ddp_step(rec: Event, n: int | None, at: str, name: str) -> Verdict
     ev = name == S.DDP_EVAL
     step = ("its framework's training step (the training epoch loop's call of it: under DDP every process runs the "
             "wrapped model's forward, and backward's gradient all-reduce bucket by bucket)" if name == S.DDP_TRAIN else
+            "its framework's training loop's advance (its batch fetch or the training step: under DDP the step runs "
+            "the wrapped model's forward, and backward's gradient all-reduce bucket by bucket)"
+            if name == S.DDP_TRAIN_ADVANCE else
             "its framework's evaluation pass (the validation/evaluation loop under DDP: all ranks run validation "
             "through the DistributedDataParallel-wrapped model's forward)" if ev else
             "the call of its DistributedDataParallel-wrapped model (DDP's forward: its buffers broadcast from rank 0 "
