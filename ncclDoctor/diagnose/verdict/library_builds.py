@@ -142,7 +142,8 @@ def _framework_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lib = inner[0].group("lib")
     where = fr[0][0].replace("\\", "/").rpartition(f"/{lib}/")[2]
     func = fr[0][1]
-    if any(_CKPT_LOAD.match(f[1] or "") for f in fr):
+    # (the framework's own load frames: a user's function named load_* calling the engine is no checkpoint load)
+    if any(_CKPT_LOAD.match(f[1] or "") and _FRAMEWORK_RUNTIME.search(f[0].replace("\\", "/")) for f in fr):
         return _checkpoint_mismatch(excs, kind, message, lib, where, func, code)
     bucket = "zero/" in where and any(_ZERO_BUCKET.search(f[1] or "") for f in fr[:2])
     return Verdict(
