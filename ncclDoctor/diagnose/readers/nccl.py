@@ -353,6 +353,9 @@ class NcclReaders:
             return ev
         if m.group("hvd"):  # Horovod built without its GPU operations (lead rule AF (2))
             ev.data["what"] = "hvd_no_cuda"
+            tb = getattr(self, "_tb", None)  # the traceback's innermost frame (horovod/torch, horovod/tensorflow ...)
+            if tb is not None and 0 < lineno - tb.frame[0] <= 4:
+                ev.data["frame_file"] = tb.frame[1]  # which framework binding gave it the GPU tensor
             return ev
         ev.data["what"] = ("library" if m.group("lib") else "backend" if m.group("backend") else
                            "cuda_mpi" if m.group("mpi") else "no_cuda" if m.group("nocuda") else m.group(0))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,3 +80,34 @@ def exception_text(e: Event) -> str:
 def _what(e: Event) -> str:
     w = e.text.split("NCCL WARN", 1)
     return (w[1] if len(w) > 1 else e.data.get("last_error") or e.text).strip()[:160]
+
+
+# Horovod's binding of a framework, as a traceback's file or an import names it: horovod/torch, horovod/tensorflow,
+# horovod/keras (horovod.tensorflow.keras, horovod._keras), horovod/mxnet
+_HVD_BINDING = re.compile(r"\bhorovod[/\\.]_?(torch|tensorflow|keras|mxnet)\b")
+_HVD_FLAG = {"torch": "HOROVOD_WITH_PYTORCH=1", "tensorflow": "HOROVOD_WITH_TENSORFLOW=1",
+             "keras": "HOROVOD_WITH_TENSORFLOW=1", "mxnet": "HOROVOD_WITH_MXNET=1"}
+
+
+def horovod_framework_flag(texts) -> str:
+    """The HOROVOD_WITH_<framework>=1 build variable for the binding the texts (frame files, messages) name; the
+    choice spelled out where they name none (or more than one)."""
+    flags = {_HVD_FLAG[m.group(1)] for t in texts if t for m in _HVD_BINDING.finditer(str(t))}
+    if len(flags) == 1:
+        return flags.pop()
+    return "HOROVOD_WITH_PYTORCH=1 or HOROVOD_WITH_TENSORFLOW=1 (the framework the job uses)"
+
+
+def horovod_rebuild(flag: str, gpu: bool = False) -> str:
+    """Horovod's rebuild command: the one wording of it (the native-crash and the no-CUDA fixes both give it)."""
+    return (("HOROVOD_GPU_OPERATIONS=NCCL " if gpu else "") + f"{flag} pip install --no-cache-dir horovod")
+
+
+def exception_frame_texts(c: Collected) -> list[str]:
+    """Every frame file and message the collected exceptions carry (for a binding's name in them)."""
+    out = []
+    for e in c.exceptions:
+        d = e.data
+        out += [str(d.get(k) or "") for k in ("frame_file", "caller_file", "message")]
+        out += [str(f[0]) for f in d.get("tail_frames") or ()]
+    return out

@@ -20,7 +20,7 @@ from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, world
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, place, waiting_pids
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, horovod_rebuild, place, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
@@ -1488,8 +1488,9 @@ def _crash_site_fix(c: Collected, e, lib: str | None) -> str:
     if pkg and pkg != "torch":  # torch's own libraries: the generic sentence above says it
         name = "Horovod" if pkg == "horovod" else pkg
         out += (f"{lib} is part of the installed {name} package (site-packages/{pkg}): rebuild {name} against the "
-                f"installed PyTorch (pip uninstall {pkg}; pip install --no-cache-dir {pkg}"
-                + (" with HOROVOD_WITH_PYTORCH=1" if pkg == "horovod" else "")
+                f"installed PyTorch (pip uninstall {pkg}; "
+                + (horovod_rebuild("HOROVOD_WITH_PYTORCH=1") if pkg == "horovod"
+                   else f"pip install --no-cache-dir {pkg}")
                 + ") with the same gcc / _GLIBCXX_USE_CXX11_ABI as torch was built with, and check the "
                 f"{name} / PyTorch versions against the ones it supports (or upgrade {name}). ")
     return out

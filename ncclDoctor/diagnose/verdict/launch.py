@@ -13,7 +13,7 @@ from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import strip_prefixes
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
-from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.base import Verdict, exception_frame_texts, horovod_framework_flag, horovod_rebuild
 from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
 
 
@@ -3487,16 +3487,16 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "high", [], [lib.brief()], job_wide=True)
     hvd = next((e for e in evs if e.data.get("what") == "hvd_no_cuda"), None)
     if hvd is not None:  # Horovod installed without CUDA, given GPU tensors (lead rules AF (2), Q): the shared install
+        flag = horovod_framework_flag([hvd.text, str(hvd.data.get("frame_file") or ""), *exception_frame_texts(c)])
         return Verdict(
             "config",
             "Horovod was given GPU tensors and the installed Horovod was built without CUDA "
             f"('{strip_prefixes(hvd.text).strip()[:160]}', {hvd.where}): its collectives have no GPU operations, "
             "and every rank runs that same install -- the rank whose traceback is shown is no culprit",
             "Horovod built without CUDA: reinstall Horovod with GPU support -- with the CUDA toolkit / nvcc visible "
-            "when building Horovod, HOROVOD_GPU_OPERATIONS=NCCL HOROVOD_WITH_PYTORCH=1 pip install --no-cache-dir "
-            "horovod (the no-cache build, so pip does not reuse a CPU-only wheel), against the torch and CUDA the job "
-            "runs; horovodrun --check-build must list NCCL among its tensor operations on every node. Then "
-            "relaunch every rank.",
+            f"when building Horovod, {horovod_rebuild(flag, gpu=True)} (the no-cache build, so pip does not reuse a "
+            "CPU-only wheel), against the framework and CUDA the job runs; horovodrun --check-build must list NCCL "
+            "among its tensor operations on every node. Then relaunch every rank.",
             "high", [], [hvd.brief()], job_wide=True)
     mpi = next((e for e in evs if e.data.get("what") == "cuda_mpi"), None)
     if mpi is not None:  # the mpi backend given GPU tensors, its MPI build not CUDA-aware (lead rule Q's last sentence)

@@ -75,19 +75,20 @@ def _kernel_unregistered(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ranks = sorted({e.rank for e in excs if e.rank is not None})
     who = (f"ranks {', '.join(map(str, ranks))} fail alike on it" if len(ranks) >= 2
            else "the process shown raising it is no culprit")
+    gemm = "gemm " if "gemm" in whole.lower() else ""  # the op's kind only where the message names it
     return Verdict(
         "config",
         f"{lib}'s own check found nothing registered for what the job asks of it ({excs[0].data['type']}: "
         f"{whole[:160]}, {excs[0].where}): the installed {lib} build has no kernel configuration (its registered "
-        f"gemm hparams / tuning list) for this {what or 'GPU architecture / dtype'} -- the build and the GPU every "
+        f"{gemm}kernels / tuning list) for this {what or 'GPU architecture / dtype'} -- the build and the GPU every "
         f"rank shares, not one rank's fault; {who}",
         f"Use a {lib} build for the GPU architecture the job runs on"
         + (f" ({arch})" if arch else "")
         + f": the {lib} build / version's supported dtype / arch combination has no entry for this config. Rebuild "
-        f"{lib} with the arch in its build and tuning list (its arch flags), or register or tune gemm hparams for "
-        "this config (the meta the message prints), or use a supported GPU for that op (the architecture the "
-        f"library targets, e.g. Hopper sm90), or a different gemm impl / dtype (bf16) that it registers; check the "
-        f"{lib} version's release notes for this architecture's support. Then relaunch.",
+        f"{lib} with the arch in its build and tuning list (its arch flags), or register or tune the {gemm}kernel "
+        "configuration for this config (the meta the message prints), or run that op on a GPU architecture the "
+        f"library supports (its documented targets), or a {gemm}implementation / dtype that it registers for "
+        f"this GPU; check the {lib} version's release notes for this architecture's support. Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
@@ -97,6 +98,11 @@ _FRAMEWORK_RUNTIME = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<lib>deepsp
 # subscripted, not a raise or an assert of the framework's own
 _STATE_INDEX = re.compile(r"\w\.\w{1,80}\[")
 _OWN_CHECK = re.compile(r"^(?:raise|assert)\b")
+# a checkpoint being loaded into the engine (load_checkpoint, _load_zero_checkpoint, load_state_dict,
+# _restore_base_optimizer_state): a saved state that does not fit the current optimizer / param groups / world size
+_CKPT_LOAD = re.compile(r"^_?(?:load|restore)_\w{1,60}$")
+# ZeRO's gradient buckets (stage 1/2's independent partition reduce: reduce_ipg_grads, its bucket helpers)
+_ZERO_BUCKET = re.compile(r"(?:ipg|bucket)")
 
 
 def _frames(e) -> list[tuple[str, str, str]]:
@@ -136,20 +142,44 @@ def _framework_internal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     lib = inner[0].group("lib")
     where = fr[0][0].replace("\\", "/").rpartition(f"/{lib}/")[2]
     func = fr[0][1]
-    zero = "zero/" in where
+    # (the framework's own load frames: a user's function named load_* calling the engine is no checkpoint load)
+    if any(_CKPT_LOAD.match(f[1] or "") and _FRAMEWORK_RUNTIME.search(f[0].replace("\\", "/")) for f in fr):
+        return _checkpoint_mismatch(excs, kind, message, lib, where, func, code)
+    bucket = "zero/" in where and any(_ZERO_BUCKET.search(f[1] or "") for f in fr[:2])
     return Verdict(
         "config",
         f"{lib}'s own runtime code raised {kind}: {(message or '')[:160]} ({where}, in {func}: '{code[:120]}', "
         f"{excs[-1].where}): the installed {lib} release indexing its own bookkeeping"
-        + (" (ZeRO's gradient buckets / partitions)" if zero else "")
+        + (" (ZeRO's gradient buckets / partitions)" if bucket else "")
         + ", code every rank runs alike in the same step, no check of the job's values -- the shared install and its "
-        "settings, not one rank's fault; the rank shown raising it is no culprit",
+        "settings, not one rank's fault; the rank shown raising it is "
+        "no culprit",
         f"Check the {lib} version: upgrade or downgrade to a release without this bug in {func} (its issues / "
         "release notes name it), with matching accelerate / DeepSpeed / torch versions"
         + ("; change the ZeRO stage 2 overlap_comm / reduce bucket settings (overlap_comm false, "
            "contiguous_gradients false, another reduce_bucket_size) or the zero stage (1 / 2 / 3) to step around it"
-           if zero else "; change the setting of that part of the engine in the DeepSpeed config to step around it")
+           if bucket else "; change the setting of that part of the engine in the DeepSpeed config to step around it")
         + "; and make sure the loss has a gradient path to the trainable parameters (frozen parameters / "
         "requires_grad consistency on every rank, no parameter left out of the backward; skip bad samples "
         "consistently on every rank). Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+def _checkpoint_mismatch(excs, kind: str, message: str, lib: str, where: str, func: str, code: str) -> Verdict:
+    """The framework's runtime indexing a checkpoint's saved state while loading it (a checkpoint-load frame among the
+    innermost): the saved optimizer / param groups / world size do not match the current job's (rule AL (2) / W) --
+    a job / config mismatch, fixed at the checkpoint, not the framework's release."""
+    return Verdict(
+        "config",
+        f"{lib} raised {kind}: {(message or '')[:160]} while loading a checkpoint ({where}, in {func}: "
+        f"'{code[:120]}', {excs[-1].where}): the saved state (optimizer state, param groups, partitions) does not "
+        "match what the current job builds -- another optimizer, ZeRO stage, parameter set or world size than when it "
+        "was saved; every rank loads the same checkpoint, not one rank's fault; the rank shown raising it is "
+        "no culprit",
+        "The checkpoint does not fit the current job: resume with the same optimizer, param groups, ZeRO stage and "
+        "world size (number of GPUs) as when it was saved, or load the model weights without the optimizer state "
+        "(load_checkpoint(..., load_optimizer_states=False, load_lr_scheduler_states=False), or "
+        "load_module_only=True), "
+        "or convert the checkpoint (zero_to_fp32.py, universal checkpoint) for a changed world size / stage. "
+        "Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
