@@ -8,7 +8,8 @@ which still reads as before.
   on the store is fatal. The benign text also named --standalone's port 29400 whatever the port was. Now BY (1) is
   read only under the c10d rendezvous (--standalone, --rdzv-backend c10d, --rdzv-endpoint shown, or the bind on port
   29400 with no static launch shown) and only worker lines after the bind count (no shell prompt, fence or blank
-  line); the text names 29400 only when that is the port. Else rule AN (2): store_rendezvous.
+  line); the text names 29400 only when that is the port. Else rule AN (2): store_rendezvous. A benign reading's
+  next step printed a cut copy of its sentence before the whole one; it says it once.
 - #6 DeepSpeed's model-parallel size from an abandoned deepspeed command stuck to a later run's world_info. Now each
   deepspeed command line sets or clears it, and the runner line's own script arguments, shown without a size, clear it.
 - #11 The error words after the bind were matched without a boundary ("rror" in "mirror", "terror"); whole words now.
@@ -124,3 +125,15 @@ def test_the_unpickling_chain_still_reads_through_its_frames(tmp_path):
                     + f'  File "{_SP}/torch/serialization.py", line 772, in _legacy_load\n'
                     "    result = unpickler.load()\n")
     assert "(a pickle file, an object store, a collective)" in v["fix"], v
+
+
+def test_the_benign_sentence_is_said_once_in_the_next_step(tmp_path):
+    import subprocess
+    import sys
+    log = tmp_path / "bind.log"
+    log.write_text(_BIND.format(p=29400) + _WORKERS)
+    out = subprocess.run([sys.executable, "-m", "ncclDoctor", "diagnose", str(log), "--out", str(tmp_path / "run")],
+                         capture_output=True, text=True, timeout=120).stdout
+    nxt = next(x for x in out.splitlines() if x.startswith("next: "))
+    assert nxt.startswith("next: nothing in these lines is a failure: c10d's"), nxt
+    assert nxt.count("c10d's [W]/[E] lines") == 1, nxt
