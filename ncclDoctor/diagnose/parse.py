@@ -858,7 +858,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         workers ran, so the rendezvous completed -- torchrun's c10d backend retried as a client of the store already
         on that port. Each such event is marked ``bind_retried`` (state.Collected._bind_retried_alone reads it as
         benign where nothing else fails). Not read so: the lines ending at the bind failure, a traceback or error
-        after it, or only c10d / torch.distributed lines after it."""
+        after it, or only c10d / torch.distributed lines after it; a shell prompt, fence or blank line after it (the
+        process ended there); a launch not on c10d's rendezvous -- torchrun's default static one (--master_port /
+        --master_addr), where errno 98 on the store is fatal -- or a port other than 29400 with no c10d launch shown
+        (review 95 x1 #1)."""
         last = max(int(e.where.rpartition(":")[2] or 0) for e in self._bind_logs)
         first = lines - len(tail) + 1
         shown = [_tail_line(raw).strip() for raw in tail]

@@ -617,7 +617,8 @@ class SettingsReaders:
         world does not divide (fewer GPUs than one model-parallel group) cannot be set up, whatever error follows --
         kept aside as _launch_world's parallel_unfit (lead rules V (1), AA (1), AE; round 95's cogvlm-89: size 4 on
         {"localhost": [0]}); the runner's own line carries the script's arguments after it too. A size with no runner
-        line after it, or a world_info that does not decode, is not read."""
+        line after it, or a world_info that does not decode, is not read; each deepspeed command line sets or clears the
+        size, and a runner line whose script arguments show no size clears it (review 95 x1 #6)."""
         if "world_info=" not in body:
             if not is_failure_line(body) and S.R_DS_USER_CMD.search(body):
                 # each deepspeed command starts a run of its own: a size an earlier command gave is not this one's
