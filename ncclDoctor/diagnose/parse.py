@@ -163,6 +163,14 @@ _UNPICKLE_NEAR = 40
 _WRAP_WIDE = 70
 # a warning's own line ("UserWarning: cache stale", "FutureWarning: ..."): not a traceback's (parse._unpickle_chain)
 _R_WARNING_LINE = re.compile(r"^[A-Za-z_][\w.]{0,120}Warning\b")
+# lead rule BY (1) (parse._bind_went_on): a launch on c10d's rendezvous backend, a launch on torchrun's static one,
+# a shell's prompt ("$ ", "# ", "(env) user@host:~/dir$", "[user@host dir]$") and an error word (a whole word)
+_R_C10D_LAUNCH = re.compile(r"--standalone\b|--rdzv[-_](?:backend[= ]+c10d|endpoint)\b")
+_R_STATIC_LAUNCH = re.compile(r"--master[-_](?:port|addr)\b|\bMASTER_PORT=")
+_R_SHELL_PROMPT = re.compile(r"^(?:\([\w.-]{1,64}\) ?)?(?:[$#>%](?: |$)"
+                             r"|\[?[\w.-]{1,64}@[\w.-]{1,64}[: ][^\s$#]{0,200}\]?[$#](?: |$))")
+_R_CARETS = re.compile(r"[ \t]{1,200}[\^~]{1,400}[ \t]*$")  # a traceback's caret marks under a code line
+_R_ERROR_WORD = re.compile(r"\w*(?:Error|Exception)\b|\b(?:error|exception|ERROR|EXCEPTION)\b")
 
 
 def _build_op_open(tail: list[str]) -> str | None:
@@ -477,6 +485,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._storage_frame = -99  # the last frame line of torch/storage.py's _load_from_bytes (_unpickle_chain)
         self._unpickle_last = -99  # the last line of the traceback chain under _unpickle_at (frames, code lines)
         self._unpickle_wide = False  # that line fills a terminal's width: the next may be its wrapped rest
+        self._unpickle_code = False  # the chain's last line was a frame: its code line may follow
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
         self._sock_timeout: tuple[int, Event] | None = None  # a bare "Socket Timeout" store event (readers.store)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
@@ -849,12 +858,24 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         workers ran, so the rendezvous completed -- torchrun's c10d backend retried as a client of the store already
         on that port. Each such event is marked ``bind_retried`` (state.Collected._bind_retried_alone reads it as
         benign where nothing else fails). Not read so: the lines ending at the bind failure, a traceback or error
-        after it, or only c10d / torch.distributed lines after it."""
+        after it, or only c10d / torch.distributed lines after it; a shell prompt, fence or blank line after it (the
+        process ended there); a launch not on c10d's rendezvous -- torchrun's default static one (--master_port /
+        --master_addr), where errno 98 on the store is fatal -- or a port other than 29400 with no c10d launch shown
+        (review 95 x1 #1)."""
         last = max(int(e.where.rpartition(":")[2] or 0) for e in self._bind_logs)
         first = lines - len(tail) + 1
-        after = [t for i, raw in enumerate(tail) if first + i > last and (t := _tail_line(raw).strip())
-                 and not t.startswith("```")]  # a paste's fence is no line of the job's
-        if any(w in t for t in after for w in ("Traceback (most recent", 'File "', "rror", "xception")):
+        shown = [_tail_line(raw).strip() for raw in tail]
+        # only c10d's rendezvous backend retries as a client: a launch shown with --standalone / --rdzv-backend c10d /
+        # --rdzv-endpoint, or the bind on c10d's default port 29400 with no static launch (--master_port /
+        # --master_addr: torchrun's default static rendezvous, where errno 98 on the store is fatal) shown
+        if not any(_R_C10D_LAUNCH.search(t) for t in shown) and (
+                any(_R_STATIC_LAUNCH.search(t) for t in shown)
+                or {e.data.get("in_use") or 0 for e in self._bind_logs} - {0} != {29400}):  # "?UNKNOWN?": no port
+            return
+        after = [t for i, t in enumerate(shown) if first + i > last and t
+                 and not t.startswith("```") and not _R_SHELL_PROMPT.match(t)]  # a fence or shell prompt: not the job's
+        if any(w in t for t in after for w in ("Traceback (most recent", 'File "')) or any(
+                _R_ERROR_WORD.search(t) for t in after):
             return  # a traceback or an error after it: the bind shown failing the start (rule AN (2)), read as before
         if any("[c10d]" not in t and "torch.distributed" not in t and "torchrun" not in t for t in after):
             for e in self._bind_logs:
@@ -1451,16 +1472,22 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if "torch.load(io.BytesIO" in text and S.R_BYTES_UNPICKLE_CODE.search(text):
                 self._unpickle_at = self._unpickle_last = lineno
                 self._unpickle_wide = len(text) >= _WRAP_WIDE
+                self._unpickle_code = False
                 self._follow = max(self._follow, 1)  # the chain's lines hold no trigger word
                 return
         if self._unpickle_at > 0 and lineno == self._unpickle_last + 1 and lineno <= self._unpickle_at + _UNPICKLE_NEAR:
-            if not t.strip() or t[:1] in (" ", "\t") or t.startswith("```") or (
+            # a frame, the code line right under one, or caret marks: a traceback's shape, not any indented line
+            # (another process's indented output -- a tqdm bar, a config dump -- is no frame of this chain)
+            frame = t[:1] in (" ", "\t") and S.R_PY_FRAME_FILE.search(t) is not None
+            if not t.strip() or frame or t.startswith("```") or (t[:1] in (" ", "\t") and (
+                    self._unpickle_code or _R_CARETS.match(t))) or (
                     # the rest of a line a paste hard-wrapped (the line above fills the width), not an exception's
                     # or a warning's own line
                     self._unpickle_wide and not S.R_EXC_TAIL.match(t) and not _R_WARNING_LINE.match(t)):
                 self._unpickle_last = lineno
                 if t.strip():
                     self._unpickle_wide = len(text) >= _WRAP_WIDE
+                    self._unpickle_code = frame
                 self._follow = max(self._follow, 1)
             else:
                 self._unpickle_at = -99  # a line of something else: the unpickling's chain ended above it

@@ -120,7 +120,11 @@ def next_steps(c: Collected, conclusions: list[Conclusion], findings: list[Findi
         steps.append("Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to have torch check collective types and shapes across "
                      "ranks.")
     if not steps:
-        if v is not None:
+        head, _, said = v.summary.partition(": ") if v is not None else ("", "", "")
+        if v is not None and v.cause == "none" and said and v.fix.startswith(said[:120]):
+            # a benign reading's summary and fix open with the same sentences: say them once, not a cut copy first
+            steps.append(f"{head}: {v.fix}")
+        elif v is not None:
             steps.append(f"{v.summary[:400]}. {v.fix}")
         else:
             steps.append("Nothing in the input explains a distributed failure; "

@@ -617,15 +617,23 @@ class SettingsReaders:
         world does not divide (fewer GPUs than one model-parallel group) cannot be set up, whatever error follows --
         kept aside as _launch_world's parallel_unfit (lead rules V (1), AA (1), AE; round 95's cogvlm-89: size 4 on
         {"localhost": [0]}); the runner's own line carries the script's arguments after it too. A size with no runner
-        line after it, or a world_info that does not decode, is not read."""
+        line after it, or a world_info that does not decode, is not read; each deepspeed command line sets or clears the
+        size, and a runner line whose script arguments show no size clears it (review 95 x1 #6)."""
         if "world_info=" not in body:
-            if not is_failure_line(body) and S.R_DS_USER_CMD.search(body) and (
-                    ps := S.R_ARG_PARALLEL_SIZE.search(body)):
-                self._ds_par = (ps.group("name"), int(ps.group("size")))
+            if not is_failure_line(body) and S.R_DS_USER_CMD.search(body):
+                # each deepspeed command starts a run of its own: a size an earlier command gave is not this one's
+                ps = S.R_ARG_PARALLEL_SIZE.search(body)
+                self._ds_par = (ps.group("name"), int(ps.group("size"))) if ps else None
             return
         w = S.R_DS_WORLD_INFO.search(body)
-        if w is not None and self._ds_par is None and (ps := S.R_ARG_PARALLEL_SIZE.search(body, w.end())):
-            self._ds_par = (ps.group("name"), int(ps.group("size")))  # the user script's arguments the runner passes
+        if w is not None:
+            # the user script's arguments the runner passes: shown (its script named) with no size, there is none --
+            # a size an earlier, abandoned command gave is not this run's; a line cut before the script keeps it
+            ps = S.R_ARG_PARALLEL_SIZE.search(body, w.end())
+            if ps is not None:
+                self._ds_par = (ps.group("name"), int(ps.group("size")))
+            elif _R_SCRIPT_ARG.search(body, w.end()):
+                self._ds_par = None
         if w is None or self._ds_par is None:
             return
         b64 = w.group(1)
@@ -999,3 +1007,5 @@ def _is_assign(word: str) -> bool:
     name, eq, _ = word.partition("=")
     return bool(eq) and name.isidentifier()
 
+# a user script on DeepSpeed's runner command line, after its own options (SettingsReaders._ds_parallel)
+_R_SCRIPT_ARG = re.compile(r"\s[\w./~-]{0,200}\.py(?=\s|$)")
