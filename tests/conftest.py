@@ -262,3 +262,18 @@ def pytest_sessionfinish(session, exitstatus):
     if lines:
         print("\n".join(["", "quick-tier guard: these tests started what the quick tier must not:", *lines]))
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# mp.spawn's record of a child whose traceback is cut inside Lightning's training-epoch loop, down to its run()
+# frame: a test appends the loop's code line it stops at (round 95's scvi-tools-2236 shape)
+LIGHTNING_SPAWN_CUT = (
+    "-- Process 2 terminated with the following error:\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/lib/python3.10/site-packages/torch/multiprocessing/spawn.py", line 69, in _wrap\n'
+    "    fn(i, *args)\n"
+    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/trainer/trainer.py", line 1016, in _run_stage\n'
+    "    self.fit_loop.run()\n"
+    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/loops/fit_loop.py", line 354, in advance\n'
+    "    self.epoch_loop.run(self._data_fetcher)\n"
+    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/loops/training_epoch_loop.py", line 133, in run\n'
+)

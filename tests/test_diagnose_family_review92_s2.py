@@ -92,27 +92,6 @@ _E_SCALER_AFTER = (
     "RuntimeError: unscale_() is being called after step().\n"
 )
 
-_F_NUMPY = (
-    "/opt/conda/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:258: UserWarning"
-    ": Failed to initialize NumPy: _ARRAY_API not found (Triggered internally at ../torch/csrc/utils"
-    "/tensor_numpy.cpp:84.)\n"
-    "  cpu = _conversion_method_template(device=torch.device(\"cpu\"))\n"
-    "epoch 0 step 100 loss 2.314\n"
-    "epoch 0 step 200 loss 2.101\n"
-    "epoch 3 step 9800 loss 0.912\n"
-    "[rank5]: Traceback (most recent call last):\n"
-    "[rank5]:   File \"/home/user/proj/train.py\", line 212, in <module>\n"
-    "[rank5]:     main()\n"
-    "[rank5]:   File \"/home/user/proj/train.py\", line 160, in main\n"
-    "[rank5]:     for batch in loader:\n"
-    "[rank5]:   File \"/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py\", line "
-    "631, in __next__\n"
-    "[rank5]:     data = self._next_data()\n"
-    "[rank5]:   File \"/opt/conda/lib/python3.10/site-packages/torch/utils/data/dataloader.py\", line "
-    "1346, in _next_data\n"
-    "[rank5]:     return self._process_data(data)\n"
-)
-
 _F_NONUMPY = (
     "epoch 0 step 100 loss 2.314\n"
     "epoch 0 step 200 loss 2.101\n"
@@ -129,6 +108,14 @@ _F_NONUMPY = (
     "1346, in _next_data\n"
     "[rank5]:     return self._process_data(data)\n"
 )
+
+# the same paste with NumPy 2's warning under a NumPy-1 torch above it
+_F_NUMPY = (
+    "/opt/conda/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:258: UserWarning"
+    ": Failed to initialize NumPy: _ARRAY_API not found (Triggered internally at ../torch/csrc/utils"
+    "/tensor_numpy.cpp:84.)\n"
+    "  cpu = _conversion_method_template(device=torch.device(\"cpu\"))\n"
+) + _F_NONUMPY
 
 _K_NUMPY_STICKY = (
     "/opt/conda/lib/python3.10/site-packages/torch/_subclasses/functional_tensor.py:258: UserWarning"

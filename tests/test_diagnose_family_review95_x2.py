@@ -16,6 +16,7 @@
 """
 from __future__ import annotations
 
+from tests.conftest import LIGHTNING_SPAWN_CUT
 from tests.conftest import verdict_accused as _verdict
 
 
@@ -105,17 +106,7 @@ def test_a_backward_pass_and_an_optimizers_step_are_still_a_training_step(tmp_pa
 
 
 # --- 7. a cut at Lightning's self.advance says advance (batch fetch or step), not the step --------------------------
-_SPAWN = (
-    "-- Process 2 terminated with the following error:\n"
-    "Traceback (most recent call last):\n"
-    '  File "/usr/lib/python3.10/site-packages/torch/multiprocessing/spawn.py", line 69, in _wrap\n'
-    "    fn(i, *args)\n"
-    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/trainer/trainer.py", line 1016, in _run_stage\n'
-    "    self.fit_loop.run()\n"
-    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/loops/fit_loop.py", line 354, in advance\n'
-    "    self.epoch_loop.run(self._data_fetcher)\n"
-    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/loops/training_epoch_loop.py", line 133, in run\n'
-)
+_SPAWN = LIGHTNING_SPAWN_CUT
 
 
 def test_a_cut_at_advance_says_batch_fetch_or_step(tmp_path):

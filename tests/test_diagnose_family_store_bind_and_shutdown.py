@@ -26,6 +26,7 @@ as the failure of the process that printed them.
 
 from __future__ import annotations
 
+from tests.conftest import LIGHTNING_SPAWN_CUT
 from tests.conftest import corpus_case_verdict as _case
 from tests.conftest import verdict_accused as _verdict
 
@@ -103,17 +104,7 @@ def test_horovods_shutdown_in_a_mid_run_allreduce_stays_an_early_exit(tmp_path):
 
 
 # --- BM (1): a spawn child cut at its framework's training step -----------------------------------------------------
-_SPAWN = (
-    "-- Process 2 terminated with the following error:\n"
-    "Traceback (most recent call last):\n"
-    '  File "/usr/lib/python3.10/site-packages/torch/multiprocessing/spawn.py", line 69, in _wrap\n'
-    "    fn(i, *args)\n"
-    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/trainer/trainer.py", line 1016, in _run_stage\n'
-    "    self.fit_loop.run()\n"
-    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/loops/fit_loop.py", line 354, in advance\n'
-    "    self.epoch_loop.run(self._data_fetcher)\n"
-    '  File "/usr/lib/python3.10/site-packages/lightning/pytorch/loops/training_epoch_loop.py", line 133, in run\n'
-)
+_SPAWN = LIGHTNING_SPAWN_CUT
 
 
 def test_a_spawn_child_cut_at_its_training_epoch_loops_step_names_nobody(tmp_path):
