@@ -11,7 +11,7 @@ from __future__ import annotations
 from tests.conftest import verdict_accused
 
 
-# --- the env:// rendezvous' message wrapped onto the line under its exception -----------------------------------------
+# --- the env:// rendezvous' message wrapped onto the line under its exception ----------------------------------------
 def test_an_unset_rank_variable_on_the_line_under_the_rendezvous_error_is_a_launch_without_torchrun(tmp_path):
     """The exception's message ends at "rendezvous:" and its variable is named on the next line (RANK or WORLD_SIZE,
     which hold no other trigger word): started without the launcher that sets them -- config, nobody named, with the
@@ -31,7 +31,7 @@ def test_the_rendezvous_error_without_its_variable_keeps_the_store_reading(tmp_p
     assert v["cause"] == "store_rendezvous" and not acc, v
 
 
-# --- a launch environment printed as one dict: rank 0 not on MASTER_ADDR's host -----------------------------------------
+# --- a launch environment printed as one dict: rank 0 not on MASTER_ADDR's host --------------------------------------
 def _env(host: str, master: str, rank: int, world: int = 8) -> str:
     return (f"{{'HOSTNAME': '{host}', 'MASTER_ADDR': '{master}', 'MASTER_PORT': '29411', 'LOCAL_RANK': '{rank % 4}', "
             f"'RANK': '{rank}', 'WORLD_SIZE': '{world}', 'LOCAL_WORLD_SIZE': '4'}}\n")
@@ -61,7 +61,7 @@ def test_rank_zero_on_the_master_host_or_another_rank_elsewhere_keeps_nothing_fa
         assert v["cause"] == "none" and not acc, (text, v)
 
 
-# --- Lightning's warning: GPUs requested against the Slurm tasks launched ---------------------------------------------
+# --- Lightning's warning: GPUs requested against the Slurm tasks launched --------------------------------------------
 _WARN = ("UserWarning: \nYou requested {g} GPUs but launched {t} slurm tasks.\nWe will launch {g} processes for you.\n"
          "We recommend you let slurm manage the processes by setting: --ntasks-per-node={g}\n"
          "If you're not using SLURM, ignore this message!\n")
@@ -83,7 +83,7 @@ def test_the_slurm_warning_beside_a_ranks_own_failure_keeps_that_failure(tmp_pat
     assert v["cause"] != "config", v
 
 
-# --- Lightning's device check on one line ------------------------------------------------------------------------------
+# --- Lightning's device check on one line ----------------------------------------------------------------------------
 def test_a_one_line_device_check_of_fewer_visible_gpus_is_the_allocation(tmp_path):
     """Rules W, AU (2): the check's exception on one line -- its repr with the line break kept as "\\n", or the class
     and message joined -- asking for GPUs 0-3 (0-1) where the machine has [0] ([1]): config, nobody named."""
