@@ -815,6 +815,15 @@ SNIFF = 8192
 #             that process's own OOM (readers.crash._oom, lead rules J, U (3)), read wherever it stands -- not only
 #             as the line right after another OOM (a wrapped paste's unwrap() leaves blank places between them;
 #             round 95's colossalai-4537)
+#   expected, but not set  the env:// rendezvous' own message of a variable the launcher sets, on the line under its
+#             exception when the message is wrapped ("ValueError: Error initializing torch.distributed using env://
+#             rendezvous:" then "environment variable RANK expected, but not set"), which holds no other word for
+#             RANK / WORLD_SIZE (MASTER_ADDR's is read by its name): started without a launcher (readers.store's
+#             env_missing, verdict.store, lead rule Q; round 96's prime-rl-3146)
+#   slurm tasks  Lightning's start-up warning that the GPUs requested and the Slurm tasks launched differ ("You
+#             requested 2 GPUs but launched 1 slurm tasks."), which holds no other word: the tasks per node against the
+#             GPUs per node, a launch setting (S.R_SLURM_GPUS_TASKS, verdict.world._slurm_tasks_gpus, lead rules V (1),
+#             BP (1); round 96's pytorch-lightning-102)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -907,7 +916,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
-            b"out of memory. Tried to allocate")
+            b"out of memory. Tried to allocate", b"expected, but not set",
+            b"slurm tasks")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1164,7 +1174,9 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton)."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 382 (session 38, round 96's fixes: the
+    env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning): six of 64 (two words left before a
+    seventh)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

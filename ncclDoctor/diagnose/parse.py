@@ -1838,6 +1838,27 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         pid, rank = int(a[-1]), int(r.group("rank"))  # the innermost actor prefix is the process that printed it
         self.actor_rank[pid] = rank if self.actor_rank.get(pid, rank) == rank else -1
 
+    def _env_line(self, lineno: int, text: str, body: str) -> Event | None:
+        """A process's launch environment printed as one dict on one line (S.R_ENV_LINE_KEY: "{'HOSTNAME': 'gpu-a',
+        'MASTER_ADDR': 'gpu-b', 'RANK': '0', 'WORLD_SIZE': '4'}"): where it gives global RANK 0 of a world of 2 or
+        more (or of an unknown size) on a host whose name is not the master address's, one quiet env_rank0_host event
+        (verdict.world._env_rank0_elsewhere, lead rule AA (1)). None otherwise: another rank, the same host, or an
+        address against a name (the text cannot tell whether they are one host)."""
+        kv = {m.group("key"): m.group("val") for m in S.R_ENV_LINE_KEY.finditer(body)}
+        host, master = kv.get("HOSTNAME") or kv.get("HOST"), kv.get("MASTER_ADDR")
+        world = kv.get("WORLD_SIZE")
+        if kv.get("RANK") != "0" or not host or not master or (world is not None and (not world.isdigit()
+                                                                                      or int(world) < 2)):
+            return None
+        if S.is_loopback(master) or host.split(".")[0].lower() == master.split(".")[0].lower():
+            return None
+        if S.R_IPV4_ADDR.match(master) or S.R_IPV4_ADDR.match(host) or ":" in master or ":" in host:
+            return None  # an address against a name, or two addresses: the text cannot tell they are other hosts
+        ev = self._context(lineno, text, "env_rank0_host")
+        ev.rank = None  # settings printed, not a failure of the process that printed them
+        ev.data.update(host=host, master=master, world=int(world) if world else None)
+        return ev
+
     def _parse(self, lineno: int, text: str) -> Event | None:
         if "\x1b" in text:
             text = S.R_ANSI.sub("", text)  # colours would split the words the patterns look for
@@ -1955,6 +1976,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ("RANK=" in body or "WORLD_SIZE=" in body) and not self._env_world_past and (
                 ea := S.R_ENV_WORLD_ASSIGN.findall(body)):
             self._env_world_assign(lineno, text, ea)  # kept aside: the line goes on to the other readers
+        if "MASTER_ADDR" in body and "RANK" in body and "HOST" in body and (ev := self._env_line(lineno, text, body)):
+            return ev  # a launch environment printed as one dict on one line (rule AA (1): rank 0's host)
+        if "slurm task" in body and (st := S.R_SLURM_GPUS_TASKS.search(body)) and st.group(1) != st.group(2):
+            ev = self._context(lineno, text, "slurm_gpus_tasks")
+            ev.rank = None  # the framework's start-up check of the job's settings, alike in every task
+            ev.data.update(gpus=int(st.group(1)), tasks=int(st.group(2)))
+            return ev
         if ("RANK" in body or "WORLD_SIZE" in body or "MASTER_" in body) and body.lstrip()[:1] in "\"'" and (
                 ed := S.R_ENV_DICT_KEY.match(body)) and (ev := self._env_dict_key(lineno, text, ed)) is not None:
             return ev

@@ -1942,6 +1942,17 @@ R_WRAPPER_GETATTR = re.compile(r'\bFile "[^"\n]{0,1000}\btorch[/\\](?:distribute
 # was started with: '"RANK": "0",', "'WORLD_SIZE': 2,"): readers.settings._env_dict_key, verdict.world._env_rank_twice
 R_ENV_DICT_KEY = re.compile(r"""^\s*["'](?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)["']\s*:\s*["']?"""
                             r"""(?P<val>[\w.:-]{1,100})["']?\s*,?\s*$""")
+# A process's launch environment printed as one dict or JSON object on one line ("{'HOSTNAME': 'gpu-a', 'MASTER_ADDR':
+# 'gpu-b', 'RANK': '0', 'WORLD_SIZE': '4'}"): each key and its value (parse's env line, verdict.world's
+# _env_rank0_elsewhere: global rank 0 on a host other than the master address, lead rule AA (1))
+R_ENV_LINE_KEY = re.compile(r"""["'](?P<key>HOSTNAME|HOST|MASTER_ADDR|RANK|WORLD_SIZE)["']\s*:\s*["']?"""
+                            r"""(?P<val>[\w.:-]{1,100})["']?\s*[,}]""")
+R_IPV4_ADDR = re.compile(r"^\d{1,3}(?:\.\d{1,3}){3}$")
+# Lightning's start-up warning that the GPUs a Slurm job asks for and the tasks Slurm started differ ("You requested 2
+# GPUs but launched 1 slurm tasks." then "We will launch 2 processes for you." / "We recommend you let slurm manage
+# the processes by setting: --ntasks-per-node=2"): the tasks per node against the GPUs per node, a launch setting
+# every task shares (lead rules V (1), BP (1); verdict.world._slurm_tasks_gpus; round 96's pytorch-lightning-102)
+R_SLURM_GPUS_TASKS = re.compile(r"(?i:\brequested (\d{1,5}) (?:GPUs?|devices?) but launched (\d{1,5}) slurm tasks?\b)")
 # ... or exported by a launch script, one variable a line ("export RANK=0"; a redacted "export MASTER_ADDR=" left
 # empty): two nodes' scripts shown giving one RANK of one world (round 93's deepep-121; readers.settings._env_dict_key)
 R_ENV_EXPORT_KEY = re.compile(r"""^\s*export\s{1,4}(?P<key>RANK|WORLD_SIZE|MASTER_ADDR|MASTER_PORT)=["']?"""
@@ -3879,6 +3890,12 @@ R_DEVICE_COUNT_CHECK = re.compile(r"(?i:\bnumber of (?:devices|GPUs|TPU (?:cores
 # CUDA_VISIBLE_DEVICES against the trainer's devices, the same for every task (lead rules W, AU (2)): config, no rank
 R_DEVICES_ONLY = re.compile(r"(?i:\b(?:machine|node|host|system) only has:? ?(?:\[[\d, ]{0,80}\]|\d{1,4} "
                             r"(?:CUDA )?(?:GPUs?|devices?)\b))")
+# ... and the same check's exception on one line, its message's line break kept as the two characters "\\n" (the
+# exception's repr, "MisconfigurationException('You requested gpu: [0, 1, 2, 3]\\n But your machine only has: [0]"),
+# or joined with a space: the class, then its message holding the devices seen (R_DEVICES_ONLY, searched after it):
+# readers.crash, verdict.launch._device_count (round 96's pytorch-lightning-16828)
+R_DEVICES_ONLY_EXC = re.compile(r"^\s*(?P<type>(?:[A-Za-z_][\w]{0,60}\.){0,8}[A-Z]\w{0,60}(?:Exception|Error))"
+                                r"(?::\s?|\(['\"])(?P<msg>[^\n]{1,400})")
 # A cluster launcher's check that the shared folder it puts the job's directory and file:// rendezvous in exists
 # (submitit launch scripts' get_shared_folder(): "RuntimeError: No shared folder available"), failing before any
 # worker runs: the launch set-up every node shares (lead rule X (2)), config, no rank

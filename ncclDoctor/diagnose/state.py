@@ -34,7 +34,7 @@ QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_ne
                "gpus_shown", "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d", "engine_rpc",
                "rank_announce", "tb_cut", "tb_open", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
                "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
-               "step_took", "rpc_remote_exc")
+               "step_took", "rpc_remote_exc", "env_rank0_host", "slurm_gpus_tasks")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
 _IPOIB = re.compile(r"ib\d+$")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"

@@ -758,6 +758,14 @@ class CrashReaders:
             said = self._body.strip()[:200]
             prev[1].data.update(message=said, settings=said, device_count=True, devices_seen=True)
             return None
+        one = S.R_DEVICES_ONLY_EXC.match(self._body) if "only has" in text else None
+        if one is not None and S.R_DEVICES_ONLY.search(one.group("msg")):
+            # that check's exception on one line, its message's line break kept as "\\n" (the exception's repr) or
+            # joined: the devices a process sees, fewer than its settings ask for (lead rules W, AU (2))
+            said = re.sub(r"\s*\\n\s*", " ", one.group("msg")).strip().rstrip("'\")").strip()[:200]
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=one.group("type"), message=said, settings=said, device_count=True, devices_seen=True)
+            return ev
         m = exception_line(self._body)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None

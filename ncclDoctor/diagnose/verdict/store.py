@@ -341,7 +341,10 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "--rdzv-endpoint), deepspeed, or on an older torch launch with torch.distributed.launch / torchrun's "
             "predecessor (python -m torch.distributed.launch --nproc_per_node=N), which set MASTER_ADDR, MASTER_PORT, "
             "RANK, WORLD_SIZE and LOCAL_RANK for the env:// rendezvous; or set RANK / WORLD_SIZE / MASTER_ADDR / "
-            "MASTER_PORT yourself for every process. A single-process run inside another "
+            "MASTER_PORT yourself for every process. Under Slurm, start the launcher in each node's task (srun "
+            "torchrun --nproc-per-node=N --nnodes=$SLURM_NNODES --rdzv-endpoint=HOST:PORT train.py), or with one "
+            "Slurm task per GPU map SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID to RANK/WORLD_SIZE/LOCAL_RANK in each "
+            "task. A single-process run inside another "
             "program (a GUI or notebook node) can instead pass them to the call: init_process_group(world_size=1, "
             "rank=0) with an init_method file:// or tcp://127.0.0.1:PORT, or run without distributed (a framework's "
             "launcher none, distributed off).",

@@ -340,6 +340,64 @@ def _procs_past_visible(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief()], job_wide=True)
 
 
+def _env_rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule AA (1), as round 96's pytorch-137402 reads it: a process's launch environment printed as one dict
+    (parse._env_line) gives global RANK 0 on a host whose name is not MASTER_ADDR's, with nothing failing shown.
+    Rank 0 is expected where the master address points (the store, the rendezvous endpoint), so the nodes' ranks are
+    not placed as the launch assumes -- torchrun's c10d rendezvous assigns node ranks in arrival order and ignores
+    --master_addr / --node_rank, or a node was launched with the master's rank range: a launch setting shown wrong,
+    config, no rank. Not read so: another rank on another host, rank 0 on the master's host, an address against a
+    host name, or any failure shown (its family reads it)."""
+    evs = c.samples.get("env_rank0_host", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    if any(c.kinds.get(k) for k in _OWN_RUN_FAILED) or c.samples.get("nccl_error"):
+        return None
+    e = evs[0]
+    host, master = e.data["host"], e.data["master"]
+    return Verdict(
+        "config",
+        f"a process's launch environment shows global RANK 0 on host {host} while MASTER_ADDR is {master} "
+        f"('{e.text.strip()[:160]}', {e.where}): rank 0 is not on the master address's host, so the ranks are not "
+        "placed as the launch assumes -- with torchrun's c10d rendezvous (--rdzv_backend c10d) the rendezvous "
+        "assigns the node ranks in arrival order and --master_addr / --master_port are not used to place rank 0; "
+        "otherwise a node was launched with the master node's rank range -- a launch setting, not a rank's fault",
+        "MASTER_ADDR is the c10d store host, not rank 0's host: with --rdzv_backend c10d ranks are assigned by the "
+        "rendezvous, so do not rely on rank 0 being on the rdzv endpoint / MASTER_ADDR host (drop --master_addr/"
+        "--master_port when using --rdzv_endpoint; they are only used for the static rendezvous). To pin rank 0 to "
+        "the master node use --rdzv_backend=static with --node_rank per node (e.g. --node_rank=$SLURM_NODEID under "
+        "srun) and the same --master_addr / --master_port on every node; keep MASTER_ADDR / the rdzv endpoint "
+        "consistent across nodes, and print RANK with the host name in each process to check.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
+def _slurm_tasks_gpus(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules V (1) and BP (1), as round 96's pytorch-lightning-102 reads them: Lightning's start-up warning that
+    the job asks for N GPUs while Slurm launched M tasks ("You requested 2 GPUs but launched 1 slurm tasks.",
+    parse's slurm_gpus_tasks), with nothing failing shown: the tasks per node do not match the GPUs per node, a launch
+    setting every task shares -- config, no rank, low (a warning: the framework starts the other processes itself).
+    Not read so: the same numbers, or any failure shown (its family reads it)."""
+    evs = c.samples.get("slurm_gpus_tasks", [])
+    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
+        return None
+    if any(c.kinds.get(k) for k in _OWN_RUN_FAILED) or c.samples.get("nccl_error"):
+        return None
+    e = evs[0]
+    gpus, tasks = e.data["gpus"], e.data["tasks"]
+    return Verdict(
+        "config",
+        f"the framework warns that the job requested {gpus} GPU{'s' if gpus != 1 else ''} but Slurm launched "
+        f"{tasks} task{'s' if tasks != 1 else ''} ('{e.text.strip()[:120]}', {e.where}): the Slurm tasks per node do "
+        "not match the GPUs per node, so the framework starts the other processes itself outside Slurm's control -- "
+        "a launch setting every task shares, not a rank's fault (nothing fails in these lines)",
+        f"Match the Slurm task count to the number of GPUs requested: one Slurm task per GPU, --ntasks-per-node="
+        f"{gpus} in the sbatch script (with --gres=gpu:{gpus} / --gpus-per-node={gpus}), and launch with srun so "
+        "that Slurm manages the processes; check SLURM_NTASKS_PER_NODE in the job. Older Lightning compared the GPUs "
+        "with SLURM_NTASKS (the whole job) rather than SLURM_NTASKS_PER_NODE: upgrade Lightning where the settings "
+        "already match; or request 1 GPU per task, or turn off the framework's SLURM environment detection.",
+        "low", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
