@@ -328,15 +328,17 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # only NCCL's own distinctive wordings after a bare "Runtime error: ", never its generic "internal error")
 # (a paste cut inside "unhandled system error" at the line's end, "NCCL error: unhandled syst": no other NCCL string
 # starts "unhandled sys", so it is ncclSystemError -- readers.nccl; round 90's awesome-akash-543, vLLM's NCCL_CHECK)
+# (NCCL's words retyped into a report with the "d" of "unhandled" dropped, "NCCL error in: .../ProcessGroupNCCL.cpp:272,
+# unhanled system error": the same string of NCCL's after the same check's head, read as it -- round 96's pytorch-23363)
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
                         r"\bRuntime error: (?=unhandled (?:system|cuda) error\b|remote process exited or)|"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
                         r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |\bNCCL failure: |"
                         r"\bnccl[A-Z]\w{2,40}(?:\([\w&, ]{0,40}\))? failed: )("
-                        r"unhandled system error|unhandled sys(?:t(?:em?)?)?(?=\s*$)|"
+                        r"unhand?led system error|unhandled sys(?:t(?:em?)?)?(?=\s*$)|"
                         r"remote process exited or there was a network error|internal error|"
-                        r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
+                        r"unhand?led (?:cuda|CUDA) error|invalid usage|invalid argument)")
 # nccl-tests' NCCLCHECK (src/common.h): "HOST: Test NCCL failure common.cu:345 'unhandled system error'", HOST the
 # hostname of the process that printed it (one process per host and GPU set under mpirun)
 R_NCCL_TESTS_HOST = re.compile(r"^\s*([\w.-]{1,64}): Test NCCL failure \S+:\d+ '")  # on the line's body

@@ -40,7 +40,7 @@ class NcclReaders:
         code = m.group(0) if m else None
         if code is None:
             m2 = S.R_NCCL_OLD.search(text)
-            said = m2.group(1).lower() if m2 else ""
+            said = m2.group(1).lower().replace("unhanled ", "unhandled ") if m2 else ""  # the retyped "unhanled"
             # a paste cut inside "unhandled system error" at its line's end (signatures.R_NCCL_OLD)
             code = S.OLD_CODE.get(said) or ("ncclSystemError" if said.startswith("unhandled sys") else None)
         in_init = False
