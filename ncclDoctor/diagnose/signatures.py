@@ -1875,6 +1875,11 @@ R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No I
 # Not NCCL's topology choice ("... for GPU 0[0] / HCA 0 (distance 2 >= 2)": NCCL_NET_GDR_LEVEL), nor NET/Socket's line.
 R_GDR_OFF = re.compile(r"NET/IB\w* ?: ?GPU Direct RDMA Disabled for HCA \d+")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
+# NCCL's own report of a setting it reads as a device or interface filter ("NCCL_IB_HCA set to mlx5_0:1,mlx5_1:1",
+# net_ib.cc; "NCCL_SOCKET_IFNAME set to ib0"): the job's setting, as "set by environment to" says it
+R_NCCL_SET_TO = re.compile(r"\b(NCCL_[A-Z0-9_]{1,48}) set to (\S+)")
+# An NCCL line pasted without its host:pid:tid, its device tag first ("[0] NCCL INFO NET/IB : No device found.")
+R_NCCL_BARE_HEAD = re.compile(r"(?:^|\s)\[\d{1,4}\] NCCL INFO ")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
