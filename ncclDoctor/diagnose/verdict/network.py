@@ -818,9 +818,11 @@ def _ib_asked(c: Collected) -> str:
     """The lines' evidence that the job was meant to run over an InfiniBand fabric (lead rule Z): NCCL_NET=IB (NCCL
     then fails rather than falls back), an IPoIB interface named by the job's socket settings (NCCL_SOCKET_IFNAME /
     GLOO_SOCKET_IFNAME=ib0, ibp60s0; one NCCL uses is read by _ib_unseen's own rule, on two hosts), or an
-    NCCL_IB_HCA naming an mlx5 device beside something failing or hanging. '' where none does: NCCL_IB_DISABLE=0
-    is NCCL's default, exported out of habit on Ethernet-only clusters too, and says
-    nothing of the hardware (review r3 of session 35; lead rule K)."""
+    NCCL_IB_HCA naming RDMA devices (mlx5_0, bnxt_re0: _RDMA_DEVICE; exported, or NCCL's own "NCCL_IB_HCA set to"),
+    failing or not: the user named the HCAs meant to carry the job, as FI_PROVIDER=efa names the EFA fabric (rule Z;
+    round 96's llamafactory-6111). '' where none does: NCCL_IB_DISABLE=0 is NCCL's default, exported out of habit on
+    Ethernet-only clusters too, and says nothing of the hardware (review r3 of session 35; lead rule K); an
+    NCCL_IB_HCA that only leaves devices out (^mlx5_0) names none meant."""
     for v in c.settings.get("NCCL_NET") or {}:
         if v.strip("'\" ").upper() == "IB":
             return f"NCCL_NET={v.strip(chr(39) + chr(34) + ' ')}"
