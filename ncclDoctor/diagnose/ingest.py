@@ -100,6 +100,30 @@ def _size(path: str) -> int:
         return 0
 
 
+# The head of one NCCL message ("host:pid:tid [0] NCCL INFO ", or "[0] NCCL INFO " with the process cut off); after a
+# space, where a paste flattened several of NCCL's lines onto one, each such head starts a line of its own
+_NCCL_HEAD = re.compile(r"(?:[\w.\-]{1,255}:\d{1,10}:\d{1,10} )?\[\d{1,4}\] NCCL (?:INFO|WARN) ")
+
+
+def nccl_pieces(text: str) -> list[str] | None:
+    """A line holding several NCCL messages, flattened onto it by a paste ("[0] NCCL INFO NCCL_IB_HCA set to ...
+    [0] NCCL INFO NET/IB : No device found. [0] NCCL INFO Using network Socket"), cut into one line a message, each
+    read as NCCL printed it (lead rule K: each set-up line read by its own class); a short prefix before the first
+    message (a launcher's "[rank3]: ", a clock) goes before each. None where the line holds one message."""
+    if text.count("] NCCL ") < 2:
+        return None
+    heads = list(_NCCL_HEAD.finditer(text))
+    if len(heads) < 2:
+        return None
+    starts = [h.start() for h in heads[1:] if text[h.start() - 1:h.start()].isspace()]
+    if not starts:
+        return None
+    lead = text[:heads[0].start()]
+    lead = lead if len(lead) <= 64 else ""
+    cuts = [0, *starts, len(text)]
+    return [(lead if i else "") + text[a:b].rstrip() for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
+
+
 def _line_key(text: str) -> str:
     return strip_prefixes(R_ANSI.sub("", text)).strip()
 
@@ -611,12 +635,13 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
             if skip[key] > 0:  # a worker's line, read from its rank's own file
                 skip[key] -= 1
                 continue
-        ev = p.parse(lineno, text)
-        if ev is not None:
-            last_read, last_ev = lineno, ev
-            c.add(ev)
-        elif not c.nccl_info and " NCCL INFO " in text:  # NCCL's INFO no family reads (verdict.noise, rule K)
-            c.nccl_info = True
+        for piece in (nccl_pieces(text) if "] NCCL " in text else None) or (text,):
+            ev = p.parse(lineno, piece)
+            if ev is not None:
+                last_read, last_ev = lineno, ev
+                c.add(ev)
+            elif not c.nccl_info and " NCCL INFO " in piece:  # NCCL's INFO no family reads (verdict.noise, rule K)
+                c.nccl_info = True
     if last_read and last_read == p._last_line and last_ev.kind == "nccl_warn":
         last_ev.data["at_end"] = True  # the input's last line: a WARN the paste may have cut (verdict.noise._cut_copy)
     p.input_tail(inp.tail, inp.lines)

@@ -328,15 +328,17 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # only NCCL's own distinctive wordings after a bare "Runtime error: ", never its generic "internal error")
 # (a paste cut inside "unhandled system error" at the line's end, "NCCL error: unhandled syst": no other NCCL string
 # starts "unhandled sys", so it is ncclSystemError -- readers.nccl; round 90's awesome-akash-543, vLLM's NCCL_CHECK)
+# (NCCL's words retyped into a report with the "d" of "unhandled" dropped, "NCCL error in: .../ProcessGroupNCCL.cpp:272,
+# unhanled system error": the same string of NCCL's after the same check's head, read as it -- round 96's pytorch-23363)
 R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
                         r"\bRuntime error: (?=unhandled (?:system|cuda) error\b|remote process exited or)|"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
                         r"NCCL (?:failure|error) \S+:\d+ '|NCCL Error \d: |\bNCCL failure: |"
                         r"\bnccl[A-Z]\w{2,40}(?:\([\w&, ]{0,40}\))? failed: )("
-                        r"unhandled system error|unhandled sys(?:t(?:em?)?)?(?=\s*$)|"
+                        r"unhand?led system error|unhandled sys(?:t(?:em?)?)?(?=\s*$)|"
                         r"remote process exited or there was a network error|internal error|"
-                        r"unhandled (?:cuda|CUDA) error|invalid usage|invalid argument)")
+                        r"unhand?led (?:cuda|CUDA) error|invalid usage|invalid argument)")
 # nccl-tests' NCCLCHECK (src/common.h): "HOST: Test NCCL failure common.cu:345 'unhandled system error'", HOST the
 # hostname of the process that printed it (one process per host and GPU set under mpirun)
 R_NCCL_TESTS_HOST = re.compile(r"^\s*([\w.-]{1,64}): Test NCCL failure \S+:\d+ '")  # on the line's body
@@ -1873,6 +1875,11 @@ R_NO_IB = re.compile(r"NET/IB ?: ?No device found|Failed to open libibverbs|No I
 # Not NCCL's topology choice ("... for GPU 0[0] / HCA 0 (distance 2 >= 2)": NCCL_NET_GDR_LEVEL), nor NET/Socket's line.
 R_GDR_OFF = re.compile(r"NET/IB\w* ?: ?GPU Direct RDMA Disabled for HCA \d+")
 R_SET_BY_ENV = re.compile(r"\b(\w{1,64}) set by environment to (\S+)")
+# NCCL's own report of a setting it reads as a device or interface filter ("NCCL_IB_HCA set to mlx5_0:1,mlx5_1:1",
+# net_ib.cc; "NCCL_SOCKET_IFNAME set to ib0"): the job's setting, as "set by environment to" says it
+R_NCCL_SET_TO = re.compile(r"\b(NCCL_[A-Z0-9_]{1,48}) set to (\S+)")
+# An NCCL line pasted without its host:pid:tid, its device tag first ("[0] NCCL INFO NET/IB : No device found.")
+R_NCCL_BARE_HEAD = re.compile(r"(?:^|\s)\[\d{1,4}\] NCCL INFO ")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the

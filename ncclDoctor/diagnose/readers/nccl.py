@@ -40,7 +40,7 @@ class NcclReaders:
         code = m.group(0) if m else None
         if code is None:
             m2 = S.R_NCCL_OLD.search(text)
-            said = m2.group(1).lower() if m2 else ""
+            said = m2.group(1).lower().replace("unhanled ", "unhandled ") if m2 else ""  # the retyped "unhanled"
             # a paste cut inside "unhandled system error" at its line's end (signatures.R_NCCL_OLD)
             code = S.OLD_CODE.get(said) or ("ncclSystemError" if said.startswith("unhandled sys") else None)
         in_init = False
@@ -396,6 +396,8 @@ class NcclReaders:
             ev.data.update(what="nccl call trace", algo=ct.group("algo"), proto=ct.group("proto"))
             return ev
         if not m and "WARN" not in text:
+            if " NCCL INFO " in text and S.R_NCCL_BARE_HEAD.search(text):
+                return self._bare_info(lineno, text)
             return self._retcode(lineno, text)
         if not m or m.group("lvl") == "WARN":  # a WARN pasted without its host:pid:tid prefix counts too
             w = S.R_NCCL_WARN.search(text) or S.R_OLD_WARN.search(text) or S.R_OFI_OLD_WARN.search(text)
@@ -440,7 +442,7 @@ class NcclReaders:
             found["no_ib"] = True
         if "GPU Direct RDMA Disabled" in text and S.R_GDR_OFF.search(text):
             found["gdr_off"] = True
-        e = S.R_SET_BY_ENV.search(text)
+        e = S.R_SET_BY_ENV.search(text) or S.R_NCCL_SET_TO.search(text)
         if e:
             found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
         if nr:
@@ -463,6 +465,28 @@ class NcclReaders:
             ev.rank = int(nr.group(1))
         if split:  # ncclCommSplit's "rank N" is the rank inside the new sub-communicator, not a global rank, and
             ev.rank = None  # the line says nothing of the process at the failure: it shows no rank of the job
+        ev.data.update(found)
+        return ev
+
+    def _bare_info(self, lineno: int, text: str) -> Event | None:
+        """An NCCL INFO line pasted without its host:pid:tid ("[0] NCCL INFO NET/IB : No device found."): the
+        transport facts it states -- IB finding no device, the network NCCL uses, a setting NCCL reports -- read as
+        from a prefixed line (lead rules K, Z); with no process named, the line ties to no host or rank of NCCL's own.
+        Anything else on it is read as before (its return-code trail)."""
+        found = {}
+        u = S.R_NET_USING.search(text)
+        if u:
+            found["network"] = u.group(1) or u.group(3)
+            if u.group(2):
+                found["using"] = u.group(2).strip()[:200]
+        if S.R_NO_IB.search(text):
+            found["no_ib"] = True
+        e = S.R_SET_BY_ENV.search(text) or S.R_NCCL_SET_TO.search(text)
+        if e:
+            found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
+        if not found:
+            return self._retcode(lineno, text)
+        ev = self._context(lineno, text, "transport")
         ev.data.update(found)
         return ev
 

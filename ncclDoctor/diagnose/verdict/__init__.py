@@ -320,6 +320,17 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _own_wait(c, ks) or _none(c, ks)))
 
 
+# Lead rule BZ (1): a bare "OSError: [Errno 24] Too many open files" (EMFILE) read as unknown -- a process out of file
+# descriptors, what held them not shown (the DataLoader's file_descriptor sharing strategy, the dataset's own files,
+# sockets): the fix says how to raise the limit and the usual consumers to cut (round 96's masktextspotterv3-51)
+_FD_LIMIT_FIX = (
+    "Too many open files (EMFILE): the process ran out of file descriptors. Raise the open-file limit (ulimit -n "
+    "65535 in the shell that launches the job, or LimitNOFILE / docker --ulimit nofile=65535:65535); if a DataLoader "
+    "shares tensors between its workers, switch to the file_system sharing strategy "
+    "(torch.multiprocessing.set_sharing_strategy('file_system')) or use fewer DataLoader workers (num_workers), and "
+    "check that the dataset closes the files it opens (ls /proc/PID/fd | wc -l shows how many a process holds). ")
+
+
 def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     """A failure no class covers whose lines show the run's numbers diverging (a NaN grad norm, the fp16 loss scale
     at its minimum) or GradScaler's own order check: its fix starts with that remedy (numerics.py, lead rules BJ (2),
@@ -332,6 +343,8 @@ def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     fix = numerics.fix_for(texts)
     if fix and fix not in v.fix and "NaN/Inf check stopped" not in v.fix:
         v.fix = fix + v.fix
+    if _FD_LIMIT_FIX not in v.fix and any("Too many open files" in t for t in texts):
+        v.fix = _FD_LIMIT_FIX + v.fix  # a process out of descriptors, their consumer not shown (lead rule BZ (1))
     # a module's own bookkeeping check in code every rank runs (DDP's reducer, rule AW; ZeRO-3's parameter coordinator,
     # rules BJ (2), BQ (3)) wherever the lines show it -- behind a launcher's cut record, beside another exception, or
     # as a cut traceback's last frame: its remedy first (round 93's hept-2, accelerate-3536, deepspeed-chat-chatglm-7)

@@ -809,13 +809,20 @@ def loopback_master(c: Collected) -> str | None:
 _IPOIB_NAME = re.compile(r"ib(?:\d+|p\d+s\d+(?:f\d+)?|s\d+)$")
 
 
+# an RDMA device's name as ibv_devices lists it (Mellanox/NVIDIA mlx4_0 / mlx5_3, Broadcom bnxt_re0, Intel irdma0,
+# Alibaba erdma_0, Huawei hns_0, QLogic qedr0, Pensando ionic_0): an NCCL_IB_HCA naming one names IB/RoCE hardware
+_RDMA_DEVICE = re.compile(r"(?:^|[,=:\s])(?:mlx[45]_\d|bnxt_re\d|irdma\d|erdma_\d|hns_\d|qedr\d|ionic_\d)")
+
+
 def _ib_asked(c: Collected) -> str:
     """The lines' evidence that the job was meant to run over an InfiniBand fabric (lead rule Z): NCCL_NET=IB (NCCL
     then fails rather than falls back), an IPoIB interface named by the job's socket settings (NCCL_SOCKET_IFNAME /
     GLOO_SOCKET_IFNAME=ib0, ibp60s0; one NCCL uses is read by _ib_unseen's own rule, on two hosts), or an
-    NCCL_IB_HCA naming an mlx5 device beside something failing or hanging. '' where none does: NCCL_IB_DISABLE=0
-    is NCCL's default, exported out of habit on Ethernet-only clusters too, and says
-    nothing of the hardware (review r3 of session 35; lead rule K)."""
+    NCCL_IB_HCA naming RDMA devices (mlx5_0, bnxt_re0: _RDMA_DEVICE; exported, or NCCL's own "NCCL_IB_HCA set to"),
+    failing or not: the user named the HCAs meant to carry the job, as FI_PROVIDER=efa names the EFA fabric (rule Z;
+    round 96's llamafactory-6111). '' where none does: NCCL_IB_DISABLE=0 is NCCL's default, exported out of habit on
+    Ethernet-only clusters too, and says nothing of the hardware (review r3 of session 35; lead rule K); an
+    NCCL_IB_HCA that only leaves devices out (^mlx5_0) names none meant."""
     for v in c.settings.get("NCCL_NET") or {}:
         if v.strip("'\" ").upper() == "IB":
             return f"NCCL_NET={v.strip(chr(39) + chr(34) + ' ')}"
@@ -827,10 +834,9 @@ def _ib_asked(c: Collected) -> str:
             hit = next((i for i in v.lstrip("=").split(",") if _IPOIB_NAME.match(i.strip())), None)
             if hit:
                 return f"{name}={v}, an IPoIB interface: the host has an InfiniBand HCA"
-    failed = any(n for k, n in c.kinds.items() if k not in QUIET_KINDS and k != "setup_done")
     for v in c.settings.get("NCCL_IB_HCA") or {}:
         v = v.strip("'\" ")
-        if failed and not v.startswith("^") and "mlx5" in v:
+        if not v.startswith("^") and _RDMA_DEVICE.search(v):
             return f"NCCL_IB_HCA={v}"
     return ""
 
