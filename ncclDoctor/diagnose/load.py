@@ -815,6 +815,10 @@ SNIFF = 8192
 #             that process's own OOM (readers.crash._oom, lead rules J, U (3)), read wherever it stands -- not only
 #             as the line right after another OOM (a wrapped paste's unwrap() leaves blank places between them;
 #             round 95's colossalai-4537)
+#   hit config.  TorchDynamo's [W] warning that a compiled function hit its recompile limit ("torch._dynamo hit
+#             config.cache_size_limit (64)", torch 2.6+ "hit config.recompile_limit (8)"), which holds no other word:
+#             a warning after which Dynamo runs the frame uncompiled (S.R_DYNAMO_RECOMPILE_LIMIT, exit-noise reader:
+#             benign, verdict.noise._none's fix, lead rules K, N, T; round 96's pytorch-139474)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -907,7 +911,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
-            b"out of memory. Tried to allocate")
+            b"out of memory. Tried to allocate", b"hit config.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
