@@ -8,7 +8,9 @@ install on every process, so no rank is at fault and nobody is innocent; the fix
   (torchtune-2856: rank 1's error, rank 7's traceback cut in the same recipe step, no second failure by rule AN (1)),
   and c10d's "Unknown c10d backend type CUDA:NCCL" for a device:backend mapping handed to split_group
   (pytorch-159200): invalid_usage, culprits []. Not read so: a plain backend name unknown ("... type HCCL", a plugin
-  not imported or installed) and DTensor's other errors (an op with no sharding strategy), which keep their readings.
+  not imported or installed) and DTensor's other errors (an op it does not support for a data-dependent
+  shape), which keep their readings. An op with no sharding strategy registered is round 96's config (rule BW (2):
+  test_diagnose_family_dtensor_compile).
 - A reshape in DeviceMesh._init_process_groups failing on "0 elements into shape [-1, 0]" (rule BU (1);
   verl-internvl-12): a mesh with a dimension of size 0, a parallel layout no world can fill -- config, culprits [],
   the fix naming mesh_shape, the parallel sizes and the world size (usage._mesh_zero_dim). The same reshape error
@@ -75,8 +77,8 @@ def test_another_dtensor_error_stays_the_ranks_own(tmp_path):
     v, acc = _verdict(tmp_path, "[rank2]: Traceback (most recent call last):\n"
                                 f'[rank2]:   File "{_TP}/tensor/_dispatch.py", line 170, in dispatch\n'
                                 "[rank2]:     raise NotImplementedError(\n"
-                                "[rank2]: NotImplementedError: Operator aten.nonzero.default does not have a sharding "
-                                "strategy registered.\n")
+                                "[rank2]: NotImplementedError: DTensor does not support the op aten.nonzero.default "
+                                "with a data-dependent output shape yet.\n")
     assert v["cause"] == "unknown" and acc == {2}, v
 
 

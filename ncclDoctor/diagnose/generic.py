@@ -481,6 +481,21 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "habanalabs driver and container version match (hl-smi shows the driver version and the devices; the "
      "container's SynapseAI release must be the driver's); check that HABANA_VISIBLE_DEVICES and any server-type "
      "override the launch sets (HLS_TYPE) name this platform, the same on every node."),
+    # TorchDynamo's own refusal to trace an operation (its Unsupported), named by Dynamo's tracker of the object
+    # ("Unsupported – setattr(FSDPManagedNNModuleVariable(FullyShardedDataParallel), _is_root, ...)", "Unsupported:
+    # call_method UserDefinedObjectVariable(...)"): torch.compile over a model every rank wraps and compiles alike, the
+    # installed torch unable to trace it (a graph break fullgraph forbids) -- the shared software stack refusing the
+    # compile mode, not one rank (lead rules AF (2), BB (1), BW (2); round 96's lightning-thunder-587). Before the
+    # plain "unsupported" below, whose fix is a setting's
+    ("config",
+     re.compile(r"\btorch\._dynamo\.exc\.Unsupported\b|\bUnsupported\b[^\n]{0,60}?\b[A-Z]\w{0,60}Variable\("),
+     "TorchDynamo (torch.compile) refused to trace an operation of the model (its Unsupported: a graph break, which "
+     "fullgraph=True forbids) -- the model every rank wraps and compiles alike on the same torch, not one rank",
+     "torch.compile cannot trace that operation in the installed torch: allow graph breaks (do not compile with "
+     "fullgraph=True), or compile the submodules (the transformer blocks) inside the wrapper rather than the wrapped "
+     "root; for FSDP use FSDP2 fully_shard (which Dynamo traces) or use_orig_params=True with FSDP1; or upgrade torch "
+     "to a release whose Dynamo supports the operation; or disable torch.compile for the run. TORCH_LOGS=graph_breaks "
+     "shows each break."),
     ("config", R_PARALLEL_UNFIT, PARALLEL_UNFIT,
      PARALLEL_UNFIT_FIX + _SETTING_FIX),
     ("config", R_CONFIG_FIELD, CONFIG_FIELD,

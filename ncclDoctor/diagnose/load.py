@@ -824,6 +824,10 @@ SNIFF = 8192
 #             requested 2 GPUs but launched 1 slurm tasks."), which holds no other word: the tasks per node against the
 #             GPUs per node, a launch setting (S.R_SLURM_GPUS_TASKS, verdict.world._slurm_tasks_gpus, lead rules V (1),
 #             BP (1); round 96's pytorch-lightning-102)
+#   hit config.  TorchDynamo's [W] warning that a compiled function hit its recompile limit ("torch._dynamo hit
+#             config.cache_size_limit (64)", torch 2.6+ "hit config.recompile_limit (8)"), which holds no other word:
+#             a warning after which Dynamo runs the frame uncompiled (S.R_DYNAMO_RECOMPILE_LIMIT, exit-noise reader:
+#             benign, verdict.noise._none's fix, lead rules K, N, T; round 96's pytorch-139474)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -917,7 +921,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
             b"out of memory. Tried to allocate", b"expected, but not set",
-            b"slurm tasks")
+            b"slurm tasks", b"hit config.")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1174,9 +1178,9 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton); 382 (session 38, round 96's fixes: the
-    env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning): six of 64 (two words left before a
-    seventh)."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 383 (session 37, round 96's fixes: the
+    env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning, Dynamo's recompile-limit warning):
+    six of 64 (one word left before a seventh)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -2318,6 +2318,12 @@ R_ASCEND_DEVICE = re.compile(r"\bFailed to initialize the (?P<what>HCCP) process
 # newer torch ends it with "Set TORCHDYNAMO_VERBOSE=1 for the internal stack trace" instead, the same sign
 R_DYNAMO_ADVICE = re.compile(r"\btorch\._dynamo\.config\.suppress_errors ?= ?True\b|"
                              r"\bSet TORCHDYNAMO_VERBOSE=1 for the internal stack trace\b")
+# TorchDynamo's [W] warning that a compiled function hit its recompile limit ("torch._dynamo hit
+# config.cache_size_limit (64)"; torch 2.6+ "hit config.recompile_limit (8)"), each recompile caused by a guard failing
+# (an input whose size changes: its "last reason: ... size mismatch at index 2"): Dynamo then runs that frame
+# uncompiled and the process goes on -- a warning, no failure (lead rules K, N, T; round 96's pytorch-139474)
+R_DYNAMO_RECOMPILE_LIMIT = re.compile(r"\btorch\._dynamo hit config\.(?P<what>cache_size_limit|recompile_limit|"
+                                      r"accumulated_\w{1,40}limit) \((?P<n>\d{1,9})\)")
 # torch's warning that the GPU's compute capability is not in the installed build's arch list ("NVIDIA GeForce RTX 3090
 # with CUDA capability sm_86 is not compatible with the current PyTorch installation. The current PyTorch install
 # supports CUDA capabilities sm_37 sm_50 ..."), or the source line the warnings module echoes under it

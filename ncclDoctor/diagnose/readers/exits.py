@@ -66,6 +66,11 @@ class ExitReaders:
             ev = self._benign(lineno, text, "torch.compile error advice")  # the tail of a dynamo error: not a failure
             ev.data["dynamo"] = True  # by itself, it says where the process's own exception came from
             return ev
+        if "hit config." in text and (r := S.R_DYNAMO_RECOMPILE_LIMIT.search(text)):
+            # Dynamo's recompile-limit warning: the frame runs uncompiled after it, nothing failed (rules K, N, T)
+            ev = self._benign(lineno, text, "dynamo recompile limit")
+            ev.data.update(limit=r.group("what"), n=int(r.group("n")))
+            return ev
         if "compatible" in text and (a := S.R_ARCH_UNSUPPORTED.search(text)):
             ev = self._benign(lineno, text, "GPU arch not in the torch build")  # a warning: the failure may follow
             ev.data["arch_unsupported"] = a.group("sm") or True

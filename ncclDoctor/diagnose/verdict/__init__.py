@@ -64,6 +64,7 @@ from ncclDoctor.diagnose.verdict.desync import (
     _sites_split,
     ddp_gather_aborted,
 )
+from ncclDoctor.diagnose.verdict.dtensor_compile import _compile_signature, _dtensor_refusal
 from ncclDoctor.diagnose.verdict.early_exit import (
     _early_exit,
     _hccl_peer_lost,
@@ -250,7 +251,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _log_dir_missing, _ray_version_mismatch, _device_index_none,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
-    _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check, _kernel_unregistered, _framework_internal,
+    _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check, _dtensor_refusal, _compile_signature,
+    _kernel_unregistered, _framework_internal,
     _entry_kwarg_refused, _torch_api_refused, _old_dist_api, _init_backend_unknown, _abstract_unbuilt,
     _module_missing, _optional_unbound, _usage_exit, _nccl_no_gpu_cut, _no_nccl, _nccl_dtype_unbuilt,
     _store_overcount, _preempted, _tiny_timeout,

@@ -744,6 +744,18 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "not a failure; but every rank's loader starts its workers on the same machine, which on a "
                       "small one slows the start and can exhaust host memory (the OOM killer: dmesg -T) -- reduce "
                       f"num_workers to {loader['suggested']} or fewer per process if the job died or stalled after it")
+    recompile = next((e.data for e in c.samples.get("benign", []) if e.data.get("what") == "dynamo recompile limit"),
+                     None)
+    if recompile:  # lead rules K, N, T: a warning after which Dynamo runs the frame uncompiled (no confidence from it)
+        limit = recompile["limit"]
+        benign.append(f"TorchDynamo's warning that a compiled function hit config.{limit} ({recompile['n']}) is a "
+                      "warning, not a failure: each guard failure (an input whose size changes, its 'last reason: "
+                      "... size mismatch') recompiled the function until the limit, and Dynamo then runs that frame "
+                      "uncompiled (eager), slower but on. To stop the recompiles mark the varying dimension dynamic "
+                      "(torch._dynamo.mark_dynamic / dynamic=True), or pad or bucket input sizes to a few fixed "
+                      f"shapes, or raise torch._dynamo.config.{limit}; TORCH_LOGS=recompiles to see each recompile "
+                      "reason. If a rank then hangs or falls behind the others, collect py-spy stacks and a "
+                      "collective timeout")
     benign += _noise_words(c)
     if "gdr_off" in c.networks:  # an INFO of net_ib's capabilities: a performance matter, no confidence either
         benign.append(_gdr_off_words(c))

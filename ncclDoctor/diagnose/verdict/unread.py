@@ -328,7 +328,21 @@ def module_check_fixes(texts: list[str]) -> list[str]:
     static_graph check, its unused parameters, torch 1.0's bucket reduction, its other asserts) and DeepSpeed ZeRO-3's
     parameter coordinator (_R_ZERO3_BOOKKEEPING). Empty where no line is one of them."""
     zero3 = _ZERO3_BOOKKEEPING_FIX if any(_R_ZERO3_BOOKKEEPING.search(t) for t in texts) else ""
-    return _ddp_fixes(texts) + ([zero3] if zero3 else [])
+    matmul = _MATMUL_SHAPE_FIX if any(_R_MATMUL_SHAPE.search(t) for t in texts) else ""
+    return _ddp_fixes(texts) + [f for f in (zero3, matmul) if f]
+
+
+# torch's own shape check of a matrix product ("a and b must have same reduction dim, but got [9, 18] X [16, 10]",
+# "mat1 and mat2 shapes cannot be multiplied (4x18 and 16x10)"): a generic shape mismatch, read as unknown where no
+# frame, rank or setting says more (lead rules BG (1), BJ (2), BS (1); round 96's pytorch-141335), its fix what an
+# expert collects and checks -- the shapes each rank hands the matmul (a sharded input re-assembled unevenly)
+_R_MATMUL_SHAPE = re.compile(r"\ba and b must have same reduction dim\b|\bmat1 and mat2 shapes cannot be multiplied\b")
+_MATMUL_SHAPE_FIX = (
+    "torch's matmul shape check: the two operands' inner (reduction) dimensions differ. Collect the full traceback of "
+    "every rank and print the input/weight shapes per rank before the matmul; where the operand is a sharded tensor "
+    "(tensor parallel's Shard placements, DTensor), make the sharded input dimension divisible by the tensor-parallel "
+    "world size (pad it) -- uneven shards give the last rank another size -- and run without torch.compile to isolate "
+    "a compile issue; upgrade torch if the shapes are right. ")
 
 
 def _ddp_fixes(texts: list[str]) -> list[str]:
