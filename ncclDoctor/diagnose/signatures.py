@@ -1338,9 +1338,15 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # error in ::cudaMallocAsync(ptr, n, stream): out of memory"): the allocation on a GPU failed
                    r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory|"
                    # the same on another accelerator (lead rule AN (2)): torch's XPU / ROCm allocators ("XPU out of
-                   # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
-                   # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
-                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+                   # memory. Tried to allocate ...", "HIP out of memory"), torch_npu's ("NPU out of memory. Tried to
+                   # allocate 30.00 MiB (NPU 3; 60.96 GiB total capacity; ...)"), Unified Runtime's and Level Zero's
+                   # device memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+                   # ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+                   r"\b(?:XPU|HIP|NPU) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+                   # Ascend's runtime refusing a device allocation: CANN's EL0004 "Failed to allocate memory." and the
+                   # driver's reason under it ("rtFftsPlusTaskLaunch execute failed, reason=[driver error:out of
+                   # memory]"): the NPU's memory ran out (lead rule AN (2)); the rank is the error header's above
+                   r"\bEL0004: [^\n]{0,60}?Failed to allocate memory\b|\breason=\[driver error: ?out of memory\]|"
                    # a CUDA library's own status for an allocation of GPU memory it could not get (lead rule AN (2):
                    # a runtime error naming a failed allocation; round 86's dali-2866, nvJPEG's decoder inside DALI's
                    # pipeline): cuBLAS / cuSOLVER / cuSPARSE / cuDNN's *_STATUS_ALLOC_FAILED, cuFFT's

@@ -1353,6 +1353,10 @@ class CrashReaders:
         if not m or S.R_RAY_OOM.search(text):
             return None
         ev = self._context(lineno, text, "cuda_oom")
+        at, rank = self._ascend_head
+        if ev.rank is None and 0 < lineno - at <= 8 and rank >= 0:  # CANN's allocation error under Ascend's header
+            ev.rank = rank  # ("(PID:N, Device:D, RankID:R) ERR00100 ..." then "EL0004: ... Failed to allocate memory.")
+            ev.data["rank_from"] = "the Ascend error header above"
         t = S.R_OOM_TRIED.search(text)
         ev.data["tried"] = t.group(1) if t else None
         if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
