@@ -2337,6 +2337,21 @@ R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? er
 # visible devices, the local rank, a rank table) gave it (lead rules AN (2), AU (2), BA (5))
 R_NPU_DEVICE_ID = re.compile(r"\b(?P<call>(?:rt|acl|Hal|hal)\w{2,60}) execute failed, reason=\[(?:invalid )?device id "
                              r"error\]")
+# An accelerator's collective library failing one of its own internal checks, with no device runtime call shown
+# failing -- read like ncclInternalError (lead rule BO (3)): Ascend's operator layer (nnopbase, under an aclnn
+# operator such as the MC2 MoE dispatch) reporting that HCCL's own function returned HCCL_E_INTERNAL ("Nnopbase fails
+# to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 4, comm = 0x..."; the aclnn error
+# code above it, 561000, only carries it); Habana's HCCL returning hcclInternalError, its hcclGetErrorString "A device
+# is busy or an internal check failed"; HCL's own failed check in its source ("hcl/src/.../credit_manager.cpp:31
+# (allocNextCredit): The condition [ prevTargetValue != targetValue ] failed. No available intermediate buffer").
+# HCCL's other return codes (a timeout, a socket, memory) are not this reading, nor an HCL check that names a setting
+# of the host it refuses ("Invalid server type (4[OCP1]) requested": config, generic's reading; R_HCL_SETTING)
+R_HCCL_MODULE_INTERNAL = re.compile(r"\bfails to invoke the (?P<fn>Hccl\w{1,80}) function of the hccl module\. ?"
+                                    r"ret ?= ?4\b")
+R_HCCL_INTERNAL_STR = re.compile(r"\bA device is busy or an internal check failed\b")
+R_HCL_SETTING = re.compile(r"(?i)\bserver type\b|\bnot supported\b|\bunsupported\b|\binvalid\b")
+R_HCL_CHECK = re.compile(r"[/\\]hcl[/\\][\w/\\.\-]{0,200}?(?P<file>\w{1,60})\.cpp::?\d{1,6} ?\((?P<fn>\w{1,80})\): The "
+                         r"condition \[[^\]\n]{1,200}\] failed\.?(?P<said>[^\n]{0,160})")
 # Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
 # call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
 R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")

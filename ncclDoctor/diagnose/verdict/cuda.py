@@ -581,7 +581,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule X (3): the driver refusing a call for its version, returned by NCCL as its internal error, is NCCL's
     # build against the driver (verdict.nccl._driver_too_old), not a CUDA fault
     refused = driver_refused(c) is not None
-    evs = [e for e in c.samples.get("cuda_error", []) if not (refused and R_DRIVER_REFUSES.search(e.text))] + [
+    # lead rule BO (3): an Ascend operator's error that only carried HCCL's own internal error (readers.crash
+    # _accel_ccl_internal) is the collective library's, read by verdict.nccl
+    evs = [e for e in c.samples.get("cuda_error", []) if not (refused and R_DRIVER_REFUSES.search(e.text))
+           and not e.data.get("hccl_internal")] + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
     ]
     cut = not evs and not any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
