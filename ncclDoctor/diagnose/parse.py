@@ -2352,7 +2352,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
-                or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "CUDA_VISIBLE_DEVICES=" in body):
+                or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "_VISIBLE_DEVICES=" in body
+                or "HSA_OVERRIDE_GFX_VERSION=" in body):
             self._launch_gpus(lineno, text)
         if ("init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body))
                 or ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body)) and (

@@ -2866,6 +2866,16 @@ R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
 # the processes a node starts against the GPUs the script leaves visible (readers.settings._launch_gpus)
 R_SHELL_COUNT = re.compile(r"^\s{0,8}(?:export\s{1,4})?([A-Z][A-Z0-9_]{0,40})=['\"]?(\d{1,4})['\"]?\s*(?:[;#]|$)")
 R_ARG_NPROC_VAR = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?\$\{?([A-Za-z_]\w{0,40})\}?")
+# ROCm's device-selection settings, each on a line of its own ("export ROCR_VISIBLE_DEVICES=1", "export
+# HIP_VISIBLE_DEVICES=1", "export HSA_OVERRIDE_GFX_VERSION=gx906"): ROCR_VISIBLE_DEVICES filters the devices the HSA
+# runtime exposes, and HIP_VISIBLE_DEVICES then indexes the filtered list (renumbered from 0), so a HIP index at or
+# past the number ROCR leaves selects no device; HSA_OVERRIDE_GFX_VERSION takes a version "9.0.6", never a target name
+# (readers.settings._launch_gpus, verdict.cuda._rocm_unseen; lead rules V (1), AU (2))
+R_ROCM_VISIBLE = re.compile(r"^\s{0,8}(?:export\s{1,4})?(?P<var>ROCR|HIP)_VISIBLE_DEVICES=['\"]?"
+                            r"(?P<ids>\d{1,3}(?:,\d{1,3}){0,63})['\"]?\s*(?:[;#]|$)")
+R_GFX_OVERRIDE = re.compile(r"^\s{0,8}(?:export\s{1,4})?HSA_OVERRIDE_GFX_VERSION=['\"]?"
+                            r"(?P<val>[^\s'\";#]{1,40})['\"]?\s*(?:[;#]|$)")
+R_GFX_VERSION_OK = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,2}$")
 R_VISIBLE_EXPORT = re.compile(r"^\s{0,8}(?:export\s{1,4})?CUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})['\"]?"
                               r"\s*(?:[;#]|$)")
 
