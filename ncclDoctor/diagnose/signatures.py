@@ -1365,6 +1365,10 @@ R_KV_CACHE_NONE = re.compile(r"# GPU blocks: 0\b|\bNo available memory for the c
 # ran out of GPU memory -- frameworks print the table from their OOM handler (fairseq's) -- while 0 is what every
 # healthy summary shows. The table names no rank and no GPU.
 R_OOM_COUNT = re.compile(r"\bCUDA OOMs: {0,8}([1-9]\d{0,8}) {0,40}\|(?: {0,40}cudaMalloc retries: {0,8}(\d{1,9}))?")
+# torchrun's (torch.distributed.run's) banner where OMP_NUM_THREADS is unset and it launches more than one worker
+# ("Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being
+# overloaded, ..."): the launcher's notice of its own default, no failure (lead rules K, L)
+R_OMP_BANNER = re.compile(r"\bSetting OMP_NUM_THREADS environment variable for each process to be \d{1,4} in default\b")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # the caching allocator's own warning of one allocation it could not serve ("[W826 11:09:24.887 CUDACachingAllocator.cpp
 # :3933] memory allocation failed with OOM on device 1 while trying to allocate 419430400 bytes"): logged before it

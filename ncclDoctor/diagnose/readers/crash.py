@@ -1484,6 +1484,11 @@ class CrashReaders:
             ev.rank = None  # MPI's transport failing a CUDA call for whichever rank received: it names no rank at fault
             ev.data.update(stack="UCX", what=f"{u.group(1)}: {u.group(2).strip()}", ucx_cuda=True)
             return ev
+        if "OMP_NUM_THREADS environment variable for each process" in text and S.R_OMP_BANNER.search(text):
+            ev = self._context(lineno, text, "benign")  # torchrun's notice of its own default (verdict.noise._none)
+            ev.rank = None
+            ev.data["what"] = "torchrun OMP_NUM_THREADS banner"
+            return ev
         if "expandable_segments not supported" in text:  # torch: this platform has no CUDA virtual memory (cuMem)
             ev = self._context(lineno, text, "benign")
             ev.rank = None
