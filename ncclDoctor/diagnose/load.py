@@ -828,6 +828,18 @@ SNIFF = 8192
 #             config.cache_size_limit (64)", torch 2.6+ "hit config.recompile_limit (8)"), which holds no other word:
 #             a warning after which Dynamo runs the frame uncompiled (S.R_DYNAMO_RECOMPILE_LIMIT, exit-noise reader:
 #             benign, verdict.noise._none's fix, lead rules K, N, T; round 96's pytorch-139474)
+#   The condition [  Habana HCL's own failed check ("hcl/src/.../credit_manager.cpp:31(allocNextCredit): The condition
+#             [ prevTargetValue != targetValue ] failed. No available intermediate buffer"), which holds no other
+#             word: the check the collective library failed, read like ncclInternalError (readers.crash
+#             ._accel_ccl_internal, lead rule BO (3); round 97's hccl-demo-46)
+#   _VISIBLE_DEVICES=  ROCm's device selection exported on a line of its own ("export ROCR_VISIBLE_DEVICES=1",
+#             "export HIP_VISIBLE_DEVICES=1"), which holds no other word: HIP's index into the devices ROCR leaves
+#             (readers.settings._launch_gpus, verdict.cuda._rocm_unseen; round 97's chitu-118)
+#   HSA_OVERRIDE_GFX_VERSION=  the same script's gfx override ("export HSA_OVERRIDE_GFX_VERSION=gx906"): a value that is
+#             no version (verdict.cuda._rocm_unseen)
+#   OMP_NUM_THREADS environment variable  torchrun's banner ("Setting OMP_NUM_THREADS environment variable for each
+#             process to be 1 in default, ..."), which holds no other word: its notice of its own default, harmless
+#             (readers.crash._beside, verdict.noise._none; round 97's transformers-29627)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -921,7 +933,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
             b"out of memory. Tried to allocate", b"expected, but not set",
-            b"slurm tasks", b"hit config.")
+            b"slurm tasks", b"hit config.", b"The condition [",
+            b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=", b"OMP_NUM_THREADS environment variable")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1178,9 +1191,10 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton); 383 (session 37, round 96's fixes: the
-    env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning, Dynamo's recompile-limit warning):
-    six of 64 (one word left before a seventh)."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 387 (session 37, rounds 96-97's fixes: the
+    env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning, Dynamo's recompile-limit warning,
+    HCL's failed condition, ROCm's device-selection and gfx-override exports, torchrun's OMP_NUM_THREADS banner):
+    seven automata, six of 64 and a seventh of 3."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

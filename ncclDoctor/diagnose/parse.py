@@ -278,6 +278,12 @@ _SHELL_HOST = r"(?:[\w.-]{1,40}@[\w.-]{1,60}(?::[^\s$#>]{0,200})? ?|\[[\w.-]{1,4
 R_SHELL_LAUNCH = re.compile(rf"(?:{_SHELL_ENV}?{_SHELL_HOST}[$#]|{_SHELL_ENV}[$#]|[$>]) "
                             r"(?:[A-Z_]{1,40}=\S{0,200} ){0,8}(?:torchrun|deepspeed|accelerate launch|srun|"
                             r"mpirun|mpiexec|python[\d.]{0,5}|bash|sh|sbatch|horovodrun|colossalai run)\b")
+# oneCCL's CCL_THROW_IF_NOT / CCL_ASSERT header, its message on the next line ("|CCL_ERROR| global.cpp:150
+# getenv_local_coord: condition global_data::env().ze_ipc_exchange == ccl::ze::ipc_exchange_mode::sockets failed"),
+# and the library's own level tags that begin a line of its own
+_R_CCL_COND = re.compile(r"\|CCL_ERROR\|\s{0,4}\w{1,60}\.(?:cpp|hpp|c|h):\d{1,6} \w{1,80}: condition [^\n]{1,400} "
+                         r"failed\s*$")
+_R_CCL_HEAD = re.compile(r"\|CCL_(?:ERROR|WARN|INFO|DEBUG|TRACE)\||^\s*(?:Traceback|File \")")
 _R_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(\S[^\n]{0,400})")
 
 
@@ -392,6 +398,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # an unread "terminate called after throwing an instance of '...'" line: (its line, its event), its "what():"
         # text on the next line kept on the event (data "cpp_what"; verdict.unread._cpp_what_fix)
         self._terminate: tuple[int, Event] | None = None
+        # an unread oneCCL check ("|CCL_ERROR| global.cpp:150 getenv_local_coord: condition ... failed"): (its line,
+        # its event); CCL_THROW_IF_NOT prints its message on the next line, joined to the event's text (generic reads
+        # the setting it names: "set CCL_ZE_IPC_EXCHANGE=sockets explicitly")
+        self._ccl_cond: tuple[int, Event] | None = None
         # a dump of the environment, one "KEY = value" a line, that MASTER_ADDR's line began: (its line, the
         # launch settings read so far, the node's launch_args event once NODE_RANK was read) (parse._env_dump_line)
         self._env_dump: tuple[int, dict[str, str], Event | None] | None = None
@@ -1880,6 +1890,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
+        if self._ccl_cond is not None:  # the line right under oneCCL's failed condition: the check's own message
+            held, self._ccl_cond = self._ccl_cond, None
+            if held[0] == lineno - 1 and body.strip() and not _R_CCL_HEAD.search(body):
+                held[1].text = (held[1].text + " " + body.strip())[: S.TEXT_CAP]
         if self._terminate is not None:  # the line right under std::terminate's unread header: its "what():" text
             held, self._terminate = self._terminate, None
             if held[0] == lineno - 1 and (w := _R_CPP_WHAT.match(body)):
@@ -2366,7 +2380,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
-                or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "CUDA_VISIBLE_DEVICES=" in body):
+                or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "_VISIBLE_DEVICES=" in body
+                or "HSA_OVERRIDE_GFX_VERSION=" in body):
             self._launch_gpus(lineno, text)
         if ("init_process_group" in body and (S.R_INIT_CALL.search(body) or S.R_INIT_FRAME.search(body))
                 or ("ccelerat" in body or "PartialState(" in body) and S.R_ACCEL_INIT.search(body)) and (
@@ -2548,6 +2563,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 # a launcher's per-process record prefix after its clock ("... 22:40:24,365 (worker_7) : wandb: ERROR
                 # ..."): the line is that process's own (verdict.unread._unread_words; round 90's bigcode-megatron-27)
                 self.unread[-1].rank = int(own.group(1))
+            if "|CCL_ERROR|" in body and _R_CCL_COND.search(body):
+                self._ccl_cond, self._follow = (lineno, self.unread[-1]), max(self._follow, 1)  # its message follows
             if "terminate called after throwing" in body and _R_CPP_TERMINATE.search(body):
                 self._terminate, self._follow = (lineno, self.unread[-1]), max(self._follow, 1)  # its what() follows
             if body.rstrip().endswith(": Failure") and _GTEST_FAILURE.search(body):

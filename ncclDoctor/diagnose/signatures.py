@@ -1340,9 +1340,15 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # error in ::cudaMallocAsync(ptr, n, stream): out of memory"): the allocation on a GPU failed
                    r"\bcuda(?:Malloc|MemAlloc)\w{0,20}\([^\n]{0,160}?\)\s?: out of memory|"
                    # the same on another accelerator (lead rule AN (2)): torch's XPU / ROCm allocators ("XPU out of
-                   # memory. Tried to allocate ...", "HIP out of memory"), Unified Runtime's and Level Zero's device
-                   # memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY, ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
-                   r"\b(?:XPU|HIP) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+                   # memory. Tried to allocate ...", "HIP out of memory"), torch_npu's ("NPU out of memory. Tried to
+                   # allocate 30.00 MiB (NPU 3; 60.96 GiB total capacity; ...)"), Unified Runtime's and Level Zero's
+                   # device memory codes (UR 39 UR_RESULT_ERROR_OUT_OF_DEVICE_MEMORY,
+                   # ZE_RESULT_ERROR_OUT_OF_DEVICE_MEMORY)
+                   r"\b(?:XPU|HIP|NPU) out of memory|\b(?:UR|ZE)_RESULT_ERROR_OUT_OF_DEVICE_MEMORY\b|"
+                   # Ascend's runtime refusing a device allocation: CANN's EL0004 "Failed to allocate memory." and the
+                   # driver's reason under it ("rtFftsPlusTaskLaunch execute failed, reason=[driver error:out of
+                   # memory]"): the NPU's memory ran out (lead rule AN (2)); the rank is the error header's above
+                   r"\bEL0004: [^\n]{0,60}?Failed to allocate memory\b|\breason=\[driver error: ?out of memory\]|"
                    # a CUDA library's own status for an allocation of GPU memory it could not get (lead rule AN (2):
                    # a runtime error naming a failed allocation; round 86's dali-2866, nvJPEG's decoder inside DALI's
                    # pipeline): cuBLAS / cuSOLVER / cuSPARSE / cuDNN's *_STATUS_ALLOC_FAILED, cuFFT's
@@ -1361,6 +1367,10 @@ R_KV_CACHE_NONE = re.compile(r"# GPU blocks: 0\b|\bNo available memory for the c
 # ran out of GPU memory -- frameworks print the table from their OOM handler (fairseq's) -- while 0 is what every
 # healthy summary shows. The table names no rank and no GPU.
 R_OOM_COUNT = re.compile(r"\bCUDA OOMs: {0,8}([1-9]\d{0,8}) {0,40}\|(?: {0,40}cudaMalloc retries: {0,8}(\d{1,9}))?")
+# torchrun's (torch.distributed.run's) banner where OMP_NUM_THREADS is unset and it launches more than one worker
+# ("Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your system being
+# overloaded, ..."): the launcher's notice of its own default, no failure (lead rules K, L)
+R_OMP_BANNER = re.compile(r"\bSetting OMP_NUM_THREADS environment variable for each process to be \d{1,4} in default\b")
 R_OOM_TRIED = re.compile(r"Tried to allocate ([\d.]+ [KMGT]?i?B)")
 # the caching allocator's own warning of one allocation it could not serve ("[W826 11:09:24.887 CUDACachingAllocator.cpp
 # :3933] memory allocation failed with OOM on device 1 while trying to allocate 419430400 bytes"): logged before it
@@ -2355,6 +2365,21 @@ R_NPU_RT_ERROR = re.compile(r"\bNPU function error: (?P<call>[^\n]{1,160}?),? er
 # visible devices, the local rank, a rank table) gave it (lead rules AN (2), AU (2), BA (5))
 R_NPU_DEVICE_ID = re.compile(r"\b(?P<call>(?:rt|acl|Hal|hal)\w{2,60}) execute failed, reason=\[(?:invalid )?device id "
                              r"error\]")
+# An accelerator's collective library failing one of its own internal checks, with no device runtime call shown
+# failing -- read like ncclInternalError (lead rule BO (3)): Ascend's operator layer (nnopbase, under an aclnn
+# operator such as the MC2 MoE dispatch) reporting that HCCL's own function returned HCCL_E_INTERNAL ("Nnopbase fails
+# to invoke the HcclAllocComResourceByTiling function of the hccl module. ret = 4, comm = 0x..."; the aclnn error
+# code above it, 561000, only carries it); Habana's HCCL returning hcclInternalError, its hcclGetErrorString "A device
+# is busy or an internal check failed"; HCL's own failed check in its source ("hcl/src/.../credit_manager.cpp:31
+# (allocNextCredit): The condition [ prevTargetValue != targetValue ] failed. No available intermediate buffer").
+# HCCL's other return codes (a timeout, a socket, memory) are not this reading, nor an HCL check that names a setting
+# of the host it refuses ("Invalid server type (4[OCP1]) requested": config, generic's reading; R_HCL_SETTING)
+R_HCCL_MODULE_INTERNAL = re.compile(r"\bfails to invoke the (?P<fn>Hccl\w{1,80}) function of the hccl module\. ?"
+                                    r"ret ?= ?4\b")
+R_HCCL_INTERNAL_STR = re.compile(r"\bA device is busy or an internal check failed\b")
+R_HCL_SETTING = re.compile(r"(?i)\bserver type\b|\bnot supported\b|\bunsupported\b|\binvalid\b")
+R_HCL_CHECK = re.compile(r"[/\\]hcl[/\\][\w/\\.\-]{0,200}?(?P<file>\w{1,60})\.cpp::?\d{1,6} ?\((?P<fn>\w{1,80})\): The "
+                         r"condition \[[^\]\n]{1,200}\] failed\.?(?P<said>[^\n]{0,160})")
 # Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
 # call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
 R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")
@@ -2869,6 +2894,16 @@ R_DEVICE_QUERY = re.compile(r"\bDetected (\d{1,4}) CUDA Capable device\(s\)")
 # the processes a node starts against the GPUs the script leaves visible (readers.settings._launch_gpus)
 R_SHELL_COUNT = re.compile(r"^\s{0,8}(?:export\s{1,4})?([A-Z][A-Z0-9_]{0,40})=['\"]?(\d{1,4})['\"]?\s*(?:[;#]|$)")
 R_ARG_NPROC_VAR = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?\$\{?([A-Za-z_]\w{0,40})\}?")
+# ROCm's device-selection settings, each on a line of its own ("export ROCR_VISIBLE_DEVICES=1", "export
+# HIP_VISIBLE_DEVICES=1", "export HSA_OVERRIDE_GFX_VERSION=gx906"): ROCR_VISIBLE_DEVICES filters the devices the HSA
+# runtime exposes, and HIP_VISIBLE_DEVICES then indexes the filtered list (renumbered from 0), so a HIP index at or
+# past the number ROCR leaves selects no device; HSA_OVERRIDE_GFX_VERSION takes a version "9.0.6", never a target name
+# (readers.settings._launch_gpus, verdict.cuda._rocm_unseen; lead rules V (1), AU (2))
+R_ROCM_VISIBLE = re.compile(r"^\s{0,8}(?:export\s{1,4})?(?P<var>ROCR|HIP)_VISIBLE_DEVICES=['\"]?"
+                            r"(?P<ids>\d{1,3}(?:,\d{1,3}){0,63})['\"]?\s*(?:[;#]|$)")
+R_GFX_OVERRIDE = re.compile(r"^\s{0,8}(?:export\s{1,4})?HSA_OVERRIDE_GFX_VERSION=['\"]?"
+                            r"(?P<val>[^\s'\";#]{1,40})['\"]?\s*(?:[;#]|$)")
+R_GFX_VERSION_OK = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,2}$")
 R_VISIBLE_EXPORT = re.compile(r"^\s{0,8}(?:export\s{1,4})?CUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})['\"]?"
                               r"\s*(?:[;#]|$)")
 

@@ -789,6 +789,20 @@ class SettingsReaders:
                 self._shell_counts) < 32:
             self._shell_counts[sc.group(1)] = int(sc.group(2))  # a launch script's count, for --nproc_per_node $VAR
             return
+        rv = S.R_ROCM_VISIBLE.match(self._body) if "_VISIBLE_DEVICES=" in text else None
+        gx = S.R_GFX_OVERRIDE.match(self._body) if rv is None and "HSA_OVERRIDE_GFX_VERSION=" in text else None
+        if rv or gx:  # ROCm's device selection the script exports (verdict.cuda._rocm_unseen): one record per file
+            ev = next((e for e in self.aside if e.kind == "rocm_env"), None)
+            if ev is None:
+                ev = self._context(lineno, text, "rocm_env")
+                ev.rank = None  # a script's setting, not a process's line
+                self.aside.append(ev)
+            if rv:
+                ev.data[rv.group("var").lower()] = [int(i) for i in rv.group("ids").split(",")]
+            else:
+                ev.data["gfx"] = gx.group("val")
+            ev.data.setdefault("lines", []).append(self._body.strip()[:120])
+            return
         if "CUDA_VISIBLE_DEVICES=" in text and (ve := S.R_VISIBLE_EXPORT.match(self._body)):
             # the script exports the GPUs every process it launches sees: the launch line of this file takes it
             self._visible_export = len(ve.group(1).split(","))

@@ -577,11 +577,54 @@ def _kmd_fault(evs: list) -> tuple[str, str]:
             "hangs again, take it out of the job.")
 
 
+_R_HIP_NO_DEVICE = re.compile(r"\bno ROCm-capable device is detected\b|\bhipErrorNoDevice\b")
+
+
+def _rocm_unseen(c: Collected, evs: list[Event]) -> Verdict | None:
+    """HIP's 'no ROCm-capable device is detected' (hipErrorNoDevice) at a process's start, with the ROCm
+    device-selection settings the script exports shown wrong (readers.settings' ``rocm_env``): HIP_VISIBLE_DEVICES
+    indexes the devices ROCR_VISIBLE_DEVICES leaves, renumbered from 0, so an index at or past their number selects
+    none; HSA_OVERRIDE_GFX_VERSION takes a version (9.0.6), not a target name. A setting every process of the launch
+    shares, not a faulty device: config, no rank (lead rules V (1), AU (2)). None where no setting is shown wrong
+    (the device error's own reading stays)."""
+    if not evs or not all(_R_HIP_NO_DEVICE.search(e.text) for e in evs):
+        return None
+    env = next(iter(c.samples.get("rocm_env", [])), None)
+    if env is None:
+        return None
+    d, wrong, fixes = env.data, [], []
+    rocr, hip, gfx = d.get("rocr"), d.get("hip"), d.get("gfx")
+    if rocr and hip and max(hip) >= len(rocr):
+        wrong.append(f"HIP_VISIBLE_DEVICES={','.join(map(str, hip))} indexes the {len(rocr)} device(s) "
+                     f"ROCR_VISIBLE_DEVICES={','.join(map(str, rocr))} leaves, renumbered from 0: it selects none")
+        fixes.append(f"do not set both to the physical index: set only ROCR_VISIBLE_DEVICES={','.join(map(str, rocr))} "
+                     f"(or only HIP_VISIBLE_DEVICES={','.join(map(str, rocr))}), or HIP_VISIBLE_DEVICES="
+                     f"{','.join(str(i) for i in range(len(rocr)))} beside it: ROCR_VISIBLE_DEVICES / "
+                     "HIP_VISIBLE_DEVICES index the already-filtered device list")
+    if gfx and not S.R_GFX_VERSION_OK.match(gfx):
+        wrong.append(f"HSA_OVERRIDE_GFX_VERSION={gfx} is not a version (major.minor.stepping)")
+        fixes.append("HSA_OVERRIDE_GFX_VERSION must be a version like 9.0.6 or 10.3.0, not a target name -- or "
+                     "unset it")
+    if not wrong:
+        return None
+    return Verdict(
+        "config",
+        "the process found no GPU at start-up (HIP: 'no ROCm-capable device is detected') under the ROCm device "
+        "settings the launch exports: " + "; ".join(wrong) + " -- the launch's setting, shared by every process it "
+        "starts, not a faulty device",
+        "Fix the device selection: " + "; ".join(fixes) + ". Then check the GPU is visible: rocminfo / rocm-smi "
+        "(hy-smi on a Hygon DCU), and /dev/kfd and /dev/dri passed to the container (render / video groups).",
+        "medium", [], [e.brief() for e in evs[:2]] + [env.brief()], job_wide=True)
+
+
 def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rule X (3): the driver refusing a call for its version, returned by NCCL as its internal error, is NCCL's
     # build against the driver (verdict.nccl._driver_too_old), not a CUDA fault
     refused = driver_refused(c) is not None
-    evs = [e for e in c.samples.get("cuda_error", []) if not (refused and R_DRIVER_REFUSES.search(e.text))] + [
+    # lead rule BO (3): an Ascend operator's error that only carried HCCL's own internal error (readers.crash
+    # _accel_ccl_internal) is the collective library's, read by verdict.nccl
+    evs = [e for e in c.samples.get("cuda_error", []) if not (refused and R_DRIVER_REFUSES.search(e.text))
+           and not e.data.get("hccl_internal")] + [
         e for e in c.samples.get("nccl_error", []) if e.data.get("code") == "ncclUnhandledCudaError"
     ]
     cut = not evs and not any("driver shutting down" in (e.data.get("what") or "") for e in c.samples.get("benign", []))
@@ -597,6 +640,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _torch_cuda_init(evs)
     if _after_kernel_timeout(c, evs):
         return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
+    if (unseen := _rocm_unseen(c, evs)) is not None:
+        return unseen
     over = _procs_past_gpus(c, evs)
     if over is not None:
         return over

@@ -62,7 +62,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
-    engine += _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c) + _runtime_oom(c) + _old_figures_fix(c)
+    engine += (_npu_oom(c) + _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c) + _runtime_oom(c)
+               + _old_figures_fix(c))
     counted, retried = _counted(c, bool(ranks))
     apart = "each on its own GPU, " if every and _own_gpus(c) else ""
     return Verdict(
@@ -209,6 +210,27 @@ def _runtime_oom(c: Collected) -> str:
             "sitting on the same GPU: call torch.cuda.set_device(local_rank) in each process (local_rank = "
             "int(os.environ['LOCAL_RANK']) under torchrun, the process index under mp.spawn) before its first CUDA "
             "call, or give each its own GPU with CUDA_VISIBLE_DEVICES. ")
+
+
+# an Ascend NPU's memory running out: torch_npu's allocator ("NPU out of memory. Tried to allocate ..."), CANN's
+# EL0004 "Failed to allocate memory" or the driver's "reason=[driver error:out of memory]" (signatures.R_OOM)
+_R_NPU_OOM = re.compile(r"\bNPU out of memory|\bEL0004\b|driver error: ?out of memory")
+
+
+def _npu_oom(c: Collected) -> str:
+    """The fix's words for an Ascend NPU's memory running out (lead rule AN (2): an accelerator's allocation failing
+    is gpu_oom, its own tools and allocator settings the fix): torch_npu's allocator is configured by
+    PYTORCH_NPU_ALLOC_CONF, npu-smi shows the NPU's other processes, HCCL_BUFFSIZE sizes HCCL's buffers on every NPU.
+    '' for any other accelerator's OOM."""
+    if not any(_R_NPU_OOM.search(e.text) for e in c.samples.get("cuda_oom", [])):
+        return ""
+    return ("The Ascend NPU's memory ran out (torch_npu / CANN): lower the batch size or sequence length per NPU, "
+            "use gradient checkpointing, shard the model further (DeepSpeed ZeRO-3 with offload_param / "
+            "offload_optimizer to CPU, more tensor / pipeline / expert parallelism, more NPUs), set "
+            "PYTORCH_NPU_ALLOC_CONF=expandable_segments:True / max_split_size_mb against fragmentation, lower "
+            "HCCL_BUFFSIZE (HCCL's buffers on every NPU), and check npu-smi info for other processes on that NPU; a "
+            "serving engine loading a model that does not fit: lower gpu_memory_utilization / max_model_len, or load "
+            "it quantized. ")
 
 
 def _lib_alloc(c: Collected) -> str:

@@ -63,6 +63,42 @@ def _unnamed_code(evs: list[Event]) -> Verdict:
         "low", [], [e.brief() for e in evs[:3]])
 
 
+# what each accelerator's collective library is called, and the fix for its own internal error (lead rule BO (3))
+_ACCEL_CCL = {
+    "hccl": ("Ascend's HCCL (called by the operator layer, nnopbase, for an aclnn operator's communication)",
+             "HCCL_E_INTERNAL",
+             "Collect the HCCL plog of every rank (ASCEND_GLOBAL_LOG_LEVEL=1, ASCEND_SLOG_PRINT_TO_STDOUT=1; "
+             "~/ascend/log/debug/plog) for the first error before the return code, and check every rank's log for "
+             "the first error: HcclAllocComResourceByTiling failing allocates an operator's communication resources "
+             "(a fused MC2 operator such as the MoE dispatch / combine): make HCCL_BUFFSIZE large enough for it, keep "
+             "CANN / HCCL, torch_npu and the framework (vllm-ascend) a matching set or upgrade CANN / HCCL, and try "
+             "without the fused operator (the all-to-all / all-gather path); check the inter-node links (hccn_tool "
+             "-i $devid -tls -g, ping between the NPUs' device IPs)."),
+    "hcl": ("Habana's HCCL (HCL, on Gaudi)", "hcclInternalError",
+            "Match the Habana software to the devices: upgrade the Habana SynapseAI / HCCL software, with the "
+            "habanalabs driver and firmware versions the HCL library expects (the same on every device); hl-smi: "
+            "check devices are free and not busy (no other process holding them); rerun with Habana's debug logs "
+            "(ENABLE_CONSOLE=true LOG_LEVEL_ALL=0, HABANA_LOGS) to see the first failing check, and try a smaller "
+            "collective size / fewer outstanding collectives where the check is of HCL's buffers or credits."),
+}
+
+
+def _accel_ccl_internal(ci: list[Event]) -> Verdict | None:
+    """Lead rule BO (3): an accelerator's collective library (Ascend's HCCL, Habana's HCL) failing its own internal
+    check with no device runtime call shown failing (readers.crash._accel_ccl_internal) is read like
+    ncclInternalError: nccl_internal, no rank -- every rank runs the same collective. None for oneCCL's."""
+    libs = [e for e in ci if e.data.get("lib") in _ACCEL_CCL]
+    if not libs:
+        return None
+    name, code, fix = _ACCEL_CCL[libs[0].data["lib"]]
+    said = sorted({e.data["said"] for e in libs if e.data["lib"] == libs[0].data["lib"]})
+    return Verdict(
+        "nccl_internal", f"{name} failed one of its own internal checks: " + _first_and_last(said)
+        + f" -- {code}, its counterpart of ncclInternalError, with no device runtime or system call shown failing; "
+        "every rank runs the same collective with the same settings, so no rank is at fault",
+        fix, "medium", [], [e.brief() for e in libs[:3]], job_wide=True)
+
+
 def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("nccl_error", [])
     if not evs:
@@ -445,6 +481,8 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if sys_call := _ccl_sys_call(c):
         return sys_call
     ci = c.samples.get("ccl_internal", [])
+    if ci and (other := _accel_ccl_internal(ci)) is not None:
+        return other
     if ci:  # oneCCL's own exception with no runtime or system call shown failing (lead rules BO (3), AK (2), BJ (2))
         said = sorted({e.data["said"] for e in ci})
         return Verdict(

@@ -628,6 +628,10 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append(_NO_PLUGIN_WORDS)
     if _no_tuner(c):
         benign.append(_NO_TUNER_WORDS)
+    if "torchrun OMP_NUM_THREADS banner" in whats:  # lead rules K, L: the launcher's notice of its own default
+        benign.append("torchrun's banner ('Setting OMP_NUM_THREADS environment variable for each process to be 1 in "
+                      "default') only says it gave each worker one OpenMP thread: nothing to fix -- set "
+                      "OMP_NUM_THREADS explicitly to silence torchrun's banner (or tune it to the cores per process)")
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
     if "SIGTERM after the job completed" in whats:
