@@ -50,6 +50,14 @@ def test_zero_ckpt_world_mismatch_untagged_traceback_is_config_nobody(tmp_path):
     assert "(64)" in v["fix"] and "zero_to_fp32.py" in v["fix"]
 
 
+def test_other_loaders_ckpt_world_check_is_config_without_zero_words(tmp_path):
+    text = ("[rank1]: RuntimeError: The checkpoint was saved with a data parallel world size of 8 but the current "
+            "world size is 4\n")
+    v, acc = _verdict(tmp_path, text)
+    assert v["cause"] == "config" and v["culprits"] == [] and not acc
+    assert "(8)" in v["fix"] and "ZeRO" not in v["fix"]
+
+
 def test_other_zero_exception_under_one_rank_tag_keeps_that_rank(tmp_path):
     text = ("[rank6]: deepspeed.runtime.zero.utils.ZeRORuntimeException: Optimizer state for partition 6 not found in "
             "the checkpoint directory\n")

@@ -4046,10 +4046,12 @@ R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is d
 # FSDP.set_state_dict_type() are being deprecated. Please use APIs, get_state_dict() and set_state_dict(), ..."),
 # printed while a job saves or loads its state dict, even from get_state_dict's own use of it: a deprecation notice,
 # nothing failing (lead rule L)
-# Megatron dist_checkpointing's async save finalization as a frame (a failed collective's stack, a traceback, a
-# py-spy dump): sync_all_async_calls / maybe_finalize_async_calls all_reduce whether every rank's async checkpoint
-# write is done, so a rank still writing (or stuck in) its save is the one the others wait for there
-R_ASYNC_CKPT_FRAME = re.compile(r"\b(?:sync_all|maybe_finalize|finalize_all)_async_calls\b")
+# Megatron dist_checkpointing's async save finalization as a frame of ProcessGroupNCCL's "Stack trace of the failed
+# collective" ("#2 sync_all_async_calls from .../async_utils.py:149"): sync_all_async_calls /
+# maybe_finalize_async_calls all_reduce whether every rank's async checkpoint write is done, so a rank still writing
+# (or stuck in) its save is the one the others wait for there. Only that "#N func from" form: a Python traceback's
+# frame line stays the traceback's
+R_ASYNC_CKPT_FRAME = re.compile(r"(?<![\w#])#\d{1,3} (?:sync_all|maybe_finalize|finalize_all)_async_calls from\b")
 R_FSDP_SDT_DEPRECATED = re.compile(r"\bset_state_dict_type\(\) (?:are|is) (?:being )?deprecated")
 # DDP's reducer (reducer.cpp, torch >= 1.8) at the end of its first backward: "find_unused_parameters=True was specified
 # in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra

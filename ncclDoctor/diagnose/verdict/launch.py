@@ -2359,10 +2359,14 @@ def _ckpt_world(e, evs: list) -> Verdict:
         "fault",
         f"Resume with the same data-parallel world size the checkpoint was saved with ({saved}): the same number of "
         "GPUs / nodes as when saving (the world size over the tensor / pipeline parallel sizes). To continue on "
-        f"{now} instead, convert the ZeRO checkpoint to a universal checkpoint (ds_to_universal.py, then "
-        "load_universal / --universal-checkpoint), or consolidate with zero_to_fp32.py and load the module weights "
-        "only: load_module_only / load_optimizer_states=False (--no-load-optim, and --no-load-lr-scheduler) so the "
-        "ZeRO optimizer state is not loaded -- the optimizer restarts fresh. Then relaunch every rank.",
+        + (f"{now} instead, convert the ZeRO checkpoint to a universal checkpoint (ds_to_universal.py, then "
+           "load_universal / --universal-checkpoint), or consolidate with zero_to_fp32.py and load the module "
+           "weights only: load_module_only / load_optimizer_states=False (--no-load-optim, and "
+           "--no-load-lr-scheduler) so the ZeRO optimizer state is not loaded -- the optimizer restarts fresh."
+           if zero else
+           f"{now} instead, reshard / convert the checkpoint to the new world size with the library's own "
+           "converter, or load the model weights only, not the optimizer states (the optimizer restarts fresh).")
+        + " Then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
