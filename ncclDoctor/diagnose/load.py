@@ -840,6 +840,15 @@ SNIFF = 8192
 #   OMP_NUM_THREADS environment variable  torchrun's banner ("Setting OMP_NUM_THREADS environment variable for each
 #             process to be 1 in default, ..."), which holds no other word: its notice of its own default, harmless
 #             (readers.crash._beside, verdict.noise._none; round 97's transformers-29627)
+#   set_state_dict_type  torch's FutureWarning that FSDP.state_dict_type() and FSDP.set_state_dict_type() are being
+#             deprecated (for torch.distributed.checkpoint.state_dict's get_state_dict / set_state_dict), printed while
+#             an FSDP1 job saves or loads its state dict: a deprecation notice, lead rule L, none (round 96's
+#             pytorch-136907); its line holds no other word
+#   _async_calls  Megatron dist_checkpointing's async save finalization (async_utils' sync_all_async_calls /
+#             maybe_finalize_async_calls, which all_reduce whether every rank's async checkpoint write is done) as a
+#             frame of ProcessGroupNCCL's "Stack trace of the failed collective" ("#2 sync_all_async_calls from
+#             .../async_utils.py:149"): a rank still writing its checkpoint shard is the one the others wait for
+#             (verdict.timeouts' ASYNC_CKPT; round 96's verl-2238)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -932,9 +941,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
-            b"out of memory. Tried to allocate", b"expected, but not set",
-            b"slurm tasks", b"hit config.", b"The condition [",
-            b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=", b"OMP_NUM_THREADS environment variable")
+            b"out of memory. Tried to allocate", b"expected, but not set", b"slurm tasks", b"hit config.",
+            b"The condition [", b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=",
+            b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -3430,6 +3430,16 @@ R_WITHOUT_PACKAGE = re.compile(r"\b(?:[Nn]o [Ss]upport|[Nn]ot [Ss]upported|[Uu]n
 # model-parallel rank, so the world must be that size (one process, one GPU, per shard) or the checkpoint resharded
 R_CKPT_MP = re.compile(r"\bcheckpoint\b[^\n]{0,60}?\b(?:MP|model[ _-]?parallel(?:[ _-]?size)?)\s{0,2}=\s{0,2}"
                        r"(?P<mp>\d{1,4})\b")
+# a loader's own check that a checkpoint's data-parallel world size is the one launched (DeepSpeed's
+# _load_zero_checkpoint: "ZeRORuntimeException: The checkpoint being loaded used a DP world size of 8 but the current
+# world size is 16. Automatic adjustment of ZeRO's optimizer state partitioning with a new world size is not currently
+# supported."): the optimizer states are partitioned per data-parallel rank when saved, and every rank loads the same
+# checkpoint under the same launch, so every rank fails the same check (lead rules W, Q, J): config, no rank. Group
+# saved: the size the checkpoint was written by; now: the size launched.
+R_CKPT_WORLD = re.compile(r"\bcheckpoint\b[^\n]{0,80}?\b(?:(?:DP|data[ _-]parallel) )?world[ _]size "
+                          r"(?:of |was |is |= ?)?(?P<saved>\d{1,6})\b[^\n]{0,60}?\b(?:current|new|present) "
+                          r"(?:(?:DP|data[ _-]parallel) )?"
+                          r"world[ _]size (?:is |of |= ?)?(?P<now>\d{1,6})\b")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")
@@ -4097,6 +4107,17 @@ R_BARRIER_GUESS = re.compile(r"GPU \d{1,4} to perform barrier\b|"
 # (lead rule AH (3)): harmless with nothing failing after it
 R_CUDA_IPC_EXIT = re.compile(r"Producer process has been terminated before all shared CUDA tensors released")
 R_LAUNCH_DEPRECATED = re.compile(r"(?:module |\b)torch\.distributed\.launch is deprecated")
+# torch's FutureWarning that FSDP1's state-dict-type context is deprecated ("FSDP.state_dict_type() and
+# FSDP.set_state_dict_type() are being deprecated. Please use APIs, get_state_dict() and set_state_dict(), ..."),
+# printed while a job saves or loads its state dict, even from get_state_dict's own use of it: a deprecation notice,
+# nothing failing (lead rule L)
+# Megatron dist_checkpointing's async save finalization as a frame of ProcessGroupNCCL's "Stack trace of the failed
+# collective" ("#2 sync_all_async_calls from .../async_utils.py:149"): sync_all_async_calls /
+# maybe_finalize_async_calls all_reduce whether every rank's async checkpoint write is done, so a rank still writing
+# (or stuck in) its save is the one the others wait for there. Only that "#N func from" form: a Python traceback's
+# frame line stays the traceback's
+R_ASYNC_CKPT_FRAME = re.compile(r"(?<![\w#])#\d{1,3} (?:sync_all|maybe_finalize|finalize_all)_async_calls from\b")
+R_FSDP_SDT_DEPRECATED = re.compile(r"\bset_state_dict_type\(\) (?:are|is) (?:being )?deprecated")
 # DDP's reducer (reducer.cpp, torch >= 1.8) at the end of its first backward: "find_unused_parameters=True was specified
 # in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra
 # traversal of the autograd graph every iteration, which can adversely affect performance.": a performance notice

@@ -878,6 +878,11 @@ class CrashReaders:
         elif S.R_SETTINGS_EXC.search(m.group(1)) and (d := S.R_DS_CONFIG_CHECK.search(said)):
             # a framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q)
             ev.data.update(settings=said[:200], ds_config=d.lastgroup)
+        elif "world" in said and (cw := S.R_CKPT_WORLD.search(said)) and cw.group("saved") != cw.group("now"):
+            # a loader's own check of the checkpoint's data-parallel world size against the one launched (DeepSpeed's
+            # ZeRORuntimeException, whatever its class): the checkpoint and the launch every rank shares (lead rules
+            # W, Q, J; verdict.launch._ckpt_world)
+            ev.data.update(settings=said[:200], ckpt_world=(cw.group("saved"), cw.group("now")))
         elif (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))
               and not (" tensor " in said and S.R_COLL_TENSOR_CHECK.search(said))) or (
                 m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(

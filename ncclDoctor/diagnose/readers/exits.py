@@ -94,6 +94,10 @@ class ExitReaders:
             # motr-63 under --perturb rankprefix: a rank 3 read from it widened a world of two)
             ev.rank = None
             return ev
+        if "_async_calls" in text and S.R_ASYNC_CKPT_FRAME.search(text):
+            return self._benign(lineno, text, "async checkpoint finalize frame")
+        if "set_state_dict_type" in text and S.R_FSDP_SDT_DEPRECATED.search(text):
+            return self._benign(lineno, text, "fsdp state_dict_type deprecated")
         if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):
             return self._benign(lineno, text, "ddp no unused parameters")
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):

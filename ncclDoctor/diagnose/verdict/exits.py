@@ -579,7 +579,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         n = lone.local_rank
         tb = (f"the traceback of local_rank {n}" + (f" (rank {ranks[0]})" if n != ranks[0] else "")
               + f": read local_rank {n}'s own traceback above the {launcher or 'torchrun'} record (the worker's own "
-              f"traceback, printed before the record) and check the local_rank {n} worker's own log")
+              "traceback, printed before the record"
+              # torchrun's record is its ChildFailedError's message: the worker's exception stands above it
+              + (f"; rank {ranks[0]}'s own traceback (the exception above the ChildFailedError)"
+                 if launcher is None and lone.event.kind == "child_failed" and (
+                     lone.event.data.get("root") or lone.event.data.get("listed")) else "")
+              + f") and check the local_rank {n} worker's own log")
         whose = ""
     plain = bool(single and lone is not None and lone.event.data.get("plain_cmd") and launcher is None)
     if plain:  # a parent's CalledProcessError for `python X.py`, no torchrun shown: no record, no per-rank files

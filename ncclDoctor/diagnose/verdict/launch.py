@@ -1790,6 +1790,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _stages_world(e, evs)
     if e.data.get("world_assert"):
         return _world_assert(e, evs)
+    if e.data.get("ckpt_world"):
+        return _ckpt_world(e, evs)
     if e.data.get("ds_config"):
         return _ds_config(e, evs)
     if e.data.get("world_divisible"):
@@ -2334,6 +2336,37 @@ def _plan_constraints(e, evs: list) -> Verdict:
         "embedding table config (dimension, data type) allows -- e.g. drop the compute_kernels constraint or add "
         "EmbeddingComputeKernel.FUSED / DENSE, and pass sharders whose sharding types include the one asked for; "
         "check the planner's topology (compute_device, world size) matches the launch, then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _ckpt_world(e, evs: list) -> Verdict:
+    """Lead rules W, Q, J (round 96's deepspeed-6441, glm-136): a loader's own check that the checkpoint it resumes
+    was written by the data-parallel world size launched now fails (signatures.R_CKPT_WORLD: DeepSpeed's
+    _load_zero_checkpoint, "The checkpoint being loaded used a DP world size of 8 but the current world size is 16"):
+    ZeRO partitions the optimizer states per data-parallel rank when it saves, and cannot repartition them to another
+    world size. Every rank loads the same checkpoint under the same launch and fails the same check, so the rank whose
+    line was pasted is no culprit: config, culprits []."""
+    saved, now = e.data["ckpt_world"]
+    zero = "ZeRO" in e.data["type"] or "ZeRO" in (e.data.get("message") or "")
+    return Verdict(
+        "config",
+        f"the job stopped loading its checkpoint on the loader's own check ({e.data['type'].rpartition('.')[2]}: "
+        f"{(e.data.get('message') or '')[:160]}, {e.where}): the checkpoint was saved by a data-parallel world size "
+        f"of {saved} and the job now runs {now}"
+        + (", and ZeRO's optimizer states, partitioned per data-parallel rank when saved, cannot be repartitioned to "
+           "another world size" if zero else "")
+        + " -- every rank loads the same checkpoint under the same launch and fails the same check, so no rank is at "
+        "fault",
+        f"Resume with the same data-parallel world size the checkpoint was saved with ({saved}): the same number of "
+        "GPUs / nodes as when saving (the world size over the tensor / pipeline parallel sizes). To continue on "
+        + (f"{now} instead, convert the ZeRO checkpoint to a universal checkpoint (ds_to_universal.py, then "
+           "load_universal / --universal-checkpoint), or consolidate with zero_to_fp32.py and load the module "
+           "weights only: load_module_only / load_optimizer_states=False (--no-load-optim, and "
+           "--no-load-lr-scheduler) so the ZeRO optimizer state is not loaded -- the optimizer restarts fresh."
+           if zero else
+           f"{now} instead, reshard / convert the checkpoint to the new world size with the library's own "
+           "converter, or load the model weights only, not the optimizer states (the optimizer restarts fresh).")
+        + " Then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 

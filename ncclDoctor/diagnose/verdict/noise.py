@@ -836,6 +836,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         benign.append("torch.distributed.launch's FutureWarning is a deprecation warning only, safe to ignore: to "
                       "silence it use torchrun (--use_env is its default: read LOCAL_RANK from the environment, "
                       "os.environ['LOCAL_RANK'], instead of a --local_rank argument)")
+    if "fsdp state_dict_type deprecated" in whats:  # printed at every save / load of the state dict: no failure
+        benign.append("torch's FutureWarning that FSDP.state_dict_type() / FSDP.set_state_dict_type() are being "
+                      "deprecated is a FutureWarning only: nothing failing, nothing to fix in these lines. To move off "
+                      "the deprecated API, use torch.distributed.checkpoint.state_dict get_state_dict / "
+                      "set_state_dict (get_model_state_dict / get_optimizer_state_dict with StateDictOptions) "
+                      "instead of FSDP.state_dict_type; where the code already calls get_state_dict, which still uses "
+                      "the deprecated context inside, upgrade torch or filter the FutureWarning "
+                      "(warnings.filterwarnings('ignore', category=FutureWarning)). If the job did fail, collect the "
+                      "full log / traceback of every rank")
     if "ddp no unused parameters" in whats:  # printed once per rank after the first backward: a notice, no failure
         benign.append("DDP's warning that find_unused_parameters=True found no unused parameters is a performance "
                       "warning only, harmless: nothing failed. Construct DistributedDataParallel with "

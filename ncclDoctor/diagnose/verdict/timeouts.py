@@ -225,7 +225,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
            "every node for the OOM killer (host memory growing over the run)"
            + ("." if xccl else " and for Xid errors.") if inside else "")
-        + (SHARD_GATHER if inside and _shard_gather(c) else "") + (_driver_oom_lead(c) if inside else ""),
+        + (SHARD_GATHER if inside and _shard_gather(c) else "") + (ASYNC_CKPT if _async_ckpt(c) else "")
+        + (_driver_oom_lead(c) if inside else ""),
         "low",
         [],
         (_samples(c, "watchdog_timeout") + _samples(c, "watchdog_status") + _samples(c, "watchdog_report"))[:4]
@@ -324,6 +325,24 @@ SHARD_GATHER = (" The stuck collective gathers parameter shards (FSDP / ZeRO-3 a
                 "its forward): a rank that runs a different number of forward passes leaves the others there -- "
                 "model.generate producing different lengths per rank (pass synced_gpus=True, or generate with an "
                 "unsharded copy; DeepSpeed ZeRO-3 needs it too), or a forward/eval step only some ranks run.")
+
+
+# Megatron dist_checkpointing's async save finalization in the stuck collective's frames (round 96's verl-2238;
+# lead rules B, E, T): the all_reduce there asks every rank whether its async checkpoint write is done, so the rank
+# that has not joined is most likely still writing its checkpoint shard
+ASYNC_CKPT = (" The collective's frames are Megatron dist_checkpointing's async checkpoint save finalization "
+              "(async_utils sync_all_async_calls / maybe_finalize_async_calls): an all_reduce asking whether every "
+              "rank's async save is done -- the rank missing from it is most likely still writing its checkpoint "
+              "shard (slow storage, a large shard) or stuck in its save: py-spy dump the ranks not in the "
+              "all_reduce; call maybe_finalize_async_calls / sync_all_async_calls on every rank at the same steps, "
+              "speed up the checkpoint write (faster storage, a fully parallel save), raise the process-group "
+              "timeout for checkpoint saves (nccl_timeout) where the write is only slow, and disable async save to "
+              "test whether the hang follows it.")
+
+
+def _async_ckpt(c: Collected) -> bool:
+    """Megatron's async checkpoint finalization among the frames the lines show (S.R_ASYNC_CKPT_FRAME)."""
+    return any(e.data.get("what") == "async checkpoint finalize frame" for e in c.samples.get("benign", []))
 
 
 def _shard_gather(c: Collected) -> bool:

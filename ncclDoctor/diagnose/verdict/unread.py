@@ -1352,6 +1352,18 @@ _READ_AROUND = ("Read the full output around that line and every rank's own log 
 
 # ProcessGroupNCCL's Python stack of a collective that failed (printed beside its watchdog's timeout or error line):
 # alone, it says which collective and code path, not whether it timed out or errored, nor which rank did not join
+# A launcher's own report that one of the worker subprocesses it started failed ("Error in subprocess", then its
+# captured "----------Subprocess STDOUT----------" / STDERR and the Command that "returned non-zero exit status N":
+# composer's launcher) before it SIGTERMs the rest: the Command is the same for every worker, so it names no rank,
+# and the captured output may be empty (lead rules I, M, BC (2); round 96's composer-149). Which process, and why, is
+# in that process's own output.
+_R_SUBPROC_ERR = re.compile(r"^\W{0,4}Error in subprocess\W{0,4}$")
+_SUBPROC_FIX = ("That line is the launcher's report that one worker subprocess exited with an error; its record names "
+                "no rank (the command is the same for every worker) and the output it captured may be empty: read "
+                "each rank's own stderr / traceback (per-rank logs: the launcher's per-process stdout / stderr files, "
+                "torchrun --log-dir) for the first Python exception -- exit status 1 is the failed process's Python "
+                "exception; run the failing process alone (the same command, one process) to see its error; a kill "
+                "instead (exit -9 / 137) is most often the OOM killer: check dmesg -T on that node. ")
 _R_FAILED_STACK = re.compile(r"Stack trace of the failed collective")
 _FAILED_STACK = ("That line is ProcessGroupNCCL's stack of the collective that failed: its frames (#0 the collective, "
                  "then the code that called it) say which call, not why; the watchdog's own timeout or error line "
@@ -1720,6 +1732,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
                        (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+                       + (_SUBPROC_FIX if any(_R_SUBPROC_ERR.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else
