@@ -2424,6 +2424,22 @@ R_GDB_STACK_PROMPT = re.compile(r"^\s*\((?:cuda-)?gdb\) (?:bt|backtrace|where|th
 # communicator creation: the process waits in ncclCommInitRank for the communicator's other members
 R_GDB_COMM_INIT = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
                              r"initNCCLComm|NCCLComm::create|p?ncclCommInitRank\w{0,12})\b")
+# A debugger's backtrace frame pasted without the prompt that asked for it ("#6  0x00007f4d8f657622 in
+# c10d::ProcessGroupNCCL::groupEnd() () from .../libtorch_cuda.so"): gdb's own frame format -- its number, the pc, "in"
+# and the function -- of a frame inside NCCL or c10d's NCCL process group, the only such frames the trigger words let
+# through (readers.nccl._stack_dump: a stack shown, read like R_GDB_STACK_PROMPT's; lead rules BD (2), AB (2))
+R_GDB_FRAME_NCCL = re.compile(r"^\s*#\d{1,3}\s{1,4}0x[0-9A-Fa-f]{4,16} in [\w:~<>]{0,200}?(?:NCCL|nccl)\w{0,60}[(:]")
+# A frame of a coalesced group's end: ProcessGroupNCCL::endCoalescing / groupEnd, NCCL's own ncclGroupEnd (gdb's
+# "#7  0x... in c10d::ProcessGroupNCCL::endCoalescing(c10d::OpType) ()"): the process waits in ncclGroupEnd for the
+# peers of the point-to-point ops (batch_isend_irecv, _coalescing_manager) it grouped
+R_GDB_GROUP_END = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
+                             r"(?:endCoalescing|groupEnd)|p?ncclGroupEnd\w{0,12})\b")
+# py-spy top's row of one function ("100.00% 100.00%   241.8s    241.8s   _coalescing_manager
+# (torch/distributed/distributed_c10d.py:1978)": %Own, %Total, OwnTime, TotalTime, the function and its file): top
+# samples a live process, so a torch.distributed function holding (nearly) all of its samples is where it sat
+R_PYSPY_TOP_C10D = re.compile(r"^\s*\d{1,3}(?:\.\d{1,2})?%\s{1,8}(?P<total>\d{1,3}(?:\.\d{1,2})?)%\s{1,8}[\d.]{1,12}s"
+                              r"\s{1,8}[\d.]{1,12}s\s{1,8}(?P<func>\w{1,80}) "
+                              r"\((?:\S{0,200}/)?distributed_c10d\.py:\d{1,7}\)")
 # A py-spy dump's frame line ("    commFree (init.cc:180)", "    c10d::ProcessGroupNCCL::abort (libtorch_cuda.so)",
 # "    0x155555277197 (libc.so.6)", "    run (threading.py:870)"): a function and where it is, below a thread header; a
 # stack frame, not a line announcing a failure, whatever its function is called (abort, fail, error)
