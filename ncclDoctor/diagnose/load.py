@@ -815,6 +815,20 @@ SNIFF = 8192
 #             that process's own OOM (readers.crash._oom, lead rules J, U (3)), read wherever it stands -- not only
 #             as the line right after another OOM (a wrapped paste's unwrap() leaves blank places between them;
 #             round 95's colossalai-4537)
+#   barrier: [  a job's own print of the subgroup a process is in as it enters that subgroup's barrier ("0 before
+#             barrier: [0, 3]"), which holds no other word: the prints give the collective's world, and the lines after
+#             them (read as follow lines: "0 done") which members got past it (S.R_GROUP_ENTER, S.R_GROUP_PAST,
+#             parse._group_print, verdict.transport._subgroup_stall, lead rules BZ (4), B; round 96's pytorch-130102)
+#   tensor([  a job's own print of a tensor's values ("1:recv_tensor=tensor([2.8026e-45, 0.0000e+00], device=
+#             'cuda:0')"), which may hold no other word: a received tensor holding a float32 value no peer's float
+#             sends (an integer's bit pattern) is a point-to-point exchange whose two sides disagree on the dtype or
+#             size (S.R_RECV_PRINT, parse's recv_print, verdict.desync._recv_garbage, lead rules BB (2), BR (5), D;
+#             round 96's pytorch-pr110408)
+#   orld size  a job's own print of torch's rank and world size after init ("hello from rank -1, world size -1",
+#             "World size: 2, rank 0"), which holds no other word: torch's not-a-member sentinel in every process, and
+#             no process printing a rank of its own (S.R_RANK_SIZE_PRINT, parse's rank_sentinel,
+#             verdict.world._rank_sentinel, lead rule BZ (3); round 96's pytorch-97507). " rank:" reads the
+#             "rank: -1, world_size: -1" form
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -907,7 +921,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
-            b"out of memory. Tried to allocate")
+            b"out of memory. Tried to allocate", b"barrier: [", b"tensor([", b"orld size")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1164,7 +1178,9 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton)."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 383 (session 38, round 96's fixes: a job's
+    subgroup prints at a barrier, its tensor prints, its prints of the world size): six of 64, the sixth holding
+    63."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -61,6 +61,7 @@ from ncclDoctor.diagnose.verdict.desync import (
     _peer_done,
     _pipe_out_of_step,
     _print_sizes,
+    _recv_garbage,
     _sites_split,
     ddp_gather_aborted,
 )
@@ -214,6 +215,7 @@ from ncclDoctor.diagnose.verdict.transport import (
     _mpi_shm,
     _shm,
     _socket_stall,
+    _subgroup_stall,
     _truncated,
 )
 from ncclDoctor.diagnose.verdict.unread import (
@@ -232,6 +234,7 @@ from ncclDoctor.diagnose.verdict.world import (
     _procs_past_visible,
     _rank0_elsewhere,
     _rank_args,
+    _rank_sentinel,
     _version_elsewhere,
     _version_twice,
 )
@@ -314,7 +317,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
-            or _own_wait(c, ks) or _none(c, ks)))
+            or _own_wait(c, ks) or _subgroup_stall(c, ks) or _recv_garbage(c, ks) or _rank_sentinel(c, ks)
+            or _none(c, ks)))
 
 
 def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
