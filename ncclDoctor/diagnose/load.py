@@ -229,7 +229,7 @@ SNIFF = 8192
 #             twice at once is two nodes given the same ranks (verdict.world._rank_args, lead rule AA (1))
 #   computed world size  Lightning's "WORLD_SIZE environment variable (2) is not equal to the computed world size
 #             (1)": the launch environment contradicting the job's own world (parse, verdict.world._rank_args, lead
-#             rules V (1), AA (1))
+#             rules V (1), AA (1)); found by "orld size" (below) since session 38, which holds it
 #   undefined symbol  a shared library lacking a function its caller was built against, said by the dynamic linker
 #             with no other word (torch's assert "Can't find nvml...: libnvidia-ml.so.1: undefined symbol: ...": the
 #             driver older than the build; readers.crash._lib_unloadable, lead rules AF (2), AX (2))
@@ -864,7 +864,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"reply file to",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
-            b"computed world size", b"undefined symbol",
+            b"undefined symbol",
             b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"CMA support", b"trainers, the trainer",
             b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
@@ -1178,9 +1178,9 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton); 383 (session 38, round 96's fixes: a job's
-    subgroup prints at a barrier, its tensor prints, its prints of the world size): six of 64, the sixth holding
-    63."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 382 (session 38, round 96's fixes: a job's
+    subgroup prints at a barrier, its tensor prints, its prints of the world size, which replaces "computed world
+    size"): six of 64, the sixth holding 62."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
