@@ -229,7 +229,7 @@ SNIFF = 8192
 #             twice at once is two nodes given the same ranks (verdict.world._rank_args, lead rule AA (1))
 #   computed world size  Lightning's "WORLD_SIZE environment variable (2) is not equal to the computed world size
 #             (1)": the launch environment contradicting the job's own world (parse, verdict.world._rank_args, lead
-#             rules V (1), AA (1))
+#             rules V (1), AA (1)); found by "orld size" (below) since session 38, which holds it
 #   undefined symbol  a shared library lacking a function its caller was built against, said by the dynamic linker
 #             with no other word (torch's assert "Can't find nvml...: libnvidia-ml.so.1: undefined symbol: ...": the
 #             driver older than the build; readers.crash._lib_unloadable, lead rules AF (2), AX (2))
@@ -849,6 +849,20 @@ SNIFF = 8192
 #             frame of ProcessGroupNCCL's "Stack trace of the failed collective" ("#2 sync_all_async_calls from
 #             .../async_utils.py:149"): a rank still writing its checkpoint shard is the one the others wait for
 #             (verdict.timeouts' ASYNC_CKPT; round 96's verl-2238)
+#   barrier: [  a job's own print of the subgroup a process is in as it enters that subgroup's barrier ("0 before
+#             barrier: [0, 3]"), which holds no other word: the prints give the collective's world, and the lines after
+#             them (read as follow lines: "0 done") which members got past it (S.R_GROUP_ENTER, S.R_GROUP_PAST,
+#             parse._group_print, verdict.transport._subgroup_stall, lead rules BZ (4), B; round 96's pytorch-130102)
+#   tensor([  a job's own print of a tensor's values ("1:recv_tensor=tensor([2.8026e-45, 0.0000e+00], device=
+#             'cuda:0')"), which may hold no other word: a received tensor holding a float32 value no peer's float
+#             sends (an integer's bit pattern) is a point-to-point exchange whose two sides disagree on the dtype or
+#             size (S.R_RECV_PRINT, parse's recv_print, verdict.desync._recv_garbage, lead rules BB (2), BR (5), D;
+#             round 96's pytorch-pr110408)
+#   orld size  a job's own print of torch's rank and world size after init ("hello from rank -1, world size -1",
+#             "World size: 2, rank 0"), which holds no other word: torch's not-a-member sentinel in every process, and
+#             no process printing a rank of its own (S.R_RANK_SIZE_PRINT, parse's rank_sentinel,
+#             verdict.world._rank_sentinel, lead rule BZ (3); round 96's pytorch-97507). " rank:" reads the
+#             "rank: -1, world_size: -1" form
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -884,7 +898,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
             b"reply file to",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
-            b"computed world size", b"undefined symbol",
+            b"undefined symbol",
             b"nprocs=", b"Valid config", b"shared memory init", b"shmem-mmap", b"CMA support", b"trainers, the trainer",
             b"--ips",
             b"ready endpoints", b"init_parallel_env", b"] Signal: ", b"--nproc", b"CUDA Capable", b"tasks-per-node",
@@ -943,7 +957,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
             b"out of memory. Tried to allocate", b"expected, but not set", b"slurm tasks", b"hit config.",
             b"The condition [", b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=",
-            b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls")
+            b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
+            b"tensor([", b"orld size")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -55,6 +55,9 @@ from ncclDoctor.diagnose.trackers import R_CANT_PICKLE, R_FILE_EXISTS, R_FRAME_F
 
 # lines between a traceback's device-selection frame and the CUDA error it raised (CuPy's runtime frames between)
 _SET_DEVICE_NEAR = 12
+# float32's smallest normal number: a nonzero value below it in a received float tensor is an integer's bit pattern
+# (the sender's tensor of another dtype), not a value a peer's float computation sends (parse._recv_print)
+_F32_TINY = 1.1754943508222875e-38
 # a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
 # a terminal wrapped it there, like a line ending in a letter or digit
 _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
@@ -628,6 +631,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._rng_sync_seen = False  # a traceback frame of an RNG-state broadcast read (S.R_RNG_SYNC_FRAME)
         self._funcol_done = 0  # printed results of a functional collective read (S.R_FUNCOL_RESULT), at most 4
         self._coll_prints = 0  # a job's own prints of a tensor it hands to a collective (S.R_COLL_PRINT), at most 32
+        self._groups: Event | None = None  # a job's subgroup prints at a barrier, by run (_group_print), one per file
+        self._recv_prints = 0  # a job's own prints of a tensor it received (S.R_RECV_PRINT), at most 32
+        self._ranks_printed: Event | None = None  # a job's prints of torch's rank and world size (_rank_print)
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
@@ -1520,6 +1526,73 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.data["rank"], ev.rank = ev.rank, None
             self.aside.append(ev)
 
+    def _group_print(self, lineno: int, text: str, body: str) -> None:
+        """A job's own prints of the subgroup each process is in as it enters that subgroup's barrier ("0 before
+        barrier: [0, 3]", S.R_GROUP_ENTER) and, read as follow lines after them (they hold no trigger word), its
+        prints that it got past it ("0 done", S.R_GROUP_PAST). Kept in one ``group_prints`` event per file, by run:
+        a process printing its enter line again starts the next run of the job (a paste of two outputs). The printed
+        numbers are the job's own, no rank tags (lead rules AC (1), BV (1)); verdict.transport._subgroup_stall reads
+        them (lead rule BZ (4); round 96's pytorch-130102)."""
+        past = S.R_GROUP_PAST.match(body)
+        enter = None if past else S.R_GROUP_ENTER.match(body)
+        if enter is None and (past is None or self._groups is None):
+            return
+        if self._groups is None:
+            if len(self.aside) >= 256:
+                return
+            self._groups = ev = self._context(lineno, text, "group_prints")
+            ev.rank = None  # the prints' own numbers, not a rank's failure
+            ev.data["runs"] = [{"enter": {}, "past": [], "at": lineno}]
+            self.aside.append(ev)
+        runs = self._groups.data["runs"]
+        run = runs[-1]
+        who = int((past or enter).group("id"))
+        if enter is not None:
+            members = sorted({int(x) for x in enter.group("members").split(",")})
+            if who in run["enter"] or who in run["past"]:
+                if len(runs) >= 8:
+                    return
+                run = {"enter": {}, "past": [], "at": lineno}  # the same process entering again: the next run
+                runs.append(run)
+            if len(run["enter"]) < 64:
+                run["enter"][who] = members
+            self._follow = max(self._follow, 8)  # the prints after it ("0 done") hold no trigger word
+        elif who not in run["past"] and len(run["past"]) < 64:
+            run["past"].append(who)
+
+    def _recv_print(self, lineno: int, text: str, rp: re.Match) -> None:
+        """A job's own print of a tensor it received in a point-to-point exchange (S.R_RECV_PRINT: its label names the
+        receive): kept aside as ``recv_print`` -- ``recv_garbage`` where a printed value is one a float32 tensor sent by
+        a peer does not hold: nonzero and below float32's smallest normal number (1.18e-38), the bit pattern of a small
+        integer read as a float ("2.8026e-45" is the integer 2), which a receive gets when the sender's tensor has
+        another dtype (verdict.desync._recv_garbage, lead rules BB (2), BR (5); round 96's pytorch-pr110408)."""
+        vals = []
+        for v in S.R_PRINTED_FLOAT.findall(rp.group("vals"))[:64]:
+            try:
+                vals.append(float(v))
+            except ValueError:
+                continue
+        self._recv_prints += 1
+        garbage = [v for v in vals if 0.0 < abs(v) < _F32_TINY][:4]
+        ev = self._context(lineno, text, "recv_garbage" if garbage else "recv_print")
+        ev.data.update(label=rp.group("label"), rank=ev.rank, garbage=garbage)
+        ev.rank = None  # the print's own label and numbers, not a rank's failure
+        self.aside.append(ev)
+
+    def _rank_print(self, lineno: int, text: str, rs: re.Match) -> None:
+        """A job's own print of torch's rank and world size after init (S.R_RANK_SIZE_PRINT): kept in one
+        ``rank_sentinel`` event per file, counting the prints of torch's not-a-member sentinel (rank -1, world size -1)
+        and of any other value (verdict.world._rank_sentinel, lead rule BZ (3); round 96's pytorch-97507)."""
+        rank, size = int(rs.group("rank") or rs.group("rank2")), int(rs.group("size") or rs.group("size2"))
+        if self._ranks_printed is None:
+            if len(self.aside) >= 256:
+                return
+            self._ranks_printed = ev = self._context(lineno, text, "rank_sentinel")
+            ev.rank = None
+            ev.data.update(sentinel=0, other=0)
+            self.aside.append(ev)
+        self._ranks_printed.data["sentinel" if rank == -1 and size == -1 else "other"] += 1
+
     def _context(self, lineno: int, text: str, kind: str) -> Event:
         ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
         # "[rank9]:[PG ID 5 ... Rank 1]": the launcher's prefix is the global rank, the tag's "Rank 1"
@@ -2189,6 +2262,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self.path if S.R_SHAPE_PRINT_STEP.search(body, 0, shape.start("label") + 1) else None)
             ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""), src)
             self.aside.append(ev)
+        if "barrier" in body or (self._groups is not None and len(body) < 200):
+            self._group_print(lineno, text, body)
+        if "tensor([" in body and self._recv_prints < 32 and (rp := S.R_RECV_PRINT.search(body)):
+            self._recv_print(lineno, text, rp)
+        if ("orld size" in body or "orld_size" in body) and "ank" in body and (
+                rs := S.R_RANK_SIZE_PRINT.search(body)):
+            self._rank_print(lineno, text, rs)
         if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):
             self._rng_sync_seen = True  # once per file: a frame setting a generator state rank 0 broadcast
             ev = self._context(lineno, text, "rng_sync_frame")

@@ -2446,6 +2446,28 @@ R_SHAPE_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w.]{0,60}?)[ _.](?:shape|size\
 # a step / iteration / epoch counter before a printed shape's label ("step 3 gathered_logits shape: ..."): the
 # prints are one process's history over steps, not one print per process (verdict.desync._gathered_shapes)
 R_SHAPE_PRINT_STEP = re.compile(r"\b(?:step|iter|iteration|epoch|batch|it)\s{0,3}[:=#]?\s{0,3}\d")
+# A job's own print, as a process enters a subgroup's barrier, of the number it prints itself by and the members of
+# the subgroup it is in ("0 before barrier: [0, 3]", "rank 2 entering barrier: [1, 2]", under srun's "3: " label too):
+# id: the printed number (the job's print, not a rank tag), label: the words before "barrier", members: the list
+R_GROUP_ENTER = re.compile(r"^\s*(?:\d{1,5}:\s{1,4})?(?:\[?(?:rank|Rank|RANK)\s{0,2})?(?P<id>\d{1,5})\]?[:,]?\s{1,4}"
+                           r"(?P<label>(?:[A-Za-z][\w-]{0,30}\s{1,3}){0,3})barrier\s{0,2}:\s{0,2}"
+                           r"\[(?P<members>\d{1,5}(?:\s{0,2},\s{0,2}\d{1,5}){0,63})\]\s*$")
+# the same process's print that it got past that barrier ("0 done", "rank 3 finished", "2 after barrier", "1 passed
+# barrier: [1, 2]"), read as a follow line of the enter prints (parse._group_print)
+R_GROUP_PAST = re.compile(r"^\s*(?:\d{1,5}:\s{1,4})?(?:\[?(?:rank|Rank|RANK)\s{0,2})?(?P<id>\d{1,5})\]?[:,]?\s{1,4}"
+                          r"(?:done|finished|passed(?: the)? barrier|after(?: the)? barrier|past(?: the)? barrier)"
+                          r"(?:\s{0,2}:\s{0,2}\[[\d, ]{1,400}\])?[\s.!]*$")
+# A job's own print of a tensor it received in a point-to-point exchange, its label naming the receive ("1:recv_tensor=
+# tensor([2.8026e-45, 0.0000e+00], device='cuda:0')", "rank 0 received: tensor([...])"): vals, the printed values
+R_RECV_PRINT = re.compile(r"(?i)(?P<label>\b\w{0,40}?(?:i?recv|receiv|rcv)\w{0,40})[^\n]{0,60}?\btensor\(\["
+                          r"(?P<vals>[^()]{1,2000}?)\]")
+# a printed float (torch's repr: "0.", "2.8026e-45", "-1.5000e+00")
+R_PRINTED_FLOAT = re.compile(r"[-+]?(?:\d{1,40}\.?\d{0,40}|\.\d{1,40})(?:[eE][-+]?\d{1,3})?")
+# A job's own print of torch's rank and world size (get_rank / get_world_size: "hello from rank -1, world size -1",
+# "rank: -1 world_size: -1", "world size -1, rank -1"): rank and size as printed
+R_RANK_SIZE_PRINT = re.compile(r"(?i)\brank\s{0,2}[:=]?\s{0,2}(?P<rank>-?\d{1,7})\b[^\n]{0,80}?\bworld[ _]?size"
+                               r"\s{0,2}[:=]?\s{0,2}(?P<size>-?\d{1,7})\b|\bworld[ _]?size\s{0,2}[:=]?\s{0,2}"
+                               r"(?P<size2>-?\d{1,7})\b[^\n]{0,80}?\brank\s{0,2}[:=]?\s{0,2}(?P<rank2>-?\d{1,7})\b")
 # A py-spy dump's thread header ('Thread 4939 (idle): "MainThread"', 'Thread 0x7F1C (active+gil): "MainThread"'):
 # py-spy dump reads a live process's stacks -- taken while a job hangs or stalls, it shows that process alive
 R_PYSPY_THREAD = re.compile(r'^\s*Thread (?:0x[0-9A-Fa-f]{1,16}|\d{1,10}) \((?:idle|active|active\+gil|gil)\): '
@@ -2473,6 +2495,22 @@ R_GDB_STACK_PROMPT = re.compile(r"^\s*\((?:cuda-)?gdb\) (?:bt|backtrace|where|th
 # communicator creation: the process waits in ncclCommInitRank for the communicator's other members
 R_GDB_COMM_INIT = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
                              r"initNCCLComm|NCCLComm::create|p?ncclCommInitRank\w{0,12})\b")
+# A debugger's backtrace frame pasted without the prompt that asked for it ("#6  0x00007f4d8f657622 in
+# c10d::ProcessGroupNCCL::groupEnd() () from .../libtorch_cuda.so"): gdb's own frame format -- its number, the pc, "in"
+# and the function -- of a frame inside NCCL or c10d's NCCL process group, the only such frames the trigger words let
+# through (readers.nccl._stack_dump: a stack shown, read like R_GDB_STACK_PROMPT's; lead rules BD (2), AB (2))
+R_GDB_FRAME_NCCL = re.compile(r"^\s*#\d{1,3}\s{1,4}0x[0-9A-Fa-f]{4,16} in [\w:~<>]{0,200}?(?:NCCL|nccl)\w{0,60}[(:]")
+# A frame of a coalesced group's end: ProcessGroupNCCL::endCoalescing / groupEnd, NCCL's own ncclGroupEnd (gdb's
+# "#7  0x... in c10d::ProcessGroupNCCL::endCoalescing(c10d::OpType) ()"): the process waits in ncclGroupEnd for the
+# peers of the point-to-point ops (batch_isend_irecv, _coalescing_manager) it grouped
+R_GDB_GROUP_END = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
+                             r"(?:endCoalescing|groupEnd)|p?ncclGroupEnd\w{0,12})\b")
+# py-spy top's row of one function ("100.00% 100.00%   241.8s    241.8s   _coalescing_manager
+# (torch/distributed/distributed_c10d.py:1978)": %Own, %Total, OwnTime, TotalTime, the function and its file): top
+# samples a live process, so a torch.distributed function holding (nearly) all of its samples is where it sat
+R_PYSPY_TOP_C10D = re.compile(r"^\s*\d{1,3}(?:\.\d{1,2})?%\s{1,8}(?P<total>\d{1,3}(?:\.\d{1,2})?)%\s{1,8}[\d.]{1,12}s"
+                              r"\s{1,8}[\d.]{1,12}s\s{1,8}(?P<func>\w{1,80}) "
+                              r"\((?:\S{0,200}/)?distributed_c10d\.py:\d{1,7}\)")
 # A py-spy dump's frame line ("    commFree (init.cc:180)", "    c10d::ProcessGroupNCCL::abort (libtorch_cuda.so)",
 # "    0x155555277197 (libc.so.6)", "    run (threading.py:870)"): a function and where it is, below a thread header; a
 # stack frame, not a line announcing a failure, whatever its function is called (abort, fail, error)

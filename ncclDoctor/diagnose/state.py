@@ -34,7 +34,10 @@ QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_ne
                "gpus_shown", "launch_tasks", "world_call", "coll_trace", "host_rss", "old_c10d", "engine_rpc",
                "rank_announce", "tb_cut", "tb_open", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
                "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
-               "step_took", "rpc_remote_exc", "env_rank0_host", "slurm_gpus_tasks")
+               "step_took", "rpc_remote_exc", "env_rank0_host", "slurm_gpus_tasks", "group_prints", "recv_print",
+               "recv_garbage", "rank_sentinel")
+# a job's own prints kept one event per file, each file's (Collected.job_prints; parse._group_print, _rank_print)
+JOB_PRINTS = ("group_prints", "rank_sentinel")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
 _IPOIB = re.compile(r"ib\d+$")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
@@ -133,6 +136,9 @@ class Collected:
     # a job's own prints of a tensor's shape, by label ("gathered_logits" -> ["4,906,32020", ...]; 16 labels of 32
     # prints, in the order read): verdict.desync._gathered_shapes
     shape_prints: dict[str, list[tuple[str, tuple]]] = field(default_factory=dict)  # label -> (size, (tag, file))
+    # a job's own prints read per file (JOB_PRINTS: its subgroup prints at a barrier, its rank / world size prints),
+    # by kind, one event per file (first 64 files): every process's own log counts, not a sample of five
+    job_prints: dict[str, list[Event]] = field(default_factory=dict)
     # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else
     # explains the lines, never counted as a kind
     unread: list[Event] = field(default_factory=list)
@@ -211,6 +217,8 @@ class Collected:
             t = self.samples.setdefault(tag, [])
             if len(t) < SAMPLES:
                 t.append(ev)
+        if ev.kind in JOB_PRINTS and len(got := self.job_prints.setdefault(ev.kind, [])) < 64:
+            got.append(ev)
         if ev.kind == "coll_print" and ev.data.get("shape"):
             label, size, src = ev.data["shape"]
             if label.lower() in self.shape_prints or len(self.shape_prints) < 16:
@@ -420,6 +428,8 @@ class Collected:
             if label in self.shape_prints or len(self.shape_prints) < 16:
                 got = self.shape_prints.setdefault(label, [])
                 got.extend(sizes[:32 - len(got)])
+        for k, evs in o.job_prints.items():
+            self.job_prints[k] = (self.job_prints.get(k, []) + evs)[:64]
         for key, (ranks, counts, evs) in o.barriers.items():
             for r in sorted(ranks):
                 self._barrier(key, r, None, None)

@@ -32,6 +32,8 @@ def _strerror(num: int) -> str:
 
 
 _COLL_KEEP = 256  # the collectives kept per process and communicator (the last ones: a hang is at the end)
+# py-spy top's %Total from which a torch.distributed function's row shows the process sitting in it (not a profile)
+_TOP_HELD = 90.0
 
 
 class NcclReaders:
@@ -543,23 +545,45 @@ class NcclReaders:
         it for the fix (verdict.signals._pyspy_bare); those lines are read on (None)."""
         if self._stack_ev is None and not self._pyspy_seen:
             fh = "most recent call first" in text and S.R_FAULTHANDLER_THREAD.match(self._body)
-            if fh or ("gdb) " in text and S.R_GDB_STACK_PROMPT.match(self._body)):
+            # the same dump pasted without its prompt: gdb's own frame of NCCL's (S.R_GDB_FRAME_NCCL), or py-spy top's
+            # row of a torch.distributed function holding (nearly) all of a live process's samples (round 96's
+            # pytorch-120683: a coalesced recv sitting in ncclGroupEnd); a row of a smaller share is a profile of a
+            # running job, not a process that sat there
+            bare = "#" in text and S.R_GDB_FRAME_NCCL.match(self._body)
+            top = None if fh or bare or "%" not in text else S.R_PYSPY_TOP_C10D.match(self._body)
+            top = top if top is not None and float(top.group("total")) >= _TOP_HELD else None
+            if fh or bare or top or ("gdb) " in text and S.R_GDB_STACK_PROMPT.match(self._body)):
                 ev = self._context(lineno, text, "pyspy_thread")
                 # a dump of one process blames no rank; its tag ("[rank0]:Thread 0x...") is only said
                 ev.data["rank"], ev.rank = ev.rank, None
-                ev.data["tool"] = "faulthandler" if fh else "gdb"
+                ev.data["tool"] = "faulthandler" if fh else "py-spy top" if top else "gdb"
+                if top:
+                    ev.data["coll"] = top.group("func")
                 self._stack_ev = ev
+                if not bare:
+                    return ev
+                self._stack_frame(ev)  # the frame itself says where the process stood
                 return ev
             return None
         ev = self._stack_ev
         if ev is None:
             return None
-        f = S.R_FH_C10D_FRAME.search(self._body) if "c10d.py" in text else None
+        self._stack_frame(ev)
+        return None
+
+    def _stack_frame(self, ev: Event) -> None:
+        """What a later line of a stack dump says of where its process stood (``_stack_dump``): a faulthandler frame
+        of a torch.distributed collective, a gdb frame of NCCL's communicator creation, or of a coalesced group's end
+        (ProcessGroupNCCL::endCoalescing / groupEnd, ncclGroupEnd: S.R_GDB_GROUP_END), each marked once."""
+        text = self._body
+        f = S.R_FH_C10D_FRAME.search(text) if "c10d.py" in text else None
         if f is not None and "coll" not in ev.data:
             ev.data["coll"] = f.group("op")
-        elif ("NCCL" in text or "nccl" in text) and S.R_GDB_COMM_INIT.match(self._body):
-            ev.data["comm_init"] = True
-        return None
+        elif "NCCL" in text or "nccl" in text:
+            if S.R_GDB_COMM_INIT.match(text):
+                ev.data["comm_init"] = True
+            elif ("roupEnd" in text or "Coalescing" in text) and S.R_GDB_GROUP_END.match(text):
+                ev.data["group_end"] = True
 
     def _progress(self, lineno: int, text: str) -> Event | None:
         """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
@@ -612,7 +636,8 @@ class NcclReaders:
             ev.data["tool"] = "stack"
             return ev
         if ("hread 0x" in text or "gdb) " in text or (self._stack_ev is not None and (
-                "c10d.py" in text or "NCCL" in text or "nccl" in text))):
+                "c10d.py" in text or "NCCL" in text or "nccl" in text)) or (self._stack_ev is None and (
+                ("#" in text and " in " in text) or ("%" in text and "c10d.py:" in text)))):
             dumped = self._stack_dump(lineno, text)
             if dumped is not None:
                 return dumped

@@ -61,6 +61,7 @@ from ncclDoctor.diagnose.verdict.desync import (
     _peer_done,
     _pipe_out_of_step,
     _print_sizes,
+    _recv_garbage,
     _sites_split,
     ddp_gather_aborted,
 )
@@ -215,6 +216,7 @@ from ncclDoctor.diagnose.verdict.transport import (
     _mpi_shm,
     _shm,
     _socket_stall,
+    _subgroup_stall,
     _truncated,
 )
 from ncclDoctor.diagnose.verdict.unread import (
@@ -234,6 +236,7 @@ from ncclDoctor.diagnose.verdict.world import (
     _procs_past_visible,
     _rank0_elsewhere,
     _rank_args,
+    _rank_sentinel,
     _slurm_tasks_gpus,
     _version_elsewhere,
     _version_twice,
@@ -319,7 +322,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
-            or _own_wait(c, ks) or _none(c, ks)))
+            or _own_wait(c, ks) or _subgroup_stall(c, ks) or _recv_garbage(c, ks) or _rank_sentinel(c, ks)
+            or _none(c, ks)))
 
 
 # Lead rule BZ (1): a bare "OSError: [Errno 24] Too many open files" (EMFILE) read as unknown -- a process out of file

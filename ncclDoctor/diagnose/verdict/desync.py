@@ -17,6 +17,7 @@ from ncclDoctor.diagnose.signatures import (
 )
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
+from ncclDoctor.diagnose.verdict.transport import _quiet_otherwise
 
 
 def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -637,3 +638,35 @@ def _hvd_split(recs: list[tuple[str, list[int]]], evs: list[Event], world: int) 
         "different collectives, and no single rank stands against a majority, so the lines cannot say which took the "
         "other path",
         fix.format(who="each group"), "low", [], [e.brief() for e in evs[:3]])
+
+
+def _recv_garbage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BB (2), BR (5), D (round 96's pytorch-pr110408): the job's own print of a tensor it received in a
+    point-to-point exchange (its label names the receive: "recv_tensor=tensor([2.8026e-45, 0.0000e+00], ...)") holds
+    a value no float32 tensor a peer computed sends -- nonzero and below float32's smallest normal number, the bit
+    pattern of a small integer read as a float (2.8026e-45 is the integer 2) -- with nothing else failing: the bytes
+    delivered were of another dtype or size than the receiver posted, i.e. the two sides' send and recv disagree (an
+    int64 tensor sent into a float32 receive buffer). Impossible contents from a peer exchange are a desync; two sides
+    give no majority, so nobody is named and nobody is innocent (the prints' numbers are the job's). Not for received
+    values a float can hold (zeros, ordinary numbers), nor such a value in a print that names no receive."""
+    bad = c.samples.get("recv_garbage")
+    if not bad or not _quiet_otherwise(c):
+        return None
+    e = bad[0]
+    v = e.data["garbage"][0]
+    as_int = round(v / 1.401298464324817e-45)
+    return Verdict(
+        "desync",
+        f"the job's own print of a tensor it received ({e.data['label']}) holds {v:.4e}, a value no float32 tensor "
+        f"a peer computed sends: nonzero and below float32's smallest normal number, it is the bit pattern of the "
+        f"integer {as_int} read as a float -- the bytes delivered were of another dtype (or size) than the receive "
+        "posted, so the two sides' send and recv disagree (an integer tensor sent into a float receive buffer), with "
+        "no error, hang or timeout shown; with two sides there is no majority to say which side is wrong",
+        "Use the same dtype for send and recv tensors, and the same number of elements: match dtype and numel of the "
+        "P2POp isend/irecv tensors on both peers (batch_isend_irecv, dist.send / dist.recv, isend / irecv) -- give "
+        "send_tensor and recv_tensor an explicit dtype (torch.arange(2, dtype=torch.float), not an int64 arange "
+        "sent into a float32 buffer), and check tensor dtype/shape before batch_isend_irecv (assert each side's "
+        "dtype and shape, or exchange them first). Wait on the requests (req.wait()) before reading the received "
+        "tensor. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to check the p2p calls match; if they do, verify the "
+        "transport with a known pattern: nccl-tests with -c 1 (sendrecv_perf) and NCCL_PROTO=Simple.",
+        "low", [], [x.brief() for x in bad[:2]], job_wide=True)

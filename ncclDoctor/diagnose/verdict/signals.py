@@ -397,7 +397,7 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not dumps or c.exceptions or c.unread or any(c.kinds.get(k) for k in (
             "pyspy_waiting", "pyspy_unsuspended", "teardown_stuck", "run_done")):
         return None
-    if dumps[0].data.get("tool") in ("faulthandler", "gdb"):
+    if dumps[0].data.get("tool") in ("faulthandler", "gdb", "py-spy top"):
         return _stack_shown(c, dumps[0])
     # a thread-stack dump a signal handler printed ('File: "x.py", line 12, in f': readers.nccl) reads the same
     tool = "a thread-stack dump" if all(e.data.get("tool") == "stack" for e in dumps) else "a py-spy dump"
@@ -422,18 +422,28 @@ def _stack_shown(c: Collected, ev) -> Verdict:
     synchronize, a collective, NCCL's communicator creation), not which peer it waits for nor why, and an untagged
     dump names no rank: unknown, nobody named (round 88's deepspeed-860, torchtitan-168, nccl-1774, snowfall-71). A
     faulthandler report under "Fatal Python error:" is a crash, read before (verdict.exits._fatal_python)."""
-    gdb = ev.data.get("tool") == "gdb"
-    coll, init = ev.data.get("coll"), ev.data.get("comm_init")
+    gdb, top = ev.data.get("tool") == "gdb", ev.data.get("tool") == "py-spy top"
+    coll, init, grouped = ev.data.get("coll"), ev.data.get("comm_init"), ev.data.get("group_end")
     where = (f"; a thread stands inside torch.distributed's {coll}" if coll else "") + (
         "; the process stands inside NCCL's communicator creation (ncclCommInitRank, from ProcessGroupNCCL's "
-        "lazy initNCCLComm)" if init else "")
+        "lazy initNCCLComm)" if init else "") + (
+        "; the process stands in NCCL's group end (ProcessGroupNCCL::endCoalescing / groupEnd -> ncclGroupEnd) of a "
+        "coalesced group of operations" if grouped else "")
     fix = (("Take the stacks of every rank at the same moment (py-spy dump --pid PID, with --native for NCCL's "
-            "frames, or gdb -p PID -batch -ex 'thread apply all bt' on each node)" if gdb else
+            "frames, or gdb -p PID -batch -ex 'thread apply all bt' on each node)" if gdb or top else
             "Take the faulthandler / py-spy stacks of every rank at the same moment (py-spy dump --pid PID on each "
             "node, or faulthandler.dump_traceback_later / faulthandler.register(signal.SIGUSR1) in every rank)")
            + ": the rank whose stack is elsewhere -- not in the same collective, synchronize or communicator "
            "creation as this one -- is the one the others wait for. ")
-    if coll:
+    if grouped or coll in _COALESCED:
+        # lead rules BD (2), T (round 96's pytorch-120683): a coalesced group (batch_isend_irecv, _coalescing_manager)
+        # is launched at its end, ncclGroupEnd, which waits for the peers of its point-to-point ops -- a peer that
+        # never posts the matching send or recv, or runs another collective there, leaves this process in it
+        fix += ("A coalesced group (batch_isend_irecv, torch.distributed's _coalescing_manager) is issued at its end "
+                "(ncclGroupEnd), which waits until every peer posts its side: check the peer issues the matching "
+                "send for each recv (and recv for each send) -- not a different collective -- and that every rank "
+                "issues the same ops inside _coalescing_manager (same collectives, same order, same peers). ")
+    elif coll:
         fix += (f"Check that every rank calls the same {coll} (same group, same order; a rank-conditional branch "
                 "around it, such as checkpoint saving or evaluation on one rank, leaves the others waiting). ")
     if init:
@@ -450,6 +460,9 @@ def _stack_shown(c: Collected, ev) -> Verdict:
     own = ev.data.get("rank")
     who = f"rank {own}'s" if own is not None else "one untagged process's"
     what = (f"a debugger's view (gdb / cuda-gdb) of {who} stack" if gdb else
+            f"py-spy top's samples of {who.removesuffix(chr(39) + 's')} live, (nearly) all of them in one "
+            "torch.distributed function"
+            + (" (with its native frames shown by a debugger)" if grouped or init else "") if top else
             f"faulthandler's dump of {who} thread stacks")
     return Verdict(
         "unknown",
@@ -457,6 +470,10 @@ def _stack_shown(c: Collected, ev) -> Verdict:
         "while the job sat still, but one process's stack shows neither which rank the others wait for nor why"
         + (", and it names no rank" if own is None else ""),
         fix, "low", [], [ev.brief()])
+
+
+# torch.distributed's functions that group point-to-point ops into one NCCL group (its end launches them all)
+_COALESCED = ("_coalescing_manager", "batch_isend_irecv")
 
 
 # lead rules AB (2), BD (2), T: a py-spy stack of a thread inside NCCL's own abort/destroy of a communicator

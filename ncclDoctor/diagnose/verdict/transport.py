@@ -736,3 +736,75 @@ def _plugin_words(c: Collected) -> str:
     return (f" NCCL ran over an external net plugin ({said}), not its internal IB/Socket transports: rerun once "
             "without the plugin (NCCL_NET=Socket, or NCCL_NET_PLUGIN=none) to tell the plugin and its "
             "fabric provider (libfabric's FI_* settings, FI_LOG_LEVEL=warn) from the GPUs and the job.")
+
+
+def _quiet_otherwise(c: Collected) -> bool:
+    """Nothing in the lines fails besides a job's own prints: no exception or failure line, no launcher record of a
+    failed process, no timeout or NCCL error (the readers of the job's prints: _subgroup_stall, desync's
+    _recv_garbage, world's _rank_sentinel)."""
+    return not (c.exceptions or c.unread or c.child_failures or c.worker_failures or any(
+        c.kinds.get(k) for k in ("watchdog_timeout", "nccl_error", "nccl_warn", "store_timeout", "tb_cut")))
+
+
+def _group_runs(c: Collected) -> list[dict]:
+    """The runs of the job's subgroup prints (parse._group_print): each file's runs; where every file holds one run
+    (each process's own log), those are one run of the job, read together."""
+    evs = c.job_prints.get("group_prints", [])
+    if len(evs) > 1 and all(len(e.data["runs"]) == 1 for e in evs):
+        enter, past = {}, []
+        for e in evs:
+            enter.update(e.data["runs"][0]["enter"])
+            past += e.data["runs"][0]["past"]
+        return [{"enter": enter, "past": past}]
+    return [r for e in evs for r in e.data["runs"]]
+
+
+def _subgroup_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BZ (4), B (round 96's pytorch-130102, adjudicated): the job's own prints list, as each process
+    enters its subgroup's barrier, the members of that subgroup ("0 before barrier: [0, 3]", "1 before barrier: [1,
+    2]"); where every listed member of each subgroup is shown entering it with the same list, those lists are that
+    collective's world -- no member of the group is missing (rule AI (4) needs one not shown). When, in one run, a
+    member of every subgroup prints that it got past it ("0 done", "2 done") -- so each group's connections were
+    made (rule H's network_setup needs every member stuck with none past) -- while other members never print past
+    it, with no timeout, error or failure record, every member was inside and the collective did not finish: rule B's
+    transport_stall, nobody named (the numbers are the job's prints, no rank tags: rules AC (1), BV (1)), low. How the
+    groups were created (each process calling new_group with its own list, rule D's desync) is not shown, so it goes
+    into the fix (rule T). Not where a subgroup's listed member never prints entering it, a process lists a group it
+    is not in, no member is shown past, or every member is."""
+    if not c.job_prints.get("group_prints") or not _quiet_otherwise(c):
+        return None
+    for run in _group_runs(c):
+        enter, past = run["enter"], set(run["past"])
+        groups = sorted({tuple(m) for m in enter.values()})
+        if len(enter) < 2 or any(who not in m for who, m in enter.items()) or any(
+                enter.get(x) != list(g) for g in groups for x in g):
+            continue
+        stuck = sorted(set(enter) - past)
+        if not stuck or any(not set(g) & past for g in groups):
+            continue
+        lists = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+        done = sorted(past & set(enter))
+        return Verdict(
+            "transport_stall",
+            f"the job's own prints show every member of each subgroup {lists} entering that subgroup's barrier "
+            f"(their lists give the collective's world: no member is missing), and {_plural(done)} "
+            f"{', '.join(map(str, done))} -- at least one of every subgroup -- printing past it while "
+            f"{', '.join(map(str, stuck))} never {'does' if len(stuck) == 1 else 'do'}, with no timeout, error or "
+            "failure record: every member was inside and the collective did not finish for some of them (the "
+            "groups' connections were made, since a member of each got through); the numbers are the job's own "
+            "prints, not rank tags, so no rank is named",
+            "Every rank must call new_group for every subgroup in the same order, including the groups it is not a "
+            f"member of (a process that calls new_group only for its own list pairs its communicators with the "
+            f"wrong peers) -- or let torch do it: dist.new_subgroups_by_enumeration({lists}). Give each subgroup's "
+            "barrier its device: torch.cuda.set_device(local_rank) before creating groups / calling barrier, "
+            "init_process_group(device_id=torch.device('cuda', local_rank)), and pass device_ids=[local_rank] to "
+            "dist.barrier on the subgroup. If it still hangs, rerun with NCCL_DEBUG=INFO and py-spy stacks of the "
+            "ranks that never print done (py-spy dump --pid PID), with TORCH_DISTRIBUTED_DEBUG=DETAIL (torch checks "
+            "every rank calls the same collective) and a collective timeout, so the hang ends in an error that names "
+            "the collective and its members.",
+            "low", [], [e.brief() for e in c.job_prints["group_prints"][:2]], job_wide=True)
+    return None
+
+
+def _plural(ids: list[int]) -> str:
+    return "process" if len(ids) == 1 else "processes"

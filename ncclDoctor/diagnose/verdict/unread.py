@@ -1474,6 +1474,24 @@ _GTEST_NEAR = ("That is a unit test's own value check (googletest's EXPECT_NEAR)
                "several times (one failure of many runs points at timing or one machine); rerun with "
                "NCCL_DEBUG=INFO to see the rings and the transport used; check the NCCL version / driver of the CI "
                "machine. ")
+# A program's own C assert on an element of the buffer a communication call received into ("nccl_p2p.cpp:66: int
+# main(int, char **): Assertion `recvbuff[i] == i' failed.", glibc's assert text; "Assertion `recv_buf[j] == expected'
+# failed"): the receiving side's check that the values it got are the ones the peer sent -- lead rule S's wrong values
+# with nothing else failing (round 96's nccl-501): which GPU, link or NCCL release, or a read before the stream's work
+# finished, the lines do not say
+_R_RECV_ASSERT = re.compile(r"Assertion `[^`'\n]{0,120}?\b\w{0,30}(?:recv|rbuf|rcv)\w{0,30}\s{0,2}\[[^`'\n]{0,200}' "
+                            r"failed")
+_RECV_ASSERT = ("That is the program's own check of the values it received (an assert on the receive buffer after "
+                "ncclRecv / a grouped send-recv) finding them wrong, with nothing else failing: wrong results, not a "
+                "crash or a hang. First synchronize the stream before reading the received buffer "
+                "(cudaStreamSynchronize on the stream the ncclRecv ran on, before the copy to the host); check that "
+                "each ncclRecv has a matching ncclSend pair (same count, datatype and peer) inside the same "
+                "ncclGroupStart / ncclGroupEnd, and try one ncclRecv per group to see whether grouping several "
+                "receives from one peer is what goes wrong -- older NCCL releases had such bugs in grouped "
+                "send/recv, so upgrade NCCL to a newer release. Test the path itself with nccl-tests' sendrecv_perf "
+                "-c 1 (data checking on), NCCL_PROTO=Simple and NCCL_ALGO one at a time, NCCL_P2P_DISABLE=1 (the "
+                "GPU-to-GPU path; IOMMU / ACS settings), and per-GPU / per-node tests to find a bad GPU or link; "
+                "NCCL_DEBUG=INFO shows the transport each peer pair uses. ")
 _VALUE_CHECK = ("Those lines are the job's own value check (a test comparing a result -- a gradient or output that "
                 "passed through a collective such as the model-parallel all-reduce -- with its reference) finding it "
                 "off by more than its tolerance, with nothing failing: wrong results, not a crash (no hang, error or "
@@ -1740,6 +1758,8 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
                        + (_GTEST_NEAR if any(_R_GTEST_NEAR.search(u.text) for u in unread) else "")
                        + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) or _R_GTEST_NEAR.search(u.text)
+                                              for u in unread) else "")
+                       + (_RECV_ASSERT if any("Assertion `" in u.text and _R_RECV_ASSERT.search(u.text)
                                               for u in unread) else "")
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")

@@ -578,6 +578,45 @@ def _src_not_in_group(c: Collected) -> Verdict | None:
         "medium", [], [hit.brief()], job_wide=True)
 
 
+# torch.distributed's own check that a point-to-point call's peer is not the calling process (distributed_c10d.py's
+# _check_not_self_rank, under send / recv / isend / irecv / P2POp: "Invalid destination rank: destination rank should
+# not be the same as the rank of the current process.", "Invalid source rank: source rank ..."), wherever the lines show
+# it: the exception's own message, or a framework's own error log quoting it (xDiT's "[Rank 0] ... - ERROR - Error
+# processing request ...: Invalid destination rank: ...")
+_SELF_PEER = re.compile(r"\bInvalid (destination|source) rank: \1 rank should not be the same as the rank of the "
+                        r"current process\b")
+
+
+def _self_peer(c: Collected) -> Verdict | None:
+    """Lead rules AV, BA (3), BB (4) (round 96's xdit-373): torch.distributed refusing a send / recv whose peer is
+    the calling rank itself (_SELF_PEER) is torch refusing the arguments of a call the job's code makes alike on
+    every run -- a send to rank 0 from rank 0 where the last group of a pipeline / data-parallel layout is the sender
+    itself (one GPU, a world of one): invalid_usage, no rank named (a framework's '[Rank 0]' tag is no failure record,
+    rule AG). Only torch's own text, in an exception or a logged error line that quotes it."""
+    texts = [(e, e.data.get("message") or e.text) for e in c.exceptions] + [(u, u.text) for u in c.unread]
+    hit = next(((e, m) for e, t in texts if "should not be the same" in t and (m := _SELF_PEER.search(t))), None)
+    if hit is None:
+        return None
+    e, m = hit
+    peer, call = m.group(1), ("send" if m.group(1) == "destination" else "recv")
+    to = "to" if call == "send" else "from"
+    said = (e.data.get("message") or e.text).strip()[:240]
+    return Verdict(
+        "invalid_usage",
+        f"torch.distributed refused a point-to-point {call} whose {peer} rank is the calling process itself ('{said}', "
+        f"{e.where}): torch checks that dst (src) differs from the sender's own rank -- the job's code called "
+        f"dist.{call} {to} itself, the same code on every run (a layout whose last group is the sending rank: a world "
+        "of one GPU, one pipeline / data-parallel degree), so no rank is at fault, a usage error of the caller",
+        f"Do not {call} {to} your own rank (do not send to self): guard the point-to-point {call} so it runs only "
+        f"when the peer differs from dist.get_rank() (dst != rank, src != rank) -- on the rank that would {call} {to} "
+        "itself use the tensor directly "
+        "(return the output directly on rank 0 instead of dist.send(dst=0)), and skip the exchange when "
+        "world_size == 1 (guard the send/recv of the output with world_size > 1). Check the framework's parallel "
+        "degrees (pipeline, data-parallel, ring / pipefusion) against the world size the job was launched with: a "
+        "layout that needs more than one GPU run on one makes the destination rank the sender.",
+        "medium", [], [e.brief()], job_wide=True)
+
+
 # torch.distributed's new_group refusing a ranks list that names a rank outside the world the job was started with
 # (distributed_c10d.py's new_group: "The new group's rank should be within the the world_size set by
 # init_process_group", torch's own doubled "the"): a group -- or a DeviceMesh / parallel layout building one -- laid out
@@ -878,7 +917,7 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
                 or _device_mesh_args(c) or _mesh_refused(c) or _mesh_zero_dim(c) or _ddp_device_args(c)
-                or _ddp_kwarg(c) or _src_not_in_group(c)
+                or _ddp_kwarg(c) or _src_not_in_group(c) or _self_peer(c)
                 or _new_group_outside(c) or _collective_arg_types(c)
                 or _mpi_refused(c) or _scaler_order(c))
     text = " ".join((e.data.get("last_error") or "") + " " + e.text for e in evs)

@@ -11,6 +11,7 @@ from ncclDoctor.diagnose.signatures import is_loopback
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
 from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
+from ncclDoctor.diagnose.verdict.transport import _quiet_otherwise
 from ncclDoctor.findings import Finding, Severity
 
 
@@ -947,3 +948,42 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
         [],
         [e for f in bad[:3] for e in f.evidence[:1]],
     )
+
+
+def _rank_sentinel(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BZ (3) (round 96's pytorch-97507, adjudicated): the job's processes print, from torch's own
+    get_rank / get_world_size after init, rank -1 and world size -1 -- torch's not-a-member sentinel, a value no member
+    of the group has -- and no process prints another value, with nothing raised and no setting shown wrong: the
+    group's construction misbehaved alike in every process (a torch release's MPI process-group start-up, a backend
+    build), read like rule S's wrong values with nothing failing: cause unknown, nobody named (every process alike:
+    rules J, BG (1), BJ (2)), nobody innocent. config needs a setting shown wrong (rule Q's shared setting refused or
+    missing: 'doesn't have MPI built in'), not only a wrong value. Not where another process prints a real rank (a
+    process outside a sub-group gets -1 too), nor beside an exception or a failure, whose readings come first."""
+    evs = c.job_prints.get("rank_sentinel", [])
+    if not evs or any(e.data["other"] for e in evs) or not any(e.data["sentinel"] for e in evs) \
+            or not _quiet_otherwise(c):
+        return None
+    n = sum(e.data["sentinel"] for e in evs)
+    mpi = any(re.search(r"(?i)\bmpi\b", e.text) for e in evs)
+    return Verdict(
+        "unknown",
+        f"the job's own prints show torch reporting rank -1 and world size -1 after init ({n} print"
+        f"{'s' if n > 1 else ''}, '{evs[0].text.strip()[:120]}'): -1 is torch's not-a-member sentinel, a value no "
+        "member of the group has, and every process shown prints it alike with nothing raised -- the process group's "
+        "construction misbehaved the same way in every process"
+        + (" (the mpi backend's start-up)" if mpi else "") + "; no setting is shown wrong and no rank is at fault",
+        ("With the mpi backend, torch's MPI process group takes the rank and size from MPI itself: upgrade torch "
+         "(upgrade torch to 2.0.1 or a later torch release with the MPI rank/world size fix of the 2.0 regression), "
+         "or use a PyTorch built from source with the same MPI as mpirun (USE_MPI=1; the MPI backend build must "
+         "match the launcher's MPI). Check what the launcher gives each process (OMPI_COMM_WORLD_RANK / "
+         "OMPI_COMM_WORLD_SIZE for Open MPI, PMI_RANK / PMI_SIZE for MPICH) and read rank from OMPI_COMM_WORLD_RANK "
+         "where torch reports -1; or use torchrun with the nccl or gloo backend instead of mpi (use gloo or nccl "
+         "backend). " if mpi else
+         "Print dist.is_initialized(), dist.get_backend() and the launcher's variables (RANK, WORLD_SIZE, "
+         "LOCAL_RANK; OMPI_COMM_WORLD_RANK / OMPI_COMM_WORLD_SIZE under mpirun) in each process: get_rank() and "
+         "get_world_size() return -1 for a process that is not a member of the group asked (a sub-group it is not "
+         "in) -- ask the default group, or pass the group the process belongs to. Where every process gets -1 "
+         "from the default group right after init_process_group, the torch release's backend start-up is at "
+         "fault: upgrade torch, or use torchrun with the nccl or gloo backend. ")
+        + "Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL to see the group's set-up.",
+        "low", [], [e.brief() for e in evs[:2]], job_wide=True)
