@@ -107,12 +107,12 @@ def test_nccl_tests_cuda_failure_line_followed_by_other_output_stays_unread(tmp_
 
 
 # --- ROCm's fix words ----------------------------------------------------------------------------------------------
-_HIP_IDF = """(WorkerDict pid=4410)   File "/opt/venv/lib/python3.12/site-packages/torch/distributed/utils.py", line 322, in _sync_params_and_buffers
-(WorkerDict pid=4410)     dist._broadcast_coalesced(
-(WorkerDict pid=4410) RuntimeError: {api} error: invalid device function
-(WorkerDict pid=4410) {api} kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.
-"""
-
+_HIP_IDF = (
+    '(WorkerDict pid=4410)   File "/opt/venv/lib/python3.12/site-packages/torch/distributed/utils.py", line 322, in '
+    "_sync_params_and_buffers\n(WorkerDict pid=4410)     dist._broadcast_coalesced(\n"
+    "(WorkerDict pid=4410) RuntimeError: {api} error: invalid device function\n"
+    "(WorkerDict pid=4410) {api} kernel errors might be asynchronously reported at some other API call, so the "
+    "stacktrace below might be incorrect.\n")
 
 def test_hip_invalid_device_function_gets_rocm_build_fix(tmp_path):
     """'HIP error: invalid device function' relayed by a Ray actor: the build has no code for the GPU's gfx target
