@@ -159,3 +159,30 @@ def test_hsa_memory_access_faults_name_the_amdgpu_page_fault(tmp_path):
     d, v = _verdict(tmp_path, text)
     assert v["cause"] == "cuda_error" and not _accused(d), v
     assert "dmesg for the amdgpu page fault" in v["fix"], v["fix"]
+
+
+# --- the NVIDIA driver's NV_ERR_RESET_REQUIRED beside a refused CUDA call ------------------------------------------
+def _nvrm(status: str) -> str:
+    return (f" [Tue Mar  3 02:17:09 2026] NVRM: nvAssertOkFailedNoLog: Assertion failed: {status} returned from "
+            "status @ kernel_channel.c:2901\n")
+
+
+def test_driver_reset_required_beside_a_busy_gpu_asks_for_a_reset(tmp_path):
+    """nccl-tests refused a context ('busy or unavailable') and the driver's kernel log says 'Reset required
+    [NV_ERR_RESET_REQUIRED]': the GPU needs a reset (rule AN (2)): cuda_error, nobody named, reset / drain in the
+    fix rather than the compute mode."""
+    text = ("node4: Test CUDA failure common.cu:988 'CUDA-capable device(s) is/are busy or unavailable'\n"
+            + _nvrm("Reset required [NV_ERR_RESET_REQUIRED] (0x00000062)"))
+    d, v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error" and not _accused(d), v
+    assert "nvidia-smi -r" in v["fix"] and "dcgmi diag" in v["fix"], v["fix"]
+
+
+def test_driver_other_assertion_keeps_the_busy_gpu_reading(tmp_path):
+    """The near shape: another NVRM status (NV_ERR_INVALID_STATE) says no reset: the busy GPU keeps its compute-mode
+    fix."""
+    text = ("node4: Test CUDA failure common.cu:988 'CUDA-capable device(s) is/are busy or unavailable'\n"
+            + _nvrm("Invalid state [NV_ERR_INVALID_STATE] (0x00000040)"))
+    d, v = _verdict(tmp_path, text)
+    assert v["cause"] == "cuda_error", v
+    assert "nvidia-smi -q -d COMPUTE" in v["fix"] and "nvidia-smi -r" not in v["fix"], v["fix"]

@@ -815,6 +815,11 @@ SNIFF = 8192
 #             that process's own OOM (readers.crash._oom, lead rules J, U (3)), read wherever it stands -- not only
 #             as the line right after another OOM (a wrapped paste's unwrap() leaves blank places between them;
 #             round 95's colossalai-4537)
+#   NV_ERR_RESET_REQUIRED  the NVIDIA driver's kernel log refusing a call because the GPU needs a reset ("NVRM:
+#             nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from
+#             status @ kernel_channel.c:2874"), which holds no other word: that GPU is unusable until it is reset, the
+#             GPU / driver's fault as an Xid is (readers.crash._cuda_error, verdict.cuda; lead rule AN (2); round 96's
+#             sichek-51)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -907,7 +912,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch TrainingArguments", b"batchnorm", b"Failed to initialize NumPy", b"_process_data",
             b"recommended minimum", b"trace cache",
             b"ran time out", b"TEST_SKIPS", b"kernel image", b"load_from_bytes",
-            b"out of memory. Tried to allocate")
+            b"out of memory. Tried to allocate", b"NV_ERR_RESET_REQUIRED")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1164,7 +1169,8 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton)."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 381 (session 38, round 96's fixes: the NVIDIA
+    driver's NV_ERR_RESET_REQUIRED): six of 64, the sixth holding 61."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

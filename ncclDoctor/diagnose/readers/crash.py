@@ -120,6 +120,16 @@ class CrashReaders:
             if d.group(2):  # an empty count says nothing of how many GPUs it sees
                 self._cuda_open[1].data["num_gpus"] = int(d.group(2))
             return None
+        if "NV_ERR_RESET_REQUIRED" in text and "NVRM" in text:
+            # the NVIDIA driver's kernel log refusing a call because the GPU needs a reset ("NVRM:
+            # nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned
+            # from status @ kernel_channel.c:2874"): an earlier fault left that GPU unusable -- the GPU / driver's
+            # fault, as an Xid is (lead rule AN (2)); a kernel log line names no rank
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what="the NVIDIA driver's 'Reset required [NV_ERR_RESET_REQUIRED]'", cuda_code=None,
+                           watchdog=False, reset_required=True)
+            return ev
         x = S.R_XID.search(text) if "Xid" in text else None
         if x:
             ev = self._context(lineno, text, "cuda_error")

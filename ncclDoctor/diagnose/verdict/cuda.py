@@ -640,6 +640,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "of the root port above it), nvidia-smi -q once it is back; reboot the node to recover the GPU, and "
                "if it drops again check the PCIe link / riser, power and cooling, reseat or replace the GPU. Map the "
                "PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index --format=csv.")
+    elif any(e.data.get("reset_required") for e in evs):
+        # the driver's NV_ERR_RESET_REQUIRED in the kernel log (readers.crash): whatever CUDA call failed beside it
+        # (a new context refused as 'busy or unavailable'), the GPU is unusable until it is reset -- not a compute
+        # mode or another process, and not the training code
+        said = next((e.data["what"] for e in evs if not e.data.get("reset_required") and e.data.get("what")), "")
+        what = ("a GPU that the NVIDIA driver says needs a reset (its kernel log: 'Reset required "
+                "[NV_ERR_RESET_REQUIRED]'): an earlier fault left the GPU unusable until it is reset"
+                + (f", so the CUDA call failed ('{said}')" if said else "") + " -- the GPU or its driver, not the "
+                "training code")
+        fix = ("Reset the GPU (nvidia-smi -r) or reboot the node; look in dmesg for the NVRM Xid before it (GSP "
+               "errors, Xid 119 / 154: a GPU that needs a reset), check it with nvidia-smi -q and dcgmi diag, and "
+               "drain that GPU (exclude it from the job) if the failure comes back after the reset; update the driver "
+               "and its GSP firmware if it recurs on several GPUs.")
     elif hsa:  # ROCm's HSA runtime: a hardware exception of the GPU itself (its Xid), the rank holding it not said
         gpus = ", ".join(f"node-{n}" for n in hsa[:4])
         said = next(e.data["what"] for e in evs if e.data.get("hsa_node") is not None)
