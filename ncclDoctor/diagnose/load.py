@@ -863,6 +863,11 @@ SNIFF = 8192
 #             no process printing a rank of its own (S.R_RANK_SIZE_PRINT, parse's rank_sentinel,
 #             verdict.world._rank_sentinel, lead rule BZ (3); round 96's pytorch-97507). " rank:" reads the
 #             "rank: -1, world_size: -1" form
+#   NV_ERR_RESET_REQUIRED  the NVIDIA driver's kernel log refusing a call because the GPU needs a reset ("NVRM:
+#             nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from
+#             status @ kernel_channel.c:2874"), which holds no other word: that GPU is unusable until it is reset, the
+#             GPU / driver's fault as an Xid is (readers.crash._cuda_error, verdict.cuda; lead rule AN (2); round 96's
+#             sichek-51)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -958,7 +963,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"out of memory. Tried to allocate", b"expected, but not set", b"slurm tasks", b"hit config.",
             b"The condition [", b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=",
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
-            b"tensor([", b"orld size")
+            b"tensor([", b"orld size", b"NV_ERR_RESET_REQUIRED")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -534,6 +534,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._oom_field: tuple[int, Event] | None = None
         # an OOM naming its GPU whose line was cut before what the process holds there: (line, event, its text)
         self._oom_cut: tuple[int, Event, str] | None = None
+        # a device runtime's error line cut before its message, whose message a paste wrapped onto the next lines
+        # (crash._cuda_head: nccl-tests' "Test CUDA failure F:N" then "'msg'", HIP's "Queue Q Aborting with error :"
+        # then its HSA status, then its "Code: 0x.. Available Free mem : N MB"): (its line, the text joined so far,
+        # the piece still wanted, the last line taken)
+        self._cuda_head: tuple[int, str, str, int] | None = None
         # the last CUDA error's line, for the rest of NCCL's multi-line WARN below it (crash._cuda_error: NVLS's
         # "... error in the Fabric Manager or NVSwitches")
         self._cuda_open: tuple[int, Event] | None = None
@@ -839,6 +844,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = None  # the warning names the store's host, not a rank
             ev.data.update(endpoint=host, rendezvous=False, in_use=None, closed=False, init_cut=True)
             self.aside.append(ev)
+        if self._cuda_head is not None and self._cuda_head[2] == "code" and self._pending is None:
+            self._pending = self._families(self._cuda_head[0], self._cuda_head[1])  # HIP's status, its code not pasted
+        self._cuda_head = None
         if self._pending is None and self._cut is not None and S.R_WORKER_FAILED_CUT_AT_LABEL.search(self._cut[1]):
             start, head = self._cut  # the input ended at the agent record's "local_rank:": it is read as it stands
             self._cut = None
@@ -2101,6 +2109,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)
         if self._oom_cut is not None:
             self._oom_rest(lineno, body)
+        if self._cuda_head is not None and self._cuda_head_rest(lineno, body):
+            return None
         if self._coord is not None and self._coord_line(lineno, body):
             return None
         if self._cuda_open is not None and lineno - self._cuda_open[0] == 1 and self._cuda_code_line(lineno, body):

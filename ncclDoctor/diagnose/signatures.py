@@ -1349,6 +1349,15 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # driver's reason under it ("rtFftsPlusTaskLaunch execute failed, reason=[driver error:out of
                    # memory]"): the NPU's memory ran out (lead rule AN (2)); the rank is the error header's above
                    r"\bEL0004: [^\n]{0,60}?Failed to allocate memory\b|\breason=\[driver error: ?out of memory\]|"
+                   # HIP's runtime aborting a process's GPU queue (rocdevice.cpp's callback) because the HSA runtime
+                   # could not allocate what the queue needed, with the device memory left ("Callback: Queue 0x7ee2..
+                   # Aborting with error : HSA_STATUS_ERROR_OUT_OF_RESOURCES: The runtime failed to allocate the
+                   # necessary resources. ... Code: 0x1008 Available Free mem : 234 MB"): a failed allocation and the
+                   # free device memory named, gpu_oom (lead rule AN (2)); its other statuses (a hardware exception,
+                   # a memory fault) are R_HSA_QUEUE_ABORT's CUDA-like errors, and OUT_OF_RESOURCES without the free
+                   # memory stays with them
+                   r"\bQueue [\w.]{1,20} [Aa]borting with error ?: ?HSA_STATUS_ERROR_OUT_OF_RESOURCES\b[^\n]{0,400}?"
+                   r"\bAvailable Free mem ?: ?\d{1,9} ?[KMG]B\b|"
                    # a CUDA library's own status for an allocation of GPU memory it could not get (lead rule AN (2):
                    # a runtime error naming a failed allocation; round 86's dali-2866, nvJPEG's decoder inside DALI's
                    # pipeline): cuBLAS / cuSOLVER / cuSPARSE / cuDNN's *_STATUS_ALLOC_FAILED, cuFFT's
@@ -1905,8 +1914,18 @@ R_HSA_HW = re.compile(r"HW Exception by GPU node-(\d{1,4}) \(Agent handle: \w{1,
 # 0x7fb7f5800000 aborting with error : HSA_STATUS_ERROR_EXCEPTION: An HSAIL operation resulted in a hardware
 # exception. code: 0x1016" -- a kernel of that process faulted on the device (or its build does not fit the GPU):
 # HIP's counterpart of a CUDA error (lead rule AN (2)); the pid is the process's, not a rank
-R_HSA_QUEUE_ABORT = re.compile(r"Queue \w{1,20} aborting with error ?: ?(?P<st>HSA_STATUS_ERROR_\w{1,60}):? ?"
+# (ROCm 6 capitalises it, "Aborting with error", and a paste may abbreviate the queue's address to "0x...")
+R_HSA_QUEUE_ABORT = re.compile(r"Queue [\w.]{1,20} [Aa]borting with error ?: ?(?P<st>HSA_STATUS_ERROR_\w{1,60}):? ?"
                                r"(?P<msg>[^\n]{0,160})")
+# A device runtime's error line cut at its end before the message (a paste or a terminal wrapped it onto the next
+# line): nccl-tests' "Test CUDA failure common.cu:1007" with "'CUDA-capable device(s) is/are busy or unavailable'"
+# under it, HIP's "Callback: Queue 0x... Aborting with error :" with its "HSA_STATUS_ERROR_..." status under it
+# (crash._cuda_head joins them and reads the line whole)
+R_CUDA_CUT_HEAD = re.compile(r"(?:(?P<fail>\b(?:Cuda|CUDA) failure [\w/.\-]{1,128}:\d{1,6})|"
+                             r"(?P<hsa>\bQueue [\w.]{1,20} [Aa]borting with error)) ?:?\s*$")
+R_CUDA_CUT_MSG = re.compile(r"'[^'\n]{1,80}'?\s*$")  # the quoted message alone on its line
+R_HSA_CUT_STATUS = re.compile(r"HSA_STATUS_ERROR_\w{1,60}\b")  # the HSA status opening its line
+R_HSA_CUT_CODE = re.compile(r"Code: ?0x[0-9a-fA-F]{1,8}\b")  # the status's code opening its line
 # ROCm's HSA runtime reporting a GPU kernel's memory access fault (ROCR's "Memory access fault by GPU node-%u (Agent
 # handle: %p) on address %p%s. Reason: %s."): a kernel of the process that prints it read or wrote an address it may
 # not -- HIP's illegal memory access (lead rule AN (2)); "GPU core dump failed" often beside it. node-N is the GPU's

@@ -120,6 +120,16 @@ class CrashReaders:
             if d.group(2):  # an empty count says nothing of how many GPUs it sees
                 self._cuda_open[1].data["num_gpus"] = int(d.group(2))
             return None
+        if "NV_ERR_RESET_REQUIRED" in text and "NVRM" in text:
+            # the NVIDIA driver's kernel log refusing a call because the GPU needs a reset ("NVRM:
+            # nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned
+            # from status @ kernel_channel.c:2874"): an earlier fault left that GPU unusable -- the GPU / driver's
+            # fault, as an Xid is (lead rule AN (2)); a kernel log line names no rank
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what="the NVIDIA driver's 'Reset required [NV_ERR_RESET_REQUIRED]'", cuda_code=None,
+                           watchdog=False, reset_required=True)
+            return ev
         x = S.R_XID.search(text) if "Xid" in text else None
         if x:
             ev = self._context(lineno, text, "cuda_error")
@@ -224,7 +234,12 @@ class CrashReaders:
                            accel="xla")
             self._cuda_open = (lineno, ev)
             return ev
-        q = S.R_HSA_QUEUE_ABORT.search(text) if "aborting with error" in text else None
+        if ("failure" in text or "borting with error" in text) and (h := S.R_CUDA_CUT_HEAD.search(text)):
+            # the line ends before its message, which the next line holds (a paste's wrap): read them joined there
+            self._cuda_head = (lineno, text.rstrip(), "msg" if h.group("fail") else "status", lineno)
+            self._follow = max(self._follow, 1)  # the message's line holds no trigger word
+            return None
+        q = S.R_HSA_QUEUE_ABORT.search(text) if "borting with error" in text else None
         if q and not S.R_OOM.search(text):  # HIP's runtime aborting the process's GPU queue: its own device error
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None  # the HIP runtime's "[pid:N" is the process's own, no rank
@@ -400,6 +415,46 @@ class CrashReaders:
         self._cuda_open = (lineno, ev)
         self._follow = max(self._follow, 1)
         return ev
+
+    def _cuda_head_rest(self, lineno: int, body: str) -> bool:
+        """The line under a device runtime's error line cut before its message (``_cuda_head``, S.R_CUDA_CUT_HEAD):
+        where it holds that message -- nccl-tests' quoted CUDA error string, HIP's HSA status (and, for a status
+        whose free device memory the runtime prints after it, the "Code: 0x.. Available Free mem : N MB" under
+        that) -- the line is read joined, as the runtime printed it, on the head's own line (its prefix, its
+        rank); True where this line was taken into it. Any other line ends the wait: a head with its message is
+        read as it stands (kept for the next line without an event of its own), a head alone stays with the
+        other readers, which read it as they did."""
+        start, head, want, last = self._cuda_head
+        self._cuda_head = None
+        rest = body.strip()
+        if not rest and lineno - last == 1 and lineno - start <= 3:
+            # the blank line a paste's unwrap() leaves where it joined a wrapped piece: the rest follows it
+            self._cuda_head = (start, head, want, lineno)
+            self._follow = max(self._follow, 1)
+            return True
+        if lineno == last + 1:
+            if want == "msg" and S.R_CUDA_CUT_MSG.match(rest):
+                return self._cuda_joined(start, f"{head} {rest}")
+            if want == "status" and S.R_HSA_CUT_STATUS.match(rest):
+                joined = f"{head} {rest}"
+                if "OUT_OF_RESOURCES" in rest and "Free mem" not in rest:
+                    self._cuda_head = (start, joined, "code", lineno)  # its free device memory may follow
+                    self._follow = max(self._follow, 1)
+                    return True
+                return self._cuda_joined(start, joined)
+            if want == "code" and S.R_HSA_CUT_CODE.match(rest):
+                return self._cuda_joined(start, f"{head} {rest}")
+        if want == "code" and self._pending is None:  # the status without its code: read as it stands
+            self._pending = self._families(start, head)
+        return False
+
+    def _cuda_joined(self, start: int, text: str) -> bool:
+        """Read a cut error line joined with its message (``_cuda_head_rest``): its event waits for the end of the
+        current line (parse's ``_pending``), as the head's own would have been."""
+        ev = self._families(start, text)
+        if ev is not None and self._pending is None:
+            self._pending = ev
+        return True
 
     def _cuda_code_line(self, lineno: int, text: str) -> bool:
         """The CUDA error code a library printed alone under its failed call: kept on that call's event."""
@@ -1401,6 +1456,9 @@ class CrashReaders:
         ev.data["tried"] = t.group(1) if t else None
         if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
             ev.data["runtime_alloc"] = True
+        if m.group(0).startswith("Queue"):  # HIP's runtime aborting the queue on HSA's OUT_OF_RESOURCES (S.R_OOM)
+            ev.rank = None  # its "[pid:N" is the process's own, no rank (as for its other statuses, _cuda_error)
+            ev.data["hsa"] = True
         if m.group("lib"):  # a CUDA library's own allocation status (cuBLAS, cuDNN, nvJPEG...): memory._lib_alloc
             ev.data["lib_alloc"] = m.group("lib")
         g, this, alloc = S.R_OOM_GPU.search(text), S.R_OOM_THIS.search(text), S.R_OOM_ALLOC.search(text)

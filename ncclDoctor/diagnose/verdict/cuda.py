@@ -550,7 +550,8 @@ HIP_FAULT_FIX = (
     "gfx942: PYTORCH_ROCM_ARCH) or another ROCm version than torch's (torch.version.hip) -- rebuild those "
     "extensions clean for this GPU and ROCm version, or switch the fused kernels / flash attention off to confirm; "
     "check the ROCm version pairs (torch's ROCm build, the node's ROCm and amdgpu driver). If it is one GPU only: "
-    "rocm-smi --showras and the amdgpu kernel log (dmesg) for that GPU, HSA_ENABLE_SDMA=0 as a test.")
+    "rocm-smi --showras and dmesg for the amdgpu page fault (the amdgpu kernel log) of that GPU, HSA_ENABLE_SDMA=0 as "
+    "a test.")
 
 
 def _kmd_fault(evs: list) -> tuple[str, str]:
@@ -684,6 +685,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "of the root port above it), nvidia-smi -q once it is back; reboot the node to recover the GPU, and "
                "if it drops again check the PCIe link / riser, power and cooling, reseat or replace the GPU. Map the "
                "PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index --format=csv.")
+    elif any(e.data.get("reset_required") for e in evs):
+        # the driver's NV_ERR_RESET_REQUIRED in the kernel log (readers.crash): whatever CUDA call failed beside it
+        # (a new context refused as 'busy or unavailable'), the GPU is unusable until it is reset -- not a compute
+        # mode or another process, and not the training code
+        said = next((e.data["what"] for e in evs if not e.data.get("reset_required") and e.data.get("what")), "")
+        what = ("a GPU that the NVIDIA driver says needs a reset (its kernel log: 'Reset required "
+                "[NV_ERR_RESET_REQUIRED]'): an earlier fault left the GPU unusable until it is reset"
+                + (f", so the CUDA call failed ('{said}')" if said else "") + " -- the GPU or its driver, not the "
+                "training code")
+        fix = ("Reset the GPU (nvidia-smi -r) or reboot the node; look in dmesg for the NVRM Xid before it (GSP "
+               "errors, Xid 119 / 154: a GPU that needs a reset), check it with nvidia-smi -q and dcgmi diag, and "
+               "drain that GPU (exclude it from the job) if the failure comes back after the reset; update the driver "
+               "and its GSP firmware if it recurs on several GPUs.")
     elif hsa:  # ROCm's HSA runtime: a hardware exception of the GPU itself (its Xid), the rank holding it not said
         gpus = ", ".join(f"node-{n}" for n in hsa[:4])
         said = next(e.data["what"] for e in evs if e.data.get("hsa_node") is not None)
@@ -714,6 +728,19 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # AWS Neuron's runtime, Ascend's HCCP start) read as CUDA's (lead rule AN (2)); its out-of-device-memory code
         # is an OOM (readers/crash._oom), not this
         what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], ranks, accel[0].data.get("npu_code"))
+    elif cut and any("_hip" in e.text for e in evs):
+        # the same check in torch's ROCm build (libtorch_hip's WorkNCCL frame, c10_hip_check_implementation above it):
+        # a HIP error on that process's GPU, read like CUDA's (lead rule AN (2)), with ROCm's own tools to find it
+        what, fix = (
+            "a HIP error that the watchdog found checking a finished collective's GPU event (c10's backtrace through "
+            "WorkNCCL::finishedGPUExecutionInternal in torch's ROCm build, libtorch_hip, and "
+            "c10_hip_check_implementation: a kernel on that GPU failed earlier, most often an illegal memory access "
+            "or a launch failure); the error's own message is not in these lines",
+            "Find the 'HIP error: ...' line above 'Exception raised from c10_hip_check_implementation' in that "
+            "process's full stderr; rerun with AMD_SERIALIZE_KERNEL=3 / HIP_LAUNCH_BLOCKING=1 so the failing kernel "
+            "raises where it runs, and check dmesg for amdgpu faults and rocm-smi for the GPU's health (rocm-smi "
+            "--showras); check the ROCm / driver / torch build versions as a set.",
+        )
     elif cut:
         what, fix = (
             "a CUDA error that the watchdog found checking a finished collective's CUDA event (c10's backtrace through "
@@ -804,6 +831,18 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "TORCH_CUDA_ARCH_LIST=8.6) and a CUDA toolkit (CUDA_HOME) matching the one PyTorch was built with "
             "(torch.version.cuda).",
         )
+        if "hip error: invalid device function" in text and "cuda error" not in text:
+            # hipErrorInvalidDeviceFunction: torch's ROCm build (or RCCL, or a compiled op) holds no code object for
+            # this GPU's gfx target -- CUDA's 'no kernel image', its tools ROCm's (lead rule AN (2))
+            what = (f"a HIP error saying the build has no kernel for this GPU ('{said}': torch's ROCm build, RCCL or "
+                    "a compiled op holds no code for the GPU's gfx architecture, HIP's counterpart of CUDA's 'no "
+                    "kernel image')")
+            fix = ("The ROCm build (torch's ROCm wheel, the RCCL it loads, the framework's compiled ops) holds no code "
+                   "for this GPU's gfx target: check rocminfo's gfx target (rocminfo | grep gfx) against "
+                   "torch.cuda.get_arch_list(); install a ROCm PyTorch build (and ROCm release / rocm/pytorch image) "
+                   "that supports that gfx target, or rebuild torch / the ops with PYTORCH_ROCM_ARCH naming it; "
+                   "HSA_OVERRIDE_GFX_VERSION for an unsupported consumer GPU of a supported family; match the ROCm "
+                   "version of torch, RCCL and the driver; AMD_SERIALIZE_KERNEL=3 to confirm the failing kernel.")
         if (cu := _build_cuda(c)) and int(cu[1].split(".")[0]) <= 10:
             fix += (f" NCCL here is {cu[0]}, built with CUDA {cu[1]}, which cannot hold code for compute capability "
                     "8.0 or newer (A100, A30, RTX 30xx and later need a CUDA 11+ build, sm_80/sm_86; H100 CUDA "

@@ -62,6 +62,14 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
                   "max_batch_size and sequence lengths, or its kv cache) needs a smaller batch_size / max_batch_size "
                   "or more free GPU memory: lower the kv cache's fraction of free GPU memory, check nvidia-smi. ")
+    if any(e.data.get("hsa") for e in c.samples.get("cuda_oom", [])):
+        # HIP's runtime aborting the process's GPU queue on HSA_STATUS_ERROR_OUT_OF_RESOURCES with the free device
+        # memory it printed (readers.crash._oom): ROCm's tools and allocator setting, not CUDA's
+        engine += ("HIP's runtime aborted the process's GPU queue because the device ran out of memory "
+                   "(HSA_STATUS_ERROR_OUT_OF_RESOURCES with the 'Available Free mem' it printed): leave device memory "
+                   "headroom for RCCL and the runtime -- a smaller batch, torch.cuda.empty_cache() before the "
+                   "collectives, PYTORCH_HIP_ALLOC_CONF=expandable_segments:True against fragmentation; check "
+                   "rocm-smi --showmeminfo vram and rocm-smi --showmemuse for other processes on that GPU. ")
     engine += (_npu_oom(c) + _lib_alloc(c) + _tests_buffers(c) + _held_elsewhere(c) + _runtime_oom(c)
                + _old_figures_fix(c))
     counted, retried = _counted(c, bool(ranks))
