@@ -188,7 +188,9 @@ R_LINE_PREFIX = re.compile(
     # vLLM v1's logger head on the lines of a traceback it logs ("ERROR 07-17 07:31:11 [core.py:586]     self._init_"
     # "executor()", "... [core.py:586] AssertionError: ..."; round 91's rllm-147): the frames and exception line as the
     # process raised them. Its other records keep their head (R_VLLM_LOG_HEAD's level is what says they failed)
-    r"|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[[\w.]{1,80}:\d{1,6}\] "
+    # vLLM v0's head has no opening bracket ("ERROR 01-11 13:09:40 engine.py:366] RuntimeError: ...", round 97's
+    # vllm-8189)
+    r"|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w.]{1,80}:\d{1,6}\] "
     r"(?=Traceback \(|\s|[\w.]{1,120}(?:Error|Exception)\b)"
     # a platform's process role after the level ("2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: ...": a
     # Spark / Ray style driver's log, round 78's yolox-1474), and loguru's "| INFO     | module:function:line - "
