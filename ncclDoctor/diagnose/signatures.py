@@ -1349,6 +1349,16 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # CUFFT_ALLOC_FAILED, nvJPEG's NVJPEG_STATUS_ALLOCATOR_FAILURE (group "lib": which library). Their
                    # other statuses are not memory (NOT_INITIALIZED, EXECUTION_FAILED: cuda_error's)
                    r"\b(?P<lib>CUBLAS|CUSOLVER|CUSPARSE|CUDNN|NVJPEG|CUFFT)_(?:STATUS_)?ALLOC(?:ATOR)?_FAIL(?:ED|URE)\b")
+# DeepSpeed's transformer kernel's cuBLAS GEMM wrapper (csrc/transformer/cublas_wrappers.cu) printing the status a
+# cublasGemmEx / cublasGemmStridedBatchedEx returned: "!!!! kernel execution error. (m: 768, n: 4608, k: 3072,
+# error: 13)" (batched: "(batch: 12, m: ..."), one line per failed GEMM, then its caller goes on or raises (round 97's
+# deepspeed-454). The number is the cublasStatus_t (CUBLAS_STATUS_NAMES)
+R_DS_CUBLAS_GEMM = re.compile(r"!!!! kernel execution error\. \((?:batch: \d{1,9}, )?m: \d{1,9}, n: \d{1,9}, "
+                              r"k: \d{1,9}, error: (?P<code>\d{1,3})\)")
+CUBLAS_STATUS_NAMES = {1: "CUBLAS_STATUS_NOT_INITIALIZED", 3: "CUBLAS_STATUS_ALLOC_FAILED",
+                       7: "CUBLAS_STATUS_INVALID_VALUE", 8: "CUBLAS_STATUS_ARCH_MISMATCH",
+                       11: "CUBLAS_STATUS_MAPPING_ERROR", 13: "CUBLAS_STATUS_EXECUTION_FAILED",
+                       14: "CUBLAS_STATUS_INTERNAL_ERROR", 15: "CUBLAS_STATUS_NOT_SUPPORTED"}
 # vLLM's engine sizing its KV cache after loading the weights: the executor's "# GPU blocks: 0, # CPU blocks: 1638"
 # (the minimum over every worker of the tensor-parallel group: no GPU memory left for a single cache block, then
 # "Maximum concurrency ... 0.00x") and the worker's check that raises on it in initialize_cache ("ValueError: No

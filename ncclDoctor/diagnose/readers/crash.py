@@ -130,6 +130,15 @@ class CrashReaders:
                            watchdog=False, xid=int(x.group(2)), pci=pci,
                            cause_xid=int(cause.group(1)) if cause else None)
             return ev
+        dg = S.R_DS_CUBLAS_GEMM.search(text) if "!!!! kernel execution error" in text else None
+        if dg and int(dg.group("code")) != 3:  # ALLOC_FAILED (3) is the GPU's memory: left to the OOM reading
+            code = int(dg.group("code"))
+            name = S.CUBLAS_STATUS_NAMES.get(code, f"cuBLAS status {code}")
+            ev = self._context(lineno, text, "cuda_error")
+            # one wording for every line and process (lead rule J compares them): the GEMM's sizes are its own
+            ev.data.update(what=f"DeepSpeed's transformer kernel's cuBLAS GEMM failed: {name} (error {code})",
+                           cuda_code=None, watchdog=False, cublas_gemm=code)
+            return ev
         g = S.R_NVSMI_LOST.search(text) if "device handle" in text else None
         if g:  # nvidia-smi cannot reach a GPU (fallen off its PCIe link): a PCI address, not a rank
             ev = self._context(lineno, text, "cuda_error")
