@@ -3060,7 +3060,11 @@ R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMI
 # Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed"),
 # C++'s operator new failing uncaught ("terminate called after throwing an instance of 'std::bad_alloc'": the process
 # aborts, SIGABRT, on a host allocation that failed; group "abort").
+# A paste that lost its line breaks glues the bare class to what was next to it: "MemoryErrorTraceback (most recent
+# call last):" (the next process's traceback header), "self = reduction.pickle.load(from_parent)MemoryError" (the
+# frame's code line before it; round 97's mmdetection-1767)
 R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
+                        r"^\s*(?P<glued>MemoryError)(?=Traceback \(most recent call last\))|\)(?P<glued2>MemoryError)\s*$|"
                         r"\bmemory allocation of \d+ bytes failed|"
                         r"(?P<abort>terminate called after throwing an instance of 'std::bad_alloc')")
 # A training loop's own readout of its process's resident host memory, one a step: wenet's "rank 0 RSS MEM USE:

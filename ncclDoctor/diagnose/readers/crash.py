@@ -1354,6 +1354,8 @@ class CrashReaders:
             ev = self._context(lineno, text, "host_mem")
             if h.group("abort"):
                 ev.data["abort"] = True  # std::terminate's abort: the process ends with SIGABRT (-6) of it
+            if h.group("glued") or h.group("glued2"):
+                ev.text = "MemoryError"  # the class alone, without what the lost line break glued to it
             return ev
         if not m and ("GPU blocks: 0" in text or "cache blocks" in text) and S.R_KV_CACHE_NONE.search(text):
             ev = self._context(lineno, text, "kv_cache_none")  # vLLM's KV cache sized to nothing (memory._kv_cache)
