@@ -1859,9 +1859,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if body[:2] in ("**", "__") and body[2:3].isalpha() and body.rstrip().endswith(body[:2]):
             # Markdown emphasis around a pasted line ("**RuntimeError: Connection reset by peer**"): the line itself
             self._body = body = body.rstrip()[2:-2]
-        if self._terminate is not None:  # the line right under std::terminate's unread header: its "what():" text
+        if self._terminate is not None and body.strip():  # the line right under std::terminate's unread header: its
+            # "what():" text (blank lines between are the header's own blank tail, hard-wrapped: not the next line)
             held, self._terminate = self._terminate, None
-            if held[0] == lineno - 1 and (w := _R_CPP_WHAT.match(body)):
+            # (the next line read: a joined line keeps its last piece's number, so a what() text hard-wrapped into
+            # pieces, or the header's own blank tail, leaves a gap of a few lines -- round 97's tensorpipe-460 at 80
+            # columns, its header's trailing blanks wrapped into blank pieces)
+            if 0 < lineno - held[0] <= 4 and (w := _R_CPP_WHAT.match(body)):
                 held[1].data["cpp_what"] = w.group(1).strip()[:200]
         if self._entry_call is not None:
             # the same bounds, under the script's first function's frame; its code line's called names kept
