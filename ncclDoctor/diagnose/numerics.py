@@ -34,7 +34,8 @@ import re
 # process's "Grad overflow on iteration N"), its ZeRO optimizers as "fp16 dynamic loss scale overflow! Skipping step.
 # Attempted loss scale: ..." (round 97's deepspeed-697). The literal is in load.TRIGGERS.
 R_SCALE_SKIP = re.compile(r"OVERFLOW! Rank \d{1,6} Skipping step|Gradient overflow\. {1,4}Skipping step|"
-                          r"(?:\bOverflow detected\.|\bloss scale overflow!) {1,4}Skipping step\. {1,4}Attempted loss scale")
+                          r"(?:\bOverflow detected\.|\bloss scale overflow!) {1,4}Skipping step\. {1,4}"
+                          r"Attempted loss scale")
 
 # the guards that stop a run on a NaN/Inf: a grad norm or gradients gone NaN, the loss scale at its floor. The norm
 # as a logged key (HF Trainer's "'grad_norm': nan", fairseq's "grad_norm=nan" / "| grad_norm nan") is read by its

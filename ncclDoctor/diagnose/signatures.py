@@ -3064,7 +3064,8 @@ R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMI
 # call last):" (the next process's traceback header), "self = reduction.pickle.load(from_parent)MemoryError" (the
 # frame's code line before it; round 97's mmdetection-1767)
 R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
-                        r"^\s*(?P<glued>MemoryError)(?=Traceback \(most recent call last\))|\)(?P<glued2>MemoryError)\s*$|"
+                        r"^\s*(?P<glued>MemoryError)(?=Traceback \(most recent call last\))|"
+                        r"\)(?P<glued2>MemoryError)\s*$|"
                         r"\bmemory allocation of \d+ bytes failed|"
                         r"(?P<abort>terminate called after throwing an instance of 'std::bad_alloc')")
 # A training loop's own readout of its process's resident host memory, one a step: wenet's "rank 0 RSS MEM USE:

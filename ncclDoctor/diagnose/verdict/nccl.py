@@ -797,8 +797,8 @@ def _nccl_dtype_unbuilt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # Lead rule CA: a host-limit errno in a communication library's own message, at its own source location -- TensorPipe's
 # ('In connectFromLoop at tensorpipe/transport/uv/uv.h:297 "rv < 0: too many open files"', round 97's tensorpipe-460),
 # gloo's, oneCCL's, NCCL's socket / shm code: that library's system call refused by the host
-_R_COMM_SITE = re.compile(r"\b(?:tensorpipe|gloo|oneccl|ccl|nccl)/(?:[\w.-]{1,40}/){0,6}[\w.-]{1,60}\.(?:h|hpp|cc|cpp|cu)"
-                          r"(?::\d{1,6})?\b|\b(?:misc/socket|misc/shmutils|transport/shm|transport/net_socket|"
+_R_COMM_SITE = re.compile(r"\b(?:tensorpipe|gloo|oneccl|ccl|nccl)/(?:[\w.-]{1,40}/){0,6}[\w.-]{1,60}\."
+                          r"(?:h|hpp|cc|cpp|cu)(?::\d{1,6})?\b|\b(?:misc/socket|misc/shmutils|transport/shm|transport/net_socket|"
                           r"bootstrap)\.cc(?::\d{1,6})?\b", re.IGNORECASE)
 _R_HOST_LIMIT = re.compile(r"\b(?:too many open files|EMFILE|ENFILE|cannot allocate memory)\b", re.IGNORECASE)
 # an address or connection fault's words: the network's reading (rule AQ (3)), not a host limit's
@@ -821,7 +821,8 @@ def _lib_host_limit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 said.append((t, u))
     for e in c.exceptions:
         said.append((e.text, e))
-    hit = [(t, e) for t, e in said if _R_HOST_LIMIT.search(t) and _R_COMM_SITE.search(t) and not _R_CONN_FAULT.search(t)]
+    hit = [(t, e) for t, e in said
+           if _R_HOST_LIMIT.search(t) and _R_COMM_SITE.search(t) and not _R_CONN_FAULT.search(t)]
     if not hit:
         return None
     text, ev = hit[0]
