@@ -17,7 +17,13 @@ release's code every rank runs alike in the same step, config (rules AF (2), BB 
 framework's release and its settings. Not read so: the framework's own raised check (ZeRO-3's "still have inflight
 params": rule BJ (2)'s unknown, round 93's ross3d-8), torch's own code indexing what the job's call hands it (round
 87's deepspeed-7672: unknown), the job's own frame innermost (round 91's mplug-docowl-82: unknown), a lone rank's
-exception with no frames shown (rules BG (4), BJ (2): trl-pr2600), a launcher's record naming a worker (rule A)."""
+exception with no frames shown (rules BG (4), BJ (2): trl-pr2600), a launcher's record naming a worker (rule A).
+
+``_gpu_arch_unsupported``: the one error shown is a kernel library's own check that the GPU model is too old for it
+("FlashAttention only supports Ampere GPUs or newer", "... only supported on GPUs with compute capability of at least
+8.0"; round 97's vllm-8189): a property of the GPU model every worker shares, running the same kernel -- config, no
+rank, nobody innocent (rules AY (1), BB (1), BW (2)); the worker an engine tore down after it is its consequence. Not
+read so: the same words beside an NCCL / CUDA / timeout failure, or several different errors."""
 
 from __future__ import annotations
 

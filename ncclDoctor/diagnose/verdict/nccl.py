@@ -1,5 +1,6 @@
 """NCCL's other errors and WARNs (nccl_system, nccl_internal, invalid_usage...): its error lines no other
-family reads, WARN families, the subsystem a WARN names, its return-code trail alone."""
+family reads, WARN families, the subsystem a WARN names, its return-code trail alone; and a host-limit errno at a
+communication library's own source location (TensorPipe, gloo, oneCCL, NCCL: rule CA's nccl_system)."""
 
 from __future__ import annotations
 
