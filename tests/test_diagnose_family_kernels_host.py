@@ -224,3 +224,12 @@ def test_a_record_entry_with_the_batch_key_error(tmp_path):
             + failure_record(0, 1, 1, 1, 9001))
     v, _ = verdict_accused(tmp_path, text)
     assert "data collator" in v["fix"], v
+
+
+def test_an_oom_naming_another_gpu_than_the_sole_traceback_names_nobody(tmp_path):
+    # an OOM that names its GPU is weighed by that index (rules U (3), BA (2)): GPU 1 against [rank4]'s traceback
+    text = ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 1 has a total capacity of "
+            "79.15 GiB of which 100.00 MiB is free. Including non-PyTorch memory, this process has 79.00 GiB memory "
+            "in use.\n" + _tagged_tb(4))
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "gpu_oom" and not acc, v
