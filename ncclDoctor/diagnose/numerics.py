@@ -29,8 +29,13 @@ import re
 
 # DeepSpeed's loss_scaler.update_scale ("[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 4294967296,
 # reducing to 2147483648") and apex's amp ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to
-# 32768.0"): a skipped step of dynamic loss scaling, not a failure. The literal is in load.TRIGGERS.
-R_SCALE_SKIP = re.compile(r"OVERFLOW! Rank \d{1,6} Skipping step|Gradient overflow\. {1,4}Skipping step")
+# 32768.0"): a skipped step of dynamic loss scaling, not a failure. DeepSpeed's older fused optimizer logs it through
+# log_dist ("[Rank 0] Overflow detected. Skipping step. Attempted loss scale: 8.0, reducing to 4.0", after each
+# process's "Grad overflow on iteration N"), its ZeRO optimizers as "fp16 dynamic loss scale overflow! Skipping step.
+# Attempted loss scale: ..." (round 97's deepspeed-697). The literal is in load.TRIGGERS.
+R_SCALE_SKIP = re.compile(r"OVERFLOW! Rank \d{1,6} Skipping step|Gradient overflow\. {1,4}Skipping step|"
+                          r"(?:\bOverflow detected\.|\bloss scale overflow!) {1,4}Skipping step\. {1,4}"
+                          r"Attempted loss scale")
 
 # the guards that stop a run on a NaN/Inf: a grad norm or gradients gone NaN, the loss scale at its floor. The norm
 # as a logged key (HF Trainer's "'grad_norm': nan", fairseq's "grad_norm=nan" / "| grad_norm nan") is read by its

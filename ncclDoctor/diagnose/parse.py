@@ -1975,9 +1975,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             held, self._ccl_cond = self._ccl_cond, None
             if held[0] == lineno - 1 and body.strip() and not _R_CCL_HEAD.search(body):
                 held[1].text = (held[1].text + " " + body.strip())[: S.TEXT_CAP]
-        if self._terminate is not None:  # the line right under std::terminate's unread header: its "what():" text
+        if self._terminate is not None and body.strip():  # the line right under std::terminate's unread header: its
+            # "what():" text (blank lines between are the header's own blank tail, hard-wrapped: not the next line)
             held, self._terminate = self._terminate, None
-            if held[0] == lineno - 1 and (w := _R_CPP_WHAT.match(body)):
+            # (the next line read: a joined line keeps its last piece's number, so a what() text hard-wrapped into
+            # pieces, or the header's own blank tail, leaves a gap of a few lines -- round 97's tensorpipe-460 at 80
+            # columns, its header's trailing blanks wrapped into blank pieces)
+            if 0 < lineno - held[0] <= 4 and (w := _R_CPP_WHAT.match(body)):
                 held[1].data["cpp_what"] = w.group(1).strip()[:200]
         if self._entry_call is not None:
             # the same bounds, under the script's first function's frame; its code line's called names kept

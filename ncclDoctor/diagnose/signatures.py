@@ -188,7 +188,9 @@ R_LINE_PREFIX = re.compile(
     # vLLM v1's logger head on the lines of a traceback it logs ("ERROR 07-17 07:31:11 [core.py:586]     self._init_"
     # "executor()", "... [core.py:586] AssertionError: ..."; round 91's rllm-147): the frames and exception line as the
     # process raised them. Its other records keep their head (R_VLLM_LOG_HEAD's level is what says they failed)
-    r"|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[[\w.]{1,80}:\d{1,6}\] "
+    # vLLM v0's head has no opening bracket ("ERROR 01-11 13:09:40 engine.py:366] RuntimeError: ...", round 97's
+    # vllm-8189)
+    r"|(?:ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d \[?[\w.]{1,80}:\d{1,6}\] "
     r"(?=Traceback \(|\s|[\w.]{1,120}(?:Error|Exception)\b)"
     # a platform's process role after the level ("2022-08-11 16:58:36.000 [INFO] [Driver] RuntimeError: ...": a
     # Spark / Ray style driver's log, round 78's yolox-1474), and loguru's "| INFO     | module:function:line - "
@@ -1364,6 +1366,16 @@ R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of m
                    # CUFFT_ALLOC_FAILED, nvJPEG's NVJPEG_STATUS_ALLOCATOR_FAILURE (group "lib": which library). Their
                    # other statuses are not memory (NOT_INITIALIZED, EXECUTION_FAILED: cuda_error's)
                    r"\b(?P<lib>CUBLAS|CUSOLVER|CUSPARSE|CUDNN|NVJPEG|CUFFT)_(?:STATUS_)?ALLOC(?:ATOR)?_FAIL(?:ED|URE)\b")
+# DeepSpeed's transformer kernel's cuBLAS GEMM wrapper (csrc/transformer/cublas_wrappers.cu) printing the status a
+# cublasGemmEx / cublasGemmStridedBatchedEx returned: "!!!! kernel execution error. (m: 768, n: 4608, k: 3072,
+# error: 13)" (batched: "(batch: 12, m: ..."), one line per failed GEMM, then its caller goes on or raises (round 97's
+# deepspeed-454). The number is the cublasStatus_t (CUBLAS_STATUS_NAMES)
+R_DS_CUBLAS_GEMM = re.compile(r"!!!! kernel execution error\. \((?:batch: \d{1,9}, )?m: \d{1,9}, n: \d{1,9}, "
+                              r"k: \d{1,9}, error: (?P<code>\d{1,3})\)")
+CUBLAS_STATUS_NAMES = {1: "CUBLAS_STATUS_NOT_INITIALIZED", 3: "CUBLAS_STATUS_ALLOC_FAILED",
+                       7: "CUBLAS_STATUS_INVALID_VALUE", 8: "CUBLAS_STATUS_ARCH_MISMATCH",
+                       11: "CUBLAS_STATUS_MAPPING_ERROR", 13: "CUBLAS_STATUS_EXECUTION_FAILED",
+                       14: "CUBLAS_STATUS_INTERNAL_ERROR", 15: "CUBLAS_STATUS_NOT_SUPPORTED"}
 # vLLM's engine sizing its KV cache after loading the weights: the executor's "# GPU blocks: 0, # CPU blocks: 1638"
 # (the minimum over every worker of the tensor-parallel group: no GPU memory left for a single cache block, then
 # "Maximum concurrency ... 0.00x") and the worker's check that raises on it in initialize_cache ("ValueError: No
@@ -3164,7 +3176,12 @@ R_SHELL_SIGNAL = re.compile(r"(?:^\s*(?:\S+: line \d+: +\d+ )?|APPLICATION TERMI
 # Rust's allocator abort in a native extension (tokenizers, safetensors: "memory allocation of 2097152 bytes failed"),
 # C++'s operator new failing uncaught ("terminate called after throwing an instance of 'std::bad_alloc'": the process
 # aborts, SIGABRT, on a host allocation that failed; group "abort").
+# A paste that lost its line breaks glues the bare class to what was next to it: "MemoryErrorTraceback (most recent
+# call last):" (the next process's traceback header), "self = reduction.pickle.load(from_parent)MemoryError" (the
+# frame's code line before it; round 97's mmdetection-1767)
 R_HOST_MEM = re.compile(r"DefaultCPUAllocator: (?:can't|not enough memory)|^\s*MemoryError\b|"
+                        r"^\s*(?P<glued>MemoryError)(?=Traceback \(most recent call last\))|"
+                        r"\)(?P<glued2>MemoryError)\s*$|"
                         r"\bmemory allocation of \d+ bytes failed|"
                         r"(?P<abort>terminate called after throwing an instance of 'std::bad_alloc')")
 # A training loop's own readout of its process's resident host memory, one a step: wenet's "rank 0 RSS MEM USE:

@@ -140,6 +140,15 @@ class CrashReaders:
                            watchdog=False, xid=int(x.group(2)), pci=pci,
                            cause_xid=int(cause.group(1)) if cause else None)
             return ev
+        dg = S.R_DS_CUBLAS_GEMM.search(text) if "!!!! kernel execution error" in text else None
+        if dg and int(dg.group("code")) != 3:  # ALLOC_FAILED (3) is the GPU's memory: left to the OOM reading
+            code = int(dg.group("code"))
+            name = S.CUBLAS_STATUS_NAMES.get(code, f"cuBLAS status {code}")
+            ev = self._context(lineno, text, "cuda_error")
+            # one wording for every line and process (lead rule J compares them): the GEMM's sizes are its own
+            ev.data.update(what=f"DeepSpeed's transformer kernel's cuBLAS GEMM failed: {name} (error {code})",
+                           cuda_code=None, watchdog=False, cublas_gemm=code)
+            return ev
         g = S.R_NVSMI_LOST.search(text) if "device handle" in text else None
         if g:  # nvidia-smi cannot reach a GPU (fallen off its PCIe link): a PCI address, not a rank
             ev = self._context(lineno, text, "cuda_error")
@@ -1440,6 +1449,8 @@ class CrashReaders:
             ev = self._context(lineno, text, "host_mem")
             if h.group("abort"):
                 ev.data["abort"] = True  # std::terminate's abort: the process ends with SIGABRT (-6) of it
+            if h.group("glued") or h.group("glued2"):
+                ev.text = "MemoryError"  # the class alone, without what the lost line break glued to it
             return ev
         if not m and ("GPU blocks: 0" in text or "cache blocks" in text) and S.R_KV_CACHE_NONE.search(text):
             ev = self._context(lineno, text, "kv_cache_none")  # vLLM's KV cache sized to nothing (memory._kv_cache)

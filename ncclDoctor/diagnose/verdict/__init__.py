@@ -125,7 +125,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _wrapper_internal,
 )
 from ncclDoctor.diagnose.verdict.layer_check import _layer_check
-from ncclDoctor.diagnose.verdict.library_builds import _framework_internal, _kernel_unregistered
+from ncclDoctor.diagnose.verdict.library_builds import _framework_internal, _gpu_arch_unsupported, _kernel_unregistered
 from ncclDoctor.diagnose.verdict.memory import (
     _bus_error,
     _dataloader,
@@ -158,6 +158,7 @@ from ncclDoctor.diagnose.verdict.missing import (
 )
 from ncclDoctor.diagnose.verdict.nccl import (
     _driver_too_old,
+    _lib_host_limit,
     _nccl_builds,
     _nccl_dtype_unbuilt,
     _nccl_other,
@@ -255,7 +256,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
     _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check, _dtensor_refusal, _compile_signature,
-    _kernel_unregistered, _framework_internal,
+    _kernel_unregistered, _framework_internal, _gpu_arch_unsupported,
     _entry_kwarg_refused, _torch_api_refused, _old_dist_api, _init_backend_unknown, _abstract_unbuilt,
     _module_missing, _optional_unbound, _usage_exit, _nccl_no_gpu_cut, _no_nccl, _nccl_dtype_unbuilt,
     _store_overcount, _preempted, _tiny_timeout,
@@ -278,7 +279,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _mpi_peer_gone,
     _hvd_shut_down,
     _all_joined, _serving_watchdog,
-    _driver_too_old, _warn_family, _nccl_other, _arch_unsupported,
+    _driver_too_old, _warn_family, _nccl_other, _lib_host_limit, _arch_unsupported,
     _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _agent_closing_alone, _fatal_python,
     _native_crash, _workers_raised, _rss_runaway, _sglang_crash, _terminated,
 ]

@@ -1114,6 +1114,22 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "container (--gpus all, /dev/nvidia*), the driver against the CUDA runtime; CUDA_LAUNCH_BLOCKING=1 shows "
             "the failing call.",
         )
+    elif evs and all(e.data.get("cublas_gemm") is not None for e in evs):
+        # DeepSpeed's transformer kernel's cuBLAS GEMM failing (signatures.R_DS_CUBLAS_GEMM; round 97's deepspeed-454)
+        code = evs[0].data["cublas_gemm"]
+        name = S.CUBLAS_STATUS_NAMES.get(code, f"cuBLAS status {code}")
+        what, fix = (
+            f"a failure of DeepSpeed's transformer kernel's cuBLAS GEMMs ('!!!! kernel execution error ... error: "
+            f"{code}', {name})",
+            f"cuBLAS error {code} = {name} in DeepSpeed's transformer kernel: its GEMM could not run on the GPU it "
+            "was given. Where it fails only with several GPUs, the kernel ran on the wrong GPU: pass local_rank to "
+            "DeepSpeedTransformerConfig (local_rank=args.local_rank) and call torch.cuda.set_device(local_rank) "
+            "before building the model. Else rebuild DeepSpeed's ops for the GPU's compute capability "
+            "(TORCH_CUDA_ARCH_LIST, DS_BUILD_TRANSFORMER=1) with matching CUDA and cuBLAS, check the GPU supports the "
+            "fp16 / tensor-op GEMM algorithms and the torch / CUDA / driver versions match; disable the DeepSpeed "
+            "transformer kernel (--deepspeed_transformer_kernel off) to confirm; rerun with CUDA_LAUNCH_BLOCKING=1 "
+            "for the failing call.",
+        )
     else:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",

@@ -33,6 +33,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     SAVE_WRITE_FIX,
     _connect_warned,
     _ddp_reducer_fix,
+    _py_exception_fix,
     _raised_alike,
     http_status_fix,
     torn_down_fix,
@@ -509,6 +510,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       else "; it is an HTTP client's (requests/urllib3), a download whose server "
                                       "reset or refused it, not a connection of the job's" if http else ""),
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else http_status_fix(text))
+                       + _py_exception_fix(text)
                        + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
                        + (_missing_path_fix(text) if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text)
                           else "")

@@ -17,7 +17,13 @@ release's code every rank runs alike in the same step, config (rules AF (2), BB 
 framework's release and its settings. Not read so: the framework's own raised check (ZeRO-3's "still have inflight
 params": rule BJ (2)'s unknown, round 93's ross3d-8), torch's own code indexing what the job's call hands it (round
 87's deepspeed-7672: unknown), the job's own frame innermost (round 91's mplug-docowl-82: unknown), a lone rank's
-exception with no frames shown (rules BG (4), BJ (2): trl-pr2600), a launcher's record naming a worker (rule A)."""
+exception with no frames shown (rules BG (4), BJ (2): trl-pr2600), a launcher's record naming a worker (rule A).
+
+``_gpu_arch_unsupported``: the one error shown is a kernel library's own check that the GPU model is too old for it
+("FlashAttention only supports Ampere GPUs or newer", "... only supported on GPUs with compute capability of at least
+8.0"; round 97's vllm-8189): a property of the GPU model every worker shares, running the same kernel -- config, no
+rank, nobody innocent (rules AY (1), BB (1), BW (2)); the worker an engine tore down after it is its consequence. Not
+read so: the same words beside an NCCL / CUDA / timeout failure, or several different errors."""
 
 from __future__ import annotations
 
@@ -182,4 +188,49 @@ def _checkpoint_mismatch(excs, kind: str, message: str, lib: str, where: str, fu
         "load_module_only=True), "
         "or convert the checkpoint (zero_to_fp32.py, universal checkpoint) for a changed world size / stage. "
         "Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# A kernel library's own check of the GPU model it runs on ("FlashAttention only supports Ampere GPUs or newer.",
+# "Bfloat16 is only supported on GPUs with compute capability of at least 8.0", "... requires a GPU with compute
+# capability >= 8.0"): a property of the GPU model, the same for every worker of the job running that kernel
+_GPU_GEN_CHECK = re.compile(
+    r"\b(?P<lib>[A-Z][\w-]{1,40})?\s?only supports? (?P<gen>Volta|Turing|Ampere|Ada|Hopper|Blackwell) "
+    r"(?:\w+ )?GPUs? (?:or newer|or later|and (?:newer|above|later))\b|"
+    r"\b(?:only supported on|requires?) (?:an? )?(?:NVIDIA )?GPUs? with (?:a )?compute capability "
+    r"(?:of at least |>= ?|>)(?P<cc>\d{1,2}\.\d)\b")
+
+
+def _gpu_arch_unsupported(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AY (1), BB (1), BW (2) (round 97's vllm-8189): the one error shown, with nothing else failing, is a
+    kernel library's own check that the GPU model is too old for it (_GPU_GEN_CHECK): every worker runs the same
+    kernel on the same GPU model, so the shared install / backend choice does not fit the hardware -- config, no
+    rank, nobody innocent (a worker the engine tore down after it is its consequence). Not read so: the same words
+    beside an NCCL / CUDA / timeout failure (_run_failed), or several different errors."""
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _GPU_GEN_CHECK.search(message or "")
+    if m is None:
+        return None
+    lib = m.group("lib") if m.group("lib") and m.group("lib") not in ("It", "This") else ""
+    flash = "flash" in (message or "").lower()
+    need = (f"an {m.group('gen')} or newer GPU" if m.group("gen") else
+            f"a GPU of compute capability {m.group('cc')} or higher")
+    return Verdict(
+        "config",
+        f"{(lib + ' ') if lib else 'a kernel library '}refused the GPU it runs on ({kind}: {(message or '')[:200]}, "
+        f"{excs[0].where}): it needs {need}, a property of the GPU model every worker of the job shares -- the "
+        "installed kernels / attention backend do not fit this hardware, not one rank's fault",
+        f"Run on {need} (Ampere is compute capability 8.0, sm80: A100, A10, RTX 30xx; Turing / Volta -- T4, V100, "
+        "RTX 20xx -- are older; nvidia-smi --query-gpu=name,compute_cap --format=csv), or use a code path that "
+        "supports this GPU: "
+        + ("disable flash attention (attn_implementation='sdpa' / 'eager', use_flash_attention=False), or for "
+           "vLLM a non-FlashAttention attention backend (VLLM_ATTENTION_BACKEND=XFORMERS) and dtype float16 on "
+           "pre-Ampere GPUs (no bfloat16 there), or a vLLM release that falls back from FlashAttention on older "
+           "GPUs. " if flash else
+           "the library's non-fused / reference implementation, float16 instead of bfloat16 on pre-Ampere GPUs, or "
+           "a release of the library whose kernels support this GPU. ")
+        + "Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)

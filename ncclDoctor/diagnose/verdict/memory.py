@@ -57,6 +57,9 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     elif not ranks and (field := _field_rank(c)) is not None:
         ranks, owner = [field], (f" (the launcher's span field 'rank={field}' closes the OOM's own output: its process "
                                  f"is rank {field})")
+    elif not ranks and not _data_parallel(c) and (sole := _sole_traceback_rank(c)) is not None:
+        ranks, owner = [sole], (f" (the one traceback pasted with it, cut in its frames, is under rank {sole}'s own "
+                                f"tag -- the only rank these lines show, not shown waiting: the error is its own)")
     engine = ""
     if any(e.data.get("runtime_alloc") for e in c.samples.get("cuda_oom", [])):
         engine = ("A C++ runtime's own cudaMalloc failing (an inference engine's buffers, sized by the engine's "
@@ -436,6 +439,30 @@ def _oom_gpu_of_its_traceback(c: Collected, holds: str) -> int | None:
     if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
         return None
     return gpu
+
+
+def _sole_traceback_rank(c: Collected) -> int | None:
+    """Lead rules A, AN (1) (round 97's lightning-thunder-1296): an unranked GPU OOM line naming no GPU (a reporter's
+    summary of the error, a library's CUBLAS_STATUS_ALLOC_FAILED) pasted with one traceback, cut in its frames before
+    its own exception line, under a launcher's tag of rank N ("[rank0]:"), and no other rank shown anywhere (no other
+    tag, traceback or failure; rank N not waiting, inside the world): the error is rank N's own -- N. None otherwise
+    (two ranks' tracebacks, an untagged traceback beside it, another exception shown: rule J / AC (1); an OOM naming
+    its GPU, whose index the readings of rules U (3) and BA (2) weigh against the traceback's rank)."""
+    evs = c.samples.get("cuda_oom", [])
+    if not evs or any(e.rank is not None for e in evs) or c.child_failures:
+        return None
+    if any(e.data.get("gpu") is not None or e.data.get("old_figs") for e in evs):
+        return None  # an OOM naming its GPU: whose it is, the index's own readings say (rules U (3), BA (2))
+    tbs = c.samples.get("tb_open", []) + c.samples.get("tb_cut", [])
+    tagged = {e.data.get("rank") for e in tbs}
+    if len(tagged) != 1 or None in tagged:
+        return None
+    r = next(iter(tagged))
+    if not isinstance(r, int) or set(c.ranks) - {r} or any(e.rank not in (None, r) for e in c.exceptions):
+        return None
+    if (r in c.ranks and waiting(c.ranks[r])) or any(size <= r for size, _ in c.world):
+        return None
+    return r
 
 
 def _tb_agrees(c: Collected) -> str:

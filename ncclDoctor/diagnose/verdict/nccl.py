@@ -1,5 +1,6 @@
 """NCCL's other errors and WARNs (nccl_system, nccl_internal, invalid_usage...): its error lines no other
-family reads, WARN families, the subsystem a WARN names, its return-code trail alone."""
+family reads, WARN families, the subsystem a WARN names, its return-code trail alone; and a host-limit errno at a
+communication library's own source location (TensorPipe, gloo, oneCCL, NCCL: rule CA's nccl_system)."""
 
 from __future__ import annotations
 
@@ -830,3 +831,62 @@ def _nccl_dtype_unbuilt(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "or use gloo for the bf16 p2p." if bf16 else f"cast the {dtype} tensors to a supported dtype before the "
            "collective, or use gloo for it."),
         "medium", [], [e.brief() for e in hits[:2]], job_wide=True)
+
+
+# Lead rule CA: a host-limit errno in a communication library's own message, at its own source location -- TensorPipe's
+# ('In connectFromLoop at tensorpipe/transport/uv/uv.h:297 "rv < 0: too many open files"', round 97's tensorpipe-460),
+# gloo's, oneCCL's, NCCL's socket / shm code: that library's system call refused by the host
+_R_COMM_SITE = re.compile(r"\b(?:tensorpipe|gloo|oneccl|ccl|nccl)/(?:[\w.-]{1,40}/){0,6}[\w.-]{1,60}\."
+                          r"(?:h|hpp|cc|cpp|cu)(?::\d{1,6})?\b|\b(?:misc/socket|misc/shmutils|transport/shm|transport/net_socket|"
+                          r"bootstrap)\.cc(?::\d{1,6})?\b", re.IGNORECASE)
+_R_HOST_LIMIT = re.compile(r"\b(?:too many open files|EMFILE|ENFILE|cannot allocate memory)\b", re.IGNORECASE)
+# an address or connection fault's words: the network's reading (rule AQ (3)), not a host limit's
+_R_CONN_FAULT = re.compile(r"\b(?:address|route|refused|reset|timed? ?out|unreachable|resolve|no such host)\b",
+                           re.IGNORECASE)
+
+
+def _lib_host_limit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule CA (round 97's tensorpipe-460): a message naming a communication library's own source location
+    (_R_COMM_SITE) and a host-limit errno (_R_HOST_LIMIT: too many open files, EMFILE/ENFILE, cannot allocate memory),
+    with no address / route / refusal / reset / timeout words, even uncaught ('terminate called after throwing ...'
+    with its what()): the library's system call refused by the host, nccl_system. The culprit follows the processes
+    shown: one process (untagged) with peers shown alive is unknown, nobody innocent (rules AC (1), AD (2), BR (4));
+    every process failing alike is nobody (rule J). Not read so: a bare OSError [Errno 24] with no source location
+    (rule BZ (1): unknown), an address or connection fault (rule AQ (3)), NCCL's own WARN lines (the warn families)."""
+    said: list[tuple[str, Event]] = []
+    for u in c.unread:
+        for t in (u.data.get("cpp_what"), u.text):
+            if t:
+                said.append((t, u))
+    for e in c.exceptions:
+        said.append((e.text, e))
+    hit = [(t, e) for t, e in said
+           if _R_HOST_LIMIT.search(t) and _R_COMM_SITE.search(t) and not _R_CONN_FAULT.search(t)]
+    if not hit:
+        return None
+    text, ev = hit[0]
+    site = _R_COMM_SITE.search(text).group(0)
+    lim = _R_HOST_LIMIT.search(text).group(0)
+    fds = bool(re.search(r"open files|EMFILE|ENFILE", lim, re.IGNORECASE))
+    ranks = sorted({e.rank for _, e in hit if e.rank is not None})
+    eof = [u for u in c.unread if re.search(r"\bEOF\b|end of file|Connection closed", u.text) and u not in
+           [e for _, e in hit]]
+    lib = site.split("/", 1)[0] if "/" in site else "NCCL"
+    return Verdict(
+        "nccl_system",
+        f"{lib}'s own system call was refused by the host: '{text.strip()[:200]}' ({ev.where}) -- '{lim}' at the "
+        f"library's source location {site}, a per-process limit of the host, not an address or connection fault"
+        + (f"; ranks {', '.join(map(str, ranks))} fail alike on it: a limit every process shares, no rank's fault"
+           if len(ranks) > 1 else
+           "; the process that hit it carries no rank tag, so which rank it was these lines do not say")
+        + ("; the peers' EOF / closed connections after it only read the aborted process going away" if eof else ""),
+        ("Raise the open-file limit (file descriptor limit) for the job: ulimit -n 65536 (or higher) in the launch "
+         "script, nofile in /etc/security/limits.conf, systemd LimitNOFILE, docker --ulimit nofile=...; count the "
+         "process's open fds (ls /proc/PID/fd | wc -l, lsof -p PID) while it runs; use fewer connections per "
+         "process (fewer RPC workers per parameter server, fewer TensorPipe transports / channels: "
+         "TensorPipeRpcBackendOptions _transports / _channels). " if fds else
+         "Check the host's limits for the job's processes (ulimit -a: locked memory, processes, open files; the "
+         "container's limits) and its free memory, and use fewer connections or buffers per process. ")
+        + "Read the full log of the aborting process (which worker or server it is)"
+        + (" with TP_VERBOSE_LOGGING=1" if lib.lower() == "tensorpipe" else " with NCCL_DEBUG=INFO") + ".",
+        "low", [], [ev.brief()] + [u.brief() for u in eof[:2]], job_wide=len(ranks) > 1)

@@ -848,8 +848,10 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     if "ddp no unused parameters" in whats:  # printed once per rank after the first backward: a notice, no failure
         benign.append("DDP's warning that find_unused_parameters=True found no unused parameters is a performance "
                       "warning only, harmless: nothing failed. Construct DistributedDataParallel with "
-                      "find_unused_parameters=False (the default) to skip the extra traversal of the autograd graph "
-                      "every iteration; keep True only if some parameters really go unused in a forward pass")
+                      "find_unused_parameters=False when every parameter is used (the default; Lightning: "
+                      "DDPStrategy(find_unused_parameters=False)), or with static_graph=True, to skip the extra "
+                      "traversal of the autograd graph every iteration; keep True only if some parameters really go "
+                      "unused in a forward pass")
     if "deepspeed backend fallback" in whats:  # printed at every start: it shows nothing ran, so no confidence
         benign.append("DeepSpeed's 'NCCL backend in DeepSpeed not yet implemented' warning is a benign warning, safe "
                       "to ignore: DeepSpeed falls back to torch.distributed NCCL for its communication (cdb=None "

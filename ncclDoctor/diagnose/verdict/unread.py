@@ -720,6 +720,12 @@ _R_MODULE_CALLED = re.compile(r"'module' object is not callable")
 # or a processor that was never created. Code every rank runs alike (lead rule BJ (2)); the fix names the key.
 _R_FORWARD_MISSING = re.compile(r"\bforward\(\) missing \d{1,3} required (?:positional|keyword-only) arguments?: "
                                 r"'(?P<arg>\w{1,80})'")
+# A batch looked up by a model input's key the tokenizer / processor / collator produces and the batch lacks:
+# "KeyError: 'attention_mask'" raised at `p_mask = batch["attention_mask"]` (round 97's colossalai-3425). The key
+# names what the data pipeline should have built (dataset format, collator, tokenizer output), the same in every
+# process; the fix names the key. Only these well-known input names: another key may be a config's or a checkpoint's.
+_R_BATCH_KEY = re.compile(r"\bKeyError: ['\"](?P<key>input_ids|attention_mask|labels?|token_type_ids|position_ids|"
+                          r"pixel_values|decoder_input_ids|decoder_attention_mask|loss_mask|image_grid_thw)['\"]")
 
 
 def _py_exception_fix(what: str) -> str:
@@ -740,6 +746,13 @@ def _py_exception_fix(what: str) -> str:
                 f"image / media field, and the processor actually created -- a warning that it failed to load), that "
                 f"the trainer passes {arg} to the model, and that the model code and the framework / transformers "
                 f"versions match; or make {arg} optional in forward() for batches that lack it. ")
+    if "KeyError" in what and (m := _R_BATCH_KEY.search(what)):
+        key = m.group("key")
+        return (f"KeyError '{key}': the batch has no '{key}' key -- the code indexes batch['{key}'] and the data "
+                f"pipeline did not build it: make the dataset / data collator return {key} (the tokenizer or "
+                f"processor's output, e.g. return_attention_mask=True; or build it from input_ids / use batch.get), "
+                "use the dataset class and data collator the training script expects, and check the dataset keys "
+                "(input_ids, attention_mask, labels) and format against the trainer before training. ")
     if _R_MODULE_CALLED.search(what):
         return ("'module' object is not callable: the code calls a module where it means the class or function inside "
                 "it (import pkg.name, then name(...)), typically a package whose __init__ no longer exports the class "
