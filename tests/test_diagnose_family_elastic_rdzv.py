@@ -23,7 +23,7 @@ def _etcd_refused(host: str, port: int, retries: int) -> str:
         f"status=None)) after connection broken by 'NewConnectionError('<urllib3.connection.HTTPConnection object at "
         f"0x7f{n:010x}>: Failed to establish a new connection: [Errno 111] Connection refused')': /v2/machines\n"
         for n in range(retries - 1, -1, -1))
-    return (f"torchrun --nnodes=2:4 --nproc-per-node=4 --rdzv-backend=etcd-v2 --rdzv-id=job7 train.py\n"
+    return ("torchrun --nnodes=2:4 --nproc-per-node=4 --rdzv-backend=etcd-v2 --rdzv-id=job7 train.py\n"
             "I0301 10:00:00.000000 139 torch/distributed/launcher/api.py:188] Starting elastic_operator with launch "
             "configs:\n\n" + warn +
             f"ERROR:etcd.client:Failed to get list of machines from http://{host}:{port}/v2: MaxRetryError("
@@ -56,7 +56,8 @@ def _agent_start(run: str, nproc: int, timeout: int, tail: str) -> str:
             "needed.\n*****************************************\n"
             "[2024-02-01 09:00:01,100] [INFO] [training.py:436:launch_agent] Starting elastic_operator with launch "
             f"configs:\n  entrypoint       : train.py\n  nproc_per_node   : {nproc}\n  rdzv_backend     : static\n"
-            f"  rdzv_configs     : {{'rank': 0, 'timeout': {timeout + 300}, 'node_unit': 1}}\n  max_restarts     : 2\n\n"
+            f"  rdzv_configs     : {{'rank': 0, 'timeout': {timeout + 300}, 'node_unit': 1}}\n"
+            "  max_restarts     : 2\n\n"
             "[2024-02-01 09:00:01,102] [INFO] [training.py:336:_invoke_run] [default] starting workers for "
             "entrypoint: python\n"
             "[2024-02-01 09:00:01,102] [INFO] [training.py:123:next_rendezvous] The node node_name attempts to join "
