@@ -39,6 +39,15 @@ def test_etcd_client_refused_is_the_rendezvous_store(tmp_path):
         assert v["cause"] == "store_rendezvous" and v["culprits"] == [] and not acc, v
 
 
+def test_etcd_client_error_wrapped_onto_its_own_line_stays_the_store(tmp_path):
+    # the paste hard-wrapped the client's error: its "onnection: [Errno 111] Connection refused'))\")" piece alone
+    for cut in ("Failed to establish a new c", "Failed to establish a new connection: [Err"):
+        wrapped = "".join(line.replace(cut, cut + "\n") if line.startswith("ERROR:etcd") else line
+                          for line in _etcd_refused("etcd-0.svc", 2379, 2).splitlines(keepends=True))
+        v, acc = verdict_accused(tmp_path, wrapped)
+        assert v["cause"] == "store_rendezvous" and not acc, v
+
+
 def test_refused_connection_between_ranks_stays_network_setup(tmp_path):
     text = ("torchrun --nnodes=2 --nproc-per-node=2 train.py\n"
             "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.0.0.7]:41234: "
@@ -46,6 +55,12 @@ def test_refused_connection_between_ranks_stays_network_setup(tmp_path):
             "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.0.0.8]:41877: "
             "Connection refused\n")
     v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "network_setup" and not acc, v
+    # the same refusals right after an HTTP client's retry warning (a download's): gloo's own lines, still read
+    http = ("WARNING:urllib3.connectionpool:Retrying (Retry(total=0, connect=None, read=None, redirect=None, "
+            "status=None)) after connection broken by 'NewConnectionError('<urllib3.connection.HTTPSConnection "
+            "object at 0x7f01>: Failed to establish a new connection: [Errno 111] Connection refused')': /api/x\n")
+    v, acc = verdict_accused(tmp_path, http + text)
     assert v["cause"] == "network_setup" and not acc, v
 
 

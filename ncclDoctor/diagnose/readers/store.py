@@ -18,7 +18,8 @@ from ncclDoctor.diagnose.readers.common import (
 from ncclDoctor.diagnose.signatures import Event
 
 # what starts a record of its own: a logger's level word ("WARNING:", "ERROR "), an exception's class
-_R_RECORD_HEAD = re.compile(r"\s*(?:[A-Z]{4,8}[:\s]|[\w.]{0,80}(?:Error|Exception)\b)")
+# (a launcher's "[rankN]: " prefix on every line is none), a bracketed tag ("[../third_party/gloo/...]", "[E ...]")
+_R_RECORD_HEAD = re.compile(r"\s*(?:[A-Z]{4,8}[:\s]|\[(?![Rr]ank ?\d{1,7}\]:)|[\w.]{0,80}(?:Error|Exception)\b)")
 
 class StoreReaders:
     def _gloo(self, lineno: int, text: str) -> Event | None:
@@ -495,7 +496,7 @@ class StoreReaders:
             self._http_line = lineno
             if m:
                 return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
-        if m and self._http_line and 0 < lineno - self._http_line <= 4 and not _R_RECORD_HEAD.match(text):
+        if m and self._http_line and 0 < lineno - self._http_line <= 12 and not _R_RECORD_HEAD.match(text):
             # a piece of that client's error hard-wrapped onto lines of its own ("onnection: [Errno 111] Connection
             # refused'))\")"): no header or exception class of its own starts it, so it is still the client's
             return None
