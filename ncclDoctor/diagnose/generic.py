@@ -581,12 +581,22 @@ _R_IF_ERROR_ADVICE = re.compile(r"\b[Ii]f you (?:encounter|see|get|hit|run into|
                                 r"(?:any |an |some )?(?:errors?|issues?|problems?|failures?)\b")
 
 
+# the time limit a step is given, stated as its parameter ("The node node_name attempts to join the next round of the
+# rendezvous 'elastic' with timeout 600.", an elastic agent's INFO as it joins): a setting, no timeout that happened
+# (lead rules K, N); only the clause is left out, so "... timed out with timeout 600" stays read
+_R_TIMEOUT_PARAM = re.compile(r"\bwith (?:a )?timeout(?: of)?[:=]? ?\d{1,9}(?:\.\d{1,6})?(?: ?(?:s|secs?|seconds|ms|"
+                              r"min|minutes))?\b")
+
+
 def is_failure_line(body: str, head: str = "") -> bool:
     """Whether a line no family read announces a failure (``R_FAILURE_WORD``, or an error level in the logger's
     header HEAD that was stripped from it) and is not one of the lines that merely contain those words
-    (``R_NOT_A_FAILURE``); a conditional advice clause ("If you encounter any error, ...") announces nothing."""
+    (``R_NOT_A_FAILURE``); a conditional advice clause ("If you encounter any error, ...") or a step's time limit
+    given as its parameter ("... with timeout 600") announces nothing."""
     if "f you " in body:
         body = _R_IF_ERROR_ADVICE.sub(" ", body)
+    if "with " in body and "imeout " in body:
+        body = _R_TIMEOUT_PARAM.sub(" ", body)
     return ((R_FAILURE_WORD.search(body) is not None or (head != "" and R_LEVEL_HEAD.search(head) is not None))
             and R_NOT_A_FAILURE.search(body) is None)
 

@@ -442,8 +442,11 @@ R_SOCKET = re.compile(r"Connection reset by peer|Connection closed by (?:remote 
 # An HTTP client's connection error, not the job's (the store, NCCL or gloo): requests' ConnectionError wrapping
 # urllib3's ProtocolError ("ConnectionError: ('Connection aborted.', ConnectionResetError(104, 'Connection reset by
 # peer'))"), urllib3's pool ("HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url:
-# ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone
+# ..."): a download (the model hub, wandb, a dataset URL) whose server reset it -- no peer rank is gone. urllib3's own
+# warning of a request it retries ("WARNING:urllib3.connectionpool:Retrying (Retry(total=1, ...)) after connection
+# broken by 'NewConnectionError(... [Errno 111] Connection refused)': /v2/machines") is the same client's connection
 R_HTTP_CLIENT = re.compile(r"\(['\"]Connection aborted\.['\"], |\bHTTPS?ConnectionPool\(host=|"
+                           r"\bRetrying \(Retry\(total=[^\n]{0,200}?\) after connection broken by |"
                            r"Max retries exceeded with url|\burllib3\.exceptions\.|\brequests\.exceptions\.")
 # An HTTP server answering a client's request with an error status, as Python's HTTP clients raise it: urllib's
 # "urllib.error.HTTPError: HTTP Error 403: Forbidden", requests' raise_for_status() ("requests.exceptions.HTTPError:
@@ -576,7 +579,11 @@ R_STORE = re.compile(
     # torchelastic's etcd rendezvous backends raise python-etcd's exceptions as they are ("etcd.EtcdKeyNotFound: Key
     # not found : /torchelastic/p2p/run_<id>/rdzv/...", "etcd.EtcdConnectionFailed: Connection to etcd failed"):
     # the rendezvous key-value store failing, like the TCPStore's own errors (lead rule L)
-    r"\betcd\.Etcd\w{2,40}: "
+    r"\betcd\.Etcd\w{2,40}: |"
+    # python-etcd's client logging that it cannot reach the etcd server it was given ("ERROR:etcd.client:Failed to get
+    # list of machines from http://localhost:2379/v2: MaxRetryError(... Connection refused ...)"): the same backends'
+    # key-value store unreachable -- a refused connection to the store, not to a peer rank (lead rule L)
+    r"\bFailed to get list of machines from https?://"
 )
 # A fault-tolerance coordinator's own quorum short of its members (torchft's lighthouse, every ~100 ms while it waits:
 # "No quorum, only have 1 participants, need 2"): the job's own rendezvous of a known count (min_replicas) with fewer

@@ -17,6 +17,9 @@ from ncclDoctor.diagnose.readers.common import (
 )
 from ncclDoctor.diagnose.signatures import Event
 
+# what starts a record of its own: a logger's level word ("WARNING:", "ERROR "), an exception's class
+# (a launcher's "[rankN]: " prefix on every line is none), a bracketed tag ("[../third_party/gloo/...]", "[E ...]")
+_R_RECORD_HEAD = re.compile(r"\s*(?:[A-Z]{4,8}[:\s]|\[(?![Rr]ank ?\d{1,7}\]:)|[\w.]{0,80}(?:Error|Exception)\b)")
 
 class StoreReaders:
     def _gloo(self, lineno: int, text: str) -> Event | None:
@@ -404,6 +407,8 @@ class StoreReaders:
         if "etcd.Etcd" in text:
             ev.data["etcd"] = text[text.index("etcd.Etcd"):].strip()[:160]
         ev.data["closed"] = "RendezvousClosedError" in text
+        if "list of machines from http" in text:
+            self._http_line = lineno  # python-etcd's HTTP client: a wrapped piece of its error is its own (_socket)
         if ev.kind == "store_timeout" and S.R_RDZV_KEEPALIVE.search(text):
             ev.data["tags"] = ("keepalive_warning",)  # the agent's keep-alive warning (lead rule N)
         n = S.R_STORE_COUNT.search(text)
@@ -487,8 +492,14 @@ class StoreReaders:
             return None  # multiprocessing's queue feeder thread writing into a closed pipe (R_MP_FEED_FRAME): teardown
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)
-        if m and ("Connection" in text or "exceptions." in text) and S.R_HTTP_CLIENT.search(text):
-            return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
+        if ("Connection" in text or "exceptions." in text) and S.R_HTTP_CLIENT.search(text):
+            self._http_line = lineno
+            if m:
+                return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
+        if m and self._http_line and 0 < lineno - self._http_line <= 12 and not _R_RECORD_HEAD.match(text):
+            # a piece of that client's error hard-wrapped onto lines of its own ("onnection: [Errno 111] Connection
+            # refused'))\")"): no header or exception class of its own starts it, so it is still the client's
+            return None
         t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
         if t and (gone := S.R_PEER_GONE.search(t.group(1))):
             # TF's collectives aborted because a peer's connection closed in the middle of them (lead rule O): a
