@@ -409,6 +409,11 @@ class StoreReaders:
         ev.data["closed"] = "RendezvousClosedError" in text
         if "list of machines from http" in text:
             self._http_line = lineno  # python-etcd's HTTP client: a wrapped piece of its error is its own (_socket)
+            # its client cannot reach the etcd server at all (refused, no route): the rendezvous store is not up there
+            url = re.search(r"list of machines from (https?://[^\s:/]{1,255}(?::\d{1,5})?)", text)
+            ev.data["etcd"] = ("python-etcd's 'Failed to get list of machines'"
+                               + (f" from {url.group(1)}" if url else ""))
+            ev.data["etcd_down"] = True
         if ev.kind == "store_timeout" and S.R_RDZV_KEEPALIVE.search(text):
             ev.data["tags"] = ("keepalive_warning",)  # the agent's keep-alive warning (lead rule N)
         n = S.R_STORE_COUNT.search(text)

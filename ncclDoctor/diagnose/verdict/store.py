@@ -376,9 +376,25 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the rendezvous is closed (RendezvousClosedError): an agent already shut this rendezvous down — the job "
             "finished or failed on another node, or a previous run with the same --rdzv-id closed it",
             "Start the job again with a new --rdzv-id (rdzv_id) or restart every node together, so they join one "
-            "fresh rendezvous; if another node failed first, its log holds that first failure and the cause.",
+            "fresh rendezvous; if another node failed first, its log holds that first failure and the cause. If this "
+            "node only came late (still provisioning when the others had closed the round), start every node's agent "
+            "before the rendezvous closes, or let the round wait longer for late nodes: --rdzv-conf "
+            "timeout=...,last_call_timeout=... (the join and last-call timeouts), or --nnodes MIN equal to the full "
+            "node count so the rendezvous waits for every node.",
             "high", [], _samples(c, "store_timeout"))
     etcd = next((e.data["etcd"] for e in evs if e.data.get("etcd")), None)
+    if etcd and any(e.data.get("etcd_down") for e in evs):  # its client never reached the etcd server (lead rule L)
+        return Verdict(
+            "store_rendezvous",
+            f"the etcd rendezvous backend's client cannot reach its etcd server ({etcd}): no etcd server is listening "
+            "at that endpoint (or it is unreachable from this node), so the agent never starts its rendezvous and no "
+            "worker starts; no rank is at fault",
+            "Start an etcd server (v2 API) reachable by every node and point every agent at it with "
+            "--rdzv-endpoint=<etcd_host>:2379 (etcd-v2 defaults to localhost:2379 when no endpoint is given); enable "
+            "etcd's v2 API (ETCD_ENABLE_V2=true / etcd --enable-v2: the client reads /v2/machines) and check the "
+            "rendezvous endpoint host/port is reachable (curl http://<etcd_host>:2379/v2/machines from each node); or "
+            "use --rdzv-backend=c10d with an --rdzv-endpoint instead of etcd, which needs no etcd server.",
+            "medium", [], _samples(c, "store_timeout"))
     if etcd:  # torchelastic's etcd rendezvous backend: its key-value store failed, not a rank (lead rule L)
         return Verdict(
             "store_rendezvous",
