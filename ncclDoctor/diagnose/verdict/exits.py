@@ -33,6 +33,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     SAVE_WRITE_FIX,
     _connect_warned,
     _ddp_reducer_fix,
+    _fmt_error_fix,
     _py_exception_fix,
     _raised_alike,
     http_status_fix,
@@ -1658,6 +1659,7 @@ def _workers_raised(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + what,
         (f"Fix the {said.data['type']} the traceback ends in (read its frames above that line: the call that "
          "raised it, e.g. the file or key it names). " if said else "")
+        + (_fmt_error_fix(said) if said else "")  # torch's own message failing to format hides the real error
         + ("" if said else torn_down_fix(c))  # a worker's SIGTERM record beside them: their teardown (rule A)
         + ("" if said else _worker_cut(c))
         + "Read the workers' full tracebacks (the lines after each 'Traceback (most recent call last):' up to the "
