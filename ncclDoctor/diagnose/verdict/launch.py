@@ -2024,7 +2024,7 @@ def _no_handler(e, evs: list) -> Verdict:
         + " -- the build or launch setting every process shares, not a rank's fault",
         ("Use init_method file:// on Windows (init_process_group('gloo', init_method='file:///C:/path/to/"
          "sharedfile', rank=R, world_size=N)) with the gloo backend, or upgrade torch (its later Windows builds have "
-         "the env:// and tcp:// rendezvous), or run on Linux/WSL; on one GPU, run without distributed init (no "
+         "the env:// and tcp:// rendezvous), or run on Linux / WSL; on one GPU, run without distributed init (no "
          "init_process_group, single GPU). " if win else
          "Give init_method (the script's --dist_url) a scheme this torch supports: env:// with the launcher's "
          "MASTER_ADDR/MASTER_PORT, tcp://HOST:PORT or file:///shared/path; check the torch version if the script "

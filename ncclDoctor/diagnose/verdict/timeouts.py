@@ -388,8 +388,9 @@ def _silent_lead(c: Collected, waiting: list[int], silent: list[int]) -> Verdict
     )
 
 
-GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual reason -- uneven data (one rank ran out "
-             "of batches: DistributedSampler(drop_last=True), or torch.distributed.algorithms.Join for uneven inputs), "
+GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual reason -- uneven data across workers "
+             "(one rank ran out of batches or tasks: DistributedSampler(drop_last=True), or "
+             "torch.distributed.algorithms.Join for uneven inputs), "
              "one rank still evaluating or saving: make every rank reach the same all_reduce (or barrier, broadcast) "
              "the same number of times, and take a py-spy dump of every rank while it hangs; "
              "dist.monitored_barrier(wait_all_ranks=True) names every rank that does not arrive.")

@@ -583,7 +583,8 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + ("; the traceback after it is cut before its exception text, so it shows no failure of its own"
                if c.samples.get("tb_cut") else ""),
             "Give every node the same rendezvous: --rdzv_backend=c10d with rdzv_endpoint instead of --master_addr "
-            "(--rdzv_endpoint=<master_ip>:<port>, the same on every node, and --rdzv_id identical on all nodes), "
+            "(--rdzv_endpoint=<master_ip>:<port>, the same on every node, and the same --rdzv_id and --nnodes on "
+            "every node), "
             "or static: --master_addr/--master_port with --node_rank (--rdzv_backend=static) -- rdzv_backend static vs "
             "c10d decides which of rdzv_endpoint or master_addr and master_port is read. Check the rendezvous host and "
             "port are reachable (firewall) from every node (nc -zv HOST PORT); if it still fails, show the full "
