@@ -48,6 +48,19 @@ def test_etcd_client_error_wrapped_onto_its_own_line_stays_the_store(tmp_path):
         assert v["cause"] == "store_rendezvous" and not acc, v
 
 
+def test_etcd_client_error_wrapped_under_a_prefix_on_every_line_stays_the_store(tmp_path):
+    # the same wrapped piece when a launcher or collector put its prefix on every line, the piece's included: the
+    # prefix is no record head of the piece's own (round 97's pytorch-123714 under the torchrun-role, py-logging and
+    # sglang variants)
+    cut = "Failed to establish a new c"
+    wrapped = "".join(line.replace(cut, cut + "\n") if line.startswith("ERROR:etcd") else line
+                      for line in _etcd_refused("localhost", 2379, 2).splitlines(keepends=True))
+    for prefix in ("[default1]:", "[2024-05-01 12:00:00,123] [INFO] ", "[2025-02-26 11:16:37 TP3] "):
+        text = "".join(prefix + line for line in wrapped.splitlines(keepends=True))
+        v, acc = verdict_accused(tmp_path, text)
+        assert v["cause"] == "store_rendezvous" and not acc, (prefix, v)
+
+
 def test_refused_connection_between_ranks_stays_network_setup(tmp_path):
     text = ("torchrun --nnodes=2 --nproc-per-node=2 train.py\n"
             "RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [10.0.0.7]:41234: "

@@ -501,9 +501,12 @@ class StoreReaders:
             self._http_line = lineno
             if m:
                 return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
-        if m and self._http_line and 0 < lineno - self._http_line <= 12 and not _R_RECORD_HEAD.match(text):
+        if (m and self._http_line and 0 < lineno - self._http_line <= 12
+                and not _R_RECORD_HEAD.match(S.strip_prefixes(text))):
             # a piece of that client's error hard-wrapped onto lines of its own ("onnection: [Errno 111] Connection
             # refused'))\")"): no header or exception class of its own starts it, so it is still the client's
+            # (read past a launcher's or collector's prefix on every line, "[default0]:", a clock and level: round
+            # 97's pytorch-123714 under the torchrun-role, py-logging and sglang variants)
             return None
         t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
         if t and (gone := S.R_PEER_GONE.search(t.group(1))):
