@@ -58,7 +58,8 @@ def test_a_late_done_of_one_member_keeps_the_others_stuck(tmp_path):
     # a "done" read from the input's last lines only (past the follow lines) counts; the members with none stay stuck
     text = _enter([0, 1, 2, 3], [0, 1, 2, 3]) + "0 done\n" + "\n" * 9 + "1 done\n"
     v, _ = verdict_accused(tmp_path, text)
-    assert v["cause"] == "transport_stall" and "processes 0, 1 --" in v["summary"] and "while 2, 3 never do" in v["summary"], v
+    assert v["cause"] == "transport_stall", v
+    assert "processes 0, 1 --" in v["summary"] and "while 2, 3 never do" in v["summary"], v
 
 
 def test_per_process_logs_ending_at_the_barrier_stay_a_stall(tmp_path):
