@@ -58,6 +58,11 @@ _SET_DEVICE_NEAR = 12
 # float32's smallest normal number: a nonzero value below it in a received float tensor is an integer's bit pattern
 # (the sender's tensor of another dtype), not a value a peer's float computation sends (parse._recv_print)
 _F32_TINY = 1.1754943508222875e-38
+# float32's smallest subnormal number, the float the integer 1's bit pattern reads as: a small integer's bit pattern
+# is a whole multiple of it ("2.8026e-45" is 2.000 of it), which a value underflow reaches is not (parse._recv_print)
+_F32_SUB = 1.401298464324817e-45
+# the dtype a printed tensor names ("dtype=torch.float64"; torch names none for the default float32)
+_R_TENSOR_DTYPE = re.compile(r"\bdtype\s{0,2}=\s{0,2}torch\.(\w{1,20})")
 # a long line that ends inside a word cut at its hyphen or inside an arrow ("... but store-" / ">get('0') got error"):
 # a terminal wrapped it there, like a line ending in a letter or digit
 _WORD_CUT = re.compile(r"[A-Za-z]->?\s*$")
@@ -912,6 +917,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         no exception line after them -- shows a process that raised, its error cut off (lead rules AB (2), AN (1)):
         kept aside as ``tb_cut``, read only when nothing else explains the lines (verdict.unread._cut_traceback).
         A watchdog rethrow's tail read before any error of its own (``_wd_tail``, lead rule AF (3)) is the same."""
+        if self._groups is not None:
+            self._groups_went_on(tail, lines)
         if self._pmix_lock:
             self._pmix_went_on(tail, lines)
         if self._bind_logs:
@@ -1569,12 +1576,34 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif who not in run["past"] and len(run["past"]) < 64:
             run["past"].append(who)
 
+    def _groups_went_on(self, tail: list[str], lines: int) -> None:
+        """The input's last lines after the job's last run of subgroup prints began (parse._group_print): its "past"
+        prints there that no follow line reached ("1 done" printed more than 8 lines after the last enter print) are
+        that run's; and where any other line of the job's comes after that run's start, the job went on past the
+        barrier (loading, training, a later step): the run is marked ``went_on`` -- its members' prints do not end
+        the input, so a "past" print missing from them is no stall (verdict.transport._subgroup_stall; review 96
+        finding 1)."""
+        run = self._groups.data["runs"][-1]
+        for i, raw in enumerate(tail):
+            if lines - len(tail) + 1 + i <= run["at"]:
+                continue
+            t = _tail_line(raw)
+            if not t.strip() or t.lstrip().startswith("```") or _R_SHELL_PROMPT.match(t):
+                continue
+            if (past := S.R_GROUP_PAST.match(t)) is not None:
+                if (who := int(past.group("id"))) not in run["past"] and len(run["past"]) < 64:
+                    run["past"].append(who)
+            elif S.R_GROUP_ENTER.match(t) is None:
+                run["went_on"] = True
+
     def _recv_print(self, lineno: int, text: str, rp: re.Match) -> None:
         """A job's own print of a tensor it received in a point-to-point exchange (S.R_RECV_PRINT: its label names the
         receive): kept aside as ``recv_print`` -- ``recv_garbage`` where a printed value is one a float32 tensor sent by
         a peer does not hold: nonzero and below float32's smallest normal number (1.18e-38), the bit pattern of a small
-        integer read as a float ("2.8026e-45" is the integer 2), which a receive gets when the sender's tensor has
-        another dtype (verdict.desync._recv_garbage, lead rules BB (2), BR (5); round 96's pytorch-pr110408)."""
+        integer read as a float ("2.8026e-45" is the integer 2: a whole multiple of float32's smallest subnormal), which
+        a receive gets when the sender's tensor has another dtype. Not in a tensor printed with another dtype than
+        float32 (a float64 holds 1e-300), nor a subnormal that is no whole multiple (review 96 finding 3)
+        (verdict.desync._recv_garbage, lead rules BB (2), BR (5); round 96's pytorch-pr110408)."""
         vals = []
         for v in S.R_PRINTED_FLOAT.findall(rp.group("vals"))[:64]:
             try:
@@ -1582,7 +1611,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             except ValueError:
                 continue
         self._recv_prints += 1
-        garbage = [v for v in vals if 0.0 < abs(v) < _F32_TINY][:4]
+        # a float32 tensor's values only (a float64 tensor holds values below float32's range: review 96 finding 3),
+        # and only the bit pattern of a whole number >= 1 (a float32 subnormal that underflow reaches is not one)
+        dt = _R_TENSOR_DTYPE.search(rp.string, rp.end(), rp.end() + 300)  # the print's own dtype, after its values
+        garbage = [] if dt is not None and dt.group(1) not in ("float32", "float") else [
+            v for v in vals if _F32_SUB * 0.99 <= abs(v) < _F32_TINY
+            and abs(abs(v) / _F32_SUB - round(abs(v) / _F32_SUB)) <= 0.01][:4]
         ev = self._context(lineno, text, "recv_garbage" if garbage else "recv_print")
         ev.data.update(label=rp.group("label"), rank=ev.rank, garbage=garbage)
         ev.rank = None  # the print's own label and numbers, not a rank's failure

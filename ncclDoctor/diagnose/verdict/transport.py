@@ -751,12 +751,14 @@ def _group_runs(c: Collected) -> list[dict]:
     (each process's own log), those are one run of the job, read together."""
     evs = c.job_prints.get("group_prints", [])
     if len(evs) > 1 and all(len(e.data["runs"]) == 1 for e in evs):
-        enter, past = {}, []
+        enter, past, went_on = {}, [], set()
         for e in evs:
             enter.update(e.data["runs"][0]["enter"])
             past += e.data["runs"][0]["past"]
-        return [{"enter": enter, "past": past}]
-    return [r for e in evs for r in e.data["runs"]]
+            if e.data["runs"][0].get("went_on"):
+                went_on |= set(e.data["runs"][0]["enter"])  # that file's processes printed more after the barrier
+        return [{"enter": enter, "past": past, "went_on": went_on}]
+    return [{**r, "went_on": set(r["enter"]) if r.get("went_on") else set()} for e in evs for r in e.data["runs"]]
 
 
 def _subgroup_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -770,7 +772,9 @@ def _subgroup_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     transport_stall, nobody named (the numbers are the job's prints, no rank tags: rules AC (1), BV (1)), low. How the
     groups were created (each process calling new_group with its own list, rule D's desync) is not shown, so it goes
     into the fix (rule T). Not where a subgroup's listed member never prints entering it, a process lists a group it
-    is not in, no member is shown past, or every member is."""
+    is not in, no member is shown past, or every member is -- nor where the job printed other lines after the run's
+    start, at the input's end (parse._groups_went_on: the job went on, or a "done" was read from those last lines;
+    review 96 finding 1)."""
     if not c.job_prints.get("group_prints") or not _quiet_otherwise(c):
         return None
     for run in _group_runs(c):
@@ -780,8 +784,8 @@ def _subgroup_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 enter.get(x) != list(g) for g in groups for x in g):
             continue
         stuck = sorted(set(enter) - past)
-        if not stuck or any(not set(g) & past for g in groups):
-            continue
+        if not stuck or any(not set(g) & past for g in groups) or set(stuck) & run["went_on"]:
+            continue  # (went_on: the job printed more after the run's start, past its members' prints: it went on)
         lists = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
         done = sorted(past & set(enter))
         return Verdict(
