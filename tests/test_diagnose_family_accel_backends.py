@@ -52,7 +52,7 @@ def test_ascend_header_with_another_error_is_no_oom(tmp_path):
     text = ("[ERROR] 2025-03-11-09:41:07 (PID:40211, Device:6, RankID:6) ERR02200 DIST call hccl api failed.\n"
             "EI9999: Inner Error!\n")
     v, _ = verdict_accused(tmp_path, text)
-    assert v["cause"] != "gpu_oom", v
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v  # its old reading (review 96 finding 10)
 
 
 def _npu_oom(pid: int, npu: int, repeated: int | None) -> str:
@@ -78,7 +78,7 @@ def test_npu_out_of_memory_words_in_a_config_message_are_no_oom(tmp_path):
     """The near shape: the words in a setting's help text, nothing raised: not gpu_oom."""
     text = "INFO 07-21 14:02:19 config.py:88] tip: lower --gpu-memory-utilization to avoid NPU OOM during warm-up\n"
     v, _ = verdict_accused(tmp_path, text)
-    assert v["cause"] != "gpu_oom", v
+    assert (v["cause"], v["culprits"]) == ("none", []), v  # its old reading (review 96 finding 10)
 
 
 # --- accelerators' collective libraries failing their own checks --------------------------------------------------
@@ -165,7 +165,7 @@ def test_oneccl_condition_naming_its_setting_on_the_next_line_is_config(tmp_path
 def test_oneccl_condition_without_a_setting_is_no_config(tmp_path):
     """The near shape: the same failed condition whose next line is the traceback (no message naming a setting)."""
     v, _ = verdict_accused(tmp_path, _ccl(77123, ""))
-    assert v["cause"] != "config", v
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v  # its old reading (review 96 finding 10)
 
 
 # --- ROCm's device selection shown wrong --------------------------------------------------------------------------

@@ -80,7 +80,7 @@ def test_the_slurm_warning_beside_a_ranks_own_failure_keeps_that_failure(tmp_pat
     """The near shape: the same warning, then a CUDA OOM of its own: the failure shown is read, not the setting."""
     v, _ = verdict_accused(tmp_path, _WARN.format(g=4, t=1) + "torch.OutOfMemoryError: CUDA out of memory. Tried to "
                            "allocate 2.00 GiB (GPU 0; 79.10 GiB total capacity; 77.50 GiB already allocated)\n")
-    assert v["cause"] != "config", v
+    assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v  # the failure (review 96 finding 10)
 
 
 # --- Lightning's device check on one line ----------------------------------------------------------------------------

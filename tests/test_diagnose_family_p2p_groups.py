@@ -123,7 +123,7 @@ def test_another_invalid_destination_logged_keeps_its_old_reading(tmp_path):
     text = ("[Rank 3] 2025-03-01 09:12:44 - ERROR - Error processing request 17400031.55: Invalid destination path: "
             "/srv/out does not exist.\n")
     v, _ = verdict_accused(tmp_path, text)
-    assert v["cause"] != "invalid_usage" and "dst != rank" not in v["fix"], v
+    assert v["cause"] == "config" and "dst != rank" not in v["fix"], v  # its old reading (review 96 finding 10)
 
 
 # --- torch's rank -1 sentinel in every process (lead rule BZ (3)) -----------------------------------------------------

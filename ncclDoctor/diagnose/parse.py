@@ -315,6 +315,17 @@ _CUDA_TB_NEAR = 16  # lines from NCCL's CUDA WARN to the traceback it raised: it
 _R_NEXT_DATA_CODE = re.compile(r"return self\._process_data\(data(?:, ?worker_id)?\)$")
 
 
+def _host_alias(a: str, b: str) -> bool:
+    """Whether two host names may name one machine as the text shows them: the same first label ("node01" and
+    "node01.cluster"), or one name the other's followed by "-", "_" or "." (a node's interconnect alias, "node01-ib",
+    "node01_hsn0", "node01.ib", which clusters often give as MASTER_ADDR; review 96 finding 6)."""
+    a, b = a.lower(), b.lower()
+    if a.split(".")[0] == b.split(".")[0]:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return long_.startswith(short) and long_[len(short):len(short) + 1] in ("-", "_", ".")
+
+
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -1969,14 +1980,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         'MASTER_ADDR': 'gpu-b', 'RANK': '0', 'WORLD_SIZE': '4'}"): where it gives global RANK 0 of a world of 2 or
         more (or of an unknown size) on a host whose name is not the master address's, one quiet env_rank0_host event
         (verdict.world._env_rank0_elsewhere, lead rule AA (1)). None otherwise: another rank, the same host, or an
-        address against a name (the text cannot tell whether they are one host)."""
+        address against a name (the text cannot tell whether they are one host), or one name an alias of the other
+        (review 96 finding 6: "node01" and its interconnect name "node01-ib" / "node01_hsn0" / "node01.ib")."""
         kv = {m.group("key"): m.group("val") for m in S.R_ENV_LINE_KEY.finditer(body)}
         host, master = kv.get("HOSTNAME") or kv.get("HOST"), kv.get("MASTER_ADDR")
         world = kv.get("WORLD_SIZE")
         if kv.get("RANK") != "0" or not host or not master or (world is not None and (not world.isdigit()
                                                                                       or int(world) < 2)):
             return None
-        if S.is_loopback(master) or host.split(".")[0].lower() == master.split(".")[0].lower():
+        if S.is_loopback(master) or _host_alias(host, master):
             return None
         if S.R_IPV4_ADDR.match(master) or S.R_IPV4_ADDR.match(host) or ":" in master or ":" in host:
             return None  # an address against a name, or two addresses: the text cannot tell they are other hosts

@@ -2974,11 +2974,13 @@ R_ARG_NPROC_VAR = re.compile(r"--nproc[_-]per[_-]node[= ]['\"]?\$\{?([A-Za-z_]\w
 # HIP_VISIBLE_DEVICES=1", "export HSA_OVERRIDE_GFX_VERSION=gx906"): ROCR_VISIBLE_DEVICES filters the devices the HSA
 # runtime exposes, and HIP_VISIBLE_DEVICES then indexes the filtered list (renumbered from 0), so a HIP index at or
 # past the number ROCR leaves selects no device; HSA_OVERRIDE_GFX_VERSION takes a version "9.0.6", never a target name
-# (readers.settings._launch_gpus, verdict.cuda._rocm_unseen; lead rules V (1), AU (2))
+# (readers.settings._launch_gpus, verdict.cuda._rocm_unseen; lead rules V (1), AU (2)); a value holding a shell or
+# batch variable or a command substitution ("${GFX_VER}", "$V", "`cmd`", "%V%") is no literal the text can call wrong
+# (review 96 finding 5): the override is read only where its value is written out
 R_ROCM_VISIBLE = re.compile(r"^\s{0,8}(?:export\s{1,4})?(?P<var>ROCR|HIP)_VISIBLE_DEVICES=['\"]?"
                             r"(?P<ids>\d{1,3}(?:,\d{1,3}){0,63})['\"]?\s*(?:[;#]|$)")
 R_GFX_OVERRIDE = re.compile(r"^\s{0,8}(?:export\s{1,4})?HSA_OVERRIDE_GFX_VERSION=['\"]?"
-                            r"(?P<val>[^\s'\";#]{1,40})['\"]?\s*(?:[;#]|$)")
+                            r"(?P<val>[^\s'\";#$`{}%]{1,40})['\"]?\s*(?:[;#]|$)")
 R_GFX_VERSION_OK = re.compile(r"^\d{1,2}\.\d{1,2}\.\d{1,2}$")
 R_VISIBLE_EXPORT = re.compile(r"^\s{0,8}(?:export\s{1,4})?CUDA_VISIBLE_DEVICES=['\"]?(\d{1,3}(?:,\d{1,3}){0,63})['\"]?"
                               r"\s*(?:[;#]|$)")
