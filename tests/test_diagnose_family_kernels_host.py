@@ -176,7 +176,7 @@ def test_overflow_detected_skipping_step_is_benign(tmp_path):
     assert "initial_scale_power" in v["fix"], v
 
 
-def test_a_scale_at_minimum_is_still_the_divergence(tmp_path):
+def test_a_scale_at_minimum_stays_the_ranks_own_failure(tmp_path):
     text = ("[2022-03-01 10:00:05,200] [INFO] [logging.py:60:log_dist] [Rank 0] Overflow detected. Skipping step. "
             "Attempted loss scale: 1, reducing to 1\n"
             "Exception: Current loss scale already at minimum - cannot decrease scale anymore. Exiting run.\n")
