@@ -83,8 +83,9 @@ SNIFF = 8192
 #   errno     the store's "server socket has failed to bind to [::]:520 (errno: 13 - Permission denied)"
 #   Duplicate GPU / same GPU  NCCL's "Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 1000" (<= 2.2x)
 #             and 2.27+'s "Multiple Ranks are using the same GPU", pasted without the WARN/"Last error:" around them
-#   recv( send(  a traceback's dist.recv(tensor, SRC) / dist.send(tensor, DST) source line (the peer a failed
+#   ecv, send(  a traceback's dist.recv(tensor, SRC) / dist.send(tensor, DST) source line (the peer a failed
 #             receive waited for, or a failed send went to)
+#             ("ecv" holds "recv(", "Recv", "irecv_": review 96 finding 2)
 #   collective #, lagging ranks  torch's desync report naming the lagging ranks (TORCH_NCCL_DESYNC_DEBUG=1)
 #   died, exit code  vLLM's "Worker VllmWorkerProcess pid 198 died, exit code: -6" (no other trigger word)
 #   died unexpectedly  vLLM's executors' "Worker proc VllmWorker-1 died unexpectedly, shutting down executor." (its
@@ -229,7 +230,8 @@ SNIFF = 8192
 #             twice at once is two nodes given the same ranks (verdict.world._rank_args, lead rule AA (1))
 #   computed world size  Lightning's "WORLD_SIZE environment variable (2) is not equal to the computed world size
 #             (1)": the launch environment contradicting the job's own world (parse, verdict.world._rank_args, lead
-#             rules V (1), AA (1)); found by "orld size" (below) since session 38, which holds it
+#             rules V (1), AA (1)); found by "orld size" in session 38, put back
+#             by review 96 finding 2
 #   undefined symbol  a shared library lacking a function its caller was built against, said by the dynamic linker
 #             with no other word (torch's assert "Can't find nvml...: libnvidia-ml.so.1: undefined symbol: ...": the
 #             driver older than the build; readers.crash._lib_unloadable, lead rules AF (2), AX (2))
@@ -247,8 +249,9 @@ SNIFF = 8192
 #             kill's head (parse._launcher_exit: host_oom)
 #   /transport/uv/  gloo's libuv transport enforcing a libuv call ("[.../gloo/transport/uv/libuv.h:596] uv_accept:
 #             invalid argument", then its abort): no other word is in that line
-#   received at time=  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
+#   eceived  Abseil's fatal-signal handler (Ray's raylet and workers: "*** SIGBUS received at time=N on cpu
 #             M ***", parse._signal: a crash of that signal, lead rule F for a SIGBUS)
+#             ("eceived" holds "received at time=" and "received by PID": review 96 finding 2)
 #   Horovod has been shut down  Horovod aborting a rank's collective because another rank raised or finished
 #             first (parse._parse, verdict.early_exit._hvd_shut_down: early_exit, lead rule O's shape)
 #   in broadcast_  a traceback frame of Horovod's start-up broadcast (horovod/torch "in broadcast_parameters",
@@ -275,6 +278,7 @@ SNIFF = 8192
 #             ("in all_gather_list", "in all_gather_object"): a desync (parse._mismatch, lead rule D)
 #   received by PID  glog's "*** SIGTERM (@0x...) received by PID N (TID ...) from PID M; stack trace: ***": a stop
 #             signal another process sent (Paddle's workers; parse reads the sender)
+#             (found by "eceived", review 96 finding 2)
 #   create QP  an RDMA engine's own words for a queue pair the host refused (Mooncake's "Failed to create QP: Cannot
 #             allocate memory [12]"; NCCL's own says "Call to ibv_create_qp failed", or on its mlx5 direct-verbs path
 #             "NET/IB: mlx5dv_create_qp failed to create QP: <strerror>"): parse._ib, verdict.transport._verbs_resource
@@ -696,6 +700,7 @@ SNIFF = 8192
 #             no other word: another process's failure relayed to the caller (S.R_RPC_REMOTE_HEAD, parse:
 #             rpc_remote_exc, verdict.desync._pipe_out_of_step, lead rule BR (5); round 87's fairscale-895)
 #   , in _recv / , in recv  a traceback frame of a function receiving a peer's message ("in _recv_result",
+#             (found by "ecv", review 96 finding 2)
 #             "in recv_message"): an exception under it failed on what a peer sent (crash reader: frame_func,
 #             verdict.desync._pipe_out_of_step)
 #   _sync_reduction_works  torch 1.0-1.1 DistributedDataParallel's frame waiting on its gradient buckets' all-reduce
@@ -853,16 +858,21 @@ SNIFF = 8192
 #             barrier: [0, 3]"), which holds no other word: the prints give the collective's world, and the lines after
 #             them (read as follow lines: "0 done") which members got past it (S.R_GROUP_ENTER, S.R_GROUP_PAST,
 #             parse._group_print, verdict.transport._subgroup_stall, lead rules BZ (4), B; round 96's pytorch-130102)
-#   tensor([  a job's own print of a tensor's values ("1:recv_tensor=tensor([2.8026e-45, 0.0000e+00], device=
-#             'cuda:0')"), which may hold no other word: a received tensor holding a float32 value no peer's float
-#             sends (an integer's bit pattern) is a point-to-point exchange whose two sides disagree on the dtype or
-#             size (S.R_RECV_PRINT, parse's recv_print, verdict.desync._recv_garbage, lead rules BB (2), BR (5), D;
-#             round 96's pytorch-pr110408)
-#   orld size  a job's own print of torch's rank and world size after init ("hello from rank -1, world size -1",
-#             "World size: 2, rank 0"), which holds no other word: torch's not-a-member sentinel in every process, and
-#             no process printing a rank of its own (S.R_RANK_SIZE_PRINT, parse's rank_sentinel,
-#             verdict.world._rank_sentinel, lead rule BZ (3); round 96's pytorch-97507). " rank:" reads the
-#             "rank: -1, world_size: -1" form
+#   ecv / eceived / rcv  (above) a job's own print of a received tensor's values ("1:recv_tensor=tensor([2.8026e-45,
+#             0.0000e+00], device='cuda:0')", "rank 1 received: tensor([...])"): a received tensor holding a float32
+#             value no peer's float sends (an integer's bit pattern) is a point-to-point exchange whose two sides
+#             disagree on the dtype or size (S.R_RECV_PRINT, parse's recv_print, verdict.desync._recv_garbage, lead
+#             rules BB (2), BR (5), D; round 96's pytorch-pr110408). Not "tensor([", which every per-step loss or
+#             grad print holds and which sent each such line through the full parser at 10x the cost (review 96
+#             finding 2): the reader needs a label naming a receive, so the receive's word is the trigger
+#   ize -1 / ize: -1 / ize=-1 / ize:-1 / ize = -1  a job's own print of torch's not-a-member sentinel, world size -1
+#             ("hello from rank -1, world size -1", "rank: -1, world_size: -1", "World Size: -1, Rank: -1"), which
+#             holds no other word: the sentinel in every process (S.R_RANK_SIZE_PRINT, parse's rank_sentinel,
+#             verdict.world._rank_sentinel, lead rule BZ (3); round 96's pytorch-97507). Not "orld size", which
+#             every start-up or per-step "world size 8 rank 0" print holds (review 96 finding 2): the reading fires
+#             only on -1, so the words hold the -1, and the "rank: -1, world_size: -1" form at a line's start is
+#             found too (review 96 finding 8). A print of a real rank is counted where its line is read for
+#             another word
 #   NV_ERR_RESET_REQUIRED  the NVIDIA driver's kernel log refusing a call because the GPU needs a reset ("NVRM:
 #             nvAssertOkFailedNoLog: Assertion failed: Reset required [NV_ERR_RESET_REQUIRED] (0x00000062) returned from
 #             status @ kernel_channel.c:2874"), which holds no other word: that GPU is unusable until it is reset, the
@@ -873,7 +883,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
             b"errno", b"NET/Socket", b"forcefully", b"(local_rank:", b"Timed out", b"Duplicate GPU", b"same GPU",
             b"memory pressure", b"low on memory", b"died, exit code", b"died unexpectedly", b"collective #",
-            b"lagging ranks", b"recv(", b"send(", b"pair closure",
+            b"lagging ranks", b"ecv", b"send(", b"pair closure",
             b" Pid ", b"algbw", b"Avg bus", b"  float  ", b"  half  ", b"  bfloat16  ", b"  double  ",
             b"  int32  ", b"  int8  ", b"  uint8  ", b"  int64  ", b"resolve", b"perform barrier", b"No device id",
             b"distributed_c10d.py:", b"checkpoint shards", b"Killing global rank", b"mpirun detected",
@@ -898,9 +908,9 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"infiniband ", b"FI_PROVIDER", b"DeepEP", b"Message truncated", b"HW Exception", b"access fault",
             b"), PID: ", b"expandable_segments not supported", b"same CUDA device", b"distributed mode",
             b"--standalone", b"MASTER_ADDR", b"readonly variable", b"nThread",
-            b'c10d.py", line', b"op.preamble.", b"received at time=",
+            b'c10d.py", line', b"op.preamble.", b"eceived",
             b"ray-oom-prevention", b"Horovod has been shut down", b"in broadcast_", b"common/basics.py", b"Added key:",
-            b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"received by PID",
+            b"broadcast block", b"in backward", b"Traceback (most recent", b"GLOBAL_RANK: ", b"rcv",
             b"reply file to",
             b"NcclCommunicator", b"retry count", b"npickl", b"_object", b"all_gather_list", b"rdzv-backend",
             b"undefined symbol",
@@ -951,7 +961,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"failed with OOM", b"169.254.", b"[rank=", b"distributed_worker",
             b"only has", b"sshd: ", b"% self.config.", b"cuda_visible_devices=", b".grad.",
             b"operate in serial mode", b"is a stub library", b"_PER_NODE=", b"GPUS=", b"libgomp: Invalid",
-            b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(", b", in _recv", b", in recv",
+            b"ProcessGroupGloo(", b"Wait timeout for key", b"On WorkerInfo(",
             b"_sync_reduction_works", b"No quorum", b"$'\\r'", b"Skipping step",
             b"serialization.py", b"raised from doWait", b"main_process_first", b"hread 0x", b"gdb) ",
             b"till in queue", b"till waiting", b"torchrun: ", b"deepspeed: ", b"deepspeed --", b"has failed.",
@@ -963,7 +973,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"out of memory. Tried to allocate", b"expected, but not set", b"slurm tasks", b"hit config.",
             b"The condition [", b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=",
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
-            b"tensor([", b"orld size", b"NV_ERR_RESET_REQUIRED")
+            b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
+            b"computed world size", b"NV_ERR_RESET_REQUIRED")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)

@@ -2327,7 +2327,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._group_print(lineno, text, body)
         if "tensor([" in body and self._recv_prints < 32 and (rp := S.R_RECV_PRINT.search(body)):
             self._recv_print(lineno, text, rp)
-        if ("orld size" in body or "orld_size" in body) and "ank" in body and (
+        if "ize" in body and "ank" in body and (
                 rs := S.R_RANK_SIZE_PRINT.search(body)):
             self._rank_print(lineno, text, rs)
         if "rng_state" in body and not self._rng_sync_seen and len(self.aside) < 8 and S.R_RNG_SYNC_FRAME.search(body):

@@ -111,3 +111,21 @@ def exception_frame_texts(c: Collected) -> list[str]:
         out += [str(d.get(k) or "") for k in ("frame_file", "caller_file", "message")]
         out += [str(f[0]) for f in d.get("tail_frames") or ()]
     return out
+
+
+# Kinds that say the job's own run failed: a reader of a setting or a print "with nothing else failing" stands down
+# beside any of them (world's _env_rank_twice, and quiet() below).
+_OWN_RUN_FAILED = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
+                   "dataloader")
+
+
+def quiet(c: Collected) -> bool:
+    """Nothing in the lines fails and the job did not finish: no exception or unread failure line, no launcher record
+    of a failed process, no timeout, NCCL error or warning, no failure kind of the job's own run (_OWN_RUN_FAILED), and
+    no sign the run completed (noise.finished). The one guard of the readers that read a setting or a job's own prints
+    as the failure when nothing else is (transport's _subgroup_stall, desync's _recv_garbage, world's _rank_sentinel,
+    _env_rank0_elsewhere and _slurm_tasks_gpus): they agree on what "nothing failing" means (review 96 finding 7)."""
+    from ncclDoctor.diagnose.verdict.noise import finished  # noise imports this module
+    return not (c.exceptions or c.unread or c.child_failures or c.worker_failures or c.samples.get("nccl_error")
+                or any(c.kinds.get(k) for k in _OWN_RUN_FAILED + ("nccl_warn", "store_timeout", "tb_cut"))
+                or finished(c))

@@ -16,8 +16,7 @@ from ncclDoctor.diagnose.signatures import (
     Event,
 )
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named
-from ncclDoctor.diagnose.verdict.transport import _quiet_otherwise
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, quiet
 
 
 def _desync(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -650,7 +649,7 @@ def _recv_garbage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     give no majority, so nobody is named and nobody is innocent (the prints' numbers are the job's). Not for received
     values a float can hold (zeros, ordinary numbers), nor such a value in a print that names no receive."""
     bad = c.samples.get("recv_garbage")
-    if not bad or not _quiet_otherwise(c):
+    if not bad or not quiet(c):
         return None
     e = bad[0]
     v = e.data["garbage"][0]

@@ -11,7 +11,7 @@ import re
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import TP_IBV_VERBS
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, quiet
 
 # ibv_wc_status (rdma-core verbs.h) values NCCL prints as "status=N" / "error N".
 IB_STATUS = {
@@ -738,14 +738,6 @@ def _plugin_words(c: Collected) -> str:
             "fabric provider (libfabric's FI_* settings, FI_LOG_LEVEL=warn) from the GPUs and the job.")
 
 
-def _quiet_otherwise(c: Collected) -> bool:
-    """Nothing in the lines fails besides a job's own prints: no exception or failure line, no launcher record of a
-    failed process, no timeout or NCCL error (the readers of the job's prints: _subgroup_stall, desync's
-    _recv_garbage, world's _rank_sentinel)."""
-    return not (c.exceptions or c.unread or c.child_failures or c.worker_failures or any(
-        c.kinds.get(k) for k in ("watchdog_timeout", "nccl_error", "nccl_warn", "store_timeout", "tb_cut")))
-
-
 def _group_runs(c: Collected) -> list[dict]:
     """The runs of the job's subgroup prints (parse._group_print): each file's runs; where every file holds one run
     (each process's own log), those are one run of the job, read together."""
@@ -775,7 +767,7 @@ def _subgroup_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     is not in, no member is shown past, or every member is -- nor where the job printed other lines after the run's
     start, at the input's end (parse._groups_went_on: the job went on, or a "done" was read from those last lines;
     review 96 finding 1)."""
-    if not c.job_prints.get("group_prints") or not _quiet_otherwise(c):
+    if not c.job_prints.get("group_prints") or not quiet(c):
         return None
     for run in _group_runs(c):
         enter, past = run["enter"], set(run["past"])

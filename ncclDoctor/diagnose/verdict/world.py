@@ -9,9 +9,8 @@ import re
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
 from ncclDoctor.diagnose.signatures import is_loopback
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict
+from ncclDoctor.diagnose.verdict.base import _OWN_RUN_FAILED, Verdict, quiet
 from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
-from ncclDoctor.diagnose.verdict.transport import _quiet_otherwise
 from ncclDoctor.findings import Finding, Severity
 
 
@@ -232,8 +231,6 @@ def _ranks_taken_twice(c: Collected) -> Verdict | None:
 
 
 # what a rank's own run failing leaves: two processes started as one rank are not what stopped such a job
-_OWN_RUN_FAILED = ("watchdog_timeout", "nccl_error", "cuda_error", "cuda_oom", "ib_completion", "heartbeat", "crash",
-                   "dataloader")
 
 
 def _env_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -350,9 +347,7 @@ def _env_rank0_elsewhere(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     config, no rank. Not read so: another rank on another host, rank 0 on the master's host, an address against a
     host name, or any failure shown (its family reads it)."""
     evs = c.samples.get("env_rank0_host", [])
-    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
-        return None
-    if any(c.kinds.get(k) for k in _OWN_RUN_FAILED) or c.samples.get("nccl_error"):
+    if not evs or not quiet(c):
         return None
     e = evs[0]
     host, master = e.data["host"], e.data["master"]
@@ -379,9 +374,7 @@ def _slurm_tasks_gpus(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     setting every task shares -- config, no rank, low (a warning: the framework starts the other processes itself).
     Not read so: the same numbers, or any failure shown (its family reads it)."""
     evs = c.samples.get("slurm_gpus_tasks", [])
-    if not evs or c.exceptions or c.child_failures or c.worker_failures or finished(c):
-        return None
-    if any(c.kinds.get(k) for k in _OWN_RUN_FAILED) or c.samples.get("nccl_error"):
+    if not evs or not quiet(c):
         return None
     e = evs[0]
     gpus, tasks = e.data["gpus"], e.data["tasks"]
@@ -959,12 +952,15 @@ def _rank_sentinel(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     build), read like rule S's wrong values with nothing failing: cause unknown, nobody named (every process alike:
     rules J, BG (1), BJ (2)), nobody innocent. config needs a setting shown wrong (rule Q's shared setting refused or
     missing: 'doesn't have MPI built in'), not only a wrong value. Not where another process prints a real rank (a
-    process outside a sub-group gets -1 too), nor beside an exception or a failure, whose readings come first."""
+    process outside a sub-group gets -1 too), nor beside an exception or a failure, whose readings come first; nor on
+    one print alone, or in a run that finished (review 96 finding 4: a script run without a launcher prints its own
+    -1 for "not distributed" once, and goes on to train)."""
     evs = c.job_prints.get("rank_sentinel", [])
-    if not evs or any(e.data["other"] for e in evs) or not any(e.data["sentinel"] for e in evs) \
-            or not _quiet_otherwise(c):
-        return None
     n = sum(e.data["sentinel"] for e in evs)
+    # two prints at least (every process of a group: one print is a script run alone, whose own code prints -1 for
+    # "no torch.distributed"), and a job that did not finish (review 96 finding 4)
+    if not evs or any(e.data["other"] for e in evs) or n < 2 or not quiet(c):
+        return None
     mpi = any(re.search(r"(?i)\bmpi\b", e.text) for e in evs)
     return Verdict(
         "unknown",
