@@ -1231,10 +1231,14 @@ def _automata():
     trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
     (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
     options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton); 387 (session 37, rounds 96-97's fixes: the
-    env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning, Dynamo's recompile-limit warning,
-    HCL's failed condition, ROCm's device-selection and gfx-override exports, torchrun's OMP_NUM_THREADS banner):
-    seven automata, six of 64 and a seventh of 3."""
+    a seventh would hold two; words beyond 384 make a seventh automaton); 394 (session 37, rounds 96-97's fixes and the
+    review of them: the env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning, Dynamo's
+    recompile-limit warning, HCL's failed condition, ROCm's device-selection and gfx-override exports, torchrun's
+    OMP_NUM_THREADS banner, the FSDP state-dict-type warning, DeepSpeed's async checkpoint frames, a job's subgroup
+    barrier prints, the driver's reset-required status, torch's rank -1 sentinel in five spellings; "ecv", "eceived"
+    and "rcv" in place of five longer receive words; "tensor([" and "orld size" tried and dropped: they route every
+    tensor or world-size print into the parser, ten times slower on such logs): seven automata, six of 64 and a
+    seventh of 10 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
