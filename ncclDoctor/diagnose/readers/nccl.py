@@ -435,18 +435,9 @@ class NcclReaders:
             found["interfaces"] = S.R_IFACE.findall(ifs.group(1))[:8]
             if ifs.group(0).startswith("Bootstrap"):  # its bootstrap uses the first it lists, the others not at all
                 found["bootstrap_ifaces"] = True
-        u = S.R_NET_USING.search(text)
-        if u:
-            found["network"] = u.group(1) or u.group(3)
-            if u.group(2):
-                found["using"] = u.group(2).strip()[:200]
-        if S.R_NO_IB.search(text):
-            found["no_ib"] = True
+        found.update(_net_facts(text))
         if "GPU Direct RDMA Disabled" in text and S.R_GDR_OFF.search(text):
             found["gdr_off"] = True
-        e = S.R_SET_BY_ENV.search(text) or S.R_NCCL_SET_TO.search(text)
-        if e:
-            found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
         if nr:
             found["nranks"] = int(nr.group(2))
             found["comm_rank"] = int(nr.group(1))
@@ -475,17 +466,7 @@ class NcclReaders:
         transport facts it states -- IB finding no device, the network NCCL uses, a setting NCCL reports -- read as
         from a prefixed line (lead rules K, Z); with no process named, the line ties to no host or rank of NCCL's own.
         Anything else on it is read as before (its return-code trail)."""
-        found = {}
-        u = S.R_NET_USING.search(text)
-        if u:
-            found["network"] = u.group(1) or u.group(3)
-            if u.group(2):
-                found["using"] = u.group(2).strip()[:200]
-        if S.R_NO_IB.search(text):
-            found["no_ib"] = True
-        e = S.R_SET_BY_ENV.search(text) or S.R_NCCL_SET_TO.search(text)
-        if e:
-            found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
+        found = _net_facts(text)
         if not found:
             return self._retcode(lineno, text)
         ev = self._context(lineno, text, "transport")
@@ -670,6 +651,23 @@ class NcclReaders:
             ev.data["done"] = bool(S.R_LOADING_DONE.search(text, bar.end()))
             return ev
         return None
+
+
+def _net_facts(text: str) -> dict:
+    """What an NCCL INFO line states of the network, prefixed or bare: the network NCCL uses (and its "Using"
+    detail), IB finding no device, a setting NCCL reports (set by the environment, or its own "X set to Y")."""
+    found = {}
+    u = S.R_NET_USING.search(text)
+    if u:
+        found["network"] = u.group(1) or u.group(3)
+        if u.group(2):
+            found["using"] = u.group(2).strip()[:200]
+    if S.R_NO_IB.search(text):
+        found["no_ib"] = True
+    e = S.R_SET_BY_ENV.search(text) or S.R_NCCL_SET_TO.search(text)
+    if e:
+        found["setting"] = (e.group(1), e.group(2).rstrip(".,"))
+    return found
 
 
 def _own_prefix(text: str, at: int, first):
