@@ -99,6 +99,11 @@ def _pid_holder(text: str, alloc: float | None, procs: list[tuple[int, float]]) 
     return held if own <= held and used - held < own else None
 
 
+# Ascend's header of a collective's failure (HCCL through torch_npu: "ERR02200 DIST call hccl api failed")
+_R_ASCEND_DIST = re.compile(r"\bERR02\d{3}\b|\bhccl api failed")
+# a line of CANN's own error block under its header: an error code line ("EL0004: ...") or one indented under it
+_R_CANN_BLOCK = re.compile(r"(?:E[A-Z]\d{4}:|\s)")
+
 class CrashReaders:
     def _cuda_error(self, lineno: int, text: str) -> Event | None:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
@@ -182,6 +187,9 @@ class CrashReaders:
         hd = S.R_ASCEND_HEAD.search(text) if "RankID:" in text else None
         if hd:  # Ascend's error header: the rank of the error codes it prints on the next lines
             self._ascend_head = (lineno, int(hd.group("rank")))
+            # a collective's failure (ERR02xxx DIST, "call hccl api failed"): usually a victim's, never the owner of
+            # an allocation error printed after it (review 96 second review, findings 1-2)
+            self._ascend_dist = bool(_R_ASCEND_DIST.search(text))
         hi = self._accel_ccl_internal(lineno, text)
         if hi is not None:
             return hi
@@ -1460,7 +1468,10 @@ class CrashReaders:
             return None
         ev = self._context(lineno, text, "cuda_oom")
         at, rank = self._ascend_head
-        if ev.rank is None and 0 < lineno - at <= 8 and rank >= 0:  # CANN's allocation error under Ascend's header
+        if (ev.rank is None and 0 < lineno - at <= 8 and rank >= 0 and not self._ascend_dist
+                and _R_CANN_BLOCK.match(S.strip_prefixes(text))):
+            # CANN's allocation error under Ascend's header, inside that header's own block (an "EL0004:" code line or
+            # a line indented under it), never a Python exception line printed after it (review 96 second review)
             ev.rank = rank  # ("(PID:N, Device:D, RankID:R) ERR00100 ..." then "EL0004: ... Failed to allocate memory.")
             ev.data["rank_from"] = "the Ascend error header above"
         t = S.R_OOM_TRIED.search(text)

@@ -462,7 +462,16 @@ def _sole_traceback_rank(c: Collected) -> int | None:
         return None
     if (r in c.ranks and waiting(c.ranks[r])) or any(size <= r for size, _ in c.world):
         return None
+    if any(_R_COLL_CALL.search(f"{e.data.get('func') or ''} {e.data.get('code') or ''}") for e in tbs):
+        return None  # its traceback is cut inside a collective or its wait: the rank shown waiting, a victim's shape
     return r
+
+
+# a traceback's last frame or code line inside torch.distributed's collectives or their waits ("in barrier" /
+# "work.wait()", "dist.all_reduce(t)"): the process was waiting on its peers (review 96 second review, finding 3)
+_R_COLL_CALL = re.compile(r"\b(?:barrier|monitored_barrier|all_reduce|all_gather\w*|reduce_scatter\w*|broadcast\w*|"
+                          r"all_to_all\w*|gather\w*|scatter\w*|reduce|send|recv|isend|irecv|batch_isend_irecv|wait)\b|"
+                          r"\bdist\.\w+\(|\bwork\.wait\(")
 
 
 def _tb_agrees(c: Collected) -> str:
