@@ -159,6 +159,15 @@ def failure_record(n: int | None, rank: int, local_rank: int, exitcode: int, pid
             + "  error_file: <N/A>\n" + (f"  traceback : {traceback}\n" if traceback is not None else ""))
 
 
+def child_failed(entries: str, script: str = "train.py", space: bool = False, end: bool = False) -> str:
+    """torchrun's ChildFailedError record around ENTRIES (failure_record's text) as its root cause, no other failures:
+    SPACE keeps the blank torch prints after "ChildFailedError:", END the closing rule."""
+    rule = "-" * 60 + "\n"
+    return (f"torch.distributed.elastic.multiprocessing.errors.ChildFailedError:{' ' if space else ''}\n"
+            + "=" * 60 + f"\n{script} FAILED\n" + rule + "Failures:\n  <NO_OTHER_FAILURES>\n" + rule
+            + "Root Cause (first observed failure):\n" + entries + ("=" * 60 + "\n" if end else ""))
+
+
 def nccl_info(host: str, pid: int, dev: int, text: str, tid: int | None = None) -> str:
     """An NCCL_DEBUG=INFO line: "HOST:PID:TID [DEV] NCCL INFO TEXT" (TID defaults to PID: the main thread)."""
     return f"{host}:{pid}:{pid if tid is None else tid} [{dev}] NCCL INFO {text}\n"

@@ -17,7 +17,7 @@
 """
 from __future__ import annotations
 
-from tests.conftest import diagnose_text, failure_record, watchdog_line
+from tests.conftest import child_failed, diagnose_text, failure_record, watchdog_line
 from tests.conftest import verdict_accused as _verdict
 
 _ZERO_MSG = ("The checkpoint being loaded used a DP world size of {saved} but the current world size is {now}. "
@@ -67,16 +67,7 @@ def test_other_zero_exception_under_one_rank_tag_keeps_that_rank(tmp_path):
 
 # --- torchrun's record of one worker's exit code 1 -----------------------------------------------------------------
 def _child_failed(rank: int, local: int) -> str:
-    return ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
-            "============================================================\n"
-            "train.py FAILED\n"
-            "------------------------------------------------------------\n"
-            "Failures:\n"
-            "  <NO_OTHER_FAILURES>\n"
-            "------------------------------------------------------------\n"
-            "Root Cause (first observed failure):\n"
-            + failure_record(0, rank, local, 1, 41234, host="gpu-node-7")
-            + "============================================================\n")
+    return child_failed(failure_record(0, rank, local, 1, 41234, host="gpu-node-7"), space=True, end=True)
 
 
 def test_torchrun_record_exit1_names_the_exception_above_the_childfailederror(tmp_path):

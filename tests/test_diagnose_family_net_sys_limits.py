@@ -17,7 +17,7 @@ its lines, and a near shape that keeps its old reading.
 """
 from __future__ import annotations
 
-from tests.conftest import failure_record, nccl_info
+from tests.conftest import child_failed, failure_record, nccl_info
 from tests.conftest import verdict_accused as _verdict
 
 
@@ -119,11 +119,6 @@ def test_too_many_open_files_under_loader_sharing_frames_stays_dataloader_shm(tm
 
 def test_too_many_open_files_with_a_launcher_record_keeps_its_rank_and_gains_the_fix(tmp_path):
     """torchrun's record naming the rank that raised it keeps that rank (rule A), the remedy goes before its fix."""
-    text = ("OSError: [Errno 24] Too many open files\n"
-            "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
-            "============================================================\ntrain.py FAILED\n"
-            "------------------------------------------------------------\nFailures:\n  <NO_OTHER_FAILURES>\n"
-            "------------------------------------------------------------\nRoot Cause (first observed failure):\n"
-            + failure_record(0, 3, 3, 1, 7311))
+    text = "OSError: [Errno 24] Too many open files\n" + child_failed(failure_record(0, 3, 3, 1, 7311))
     v, acc = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("unknown", [3]) and "ulimit -n" in v["fix"], v
