@@ -20,6 +20,9 @@ from ncclDoctor.diagnose.signatures import Event
 # what starts a record of its own: a logger's level word ("WARNING:", "ERROR "), an exception's class
 # (a launcher's "[rankN]: " prefix on every line is none), a bracketed tag ("[../third_party/gloo/...]", "[E ...]")
 _R_RECORD_HEAD = re.compile(r"\s*(?:[A-Z]{4,8}[:\s]|\[(?![Rr]ank ?\d{1,7}\]:)|[\w.]{0,80}(?:Error|Exception)\b)")
+# a line from torch.distributed's own transports (gloo's pair.cc, c10d's socket.cpp, NCCL) or a C++ what(): not an
+# HTTP client's wrapped error text
+_R_DIST_SOURCE = re.compile(r"gloo|pair\.cc|socket\.cpp|c10d|NCCL|what\(\):")
 
 class StoreReaders:
     def _gloo(self, lineno: int, text: str) -> Event | None:
@@ -502,11 +505,13 @@ class StoreReaders:
             if m:
                 return None  # an HTTP client's (a download's), read as the exception it ends a traceback with
         if (m and self._http_line and 0 < lineno - self._http_line <= 12
-                and not _R_RECORD_HEAD.match(S.strip_prefixes(text))):
+                and not _R_RECORD_HEAD.match(S.strip_prefixes(text)) and not _R_DIST_SOURCE.search(text)):
             # a piece of that client's error hard-wrapped onto lines of its own ("onnection: [Errno 111] Connection
             # refused'))\")"): no header or exception class of its own starts it, so it is still the client's
             # (read past a launcher's or collector's prefix on every line, "[default0]:", a clock and level: round
-            # 97's pytorch-123714 under the torchrun-role, py-logging and sglang variants)
+            # 97's pytorch-123714 under the torchrun-role, py-logging and sglang variants); never a line naming
+            # gloo's, c10d's or NCCL's own source or a C++ what(): those are the ranks' own connection, whatever a
+            # download printed just before (second review of session 37, finding 5)
             return None
         t = S.R_TF_COLL_ABORT.search(text) if "aborted by" in text else None
         if t and (gone := S.R_PEER_GONE.search(t.group(1))):

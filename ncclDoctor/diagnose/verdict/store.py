@@ -286,6 +286,10 @@ _EXIT_BARRIER = (" A wait of exactly 300000 ms in torchrun's own agent (no rank 
 
 def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("store_timeout", [])
+    if evs and c.kinds.get("watchdog_timeout"):
+        # collectives ran (a watchdog timed one out): the rendezvous had finished, so an etcd client's error is not
+        # why the job failed -- another etcd client on the host printed it (second review of session 37, finding 6)
+        evs = [e for e in evs if not e.data.get("etcd")]
     if not evs:
         return None
     coord = [e for e in evs if e.data.get("coord_barrier")]
@@ -547,7 +551,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "too short for the store based barrier: raise init_process_group(timeout=...) (ddp_timeout in HF "
             "Trainer), or preprocess before the launch." + _server_waited(evs, joined),
             "high", [], _samples(c, "store_timeout"))
-    if any(e.data.get("waited_input") for e in evs) and not any(e.data.get("joined") for e in evs):
+    if any(e.data.get("waited_input") for e in evs) and not any((e.data.get("joined") or (0,))[0] > 0 for e in evs):
         waiting = sorted({e.rank for e in evs if e.rank is not None})
         return Verdict(
             "store_rendezvous",
