@@ -2345,7 +2345,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self.path if S.R_SHAPE_PRINT_STEP.search(body, 0, shape.start("label") + 1) else None)
             ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""), src)
             self.aside.append(ev)
-        if "torch.Size([" in body and "ank" in body and (rsp := S.R_RANK_SHAPE_PRINT.search(body)):
+        if "torch.Size([" in body and "ank" in text and (rsp := S.R_RANK_SHAPE_PRINT.search(body) or (
+                S.R_RANK_SHAPE_PRINT.search(text) if "ank" not in body else None)):
+            # the job's own rank in its words, else a launcher's "[rank5]: " tag that strip_prefixes took off
             self._rank_shape_print(lineno, text, rsp)
         if "barrier" in body or (self._groups is not None and len(body) < 200):
             self._group_print(lineno, text, body)
