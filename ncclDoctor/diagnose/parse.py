@@ -657,6 +657,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._groups: Event | None = None  # a job's subgroup prints at a barrier, by run (_group_print), one per file
         self._recv_prints = 0  # a job's own prints of a tensor it received (S.R_RECV_PRINT), at most 32
         self._ranks_printed: Event | None = None  # a job's prints of torch's rank and world size (_rank_print)
+        self._rank_shapes: Event | None = None  # a job's shape prints naming their rank (_rank_shape_print)
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
@@ -1648,6 +1649,26 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.aside.append(ev)
         self._ranks_printed.data["sentinel" if rank == -1 and size == -1 else "other"] += 1
 
+    def _rank_shape_print(self, lineno: int, text: str, m: re.Match) -> None:
+        """A job's own print of a tensor's shape naming the rank that prints it and the collective it hands the tensor
+        to (S.R_RANK_SHAPE_PRINT): kept in one ``rank_shapes`` event per file, by label (its words, lower case), the
+        sizes each named rank printed in order (verdict.desync._rank_shapes; lead rules D, BV (1); round 98's
+        nccl-1417). The printed rank is the job's own word, so the event names no rank itself."""
+        if self._rank_shapes is None:
+            if len(self.aside) >= 256:
+                return
+            self._rank_shapes = ev = self._context(lineno, text, "rank_shapes")
+            ev.rank = None  # the prints' own numbers, not a rank's failure
+            ev.data["prints"] = {}
+            self.aside.append(ev)
+        prints = self._rank_shapes.data["prints"]
+        label = " ".join(m.group("label").lower().split())
+        if label not in prints and len(prints) >= 16:
+            return
+        sizes = prints.setdefault(label, {}).setdefault(int(m.group("rank")), [])
+        if len(sizes) < 32 and len(prints[label]) <= 256:
+            sizes.append(m.group("size").replace(" ", ""))
+
     def _context(self, lineno: int, text: str, kind: str) -> Event:
         ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
         # "[rank9]:[PG ID 5 ... Rank 1]": the launcher's prefix is the global rank, the tag's "Rank 1"
@@ -2324,6 +2345,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    self.path if S.R_SHAPE_PRINT_STEP.search(body, 0, shape.start("label") + 1) else None)
             ev.data["shape"] = (shape.group("label"), shape.group("size").replace(" ", ""), src)
             self.aside.append(ev)
+        if "torch.Size([" in body and "ank" in text and (rsp := S.R_RANK_SHAPE_PRINT.search(body) or (
+                S.R_RANK_SHAPE_PRINT.search(text) if "ank" not in body else None)):
+            # the job's own rank in its words, else a launcher's "[rank5]: " tag that strip_prefixes took off
+            self._rank_shape_print(lineno, text, rsp)
         if "barrier" in body or (self._groups is not None and len(body) < 200):
             self._group_print(lineno, text, body)
         if "tensor([" in body and self._recv_prints < 32 and (rp := S.R_RECV_PRINT.search(body)):

@@ -2481,6 +2481,14 @@ R_COLL_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w .\-/]{0,80}?)\s{0,4}:\s{0,4}t
 # (lead rule BV (1)); label: the name before "shape"/"size", size: the shape
 R_SHAPE_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w.]{0,60}?)[ _.](?:shape|size\(\))\s{0,2}[:=]?\s{0,4}"
                            r"torch\.Size\(\[(?P<size>[\d, ]{1,80})\]\)")
+# A job's own print of a tensor's shape that names the rank printing it and the collective it is about to hand the
+# tensor to ("Rank 7 tensor before allreduce: torch.Size([32768000]) 1.0", "[rank3]: x before all_gather:
+# torch.Size([4, 512])"): read per rank by verdict.desync._rank_shapes (lead rules D, AH (1), BV (1); round 98's
+# nccl-1417). rank: the rank the print names, label: its words between that rank and the shape (not another rank's
+# name: a launcher's "[rank0]: " before the job's own "Rank 7 ..." leaves the job's rank), size: the shape
+R_RANK_SHAPE_PRINT = re.compile(r"(?i)\brank\s{0,2}[:=#]?\s{0,2}(?P<rank>\d{1,5})\b\]?[:,]?\s{1,4}"
+                                r"(?P<label>(?!rank\s{0,2}[:=#]?\s{0,2}\d)[a-z_][\w .\-/]{0,80}?)\s{0,2}[:=]?\s{0,4}"
+                                r"torch\.Size\(\[(?P<size>[\d, ]{1,80})\]\)")
 # a step / iteration / epoch counter before a printed shape's label ("step 3 gathered_logits shape: ..."): the
 # prints are one process's history over steps, not one print per process (verdict.desync._gathered_shapes)
 R_SHAPE_PRINT_STEP = re.compile(r"\b(?:step|iter|iteration|epoch|batch|it)\s{0,3}[:=#]?\s{0,3}\d")

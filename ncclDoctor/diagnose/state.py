@@ -35,9 +35,10 @@ QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_ne
                "rank_announce", "tb_cut", "tb_open", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
                "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
                "step_took", "rpc_remote_exc", "env_rank0_host", "slurm_gpus_tasks", "group_prints", "recv_print",
-               "recv_garbage", "rank_sentinel")
-# a job's own prints kept one event per file, each file's (Collected.job_prints; parse._group_print, _rank_print)
-JOB_PRINTS = ("group_prints", "rank_sentinel")
+               "recv_garbage", "rank_sentinel", "rank_shapes")
+# a job's own prints kept one event per file, each file's (Collected.job_prints; parse._group_print, _rank_print,
+# _rank_shape_print)
+JOB_PRINTS = ("group_prints", "rank_sentinel", "rank_shapes")
 # an IP-over-InfiniBand interface (ib0, ib1, ib4): the host has an InfiniBand HCA
 _IPOIB = re.compile(r"ib\d+$")
 TESTS_WORLD = "nccl-tests' device list (highest rank + 1)"
@@ -136,7 +137,8 @@ class Collected:
     # a job's own prints of a tensor's shape, by label ("gathered_logits" -> ["4,906,32020", ...]; 16 labels of 32
     # prints, in the order read): verdict.desync._gathered_shapes
     shape_prints: dict[str, list[tuple[str, tuple]]] = field(default_factory=dict)  # label -> (size, (tag, file))
-    # a job's own prints read per file (JOB_PRINTS: its subgroup prints at a barrier, its rank / world size prints),
+    # a job's own prints read per file (JOB_PRINTS: its subgroup prints at a barrier, its rank / world size prints, its
+    # shape prints naming their rank),
     # by kind, one event per file (first 64 files): every process's own log counts, not a sample of five
     job_prints: dict[str, list[Event]] = field(default_factory=dict)
     # lines that announce a failure in words no family reads (generic.py, first 16): read only when nothing else

@@ -432,6 +432,60 @@ def _print_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return None
 
 
+def _rank_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule D's majority read through the job's own prints (rules AH (1), BV (1); round 98's nccl-1417): each
+    process printing, under the rank it names, the shape of the tensor it hands to a collective whose tensors must
+    have one size on every rank ("Rank 7 tensor before allreduce: torch.Size([32768000])"), and at the same call (the
+    n-th print of that label on each rank) two or more ranks with different sizes, nothing failing beside them (the
+    job hung, or its results are wrong): the ranks issued one collective with different sizes -- a desync in the
+    size. Here each print ties its size to its rank itself, which rule BV (1) asks of a timeout line: exactly one
+    rank's size against a size two or more ranks agree on names that rank, the agreeing ranks innocent; otherwise
+    nobody is named and nobody is innocent. Not for prints of one size, of what came back (a label "after" the
+    collective, its output: the sizes of its results), of an object or all-to-all collective (any size is allowed),
+    nor beside any failure (base.quiet), whose families read first."""
+    evs = c.job_prints.get("rank_shapes")
+    if not evs or not quiet(c):
+        return None
+    seen: dict[str, dict[int, list[str]]] = {}
+    for e in evs:  # one event per file, in the order read: a rank's prints in several files follow on
+        for label, by in e.data["prints"].items():
+            if not _R_SIZED_COLL.search(label) or _R_NOT_INPUT.search(label):
+                continue
+            for r, sizes in by.items():
+                seen.setdefault(label, {}).setdefault(r, []).extend(sizes)
+    for label, by in seen.items():
+        if len(by) < 2:
+            continue
+        for i in range(min(len(v) for v in by.values())):
+            sizes = {r: v[i] for r, v in sorted(by.items())}
+            counts = Counter(sizes.values())
+            if len(counts) < 2:
+                continue
+            odd = [sz for sz, n in counts.items() if n == 1]
+            named = len(counts) == 2 and len(odd) == 1 and max(counts.values()) >= 2
+            culprits = [r for r, sz in sizes.items() if named and sz == odd[0]]
+            groups = "; ".join(f"{_named(sorted(r for r, x in sizes.items() if x == sz))} [{sz}]" for sz in counts)
+            return Verdict(
+                "desync",
+                f"the job's own prints, each naming its rank, show the ranks handing tensors of different sizes to "
+                f"the same collective ('{label}': {groups}), with nothing failing beside them: all_reduce (and "
+                "all_gather, broadcast, reduce_scatter) needs the same tensor size on every rank, and NCCL does not "
+                "check sizes across ranks -- mismatched counts hang or give wrong results"
+                + (f"; {_named(culprits)}'s size is the one against the others, which agree: it took the "
+                   "rank-conditional size, the agreeing ranks are victims" if named else
+                   "; no single size stands against the others that agree, so nobody is named"),
+                "Make the collective's arguments identical on all ranks: pass the same tensor size to all_reduce on "
+                "every rank (same tensor shape/numel on every rank for all_reduce, all_gather, broadcast, "
+                "reduce_scatter)"
+                + (f" -- remove the rank-conditional tensor size on {_named(culprits)}" if named else "")
+                + "; where the sizes come from the data, exchange sizes first (all_gather of each rank's length) and "
+                "pad tensors to a common size before the collective, or use all_gather_object for objects of any "
+                "size. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective fingerprint / shape check: torch checks "
+                "each collective's shapes across ranks and names the rank that differs).",
+                "medium" if named else "low", culprits, [e.brief() for e in evs[:3]], job_wide=not named)
+    return None
+
+
 def _shape_numel(dims: list[int], world: int) -> set[int]:
     """What one rank handed to a gather, read from a printed shape: the whole shape, or the shape past a first
     dimension that is the world (the gathered tensor's stacked form, [world, ...])."""
