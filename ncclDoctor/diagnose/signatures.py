@@ -1451,8 +1451,13 @@ R_STEP_FRAME = re.compile(r"^(?:_engine_run_backward|run_backward|backward|step|
 R_STEP_FILE = re.compile(r"(?i)[/\\]optim[/\\]|optimi[sz]er|trainer|[/\\](?:deepspeed|lightning|pytorch_lightning|"
                          r"accelerate|apex|colossalai|megatron)[/\\]|grad_scaler|[/\\]amp[/\\]")
 R_STEP_CODE = re.compile(r"\.backward\(|\b(?:optimizer|optim|opt|scaler)\.step\(")
-R_OOM_OLD_FIGS = re.compile(r"\(GPU (\d{1,3}); ([\d.]{1,12} [KMGT]?i?B) total capacity; "
+# torch_npu keeps the same text for an Ascend NPU (lead rule AN (2): an accelerator's OOM read like CUDA's), its device
+# named "NPU N" and one more figure, what is "current active", between the allocated and the free: "(NPU 2; 60.97 GiB
+# total capacity; 59.57 GiB already allocated; 59.57 GiB current active; 16.54 MiB free; 60.06 GiB reserved in total
+# by PyTorch)" -- the same process's own allocator figures on device N of its node
+R_OOM_OLD_FIGS = re.compile(r"\((GPU|NPU) (\d{1,3}); ([\d.]{1,12} [KMGT]?i?B) total capacity; "
                             r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) already allocated; "
+                            r"(?:[\d.]{1,12} (?:[KMGT]?i?B|bytes) current active; )?"
                             r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) free; (?:[\d.]{1,12} [KMGT]?i?B allowed; )?"
                             r"([\d.]{1,12} (?:[KMGT]?i?B|bytes)) (?:reserved in total|cached)\b")
 # TGI's launcher relays a shard's error output, then closes the record with the shard's tracing span field on a line

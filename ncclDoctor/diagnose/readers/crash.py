@@ -1476,6 +1476,8 @@ class CrashReaders:
             ev.data["rank_from"] = "the Ascend error header above"
         t = S.R_OOM_TRIED.search(text)
         ev.data["tried"] = t.group(1) if t else None
+        if "across cluster" in text and (r := S.R_RAY_REPEATED.search(text)):
+            ev.data["repeated"] = int(r.group(1))  # Ray's "[repeated 6x across cluster]": more workers raised it
         if m.group(0).startswith("cuda"):  # a C++ runtime's own cudaMalloc* (an inference engine's buffers)
             ev.data["runtime_alloc"] = True
         if m.group(0).startswith("Queue"):  # HIP's runtime aborting the queue on HSA's OUT_OF_RESOURCES (S.R_OOM)
@@ -1489,6 +1491,8 @@ class CrashReaders:
             ev.data.update(gpu=int(g.group(1)), this=_bytes(this.group(1)) if this else None,
                            alloc=_bytes(alloc.group(1)) if alloc else None,
                            procs=[(int(p.group(1)), _bytes(p.group(2))) for p in S.R_OOM_PROC.finditer(text)])
+            if (cap := S.R_OOM_CAP.search(text)) and t:  # the GPU's capacity, what is free, the request (bytes)
+                ev.data["cap"] = (_bytes(cap.group(1)), _bytes(cap.group(2)), _bytes(t.group(1)))
             if this is None and (held := _pid_holder(text, ev.data["alloc"], ev.data["procs"])):
                 ev.data["pid_own"] = held  # the one listed process is the raiser, its figures say (lead rule BA (2))
         elif f:
@@ -1496,9 +1500,10 @@ class CrashReaders:
             # request, the GPU's capacity, what this process's allocator holds allocated, what is free, what it
             # reserves ("cached" in torch <= 1.3) -- read once, by verdict.memory's _old_owner, _held_elsewhere and
             # _old_figures_fix alike; "split_hint" where the message itself offers max_split_size_mb (torch >= 1.10)
-            ev.data["old_figs"] = dict(gpu=int(f.group(1)), tried=_bytes(t.group(1)) if t else None,
-                                       total=_bytes(f.group(2)), alloc=_bytes(f.group(3)), free=_bytes(f.group(4)),
-                                       reserved=_bytes(f.group(5)), split_hint="max_split_size_mb" in text)
+            ev.data["old_figs"] = dict(gpu=int(f.group(2)), tried=_bytes(t.group(1)) if t else None,
+                                       total=_bytes(f.group(3)), alloc=_bytes(f.group(4)), free=_bytes(f.group(5)),
+                                       reserved=_bytes(f.group(6)), split_hint="max_split_size_mb" in text,
+                                       dev=f.group(1))  # torch_npu's "NPU N" or CUDA's "GPU N"
         if self._tb.step and 0 < lineno - self._tb.frame[0] <= 8:  # its traceback runs through a training step
             ev.data["in_step"] = True
         if self._tb.dp and 0 < lineno - self._tb.frame[0] <= 8:

@@ -188,6 +188,14 @@ def _held_elsewhere(c: Collected) -> str:
                     "call torch.cuda.set_device(local_rank) (device=local_rank) in each process before the model "
                     "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
                     "else stop the other job there. ")
+        if e.data.get("this") and _shared(e.data, e.data["this"]):  # torch >= 2.1's text lists the others (BX (1))
+            procs, gib = e.data["procs"], 2 ** 30
+            return (f"{len(procs)} other processes hold {sum(b for _, b in procs) / gib:.2f} GiB of GPU "
+                    f"{e.data['gpu']} beside the failing process's {e.data['this'] / gib:.2f} GiB: the GPU is shared "
+                    "(nvidia-smi: the processes on that GPU). When they are the job's own workers, every one sits on "
+                    "that GPU: call torch.cuda.set_device(local_rank) in each process before any CUDA call (device "
+                    "cuda:LOCAL_RANK, DistributedDataParallel's device_ids=[local_rank]), or give each process its own "
+                    "GPU with CUDA_VISIBLE_DEVICES; else stop the other job there. ")
     return ""
 
 
@@ -360,7 +368,8 @@ def _gpu_owner(c: Collected) -> str:
         # lead rule U (3): the failing process itself is vLLM's worker on that GPU (its executor's prefix)
         return (f" on GPU {gpu}: the line is vLLM's multiprocessing worker's own (its 'VllmWorkerProcess' prefix), and "
                 f"that executor's workers run on one node, tensor-parallel rank N on cuda:N: rank {gpu}")
-    if gpu > 0 and all(e.data.get("this") and e.data.get("tb_rank") in (None, gpu) for e in evs) and not (
+    if gpu > 0 and all(e.data.get("this") and e.data.get("tb_rank") in (None, gpu)
+                       and not _shared(e.data, e.data["this"]) for e in evs) and not (
             any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu]))):
         # lead rule U (3): the failing process itself holds GPU N's memory ("this process has X in use"), and N > 0:
         # its visible devices are the node's (a per-process CUDA_VISIBLE_DEVICES, Ray's actors, show every process
@@ -380,13 +389,27 @@ def _gpu_owner(c: Collected) -> str:
         if len(big) != 1:
             return ""
         raiser, others = big[0][1], [b for p, b in procs if p != big[0][0]]
-    if len(others) < 2 or len(set(others)) != 1 or others[0] * 4 > raiser:
+    if len(others) < 2 or len(set(others)) != 1 or others[0] * 4 > raiser or _shared(d, raiser):
         return ""
     if any(size <= gpu for size, _ in c.world) or (gpu in c.ranks and waiting(c.ranks[gpu])):
         return ""  # no such rank, or that rank's own lines show it waiting (a victim)
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+def _shared(d: dict, own: float) -> bool:
+    """Lead rule BX (1) on torch >= 2.1's text, whose "Process P has X memory in use" lines show the GPU shared: the
+    memory in use outside the failing process's own (capacity less free less OWN, what "this process has") larger than
+    both OWN and the shortfall (the request less what is free) -- other processes' memory, however small each one's
+    (sixteen workers' contexts and buffers all on GPU 0, no set_device), held the GPU and caused the failure, so the
+    GPU's index names no process of its own. False where the text gives no capacity or request."""
+    cap = d.get("cap")
+    if not cap or not d.get("procs"):
+        return False
+    total, free, tried = cap
+    outside = total - free - own
+    return outside > own and outside > tried - free
 
 
 # A driver's own word that the failure was its remote worker's (RLinf's "Exiting main process due to a failure upon
@@ -521,6 +544,8 @@ def _old_owner(c: Collected) -> str:
     figs = [e.data.get("old_figs") for e in evs]
     if not evs or None in figs or len({f["gpu"] for f in figs}) != 1 or node_count(c) > 1:
         return ""
+    if any(e.data.get("repeated") for e in evs):
+        return ""  # Ray's "[repeated Nx across cluster]": several workers raised it alike (lead rule J), no one index's
     gpu = figs[0]["gpu"]
     for e, f in zip(evs, figs):
         outside, short = f["total"] - f["free"] - f["reserved"], (f["tried"] or 0) - f["free"]
@@ -536,9 +561,10 @@ def _old_owner(c: Collected) -> str:
         # "Process 2 terminated with the following error" header included)
 
     f = figs[0]
-    return (f" on GPU {gpu}, whose memory the failing process's own allocator holds ({f['alloc'] / 2**30:.2f} GiB "
+    dev = f.get("dev") or "GPU"  # torch_npu's "NPU N": the same reading of an accelerator's index (lead rule AN (2))
+    return (f" on {dev} {gpu}, whose memory the failing process's own allocator holds ({f['alloc'] / 2**30:.2f} GiB "
             f"allocated, {f['reserved'] / 2**30:.2f} GiB reserved of the {f['total'] / 2**30:.2f} GiB; no other "
-            "process's memory there explains the failure): the process computing on GPU "
+            f"process's memory there explains the failure): the process computing on {dev} "
             f"{gpu} of a job nothing says spans nodes is local rank {gpu}")
 
 
@@ -573,7 +599,8 @@ def _old_figures_fix(c: Collected) -> str:
             said = (f"The allocator holds {(f['reserved'] - f['alloc']) / gib:.2f} GiB reserved but unallocated, "
                     f"more than the {f['tried'] / gib:.2f} GiB asked: fragmentation -- ")
             if f.get("split_hint"):  # the message's own hint: this torch (>= 1.10) reads max_split_size_mb
-                return (said + "set PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128 (expandable_segments:True "
+                conf = "PYTORCH_NPU_ALLOC_CONF" if f.get("dev") == "NPU" else "PYTORCH_CUDA_ALLOC_CONF"
+                return (said + f"set {conf}=max_split_size_mb:128 (expandable_segments:True "
                         "instead on torch >= 2.1), and lower the peak batch (batch size, gradient checkpointing). ")
             return (said + "upgrade torch (>= 1.10) for PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb (this torch's "
                     "message offers no such setting; older releases ignore the variable), or lower the peak batch "
