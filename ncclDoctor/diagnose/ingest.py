@@ -36,7 +36,15 @@ from ncclDoctor.diagnose.load import (
     text_lines,
 )
 from ncclDoctor.diagnose.parse import LineParser
-from ncclDoctor.diagnose.signatures import ISO_CLOCK, R_ANSI, R_LINE_PREFIX, R_PY_FRAME_END, Event, strip_prefixes
+from ncclDoctor.diagnose.signatures import (
+    ISO_CLOCK,
+    R_ANSI,
+    R_LINE_PREFIX,
+    R_NVLS_INFO,
+    R_PY_FRAME_END,
+    Event,
+    strip_prefixes,
+)
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.fieldformats import nccl_tests
 
@@ -644,6 +652,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 c.add(ev)
             elif not c.nccl_info and " NCCL INFO " in piece:  # NCCL's INFO no family reads (verdict.noise, rule K)
                 c.nccl_info = True
+            if not c.nvls_info and "NVLS" in piece and R_NVLS_INFO.search(piece):  # NVLS set-up (verdict.noise)
+                c.nvls_info = True
     if last_read and last_read == p._last_line and last_ev.kind == "nccl_warn":
         last_ev.data["at_end"] = True  # the input's last line: a WARN the paste may have cut (verdict.noise._cut_copy)
     p.input_tail(inp.tail, inp.lines)

@@ -2503,6 +2503,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     funcs.append(u.group(1))
                 self._follow = 2
                 return None
+            if "@ " in body and (a := S.R_ABSL_FRAME.search(body)) is not None:
+                # Abseil's frames: the function where the symbols name it, "(unknown)" where not
+                funcs = self._crash.data.setdefault("funcs", [])
+                if a.group(1) and len(funcs) < 16:
+                    funcs.append(a.group(1))
+                self._follow = 2
+                return None
             if self._crash.data["libs"] and S.R_OTHER_SO_FRAME.match(body):
                 self._follow = 2  # a frame of a file not named lib*.so (linux-vdso.so.1): the backtrace goes on
                 return None

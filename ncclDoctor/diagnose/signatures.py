@@ -389,6 +389,10 @@ R_IB_HCA = re.compile(r"\bhca (\w{1,32})")
 # 10.1.2.7:15867@mlx5_9, ...): transport retry counter exceeded"; UCX's "Transport retry count exceeded"):
 # IBV_WC_RETRY_EXC_ERR (12) and IBV_WC_RNR_RETRY_EXC_ERR (13)
 R_WC_RETRY = re.compile(r"\b(?:([Tt]ransport)|RNR) retry count(?:er)? exceeded")
+# gloo's ibverbs transport naming its own source in its enforce failure ("[enforce fail at .../gloo/transport/ibverbs/
+# pair.cc:462] wc->status == IBV_WC_SUCCESS. 12 vs 0. Memory region send for slot 0: transport retry counter
+# exceeded"): the completion error is gloo's transport over the HCA, not NCCL's (verdict.transport)
+R_GLOO_IBVERBS = re.compile(r"gloo[/\\]transport[/\\]ibverbs[/\\]\w{1,40}\.(?:cc|h)\b")
 # The kernel's RDMA driver reporting a queue pair's error completion in a pasted dmesg (mlx5_ib: "mlx5_bond_0/1: QP
 # 51291 error: local length error (0x8e 0x0 0x0)" -- device/port, the QP number, ib_wc_status_msg's words, then the
 # CQE's syndrome): the same completion statuses as NCCL's "Got completion ... with error N", seen from the host
@@ -631,6 +635,10 @@ R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{3,20})\): (\d{1,3})\b[^\n]{0
 # NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
 # Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
 R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")
+# NCCL's INFO lines of its NVLS (NVLink SHARP, NVSwitch multicast) set-up ("NVLS multicast support is available on dev
+# 0", "NVLS comm 0x... headRank 0", "NVLS Bind mem 0x... UC handle ... MC handle ... size N", "Connected NVLS"): the job
+# set NVLS up (not the line saying multicast is not available there); verdict.noise's fix names NVLS if it hung there
+R_NVLS_INFO = re.compile(r"\bNCCL INFO (?:Connected )?NVLS\b(?! multicast support is not)")
 # nvidia-smi that cannot reach a GPU the driver enumerated ("Unable to determine the device handle for GPU0000:03:00.0:
 # Unknown Error", "... for GPU 0000:3B:00.0: GPU is lost.  Reboot the system to recover this GPU"): the GPU dropped off
 # its PCIe link (the driver's Xid 79), a node's hardware fault; the line names a PCI address, not a rank
@@ -2537,6 +2545,14 @@ R_FAULTHANDLER_THREAD = re.compile(r"^\s*(?:Current thread|Thread) 0x[0-9A-Fa-f]
 # a faulthandler frame of torch.distributed's own collective ('File ".../distributed_c10d.py", line 3230 in
 # scatter'): the thread stands inside that call
 R_FH_C10D_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,7} in (?P<op>\w{1,60})\s*$')
+# a faulthandler frame of a collective call, torch.distributed's own or a serving engine's NCCL wrapper (vLLM's and
+# SGLang's pynccl.py / pynccl_wrapper.py: 'File ".../pynccl.py", line 126 in all_reduce', '... in ncclAllReduce'): the
+# crashing thread stood inside that collective (readers.crash._fatal_stack, verdict.exits._fatal_python). Not a set-up
+# call of the same files (init_process_group, new_group, the communicator's __init__)
+R_FH_COLL_FRAME = re.compile(r'(?:distributed_c10d|pynccl(?:_wrapper)?)\.py", line \d{1,7} in (?P<op>_?(?:all_reduce|'
+                             r'all_gather|reduce_scatter|all_to_all|alltoall|broadcast|reduce|barrier|send|recv|isend|'
+                             r'irecv|gather|scatter)\w{0,40}|nccl(?:AllReduce|AllGather|ReduceScatter|Broadcast|Reduce|'
+                             r'Send|Recv|AllToAll|GroupEnd)\w{0,20})\s*$')
 # a debugger's prompt asking for a process's stacks ("(gdb) bt", "(cuda-gdb) info cuda kernels", "(gdb) thread apply
 # all bt"): gdb / cuda-gdb attached to, or running, the process whose frames ("#6  0x00007f67 in f () from lib.so")
 # follow -- a stack shown, not a failure (readers.nccl, verdict.signals._pyspy_bare)
@@ -2673,6 +2689,11 @@ R_CAUGHT_PID = re.compile(r"\[[\w.\-]{1,100}:(\d{1,10}):\d{1,4}:\d{1,10}\]\s*Cau
 # ... a frame of the same numbered backtrace in a shared object not named lib*.so (" 3  linux-vdso.so.1(__kernel_rt_
 # sigreturn+0) [0x...]", the kernel's signal return): the backtrace goes on past it
 R_OTHER_SO_FRAME = re.compile(r"^\s*\d{1,3}\s+[\w./\-+]{1,300}\.so[.\d]{0,16}\(")
+# Abseil's failure signal handler's frames under its "*** SIGSEGV received at time=... ***" ("PC: @ 0x7f0c73d2944a
+# (unknown) addProxyOpIfNeeded()", "    @ 0x7f62fb1b8520 (unknown) (unknown)"; Ray's copy behind "[... E 5993 5993]
+# logging.cc:440: "): the program counter's function, where the symbols are there (verdict.exits._native_crash)
+R_ABSL_FRAME = re.compile(r"(?:^|\s)(?:PC: )?@\s+0x[0-9a-fA-F]{1,16}\s+(?:\(unknown\)|\d{1,12})\s+"
+                          r"(?:([A-Za-z_][\w:]{0,200})\(\)|\S)")
 R_FRAME = re.compile(r"^\s*#?\d{1,3}\s+(?:0x[0-9a-f]+ in )?\S*?/?(lib[\w\-+.]*?\.so)[.\d]*[(\s]")
 # UCX's crash handler's frame without a library, one a line: " 1 0x0000000000044400 ompi_dpm_group_is_dyn()  /src/ompi/
 # dpm/dpm.c:1267" -- the function that crashed (an MPI library's names it: ompi_, opal_, mca_, PMPI_)
@@ -2686,6 +2707,14 @@ R_MPI_FUNC = re.compile(r"^(?:ompi|opal|orte|mca|pmix|PMPI|MPI|MPIR|MPID|MPIDI)_
 # NCCL's exported functions in a stripped backtrace ("ncclAllReduce()", "pncclRedOpDestroy()": nccl.h's API and its
 # p-prefixed profiling aliases, the names a stripped libnccl still exports)
 R_NCCL_FUNC = re.compile(r"^p?nccl[A-Z]\w*$")
+# NCCL's own internal functions a backtrace of a libnccl with its symbols names (enqueue.cc's planning and launch,
+# proxy.cc's progress, the transports' proxy steps: "PC: @ 0x7f0c73d2944a (unknown) addProxyOpIfNeeded()"): the crash
+# is inside NCCL as surely as with its API's names (verdict.exits._native_crash)
+R_NCCL_INNER_FUNC = re.compile(r"^(?:addProxyOpIfNeeded|addCollToPlan|addP2pToPlan|addWorkBatchToPlan|"
+                               r"schedule(?:Coll|P2p)TasksToPlan|finishPlan|uploadWork|uploadProxyOps|"
+                               r"hostStreamPlan(?:Task|Callback)|reclaimPlan|progressOps|proxyProgressAsync|"
+                               r"proxyServiceInitOp|(?:send|recv)Proxy(?:Progress|Setup|Connect|Free)|"
+                               r"(?:coll|p2p)TaskAppend|taskAppend|groupLaunch|doLaunches)$")
 # DDP's constructor (torch/csrc/distributed/c10d/reducer.cpp verify_params_across_processes): "DDP expects same
 # model across all ranks, but Rank 1 has 212 params, while rank 0 has inconsistent 0 params."
 R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\d+) has (\d+) params, while rank "

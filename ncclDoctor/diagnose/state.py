@@ -156,6 +156,8 @@ class Collected:
     procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
     # an 'NCCL INFO' line was read, whether or not a family made an event of it (topology detection, KV Convert...)
     nccl_info: bool = False
+    # an 'NCCL INFO NVLS ...' line was read (NVLink SHARP's set-up: multicast support, buffer binding, its comm)
+    nvls_info: bool = False
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
     # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
     barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
@@ -468,6 +470,7 @@ class Collected:
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         self.nccl_info = self.nccl_info or o.nccl_info
+        self.nvls_info = self.nvls_info or o.nvls_info
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

@@ -565,8 +565,15 @@ class CrashReaders:
         ev = self._fatal
         if t.startswith(("Current thread 0x", "Thread 0x")) and ev.data["threads"] < 256:
             ev.data["threads"] += 1
+            ev.data["current"] = t.startswith("Current")  # the thread that crashed: its frames say where
+        elif t == "Stack (most recent call first):":  # faulthandler's one stack (one thread, or only the current)
+            ev.data["threads"] += 1
+            ev.data["current"] = True
         elif t.startswith('File "'):  # a Python frame: read on by the other families too (an init frame)
             ev.data["frames"] += 1
+            if ev.data.get("current") and "collective" not in ev.data and (
+                    f := S.R_FH_COLL_FRAME.search(t)):  # the crashing thread inside a collective (its innermost)
+                ev.data["collective"] = f.group("op")
             self._follow = 2
             return False
         elif t and t not in ("<no Python frame>", "Garbage-collecting") and not t.startswith("...") \
@@ -1184,6 +1191,7 @@ class CrashReaders:
         if a and a.group(1) in S.SIGNAL_BY_NAME:  # Abseil's handler: the process that prints it got that signal
             ev = self._context(lineno, text, "crash")
             ev.data.update(signal=S.SIGNAL_BY_NAME[a.group(1)], what=a.group(1), libs=[], proc=ev.pid)
+            self._crash, self._follow = ev, 2  # its frames follow ("PC: @ 0x... (unknown) fn()": parse.R_ABSL_FRAME)
             return ev
         if "forcefully" in text and S.R_FORCED_KILL.search(text):
             ev = self._context(lineno, text, "signal")

@@ -1363,11 +1363,33 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     how = ("abort() was called in native code: torch's NCCL watchdog after a collective timeout or NCCL error, an "
            "uncaught C++ exception or a C extension" if what.lower().startswith("aborted") else
            "the interpreter or a C extension died in native code")
+    # lead rules A, AK (2): the crashing thread stood in a collective (its faulthandler stack) or the crash handler's
+    # frames are NCCL's own: still unknown, nobody named, but the fix is NCCL's and the serving engine's
+    coll = next((x.data["collective"] for x in evs if x.data.get("collective")), None) if native else None
+    nccl = next((f for x in c.samples.get("crash", []) for f in x.data.get("funcs", [])
+                 if S.R_NCCL_FUNC.match(f) or S.R_NCCL_INNER_FUNC.match(f)), None) if native else None
     return Verdict("unknown", f"a process crashed: 'Fatal Python error: {what[:120]}' -- {how}, not a Python "
-                   "exception; these lines do not say which rank nor why",
+                   "exception" + (f", inside a collective ({coll}() in its crashing thread's stack)" if coll else "")
+                   + (f", inside the NCCL library ({nccl}() in its crash handler's backtrace)" if nccl else "")
+                   + "; these lines do not say which rank nor why",
                    (FPE_FIX if what.lower().startswith("floating point exception") else "")
-                   + (NATIVE_FIX if native else ABORT_FIX) + "Read that process's whole stderr (its 'Current thread' "
+                   + (NATIVE_FIX if native else ABORT_FIX) + (_coll_crash_fix(coll, nccl) if coll or nccl else "")
+                   + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
+
+
+def _coll_crash_fix(coll: str | None, nccl: str | None) -> str:
+    """Lead rules A, AK (2): what to do where a native crash (SIGSEGV) came inside a collective -- the crashing thread's
+    Python stack in torch.distributed's or a serving engine's NCCL call (coll), or its native frames NCCL's own
+    functions (nccl) -- with no NCCL error printed: round 98's sglang-3745, vllm-15098 (still cause unknown)."""
+    where = (f"{nccl}() is NCCL's own function" if nccl else f"{coll}() is a collective call")
+    return (f"It crashed inside a collective with no NCCL error printed ({where}): rerun with NCCL_DEBUG=INFO (its "
+            "'NCCL version' line and the last step before the crash) and take a core dump / gdb backtrace of the "
+            "crashed worker for the native frames; check which libnccl the process loads and keep the same torch / "
+            "NCCL / serving-engine versions on every node (a version mismatch, or an NCCL library other than the one "
+            "torch pins: nvidia-nccl-cu12; vLLM's VLLM_NCCL_SO_PATH); in a serving engine (vLLM, SGLang) isolate it "
+            "with CUDA graphs off (--enforce-eager, --disable-cuda-graph) and custom all-reduce off "
+            "(--disable-custom-all-reduce), then upgrade the engine and NCCL. ")
 
 
 # faulthandler's names of the fatal signals it reports ("Fatal Python error: Segmentation fault"): the rest are the
@@ -1530,6 +1552,9 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # the process made (ncclAllReduce); the inner ones are only the nearest exported names (pncclRedOpDestroy)
     in_nccl = next((fs[-1] for x in evs if (fs := [f for f in x.data.get("funcs", []) if S.R_NCCL_FUNC.match(f)])),
                    None)
+    # ... or, with its symbols, NCCL's own internal functions (addProxyOpIfNeeded): inside NCCL all the same
+    inner = None if in_nccl else next((f for x in evs for f in x.data.get("funcs", []) if S.R_NCCL_INNER_FUNC.match(f)),
+                                      None)
     who = (f"{len(procs)} processes" if several else _named(named) if named else
            f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
            "a process")
@@ -1542,7 +1567,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fix += _crash_site_fix(c, e, lib)
     if in_mpi:
         fix += MPI_FRAMES_FIX
-    if in_nccl and not lib:
+    if (in_nccl or inner) and not lib:
         fix += NCCL_FRAMES_FIX
     fix += _ccl_frames_fix(evs)
     if mpi or in_mpi:
@@ -1555,6 +1580,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f", inside the MPI library ({in_mpi}() in its backtrace)" if in_mpi and not lib else "")
         + (f", inside the NCCL library (its call {in_nccl}() in the backtrace)"
            if in_nccl and not lib and not in_mpi else "")
+        + (f", inside the NCCL library (its own {inner}() in the backtrace)"
+           if inner and not lib and not in_mpi else "")
         + ": a crash in native code, not a Python exception; no other failure is shown, so the lines say where it "
         "died, not why" + ("; several processes crashing the same way is a cause they share, not one rank"
                            if several else "" if named else "; the lines do not say which rank it was"),

@@ -470,6 +470,16 @@ def _nccl_info_words(c: Collected) -> str:
             "keep the topology NCCL detected.")
 
 
+# lead rules K, T: NCCL's INFO lines of its NVLS set-up (NVLink SHARP: multicast buffers bound through the NVSwitches)
+# with nothing failing: what an expert tries if the job hung or died there (nccl-tests-216, round 98: a 4-GPU H100 run
+# stuck after 'NVLS Bind mem' ran with NVLS disabled). Not said where no NVLS line is in the input.
+_NVLS_HANG = (" These lines include NCCL's NVLS set-up (NVLink SHARP: multicast memory bound through the NVSwitches): "
+              "if the job hangs or dies there, rerun with NCCL_NVLS_ENABLE=0 to rule out NVLS (disable NVLS), and "
+              "check the fabric manager / NVSwitch state on that node (systemctl status nvidia-fabricmanager, "
+              "nvidia-smi -q | grep -i -A2 fabric: the fabric state must be Completed, Success) and that its version "
+              "matches the driver's.")
+
+
 def _if_it_hangs(c: Collected) -> str:
     """Lead rule K's fix for set-up chatter: what to collect if the job hangs after these lines. On one node (every
     NCCL process on one host, no network transport) the usual suspect is the GPUs' peer-to-peer path."""
@@ -977,6 +987,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                  "in set-up shows as the rank that never printed 'Init COMPLETE'), with TORCH_DISTRIBUTED_DEBUG=DETAIL "
                  "(torch checks that every rank calls the same collective) and a collective timeout set short enough "
                  "to turn the hang into an error.")
+    if c.nvls_info and not finished(c):  # lead rules K, T: NCCL set NVLS up in these lines; if it hung there
+        hangs += _NVLS_HANG
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),

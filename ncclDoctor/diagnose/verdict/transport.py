@@ -9,7 +9,7 @@ import os
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import TP_IBV_VERBS
+from ncclDoctor.diagnose.signatures import R_GLOO_IBVERBS, TP_IBV_VERBS
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, quiet
 
@@ -257,6 +257,9 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         parts.append(ib_window(c))
     if statuses == [5] and not asyncs:  # only flushes: the error that put the queue pair in error is not here
         fixes = [FLUSH_ONLY_FIX]
+    if any(R_GLOO_IBVERBS.search(e.text) for e in evs):  # gloo's own ibverbs transport, not NCCL's
+        fixes.insert(0, _GLOO_IBVERBS_FIX + (" (transport retry counter exceeded: the HCA got no ACK from the peer "
+                                              "over its retries)" if 12 in statuses else ""))
     where = f" (peer {', '.join(peers)})" if peers else ""
     # The ranks whose HCA reported it: their link/path (or their node's HCA) is the one to check, but a
     # link has two ends and the rank only reported it, so no rank is the culprit (JOB_WIDE).
@@ -278,6 +281,17 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # after the pair had already failed; for a retry or remote error, the peer or the path did not answer)
         job_wide=True,
     )
+
+
+# lead rule K: the completion error is read in gloo's ibverbs transport (its enforce failure names gloo/transport/
+# ibverbs, a torch built with gloo's IBVERBS transport): NCCL's IB settings do not apply, and the job can leave that
+# transport (round 98's pytorch-10936: gloo over ibverbs failing where the nccl backend worked)
+_GLOO_IBVERBS_FIX = (
+    "the completion error is in gloo's own ibverbs transport (gloo/transport/ibverbs), not NCCL's: NCCL_IB_* "
+    "settings do not reach it. Check the IB port / HCA with ibstat / ibv_devinfo (PORT_ACTIVE, link up) and test it "
+    "with ib_write_bw / ib_send_bw (a loopback test of the HCA on one node); for GPU tensors use the nccl backend "
+    "instead of gloo over ibverbs, or use gloo's TCP transport instead of ibverbs (a torch build with gloo's default "
+    "tcp transport, GLOO_SOCKET_IFNAME to pick its interface)")
 
 
 # UCX (inside Open MPI, UCC, NIXL) takes its own settings, not NCCL's: what to check when its verbs connection set-up
