@@ -155,8 +155,24 @@ def traced_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
     host, pid, _ = next(iter(c.procs))
     if any((e.host, e.pid) != (host, pid) for e in evs):
         return [], ""
+    if _launch_only(c, evs, host, pid):
+        return [], ""
     return [r], (f"rank {r} (the only process in these lines; NCCL's CUDA failure unwinds into the traceback printed "
                  f"right below it under its rank tag '[rank{r}]')")
+
+
+def _launch_only(c: Collected, evs: list[Event], host: str | None, pid: int | None) -> bool:
+    """Lead rules AM (3), AN (1), AT (1): rule AM (3) names the rank of NCCL's 'Cuda failure' at communicator
+    creation. A WARN at a collective's launch (enqueue.cc, ncclLaunch*) whose return trail ("enqueue.cc:1382 -> 1")
+    names no step of the communicator's creation (init.cc, channel.cc, alloc.h) failed in the enqueue every rank runs
+    for that collective (a stream or event of another device: 'invalid resource handle'), and the rank-tagged
+    traceback below it, cut before its error text, is not proven that failure's: nobody is named (round 99's
+    pytorch-130414). Old NCCL's kernel set-up in enqueue.cc at init unwinds through init.cc and stays rule AM (3)'s."""
+    if not all(_NCCL_LAUNCH.search(e.text) for e in evs):
+        return False
+    trail = {(e.data.get("retcode") or ("",))[0] for e in c.samples.get("transport", [])
+             if (e.host, e.pid) == (host, pid)}
+    return not trail & {"init.cc", "channel.cc", "alloc.h"}
 
 
 def aborted_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:

@@ -892,15 +892,23 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not bus and not killed and any(s.startswith("terminated") for s in sigs):
         # SIGTERM ("killed by signal: Terminated") is a polite stop sent from outside the worker (a scheduler, a
         # container runtime, a user's kill, the main process's own shutdown): not the OOM killer (SIGKILL) nor a
-        # full /dev/shm (SIGBUS); the rank whose worker got it did not cause it
+        # full /dev/shm (SIGBUS). Its rank is named as rule BO (4) names a worker's death -- the error line's own
+        # rank tag ("[rank0]: RuntimeError: DataLoader worker ... Terminated"), rules A, I: the rank whose loader
+        # failed (round 99's ultralytics-16400); an untagged line names nobody (mmsegmentation-2085)
+        own = sorted({e.rank for e in evs if e.rank is not None and (e.data.get("signal") or "").strip().lower()
+                      .startswith("terminated")})
         return Verdict(
             "signal",
-            "a DataLoader worker was stopped by SIGTERM ('killed by signal: Terminated'), a signal sent from outside "
-            "the process -- not the OOM killer (SIGKILL) nor a bus error (/dev/shm); no rank's own failure shows",
+            f"a DataLoader worker{' of ' + _named(own) if own else ''} was stopped by SIGTERM ('killed by signal: "
+            "Terminated'), a signal sent from outside the process -- not the OOM killer (SIGKILL) nor a bus error "
+            "(/dev/shm)" + ("; the error is raised under that rank's own tag" if own else "; no rank's own failure "
+                            "shows"),
             "Find who sent the SIGTERM: the scheduler / container limits (a time limit, a preemption, a cancel, an "
-            "orchestrator stopping the container), a user's or script's kill; check dmesg and the scheduler's log. "
+            "orchestrator stopping the container), a user's or script's kill; check dmesg and the scheduler's log"
+            + (" and the other ranks' logs (ranks stopped at the same moment point to the job's stop, not this "
+               "rank's loader)" if own else "") + ". "
             "If it recurs with no outside stop, try fewer num_workers or num_workers=0 to see the real error.",
-            "medium", [], _samples(c, "dataloader"))
+            "medium", own, _samples(c, "dataloader"))
     crashed = [s for s in sigs if s and not s.startswith(("kill", "terminated", "bus"))]
     if not bus and not killed and crashed:
         # a worker killed by its own fault (SIGSEGV "Segmentation fault", SIGABRT "Aborted", SIGFPE): a native crash
