@@ -332,7 +332,9 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # starts "unhandled sys", so it is ncclSystemError -- readers.nccl; round 90's awesome-akash-543, vLLM's NCCL_CHECK)
 # (NCCL's words retyped into a report with the "d" of "unhandled" dropped, "NCCL error in: .../ProcessGroupNCCL.cpp:272,
 # unhanled system error": the same string of NCCL's after the same check's head, read as it -- round 96's pytorch-23363)
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
+# (the same head with the site's path elided by the reporter, "NCCL error in: ... /torch/lib/c10d/ProcessGroupNCCL.cpp:
+# 290, unhandled system error": an ellipsis and a space before the rest of the path -- round 99's azureml-bert-34)
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: (?:(?:\.{3}|\u2026) )?\S+?:\d+)?[,:]? |"
                         r"\bRuntime error: (?=unhandled (?:system|cuda) error\b|remote process exited or)|"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
