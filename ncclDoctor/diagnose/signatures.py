@@ -3931,6 +3931,14 @@ R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|
                               r"process(?:es)?|procs?)|"
                               r"num_max_\w{1,60}|\w{0,40}chunk(?:ed)?_\w{1,60}|\w{0,40}_(?:bytes|buffer_size)|"
                               r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
+# ... or an unreachable branch's assertion whose only content is its message, C's idiom for "no case for this value"
+# ('false and "Unsupported RDMA ranks"', 'false && "..."', '0 && "..."': DeepEP's SWITCH_RANKS / SWITCH_RDMA_RANKS in
+# launch.cuh, the switch on num_ranks or num_ranks / NUM_MAX_NVL_PEERS with a case per count it is compiled for; round
+# 99's deepep-255) whose message says the count of ranks, RDMA ranks, nodes, peers or GPUs is not one of them: the
+# launch shape every rank shares. Its "Unsupported type" / "Unsupported hidden" (a tensor's dtype, a model size) are
+# no launch count and are not read so. group "count": what the message says is unsupported
+R_ASSERT_NO_CASE = re.compile(r'^\s*(?:false|0)\s*(?:and|&&)\s*"(?i:unsupported) (?:number of )?'
+                              r'(?P<count>(?i:(?:rdma |nvl |local )?(?:ranks?|nodes?|peers?|gpus?)))"\s*$')
 R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|nbytes|element_size|stride|is_contiguous|data_ptr|scalar_type|"
                            r"has_value)\(|"
                            r"\bnullptr\b|\bNULL\b|\bdtype\b")
