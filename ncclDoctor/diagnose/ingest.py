@@ -134,6 +134,37 @@ def nccl_pieces(text: str) -> list[str] | None:
     return [(lead if i else "") + text[a:b].rstrip() for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
 
 
+# A log viewer's line number before a traceback's frame ("7650  File \"...\", line 369, in __iter__"), where a paste
+# flattened the viewer's numbered lines onto one: the first number, then the frame's own words
+_NUMBERED_FRAME = re.compile(r'(?<!\d)(\d{1,9})(?=\s{1,8}File "[^"\n]{1,1000}", line \d)')
+
+
+def numbered_pieces(text: str) -> list[str] | None:
+    """A traceback flattened onto one line with a log viewer's line numbers glued between its lines ('7650  File
+    ".../data_loader.py", line 369, in __iter__7651    synchronize_rng_states(...)7652  File ...7656RuntimeError:
+    Invalid mt19937 state'; round 99's deepspeed-3483), cut back into its lines without the numbers: each line's
+    number is the one before it plus one, so the cut points are the consecutive numbers found after the first frame's
+    (no digit before one, whitespace or a letter after it: never a frame's "line 369," or a value inside a code line).
+    A short prefix before the first number (a launcher's "[rank3]: ", a clock) goes before each. None where fewer than
+    three such lines follow one another."""
+    first = _NUMBERED_FRAME.search(text)
+    if first is None:
+        return None
+    n, cuts, at = int(first.group(1)), [(first.start(), first.end())], first.end()
+    while len(cuts) < 4096:
+        m = re.compile(rf"(?<!\d){n + len(cuts)}(?=[\sA-Za-z_])").search(text, at)
+        if m is None:
+            break
+        cuts.append((m.start(), m.end()))
+        at = m.end()
+    if len(cuts) < 3:
+        return None
+    lead = text[:first.start()]
+    lead = lead if len(lead) <= 64 else ""
+    ends = [a for a, _ in cuts[1:]] + [len(text)]
+    return [lead + text[b:e].rstrip() for (_, b), e in zip(cuts, ends)]
+
+
 def _line_key(text: str) -> str:
     return strip_prefixes(R_ANSI.sub("", text)).strip()
 
@@ -645,7 +676,10 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
             if skip[key] > 0:  # a worker's line, read from its rank's own file
                 skip[key] -= 1
                 continue
-        for piece in (nccl_pieces(text) if "] NCCL " in text else None) or (text,):
+        pieces = nccl_pieces(text) if "] NCCL " in text else None
+        if pieces is None and 'File "' in text and text.count('File "') > 1 and len(text) > 200:
+            pieces = numbered_pieces(text)  # a traceback flattened with a log viewer's line numbers
+        for piece in pieces or (text,):
             ev = p.parse(lineno, piece)
             if ev is not None:
                 last_read, last_ev = lineno, ev

@@ -78,7 +78,8 @@ _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0
 # torch's NCCL check ("NCCL error in: <file>:<line>, <ncclGetErrorString's text>") with nothing after its site: the
 # message always follows the site, so a line ending there was cut and its rest ("unhandled system error, NCCL version
 # 2.4.8") is on the next line, however short the line is (round 94's stochastic-gradient-push-11)
-_NCCL_SITE_CUT = re.compile(r"NCCL error in: \S{1,1000}:\d{1,6},?\s{0,8}$")
+# (its path may be elided by the reporter, "NCCL error in: ... /torch/lib/c10d/ProcessGroupNCCL.cpp:290,": R_NCCL_OLD)
+_NCCL_SITE_CUT = re.compile(r"NCCL error in: (?:(?:\.{3}|\u2026) )?\S{1,1000}:\d{1,6},?\s{0,8}$")
 # Python 3.11+'s marks under a frame's code line, pointing at the call that raised ("    ^^^^^^^^", "~~~~^^^^^~~")
 _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # a traceback's frame line cut inside it (its path, line number or function lost): 'File "/x/c10d_logger.py",' --

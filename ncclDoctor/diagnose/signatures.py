@@ -332,7 +332,9 @@ R_NCCL_CODE = re.compile(r"ncclSystemError|ncclRemoteError|ncclInternalError|ncc
 # starts "unhandled sys", so it is ncclSystemError -- readers.nccl; round 90's awesome-akash-543, vLLM's NCCL_CHECK)
 # (NCCL's words retyped into a report with the "d" of "unhandled" dropped, "NCCL error in: .../ProcessGroupNCCL.cpp:272,
 # unhanled system error": the same string of NCCL's after the same check's head, read as it -- round 96's pytorch-23363)
-R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: \S+?:\d+)?[,:]? |"
+# (the same head with the site's path elided by the reporter, "NCCL error in: ... /torch/lib/c10d/ProcessGroupNCCL.cpp:
+# 290, unhandled system error": an ellipsis and a space before the rest of the path -- round 99's azureml-bert-34)
+R_NCCL_OLD = re.compile(r"(?:NCCL error(?:\(\d{1,2}\))?(?: in: (?:(?:\.{3}|\u2026) )?\S+?:\d+)?[,:]? |"
                         r"\bRuntime error: (?=unhandled (?:system|cuda) error\b|remote process exited or)|"
                         r"\bOP_REQUIRES failed at \w{0,40}nccl\w{0,40}\.cc:\d{1,6} : \w{1,20}: |"
                         r"\bNCCL communication aborted: |"
@@ -3971,6 +3973,14 @@ R_ASSERT_SETTING = re.compile(r"\b(?:num_\w{0,40}?(?:ranks?|peers?|nodes?|gpus?|
                               r"process(?:es)?|procs?)|"
                               r"num_max_\w{1,60}|\w{0,40}chunk(?:ed)?_\w{1,60}|\w{0,40}_(?:bytes|buffer_size)|"
                               r"world_size|\w{1,40}_mode|NUM_[A-Z0-9_]{2,60}|[a-z_]{0,20}(?:rdma|nvl)_ranks?)\b")
+# ... or an unreachable branch's assertion whose only content is its message, C's idiom for "no case for this value"
+# ('false and "Unsupported RDMA ranks"', 'false && "..."', '0 && "..."': DeepEP's SWITCH_RANKS / SWITCH_RDMA_RANKS in
+# launch.cuh, the switch on num_ranks or num_ranks / NUM_MAX_NVL_PEERS with a case per count it is compiled for; round
+# 99's deepep-255) whose message says the count of ranks, RDMA ranks, nodes, peers or GPUs is not one of them: the
+# launch shape every rank shares. Its "Unsupported type" / "Unsupported hidden" (a tensor's dtype, a model size) are
+# no launch count and are not read so. group "count": what the message says is unsupported
+R_ASSERT_NO_CASE = re.compile(r'^\s*(?:false|0)\s*(?:and|&&)\s*"(?i:unsupported) (?:number of )?'
+                              r'(?P<count>(?i:(?:rdma |nvl |local )?(?:ranks?|nodes?|peers?|gpus?)))"\s*$')
 R_ASSERT_DATA = re.compile(r"\.(?:size|dim|numel|nbytes|element_size|stride|is_contiguous|data_ptr|scalar_type|"
                            r"has_value)\(|"
                            r"\bnullptr\b|\bNULL\b|\bdtype\b")

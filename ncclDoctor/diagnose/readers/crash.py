@@ -1092,7 +1092,9 @@ class CrashReaders:
         (signatures.R_HOST_ASSERT, R_ASSERT_SETTING: DeepEP's "Failed: Assertion error deep_ep.cpp:32 'num_ranks >
         NUM_MAX_NVL_PEERS or low_latency_mode'"), raised as a RuntimeError or printed bare: the same sizes on every
         rank, so a check of the settings (lead rules W, Q), read by verdict.launch._settings_check as config, no
-        rank. A condition on a tensor or a pointer (R_ASSERT_DATA) is one call's arguments and stays an exception."""
+        rank. A condition on a tensor or a pointer (R_ASSERT_DATA) is one call's arguments and stays an exception.
+        An unreachable branch's assertion whose message says the rank or node count has no case (R_ASSERT_NO_CASE:
+        DeepEP's 'false and "Unsupported RDMA ranks"') is such a check of the launch shape too."""
         h = S.R_HOST_ASSERT.search(self._body)
         aborts = h is None  # glibc's assert() aborts the process: its SIGABRT is the check's, not a crash of its own
         h = h or S.R_GLIBC_ASSERT.search(self._body)
@@ -1108,7 +1110,8 @@ class CrashReaders:
             ev.rank = None  # every rank compiles the same kernel alike: the printer is no culprit
             self._last_exc = (lineno, ev)
             return ev
-        if cond is None or not S.R_ASSERT_SETTING.search(cond) or S.R_ASSERT_DATA.search(cond):
+        no_case = S.R_ASSERT_NO_CASE.match(cond) if cond is not None else None
+        if cond is None or not (no_case or S.R_ASSERT_SETTING.search(cond)) or S.R_ASSERT_DATA.search(cond):
             return None
         m = exception_line(self._body)
         said = ((m.group(2) or "").strip() if m else "") or self._body.strip()
@@ -1118,6 +1121,8 @@ class CrashReaders:
                        assert_at=h.group("where").rsplit("/", 1)[-1].lstrip("[("))
         if aborts:
             ev.data["aborts"] = True
+        if no_case:  # a switch on the launch's rank count with no case for this one (verdict.launch._host_assert)
+            ev.data["no_case"] = no_case.group("count")
         self._last_exc = (lineno, ev)
         return ev
 

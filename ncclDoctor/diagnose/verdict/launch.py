@@ -2967,6 +2967,8 @@ def _host_assert(e, evs: list) -> Verdict:
     cond, at = e.data["host_assert"], e.data.get("assert_at") or e.where
     if e.data.get("compiler_assert"):
         return _compiler_assert(e, evs, cond, at)
+    if e.data.get("no_case"):
+        return _no_case(e, evs, cond, at)
     return Verdict(
         "config",
         f"the job stopped on a library's own host-side check of its settings, '{cond}' ({at}, {e.where}): the "
@@ -2983,6 +2985,33 @@ def _host_assert(e, evs: list) -> Verdict:
         "num_rdma_ranks against the NVL and RDMA chunked send tokens) is the Buffer's Config (get_dispatch_config / "
         "get_combine_config, the tuning ranges of test_internode.py): raise the NVL receive chunk (and the NVL "
         "buffer size) or lower the NVL/RDMA chunk sizes for this many RDMA ranks (nodes). Then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _no_case(e, evs: list, cond: str, at: str) -> Verdict:
+    """Lead rules W, Q (round 99's deepep-255): a library's switch on the launch's rank count reached its default
+    branch, an assertion whose only content is its message ('false and "Unsupported RDMA ranks"': DeepEP's
+    SWITCH_RDMA_RANKS / SWITCH_RANKS in launch.cuh instantiate its kernels for a fixed set of counts). The count is the
+    launch shape every rank shares (its nodes, its processes), so every rank fails the same check: config, no rank.
+    The fix is a count the kernels are compiled for, or a case for this one."""
+    what = e.data["no_case"]
+    rdma = "rdma" in what.lower() or "node" in what.lower()
+    return Verdict(
+        "config",
+        f"the job stopped on a library's own check that it has no kernels for this many {what}, '{cond}' ({at}, "
+        f"{e.where}): its kernels are compiled for a fixed set of counts (a switch with a case per count, this one's "
+        "default branch), and the count is the launch shape every rank shares -- every rank fails the same check, "
+        "no rank is at fault",
+        ("Launch on a supported number of RDMA ranks (nodes): DeepEP's internode kernels take num_ranks / "
+         "NUM_MAX_NVL_PEERS (8 GPUs per node) RDMA ranks and SWITCH_RDMA_RANKS in csrc/kernels/launch.cuh has a case "
+         "only for some counts (2, 4, 8, 16, ...: not 3, 5, 6, 7), so run the EP group on 2 or 4 nodes (num_nodes / "
+         "WORLD_SIZE set to match), or add a case for this number of RDMA ranks to SWITCH_RDMA_RANKS and rebuild "
+         "DeepEP. A single node runs the intranode path (test_intranode.py). "
+         if rdma else
+         f"Launch a supported number of {what}: the library's kernels have a case only for some counts (DeepEP's "
+         "SWITCH_RANKS in csrc/kernels/launch.cuh: 2, 4 or 8 ranks on one node), so change the process count "
+         "(--nproc_per_node, WORLD_SIZE) to one of them, or add a case for this count and rebuild. ")
+        + f"Read that line of {at} for the counts it takes; then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
