@@ -493,7 +493,7 @@ def _stack_shown(c: Collected, ev) -> Verdict:
 _LAUNCH_STUCK = (
     "The process waits for a CUDA kernel launch of NCCL's to return (cudaLaunchKernel under ncclLaunchKernel). With "
     "CUDA_LAUNCH_BLOCKING=1 set, every launch waits until its kernel has finished, and an NCCL kernel finishes only "
-    "once NCCL's work posted after the launch and its peers' kernels have run: the NCCL releases bundled with torch "
+    "when its peers take part: the NCCL releases bundled with torch "
     "1.13 / 2.0 (2.13-2.16) deadlock in this launch under CUDA_LAUNCH_BLOCKING=1 (fixed in NCCL 2.17) -- unset "
     "CUDA_LAUNCH_BLOCKING for the distributed run (use it only to locate a CUDA error, in a single-process run), or "
     "upgrade NCCL to 2.17.1 or later (a torch build bundling a newer NCCL). Without it, a launch waits while the "
