@@ -878,6 +878,13 @@ SNIFF = 8192
 #             status @ kernel_channel.c:2874"), which holds no other word: that GPU is unusable until it is reset, the
 #             GPU / driver's fault as an Xid is (readers.crash._cuda_error, verdict.cuda; lead rule AN (2); round 96's
 #             sichek-51)
+#    in nccl /  in pnccl / `nccl / `pnccl  a debugger's backtrace frame of NCCL's own functions, whose lowercase names
+#             hold no other word: gdb's "#14 0x00007fecdf7c5301 in ncclGroupEnd () from ..." (or its pncclGroupEnd
+#             alias), lldb's "frame #2: 0x... libnccl.so.2`ncclCommAbort + 40" -- one process's stack shown inside
+#             NCCL, its kernel launch or its abort, with nothing failing: unknown, nobody named (S.R_GDB_FRAME_NCCL,
+#             S.R_LLDB_FRAME_NCCL, readers.nccl._stack_dump, verdict.signals._stack_shown, lead rules AB (2), BD (2),
+#             AC (1); round 99's nccl-750). Not "nccl", which every backend='nccl' print and library path holds: the
+#             words hold the frame's own " in " or lldb's backquote before the name
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -974,7 +981,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"The condition [", b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=",
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
             b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
-            b"computed world size", b"NV_ERR_RESET_REQUIRED")
+            b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1238,7 +1245,9 @@ def _automata():
     barrier prints, the driver's reset-required status, torch's rank -1 sentinel in five spellings; "ecv", "eceived"
     and "rcv" in place of five longer receive words; "tensor([" and "orld size" tried and dropped: they route every
     tensor or world-size print into the parser, ten times slower on such logs): seven automata, six of 64 and a
-    seventh of 10 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md)."""
+    seventh of 10 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md). 398 (session 39,
+    round 99's fixes: gdb's and lldb's frames of NCCL's own lowercase functions, " in nccl", " in pnccl", "`nccl",
+    "`pnccl"): seven automata, six of 64 and a seventh of 14 (a pass costs about the same whatever its words)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

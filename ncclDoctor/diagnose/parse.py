@@ -661,6 +661,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._rank_shapes: Event | None = None  # a job's shape prints naming their rank (_rank_shape_print)
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
         self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
+        self._dbg_crash = False  # lldb's header of a thread stopped on a crash signal read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))

@@ -2562,17 +2562,45 @@ R_GDB_STACK_PROMPT = re.compile(r"^\s*\((?:cuda-)?gdb\) (?:bt|backtrace|where|th
                                 r"|py-bt)\b")
 # a debugger's frame ("#8  0x00007f67aa03146d in c10d::ProcessGroupNCCL::initNCCLComm(...)") inside NCCL's
 # communicator creation: the process waits in ncclCommInitRank for the communicator's other members
-R_GDB_COMM_INIT = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
+# The head of a debugger's backtrace frame, up to its function: gdb's "#8  0x00007f67aa03146d in " (the pc left out
+# for a frame with source lines: "#8  f (...) at x.cc:12"), lldb's "    frame #3: 0x00007fb090db1068 libtorch_cuda.so`"
+# (its module, then a backquote; "  * frame #0: " for the selected frame)
+_DBG_FRAME_HEAD = (r"^\s*(?:#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?|(?:\*\s{1,4})?frame #\d{1,3}: "
+                   r"0x[0-9A-Fa-f]{1,16} [\w.+-]{1,120}`)")
+R_GDB_COMM_INIT = re.compile(_DBG_FRAME_HEAD + r"(?:c10d::)?(?:ProcessGroupNCCL::"
                              r"initNCCLComm|NCCLComm::create|p?ncclCommInitRank\w{0,12})\b")
 # A debugger's backtrace frame pasted without the prompt that asked for it ("#6  0x00007f4d8f657622 in
 # c10d::ProcessGroupNCCL::groupEnd() () from .../libtorch_cuda.so"): gdb's own frame format -- its number, the pc, "in"
 # and the function -- of a frame inside NCCL or c10d's NCCL process group, the only such frames the trigger words let
 # through (readers.nccl._stack_dump: a stack shown, read like R_GDB_STACK_PROMPT's; lead rules BD (2), AB (2))
-R_GDB_FRAME_NCCL = re.compile(r"^\s*#\d{1,3}\s{1,4}0x[0-9A-Fa-f]{4,16} in [\w:~<>]{0,200}?(?:NCCL|nccl)\w{0,60}[(:]")
+# A function with no argument list printed (no debug information: "in ncclGroupEnd () from ...") ends at " (".
+R_GDB_FRAME_NCCL = re.compile(r"^\s*#\d{1,3}\s{1,4}0x[0-9A-Fa-f]{4,16} in [\w:~<>]{0,200}?(?:NCCL|nccl)\w{0,60}"
+                              r"(?:[(:]| \()")
+# lldb's backtrace frame of the same ("    frame #3: 0x00007fb090db1068 libtorch_cuda.so`c10d::ProcessGroupNCCL::
+# abort() + 664", "  * frame #0: 0x... libnccl.so.2`ncclCommAbort + 40"): its number, the pc, the module and, after a
+# backquote, a function inside NCCL or c10d's NCCL process group -- lldb's "bt" / "thread backtrace" of a live process
+# it stopped, read as gdb's frame is (readers.nccl._stack_dump; round 99's pytorch-149153)
+R_LLDB_FRAME_NCCL = re.compile(r"^\s*(?:\*\s{1,4})?frame #\d{1,3}: 0x[0-9A-Fa-f]{4,16} [\w.+-]{1,120}`"
+                               r"[\w:~<>]{0,200}?(?:NCCL|nccl)\w{0,60}(?:[(:]| \+ \d|\s*$)")
+# lldb's header of a thread it stopped on a crash signal ("* thread #7, name = 'python', stop reason = signal SIGSEGV:
+# invalid address"): the frames below it are a crash's, not a live process's stack (its SIGSTOP / SIGINT when the
+# debugger attached or was interrupted is), so they are not read as a stack shown (readers.nccl._stack_dump)
+R_LLDB_CRASH_STOP = re.compile(r"^\s*(?:\*\s{1,4})?thread #\d{1,6}\b[^\n]{0,300}?, stop reason = signal "
+                               r"SIG(?:SEGV|BUS|FPE|ILL|ABRT|SYS)\b")
+# A debugger's frame of NCCL's kernel launch (gdb's "#12 0x... in ncclLaunchKernel(ncclComm*, ncclKernelPlan*) ()",
+# "#11 ... in ncclStrongStreamLaunchKernel(...)"; lldb's "frame #2: ... libnccl.so.2`ncclLaunchKernel + 88"): above it
+# only the CUDA runtime and driver (cudaLaunchKernel) -- the process waits for the launch itself to return
+R_DBG_NCCL_LAUNCH = re.compile(_DBG_FRAME_HEAD + r"p?nccl(?:StrongStream)?LaunchKernel\b")
+# A debugger's frame of the teardown of NCCL communicators: c10d's ProcessGroupNCCL::abort / shutdown (torch 2.6+
+# waits in waitForFutureOrTimeout for the abort it runs on another thread), NCCLComm::abort, NCCL's own
+# ncclCommAbort / ncclCommDestroy / ncclCommFinalize -- the process is stuck tearing NCCL down (R_PYSPY_NCCL_ABORT's
+# reading, from gdb or lldb)
+R_DBG_NCCL_ABORT = re.compile(_DBG_FRAME_HEAD + r"(?:c10d::)?(?:ProcessGroupNCCL::(?:abort\w{0,20}|shutdown)|"
+                              r"NCCLComm::(?:abort|destroy|ncclCommAbort)|p?nccl(?:CommAbort|CommDestroy|CommFinalize))\b")
 # A frame of a coalesced group's end: ProcessGroupNCCL::endCoalescing / groupEnd, NCCL's own ncclGroupEnd (gdb's
 # "#7  0x... in c10d::ProcessGroupNCCL::endCoalescing(c10d::OpType) ()"): the process waits in ncclGroupEnd for the
 # peers of the point-to-point ops (batch_isend_irecv, _coalescing_manager) it grouped
-R_GDB_GROUP_END = re.compile(r"^\s*#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?(?:c10d::)?(?:ProcessGroupNCCL::"
+R_GDB_GROUP_END = re.compile(_DBG_FRAME_HEAD + r"(?:c10d::)?(?:ProcessGroupNCCL::"
                              r"(?:endCoalescing|groupEnd)|p?ncclGroupEnd\w{0,12})\b")
 # py-spy top's row of one function ("100.00% 100.00%   241.8s    241.8s   _coalescing_manager
 # (torch/distributed/distributed_c10d.py:1978)": %Own, %Total, OwnTime, TotalTime, the function and its file): top

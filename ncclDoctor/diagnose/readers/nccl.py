@@ -518,12 +518,14 @@ class NcclReaders:
 
     def _stack_dump(self, lineno: int, text: str) -> Event | None:
         """A process's stacks shown by faulthandler ('Thread 0x... (most recent call first):', S.R_FAULTHANDLER_THREAD)
-        or by a debugger (a "(gdb) bt" / "(cuda-gdb) info cuda kernels" prompt, S.R_GDB_STACK_PROMPT): read once per
+        or by a debugger (a "(gdb) bt" / "(cuda-gdb) info cuda kernels" prompt, S.R_GDB_STACK_PROMPT; gdb's or lldb's
+        frame inside NCCL pasted without it, S.R_GDB_FRAME_NCCL / S.R_LLDB_FRAME_NCCL): read once per
         file like py-spy's dump (``pyspy_thread``, its ``tool`` said), no rank -- where one process stood, not why
-        (lead rules BD (2), AB (2), AC (1); round 88's deepspeed-860, torchtitan-168, nccl-1774, snowfall-71). A later
-        frame of that dump inside a torch.distributed collective (faulthandler's 'distributed_c10d.py", line N in
-        scatter') or inside NCCL's communicator creation (gdb's "#8 ... ProcessGroupNCCL::initNCCLComm") is marked on
-        it for the fix (verdict.signals._pyspy_bare); those lines are read on (None)."""
+        (lead rules BD (2), AB (2), AC (1); round 88's deepspeed-860, torchtitan-168, nccl-1774, snowfall-71; round
+        99's nccl-750, pytorch-149153). A later frame of that dump inside a torch.distributed collective
+        (faulthandler's 'distributed_c10d.py", line N in scatter'), NCCL's communicator creation (gdb's "#8 ...
+        ProcessGroupNCCL::initNCCLComm"), its kernel launch or its communicators' abort is marked on it for the fix
+        (verdict.signals._pyspy_bare); those lines are read on (None)."""
         if self._stack_ev is None and not self._pyspy_seen:
             fh = "most recent call first" in text and S.R_FAULTHANDLER_THREAD.match(self._body)
             # the same dump pasted without its prompt: gdb's own frame of NCCL's (S.R_GDB_FRAME_NCCL), or py-spy top's
@@ -531,13 +533,18 @@ class NcclReaders:
             # pytorch-120683: a coalesced recv sitting in ncclGroupEnd); a row of a smaller share is a profile of a
             # running job, not a process that sat there
             bare = "#" in text and S.R_GDB_FRAME_NCCL.match(self._body)
+            # lldb's frame of the same ("frame #3: 0x... libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664"),
+            # not below lldb's header of a crash signal (a crash's frames, not a live process stopped: _dbg_crash)
+            lldb = (not bare and "frame #" in text and not self._dbg_crash
+                    and S.R_LLDB_FRAME_NCCL.match(self._body) is not None)
+            bare = bare or lldb
             top = None if fh or bare or "%" not in text else S.R_PYSPY_TOP_C10D.match(self._body)
             top = top if top is not None and float(top.group("total")) >= _TOP_HELD else None
             if fh or bare or top or ("gdb) " in text and S.R_GDB_STACK_PROMPT.match(self._body)):
                 ev = self._context(lineno, text, "pyspy_thread")
                 # a dump of one process blames no rank; its tag ("[rank0]:Thread 0x...") is only said
                 ev.data["rank"], ev.rank = ev.rank, None
-                ev.data["tool"] = "faulthandler" if fh else "py-spy top" if top else "gdb"
+                ev.data["tool"] = "faulthandler" if fh else "py-spy top" if top else "lldb" if lldb else "gdb"
                 if top:
                     ev.data["coll"] = top.group("func")
                 self._stack_ev = ev
@@ -554,8 +561,10 @@ class NcclReaders:
 
     def _stack_frame(self, ev: Event) -> None:
         """What a later line of a stack dump says of where its process stood (``_stack_dump``): a faulthandler frame
-        of a torch.distributed collective, a gdb frame of NCCL's communicator creation, or of a coalesced group's end
-        (ProcessGroupNCCL::endCoalescing / groupEnd, ncclGroupEnd: S.R_GDB_GROUP_END), each marked once."""
+        of a torch.distributed collective, a debugger's (gdb's or lldb's) frame of NCCL's communicator creation, of a
+        coalesced group's end (ProcessGroupNCCL::endCoalescing / groupEnd, ncclGroupEnd: S.R_GDB_GROUP_END), of
+        NCCL's kernel launch (ncclLaunchKernel: S.R_DBG_NCCL_LAUNCH) or of the teardown of NCCL's communicators
+        (ProcessGroupNCCL::abort, ncclCommAbort: S.R_DBG_NCCL_ABORT), each marked once."""
         text = self._body
         f = S.R_FH_C10D_FRAME.search(text) if "c10d.py" in text else None
         if f is not None and "coll" not in ev.data:
@@ -565,6 +574,11 @@ class NcclReaders:
                 ev.data["comm_init"] = True
             elif ("roupEnd" in text or "Coalescing" in text) and S.R_GDB_GROUP_END.match(text):
                 ev.data["group_end"] = True
+            elif "LaunchKernel" in text and S.R_DBG_NCCL_LAUNCH.match(text):
+                ev.data["launch"] = True
+            elif ("bort" in text or "estroy" in text or "inalize" in text or "shutdown" in text) and (
+                    S.R_DBG_NCCL_ABORT.match(text)):
+                ev.data["abort"] = True
 
     def _progress(self, lineno: int, text: str) -> Event | None:
         """How far a job got: NCCL's set-up chatter (rings, trees, channels: ``setup``) and an
@@ -616,9 +630,11 @@ class NcclReaders:
             ev.rank = None
             ev.data["tool"] = "stack"
             return ev
+        if "stop reason = signal" in text and S.R_LLDB_CRASH_STOP.match(self._body):
+            self._dbg_crash = True  # lldb stopped a thread on a crash signal: its frames are the crash's (_stack_dump)
         if ("hread 0x" in text or "gdb) " in text or (self._stack_ev is not None and (
                 "c10d.py" in text or "NCCL" in text or "nccl" in text)) or (self._stack_ev is None and (
-                ("#" in text and " in " in text) or ("%" in text and "c10d.py:" in text)))):
+                ("#" in text and (" in " in text or "frame #" in text)) or ("%" in text and "c10d.py:" in text)))):
             dumped = self._stack_dump(lineno, text)
             if dumped is not None:
                 return dumped

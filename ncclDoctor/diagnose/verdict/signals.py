@@ -397,7 +397,7 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not dumps or c.exceptions or c.unread or any(c.kinds.get(k) for k in (
             "pyspy_waiting", "pyspy_unsuspended", "teardown_stuck", "run_done")):
         return None
-    if dumps[0].data.get("tool") in ("faulthandler", "gdb", "py-spy top"):
+    if dumps[0].data.get("tool") in ("faulthandler", "gdb", "lldb", "py-spy top"):
         return _stack_shown(c, dumps[0])
     # a thread-stack dump a signal handler printed ('File: "x.py", line 12, in f': readers.nccl) reads the same
     tool = "a thread-stack dump" if all(e.data.get("tool") == "stack" for e in dumps) else "a py-spy dump"
@@ -422,13 +422,23 @@ def _stack_shown(c: Collected, ev) -> Verdict:
     synchronize, a collective, NCCL's communicator creation), not which peer it waits for nor why, and an untagged
     dump names no rank: unknown, nobody named (round 88's deepspeed-860, torchtitan-168, nccl-1774, snowfall-71). A
     faulthandler report under "Fatal Python error:" is a crash, read before (verdict.exits._fatal_python)."""
-    gdb, top = ev.data.get("tool") == "gdb", ev.data.get("tool") == "py-spy top"
+    tool = ev.data.get("tool")
+    gdb, top = tool in ("gdb", "lldb"), tool == "py-spy top"
     coll, init, grouped = ev.data.get("coll"), ev.data.get("comm_init"), ev.data.get("group_end")
+    # a frame of NCCL's kernel launch (cudaLaunchKernel above it) says the process waits for the launch itself, not
+    # for a coalesced group's peers (round 99's nccl-750); a frame of the communicators' abort, that it is tearing
+    # NCCL down (round 99's pytorch-149153)
+    launch, abort = ev.data.get("launch"), ev.data.get("abort")
+    grouped = grouped and not launch
     where = (f"; a thread stands inside torch.distributed's {coll}" if coll else "") + (
         "; the process stands inside NCCL's communicator creation (ncclCommInitRank, from ProcessGroupNCCL's "
         "lazy initNCCLComm)" if init else "") + (
         "; the process stands in NCCL's group end (ProcessGroupNCCL::endCoalescing / groupEnd -> ncclGroupEnd) of a "
-        "coalesced group of operations" if grouped else "")
+        "coalesced group of operations" if grouped else "") + (
+        "; the process stands in NCCL's kernel launch (ncclLaunchKernel -> cudaLaunchKernel), which did not return"
+        if launch else "") + (
+        "; the process stands in the teardown of its NCCL communicators (ProcessGroupNCCL::abort / ncclCommAbort), "
+        "which did not return" if abort else "")
     fix = (("Take the stacks of every rank at the same moment (py-spy dump --pid PID, with --native for NCCL's "
             "frames, or gdb -p PID -batch -ex 'thread apply all bt' on each node)" if gdb or top else
             "Take the faulthandler / py-spy stacks of every rank at the same moment (py-spy dump --pid PID on each "
@@ -446,6 +456,10 @@ def _stack_shown(c: Collected, ev) -> Verdict:
     elif coll:
         fix += (f"Check that every rank calls the same {coll} (same group, same order; a rank-conditional branch "
                 "around it, such as checkpoint saving or evaluation on one rank, leaves the others waiting). ")
+    if launch:
+        fix += _LAUNCH_STUCK
+    if abort:
+        fix += _DBG_ABORT_STUCK
     if init:
         fix += ("NCCL creates a communicator only when every member calls its init: a process group does it lazily "
                 "at a group's first collective, or a pair's first send/recv, so a peer that never reached the "
@@ -459,7 +473,7 @@ def _stack_shown(c: Collected, ev) -> Verdict:
             "that names the collective and the ranks missing from it.")
     own = ev.data.get("rank")
     who = f"rank {own}'s" if own is not None else "one untagged process's"
-    what = (f"a debugger's view (gdb / cuda-gdb) of {who} stack" if gdb else
+    what = (f"a debugger's view ({'lldb' if tool == 'lldb' else 'gdb / cuda-gdb'}) of {who} stack" if gdb else
             f"py-spy top's samples of {who.removesuffix(chr(39) + 's')} live, (nearly) all of them in one "
             "torch.distributed function"
             + (" (with its native frames shown by a debugger)" if grouped or init else "") if top else
@@ -471,6 +485,33 @@ def _stack_shown(c: Collected, ev) -> Verdict:
         + (", and it names no rank" if own is None else ""),
         fix, "low", [], [ev.brief()])
 
+
+# lead rules BD (2), AB (2), T: a debugger's stack of a process inside NCCL's kernel launch (ncclLaunchKernel /
+# ncclStrongStreamLaunchKernel -> cudaLaunchKernel -> the driver), nothing else shown (round 99's nccl-750): a launch
+# blocks until its kernel ends under CUDA_LAUNCH_BLOCKING=1, or while the stream's launch queue is full behind earlier
+# kernels -- the variable and the NCCL version are not in the lines, so both go into the fix, no rank named
+_LAUNCH_STUCK = (
+    "The process waits for a CUDA kernel launch of NCCL's to return (cudaLaunchKernel under ncclLaunchKernel). With "
+    "CUDA_LAUNCH_BLOCKING=1 set, every launch waits until its kernel has finished, and an NCCL kernel finishes only "
+    "when its peers take part: the NCCL releases bundled with torch "
+    "1.13 / 2.0 (2.13-2.16) deadlock in this launch under CUDA_LAUNCH_BLOCKING=1 (fixed in NCCL 2.17) -- unset "
+    "CUDA_LAUNCH_BLOCKING for the distributed run (use it only to locate a CUDA error, in a single-process run), or "
+    "upgrade NCCL to 2.17.1 or later (a torch build bundling a newer NCCL). Without it, a launch waits while the "
+    "stream's queue is full behind an earlier NCCL kernel that waits for a peer: check the peers reached the same "
+    "collective (a rank behind or missing shows in their stacks); upgrade NCCL / the CUDA driver if every rank "
+    "stands in this launch. ")
+
+# lead rules BD (2), AB (2), AK (2), T: a debugger's stack of a process inside the teardown of its NCCL communicators
+# (ProcessGroupNCCL::abort waiting for ncclCommAbort, or ncclCommAbort / ncclCommDestroy itself), nothing else shown
+# (round 99's pytorch-149153): the abort hangs; the error that started it, the other ranks and the NCCL version are
+# not shown, so nobody is named and nccl_internal is not read (rule AK (2) needs an NCCL error or a version shown)
+_DBG_ABORT_STUCK = (
+    "The stack shows the process inside the teardown of its NCCL communicators (ProcessGroupNCCL::abort, which "
+    "torch runs after an error or timeout was detected or at shutdown / destroy_process_group, waiting for "
+    "ncclCommAbort / ncclCommDestroy to return): the abort itself is what hangs (a ProcessGroupNCCL::abort hang in "
+    "ncclCommAbort). Run with NCCL_DEBUG=INFO to find the first error before the abort (the first WARN of any rank); "
+    "abort on every rank, not one (call destroy_process_group before exit on every rank); upgrade torch / NCCL "
+    "(ncclCommAbort hangs were fixed in later releases: commFree in 2.19+, NCCL 2.25.1's abort hang in 2.26.2). ")
 
 # torch.distributed's functions that group point-to-point ops into one NCCL group (its end launches them all)
 _COALESCED = ("_coalescing_manager", "batch_isend_irecv")
