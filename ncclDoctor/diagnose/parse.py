@@ -1667,8 +1667,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         label = " ".join(m.group("label").lower().split())
         if label not in prints and len(prints) >= 16:
             return
-        sizes = prints.setdefault(label, {}).setdefault(int(m.group("rank")), [])
-        if len(sizes) < 32 and len(prints[label]) <= 256:
+        by, rank = prints.setdefault(label, {}), int(m.group("rank"))
+        if rank not in by and len(by) >= 256:  # kept ranks only: an empty list would end every comparison at 0 prints
+            return
+        sizes = by.setdefault(rank, [])
+        if len(sizes) < 32:
             sizes.append(m.group("size").replace(" ", ""))
 
     def _context(self, lineno: int, text: str, kind: str) -> Event:

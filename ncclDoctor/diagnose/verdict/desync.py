@@ -387,6 +387,31 @@ def _ds_disagree(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _R_SIZED_COLL = re.compile(r"(?i)\b(?:all[ _-]?gather|gather|all[ _-]?reduce|reduce[ _-]?scatter|broadcast)")
 _R_NOT_INPUT = re.compile(r"(?i)object|all[ _-]?to[ _-]?all|\bafter\b|gathered|reduced|\bresults?\b|\boutputs?\b|"
                           r"received|\bout\b")
+# a gather's label: torch's all_gather takes a list of outputs of unequal sizes (it gathers them by per-rank broadcasts)
+# and gather is send/recv, so per-rank sizes that follow the data (a short last shard, a per-rank token count) are
+# legal there, and no rank's size is the wrong one (review 98 finding 5)
+_R_GATHER_COLL = re.compile(r"(?i)\b(?:all[ _-]?)?gather")
+
+
+def _first_size_split(prints) -> tuple[str, dict] | None:
+    """The first call at which a job's own prints of what it hands a sized collective differ (verdict._print_sizes,
+    verdict._rank_shapes): PRINTS yields (label, key, sizes) -- the printer's key (a rank, a (rank, device)) and the
+    sizes it printed under that label in order. Labels of no sized collective, or of its output, are left out; the
+    labels are merged by their words (lower case). Returns the label and {key: size} at the first n-th print where
+    two or more keys printed it with different sizes, or None."""
+    seen: dict[str, dict] = {}
+    for label, key, sizes in prints:
+        if not _R_SIZED_COLL.search(label) or _R_NOT_INPUT.search(label):
+            continue
+        seen.setdefault(" ".join(label.lower().split()), {}).setdefault(key, []).extend(sizes)
+    for label, by in seen.items():
+        if len(by) < 2:
+            continue
+        for i in range(min(len(v) for v in by.values())):
+            sizes = {k: v[i] for k, v in by.items()}
+            if len(set(sizes.values())) > 1:
+                return label, sizes
+    return None
 
 
 def _print_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -400,90 +425,91 @@ def _print_sizes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("coll_print")
     if not evs or c.kinds.get("watchdog_timeout") or c.kinds.get("nccl_error"):
         return None
-    seen: dict[str, dict[tuple, list[str]]] = {}
-    for e in evs:
-        for label, dev, size in e.data.get("prints") or []:
-            if not _R_SIZED_COLL.search(label) or _R_NOT_INPUT.search(label):
-                continue
-            seen.setdefault(" ".join(label.lower().split()), {}).setdefault((e.rank, dev), []).append(size)
-    for label, by in seen.items():
-        if len(by) < 2:
-            continue
-        for i in range(min(len(v) for v in by.values())):
-            sizes = {k: v[i] for k, v in by.items()}
-            if len(set(sizes.values())) < 2:
-                continue
-            shown = ", ".join(f"{dev}{'' if r is None else f' (rank {r})'} [{sz}]" for (r, dev), sz in sizes.items())
-            proof = [e.brief() for e in evs if any(" ".join(p[0].lower().split()) == label for p in
-                                                   e.data.get("prints") or [])][:3]
-            return Verdict(
-                "desync",
-                f"the job's own prints show the processes handing tensors of different sizes to the same collective "
-                f"('{label}': {shown}): a collective such as all_gather needs the same tensor size on every rank, so "
-                "the ranks issued it with different sizes (its result is garbage, or it hangs); the prints name "
-                "devices, not ranks, and do not say which size is the wrong one",
-                "all_gather (and all_reduce, broadcast, reduce_scatter) needs the same size on every rank: where the "
-                "sizes come from the data (an uneven last batch, a DistributedSampler without drop_last, a per-rank "
-                "count), gather the sizes first (all_gather of each rank's length), pad every rank's tensor to the "
-                "largest size, gather, then cut each rank's part back to its length; or gather Python objects of any "
-                "size with all_gather_object; use drop_last=True / equal shards where the sizes should match. "
-                "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's shapes across ranks.",
-                "medium", [], proof, job_wide=True)
-    return None
+    split = _first_size_split((label, (e.rank, dev), [size]) for e in evs for label, dev, size in
+                              e.data.get("prints") or [])
+    if not split:
+        return None
+    label, sizes = split
+    shown = ", ".join(f"{dev}{'' if r is None else f' (rank {r})'} [{sz}]" for (r, dev), sz in sizes.items())
+    proof = [e.brief() for e in evs if any(" ".join(p[0].lower().split()) == label for p in
+                                           e.data.get("prints") or [])][:3]
+    return Verdict(
+        "desync",
+        f"the job's own prints show the processes handing tensors of different sizes to the same collective "
+        f"('{label}': {shown}): a collective such as all_gather needs the same tensor size on every rank, so "
+        "the ranks issued it with different sizes (its result is garbage, or it hangs); the prints name "
+        "devices, not ranks, and do not say which size is the wrong one",
+        "all_gather (and all_reduce, broadcast, reduce_scatter) needs the same size on every rank: where the "
+        "sizes come from the data (an uneven last batch, a DistributedSampler without drop_last, a per-rank "
+        "count), gather the sizes first (all_gather of each rank's length), pad every rank's tensor to the "
+        "largest size, gather, then cut each rank's part back to its length; or gather Python objects of any "
+        "size with all_gather_object; use drop_last=True / equal shards where the sizes should match. "
+        "TORCH_DISTRIBUTED_DEBUG=DETAIL checks each collective's shapes across ranks.",
+        "medium", [], proof, job_wide=True)
 
 
 def _rank_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule D's majority read through the job's own prints (rules AH (1), BV (1); round 98's nccl-1417): each
-    process printing, under the rank it names, the shape of the tensor it hands to a collective whose tensors must
-    have one size on every rank ("Rank 7 tensor before allreduce: torch.Size([32768000])"), and at the same call (the
-    n-th print of that label on each rank) two or more ranks with different sizes, nothing failing beside them (the
-    job hung, or its results are wrong): the ranks issued one collective with different sizes -- a desync in the
-    size. Here each print ties its size to its rank itself, which rule BV (1) asks of a timeout line: exactly one
-    rank's size against a size two or more ranks agree on names that rank, the agreeing ranks innocent; otherwise
-    nobody is named and nobody is innocent. Not for prints of one size, of what came back (a label "after" the
-    collective, its output: the sizes of its results), of an object or all-to-all collective (any size is allowed),
-    nor beside any failure (base.quiet), whose families read first."""
+    process printing, under the rank it names, the shape of the tensor it hands to a sized collective ("Rank 7 tensor
+    before allreduce: torch.Size([32768000])"), and at the same call (the n-th print of that label on each rank) two or
+    more ranks with different sizes, nothing failing beside them (the job hung, or its results are wrong): the ranks
+    issued one collective with different sizes -- a desync in the size. all_reduce, broadcast and reduce_scatter need
+    one size on every rank, and here each print ties its size to its rank itself, which rule BV (1) asks of a timeout
+    line: exactly one rank's size against a size two or more ranks agree on names that rank, the agreeing ranks
+    innocent; otherwise nobody is named and nobody is innocent. An all_gather or gather takes unequal sizes (torch
+    gathers a list of unequal outputs by per-rank broadcasts; gather is send/recv) and per-rank sizes follow the data
+    (a short last shard, a per-rank token count), so there nobody is named, as verdict._print_sizes reads it (review
+    98 finding 5). Not for prints of one size, of what came back (a label "after" the collective, its output: the
+    sizes of its results), of an object or all-to-all collective (any size is allowed), nor beside any failure
+    (base.quiet), whose families read first."""
     evs = c.job_prints.get("rank_shapes")
     if not evs or not quiet(c):
         return None
-    seen: dict[str, dict[int, list[str]]] = {}
-    for e in evs:  # one event per file, in the order read: a rank's prints in several files follow on
-        for label, by in e.data["prints"].items():
-            if not _R_SIZED_COLL.search(label) or _R_NOT_INPUT.search(label):
-                continue
-            for r, sizes in by.items():
-                seen.setdefault(label, {}).setdefault(r, []).extend(sizes)
-    for label, by in seen.items():
-        if len(by) < 2:
-            continue
-        for i in range(min(len(v) for v in by.values())):
-            sizes = {r: v[i] for r, v in sorted(by.items())}
-            counts = Counter(sizes.values())
-            if len(counts) < 2:
-                continue
-            odd = [sz for sz, n in counts.items() if n == 1]
-            named = len(counts) == 2 and len(odd) == 1 and max(counts.values()) >= 2
-            culprits = [r for r, sz in sizes.items() if named and sz == odd[0]]
-            groups = "; ".join(f"{_named(sorted(r for r, x in sizes.items() if x == sz))} [{sz}]" for sz in counts)
-            return Verdict(
-                "desync",
-                f"the job's own prints, each naming its rank, show the ranks handing tensors of different sizes to "
-                f"the same collective ('{label}': {groups}), with nothing failing beside them: all_reduce (and "
-                "all_gather, broadcast, reduce_scatter) needs the same tensor size on every rank, and NCCL does not "
-                "check sizes across ranks -- mismatched counts hang or give wrong results"
-                + (f"; {_named(culprits)}'s size is the one against the others, which agree: it took the "
-                   "rank-conditional size, the agreeing ranks are victims" if named else
-                   "; no single size stands against the others that agree, so nobody is named"),
-                "Make the collective's arguments identical on all ranks: pass the same tensor size to all_reduce on "
-                "every rank (same tensor shape/numel on every rank for all_reduce, all_gather, broadcast, "
-                "reduce_scatter)"
-                + (f" -- remove the rank-conditional tensor size on {_named(culprits)}" if named else "")
-                + "; where the sizes come from the data, exchange sizes first (all_gather of each rank's length) and "
-                "pad tensors to a common size before the collective, or use all_gather_object for objects of any "
-                "size. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective fingerprint / shape check: torch checks "
-                "each collective's shapes across ranks and names the rank that differs).",
-                "medium" if named else "low", culprits, [e.brief() for e in evs[:3]], job_wide=not named)
-    return None
+    # one event per file, in the order read: a rank's prints in several files follow on
+    split = _first_size_split((label, r, sizes) for e in evs for label, by in e.data["prints"].items()
+                              for r, sizes in by.items())
+    if not split:
+        return None
+    label, sizes = split[0], dict(sorted(split[1].items()))
+    counts = Counter(sizes.values())
+    gather = bool(_R_GATHER_COLL.search(label))
+    odd = [sz for sz, n in counts.items() if n == 1]
+    named = not gather and len(counts) == 2 and len(odd) == 1 and max(counts.values()) >= 2
+    culprits = [r for r, sz in sizes.items() if named and sz == odd[0]]
+    groups = "; ".join(f"{_named(sorted(r for r, x in sizes.items() if x == sz))} [{sz}]" for sz in counts)
+    if gather:
+        return Verdict(
+            "desync",
+            f"the job's own prints, each naming its rank, show the ranks handing tensors of different sizes to the "
+            f"same gather ('{label}': {groups}), with nothing failing beside them: a gather's per-rank sizes may "
+            "differ (torch's all_gather takes a list of outputs of unequal sizes, gather is send/recv) and follow the "
+            "data (an uneven last batch, a DistributedSampler without drop_last, a per-rank count), but "
+            "all_gather_into_tensor and an output list sized from this rank's own shape need one size on every "
+            "rank -- mismatched counts hang or give wrong results; the sizes come from the data, so no rank's size "
+            "is the wrong one and nobody is named",
+            "Where the gather's sizes come from the data, exchange sizes first (all_gather of each rank's length), "
+            "pad every rank's tensor to the largest size, gather, then cut each rank's part back to its length; or "
+            "give all_gather an output list sized per rank, or use all_gather_object for objects of any size; use "
+            "drop_last=True / equal shards where the sizes should match. Rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL "
+            "(torch checks each collective's shapes across ranks).",
+            "low", [], [e.brief() for e in evs[:3]], job_wide=True)
+    return Verdict(
+        "desync",
+        f"the job's own prints, each naming its rank, show the ranks handing tensors of different sizes to the same "
+        f"collective ('{label}': {groups}), with nothing failing beside them: all_reduce (and broadcast, "
+        "reduce_scatter) needs the same tensor size on every rank, and NCCL does not check sizes across ranks -- "
+        "mismatched counts hang or give wrong results"
+        + (f"; {_named(culprits)}'s size is the one against the others, which agree: it took the rank-conditional "
+           "size, the agreeing ranks are victims" if named else
+           "; no single size stands against the others that agree, so nobody is named"),
+        "Make the collective's arguments identical on all ranks: pass the same tensor size to all_reduce on every "
+        "rank (same tensor shape/numel on every rank for all_reduce, all_gather, broadcast, reduce_scatter)"
+        + (f" -- remove the rank-conditional tensor size on {_named(culprits)}" if named else "")
+        + "; where the sizes come from the data, exchange sizes first (all_gather of each rank's length) and pad "
+        "tensors to a common size before the collective, or use all_gather_object for objects of any size. Rerun "
+        "with TORCH_DISTRIBUTED_DEBUG=DETAIL (collective fingerprint / shape check: torch checks each collective's "
+        "shapes across ranks and names the rank that differs).",
+        "medium" if named else "low", culprits, [e.brief() for e in evs[:3]], job_wide=not named)
 
 
 def _shape_numel(dims: list[int], world: int) -> set[int]:

@@ -2988,6 +2988,11 @@ def _host_assert(e, evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+# DeepEP named in a line (its package deep_ep, its checkout DeepEP/, its kernels' csrc/kernels/internode.cu /
+# intranode.cu): its launch.cuh switches are what _no_case names
+_R_DEEPEP = re.compile(r"(?i)\bdeep_?ep\b|csrc/kernels/(?:inter|intra)node(?:_ll)?\.cu\b")
+
+
 def _no_case(e, evs: list, cond: str, at: str) -> Verdict:
     """Lead rules W, Q (round 99's deepep-255): a library's switch on the launch's rank count reached its default
     branch, an assertion whose only content is its message ('false and "Unsupported RDMA ranks"': DeepEP's
@@ -2996,22 +3001,32 @@ def _no_case(e, evs: list, cond: str, at: str) -> Verdict:
     The fix is a count the kernels are compiled for, or a case for this one."""
     what = e.data["no_case"]
     rdma = "rdma" in what.lower() or "node" in what.lower()
+    # DeepEP's own files and counts only where the lines name DeepEP: the assertion idiom is any library's
+    # (review 98 finding 7)
+    deepep = any(_R_DEEPEP.search(x.text or "") for x in [e, *evs])
+    if deepep and rdma:
+        fix = ("Launch on a supported number of RDMA ranks (nodes): DeepEP's internode kernels take num_ranks / "
+               "NUM_MAX_NVL_PEERS (8 GPUs per node) RDMA ranks and SWITCH_RDMA_RANKS in csrc/kernels/launch.cuh has a "
+               "case only for some counts (2, 4, 8, 16, ...: not 3, 5, 6, 7), so run the EP group on 2 or 4 nodes "
+               "(num_nodes / WORLD_SIZE set to match), or add a case for this number of RDMA ranks to "
+               "SWITCH_RDMA_RANKS and rebuild DeepEP. A single node runs the intranode path (test_intranode.py). ")
+    elif deepep:
+        fix = (f"Launch a supported number of {what}: the library's kernels have a case only for some counts "
+               "(DeepEP's SWITCH_RANKS in csrc/kernels/launch.cuh: 2, 4 or 8 ranks on one node), so change the "
+               "process count (--nproc_per_node, WORLD_SIZE) to one of them, or add a case for this count and "
+               "rebuild. ")
+    else:
+        fix = (f"Launch a supported number of {what}: the library's kernels have a case only for some counts (its "
+               f"switch on the count, at {at}), so change the "
+               + ("number of nodes (--nnodes, WORLD_SIZE)" if rdma else "process count (--nproc_per_node, WORLD_SIZE)")
+               + " to one it has a case for, or add a case for this count and rebuild the library. ")
     return Verdict(
         "config",
         f"the job stopped on a library's own check that it has no kernels for this many {what}, '{cond}' ({at}, "
         f"{e.where}): its kernels are compiled for a fixed set of counts (a switch with a case per count, this one's "
         "default branch), and the count is the launch shape every rank shares -- every rank fails the same check, "
         "no rank is at fault",
-        ("Launch on a supported number of RDMA ranks (nodes): DeepEP's internode kernels take num_ranks / "
-         "NUM_MAX_NVL_PEERS (8 GPUs per node) RDMA ranks and SWITCH_RDMA_RANKS in csrc/kernels/launch.cuh has a case "
-         "only for some counts (2, 4, 8, 16, ...: not 3, 5, 6, 7), so run the EP group on 2 or 4 nodes (num_nodes / "
-         "WORLD_SIZE set to match), or add a case for this number of RDMA ranks to SWITCH_RDMA_RANKS and rebuild "
-         "DeepEP. A single node runs the intranode path (test_intranode.py). "
-         if rdma else
-         f"Launch a supported number of {what}: the library's kernels have a case only for some counts (DeepEP's "
-         "SWITCH_RANKS in csrc/kernels/launch.cuh: 2, 4 or 8 ranks on one node), so change the process count "
-         "(--nproc_per_node, WORLD_SIZE) to one of them, or add a case for this count and rebuild. ")
-        + f"Read that line of {at} for the counts it takes; then relaunch every rank.",
+        fix + f"Read that line of {at} for the counts it takes; then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
