@@ -125,6 +125,9 @@ class Collected:
     late_retcodes: Counter = field(default_factory=Counter)  # those lines printed after a watchdog timeout of their log
     # the first return-code trail lines in the order read (first 8): whose code came out first (lead rule AQ (1))
     retcode_heads: list[Event] = field(default_factory=list)
+    # the source files each process's return-code trail names ((host, pid) -> files; first 256 processes, 32 files
+    # each), however long the trail and whatever else came first: verdict.cuda._launch_only (review 98 finding 4)
+    trail_files: dict[tuple[str | None, int | None], set[str]] = field(default_factory=dict)
     interfaces: dict[str, str] = field(default_factory=dict)  # interface -> address, from Bootstrap/NET lines
     used_ifaces: set[str] = field(default_factory=set)  # those NCCL uses: a Bootstrap line's first, a NET line's all
     ipoib_hosts: set[str] = field(default_factory=set)  # hosts whose NET/Socket runs over IPoIB (ib0, ib1: first 16)
@@ -312,6 +315,14 @@ class Collected:
             else:
                 st.tail.append(ev)
 
+    def _trail_file(self, proc: tuple[str | None, int | None], files: set[str]) -> None:
+        have = self.trail_files.get(proc)
+        if have is None:
+            if len(self.trail_files) >= 256:
+                return
+            have = self.trail_files[proc] = set()
+        have.update(sorted(files)[: max(32 - len(have), 0)])
+
     def _transport(self, ev: Event) -> None:
         d = ev.data
         if d.get("network"):
@@ -330,6 +341,8 @@ class Collected:
                 self.late_retcodes[d["retcode"]] += 1
         if d.get("retcode") and len(self.retcode_heads) < 8:
             self.retcode_heads.append(ev)
+        if d.get("retcode"):
+            self._trail_file((ev.host, ev.pid), {d["retcode"][0]})
         if (d.get("network") == "Socket" and ev.host and len(self.ipoib_hosts) < 16
                 and any(_IPOIB.match(name) for name, _ in d.get("interfaces", []))):
             self.ipoib_hosts.add(ev.host)
@@ -460,6 +473,8 @@ class Collected:
                 self.retcodes[k] += n
                 self.late_retcodes[k] += o.late_retcodes.get(k, 0)
         self.retcode_heads = (self.retcode_heads + o.retcode_heads)[:8]
+        for proc, files in o.trail_files.items():
+            self._trail_file(proc, files)
         self.fr_analysis = (self.fr_analysis + o.fr_analysis)[:32]
         self.exceptions = (self.exceptions + o.exceptions)[:256]
         self.unread = (self.unread + o.unread)[:16]

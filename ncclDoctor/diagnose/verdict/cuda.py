@@ -167,12 +167,12 @@ def _launch_only(c: Collected, evs: list[Event], host: str | None, pid: int | No
     names no step of the communicator's creation (init.cc, channel.cc, alloc.h) failed in the enqueue every rank runs
     for that collective (a stream or event of another device: 'invalid resource handle'), and the rank-tagged
     traceback below it, cut before its error text, is not proven that failure's: nobody is named (round 99's
-    pytorch-130414). Old NCCL's kernel set-up in enqueue.cc at init unwinds through init.cc and stays rule AM (3)'s."""
+    pytorch-130414). Old NCCL's kernel set-up in enqueue.cc at init unwinds through init.cc and stays rule AM (3)'s,
+    wherever in its trail init.cc comes (the trail's files are kept per process as read, not from the five sampled
+    transport lines: review 98 finding 4)."""
     if not all(_NCCL_LAUNCH.search(e.text) for e in evs):
         return False
-    trail = {(e.data.get("retcode") or ("",))[0] for e in c.samples.get("transport", [])
-             if (e.host, e.pid) == (host, pid)}
-    return not trail & {"init.cc", "channel.cc", "alloc.h"}
+    return not c.trail_files.get((host, pid), set()) & {"init.cc", "channel.cc", "alloc.h"}
 
 
 def aborted_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:

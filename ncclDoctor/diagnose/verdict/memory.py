@@ -864,6 +864,31 @@ def _mp_tmp(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _IN_WORKER = re.compile(r"[Uu]nexpected [a-zA-Z -]{3,40} encountered in (?:DataLoader )?worker")
 
 
+def _own_sigterm(c: Collected, evs: list[Event]) -> list[int]:
+    """Lead rules A, I, J on a DataLoader worker's SIGTERM ("[rank0]: RuntimeError: DataLoader worker (pid P) is killed
+    by signal: Terminated"): the one rank whose own tag raises it, named as the rank whose loader failed (round 99's
+    ultralytics-16400) -- only when nothing shows the SIGTERM to be the job's stop reaching that rank. [] where several
+    ranks raise it alike (rule J: the stop was the job's), where a launcher's failure record names another rank (its
+    root cause failed first and the agent tore the rest down: this rank is its victim), where torchrun's agent is shown
+    sending its closing signals ("Sending process P closing signal SIGTERM") with no record showing this rank exit on
+    its own (an exit code other than the agent's -15 / -9), or where another rank shows a failure of its own (review
+    98 finding 1)."""
+    own = sorted({e.rank for e in evs if e.rank is not None and (e.data.get("signal") or "").strip().lower()
+                  .startswith("terminated")})
+    if len(own) != 1:
+        return []
+    recs = {e.rank for e in c.child_failures + c.worker_failures if e.rank is not None}
+    if recs - set(own):
+        return []  # the record's rank failed first; the SIGTERM was the agent's teardown of the rest
+    if any(e.data.get("sent") == "SIGTERM" for e in c.samples.get("signal", [])) and not any(
+            e.rank == own[0] and e.data.get("exitcode") not in (None, -9, -15)
+            for e in c.child_failures + c.worker_failures):
+        return []  # torchrun's agent stopping its workers after one exited, no record showing this rank exit first
+    if any(own_errors(st) for r, st in c.ranks.items() if r != own[0]):
+        return []
+    return own
+
+
 def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("dataloader", [])
     if not evs:
@@ -895,8 +920,7 @@ def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # full /dev/shm (SIGBUS). Its rank is named as rule BO (4) names a worker's death -- the error line's own
         # rank tag ("[rank0]: RuntimeError: DataLoader worker ... Terminated"), rules A, I: the rank whose loader
         # failed (round 99's ultralytics-16400); an untagged line names nobody (mmsegmentation-2085)
-        own = sorted({e.rank for e in evs if e.rank is not None and (e.data.get("signal") or "").strip().lower()
-                      .startswith("terminated")})
+        own = _own_sigterm(c, evs)
         return Verdict(
             "signal",
             f"a DataLoader worker{' of ' + _named(own) if own else ''} was stopped by SIGTERM ('killed by signal: "

@@ -551,6 +551,10 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "too short for the store based barrier: raise init_process_group(timeout=...) (ddp_timeout in HF "
             "Trainer), or preprocess before the launch." + _server_waited(evs, joined),
             "high", [], _samples(c, "store_timeout"))
+    # a count of 0 joined does not stop this reading (commit 8dbe1c8a, stated by review 98 finding 11): a count of 0
+    # of N > 0 ("worker_count=0", "0/N clients", torchft's "No quorum, only have 0 participants") returned above as
+    # "only 0 of N ranks reached the store", so only a count with no world in it ("world_size=0, worker_count=0")
+    # reaches here, and it says nothing against what waitForInput shows: this rank connected and waited (a victim)
     if any(e.data.get("waited_input") for e in evs) and not any((e.data.get("joined") or (0,))[0] > 0 for e in evs):
         waiting = sorted({e.rank for e in evs if e.rank is not None})
         return Verdict(
