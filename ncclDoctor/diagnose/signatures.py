@@ -2596,8 +2596,8 @@ R_GDB_CRASH_STOP = re.compile(r"^\s*(?:Program terminated with|Program received|
                               r"received) signal (SIG(?:SEGV|BUS|FPE|ILL|ABRT|SYS)|4|6|7|8|11), ([A-Z][\w ]{1,40})")
 # ... a gdb frame of that crash ("#0  0x00007f3a1c2b5e10 in ncclProxyProgress () from /usr/lib/.../libnccl.so.2", the
 # stop's own "0x00007fff2c3d1e10 in ncclProxyProgress () from ...", "#3  ncclProxyProgress (s=0x..) at proxy.cc:12",
-# C++'s "#0  0x... in c10d::ProcessGroupNCCL::workCleanupLoop() () from .../libtorch_cuda.so", "#1  0x... in ?? ()"): its
-# function ("??" where gdb has none) and, where gdb names it, its library's file
+# C++'s "#0  0x... in c10d::ProcessGroupNCCL::workCleanupLoop() () from .../libtorch_cuda.so", "#1  0x... in ?? ()"):
+# its function ("??" where gdb has none) and, where gdb names it, its library's file
 R_GDB_CRASH_FRAME = re.compile(r"^\s*(?:#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?|0x[0-9A-Fa-f]{4,16} in )"
                                r"(\?\?|[A-Za-z_][\w:~<>.]{0,200}?) ?\((?:[^\n]{0,600}? from \S{0,300}?/?"
                                r"(lib[\w\-+]{1,80}?\.so)[.\d]{0,16}\s*$)?")
