@@ -24,7 +24,8 @@ def _flat_nonum(rank: int, tail: str, version: str = "2.18.1", cuda: int = 2) ->
     return (f"[rank{rank}]: Traceback (most recent call last):   File \"/ws/train.py\", line 88, in <module>     "
             f"x = torch.ones(10, device=dev){tail}  File \"/ws/train.py\", line 41, in step     "
             "dist.all_reduce(x, group=g1)  File \"/usr/lib/python3/site-packages/torch/distributed/"
-            "distributed_c10d.py\", line 2050, in all_reduce     work = group.allreduce([tensor], opts) torch.distributed.DistBackendError: "
+            "distributed_c10d.py\", line 2050, in all_reduce     work = group.allreduce([tensor], opts) "
+            "torch.distributed.DistBackendError: "
             "NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1275, unhandled cuda error (run with "
             f"NCCL_DEBUG=INFO for details), NCCL version {version} ncclUnhandledCudaError: Call to CUDA function "
             f"failed. Last error: Cuda failure {cuda} 'out of memory'\n")
