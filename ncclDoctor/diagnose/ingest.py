@@ -134,35 +134,57 @@ def nccl_pieces(text: str) -> list[str] | None:
     return [(lead if i else "") + text[a:b].rstrip() for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
 
 
-# A log viewer's line number before a traceback's frame ("7650  File \"...\", line 369, in __iter__"), where a paste
-# flattened the viewer's numbered lines onto one: the first number, then the frame's own words
-_NUMBERED_FRAME = re.compile(r'(?<!\d)(\d{1,9})(?=\s{1,8}File "[^"\n]{1,1000}", line \d)')
+# A log viewer's line number before a traceback's line, where a paste flattened the viewer's numbered lines onto one
+# ("7650  File \"...\", line 369, in __iter__7651    synchronize_rng_states(...)7652  File ..."): the number, then
+# what starts a traceback's line -- a frame, the indentation of a code line, the "Traceback (" header, a chained
+# exception's sentence or an exception's head ("7656RuntimeError: ..."). A digit anywhere else (a version's
+# "2.18.1 ncclUnhandled...", "Cuda failure 2 'out", a value's "tokens 4096") is no line number (review 98 finding 2)
+_NUMBERED_LINE = re.compile(
+    r'(?<!\d)(\d{1,9})(?=\s{1,8}File "|\s{2,}\S|Traceback \(|During handling of|The above exception'
+    r'|[A-Za-z_][\w.]{0,120}(?:Error|Exception|Interrupt|Exit)\b)')
+# the first number: before a frame or before the traceback's header
+_NUMBERED_FIRST = re.compile(
+    r'(?<!\d)(\d{1,9})(?=\s{1,8}File "[^"\n]{1,1000}", line \d|Traceback \(most recent call)')
 
 
 def numbered_pieces(text: str) -> list[str] | None:
     """A traceback flattened onto one line with a log viewer's line numbers glued between its lines ('7650  File
     ".../data_loader.py", line 369, in __iter__7651    synchronize_rng_states(...)7652  File ...7656RuntimeError:
-    Invalid mt19937 state'; round 99's deepspeed-3483), cut back into its lines without the numbers: each line's
-    number is the one before it plus one, so the cut points are the consecutive numbers found after the first frame's
-    (no digit before one, whitespace or a letter after it: never a frame's "line 369," or a value inside a code line).
-    A short prefix before the first number (a launcher's "[rank3]: ", a clock) goes before each. None where fewer than
-    three such lines follow one another."""
-    first = _NUMBERED_FRAME.search(text)
+    Invalid mt19937 state'; round 99's deepspeed-3483), cut back into its lines without the numbers. The first number
+    stands before a frame or the "Traceback (" header; each next one is the number before it plus one, found before
+    the next frame's "File" (the line it numbers lies between the two), and starts a traceback's line (_NUMBERED_LINE:
+    never a frame's "line 369," or a digit inside a code line or a message). The second and third numbered lines are
+    frames, code lines or the header, not an exception's head alone. A launcher's or a clock's prefix at the start of
+    the line ("[rank3]: ", R_LINE_PREFIX) goes before each piece; the text between it and the first number is a piece
+    of its own. None where fewer than three such lines follow one another (review 98 finding 2)."""
+    first = _NUMBERED_FIRST.search(text)
     if first is None:
         return None
     n, cuts, at = int(first.group(1)), [(first.start(), first.end())], first.end()
+    found = [m for m in _NUMBERED_LINE.finditer(text, at)]
+    i = 0
     while len(cuts) < 4096:
-        m = re.compile(rf"(?<!\d){n + len(cuts)}(?=[\sA-Za-z_])").search(text, at)
-        if m is None:
+        own = at + len(text[at:at + 8]) - len(text[at:at + 8].lstrip())
+        stop = text.find('File "', own + 1 if text.startswith('File "', own) else own)
+        stop = len(text) if stop < 0 else stop
+        want, hit = n + len(cuts), None
+        while i < len(found) and found[i].start() < stop:
+            m = found[i]
+            i += 1
+            if m.start() >= at and int(m.group(1)) == want:
+                hit = m
+                break
+        if hit is None:
             break
-        cuts.append((m.start(), m.end()))
-        at = m.end()
-    if len(cuts) < 3:
+        cuts.append((hit.start(), hit.end()))
+        at = hit.end()
+    if len(cuts) < 3 or any(not (text[b:b + 1].isspace() or text.startswith("Traceback (", b)) for _, b in cuts[1:3]):
         return None
-    lead = text[:first.start()]
-    lead = lead if len(lead) <= 64 else ""
+    pre = R_LINE_PREFIX.match(text)
+    lead = text[:pre.end()] if pre is not None and pre.end() <= first.start() else ""
+    head = text[len(lead):first.start()].strip()
     ends = [a for a, _ in cuts[1:]] + [len(text)]
-    return [lead + text[b:e].rstrip() for (_, b), e in zip(cuts, ends)]
+    return ([lead + head] if head else []) + [lead + text[b:e].rstrip() for (_, b), e in zip(cuts, ends)]
 
 
 def _line_key(text: str) -> str:

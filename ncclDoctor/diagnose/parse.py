@@ -2489,6 +2489,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._crash.data["zip_writer"] = True  # it died in torch.save's zip writer (verdict.exits)
             if ("emo" in body or "egatron" in body) and S.R_MEGATRON_NEMO.search(body):
                 self._crash.data["megatron_nemo"] = True  # Megatron / NeMo named by a line under it (verdict.exits)
+            if self._crash.data.get("handler") == "gdb":  # gdb's frames of the crash (S.R_GDB_CRASH_FRAME)
+                if (g := S.R_GDB_CRASH_FRAME.match(body)) is not None:
+                    if len(funcs := self._crash.data.setdefault("funcs", [])) < 16 and g.group(1) != "??":
+                        funcs.append(g.group(1))
+                    if g.group(2) and len(self._crash.data["libs"]) < 16:
+                        self._crash.data["libs"].append(g.group(2))
+                        self._crash.data.setdefault("files", []).append(re.split(r"[/\s]", body[:g.end(2)])[-1])
+                    self._follow = 2
+                    return None
+                if "gdb) " in body or body.lstrip().startswith("[") or body.lstrip().startswith("Core was"):
+                    self._follow = 2  # the session's own lines between the stop and its frames ("(gdb) bt")
+                    return None
             bf = S.R_BANNER_FRAME.search(body) if self._crash.data.get("handler") == "banner" else None
             if bf:  # the banner's native frames in Python's format: the function a line
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:

@@ -2587,6 +2587,20 @@ R_LLDB_FRAME_NCCL = re.compile(r"^\s*(?:\*\s{1,4})?frame #\d{1,3}: 0x[0-9A-Fa-f]
 # debugger attached or was interrupted is), so they are not read as a stack shown (readers.nccl._stack_dump)
 R_LLDB_CRASH_STOP = re.compile(r"^\s*(?:\*\s{1,4})?thread #\d{1,6}\b[^\n]{0,300}?, stop reason = signal "
                                r"SIG(?:SEGV|BUS|FPE|ILL|ABRT|SYS)\b")
+# gdb's own line of a process stopped or ended by a crash signal ("Program terminated with signal SIGSEGV,
+# Segmentation fault." over a core dump, "Thread 12 \"python\" received signal SIGSEGV, Segmentation fault." /
+# "Program received signal SIGBUS, Bus error." in a live session; old gdb's "signal 11, Segmentation fault."): the
+# frames after it are that crash's, as under R_LLDB_CRASH_STOP -- read as the crash itself (readers.crash,
+# verdict.exits._nccl_crash / _native_crash), never as a stack shown while the job sat still (review 98 finding 3)
+R_GDB_CRASH_STOP = re.compile(r"^\s*(?:Program terminated with|Program received|Thread \d{1,6}(?: \"[^\"\n]{0,64}\")? "
+                              r"received) signal (SIG(?:SEGV|BUS|FPE|ILL|ABRT|SYS)|4|6|7|8|11), ([A-Z][\w ]{1,40})")
+# ... a gdb frame of that crash ("#0  0x00007f3a1c2b5e10 in ncclProxyProgress () from /usr/lib/.../libnccl.so.2", the
+# stop's own "0x00007fff2c3d1e10 in ncclProxyProgress () from ...", "#3  ncclProxyProgress (s=0x..) at proxy.cc:12",
+# C++'s "#0  0x... in c10d::ProcessGroupNCCL::workCleanupLoop() () from .../libtorch_cuda.so", "#1  0x... in ?? ()"):
+# its function ("??" where gdb has none) and, where gdb names it, its library's file
+R_GDB_CRASH_FRAME = re.compile(r"^\s*(?:#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?|0x[0-9A-Fa-f]{4,16} in )"
+                               r"(\?\?|[A-Za-z_][\w:~<>.]{0,200}?) ?\((?:[^\n]{0,600}? from \S{0,300}?/?"
+                               r"(lib[\w\-+]{1,80}?\.so)[.\d]{0,16}\s*$)?")
 # A debugger's frame of NCCL's kernel launch (gdb's "#12 0x... in ncclLaunchKernel(ncclComm*, ncclKernelPlan*) ()",
 # "#11 ... in ncclStrongStreamLaunchKernel(...)"; lldb's "frame #2: ... libnccl.so.2`ncclLaunchKernel + 88"): above it
 # only the CUDA runtime and driver (cudaLaunchKernel) -- the process waits for the launch itself to return

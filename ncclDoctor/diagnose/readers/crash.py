@@ -1153,6 +1153,14 @@ class CrashReaders:
                            shape=f"{ds.group(1)} [{ds.group(2)}]")
             ev.rank = None  # which side is wrong is not said: the check compares against process 0
             return ev
+        g = S.R_GDB_CRASH_STOP.match(self._body) if "signal" in text and " signal " in self._body else None
+        if g:  # gdb's own line of a crash signal: the process it debugs, or whose core it reads, died of it
+            self._dbg_crash = True  # its frames are the crash's, not a live stack (readers.nccl._stack_dump)
+            ev = self._context(lineno, text, "crash")
+            sig = int(g.group(1)) if g.group(1).isdigit() else S.SIGNAL_BY_NAME.get(g.group(1), 31)
+            ev.data.update(signal=sig, what=g.group(2).strip(), libs=[], proc=ev.pid, handler="gdb")
+            self._crash, self._follow = ev, 2  # its frames follow (parse: S.R_GDB_CRASH_FRAME)
+            return ev
         k = S.R_CAUGHT_SIGNAL.search(text)
         if k:
             ev = self._context(lineno, text, "crash")

@@ -532,7 +532,8 @@ class NcclReaders:
             # row of a torch.distributed function holding (nearly) all of a live process's samples (round 96's
             # pytorch-120683: a coalesced recv sitting in ncclGroupEnd); a row of a smaller share is a profile of a
             # running job, not a process that sat there
-            bare = "#" in text and S.R_GDB_FRAME_NCCL.match(self._body)
+            # (not after gdb's line of a crash signal: its frames are the crash's, read as that crash, _dbg_crash)
+            bare = "#" in text and not self._dbg_crash and S.R_GDB_FRAME_NCCL.match(self._body)
             # lldb's frame of the same ("frame #3: 0x... libtorch_cuda.so`c10d::ProcessGroupNCCL::abort() + 664"),
             # not below lldb's header of a crash signal (a crash's frames, not a live process stopped: _dbg_crash)
             lldb = (not bare and "frame #" in text and not self._dbg_crash
@@ -540,7 +541,8 @@ class NcclReaders:
             bare = bare or lldb
             top = None if fh or bare or "%" not in text else S.R_PYSPY_TOP_C10D.match(self._body)
             top = top if top is not None and float(top.group("total")) >= _TOP_HELD else None
-            if fh or bare or top or ("gdb) " in text and S.R_GDB_STACK_PROMPT.match(self._body)):
+            prompt = "gdb) " in text and not self._dbg_crash and S.R_GDB_STACK_PROMPT.match(self._body)
+            if fh or bare or top or prompt:
                 ev = self._context(lineno, text, "pyspy_thread")
                 # a dump of one process blames no rank; its tag ("[rank0]:Thread 0x...") is only said
                 ev.data["rank"], ev.rank = ev.rank, None
@@ -632,6 +634,8 @@ class NcclReaders:
             return ev
         if "stop reason = signal" in text and S.R_LLDB_CRASH_STOP.match(self._body):
             self._dbg_crash = True  # lldb stopped a thread on a crash signal: its frames are the crash's (_stack_dump)
+        elif " signal " in text and S.R_GDB_CRASH_STOP.match(self._body):
+            self._dbg_crash = True  # gdb's stop or core on a crash signal: the same (review 98 finding 3)
         if ("hread 0x" in text or "gdb) " in text or (self._stack_ev is not None and (
                 "c10d.py" in text or "NCCL" in text or "nccl" in text)) or (self._stack_ev is None and (
                 ("#" in text and (" in " in text or "frame #" in text)) or ("%" in text and "c10d.py:" in text)))):
