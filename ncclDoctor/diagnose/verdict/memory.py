@@ -171,6 +171,10 @@ def _counted(c: Collected, named: bool) -> tuple[str, str]:
 
 
 _ELSEWHERE = 0.5  # this process's reserved memory and the free memory together under half the GPU: others hold it
+# what both readings of a shared GPU advise (review 98 finding 9: one text, so the two cannot drift apart)
+_SET_DEVICE = ("call torch.cuda.set_device(local_rank) in each process before any CUDA call and before the model moves "
+               "to the GPU (device cuda:LOCAL_RANK, DistributedDataParallel's device_ids=[local_rank]), or give each "
+               "process its own GPU with CUDA_VISIBLE_DEVICES; else stop the other job there. ")
 
 
 def _held_elsewhere(c: Collected) -> str:
@@ -185,17 +189,13 @@ def _held_elsewhere(c: Collected) -> str:
             return (f"The failing process reserves only {d['reserved'] / gib:.2f} GiB of the GPU's "
                     f"{d['total'] / gib:.2f} GiB and almost nothing is free: other processes hold the rest "
                     "(nvidia-smi: other processes on that GPU). Usually the job's other ranks sit on that same GPU: "
-                    "call torch.cuda.set_device(local_rank) (device=local_rank) in each process before the model "
-                    "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
-                    "else stop the other job there. ")
+                    + _SET_DEVICE)
         if e.data.get("this") and _shared(e.data, e.data["this"]):  # torch >= 2.1's text lists the others (BX (1))
             procs, gib = e.data["procs"], 2 ** 30
             return (f"{len(procs)} other processes hold {sum(b for _, b in procs) / gib:.2f} GiB of GPU "
                     f"{e.data['gpu']} beside the failing process's {e.data['this'] / gib:.2f} GiB: the GPU is shared "
                     "(nvidia-smi: the processes on that GPU). When they are the job's own workers, every one sits on "
-                    "that GPU: call torch.cuda.set_device(local_rank) in each process before any CUDA call (device "
-                    "cuda:LOCAL_RANK, DistributedDataParallel's device_ids=[local_rank]), or give each process its own "
-                    "GPU with CUDA_VISIBLE_DEVICES; else stop the other job there. ")
+                    "that GPU: " + _SET_DEVICE)
     return ""
 
 
