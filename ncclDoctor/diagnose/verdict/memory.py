@@ -178,10 +178,13 @@ _SET_DEVICE = ("call torch.cuda.set_device(local_rank) in each process before an
 
 
 def _held_elsewhere(c: Collected) -> str:
-    """The fix's words for an OOM whose own numbers (torch < 2.1's "total capacity; ... free; ... reserved in total by
-    PyTorch") say the failing process holds little of the GPU and almost nothing is free: the memory is held by other
-    processes on that GPU -- most often the job's other ranks landing on GPU 0 because the device is not set per local
-    rank -- not by the model or batch of this one (which does not name the rank: lead rule U (3))."""
+    """The fix's words for an OOM whose own numbers say the failing process holds little of the GPU: torch < 2.1's
+    "total capacity; ... free; ... reserved in total by PyTorch" (torch_npu's the same) with this process's reserved
+    memory and the free memory together under half the GPU, or torch >= 2.1's "Process P has X memory in use" lines
+    with the memory in use outside the failing process larger than both its own and the shortfall (_shared, lead rule
+    BX (1)). The memory is held by other processes on that GPU -- most often the job's other ranks landing on GPU 0
+    because the device is not set per local rank -- not by the model or batch of this one (which does not name the
+    rank: lead rule U (3)). Both readings end in the same advice (_SET_DEVICE). '' when neither shows."""
     for e in c.samples.get("cuda_oom", []):
         d = e.data.get("old_figs")
         if d and d["total"] and d["reserved"] + d["free"] < _ELSEWHERE * d["total"]:
