@@ -3,7 +3,7 @@
 - Finding 8: a stack stuck in NCCL's communicator abort (ProcessGroupNCCL::abort -> ncclCommAbort, down to commReclaim /
   commFree) read unknown with nobody named whichever tool showed it, but py-spy's reading (round 82's nccl-992) and
   gdb / lldb's (round 99's pytorch-149153) gave different advice and different fixed-in versions. Now one text: the
-  first error before the abort, abort on every rank (destroy_process_group before exit), one aborting thread, 2.19+
+  original error before the abort, abort on every rank (destroy_process_group before exit), one aborting thread, 2.19+
   and 2.25.1 -> 2.26.2; py-spy adds only the gdb backtrace. A debugger's stack elsewhere gets none of it.
 - Finding 9 (_held_elsewhere): torch < 2.1's figures and torch >= 2.1's "Process P has" lines that show a shared GPU
   end in the same set_device / CUDA_VISIBLE_DEVICES sentence; an OOM of the process's own memory gets neither.
@@ -24,7 +24,8 @@ _VERSIONS = ("2.19+", "NCCL 2.25.1's abort hang in 2.26.2")
 
 
 def _abort_words(fix: str) -> bool:
-    return _ONE in fix and _EVERY in fix and all(w in fix for w in _VERSIONS) and "the first WARN of any rank" in fix
+    return (_ONE in fix and _EVERY in fix and all(w in fix for w in _VERSIONS)
+            and "the original error before abort (the first WARN of any rank)" in fix)
 
 
 # --- finding 8: a stuck abort, whichever tool shows it -------------------------------------------------------------

@@ -517,7 +517,7 @@ _ABORT_STUCK = (
     "The stack shows the process inside the teardown of its NCCL communicators (ProcessGroupNCCL::abort, which "
     "torch runs after an error or timeout was detected or at shutdown / destroy_process_group, waiting for "
     "ncclCommAbort / ncclCommDestroy to return, down to commReclaim / commFree): the abort itself is what hangs (a "
-    "ProcessGroupNCCL::abort hang in ncclCommAbort). Run with NCCL_DEBUG=INFO to find the first error before the "
+    "ProcessGroupNCCL::abort hang in ncclCommAbort). Run with NCCL_DEBUG=INFO to find the original error before "
     "abort (the first WARN of any rank); abort every rank's communicators, not one (call destroy_process_group before "
     "exit on every rank), and call ncclCommAbort from one thread only (older NCCL releases hang in commFree when "
     "several threads abort at once); upgrade torch / NCCL (ncclCommAbort/commFree hangs were fixed in later "
