@@ -1204,7 +1204,8 @@ class CrashReaders:
         if a and a.group(1) in S.SIGNAL_BY_NAME:  # Abseil's handler: the process that prints it got that signal
             ev = self._context(lineno, text, "crash")
             ev.data.update(signal=S.SIGNAL_BY_NAME[a.group(1)], what=a.group(1), libs=[], proc=ev.pid)
-            self._crash, self._follow = ev, 2  # its frames follow ("PC: @ 0x... (unknown) fn()": parse.R_ABSL_FRAME)
+            # its frames follow ("PC: @ 0x... (unknown) fn()": signatures.R_ABSL_FRAME, read in parse.py)
+            self._crash, self._follow = ev, 2
             return ev
         if "forcefully" in text and S.R_FORCED_KILL.search(text):
             ev = self._context(lineno, text, "signal")

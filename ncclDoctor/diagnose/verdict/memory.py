@@ -171,13 +171,20 @@ def _counted(c: Collected, named: bool) -> tuple[str, str]:
 
 
 _ELSEWHERE = 0.5  # this process's reserved memory and the free memory together under half the GPU: others hold it
+# what both readings of a shared GPU advise (review 98 finding 9: one text, so the two cannot drift apart)
+_SET_DEVICE = ("call torch.cuda.set_device(local_rank) in each process before any CUDA call and before the model moves "
+               "to the GPU (device cuda:LOCAL_RANK, DistributedDataParallel's device_ids=[local_rank]), or give each "
+               "process its own GPU with CUDA_VISIBLE_DEVICES; else stop the other job there. ")
 
 
 def _held_elsewhere(c: Collected) -> str:
-    """The fix's words for an OOM whose own numbers (torch < 2.1's "total capacity; ... free; ... reserved in total by
-    PyTorch") say the failing process holds little of the GPU and almost nothing is free: the memory is held by other
-    processes on that GPU -- most often the job's other ranks landing on GPU 0 because the device is not set per local
-    rank -- not by the model or batch of this one (which does not name the rank: lead rule U (3))."""
+    """The fix's words for an OOM whose own numbers say the failing process holds little of the GPU: torch < 2.1's
+    "total capacity; ... free; ... reserved in total by PyTorch" (torch_npu's the same) with this process's reserved
+    memory and the free memory together under half the GPU, or torch >= 2.1's "Process P has X memory in use" lines
+    with the memory in use outside the failing process larger than both its own and the shortfall (_shared, lead rule
+    BX (1)). The memory is held by other processes on that GPU -- most often the job's other ranks landing on GPU 0
+    because the device is not set per local rank -- not by the model or batch of this one (which does not name the
+    rank: lead rule U (3)). Both readings end in the same advice (_SET_DEVICE). '' when neither shows."""
     for e in c.samples.get("cuda_oom", []):
         d = e.data.get("old_figs")
         if d and d["total"] and d["reserved"] + d["free"] < _ELSEWHERE * d["total"]:
@@ -185,17 +192,13 @@ def _held_elsewhere(c: Collected) -> str:
             return (f"The failing process reserves only {d['reserved'] / gib:.2f} GiB of the GPU's "
                     f"{d['total'] / gib:.2f} GiB and almost nothing is free: other processes hold the rest "
                     "(nvidia-smi: other processes on that GPU). Usually the job's other ranks sit on that same GPU: "
-                    "call torch.cuda.set_device(local_rank) (device=local_rank) in each process before the model "
-                    "moves to the GPU, or give each process its own GPU with CUDA_VISIBLE_DEVICES; "
-                    "else stop the other job there. ")
+                    + _SET_DEVICE)
         if e.data.get("this") and _shared(e.data, e.data["this"]):  # torch >= 2.1's text lists the others (BX (1))
             procs, gib = e.data["procs"], 2 ** 30
             return (f"{len(procs)} other processes hold {sum(b for _, b in procs) / gib:.2f} GiB of GPU "
                     f"{e.data['gpu']} beside the failing process's {e.data['this'] / gib:.2f} GiB: the GPU is shared "
                     "(nvidia-smi: the processes on that GPU). When they are the job's own workers, every one sits on "
-                    "that GPU: call torch.cuda.set_device(local_rank) in each process before any CUDA call (device "
-                    "cuda:LOCAL_RANK, DistributedDataParallel's device_ids=[local_rank]), or give each process its own "
-                    "GPU with CUDA_VISIBLE_DEVICES; else stop the other job there. ")
+                    "that GPU: " + _SET_DEVICE)
     return ""
 
 

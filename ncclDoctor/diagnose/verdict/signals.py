@@ -411,7 +411,8 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "overlap_comm bucket) the others wait in -- is the one to read. Rerun with NCCL_DEBUG=INFO and "
         "TORCH_DISTRIBUTED_DEBUG=DETAIL, and enable the flight recorder (" + FR_ON + ") with a collective "
         "timeout, so the hang ends in a dump that names the collective and the ranks missing from it."
-        + (_ABORT_STUCK if c.kinds.get("pyspy_abort") else ""),
+        + (" " + _ABORT_STUCK + "A gdb backtrace of the native threads (gdb -p PID -batch -ex 'thread apply all "
+           "bt') shows what the abort waits on." if c.kinds.get("pyspy_abort") else ""),
         "low", [], [e.brief() for e in dumps[:2]])
 
 
@@ -459,7 +460,7 @@ def _stack_shown(c: Collected, ev) -> Verdict:
     if launch:
         fix += _LAUNCH_STUCK
     if abort:
-        fix += _DBG_ABORT_STUCK
+        fix += _ABORT_STUCK
     if init:
         fix += ("NCCL creates a communicator only when every member calls its init: a process group does it lazily "
                 "at a group's first collective, or a pair's first send/recv, so a peer that never reached the "
@@ -501,31 +502,23 @@ _LAUNCH_STUCK = (
     "collective (a rank behind or missing shows in their stacks); upgrade NCCL / the CUDA driver if every rank "
     "stands in this launch. ")
 
-# lead rules BD (2), AB (2), AK (2), T: a debugger's stack of a process inside the teardown of its NCCL communicators
-# (ProcessGroupNCCL::abort waiting for ncclCommAbort, or ncclCommAbort / ncclCommDestroy itself), nothing else shown
-# (round 99's pytorch-149153): the abort hangs; the error that started it, the other ranks and the NCCL version are
-# not shown, so nobody is named and nccl_internal is not read (rule AK (2) needs an NCCL error or a version shown)
-_DBG_ABORT_STUCK = (
-    "The stack shows the process inside the teardown of its NCCL communicators (ProcessGroupNCCL::abort, which "
-    "torch runs after an error or timeout was detected or at shutdown / destroy_process_group, waiting for "
-    "ncclCommAbort / ncclCommDestroy to return): the abort itself is what hangs (a ProcessGroupNCCL::abort hang in "
-    "ncclCommAbort). Run with NCCL_DEBUG=INFO to find the first error before the abort (the first WARN of any rank); "
-    "abort on every rank, not one (call destroy_process_group before exit on every rank); upgrade torch / NCCL "
-    "(ncclCommAbort hangs were fixed in later releases: commFree in 2.19+, NCCL 2.25.1's abort hang in 2.26.2). ")
-
 # torch.distributed's functions that group point-to-point ops into one NCCL group (its end launches them all)
 _COALESCED = ("_coalescing_manager", "batch_isend_irecv")
 
 
-# lead rules AB (2), BD (2), T: a py-spy stack of a thread inside NCCL's own abort/destroy of a communicator
-# (ncclCommAbort -> commReclaim -> commFree, from ProcessGroupNCCL::abort): the process found an error (or a timeout)
-# and is stuck tearing NCCL down; the error itself and the other ranks are not shown, so it stays unknown with nobody
-# named (round 82's nccl-992). A thread in c10d's own destroy_process_group is the teardown_stuck reading.
+# lead rules AB (2), BD (2), AK (2), T (review 98 finding 8): a stack of a thread inside the teardown of its NCCL
+# communicators -- ProcessGroupNCCL::abort waiting for ncclCommAbort, or ncclCommAbort / ncclCommDestroy itself down to
+# commReclaim / commFree -- whichever tool showed it (py-spy: round 82's nccl-992; gdb / lldb: round 99's
+# pytorch-149153): the process found an error (or a timeout, or shuts down) and is stuck tearing NCCL down; the error
+# itself, the other ranks and the NCCL version are not shown, so it stays unknown with nobody named (nccl_internal
+# needs an NCCL error or a version shown: rule AK (2)). One text for every tool, so the same stuck abort gets the same
+# fix; a thread in c10d's own destroy_process_group is the teardown_stuck reading.
 _ABORT_STUCK = (
-    " The stack shows a thread inside NCCL's own communicator abort (ncclCommAbort / ncclCommDestroy, down to "
-    "commReclaim / commFree), as ProcessGroupNCCL::abort calls it after an error or timeout was detected: the "
-    "abort itself is what hangs. Run with NCCL_DEBUG=INFO to find the original error before abort (the first WARN of "
-    "any rank); abort every rank's communicators, not one, and call ncclCommAbort from one thread only (older NCCL "
-    "releases hang in commFree when several threads abort at once); upgrade NCCL (ncclCommAbort/commFree hang fixed "
-    "in later versions, 2.19+); a gdb backtrace of the native threads (gdb -p PID -batch -ex 'thread apply all bt') "
-    "shows what the abort waits on.")
+    "The stack shows the process inside the teardown of its NCCL communicators (ProcessGroupNCCL::abort, which "
+    "torch runs after an error or timeout was detected or at shutdown / destroy_process_group, waiting for "
+    "ncclCommAbort / ncclCommDestroy to return, down to commReclaim / commFree): the abort itself is what hangs (a "
+    "ProcessGroupNCCL::abort hang in ncclCommAbort). Run with NCCL_DEBUG=INFO to find the original error before "
+    "abort (the first WARN of any rank); abort every rank's communicators, not one (call destroy_process_group before "
+    "exit on every rank), and call ncclCommAbort from one thread only (older NCCL releases hang in commFree when "
+    "several threads abort at once); upgrade torch / NCCL (ncclCommAbort/commFree hangs were fixed in later "
+    "releases: the multithreaded abort in 2.19+, NCCL 2.25.1's abort hang in 2.26.2). ")
