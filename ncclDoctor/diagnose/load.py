@@ -885,6 +885,10 @@ SNIFF = 8192
 #             S.R_LLDB_FRAME_NCCL, readers.nccl._stack_dump, verdict.signals._stack_shown, lead rules AB (2), BD (2),
 #             AC (1); round 99's nccl-750). Not "nccl", which every backend='nccl' print and library path holds: the
 #             words hold the frame's own " in " or lldb's backquote before the name
+#   launch configs:  torchrun's "Starting elastic_operator with launch configs:" header, once per agent: its block's
+#             lines ("  max_nodes : 2", "  nproc_per_node : 8") hold no trigger word and are read only after it
+#             (readers.settings: PET_NNODES, so lone.node_count sees a multi-node launch and a GPU or NPU index names
+#             no rank on it; the second review of session 38's fixes, finding 4)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -981,7 +985,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"The condition [", b"_VISIBLE_DEVICES=", b"HSA_OVERRIDE_GFX_VERSION=",
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
             b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
-            b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl")
+            b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
+            b"launch configs:")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1245,12 +1250,12 @@ def _automata():
     barrier prints, the driver's reset-required status, torch's rank -1 sentinel in five spellings; "ecv", "eceived"
     and "rcv" in place of five longer receive words; "tensor([" and "orld size" tried and dropped: they route every
     tensor or world-size print into the parser, ten times slower on such logs): seven automata, six of 64 and a
-    seventh of 10 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md). 398 (session 39,
+    seventh of 10 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md). 398 (session 38,
     round 99's fixes: gdb's and lldb's frames of NCCL's own lowercase functions, " in nccl", " in pnccl", "`nccl",
-    "`pnccl"): seven automata, six of 64 and a seventh of 14 -- not measured with the speed bench at 14 (the seventh's
-    pass was last measured at 10, session 37's); the four words match 46 of the corpus's 55,489 input lines, all of
-    them debugger or Python frames of NCCL functions (the review of round 99's fixes), so they route next to nothing
-    more into the parser."""
+    "`pnccl"): the four words match 46 of the corpus's 55,489 input lines, all of them debugger or Python frames of
+    NCCL functions (the review of round 99's fixes), so they route next to nothing more into the parser; 399 (the
+    second review: torchrun's "launch configs:" header, once per agent): seven automata, six of 64 and a seventh of
+    15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

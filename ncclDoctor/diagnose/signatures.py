@@ -2501,7 +2501,11 @@ R_SHAPE_PRINT = re.compile(r"(?P<label>[A-Za-z_][\w.]{0,60}?)[ _.](?:shape|size\
 # torch.Size([4, 512])"): read per rank by verdict.desync._rank_shapes (lead rules D, AH (1), BV (1); round 98's
 # nccl-1417). rank: the rank the print names, label: its words between that rank and the shape (not another rank's
 # name: a launcher's "[rank0]: " before the job's own "Rank 7 ..." leaves the job's rank), size: the shape
-R_RANK_SHAPE_PRINT = re.compile(r"(?i)\brank\s{0,2}[:=#]?\s{0,2}(?P<rank>\d{1,5})\b\]?[:,]?\s{1,4}"
+# (a qualified rank -- "local rank 0", "tp rank 1", "dp_rank 2", "node rank 1" -- is no global rank: two nodes' local
+# rank 0 would merge under one number; the second review of session 38's fixes, finding 2)
+R_RANK_SHAPE_PRINT = re.compile(r"(?i)(?<!local )(?<!local_)(?<!local-)(?<!tp )(?<!dp )(?<!pp )(?<!ep )(?<!cp )"
+                                r"(?<!sp )(?<!node )(?<!group )(?<!tp_)(?<!dp_)(?<!pp_)"
+                                r"\brank\s{0,2}[:=#]?\s{0,2}(?P<rank>\d{1,5})\b\]?[:,]?\s{1,4}"
                                 r"(?P<label>(?!rank\s{0,2}[:=#]?\s{0,2}\d)[a-z_][\w .\-/]{0,80}?)\s{0,2}[:=]?\s{0,4}"
                                 r"torch\.Size\(\[(?P<size>[\d, ]{1,80})\]\)")
 # a step / iteration / epoch counter before a printed shape's label ("step 3 gathered_logits shape: ..."): the

@@ -475,6 +475,19 @@ def _rank_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     gather = bool(_R_GATHER_COLL.search(label))
     odd = [sz for sz, n in counts.items() if n == 1]
     named = not gather and len(counts) == 2 and len(odd) == 1 and max(counts.values()) >= 2
+    if named:
+        # the n-th prints line up only if no print was lost (two ranks' lines torn into one, a paste starting part
+        # way): the odd rank never printed the others' size under this label, and none of them ever printed its
+        # size -- otherwise one shifted list makes an innocent rank look odd (second review of session 38, finding 1)
+        every: dict[int, set[str]] = {}
+        for e in evs:
+            for lab, by in e.data["prints"].items():
+                if " ".join(lab.lower().split()) == label:
+                    for r, szs in by.items():
+                        every.setdefault(r, set()).update(szs)
+        agreed = next(sz for sz in counts if sz != odd[0])
+        named = all((agreed not in szs) if sizes.get(r) == odd[0] else (odd[0] not in szs)
+                    for r, szs in every.items())
     culprits = [r for r, sz in sizes.items() if named and sz == odd[0]]
     groups = "; ".join(f"{_named(sorted(r for r, x in sizes.items() if x == sz))} [{sz}]" for sz in counts)
     if gather:

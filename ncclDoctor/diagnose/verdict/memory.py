@@ -874,8 +874,8 @@ def _own_sigterm(c: Collected, evs: list[Event]) -> list[int]:
     ranks raise it alike (rule J: the stop was the job's), where a launcher's failure record names another rank (its
     root cause failed first and the agent tore the rest down: this rank is its victim), where torchrun's agent is shown
     sending its closing signals ("Sending process P closing signal SIGTERM") with no record showing this rank exit on
-    its own (an exit code other than the agent's -15 / -9), or where another rank shows a failure of its own (review
-    98 finding 1)."""
+    its own (an exit code other than the agent's -15 / -9), where another rank shows a failure of its own (review
+    98 finding 1), or where a line shows the whole job stopped from outside (_JOB_STOPPED)."""
     own = sorted({e.rank for e in evs if e.rank is not None and (e.data.get("signal") or "").strip().lower()
                   .startswith("terminated")})
     if len(own) != 1:
@@ -889,7 +889,15 @@ def _own_sigterm(c: Collected, evs: list[Event]) -> list[int]:
         return []  # torchrun's agent stopping its workers after one exited, no record showing this rank exit first
     if any(own_errors(st) for r, st in c.ranks.items() if r != own[0]):
         return []
+    if any(e.data.get(k) for e in c.samples.get("signal", []) for k in _JOB_STOPPED):
+        return []  # the whole job stopped from outside: its SIGTERM reached this rank's workers (rule J)
     return own
+
+
+# a signal line showing the whole job stopped from outside (second review of session 38, finding 3): the scheduler's
+# cancel or time limit, torchrun's agent receiving a death signal, the shell or CI runner ending it, Ctrl-C, a job
+# process logging the SIGTERM it got
+_JOB_STOPPED = ("sched", "received", "worker_got", "shell_term", "runner_sig", "ctrl_c")
 
 
 def _dataloader(c: Collected, ks: list[Conclusion]) -> Verdict | None:
