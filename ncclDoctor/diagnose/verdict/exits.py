@@ -1558,6 +1558,19 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     who = (f"{len(procs)} processes" if several else _named(named) if named else
            f"a process (pid {e.data['proc']}{' on ' + e.host if e.host else ''})" if e.data.get("proc") else
            "a process")
+    # a SIGABRT whose frames hold torch's NCCL watchdog under std::terminate: the watchdog's own abort after a
+    # collective timeout or an NCCL error it caught (lead rule I), not a crash in libstdc++
+    dog = next((f for x in evs if x.data.get("signal") == 6 for f in x.data.get("funcs", [])
+                if _R_WATCHDOG_FRAME.search(f)), None)
+    if dog:
+        return Verdict(
+            "unknown",
+            f"{who} died of SIGABRT ('{strip_prefixes(e.text)[:120]}') with torch's NCCL watchdog in its frames "
+            f"({dog}): the watchdog aborted the process after a collective timeout or an NCCL "
+            "error it caught (rule I: the watchdog's own abort), not a crash in native code -- a process it ends may "
+            "have been only waiting for another rank, so no rank is named; which of the two, and which collective, "
+            "that process's own 'Watchdog caught collective operation timeout' / ProcessGroupNCCL error lines say",
+            WATCHDOG_CORE_FIX, "low", [], [x.brief() for x in evs[:3]], job_wide=several)
     fix = (ILL_FIX if e.data["signal"] == 4 else ABORT_FIX if e.data["signal"] == 6 else
            FPE_FIX + NATIVE_FIX if e.data["signal"] == 8 else NATIVE_FIX)
     if lib:
@@ -1877,6 +1890,18 @@ NATIVE_ABORT_FIX = ("A SIGABRT with no Python traceback is abort() in native cod
 # own check aborting (_interpreter_own: no signal from outside). WATCHDOG_ABORT is the fact, said once for the cause
 # (signal_exit's -6 sentence) and the fix.
 WATCHDOG_ABORT = "SIGABRT is how torch's NCCL watchdog ends a process after a collective timeout or an NCCL error"
+# a native frame of torch's NCCL watchdog thread (a core's or a crash handler's backtrace): ProcessGroupNCCL's
+# ncclCommWatchdog / watchdogHandler / Watchdog::run, WorkNCCL::handleException (the rethrow that terminates)
+_R_WATCHDOG_FRAME = re.compile(r"ProcessGroupNCCL::(?:ncclCommWatchdog|watchdogHandler|Watchdog::run)|"
+                               r"WorkNCCL::handleException|ProcessGroupNCCL::HeartbeatMonitor")
+WATCHDOG_CORE_FIX = (
+    "Read that process's stderr (or torchrun's per-rank log) for the watchdog's own line just before the abort: "
+    "'Watchdog caught collective operation timeout: WorkNCCL(SeqNum=N, OpType=...)' (a collective that did not "
+    "complete: the rank that never entered it is the culprit, this one its victim) or 'Some NCCL operations have "
+    "failed or timed out' / an NCCL error (its communicator failed); give every rank's log to ncclDoctor diagnose. "
+    "Rerun with the Flight Recorder on (TORCH_FR_BUFFER_SIZE=2000; TORCH_NCCL_DUMP_ON_TIMEOUT=1 on older torch) and "
+    "NCCL_DEBUG=INFO so each rank dumps what it was doing; a std::terminate in the frames is the watchdog's "
+    "rethrow, not a broken libstdc++ -- no package needs rebuilding for it.")
 ABORT_FIX = (NATIVE_ABORT_FIX + f"In a distributed job {WATCHDOG_ABORT} (its 'Watchdog caught collective operation "
              "timeout' / ProcessGroupNCCL lines in that rank's stderr): rerun with NCCL_DEBUG=INFO and "
              "TORCH_DISTRIBUTED_DEBUG=DETAIL for its reason, and read dmesg for GPU Xid errors on that host. ")
