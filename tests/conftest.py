@@ -168,6 +168,26 @@ def child_failed(entries: str, script: str = "train.py", space: bool = False, en
             + "Root Cause (first observed failure):\n" + entries + ("=" * 60 + "\n" if end else ""))
 
 
+def nccl_cuda_beside_cut(host: str, pid: int, dev: int, warn_at: str, trail: list[str], rank: int,
+                         call: str = "barrier", setup: tuple[str, ...] = ()) -> str:
+    """One process's NCCL 'Cuda failure' WARN at WARN_AT (its SETUP lines first), its return-code TRAIL ("file:line"
+    -> 1 each), then rank RANK's traceback cut inside dist.CALL() before its error text (lead rule AM (3)'s shape)."""
+    p = f"{host}:{pid}:{pid} [{dev}]"
+    lines = [f"{p} {x}" for x in setup]
+    lines += [f"{p} {warn_at} NCCL WARN Cuda failure 'invalid resource handle'"]
+    lines += [f"{p} NCCL INFO {t} -> 1" for t in trail]
+    lines += [f"[rank{rank}]: {x}" for x in (
+        "Traceback (most recent call last):",
+        '  File "/home/u/run.py", line 52, in <module>',
+        "    main()",
+        '  File "/home/u/run.py", line 31, in main',
+        f"    dist.{call}()",
+        '  File "/usr/lib/python3/site-packages/torch/distributed/c10d_logger.py", line 83, in wrapper',
+        "    return func(*args, **kwargs)",
+    )]
+    return "\n".join(lines) + "\n"
+
+
 def nccl_info(host: str, pid: int, dev: int, text: str, tid: int | None = None) -> str:
     """An NCCL_DEBUG=INFO line: "HOST:PID:TID [DEV] NCCL INFO TEXT" (TID defaults to PID: the main thread)."""
     return f"{host}:{pid}:{pid if tid is None else tid} [{dev}] NCCL INFO {text}\n"

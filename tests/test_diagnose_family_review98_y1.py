@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import corpus_case_verdict, verdict_accused
+from tests.conftest import child_failed, corpus_case_verdict, failure_record, nccl_cuda_beside_cut, verdict_accused
 
 # -- finding 1 ------------------------------------------------------------------------------------------------------
 
@@ -37,26 +37,13 @@ def _closing(pid: int) -> str:
 
 
 def _record(rank: int, code: int = 1, pid: int = 51201) -> str:
-    return (
-        f"E1205 10:00:06.456000 140 torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: {code}) "
-        f"local_rank: {rank} (pid: {pid}) of binary: /usr/bin/python\n"
-        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:\n"
-        "============================================================\n"
-        "train.py FAILED\n"
-        "------------------------------------------------------------\n"
-        "Failures:\n"
-        "  <NO_OTHER_FAILURES>\n"
-        "------------------------------------------------------------\n"
-        "Root Cause (first observed failure):\n"
-        "[0]:\n"
-        "  time      : 2024-12-05_10:00:06\n"
-        "  host      : node1\n"
-        f"  rank      : {rank} (local_rank: {rank})\n"
-        f"  exitcode  : {code} (pid: {pid})\n"
-        "  error_file: <N/A>\n"
-        "  traceback : To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html\n"
-        "============================================================\n"
-    )
+    return ("E1205 10:00:06.456000 140 torch/distributed/elastic/multiprocessing/api.py:869] "
+            f"failed (exitcode: {code}) local_rank: {rank} (pid: {pid}) of binary: /usr/bin/python\n"
+            + child_failed(failure_record(0, rank, rank, code, pid, time="2024-12-05_10:00:06", host="node1",
+                                          traceback=_HINT), end=True))
+
+
+_HINT = "To enable traceback see: https://pytorch.org/docs/stable/elastic/errors.html"
 
 
 @pytest.mark.parametrize("mine,root,closing", [
@@ -107,24 +94,11 @@ def test_one_ranks_tagged_sigterm_still_names_it(tmp_path, rank, record, closing
 
 
 def _nccl_cuda(host: str, pid: int, dev: int, trail: list[str], rank: int, before: int = 0) -> str:
-    p = f"{host}:{pid}:{pid} [{dev}]"
     # the process's own set-up lines read first fill the five sampled transport lines
-    setup = ["NCCL INFO NET/IB : No device found.", "NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0",
+    setup = ("NCCL INFO NET/IB : No device found.", "NCCL INFO NCCL_SOCKET_IFNAME set by environment to eth0",
              "NCCL INFO NET/Socket : Using [0]eth0:10.0.0.5<0>", "NCCL INFO Using network Socket",
-             "NCCL INFO NCCL_IB_DISABLE set by environment to 1", "NCCL INFO NCCL_DEBUG set by environment to INFO"]
-    lines = [f"{p} {x}" for x in setup[:before]]
-    lines += [f"{p} enqueue.cc:88 NCCL WARN Cuda failure 'invalid resource handle'"]
-    lines += [f"{p} NCCL INFO {t} -> 1" for t in trail]
-    lines += [f"[rank{rank}]: {x}" for x in (
-        "Traceback (most recent call last):",
-        '  File "/home/u/run.py", line 52, in <module>',
-        "    main()",
-        '  File "/home/u/run.py", line 31, in main',
-        "    dist.barrier()",
-        '  File "/usr/lib/python3/site-packages/torch/distributed/c10d_logger.py", line 83, in wrapper',
-        "    return func(*args, **kwargs)",
-    )]
-    return "\n".join(lines) + "\n"
+             "NCCL INFO NCCL_IB_DISABLE set by environment to 1", "NCCL INFO NCCL_DEBUG set by environment to INFO")
+    return nccl_cuda_beside_cut(host, pid, dev, "enqueue.cc:88", trail, rank, setup=setup[:before])
 
 
 _LONG = ["enqueue.cc:120", "enqueue.cc:245", "proxy.cc:880", "proxy.cc:912", "group.cc:110"]

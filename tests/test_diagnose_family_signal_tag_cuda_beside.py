@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import corpus_case_verdict, verdict_accused
+from tests.conftest import corpus_case_verdict, nccl_cuda_beside_cut, verdict_accused
 
 
 def _sigterm(rank: int | None, pid: int) -> str:
@@ -53,19 +53,7 @@ def test_an_untagged_dataloader_worker_sigterm_names_nobody(tmp_path):
 
 
 def _nccl_cuda(host: str, pid: int, dev: int, warn_at: str, trail: list[str], rank: int, call: str) -> str:
-    p = f"{host}:{pid}:{pid} [{dev}]"
-    lines = [f"{p} {warn_at} NCCL WARN Cuda failure 'invalid resource handle'"]
-    lines += [f"{p} NCCL INFO {t} -> 1" for t in trail]
-    lines += [f"[rank{rank}]: {x}" for x in (
-        "Traceback (most recent call last):",
-        '  File "/home/u/run.py", line 52, in <module>',
-        "    main()",
-        '  File "/home/u/run.py", line 31, in main',
-        f"    dist.{call}()",
-        '  File "/usr/lib/python3/site-packages/torch/distributed/c10d_logger.py", line 83, in wrapper',
-        "    return func(*args, **kwargs)",
-    )]
-    return "\n".join(lines) + "\n"
+    return nccl_cuda_beside_cut(host, pid, dev, warn_at, trail, rank, call)
 
 
 @pytest.mark.parametrize("host,pid,dev,rank,call", [

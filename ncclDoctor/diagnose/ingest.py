@@ -699,7 +699,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 skip[key] -= 1
                 continue
         pieces = nccl_pieces(text) if "] NCCL " in text else None
-        if pieces is None and 'File "' in text and text.count('File "') > 1 and len(text) > 200:
+        if pieces is None and len(text) > 200 and text.count('File "') > 1:
             pieces = numbered_pieces(text)  # a traceback flattened with a log viewer's line numbers
         for piece in pieces or (text,):
             ev = p.parse(lineno, piece)

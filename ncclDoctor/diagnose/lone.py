@@ -179,12 +179,15 @@ def failed_on_own(c: Collected) -> list[Event]:
     return launcher or got
 
 
+def _setting_ints(c: Collected, *names: str) -> list[int]:
+    """The whole-number values the input gives these settings (an "elastic" range's upper end: "1:2" -> 2)."""
+    return [int(v.split(":")[-1]) for n in names for v in (c.settings.get(n) or {}) if v.split(":")[-1].isdigit()]
+
+
 def node_count(c: Collected) -> int:
     """How many nodes the input says the job spans (1 when nothing says)."""
-    counts = [int(v.split(":")[-1]) for n in ("GROUP_WORLD_SIZE", "PET_NNODES") for v in (c.settings.get(n) or {})
-              if v.split(":")[-1].isdigit()]
-    if any(v.split(":")[-1].isdigit() and int(v.split(":")[-1]) > 0 for n in ("GROUP_RANK", "NODE_RANK")
-           for v in (c.settings.get(n) or {})):
+    counts = _setting_ints(c, "GROUP_WORLD_SIZE", "PET_NNODES")
+    if any(n > 0 for n in _setting_ints(c, "GROUP_RANK", "NODE_RANK")):
         counts.append(2)  # a node numbered past 0 (torchrun's group_rank=1, NODE_RANK=1): another node exists
     counts.append(len({h for st in c.ranks.values() for h in st.hosts}))
     counts.append(len({e.host for e in c.child_failures if e.host}))

@@ -466,8 +466,8 @@ def _rank_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs or not quiet(c):
         return None
     # one event per file, in the order read: a rank's prints in several files follow on
-    split = _first_size_split((label, r, sizes) for e in evs for label, by in e.data["prints"].items()
-                              for r, sizes in by.items())
+    prints = [(label, r, sizes) for e in evs for label, by in e.data["prints"].items() for r, sizes in by.items()]
+    split = _first_size_split(prints)
     if not split:
         return None
     label, sizes = split[0], dict(sorted(split[1].items()))
@@ -480,11 +480,9 @@ def _rank_shapes(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # way): the odd rank never printed the others' size under this label, and none of them ever printed its
         # size -- otherwise one shifted list makes an innocent rank look odd (second review of session 38, finding 1)
         every: dict[int, set[str]] = {}
-        for e in evs:
-            for lab, by in e.data["prints"].items():
-                if " ".join(lab.lower().split()) == label:
-                    for r, szs in by.items():
-                        every.setdefault(r, set()).update(szs)
+        for lab, r, szs in prints:
+            if " ".join(lab.lower().split()) == label:
+                every.setdefault(r, set()).update(szs)
         agreed = next(sz for sz in counts if sz != odd[0])
         named = all((agreed not in szs) if sizes.get(r) == odd[0] else (odd[0] not in szs)
                     for r, szs in every.items())
