@@ -294,6 +294,11 @@ _R_CCL_COND = re.compile(r"\|CCL_ERROR\|\s{0,4}\w{1,60}\.(?:cpp|hpp|c|h):\d{1,6}
                          r"failed\s*$")
 _R_CCL_HEAD = re.compile(r"\|CCL_(?:ERROR|WARN|INFO|DEBUG|TRACE)\||^\s*(?:Traceback|File \")")
 _R_CPP_WHAT = re.compile(r"^\s*what\(\):\s+(\S[^\n]{0,400})")
+# that what() text being CUDA's own "driver shutting down" (cudaErrorCudartUnloading: 29, 4 since CUDA 10.1) as the
+# thrower printed it: torch's "CUDA error: driver shutting down", a CUDA check's "error == cudaSuccess. 29 vs 0 ...:
+# driver shutting down" (gloo's CUDA_CHECK), or the string alone after its source location
+_R_CUDA_UNLOADING = re.compile(r"(?:CUDA (?:driver )?error: |cudaSuccess\. \d{1,3} vs 0\b[^\n]{0,300}?: |"
+                               r"cudaErrorCudartUnloading: |\] )driver shutting down\b")
 
 
 def _json_record_line(text: str) -> str | None:
@@ -419,6 +424,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # an unread "terminate called after throwing an instance of '...'" line: (its line, its event), its "what():"
         # text on the next line kept on the event (data "cpp_what"; verdict.unread._cpp_what_fix)
         self._terminate: tuple[int, Event] | None = None
+        # the line of a std::terminate's what() that is CUDA's "driver shutting down" (cudaErrorCudartUnloading): the
+        # uncaught exception is a thread's last CUDA call after the runtime unloaded at exit, read as benign (parse)
+        self._unload_what = 0
         # an unread oneCCL check ("|CCL_ERROR| global.cpp:150 getenv_local_coord: condition ... failed"): (its line,
         # its event); CCL_THROW_IF_NOT prints its message on the next line, joined to the event's text (generic reads
         # the setting it names: "set CCL_ZE_IPC_EXCHANGE=sockets explicitly")
@@ -1799,6 +1807,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
         ev = self._parse(lineno, text)
+        if self._unload_what:
+            if ev is None and self._unload_what == lineno:  # std::terminate's what() of CUDA's unload at exit
+                ev = self._context(lineno, text, "benign")
+                ev.rank = None  # every process prints it alike at exit (lead rule J): no rank's own failure
+                ev.data["what"] = "CUDA 'driver shutting down' at process exit (a thread outlived CUDA's teardown)"
+            self._unload_what = 0
         if "init_worker_distributed" in text or (ev is not None and ev.kind == "store_timeout"):
             self.store_vllm(lineno, text, ev)
         if ev is not None and ev.kind == "traceback_tail":
@@ -2057,6 +2071,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # columns, its header's trailing blanks wrapped into blank pieces)
             if 0 < lineno - held[0] <= 4 and (w := _R_CPP_WHAT.match(body)):
                 held[1].data["cpp_what"] = w.group(1).strip()[:200]
+                if "driver shutting down" in w.group(1) and _R_CUDA_UNLOADING.search(w.group(1)):
+                    # lead rules J, K, N: the exception an uncaught C++ throw carried is CUDA's 'driver shutting
+                    # down' (error 29, cudaErrorCudartUnloading) -- torch's "CUDA error: driver shutting down" from
+                    # ProcessGroupNCCL's cleanup thread, gloo's EnforceNotMet "error == cudaSuccess. 29 vs 0. ...:
+                    # driver shutting down" freeing its streams: a thread's CUDA call after the runtime unloaded at
+                    # the process's exit, exit-order noise and no failure of the run (rounds 12, 101: fuser-2497,
+                    # megatron-deepspeed-265, pytorch-2530). The header is no unread failure; the what() line is
+                    # read as benign where no family reads it (parse)
+                    if held[1] in self.unread:
+                        self.unread.remove(held[1])
+                    self._unload_what = lineno
         if self._entry_call is not None:
             # the same bounds, under the script's first function's frame; its code line's called names kept
             last, n, names = self._entry_call

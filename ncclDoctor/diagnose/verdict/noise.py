@@ -740,8 +740,15 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "first error above the abort lines (read the full log; NCCL_DEBUG=INFO for its context), "
                       "and a job that stopped on purpose should call dist.destroy_process_group() before exit")
     if any(w and "driver shutting down" in w for w in whats):
-        benign.append("CUDA's 'driver shutting down' at exit is harmless: a thread (the NCCL watchdog) outlived "
-                      "CUDA's teardown; call dist.destroy_process_group() before the process exits")
+        # (a thread's last CUDA call after the runtime unloaded: NCCL's watchdog or torch's workCleanupLoop, or an
+        # uncaught gloo EnforceNotMet freeing its CUDA streams -- parse._unload_what; rounds 12, 101)
+        benign.append("CUDA's 'driver shutting down' (error 29, cudaErrorCudartUnloading) is harmless at exit: a "
+                      "thread (the NCCL watchdog or its work-cleanup loop, gloo's CUDA streams and events) outlived "
+                      "CUDA's teardown as the process exited, even when the uncaught exception aborts it -- no GPU "
+                      "fault, and nothing failed if the run had finished (check the log above for an earlier error); "
+                      "tear down the process group before the CUDA runtime unloads: call "
+                      "dist.destroy_process_group() before exit (after a final barrier), and upgrade torch (newer "
+                      "releases ignore it in their exit-time threads)")
     if "net plugin absent" in whats:
         benign.append("NCCL's 'Failed to find ncclCollNetPlugin' / 'No plugin found' INFO lines are harmless: an "
                       "optional net or CollNet (SHARP) plugin is not installed, so CollNet is off and NCCL uses its "
