@@ -148,6 +148,12 @@ R_SGLANG_CRASH = re.compile(r"(?<=\d\d:\d\d:\d\d) TP(\d{1,5})\] [A-Za-z]\w{0,40}
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
+# The watchdog's tag with its brackets lost ("E ProcessGroupNCCL.cpp:828 Rank 1 Watchdog caught collective operation
+# timeout: ...": a paste through Markdown that took "[E ProcessGroupNCCL.cpp:828] [Rank 1]" for link text and kept only
+# the words; round 100's accelerate-2062): torch prints "Rank N" right before its watchdog's words only as that tag, so
+# it names the rank the bracketed tag names (parse._context). Only there -- a bare "Rank 1" anywhere else is prose's
+R_PG_RANK_BARE = re.compile(r"(?<![\w\[])(?:PG (?P<pg>\d{1,7}) )?Rank (?P<rank>\d{1,7}) "
+                            r"(?=(?:Watchdog c|C)aught collective operation timeout)")
 # the same tag ending its line: c10's message follows on the next line (a paste that wrapped it, parse._context)
 R_PG_RANK_END = re.compile(R_PG_RANK.pattern + r"\s*$")
 R_SRUN = re.compile(r"^\s*(\d+): ")
