@@ -1358,7 +1358,8 @@ R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 # across cluster]"
 R_RAY_REPEATED = re.compile(r"\[repeated (\d+)x across cluster\]")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
-                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
+                   # (RCCL's "[FATAL ERROR]: HIP failure: 'out of memory'" the same, R_CUDA_ERROR)
+                   r"(?:Cuda failure|HIP failure:?) (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
                    r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"  # the enum's name
                    # a C++ runtime's check of a CUDA allocation call, the call spelled out (TensorRT-LLM's "CUDA runtime
@@ -2227,7 +2228,9 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?[Ee]rror: ([^\n]{1,120}?)(?
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           # (the message's closing quote may be cut off with the paste: round 88's nccl-tests-369)
-                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
+                          # RCCL's own print of the same check (rcclCudaErrorHandler, its ERROR level: "[FATAL ERROR]:
+                          # HIP failure: 'invalid device pointer'", then ncclUnhandledCudaError): HIP's (rule AN (2))
+                          r"(?:(?:Cuda|CUDA) (?:failure|error)|HIP failure:?) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
                           r"'([^'\n]{1,80})(?:'|\s*$)|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed; torch's
                           # own assert of the device index against the GPUs the process sees (CUDAContext.cpp:
