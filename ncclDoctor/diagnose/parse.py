@@ -1700,6 +1700,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 ev.data["group_rank"] = int(m.group("rank"))
         elif m:
             ev.rank = int(m.group("rank"))
+        elif "aught collective" in text and (b := S.R_PG_RANK_BARE.search(text)) is not None:
+            ev.rank, ev.pg = int(b.group("rank")), b.group("pg")  # the watchdog's own tag, its brackets lost
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))

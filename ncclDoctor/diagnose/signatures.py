@@ -148,6 +148,12 @@ R_SGLANG_CRASH = re.compile(r"(?<=\d\d:\d\d:\d\d) TP(\d{1,5})\] [A-Za-z]\w{0,40}
 R_PG_RANK = re.compile(
     r"\[(?:PG (?:ID )?(?P<pg>\d+)(?: PG GUID (?P<guid>[^\s(\]]+))? ?(?:\((?P<desc>[^)]*)\) ?)?)?Rank (?P<rank>\d+)\]"
 )
+# The watchdog's tag with its brackets lost ("E ProcessGroupNCCL.cpp:828 Rank 1 Watchdog caught collective operation
+# timeout: ...": a paste through Markdown that took "[E ProcessGroupNCCL.cpp:828] [Rank 1]" for link text and kept only
+# the words; round 100's accelerate-2062): torch prints "Rank N" right before its watchdog's words only as that tag, so
+# it names the rank the bracketed tag names (parse._context). Only there -- a bare "Rank 1" anywhere else is prose's
+R_PG_RANK_BARE = re.compile(r"(?<![\w\[])(?:PG (?P<pg>\d{1,7}) )?Rank (?P<rank>\d{1,7}) "
+                            r"(?=(?:Watchdog c|C)aught collective operation timeout)")
 # the same tag ending its line: c10's message follows on the next line (a paste that wrapped it, parse._context)
 R_PG_RANK_END = re.compile(R_PG_RANK.pattern + r"\s*$")
 R_SRUN = re.compile(r"^\s*(\d+): ")
@@ -1352,7 +1358,8 @@ R_RAY_PID = re.compile(r"\(\w+ pid=(\d+)(?:, ip=[\d.]+)?\)")
 # across cluster]"
 R_RAY_REPEATED = re.compile(r"\[repeated (\d+)x across cluster\]")
 R_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUDA [Ee]rror: out of memory|"
-                   r"Cuda failure (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
+                   # (RCCL's "[FATAL ERROR]: HIP failure: 'out of memory'" the same, R_CUDA_ERROR)
+                   r"(?:Cuda failure|HIP failure:?) (?:\d{1,4} )?'out of memory'|Failed to CUDA [cm]alloc|"
                    r"cuda runtime error \(2\) : out of memory|"  # torch <= 1.x (THC)
                    r"cudaErrorMemoryAllocation|CUDA_ERROR_OUT_OF_MEMORY|"  # the enum's name
                    # a C++ runtime's check of a CUDA allocation call, the call spelled out (TensorRT-LLM's "CUDA runtime
@@ -2221,7 +2228,9 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?[Ee]rror: ([^\n]{1,120}?)(?
                           r"(?=(?:CUDA|HIP) kernel errors might|For debugging consid))|"
                           r"Triton Error \[CUDA\]: ([^\n]{1,120})|"
                           # (the message's closing quote may be cut off with the paste: round 88's nccl-tests-369)
-                          r"(?:Cuda|CUDA) (?:failure|error) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
+                          # RCCL's own print of the same check (rcclCudaErrorHandler, its ERROR level: "[FATAL ERROR]:
+                          # HIP failure: 'invalid device pointer'", then ncclUnhandledCudaError): HIP's (rule AN (2))
+                          r"(?:(?:Cuda|CUDA) (?:failure|error)|HIP failure:?) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
                           r"'([^'\n]{1,80})(?:'|\s*$)|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed; torch's
                           # own assert of the device index against the GPUs the process sees (CUDAContext.cpp:

@@ -594,6 +594,9 @@ def _kmd_fault(evs: list) -> tuple[str, str]:
             "hangs again, take it out of the job.")
 
 
+# ROCm's own words for a failed HIP runtime call: RCCL's check ("HIP failure: '...'"), torch's ROCm build ("HIP error:")
+_R_HIP_SAID = re.compile(r"\bhip (?:failure|error):?", re.I)
+_R_HIP_NO_FUNCTION = re.compile(r"\bhip (?:error|failure):? '?invalid device function")
 _R_HIP_NO_DEVICE = re.compile(r"\bno ROCm-capable device is detected\b|\bhipErrorNoDevice\b")
 
 
@@ -847,9 +850,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "TORCH_CUDA_ARCH_LIST=8.6) and a CUDA toolkit (CUDA_HOME) matching the one PyTorch was built with "
             "(torch.version.cuda).",
         )
-        if "hip error: invalid device function" in text and "cuda error" not in text:
+        if _R_HIP_NO_FUNCTION.search(text) and "cuda error" not in text:
             # hipErrorInvalidDeviceFunction: torch's ROCm build (or RCCL, or a compiled op) holds no code object for
-            # this GPU's gfx target -- CUDA's 'no kernel image', its tools ROCm's (lead rule AN (2))
+            # this GPU's gfx target -- CUDA's 'no kernel image', its tools ROCm's (lead rule AN (2)); torch's "HIP
+            # error: ..." or RCCL's own check, "HIP failure: '...'"
             what = (f"a HIP error saying the build has no kernel for this GPU ('{said}': torch's ROCm build, RCCL or "
                     "a compiled op holds no code for the GPU's gfx architecture, HIP's counterpart of CUDA's 'no "
                     "kernel image')")
@@ -1145,6 +1149,22 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "fp16 / tensor-op GEMM algorithms and the torch / CUDA / driver versions match; disable the DeepSpeed "
             "transformer kernel (--deepspeed_transformer_kernel off) to confirm; rerun with CUDA_LAUNCH_BLOCKING=1 "
             "for the failing call.",
+        )
+    elif hip := _R_HIP_SAID.search(text):
+        # ROCm's own words for the failed call (RCCL's "[FATAL ERROR]: HIP failure: '...'" from its CUDACHECK, torch's
+        # ROCm build's "HIP error: ..."), no message another branch reads: a HIP runtime error, read like CUDA's (lead
+        # rule AN (2)), found with ROCm's own tools, not nvidia-smi / Xid
+        said = next((e.data["what"] for e in evs if e.data.get("what")), "") or hip.group(0)
+        by = "RCCL's own check, 'HIP failure'" if "failure" in hip.group(0) else "'HIP error'"
+        what, fix = (
+            f"a failed HIP runtime call ('{said}', {by}: ROCm's counterpart of a CUDA error, in RCCL or a kernel)",
+            "Rerun with NCCL_DEBUG=INFO (RCCL) to see the failing call and on which rank (NCCL_DEBUG_SUBSYS=INIT,P2P "
+            "at start-up), and with AMD_LOG_LEVEL / HIP_LAUNCH_BLOCKING=1 to find the failing HIP call "
+            "(AMD_LOG_LEVEL=3, AMD_SERIALIZE_KERNEL=3 for a kernel); check the GPU and the driver on that node "
+            "(amd-smi or rocm-smi, dmesg for amdgpu faults) and that ROCm, RCCL and the amdgpu driver versions match "
+            "torch's (torch.version.hip), each process on its own GPU (HIP_VISIBLE_DEVICES, torch.cuda.set_device). "
+            "Where it fails in RCCL's set-up between the GPUs, NCCL_P2P_DISABLE=1 tells the GPU peer-to-peer (P2P / "
+            "IPC) path, and the IOMMU wants iommu=pt on the kernel command line.",
         )
     else:
         what, fix = (
