@@ -191,6 +191,9 @@ def node_count(c: Collected) -> int:
         counts.append(2)  # a node numbered past 0 (torchrun's group_rank=1, NODE_RANK=1): another node exists
     counts.append(len({h for st in c.ranks.values() for h in st.hosts}))
     counts.append(len({e.host for e in c.child_failures if e.host}))
+    # a launcher record's worker command naming the machines it spans (readers.exits._cmd_nodes: --nnodes=2 among
+    # the worker's own arguments, ncluster's --num_tasks=2)
+    counts += [e.data["cmd_nodes"] for e in c.worker_failures + c.child_failures if e.data.get("cmd_nodes")]
     per = [int(v) for v in (c.settings.get("PET_NPROC_PER_NODE") or {}) if v.isdigit()]
     if per and c.world and max(c.world)[0] > max(per):
         counts.append(2)

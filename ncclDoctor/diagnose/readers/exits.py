@@ -30,6 +30,19 @@ def task_ids(spec: str, cap: int) -> list[int]:
     return ids
 
 
+def _cmd_nodes(ev: Event, text: str) -> None:
+    """The machines a launcher record's command says the job spans (signatures.R_CMD_NODES: the worker's own
+    --nnodes / --num_nodes / --num_machines, ncluster's --num_tasks beside its /ncluster/ run directory), kept on the
+    record as ``cmd_nodes`` where it is above 1: lone.node_count then reads the record's local rank as no global one
+    (lead rule A's multi-node limit)."""
+    for m in S.R_CMD_NODES.finditer(text):
+        if m.group("n").endswith("tasks") and "/ncluster/" not in text:
+            continue  # a task count of another program (a multi-task model's) says nothing of machines
+        if int(m.group("v")) > 1:
+            ev.data["cmd_nodes"] = int(m.group("v"))
+            return
+
+
 class ExitReaders:
     def _exit_noise(self, lineno: int, text: str) -> Event | None:
         """Lines that look alarming and are not failures by themselves: the process-group
@@ -607,6 +620,7 @@ class ExitReaders:
                                launcher="torch.distributed.launch",
                                local_from="launcher: torch.distributed.launch's CalledProcessError shows the command "
                                "of the last worker it started, '--local_rank=0': it started one")
+                _cmd_nodes(ev, text)
                 return ev
             if "CalledProcessError: Command '" in text and self._one_proc and 0 < lineno - self._one_proc <= 8 \
                     and "local_rank" not in text and "local-rank" not in text and S.R_ONE_PROCESS_CMD.search(text):
@@ -708,6 +722,8 @@ class ExitReaders:
             # torch.distributed.launch does the same in its CalledProcessError ("Command '[..., '--local_rank=7',
             # ...]' died with <Signals.SIGSEGV: 11>" / "returned non-zero exit status 1"): lead rule U (5)
             ev.data.update(local_rank=None, last_launched=local, last_by="ds" if m.group("ds") else "cpe")
+        if "Command '" in text:
+            _cmd_nodes(ev, text)
         return ev
 
     def _spawn_wrapper(self, lineno: int) -> None:

@@ -692,7 +692,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
-    build = init_err = multicast = False
+    build = init_err = multicast = old_driver = False
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif lost := sorted({e.data["pci"] for e in evs if e.data.get("lost")}):
@@ -875,7 +875,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Start the fabric manager on that node (systemctl start nvidia-fabricmanager; its version must equal the "
             "driver's) and check `nvidia-smi -q | grep -i fabric` says 'Completed'.",
         )
-    elif "driver version is insufficient" in text or "forward compatibility" in text:
+    elif "driver version is insufficient" in text or "forward compatibility" in text or R_DRIVER_REFUSES.search(
+            " ".join((e.data.get("what") or "") + " " + e.text for e in evs)):
+        # the installed driver older than the CUDA runtime the build was made with: cudaErrorInsufficientDriver, or
+        # the runtime's "API call is not supported in the installed CUDA driver" (cudaErrorCallRequiresNewerDriver:
+        # one API of that runtime, NCCL's stream-capture query in enqueue.cc, that the driver does not have) -- the
+        # host's driver and the build every rank runs, not one rank's (lead rules AT (1), V (2), AG)
+        old_driver = True
         what, fix = (
             "'CUDA driver version is insufficient for CUDA runtime version': the container's CUDA is newer than the "
             "node's driver",
@@ -884,6 +890,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "driver on that node (a data-center GPU can also run a newer CUDA on the old driver through the "
             "cuda-compat package on LD_LIBRARY_PATH).",
         )
+        if "driver version is insufficient" not in text:
+            what = ("'API call is not supported in the installed CUDA driver' (cudaErrorCallRequiresNewerDriver): the "
+                    "build (NCCL, torch) calls a CUDA runtime API that the node's NVIDIA driver is too old to have")
+            if "enqueue.cc" in text:
+                fix += (" NCCL's own call failing so at its collective's enqueue (enqueue.cc's stream-capture query, "
+                        "cudaStreamGetCaptureInfo_v2 of CUDA 11.3+) on an older driver: upgrade NCCL to 2.9.9 or "
+                        "later (it no longer fails that query) or use an NCCL build for the driver's CUDA version; "
+                        "NCCL WARNs after it ('invalid root', 'invalid device ordinal') are the broken communicator "
+                        "that follows.")
     elif "failed lazily at initialization" in text or "device < num_gpus" in text:
         what, fix = (  # torch's DeferredCudaCallError: the process's CUDA initialisation saw no usable GPU for it
             "a failed CUDA initialisation (torch's DeferredCudaCallError at its first CUDA call, e.g. "
@@ -1231,6 +1246,16 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         conf = "medium" if ranks else conf
     # named by a launcher's record or a teardown note, not by the failing lines' own rank tags
     recorded = bool(ranks) and ranks != shown
+    if (old_driver and not recorded and not xids and not hsa and other is None and twice is None
+            and not _one_of_those_shown(c, ranks)):
+        # lead rules AT (1), AG: the driver too old for the build's CUDA runtime is the host's, the same under every
+        # process that runs the build there; a launcher's tag on the failing lines (mpirun's "[1,0]<stdout>:") is no
+        # failure record, and no other rank is shown going on without it -- nobody named, like an untagged line
+        return Verdict(
+            "cuda_error",
+            f"{_named(shown) if shown else 'a process'} hit {what}: the driver is the host's and the build every rank "
+            "runs, so every process there fails alike -- the driver / build pair is at fault, not a rank",
+            fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if (not recorded and not xids and not hsa and other is None and not c.samples.get("launch_procs")
             and (launch := _ordinal_launch(evs, ranks, bool(c.worker_failures or c.child_failures)))):
         return launch

@@ -746,6 +746,18 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "process (nprocs=1, one device) to reproduce it without spawn; check that torch, its device "
                      "library (CUDA, torch_xla) and every compiled extension are builds of matching versions, and "
                      "the host memory the processes share (a smaller batch size). " + abort_fix)
+    if lone is not None and not ranks and lone.multi_node and lone.local_rank is not None and codes and codes[0] > 0:
+        # lead rule A's multi-node limit: the record names a local rank of one node only, and its exit status is the
+        # worker's own (a Python exception not shown): where to read that worker's error, and how to tell its rank
+        n = lone.local_rank
+        said = (f"The launcher's CalledProcessError ('returned non-zero exit status {codes[0]}') is the exit of that "
+                f"node's local_rank {n} worker" if "CalledProcessError" in lone.event.text
+                else f"The record names local_rank {n} of one node (exit code {codes[0]})")
+        abort_fix = (f"{said}, and the job spans several machines: read the worker's own traceback / stderr on that "
+                     "machine (the node whose launcher printed the record; its per-rank logs of every node), and "
+                     f"find its global rank from the --node_rank / --nnodes that node was launched with (rank = "
+                     f"node_rank x nproc_per_node + {n}); run the script directly there (one process, the same "
+                     "arguments) to see its error. " + abort_fix)
     # lead rule J: the record names no one (or not the one), but the lines hold several processes' tracebacks ending
     # in the same exception: that exception is the cause the record points to, and the fix starts from it
     alike_tb = _raised_alike([e for e in c.exceptions if not e.data.get("line")]) if not single else ""

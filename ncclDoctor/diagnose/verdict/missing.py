@@ -8,7 +8,7 @@ import re
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, barrier_roles, own_errors, world_size
 from ncclDoctor.diagnose.signatures import FR_ON, R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts
+from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts, place
 from ncclDoctor.diagnose.verdict.desync import _desync, _hvd_split
 
 
@@ -280,6 +280,9 @@ def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     what = ("joined but never finished" if ranks is by["start"] and not by["end"] and not by["never"]
             else "never joined")
+    crashed = _lagging_crashed(c, ranks) if what == "never joined" else []
+    if crashed:
+        return _lagging_crash(c, crashed, ranks, where, evs)
     return Verdict(
         "rank_missing",
         f"torch's desync report names {_named(ranks)} as the lagging rank: it {what}{where}, while the other ranks "
@@ -288,6 +291,61 @@ def _lagging_report(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"dump --native for a stuck CUDA call), its own log, and Flight Recorder dumps ({FR_ON}) "
         "for its last collectives; TORCH_NCCL_DESYNC_DEBUG=1 keeps this report on.",
         "medium", ranks, [e.brief() for e in evs[:3]])
+
+
+def _lagging_crashed(c: Collected, ranks: list[int]) -> list[Event]:
+    """Lead rules AU (1), AK (2) beside torch's desync report: a process's own crash handler reporting a native crash
+    (SIGSEGV, SIGILL, SIGFPE: Abseil's "*** SIGSEGV received at ...", Open MPI's, UCX's), untagged or under a rank the
+    report names as never joining, printed before any watchdog timeout of its file -- the ranks shown timing out lived
+    through their whole wait, so the process that died is the lagging one: its death is the first failure, read by
+    its signal (cause unknown), the report naming its rank. [] where a crash carries the rank of a process shown
+    inside the collective (its own timeout or watchdog status: a victim's crash is not the lagging one's), or comes
+    after a timeout in its file (a victim's teardown may crash so)."""
+    crashes = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 8, 11)]
+    inside = {r for r, st in c.ranks.items() if r not in ranks and (st.timeouts or st.status)}
+    if not crashes or any(e.rank in inside for e in crashes):
+        return []
+    timed = [place(t) for t in c.samples.get("watchdog_timeout", [])]
+    if any(p == q and n > m for e in crashes for (p, n) in [place(e)] for q, m in timed):
+        return []
+    return crashes
+
+
+def _lagging_crash(c: Collected, crashed: list[Event], ranks: list[int], where: str, evs: list[Event]) -> Verdict:
+    """The desync report's lagging ranks, one of whose processes is shown crashing first (_lagging_crashed): those
+    ranks are the culprits, the cause unknown by the crash's signal (lead rule A's table: -11 with no other cause).
+    A crash under the tag of a rank the report does not name is two ranks out of step, neither shown first: the
+    cause stays the crash's, nobody is named (lead rule J)."""
+    from ncclDoctor.diagnose.signatures import R_NCCL_FUNC, R_NCCL_INNER_FUNC, SIGNALS_BY_NUMBER, strip_prefixes
+    from ncclDoctor.diagnose.verdict.exits import NATIVE_FIX, NCCL_FRAMES_FIX
+
+    e = crashed[0]
+    sig = SIGNALS_BY_NUMBER.get(e.data["signal"], f"signal {e.data['signal']}")
+    funcs = [f for x in crashed for f in x.data.get("funcs", [])]
+    nccl = next((f for f in funcs if R_NCCL_FUNC.match(f) or R_NCCL_INNER_FUNC.match(f)), None)
+    inside = sorted(r for r, st in c.ranks.items() if r not in ranks and (st.timeouts or st.status))
+    # a crash under another rank's tag than the report's: two ranks out of step, which failed first not said
+    other = sorted({x.rank for x in crashed if x.rank is not None and x.rank not in ranks})
+    who = _fmt_ranks(other or ranks)
+    dead = f"{_named(other)}'s process" if other else "a process"
+    return Verdict(
+        "unknown",
+        f"{dead} crashed with {sig} "
+        f"('{strip_prefixes(e.text)[:100]}'"
+        + (f", inside NCCL's own {nccl}()" if nccl else "") + f") and torch's desync report names {_named(ranks)} as "
+        f"the lagging rank: it never joined{where}, while "
+        + (f"{_named(inside)} waited inside it until the watchdog's timeout" if inside else "the other ranks waited "
+           "inside it") + (" -- the crashed process and the lagging rank are two ranks out of step, and which failed "
+                           "first the lines do not say: a native crash whose cause the lines do not give" if other else
+                           " -- the process that died is the lagging one, its crash the first failure: a native crash "
+                           "whose cause the lines do not give"),
+        f"Look at rank {who} first: its process crashed by {sig}" + (f" in NCCL ({nccl})" if nccl else "")
+        + f" -- get that rank's core dump / gdb backtrace, and check the rank {who} host (dmesg, Xid, memory). "
+        + (f"Then at rank {_fmt_ranks(ranks)}, the lagging rank the report names (its own log, py-spy dump). "
+           if other else "")
+        + NATIVE_FIX + (NCCL_FRAMES_FIX if nccl else "") + "Rerun with NCCL_DEBUG=INFO on every rank, and keep "
+        f"TORCH_NCCL_DESYNC_DEBUG=1 and the Flight Recorder ({FR_ON}) on to confirm the lagging rank.",
+        "low" if other else "medium", [] if other else ranks, [x.brief() for x in (crashed[:1] + evs[:2])])
 
 
 def _whole_world(c: Collected, ranks: list[int]) -> bool:
