@@ -544,6 +544,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
+        self._set_device_code = ""  # that line as printed
         # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
         self._tb_rank: tuple[int, int | None] = (-999, None)
@@ -1072,7 +1073,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # running when it raised (verdict.unread._cut_where)
         at = next(i for i, x in enumerate(shown) if x is frame)
         code = shown[at - 1][1] if at else None  # the line right under the frame (shown runs last line first)
-        ev.data.update(what="frames", rank=ev.rank, func=frame[1].rpartition(" in ")[2].strip(),
+        ev.data.update(what="frames", rank=ev.rank, func=re.split(r", ?in ", frame[1])[-1].strip(),
                        code=code.strip() if code is not None else None,
                        # a cut where multiprocessing creates a lock / semaphore (in /dev/shm) after joblib's probe of
                        # the same facility failed: that failure's errno (verdict.unread._cut_semaphore)
@@ -2382,6 +2383,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif ("etDevice" in body or "set_device" in body or "cuda.Device(" in body or "_setup_devices" in body
               ) and S.R_SET_DEVICE_FRAME.search(body):
             self._set_device = lineno
+            self._set_device_code = body.strip()[:200]  # its code line (crash reader: set_device_code)
         elif "reply file to" in body and len(self._reply_workers) < 1024 and (rf := S.R_REPLY_FILE.search(body)):
             self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
