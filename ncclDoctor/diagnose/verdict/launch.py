@@ -3622,7 +3622,8 @@ def _launcher_args_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--rdzv-endpoint / --master-addr), before any worker process or rendezvous started"
         + (f"; the launch script's own lines before it failed too ('{said[0][:160]}')" if said else "")
         + " -- a launch setting, no rank ever ran, so no rank is at fault",
-        "Check the arguments the launch passes to torchrun: --nnodes must be a number >= 1 (or MIN:MAX), "
+        "Check the arguments the launch passes to torchrun (torchrun --nnodes / --nproc_per_node / --rdzv_endpoint): "
+        "--nnodes must be a number >= 1 (or MIN:MAX), "
         "--nproc-per-node the GPUs per node, and --rdzv-endpoint / --master-addr a non-empty host:port. Where a "
         "Slurm script computes them (nnodes from $SLURM_NNODES / $SLURM_JOB_NUM_NODES, the head node IP from "
         "scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1), run it inside an allocation (sbatch / salloc, "
