@@ -92,9 +92,14 @@ def test_malformed_config_overrides_in_the_launch_command_are_config(tmp_path):
 
 
 def test_well_formed_config_overrides_keep_the_workers_failure_reading(tmp_path):
-    v, _ = _verdict(tmp_path, _cmd(0, "'MODEL.RPN.FPN_POST_NMS_TOP_N_TRAIN', '2000', 'SOLVER.IMS_PER_BATCH', '8'",
-                                   "subprocess.CalledProcessError: "))
-    assert v["cause"] != "config", v
+    """The launcher's record with KEY VALUE pairs is the one worker's failure it was (torch.distributed.launch's
+    last worker, --local_rank=0: rule M), and the same record pasted without its "CalledProcessError" head stays
+    unread, as before "non-zero exit status" was a trigger word."""
+    opts = "'MODEL.RPN.FPN_POST_NMS_TOP_N_TRAIN', '2000', 'SOLVER.IMS_PER_BATCH', '8'"
+    v, _ = _verdict(tmp_path, _cmd(0, opts, "subprocess.CalledProcessError: "))
+    assert v["cause"] == "unknown" and v["culprits"] == [0], v
+    v, acc = _verdict(tmp_path, _cmd(2, opts, ' "'))
+    assert v["cause"] == "none" and not acc, v
 
 
 def _mmdet(var: str, n: int) -> str:
