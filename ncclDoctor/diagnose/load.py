@@ -986,7 +986,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
             b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
-            b"launch configs:")
+            b"launch configs:", b"non-zero exit status")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1255,7 +1255,9 @@ def _automata():
     "`pnccl"): the four words match 46 of the corpus's 55,489 input lines, all of them debugger or Python frames of
     NCCL functions (the review of round 99's fixes), so they route next to nothing more into the parser; 399 (the
     second review: torchrun's "launch configs:" header, once per agent): seven automata, six of 64 and a seventh of
-    15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md)."""
+    15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md); 400 (session 40, round
+    101's fixes: "non-zero exit status", a launcher's record of the command it ran, pasted without its
+    "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

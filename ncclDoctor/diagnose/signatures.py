@@ -1583,6 +1583,35 @@ R_TRAIN_ENTRY_SCRIPT = re.compile(r"(?:^|[/\\])(?:[\w.-]{0,60}[_.-])?(?:train(?:
 # scheduler's index among this node's (its TP rank on one node): a launcher's record of that process
 R_SGL_SCHEDULER_DEAD = re.compile(r"\bRank (\d{1,6}) scheduler is dead\b")
 R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's own "[12-16 14:27:10] " stamp
+# A launcher's record of the worker command it ran, a list in its repr, and its non-zero status (subprocess's
+# CalledProcessError, torch.distributed.launch's, with or without its "CalledProcessError: " head): the arguments it
+# passed every worker (opts_malformed reads them)
+R_CMD_LIST_STATUS = re.compile(r"Command '\[(?P<args>'[^\]\n]{1,4000}')\]' returned non-zero exit status -?\d{1,10}\b")
+# a yacs / detectron-style config key given on the command line (MODEL.RPN.FPN_POST_NMS_TOP_N_TRAIN, SOLVER.BASE_LR)
+R_OPTS_KEY = re.compile(r"^[A-Z][A-Z0-9_]{0,60}(?:\.[A-Z0-9_]{1,60}){1,8}$")
+
+
+def opts_malformed(args: str) -> list[str] | None:
+    """The trailing KEY VALUE config overrides of a script's command (yacs' cfg.merge_from_list(args.opts), which
+    maskrcnn-benchmark's, detectron2's and their kin's train_net.py pass everything after their flags to) where they
+    are not pairs: from the first argument after the script (its first *.py) that is a config key (R_OPTS_KEY), an odd
+    count, or a word in a key's place that is no key ('images_per_gpu x 1000' pasted as a value) -- every worker is
+    launched with that list and its merge raises the same way (lead rules U (2), Q). Those trailing arguments, or None
+    where they form KEY VALUE pairs or no such list is shown."""
+    words = re.findall(r"'([^'\n]{0,400})'", args)
+    script = next((i for i, w in enumerate(words) if w.endswith(".py")), None)
+    if script is None:
+        return None
+    start = next((i for i in range(script + 1, len(words)) if R_OPTS_KEY.match(words[i])
+                  and not (words[i - 1].startswith("-") and "=" not in words[i - 1])), None)  # no flag's value
+    if start is None:
+        return None
+    opts = words[start:]
+    if len(opts) % 2 == 0 and all(R_OPTS_KEY.match(k) for k in opts[::2]):
+        return None
+    return opts
+
+
 # A launcher's CalledProcessError for the worker command it ran with the worker's own index in the job as an argument
 # (TensorFlow's tensorflow.python.distribute.launch runs "python -u run.py --worker_index=0" under check_call, which
 # raises only for a non-zero status): that record names the worker, its index the task's in the cluster, read even
@@ -2051,7 +2080,8 @@ R_DATA_FILES_FRAME = re.compile(r"[/\\]datasets[/\\](?:packaged_modules[/\\][\w/
 R_SITE_PKG = re.compile(r"[/\\](?:site|dist)-packages[/\\](?P<pkg>[A-Za-z_][\w.-]{0,80}?)(?:[/\\]|\.py$)")
 # the names a traceback's code line calls ("pipe = pipeline(", "out = lib.build(cfg, k=1)": pipeline, build)
 R_CALLED_NAME = re.compile(r"([A-Za-z_]\w{0,80})\s*\(")
-R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, in [\w<>.\-]{1,200}\s*$')
+# (", in" as Python prints it, or ",in" where a paste lost the space: "line 777,in config_from_args")
+R_PY_FRAME_END = re.compile(r'\bFile "[^"\n]{1,1000}", line \d{1,7}, ?in [\w<>.\-]{1,200}\s*$')
 # A traceback's frame in Python's own os.py mapping lookup (os.environ[...] -> _Environ.__getitem__, which raises only
 # the KeyError of a variable not set), and the code line above it reading a variable a launcher sets for each process
 # (torchrun's RANK / LOCAL_RANK / WORLD_SIZE / MASTER_ADDR, srun's SLURM_*, mpirun's OMPI_COMM_WORLD_* / PMI_*):
@@ -3629,6 +3659,13 @@ R_CKPT_WORLD = re.compile(r"\bcheckpoint\b[^\n]{0,80}?\b(?:(?:DP|data[ _-]parall
                           r"(?:of |was |is |= ?)?(?P<saved>\d{1,6})\b[^\n]{0,60}?\b(?:current|new|present) "
                           r"(?:(?:DP|data[ _-]parallel) )?"
                           r"world[ _]size (?:is |of |= ?)?(?P<now>\d{1,6})\b")
+# a loader's own check that a parallel / model setting the checkpoint was saved with is the value the job was launched
+# with (Megatron-LM's checkpointing._compare, run by check_checkpoint_args on load: "AssertionError:
+# tensor_model_parallel_size value from checkpoint (1) is not equal to the input argument value (2)."): every rank
+# loads the same checkpoint with the same arguments and fails the same check (lead rules W, Q, J): config, no rank.
+# Group name: the argument; saved: the checkpoint's value; now: the launch's.
+R_CKPT_ARG = re.compile(r"\b(?P<name>[A-Za-z_][\w.]{0,60}) value from (?:the )?checkpoint \((?P<saved>[^()\n]{1,60})\) "
+                        r"is not equal to the (?:input )?argument value \((?P<now>[^()\n]{1,60})\)")
 # a settings check's own advice: a sentence naming an environment setting to launch with ("Launch app with
 # UB_SKIPMC=1 to try CUDA IPC instead."), quoted in the fix
 R_SETTINGS_ADVICE = re.compile(r"(?:^|[.;] )([A-Z][^.;]{0,100}?\b[A-Z][A-Z0-9_]{2,40}=[\"'`]?\w{1,40}[^.;]{0,80})")

@@ -933,6 +933,10 @@ class CrashReaders:
                     S.R_TRAINER_SAVE_FILE.search(self._tb.save[2]))
                 if trainer or "tmp-checkpoint-" in ev.data["message"]:
                     ev.data["save_trainer"] = True
+        if 0 < lineno - self._set_device <= 3 and m.group(1).endswith("ZeroDivisionError"):
+            # raised by the code line selecting the process's GPU right above it (its frame line may carry no trigger
+            # word: parse's _set_device): verdict.launch._no_gpu_modulo reads its arithmetic on the GPU count
+            ev.data["set_device_code"] = self._set_device_code
         self._tb.save = (-99, "", "")  # read with its exception: no later exception's (review r2)
         if self._tb.pkgs:  # the installed packages its traceback's frames (those read) run through
             ev.data["tb_pkgs"] = list(self._tb.pkgs)
@@ -962,6 +966,12 @@ class CrashReaders:
             # ZeRORuntimeException, whatever its class): the checkpoint and the launch every rank shares (lead rules
             # W, Q, J; verdict.launch._ckpt_world)
             ev.data.update(settings=said[:200], ckpt_world=(cw.group("saved"), cw.group("now")))
+        elif "from checkpoint" in said and (ca := S.R_CKPT_ARG.search(said)) and (
+                ca.group("saved").strip() != ca.group("now").strip()):
+            # a loader's own check of an argument the checkpoint was saved with against the one launched (Megatron's
+            # checkpointing._compare): the checkpoint and the arguments every rank shares (lead rules W, Q, J;
+            # verdict.launch._ckpt_arg)
+            ev.data.update(settings=said[:200], ckpt_arg=(ca.group("name"), ca.group("saved"), ca.group("now")))
         elif (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))
               and not (" tensor " in said and S.R_COLL_TENSOR_CHECK.search(said))) or (
                 m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(

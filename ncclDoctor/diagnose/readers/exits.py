@@ -490,6 +490,14 @@ class ExitReaders:
     def _launcher_exit(self, lineno: int, text: str) -> Event | None:
         """A worker's exit as DeepSpeed's launcher, torch.multiprocessing.spawn or subprocess
         report it, read like torchrun's 'failed (exitcode: N)' (-9: killed from outside)."""
+        if "non-zero exit status" in text and (cl := S.R_CMD_LIST_STATUS.search(text)) and (
+                opts := S.opts_malformed(cl.group("args"))) is not None:
+            # the worker command a launcher ran, its trailing KEY VALUE config overrides not pairs: the launch's own
+            # arguments, every worker's alike (lead rules U (2), Q; verdict.launch._opts_malformed)
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None
+            ev.data.update(opts=opts, arg=" ".join(opts)[:300])
+            return ev
         w = S.R_CPE_WORKER.search(text) if "_index" in text and "CalledProcessError" in text else None
         if w:  # a launcher's check_call of one worker's command, its index in the job an argument (R_CPE_WORKER)
             st = S.R_LAUNCHER_EXIT.search(text)

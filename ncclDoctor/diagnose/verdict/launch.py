@@ -27,6 +27,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # argparse's own "error:" line, where shown, says what it refused: a usage print read from the command line alone
     # (its error line cut off, ``cut``) steps aside for it
     e = next((x for x in evs if not x.data.get("cut")), evs[0])
+    if e.data.get("opts"):
+        return _opts_malformed(e, evs)
     lone = lone_failure(c)
     ranks: list[int] = []  # lead rules Q and U (2): every worker is launched the same way, the record's rank too
     if e.data.get("crlf"):
@@ -75,6 +77,31 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--use-env; --use_env on torch < 2.0, which passes no --local_rank either): a launcher / script argument "
         "mismatch.",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _opts_malformed(e, evs: list) -> Verdict:
+    """Lead rules U (2), Q (round 101's maskrcnn-benchmark-1075): a launcher's record of the worker command it ran
+    shows the script's trailing KEY VALUE config overrides (yacs' merge_from_list of args.opts) not forming pairs
+    (signatures.opts_malformed: an odd count, or a word in a key's place, such as a formula 'images_per_gpu x 1000'
+    pasted literally). Every worker is launched with the same arguments and fails merging them, so the worker the
+    record quotes (its --local_rank) is no culprit: config, culprits []."""
+    opts = e.data["opts"]
+    bad = next((opts[i] for i in range(0, len(opts), 2) if not S.R_OPTS_KEY.match(opts[i])), None)
+    return Verdict(
+        "config",
+        "the launcher's record of the worker command it ran exited non-zero, and the script's trailing config "
+        f"overrides are not KEY VALUE pairs ({' '.join(repr(o) for o in opts)[:200]}: "
+        + (f"'{bad}' stands where a config key must" if bad is not None else "an odd count, a key without its value")
+        + ") -- yacs' merge_from_list (cfg.merge_from_list(args.opts)) refuses such a list the same way in every "
+        "worker, all launched with the same arguments, so no rank is at fault",
+        "Fix the command-line config overrides: after the script's flags (--config-file <yaml>) each KEY must be "
+        "followed by exactly one VALUE, a literal of the key's type -- compute a formula given in the docs "
+        "(e.g. 'images_per_gpu x 1000' for MODEL.RPN.FPN_POST_NMS_TOP_N_TRAIN is a number: 1000 x images per GPU, "
+        "2000 for 2) and pass the number, not the words; quote a value holding spaces; pass the --config-file the "
+        "README names. Run the worker command once as one process (python tools/train_net.py ...) to see yacs' own "
+        "error (a non-existent config key, a type mismatch), then relaunch: python -m torch.distributed.launch "
+        "--nproc_per_node=$NGPUS tools/train_net.py --config-file <yaml> KEY VALUE ...",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 # The dashes a word processor, a web page or a chat puts where '-' was typed (hyphen, en dash, em dash, minus sign,
@@ -1792,6 +1819,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _world_assert(e, evs)
     if e.data.get("ckpt_world"):
         return _ckpt_world(e, evs)
+    if e.data.get("ckpt_arg"):
+        return _ckpt_arg(e, evs)
     if e.data.get("ds_config"):
         return _ds_config(e, evs)
     if e.data.get("world_divisible"):
@@ -2367,6 +2396,33 @@ def _ckpt_world(e, evs: list) -> Verdict:
            f"{now} instead, reshard / convert the checkpoint to the new world size with the library's own "
            "converter, or load the model weights only, not the optimizer states (the optimizer restarts fresh).")
         + " Then relaunch every rank.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _ckpt_arg(e, evs: list) -> Verdict:
+    """Lead rules W, Q, J (round 100's megatron-lm-296): a loader's own check that an argument the checkpoint was
+    saved with is the one launched now fails (signatures.R_CKPT_ARG: Megatron-LM's checkpointing._compare,
+    "tensor_model_parallel_size value from checkpoint (1) is not equal to the input argument value (2)"). Every rank
+    is launched with the same arguments and loads the same checkpoint, so every rank fails the same check and the
+    process whose traceback was pasted is no culprit: config, culprits []."""
+    name, saved, now = e.data["ckpt_arg"]
+    parallel = "parallel" in name or "world" in name
+    return Verdict(
+        "config",
+        f"the job stopped loading its checkpoint on the loader's own check ({e.data['type'].rpartition('.')[2]}: "
+        f"{(e.data.get('message') or '')[:200]}, {e.where}): the checkpoint was saved with {name} = {saved} and the "
+        f"job was launched with {now} -- every rank is launched with the same arguments and loads the same "
+        "checkpoint, so every rank fails the same check and no rank is at fault",
+        f"Launch with the value the checkpoint was saved with ({name} {saved}: the matching command-line argument, "
+        f"e.g. --{name.rpartition('.')[2].replace('_', '-')} {saved}), or let the loader take the checkpoint's own "
+        "arguments (Megatron: --use-checkpoint-args). "
+        + (f"To run with {now} instead, convert / reshard the checkpoint to that parallel layout first (Megatron's "
+           "tools/checkpoint_util.py or checkpoint converter with --target-tensor-parallel-size / "
+           "--target-pipeline-parallel-size), so the checkpoint's tensor / pipeline parallel layout matches the "
+           "launch; " if parallel else
+           f"To run with {now} instead, convert the checkpoint to it with the framework's converter, or load the "
+           "model weights only (finetune: --finetune / --no-load-optim / --no-load-rng); ")
+        + "then relaunch every rank.",
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -3491,6 +3547,90 @@ def _nccl_no_gpu_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(Colab: Runtime > Change runtime type > GPU), and do not hide the GPUs (CUDA_VISIBLE_DEVICES); or run on CPU "
         "with the gloo backend (init_process_group('gloo'), the framework's --cpu option). Then relaunch.",
         "high", [], [x.brief() for x in excs[:2]], job_wide=True)
+
+
+# A framework's own arithmetic on the count of visible GPUs, where a zero count fails it: the device index taken modulo
+# that count (mmdet's _init_dist_pytorch: "num_gpus = torch.cuda.device_count(); torch.cuda.set_device(rank %
+# num_gpus)") -- a ZeroDivisionError there says the process sees no GPU (lead rule CD). The count's name holds "gpu"
+# or "device", or is torch's own call; a modulo of any other value is the code's own arithmetic
+_R_SET_DEVICE_MOD = re.compile(r"\bset_device\([^\n]{0,80}?%\s{0,3}\(?\s{0,3}"
+                               r"(?:[\w.]{0,40}(?:gpu|GPU|device|devices)\w{0,20}\b|torch\.cuda\.device_count\(\))")
+_R_ZERO_DIVISION = re.compile(r"(?:integer )?(?:division|modulo)\b[^\n]{0,40}\bzero\b")
+
+
+def _no_gpu_modulo(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule CD (round 101's mmdetection-368): every traceback shown ends in one ZeroDivisionError raised by the
+    line pinning the process's GPU from its rank modulo the visible-GPU count (_R_SET_DEVICE_MOD: mmdet's
+    "torch.cuda.set_device(rank % num_gpus)", num_gpus = torch.cuda.device_count()), nothing else failing: that count
+    was zero -- the process sees no GPU at all (CUDA_VISIBLE_DEVICES, a CPU-only build, the driver or container
+    runtime), the launch environment every process shares, as torch's "no GPUs found": config, culprits [], nobody
+    innocent, whether one or several untagged processes print it. A ZeroDivisionError of other code (a loss over an
+    empty batch count) keeps the unread reading (rule BG (1))."""
+    one = _one_error_matching(c, "ZeroDivisionError", _R_ZERO_DIVISION)
+    if one is None:
+        return None
+    excs, kind, message, _ = one
+    code = [e.data.get("set_device_code") or e.data.get("frame_code") or "" for e in excs]
+    if any(not _R_SET_DEVICE_MOD.search(x) for x in code):
+        return None
+    e = excs[-1]
+    n = len(excs)
+    return Verdict(
+        "config",
+        f"{'every one of ' + str(n) + ' tracebacks' if n > 1 else 'the traceback'} ends in {kind}: {message[:120]} "
+        f"({e.where}) raised by '{code[-1].strip()[:120]}', the line pinning the process's "
+        "GPU from its rank modulo the visible-GPU count (torch.cuda.device_count()) before any collective: that count "
+        "was 0 -- the process sees no GPU at all, the launch environment every process shares (CUDA_VISIBLE_DEVICES, "
+        "a CPU-only torch build, the driver or container runtime), so no rank is at fault",
+        "No GPU visible: torch.cuda.device_count() returned 0 in every process. Check in the same environment "
+        "python -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available(), "
+        "torch.cuda.device_count())' and nvidia-smi: install a CUDA-enabled PyTorch build matching the NVIDIA driver "
+        "(not the CPU-only wheel), do not hide the GPUs (CUDA_VISIBLE_DEVICES empty or wrong), run a container with "
+        "its GPU runtime (docker run --gpus all), and launch one process per visible GPU (--nproc_per_node = the "
+        "GPUs nvidia-smi shows; dist_train.sh's GPUS). Then relaunch.",
+        "high", [], [x.brief() for x in excs[:2]], job_wide=True)
+
+
+# torch's launcher's own frame turning its command-line arguments into the agent's config (torch/distributed/run.py's
+# config_from_args: --nnodes, --nproc-per-node, --rdzv-endpoint / --master-addr, checked there), or the legacy
+# torch.distributed.launch's call of it
+_R_LAUNCHER_ARGS_FRAME = re.compile(r"\btorch[/\\]distributed[/\\](?:run|launch)\.py\", line \d{1,7}, ?"
+                                    r"in config_from_args\b")
+
+
+def _launcher_args_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules Q, W, U (2) (round 100's s1-106): the input stops inside torchrun's own traceback at its
+    config_from_args frame (parse.input_tail's tb_cut), its error line cut: the launcher raised checking its own
+    arguments (the node count, processes per node, rendezvous endpoint), before any worker process or rendezvous
+    started -- a launch setting, no rank ever ran: config, culprits [], nobody innocent. Lines of the launch script
+    before it (a shell's arithmetic error, an empty variable printed) are that launch's own. Not read so where an
+    exception line, a worker's failure or a rank's own failure is shown (the launch got past its arguments), nor for
+    a cut in another frame of the launcher (its agent, a worker's wait: unread._cut_traceback)."""
+    cut = [e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames"]
+    if len(cut) != 1 or cut[0].data.get("func") != "config_from_args" or not _R_LAUNCHER_ARGS_FRAME.search(
+            cut[0].text):
+        return None
+    if _run_failed(c) or c.worker_failures or c.child_failures or any(
+            not e.data.get("line") for e in c.exceptions):
+        return None
+    ev = cut[0]
+    said = [u.text.strip() for u in c.unread[:2]]
+    return Verdict(
+        "config",
+        f"the input stops inside torchrun's own traceback at config_from_args ({ev.text[:200]}), its error line cut: "
+        "the launcher raised turning its command-line arguments into its config (--nnodes, --nproc-per-node, "
+        "--rdzv-endpoint / --master-addr), before any worker process or rendezvous started"
+        + (f"; the launch script's own lines before it failed too ('{said[0][:160]}')" if said else "")
+        + " -- a launch setting, no rank ever ran, so no rank is at fault",
+        "Check the arguments the launch passes to torchrun (torchrun --nnodes / --nproc_per_node / --rdzv_endpoint): "
+        "--nnodes must be a number >= 1 (or MIN:MAX), "
+        "--nproc-per-node the GPUs per node, and --rdzv-endpoint / --master-addr a non-empty host:port. Where a "
+        "Slurm script computes them (nnodes from $SLURM_NNODES / $SLURM_JOB_NUM_NODES, the head node IP from "
+        "scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1), run it inside an allocation (sbatch / salloc, "
+        "srun) so those variables are set -- empty, they give 0 nodes, an empty host and a division by 0 in the "
+        "script's own arithmetic; echo the torchrun command before running it, or on one node run plain torchrun "
+        "--nproc-per-node N. Run torchrun again to see its error line, then relaunch.",
+        "medium", [], [ev.brief()] + [u.brief() for u in c.unread[:2]], job_wide=True)
 
 
 _NCCL_WARNING = "PyTorch is not compiled with NCCL"
