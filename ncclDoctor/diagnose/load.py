@@ -889,6 +889,12 @@ SNIFF = 8192
 #             lines ("  max_nodes : 2", "  nproc_per_node : 8") hold no trigger word and are read only after it
 #             (readers.settings: PET_NNODES, so lone.node_count sees a multi-node launch and a GPU or NPU index names
 #             no rank on it; the second review of session 38's fixes, finding 4)
+#   ` with the dataloaders  Lightning's PossibleUserWarning "Using `DistributedSampler` with the dataloaders. During
+#             `trainer.test()`, it is recommended to use `Trainer(devices=1)`", once a process at test time: no other
+#             word; a benign line whose fix names a one-device test Trainer (readers.exits, verdict.noise._none)
+#   Token indices seq  transformers' tokenizer warning "Token indices sequence length is longer than the specified
+#             maximum sequence length for this model", once a process while a dataset is tokenized: no other word;
+#             a benign line whose fix names the preprocessing timeout and cache (readers.exits, verdict.noise._none)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -986,7 +992,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
             b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
-            b"launch configs:", b"non-zero exit status")
+            b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq")
 
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
@@ -1257,7 +1263,10 @@ def _automata():
     second review: torchrun's "launch configs:" header, once per agent): seven automata, six of 64 and a seventh of
     15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md); 400 (session 40, round
     101's fixes: "non-zero exit status", a launcher's record of the command it ran, pasted without its
-    "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16."""
+    "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16; 402 (session 40, round 100's
+    fix words: Lightning's "Using `DistributedSampler` with the dataloaders" test-time warning and transformers'
+    "Token indices sequence length is longer" tokenizer warning, each printed once a process, benign lines whose
+    fix a reading names): six of 64 and a seventh of 18."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -4356,7 +4356,25 @@ R_FSDP_SDT_DEPRECATED = re.compile(r"\bset_state_dict_type\(\) (?:are|is) (?:bei
 # in DDP constructor, but did not find any unused parameters [in the forward pass]. This flag results in an extra
 # traversal of the autograd graph every iteration, which can adversely affect performance.": a performance notice
 R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DDP constructor, but did not find any "
-                               r"unused parameters")
+                               r"unused parameters"
+                               # a terminal copy with another window's column spliced into the sentence (round
+                               # 100's damo-yolo-153: an nvtop table between "b" and "ut did not find"): the
+                               # warning's own head and its "did not find any unused parameters" within a few
+                               # hundred characters of it are still the reducer's notice
+                               r"|find_unused_parameters=True was specified in DDP constructor, b\W.{0,300}?"
+                               r"\bdid not find any unused parameters")
+# Lightning's data connector at trainer.test() / validate() / predict() after a multi-device fit (a
+# PossibleUserWarning): "Using `DistributedSampler` with the dataloaders. During `trainer.test()`, it is recommended to
+# use `Trainer(devices=1)` to ensure each sample/batch gets evaluated exactly once. Otherwise, multi-device settings use
+# `DistributedSampler` that replicates some samples ...": advice on exact metrics, nothing failed (lead rules K, N)
+R_PL_TEST_SAMPLER = re.compile(r"Using `DistributedSampler` with the dataloaders\. During `trainer\.(?P<step>test|"
+                               r"validate|predict)\(\)`")
+# transformers' tokenizer (tokenization_utils_base) when it tokenizes an example longer than the model's maximum:
+# "Token indices sequence length is longer than the specified maximum sequence length for this model (21169 > 4096).
+# Running this sequence through the model will result in indexing errors" -- printed once a process while a dataset is
+# tokenized, the trainer truncating the examples later (cutoff_len, max_length): a warning (lead rules K, N)
+R_TOKENIZER_TOO_LONG = re.compile(r"Token indices sequence length is longer than the specified maximum sequence "
+                                  r"length for this model(?: \((?P<n>\d+) > (?P<max>\d+)\))?")
 # ... and the last sentence of its error for parameters that got no gradient ("Expected to have finished reduction in
 # the prior iteration ... In addition, you can set the environment variable TORCH_DISTRIBUTED_DEBUG to either INFO or
 # DETAIL to print out information about which particular parameters did not receive gradient on this rank as part of

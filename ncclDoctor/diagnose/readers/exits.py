@@ -113,6 +113,14 @@ class ExitReaders:
             return self._benign(lineno, text, "fsdp state_dict_type deprecated")
         if "find_unused_param" in text and S.R_DDP_NONE_UNUSED.search(text):
             return self._benign(lineno, text, "ddp no unused parameters")
+        if "with the dataloaders" in text and S.R_PL_TEST_SAMPLER.search(text):  # Lightning's test-time advice (K, N)
+            ev = self._benign(lineno, text, "lightning test sampler warning")
+            ev.rank = None  # printed by each process at test time: it shows no rank's progress or failure
+            return ev
+        if "Token indices" in text and S.R_TOKENIZER_TOO_LONG.search(text):  # a tokenizer's length note (K, N)
+            ev = self._benign(lineno, text, "tokenizer length warning")
+            ev.rank = None
+            return ev
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
             return self._benign(lineno, text, "deepspeed backend fallback")
         ne = S.R_SETTING_NO_EFFECT.search(text) if "has no effect" in text else None

@@ -409,7 +409,8 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + "error, timeout or exit among them, and they cannot tell an excerpt from a log that stopped there",
             "Nothing to fix in these lines. " + (_COLLNET_WORDS[0].upper() + _COLLNET_WORDS[1:] + ". "
                                                  if collnet_fell_back(c) else "")
-            + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + plugin + _if_it_hangs(c),
+            + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + plugin + _if_it_hangs(c)
+            + (_MULTI_NODE_SETUP if len(c.setup_hosts) > 1 else ""),
             "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
@@ -418,6 +419,16 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", f"the log stops {where} with no error: the job hung while the ranks connected "
                    + ("over the network (" + ", ".join(sorted(c.setup_hosts)[:4]) + ")" if c.setup_hosts else "")
                    + "; these lines do not say which rank or connection is stuck", _SETUP_NET_FIX, "low", [], proof)
+
+
+# lead rules K, T: NCCL's set-up INFO lines of several nodes with nothing failing -- the reporter's failure lies past
+# them; what to check across the nodes (round 100's nccl-tests-133: two nodes, RoCE, different OOB interfaces)
+_MULTI_NODE_SETUP = (" Across several nodes: run the test on each node alone first, then across them; pass NCCL "
+                     "variables to every node with mpirun -x (NCCL_DEBUG, NCCL_SOCKET_IFNAME, NCCL_IB_*), else the "
+                     "remote ranks run without them; set NCCL_SOCKET_IFNAME to an interface both nodes share (the "
+                     "'Bootstrap : Using' and OOB lines name the interface each node chose); on RoCE check the RoCE "
+                     "GID index (NCCL_IB_GID_INDEX) and NCCL_IB_HCA on both nodes (show_gids); and test the fabric "
+                     "without NCCL with ib_write_bw between the nodes.")
 
 
 def unread_before_done(c: Collected) -> list:
@@ -869,6 +880,33 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "DDPStrategy(find_unused_parameters=False)), or with static_graph=True, to skip the extra "
                       "traversal of the autograd graph every iteration; keep True only if some parameters really go "
                       "unused in a forward pass")
+    if "lightning test sampler warning" in whats:  # advice on exact test metrics, printed at trainer.test() (K, N)
+        benign.append("Lightning's PossibleUserWarning 'Using `DistributedSampler` with the dataloaders. During "
+                      "`trainer.test()`, it is recommended to use `Trainer(devices=1)`' is a harmless warning, nothing "
+                      "to fix: nothing failed. After a multi-device (DDP) fit, trainer.test() shards the test set with "
+                      "DistributedSampler, and DistributedSampler replicates samples for uneven inputs (it pads the "
+                      "last batch so that every device gets the same batch size), so a few samples are evaluated "
+                      "twice and the test metrics are not exactly once per sample. For exact metrics test on a single "
+                      "device after fit with a separate test Trainer: Trainer(devices=1, num_nodes=1) for "
+                      "trainer.test(); or pass use_distributed_sampler=False (replace_sampler_ddp=False before "
+                      "Lightning 2.0) with your own sampler that does not pad; otherwise accept the padded duplicates "
+                      "-- ignore or filter the warning (warnings.filterwarnings('ignore', "
+                      "category=PossibleUserWarning)). If the test step then hangs, take a py-spy dump of every rank "
+                      "and rerun with NCCL_DEBUG=INFO")
+    long_tok = [e for e in c.samples.get("benign", []) if e.data.get("what") == "tokenizer length warning"]
+    if long_tok:  # a tokenizer's note while the dataset is preprocessed, before any collective (K, N)
+        benign.append("the tokenizer warning 'Token indices sequence length is longer than the specified maximum "
+                      "sequence length for this model' is harmless here: one example is longer than the model's "
+                      "maximum, and the trainer truncates the examples to its cutoff length (cutoff_len / max_length) "
+                      "before the model sees them; nothing failing in these lines. While the main process tokenizes a "
+                      "large dataset the other ranks wait for it in a collective, so a job that then times out (the "
+                      "30-min NCCL watchdog) needs the process-group timeout raised above the preprocessing time "
+                      "(the HF Trainer's or LLaMA-Factory's --ddp_timeout in seconds, e.g. --ddp_timeout 180000; "
+                      "init_process_group(timeout=...)), or the dataset tokenized once on one process and the cache "
+                      "reused (pre-tokenize once and reuse: LLaMA-Factory's tokenized_path, the datasets cache), then "
+                      "launch; a streaming dataset avoids the up-front pass. A large preprocessing_num_workers "
+                      "(num_proc) uses much host memory: watch host memory (dmesg, free -h). If it hangs, take a "
+                      "py-spy dump of every rank")
     if "deepspeed backend fallback" in whats:  # printed at every start: it shows nothing ran, so no confidence
         benign.append("DeepSpeed's 'NCCL backend in DeepSpeed not yet implemented' warning is a benign warning, safe "
                       "to ignore: DeepSpeed falls back to torch.distributed NCCL for its communication (cdb=None "

@@ -467,7 +467,18 @@ def _stack_shown(c: Collected, ev) -> Verdict:
                 "matching send (or collective) leaves this one waiting there -- check the peer calls the matching "
                 "send, create the communicators eagerly (device_id in init_process_group) or pair point-to-point "
                 "ops with batch_isend_irecv, and rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT to see whose init "
-                "never completed. ")
+                "never completed. "
+                # lead rules BD (2), CC, T (round 100's pytorch-52916: gdb's frames bootstrapInit -> bootstrapNetAccept
+                # -> accept()): the communicator's creation starts with NCCL's bootstrap, where each member connects
+                # to the socket the root published through the store -- a member that never arrived and one that
+                # cannot reach that address look the same from here
+                "Its first step is NCCL's bootstrap (bootstrapInit, waiting in accept() for the other members to "
+                "connect to the address this process published): a member that cannot reach that address waits "
+                "there as one that never arrived does -- take the stacks of every rank (gdb / py-spy dump) to see "
+                "where the others are, rerun with NCCL_DEBUG_SUBSYS=INIT,NET on every node to see the bootstrap "
+                "connect, set NCCL_SOCKET_IFNAME to an interface the nodes can reach each other on, open the "
+                "firewall between the hosts for NCCL's bootstrap ports (ephemeral TCP ports), and check "
+                "MASTER_ADDR resolves to an address every node can reach. ")
     fix += ("Rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL, and set a collective timeout "
             "(init_process_group(timeout=...), TORCH_NCCL_ASYNC_ERROR_HANDLING=1) with the flight recorder on "
             "(" + FR_ON + "), so the hang ends in an error "

@@ -599,11 +599,22 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            f"{port} here -- check that the process hosting the store (rank 0, or the launcher's agent) started and "
            f"is still up (ss -ltnp | grep {port}), that no stale process of an earlier run holds the port (pick a "
            "free port: --master_port / MASTER_PORT), and that every process was given the same MASTER_ADDR / "
-           "MASTER_PORT (init_method)." if local else ""),
+           "MASTER_PORT (init_method)." if local else "")
+        + (_NO_ROUTE_FIX if not local and any("No route to host" in e.text for e in evs) else ""),
         "high",
         [],
         _samples(c, "store_timeout"),
     )
+
+
+# errno 113 (EHOSTUNREACH) on the store client's connect: the address was found but no route reaches it (lead rule L;
+# round 100's pytorch-85300, a name in /etc/hosts for an address of no route) -- the name, the route or a firewall
+_NO_ROUTE_FIX = (" 'No route to host' (errno 113, EHOSTUNREACH) means the name resolved but nothing routes to that "
+                 "address from this node: fix the /etc/hosts entry so the master's name resolves to its "
+                 "routable IP, check the route and firewall to it (ip route get ADDR, ping ADDR; a firewall rejecting "
+                 "with icmp-host-prohibited gives the same errno), start the rendezvous host (node 0) first and check "
+                 "the port is open (firewall), give --master_addr and --rdzv_endpoint the same address, and use "
+                 "--standalone (or localhost) for a single node.")
 
 
 # A vLLM worker's own frames: its package path, the call that sets up its process group, Ray's wrapper of its workers
