@@ -20,6 +20,7 @@ not give (rules A, M, U, J): the verdict stays as it was, the fix names what an 
 """
 from __future__ import annotations
 
+from tests.conftest import child_failed, failure_record
 from tests.conftest import verdict_accused as _verdict
 
 
@@ -66,6 +67,14 @@ def test_torchrun_own_assertion_names_its_rank(tmp_path):
     v, acc = _verdict(tmp_path, _own_exception(2, "AssertionError: torch.Size([4, 7])"))
     assert v["culprits"] == [2] and acc == {2}, v
     assert "rank 2's own traceback" in v["fix"] and "local_rank 2 is a Python exception" in v["fix"], v
+
+
+def test_torchrun_child_failed_record_names_global_and_local_rank(tmp_path):
+    tb = ("Traceback (most recent call last):\n  File \"/w/train.py\", line 8, in <module>\n    main()\n"
+          "  File \"/w/data.py\", line 4, in get\n    x = rows[i]\nIndexError: list index out of range\n")
+    v, acc = _verdict(tmp_path, tb + child_failed(failure_record(0, 5, 1, 1, 4242, host="n2")))
+    assert v["culprits"] == [5] and acc == {5}, v
+    assert "exitcode 1 of local_rank 1 is a Python exception" in v["fix"] and "rank 5's own traceback" in v["fix"], v
 
 
 def test_torchrun_record_without_own_traceback_keeps_old_words(tmp_path):
