@@ -693,8 +693,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      f"child's full traceback: process {lone.local_rank}'s, in the full output (paste the full "
                      f"error text, the full traceback / error text of process {lone.local_rank}: the error text of "
                      "the failed process is the answer; the child's own error text below the traceback's last "
-                     "frame); with CUDA_LAUNCH_BLOCKING=1 a CUDA error is raised at the call that caused it, and running on "
-                     "one GPU (one process) reproduces it without spawn. " + call_fix + abort_fix)
+                     "frame); with CUDA_LAUNCH_BLOCKING=1 a CUDA error is raised at the call that caused it, and "
+                     "running on one GPU (one process) reproduces it without spawn. " + call_fix + abort_fix)
     if single and ranks and lone.event.data.get("error_file_copy"):
         # torchelastic's error handler copying the first failure's error file (lead rule BT (1)): that worker wrote its
         # exception there, so the file holds its traceback (round 89's deepmd-kit-4594)
