@@ -515,6 +515,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
                        + (_missing_path_fix(text) if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text)
                           else "")
+                       + _own_exception_note(ranks[0], lone.local_rank if lone is not None else None)
                        + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
                        "the last one names the file, line and function of the code that raised it); "
                        + ("the other ranks only stopped because torchrun ended the job." if launcher is None else
@@ -619,7 +620,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "prints the command of the last worker it launched): show each worker's own traceback (scroll "
                      "up above the CalledProcessError for the first Python exception), run a single process to see "
                      "the error (the same script and arguments without the launcher, on one GPU), and launch with "
-                     "torchrun / --use_env (LOCAL_RANK from the environment) so its record names the failed worker "
+                     "torchrun / --use_env (LOCAL_RANK from the environment) so its record names the failed worker; "
+                     "python -X faulthandler (PYTHONFAULTHANDLER=1) prints the stack of a worker that dies without a "
+                     "Python traceback, NCCL_DEBUG=INFO shows one stopped in a collective, and --nproc_per_node must "
+                     "match the GPUs the node shows (CUDA_VISIBLE_DEVICES) "
                      "-- read every worker's own traceback above the launcher error, and run single-GPU / one process "
                      "to see the exception. "
                      + abort_fix)
@@ -686,10 +690,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                   + at + ")")
         abort_fix = (f"The lines cut process {lone.local_rank}'s traceback before its exception: the error is the "
                      "text after the last frame shown (the call it was in names the code, not the reason). Show the "
-                     f"child's full traceback: process {lone.local_rank}'s, in the full output (paste the full error "
-                     "text: the error text of the failed process is the answer); with CUDA_LAUNCH_BLOCKING=1 a "
-                     "CUDA error is raised at the call that caused it, and running on one GPU (one process) "
-                     "reproduces it without spawn. " + call_fix + abort_fix)
+                     f"child's full traceback: process {lone.local_rank}'s, in the full output (paste the full "
+                     f"error text, the full traceback / error text of process {lone.local_rank}: the error text of "
+                     "the failed process is the answer; the child's own error text below the traceback's last "
+                     "frame); with CUDA_LAUNCH_BLOCKING=1 a CUDA error is raised at the call that caused it, and "
+                     "running on one GPU (one process) reproduces it without spawn. " + call_fix + abort_fix)
     if single and ranks and lone.event.data.get("error_file_copy"):
         # torchelastic's error handler copying the first failure's error file (lead rule BT (1)): that worker wrote its
         # exception there, so the file holds its traceback (round 89's deepmd-kit-4594)
@@ -803,6 +808,18 @@ _C10D_INTO_FIX = (
     "reason, and check what every process gives init_process_group -- MASTER_ADDR / MASTER_PORT (the dist_url's host "
     "reachable, its port not already in use by another job), the world_size and rank of each process (as many "
     "processes started as world_size) and the backend (nccl needs a GPU per process on Linux; gloo on Windows). ")
+
+
+def _own_exception_note(rank: int, local_rank) -> str:
+    """The fix's words for ONE worker whose launcher record says exit code 1 and whose own traceback the lines hold
+    (lead rule A): that worker raised first, a Python exception of its own code or data, not a failure of the
+    distributed job, so its own traceback is what to read (rounds 101's fastchat-1054, funasr-1617)."""
+    lr = f" (local_rank {local_rank})" if local_rank is not None else ""
+    return (f"Rank {rank}{lr} raised first: exitcode 1 of "
+            + (f"local_rank {local_rank}" if local_rank is not None else f"rank {rank}")
+            + f" is a Python exception, not a distributed failure -- read rank {rank}'s own traceback (its frames "
+            "above that line, or rerun with it: torchrun --tee 3 / @record) and the input it was on (the data "
+            "sample, batch or config the last frame reads). ")
 
 
 def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:

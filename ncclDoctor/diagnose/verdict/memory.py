@@ -665,8 +665,9 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(or the job's memory limit) ran out in that process; the other ranks then waited for it or were stopped",
         "Lower the host memory that process needs: load checkpoints memory-mapped or sharded (safetensors, "
         "low_cpu_mem_usage=True), fewer DataLoader workers / smaller prefetch, no full copies of the dataset per "
-        "rank; check the node's free RAM and the job's limit (free -g, the scheduler's --mem, the container's "
-        "memory limit) and dmesg for the OOM killer.",
+        "rank, fewer processes per node (--nproc_per_node) where every process holds its own copy; check the "
+        "node's free RAM and the job's limit (free -g, free -h / dmesg for the OOM killer, the scheduler's --mem, the "
+        "container's memory limit, ulimit -v) and add swap or RAM where the job needs it.",
         "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "host_mem"))
 
 

@@ -728,9 +728,25 @@ _R_BATCH_KEY = re.compile(r"\bKeyError: ['\"](?P<key>input_ids|attention_mask|la
                           r"pixel_values|decoder_input_ids|decoder_attention_mask|loss_mask|image_grid_thw)['\"]")
 
 
+# Hugging Face datasets builds its Arrow cache in '<version dir>.incomplete' and renames it when done: a rename or
+# removal failing with 'Directory not empty' on that '.incomplete' directory is another process building the same
+# cache at once (every rank calling load_dataset on a shared cache_dir), or a stale one left by a killed run
+# (round 100's transformers-30859).
+_R_INCOMPLETE_CACHE = re.compile(r"Directory not empty:? ['\"]?[^'\"\n]*\.incomplete\b")
+_INCOMPLETE_CACHE_FIX = (
+    "'Directory not empty' on a datasets cache directory ending in .incomplete: a race on the .incomplete cache "
+    "directory between ranks -- every process builds the same datasets cache at once (or a killed run left it "
+    "behind). Prepare the dataset once before the distributed run (load_dataset on one process first): wrap "
+    "load_dataset / map in main_process_first / local_main_process_first (or a barrier so only rank 0 builds the "
+    "cache, the others load it after), use a per-rank or node-local cache_dir (HF_DATASETS_CACHE on local disk, not "
+    "a shared network filesystem), and clear the stale .incomplete cache directory before rerunning. ")
+
+
 def _py_exception_fix(what: str) -> str:
     """The fix's words for an exception whose message alone says what the code did wrong (_R_NAMESPACE_ATTR,
-    _R_MODULE_CALLED); '' for any other."""
+    _R_MODULE_CALLED, _R_INCOMPLETE_CACHE); '' for any other."""
+    if ".incomplete" in what and _R_INCOMPLETE_CACHE.search(what):
+        return _INCOMPLETE_CACHE_FIX
     if "Namespace" in what and (m := _R_NAMESPACE_ATTR.search(what)):
         arg = m.group("arg")
         return (f"An argparse Namespace has only the attributes its parser defines, so the code reads args.{arg} that "
@@ -1339,9 +1355,9 @@ def _shard_sized_lone(what: str, rank: int) -> str:
     said = _shard_sized(what)
     if not said:
         return ""
-    return (said + f"Rank {rank} is the one shown raising it; the split is the same code on every rank of the "
-            "parallel group, so get the full traceback of every rank (whether they fail alike, on which sizes) and "
-            "check the tensors' shapes per rank around that line (print .shape before it). ")
+    return (said + f"Rank {rank} raised first (the one shown raising it); the split is the same code on every "
+            "rank of the parallel group, so get the full traceback of every rank (whether they fail alike, on which "
+            "sizes) and check the tensors' shapes per rank around that line (print .shape before it). ")
 
 
 def _raised_alike(own: list) -> str:
