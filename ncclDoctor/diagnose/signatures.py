@@ -2991,11 +2991,16 @@ R_ARG_NNODES = re.compile(r"--nnodes[= ]['\"]?([^\s'\"]{1,64})")
 R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)[= ]")
 # A worker's command as a launcher's record prints it (a Python list's repr: torch.distributed.launch's
 # CalledProcessError "Command '['python', '-u', 'train.py', '--local_rank=0', '--nnodes=2', ...]'"), its own arguments
-# naming how many machines the job spans: --nnodes, --num_nodes, --num_machines (torchrun's, Lightning's, accelerate's
-# and detectron2's words), and ncluster's --num_tasks where its run directory (/ncluster/runs/...) shows ncluster
-# started the job (an ncluster task is a machine). Above 1, a local rank of the record is no global rank (lead rule A's
-# multi-node limit; readers.exits, lone.node_count)
+# naming how many machines the job spans: --nnodes and --num_machines (torchrun's, accelerate's and detectron2's words),
+# --num_nodes (Lightning's) only where the value is a plausible machine count (at most CMD_NODES_MAX) or a node-rank /
+# master-address argument sits beside it -- --num_nodes is as often a model's own argument, a graph's node count in
+# PyG / DGL / GCN scripts ('--num_nodes', '2708' for Cora: review 100 finding 4) -- and ncluster's --num_tasks where
+# its run directory (/ncluster/runs/...) shows ncluster started the job (an ncluster task is a machine). Above 1, a
+# local rank of the record is no global rank (lead rule A's multi-node limit; readers.exits._cmd_nodes,
+# lone.node_count)
 R_CMD_NODES = re.compile(r"'--(?P<n>nnodes|num[_-]nodes|num[_-]machines|num[_-]tasks)(?:=|',\s?')(?P<v>\d{1,5})'")
+CMD_NODES_MAX = 512
+R_CMD_NODE_RANK = re.compile(r"'--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)(?:=|',\s?')")
 # torchrun's --rdzv_backend=c10d (any backend but static) for several nodes with --master_addr and no --rdzv_endpoint:
 # only the static backend reads the master address (torchrun warns "master_addr is only used for static rdzv_backend
 # and when rdzv_endpoint is not specified"), so every node meets at its own default endpoint on localhost and the

@@ -32,12 +32,17 @@ def task_ids(spec: str, cap: int) -> list[int]:
 
 def _cmd_nodes(ev: Event, text: str) -> None:
     """The machines a launcher record's command says the job spans (signatures.R_CMD_NODES: the worker's own
-    --nnodes / --num_nodes / --num_machines, ncluster's --num_tasks beside its /ncluster/ run directory), kept on the
-    record as ``cmd_nodes`` where it is above 1: lone.node_count then reads the record's local rank as no global one
-    (lead rule A's multi-node limit)."""
+    --nnodes / --num_machines, --num_nodes up to signatures.CMD_NODES_MAX or beside a --node_rank / --master_addr /
+    --rdzv_endpoint argument, ncluster's --num_tasks beside its /ncluster/ run directory), kept on the record as
+    ``cmd_nodes`` where it is above 1: lone.node_count then reads the record's local rank as no global one (lead rule
+    A's multi-node limit)."""
     for m in S.R_CMD_NODES.finditer(text):
         if m.group("n").endswith("tasks") and "/ncluster/" not in text:
             continue  # a task count of another program (a multi-task model's) says nothing of machines
+        if (m.group("n").endswith("nodes") and m.group("n") != "nnodes" and int(m.group("v")) > S.CMD_NODES_MAX
+                and not S.R_CMD_NODE_RANK.search(text)):
+            continue  # a graph's node count (PyG / DGL / GCN scripts: '--num_nodes', '2708'), no machines' (review
+            # 100 finding 4)
         if int(m.group("v")) > 1:
             ev.data["cmd_nodes"] = int(m.group("v"))
             return

@@ -1250,11 +1250,16 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             and not _one_of_those_shown(c, ranks)):
         # lead rules AT (1), AG: the driver too old for the build's CUDA runtime is the host's, the same under every
         # process that runs the build there; a launcher's tag on the failing lines (mpirun's "[1,0]<stdout>:") is no
-        # failure record, and no other rank is shown going on without it -- nobody named, like an untagged line
+        # failure record, and no other rank with records of its own (parsed events: NCCL INFO lines, a launcher's
+        # label -- _one_of_those_shown; a progress print such as "step 100 loss" is none) is shown going on without
+        # it -- nobody named, like an untagged line. Where the failing lines carry a rank, its host is the lead (a
+        # multi-node cluster whose nodes' drivers differ): the summary says so (review 100 finding 6)
+        lead = (f" (where the nodes' drivers differ, the host of {_named(shown)} is the lead: nvidia-smi there)"
+                if shown else "")
         return Verdict(
             "cuda_error",
-            f"{_named(shown) if shown else 'a process'} hit {what}: the driver is the host's and the build every rank "
-            "runs, so every process there fails alike -- the driver / build pair is at fault, not a rank",
+            f"{_named(shown) if shown else 'a process'}{lead} hit {what}: the driver is the host's and the build every "
+            "rank runs, so every process there fails alike -- the driver / build pair is at fault, not a rank",
             fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     if (not recorded and not xids and not hsa and other is None and not c.samples.get("launch_procs")
             and (launch := _ordinal_launch(evs, ranks, bool(c.worker_failures or c.child_failures)))):
