@@ -994,6 +994,14 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq")
 
+# round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
+# head: a hit line it alone routes is read only where that command's config overrides are malformed
+# (signatures.opts_malformed, readers.exits._launcher_exit), and otherwise skipped by the scan as before the word was a
+# trigger (_launch_word_only). Decided here, where the lines are routed, not in the parser: lines the parser gets
+# otherwise (a torchrun error file's message, a scan's follow lines) are read as they always were (review 100
+# findings 3, 5, 7).
+LAUNCH_WORD = b"non-zero exit status"
+
 JSON_KEYS = (b'"entries"', b'"schema_version"', b'"message"')  # FR dump, ncclDoctor report, torchrun error file
 _RANK_IN_NAME = re.compile(r"rank[_-]?(\d+)", re.IGNORECASE)
 _TORCHRUN_DIR = re.compile(r"attempt_\d+[/\\](\d+)[/\\](?:stdout|stderr|error)")
@@ -1308,6 +1316,20 @@ def _find_hits(block: bytes, end: int) -> list[int]:
     return sorted(found)
 
 
+def _launch_word_only(block: bytes | bytearray, p: int, nl: int) -> bool:
+    """Whether the hit line block[p:nl] holds LAUNCH_WORD and no other trigger word (the automata's own test, over the
+    line with that word blanked), and no launch command whose config overrides are malformed: the scan skips it."""
+    if block.find(LAUNCH_WORD, p, nl) == -1:
+        return False
+    line = bytes(block[p:min(nl, p + MAX_LINE)])
+    blanked = line.replace(LAUNCH_WORD, b"\0")
+    if _find_hits(blanked, len(blanked)):
+        return False
+    from ncclDoctor.diagnose import signatures as S  # the parser's module: imported on the word's rare lines only
+    cl = S.R_CMD_LIST_STATUS.search(line.decode("utf-8", "replace"))
+    return not (cl and S.opts_malformed(cl.group("args")) is not None)
+
+
 def _find_hits_each(block: bytes, end: int) -> list[int]:
     """``_find_hits`` without the automaton: one pass per trigger word (memmem or bytes.find);
     every word's first start on each line, which ``_scan_block`` reads the same way."""
@@ -1471,6 +1493,9 @@ def _scan_block(block: bytes | bytearray, pos: int, end: int, lineno: int, follo
                 break
         nl = block.find(b"\n", p, end)
         nl = end if nl == -1 else nl
+        if not follow and _launch_word_only(block, p, nl):
+            next_start = nl + 1  # routed by LAUNCH_WORD alone, its overrides well formed: not read
+            continue
         cur_no += _count_nl(block, cursor, p)
         cursor = p
         text = block[p:min(nl, p + MAX_LINE)].decode("utf-8", "replace").rstrip("\r")

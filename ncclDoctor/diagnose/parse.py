@@ -332,23 +332,6 @@ def _host_alias(a: str, b: str) -> bool:
     return long_.startswith(short) and long_[len(short):len(short) + 1] in ("-", "_", ".")
 
 
-_OTHER_TRIGGERS: tuple[str, ...] | None = None
-
-
-def _exit_status_only(text: str) -> bool:
-    """Whether a line holding "non-zero exit status" (load.TRIGGERS' word for a launcher's record of the command it
-    ran, pasted without its "CalledProcessError" head) holds no other trigger word and is not a launch command whose
-    KEY VALUE config overrides are malformed (signatures.opts_malformed, readers.exits): such a line is read as
-    before that word was a trigger -- not at all (round 101's maskrcnn-benchmark-1075 needs only the malformed one)."""
-    global _OTHER_TRIGGERS
-    if _OTHER_TRIGGERS is None:
-        from ncclDoctor.diagnose.load import TRIGGERS
-        _OTHER_TRIGGERS = tuple(t.decode() for t in TRIGGERS if t != b"non-zero exit status")
-    if (cl := S.R_CMD_LIST_STATUS.search(text)) and S.opts_malformed(cl.group("args")) is not None:
-        return False
-    return not any(t in text for t in _OTHER_TRIGGERS)
-
-
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -570,7 +553,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._ipy_exc: str | None = None
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._set_device_code = ""  # that line as printed
-        self._follow_left = 0  # follow lines the scan still passes on (want_more), whatever they hold
         # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
         self._tb_rank: tuple[int, int | None] = (-999, None)
@@ -1571,7 +1553,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
 
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
-        self._follow_left = max(self._follow_left, n)  # the lines the scan now passes on whatever they hold (parse)
         return n
 
     # -- context --------------------------------------------------------------------
@@ -1754,9 +1735,6 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
 
     # -- the families ---------------------------------------------------------------
     def parse(self, lineno: int, text: str) -> Event | None:
-        followed, self._follow_left = self._follow_left > 0, max(self._follow_left - 1, 0)
-        if "non-zero exit status" in text and not followed and _exit_status_only(text):
-            return None  # routed only by the launch-command trigger, its overrides well formed: read as before
         if text[:2] == '{"' and (inner := _json_record_line(text)) is not None:
             text = inner  # a collector's JSON record per line: the process's own line is its text
         if "] NCCL " in text and (b := S.R_NCCL_BRACKETED.search(bare := S.R_ANSI.sub("", text) if "\x1b" in text

@@ -70,6 +70,7 @@ rpc_setup            a framework's own RPC transport failing at start-up: DistDG
 
 from __future__ import annotations
 
+import ast
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
@@ -1587,22 +1588,40 @@ R_SGL_EXIT_CODE = re.compile(r"\bExit code: (-?\d{1,4})\s*$")  # behind SGLang's
 # CalledProcessError, torch.distributed.launch's, with or without its "CalledProcessError: " head): the arguments it
 # passed every worker (opts_malformed reads them)
 R_CMD_LIST_STATUS = re.compile(r"Command '\[(?P<args>'[^\]\n]{1,4000}')\]' returned non-zero exit status -?\d{1,10}\b")
-# a yacs / detectron-style config key given on the command line (MODEL.RPN.FPN_POST_NMS_TOP_N_TRAIN, SOLVER.BASE_LR)
-R_OPTS_KEY = re.compile(r"^[A-Z][A-Z0-9_]{0,60}(?:\.[A-Z0-9_]{1,60}){1,8}$")
+# a yacs / detectron-style config key given on the command line: a top-level key (OUTPUT_DIR, SEED, VIS_PERIOD, as
+# maskrcnn-benchmark's and detectron2's own README commands pass it) or a dotted one
+# (MODEL.RPN.FPN_POST_NMS_TOP_N_TRAIN, SOLVER.BASE_LR); R_OPTS_FIRST, the dotted form only, is the first override
+# after the script's flags (review 100 finding 1)
+R_OPTS_KEY = re.compile(r"^[A-Z][A-Z0-9_]{0,60}(?:\.[A-Z0-9_]{1,60}){0,8}$")
+R_OPTS_FIRST = re.compile(r"^[A-Z][A-Z0-9_]{0,60}(?:\.[A-Z0-9_]{1,60}){1,8}$")
+
+
+def _cmd_words(args: str) -> list[str] | None:
+    """The arguments of a command list as its repr shows them ("'a', 'b', \"('x', 'y')\"": a value holding a quote
+    is repr'd in double quotes, one argument -- review 100 finding 2), or None where they are no list of strings (a
+    paste that cut or altered it)."""
+    try:
+        words = ast.literal_eval("[" + args + "]")
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return words if all(isinstance(w, str) for w in words) else None
 
 
 def opts_malformed(args: str) -> list[str] | None:
-    """The trailing KEY VALUE config overrides of a script's command (yacs' cfg.merge_from_list(args.opts), which
+    """The trailing config overrides of a script's command (yacs' cfg.merge_from_list(args.opts), which
     maskrcnn-benchmark's, detectron2's and their kin's train_net.py pass everything after their flags to) where they
-    are not pairs: from the first argument after the script (its first *.py) that is a config key (R_OPTS_KEY), an odd
-    count, or a word in a key's place that is no key ('images_per_gpu x 1000' pasted as a value) -- every worker is
-    launched with that list and its merge raises the same way (lead rules U (2), Q). Those trailing arguments, or None
-    where they form KEY VALUE pairs or no such list is shown."""
-    words = re.findall(r"'([^'\n]{0,400})'", args)
+    are not KEY VALUE pairs: from the first argument after the script (its first *.py) that is a dotted config key
+    (R_OPTS_FIRST), an odd count, or a word in a key's place that is no key, top-level or dotted (R_OPTS_KEY:
+    'images_per_gpu x 1000' pasted as a value) -- every worker is launched with that list and its merge raises the
+    same way (lead rules U (2), Q). Those trailing arguments, or None where they form KEY VALUE pairs, no such list
+    is shown or the list is no list of strings."""
+    words = _cmd_words(args)
+    if words is None:
+        return None
     script = next((i for i, w in enumerate(words) if w.endswith(".py")), None)
     if script is None:
         return None
-    start = next((i for i in range(script + 1, len(words)) if R_OPTS_KEY.match(words[i])
+    start = next((i for i in range(script + 1, len(words)) if R_OPTS_FIRST.match(words[i])
                   and not (words[i - 1].startswith("-") and "=" not in words[i - 1])), None)  # no flag's value
     if start is None:
         return None

@@ -81,10 +81,11 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 def _opts_malformed(e, evs: list) -> Verdict:
     """Lead rules U (2), Q (round 101's maskrcnn-benchmark-1075): a launcher's record of the worker command it ran
-    shows the script's trailing KEY VALUE config overrides (yacs' merge_from_list of args.opts) not forming pairs
-    (signatures.opts_malformed: an odd count, or a word in a key's place, such as a formula 'images_per_gpu x 1000'
-    pasted literally). Every worker is launched with the same arguments and fails merging them, so the worker the
-    record quotes (its --local_rank) is no culprit: config, culprits []."""
+    shows the script's trailing config overrides (yacs' merge_from_list of args.opts) not forming KEY VALUE pairs
+    (signatures.opts_malformed: an odd count, or a word in a key's place that is no config key, top-level as
+    OUTPUT_DIR or dotted as SOLVER.BASE_LR -- such as a formula 'images_per_gpu x 1000' pasted literally).
+    Every worker is launched with the same arguments and fails merging them, so the worker the record quotes (its
+    --local_rank) is no culprit: config, culprits []."""
     opts = e.data["opts"]
     bad = next((opts[i] for i in range(0, len(opts), 2) if not S.R_OPTS_KEY.match(opts[i])), None)
     return Verdict(
