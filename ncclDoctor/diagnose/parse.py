@@ -1722,6 +1722,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = int(m.group("rank"))
         elif "aught collective" in text and (b := S.R_PG_RANK_BARE.search(text)) is not None:
             ev.rank, ev.pg = int(b.group("rank")), b.group("pg")  # the watchdog's own tag, its brackets lost
+            if b.group("desc"):
+                ev.data["pg_desc"] = b.group("desc")
+            ev.data["bare_tag"] = True  # names this line's rank only: not the untagged lines after it (below)
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
@@ -1742,7 +1745,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = self._tag_head[1]  # the message of the line above, whose tag ended it (a wrapped paste)
             ev.data["rank_from"] = "the tag of the line above"
         if ev.rank is not None:
-            if len(self.ranks_named) < 2:
+            # a bracket-less watchdog tag (round 100's Markdown paste) is too weak to hand its rank to the untagged
+            # lines below it: an interleaved paste's other process (another GPU's OOM) would inherit a victim's rank
+            if len(self.ranks_named) < 2 and not ev.data.get("bare_tag"):
                 self.ranks_named.add(ev.rank)
         elif len(self.ranks_named) == 1:
             ev.rank = next(iter(self.ranks_named))
