@@ -82,6 +82,17 @@ def test_a_bare_tags_rank_is_not_handed_to_the_next_untagged_line():
     assert ev is not None and ev.rank == 3, ev
 
 
+@pytest.mark.parametrize("bare_first", [True, False])
+def test_a_bare_tag_beside_another_ranks_bracketed_tag_hands_neither_on(bare_first):
+    # two ranks shown, one of them by a bare tag: an untagged line is neither's (as with two bracketed tags)
+    p = LineParser("job.log")
+    lines = [_watchdog(2).rstrip("\n"), _watchdog(0, brackets=True).rstrip("\n")]
+    for i, line in enumerate(lines if bare_first else lines[::-1]):
+        p.parse(i + 1, line)
+    ev = p.parse(5, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert ev is not None and ev.rank is None, ev
+
+
 def test_three_bare_ranks_still_read_as_before(tmp_path):
     text = "".join(_watchdog(r, seq=5) for r in (1, 2, 3))
     v, acc = verdict_accused(tmp_path, text)

@@ -369,6 +369,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mg_stamp: tuple[str, str] | None = None  # Megatron's last progress stamp (step, clock)
         self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
+        self._bare_ranks: set[int] = set()  # ranks named only by a bracket-less watchdog tag (_context)
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_listed_entry = ""  # the "[N]:" header of an entry read in that list (its rank line may be cut)
@@ -1747,9 +1748,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ev.rank is not None:
             # a bracket-less watchdog tag (round 100's Markdown paste) is too weak to hand its rank to the untagged
             # lines below it: an interleaved paste's other process (another GPU's OOM) would inherit a victim's rank
-            if len(self.ranks_named) < 2 and not ev.data.get("bare_tag"):
+            # (review 100 finding 1). It still counts among the ranks shown: beside another rank's tag, neither is
+            # inherited
+            if ev.data.get("bare_tag"):
+                self._bare_ranks.add(ev.rank)
+            elif len(self.ranks_named) < 2:
                 self.ranks_named.add(ev.rank)
-        elif len(self.ranks_named) == 1:
+        elif len(self.ranks_named) == 1 and self._bare_ranks <= self.ranks_named:
             ev.rank = next(iter(self.ranks_named))
         elif self.rank_hint is not None:
             ev.rank = self.rank_hint
