@@ -352,6 +352,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._mg_stamp: tuple[str, str] | None = None  # Megatron's last progress stamp (step, clock)
         self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
+        self._bare_ranks: set[int] = set()  # ranks named only by a bracket-less watchdog tag (_context)
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_listed_entry = ""  # the "[N]:" header of an entry read in that list (its rank line may be cut)
@@ -1703,6 +1704,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = int(m.group("rank"))
         elif "aught collective" in text and (b := S.R_PG_RANK_BARE.search(text)) is not None:
             ev.rank, ev.pg = int(b.group("rank")), b.group("pg")  # the watchdog's own tag, its brackets lost
+            if b.group("desc"):
+                ev.data["pg_desc"] = b.group("desc")
+            ev.data["bare_tag"] = True  # names this line's rank only: not the untagged lines after it (below)
         m3 = S.R_NCCL_PREFIX.search(text)
         if m3:
             ev.host, ev.pid = m3.group("host"), int(m3.group("pid"))
@@ -1723,9 +1727,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev.rank = self._tag_head[1]  # the message of the line above, whose tag ended it (a wrapped paste)
             ev.data["rank_from"] = "the tag of the line above"
         if ev.rank is not None:
-            if len(self.ranks_named) < 2:
+            # a bracket-less watchdog tag (round 100's Markdown paste) is too weak to hand its rank to the untagged
+            # lines below it: an interleaved paste's other process (another GPU's OOM) would inherit a victim's rank
+            # (review 100 finding 1). It still counts among the ranks shown: beside another rank's tag, neither is
+            # inherited
+            if ev.data.get("bare_tag"):
+                self._bare_ranks.add(ev.rank)
+            elif len(self.ranks_named) < 2:
                 self.ranks_named.add(ev.rank)
-        elif len(self.ranks_named) == 1:
+        elif len(self.ranks_named) == 1 and self._bare_ranks <= self.ranks_named:
             ev.rank = next(iter(self.ranks_named))
         elif self.rank_hint is not None:
             ev.rank = self.rank_hint

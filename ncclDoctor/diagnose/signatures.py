@@ -153,7 +153,10 @@ R_PG_RANK = re.compile(
 # timeout: ...": a paste through Markdown that took "[E ProcessGroupNCCL.cpp:828] [Rank 1]" for link text and kept only
 # the words; round 100's accelerate-2062): torch prints "Rank N" right before its watchdog's words only as that tag, so
 # it names the rank the bracketed tag names (parse._context). Only there -- a bare "Rank 1" anywhere else is prose's
-R_PG_RANK_BARE = re.compile(r"(?<![\w\[])(?:PG (?P<pg>\d{1,7}) )?Rank (?P<rank>\d{1,7}) "
+# words. The group part is R_PG_RANK's, brackets dropped: "PG 3 Rank 1" and torch 2.3+'s "PG ID 3 PG GUID 3(TP) Rank 1"
+# keep their group (and its description), whose "Rank 1" is the rank inside it (review 100 finding 5)
+R_PG_RANK_BARE = re.compile(r"(?<![\w\[])(?:PG (?:ID )?(?P<pg>\d{1,7})(?: PG GUID [^\s(]{1,80})? ?"
+                            r"(?:\((?P<desc>[^)]{0,120})\) ?)?)?Rank (?P<rank>\d{1,7}) "
                             r"(?=(?:Watchdog c|C)aught collective operation timeout)")
 # the same tag ending its line: c10's message follows on the next line (a paste that wrapped it, parse._context)
 R_PG_RANK_END = re.compile(R_PG_RANK.pattern + r"\s*$")
