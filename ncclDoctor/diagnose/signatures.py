@@ -3023,6 +3023,9 @@ R_ARG_MULTINODE = re.compile(r"--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint
 R_CMD_NODES = re.compile(r"'--(?P<n>nnodes|num[_-]nodes|num[_-]machines|num[_-]tasks)(?:=|',\s?')(?P<v>\d{1,5})'")
 CMD_NODES_MAX = 512
 R_CMD_NODE_RANK = re.compile(r"'--(?:node[_-]rank|master[_-]addr|rdzv[_-]endpoint)(?:=|',\s?')")
+# the first node's own --node_rank 0 in that command: there local rank N is global rank N (lead rule A), whatever the
+# machine count (second review 100 finding 4)
+R_CMD_NODE_RANK_0 = re.compile(r"'--node[_-]rank(?:=|',\s?')0'")
 # torchrun's --rdzv_backend=c10d (any backend but static) for several nodes with --master_addr and no --rdzv_endpoint:
 # only the static backend reads the master address (torchrun warns "master_addr is only used for static rdzv_backend
 # and when rdzv_endpoint is not specified"), so every node meets at its own default endpoint on localhost and the

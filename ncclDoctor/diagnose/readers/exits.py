@@ -35,7 +35,10 @@ def _cmd_nodes(ev: Event, text: str) -> None:
     --nnodes / --num_machines, --num_nodes up to signatures.CMD_NODES_MAX or beside a --node_rank / --master_addr /
     --rdzv_endpoint argument, ncluster's --num_tasks beside its /ncluster/ run directory), kept on the record as
     ``cmd_nodes`` where it is above 1: lone.node_count then reads the record's local rank as no global one (lead rule
-    A's multi-node limit)."""
+    A's multi-node limit) -- unless the command is the first node's own (--node_rank 0), where the local rank is the
+    global one."""
+    if S.R_CMD_NODE_RANK_0.search(text):
+        return  # node 0's worker: its local rank N is global rank N (second review 100 finding 4)
     for m in S.R_CMD_NODES.finditer(text):
         if m.group("n").endswith("tasks") and "/ncluster/" not in text:
             continue  # a task count of another program (a multi-task model's) says nothing of machines
