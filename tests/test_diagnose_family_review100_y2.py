@@ -4,7 +4,8 @@
   plausible machine count (at most 512) or a node-rank / master-address argument sits beside it: '--num_nodes' is as
   often a model's own argument, a graph's node count in PyG / DGL / GCN scripts ('--num_nodes', '2708' for Cora), and
   then the record's local rank 0 stays named as on a command without it. --nnodes / --num_machines above 1 and
-  ncluster's --num_tasks beside /ncluster/ still name nobody (round 101's pytorch-20728).
+  ncluster's --num_tasks beside /ncluster/ still name nobody (round 101's pytorch-20728) -- but the first node's own
+  command (--node_rank 0) keeps local rank 0 named: there it is global rank 0 (the second review's finding 4).
 - Finding 6: a driver too old for the build under one rank's tag still names nobody (rule AT (1), AG: the driver is
   the host's and the build every rank runs), also where other ranks only print progress ("step 100 loss"), but the
   summary names that rank's host as the lead for a cluster whose nodes' drivers differ.
@@ -49,6 +50,30 @@ def test_a_machine_count_still_names_nobody(tmp_path, args):
     v, acc = verdict_accused(tmp_path, _cpe(args, script="bench.py"))
     assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
     assert "--node_rank / --nnodes" in v["fix"], v
+
+
+# --- the second review's finding 4: the first node's own command (--node_rank 0) keeps its local rank named -----------
+# torch 1.x's launcher prints the last worker it started (lead rule U (5)): local rank 0 is the only one, and on node 0
+# it is global rank 0; another node's (--node_rank 1, 10) or none named keep the multi-node limit
+@pytest.mark.parametrize("args", [
+    "'--num_nodes', '2', '--node_rank', '0'",  # the reviewer's cmd5.log
+    "'--nnodes=4', '--node_rank=0'",
+    "'--node-rank', '0', '--master_addr', '10.0.0.1', '--num_nodes', '2'",
+    "'--num_tasks=2', '--node_rank=0', '--logdir', '/ncluster/runs/run-0'",
+])
+def test_the_first_nodes_command_keeps_its_local_rank_named(tmp_path, args):
+    v, acc = verdict_accused(tmp_path, _cpe(args, script="bench.py"))
+    assert (v["cause"], v["culprits"]) == ("unknown", [0]) and acc == {0}, v
+
+
+@pytest.mark.parametrize("args", [
+    "'--num_nodes', '2', '--node_rank', '1'",
+    "'--nnodes=16', '--node_rank=10'",
+    "'--nnodes=2'",  # no node named: the multi-node limit (the reviewer's cmd6.log, fine as it is)
+])
+def test_another_nodes_command_still_names_nobody(tmp_path, args):
+    v, acc = verdict_accused(tmp_path, _cpe(args, script="bench.py"))
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
 
 
 # --- finding 6: a driver too old for the build under one rank's tag -----------------------------------------------
