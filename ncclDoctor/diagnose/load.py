@@ -1269,9 +1269,9 @@ def _automata():
     "`pnccl"): the four words match 46 of the corpus's 55,489 input lines, all of them debugger or Python frames of
     NCCL functions (the review of round 99's fixes), so they route next to nothing more into the parser; 399 (the
     second review: torchrun's "launch configs:" header, once per agent): seven automata, six of 64 and a seventh of
-    15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md); 400 (session 40, round
+    15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md); 400 (session 39, round
     101's fixes: "non-zero exit status", a launcher's record of the command it ran, pasted without its
-    "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16; 402 (session 40, round 100's
+    "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16; 402 (session 39, round 100's
     fix words: Lightning's "Using `DistributedSampler` with the dataloaders" test-time warning and transformers'
     "Token indices sequence length is longer" tokenizer warning, each printed once a process, benign lines whose
     fix a reading names): six of 64 and a seventh of 18."""
