@@ -75,11 +75,15 @@ def test_a_bare_tags_rank_is_not_handed_to_the_next_untagged_line():
     later = p.parse(5, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 79.3 GiB "
                        "total capacity; 77.1 GiB already allocated)")
     assert later is not None and later.rank is None, later
-    # a bracketed tag still hands it on, as before this session (not part of this finding)
+    # a bracketed tag still hands it on to an OOM whose figures name the rank's own GPU; one naming no GPU (or
+    # another) is no longer the waiting rank's (second review 100 finding 1, the bracketed tag)
     q = LineParser("job.log")
     q.parse(1, _watchdog(3, brackets=True).rstrip("\n"))
-    ev = q.parse(5, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    ev = q.parse(5, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 3; 79.3 GiB "
+                    "total capacity; 77.1 GiB already allocated)")
     assert ev is not None and ev.rank == 3, ev
+    ev = q.parse(6, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB")
+    assert ev is not None and ev.rank is None, ev
 
 
 @pytest.mark.parametrize("bare_first", [True, False])

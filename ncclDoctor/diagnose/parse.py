@@ -353,6 +353,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
         self._bare_ranks: set[int] = set()  # ranks named only by a bracket-less watchdog tag (_context)
+        # ranks whose own tagged line shows them waiting inside a collective (a watchdog timeout's WorkNCCL): victims by
+        # rule B, whose rank an untagged failure on another GPU must not inherit (_context)
+        self._waiting_ranks: set[int] = set()
         self.cf_section: str | None = None
         self._cf_listed = False  # inside torchrun's "Failures:" list: the failures besides its root cause
         self._cf_listed_entry = ""  # the "[N]:" header of an entry read in that list (its rank line may be cut)
@@ -1684,6 +1687,19 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if len(sizes) < 32:
             sizes.append(m.group("size").replace(" ", ""))
 
+    def _elsewhere(self, text: str, kind: str) -> bool:
+        """An untagged device failure (an OOM, a CUDA error) below the one tagged rank's own line showing it waiting
+        inside a collective (a watchdog timeout's WorkNCCL: a victim by rule B), whose figures do not name that rank's
+        GPU: an interleaved paste's other process (an OOM on GPU 0 below rank 1's watchdog timeout, rule BX: the OOM's
+        figures name their GPU; rule AC (1): an untagged line names no rank), not the waiting rank's own failure, and
+        read as the same blocks in the other order read (second review 100 finding 1, the bracketed tag). Other
+        untagged lines (the same process's abort, its what() and traceback) still inherit the rank, and so does an OOM
+        whose figures name the rank's own GPU."""
+        if kind not in ("cuda_oom", "cuda_error") or next(iter(self.ranks_named)) not in self._waiting_ranks:
+            return False
+        g = S.R_OOM_DEV_INDEX.search(text) if "total capac" in text else None
+        return g is None or int(g.group(1) or g.group(2)) != next(iter(self.ranks_named))
+
     def _context(self, lineno: int, text: str, kind: str) -> Event:
         ev = Event(kind=kind, where=f"{self.path}:{lineno}", text=text.strip()[: S.TEXT_CAP])
         # "[rank9]:[PG ID 5 ... Rank 1]": the launcher's prefix is the global rank, the tag's "Rank 1"
@@ -1735,7 +1751,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._bare_ranks.add(ev.rank)
             elif len(self.ranks_named) < 2:
                 self.ranks_named.add(ev.rank)
-        elif len(self.ranks_named) == 1 and self._bare_ranks <= self.ranks_named:
+            if "WorkNCCL(" in text or "aught collective operation timeout" in text:
+                self._waiting_ranks.add(ev.rank)
+        elif len(self.ranks_named) == 1 and self._bare_ranks <= self.ranks_named and not self._elsewhere(text, kind):
             ev.rank = next(iter(self.ranks_named))
         elif self.rank_hint is not None:
             ev.rank = self.rank_hint

@@ -1431,6 +1431,10 @@ R_ALLOC_OOM_WARN = re.compile(r"\[W\d{3,4} [\d:.]{8,20} CUDACachingAllocator\.cp
 # use. Of the allocated memory 21.51 GiB is allocated by PyTorch, ..." (2.1 spelled it "capacty"; "Including ..."
 # only when the driver tells which listed process is the raiser)
 R_OOM_GPU = re.compile(r"\bGPU (\d{1,3}) has a total capac")
+# the device index an OOM text names, in either wording (torch < 2.1 and torch_npu: "(GPU N; T total capacity; ...",
+# its figures cut or not; torch >= 2.1: "GPU N has a total capacity of ..."): the failing process's own GPU (rule BX)
+R_OOM_DEV_INDEX = re.compile(r"\((?:GPU|NPU) (\d{1,3}); [\d.]{1,12} [KMGT]?i?B total capacity\b|"
+                             r"\b(?:GPU|NPU) (\d{1,3}) has a total capac")
 # vLLM's multiprocessing executor's worker prefix ("(VllmWorkerProcess pid=2421) ERROR ..."): its workers run on the
 # driver's node, tensor-parallel rank N (N >= 1; the driver is rank 0) on cuda:N of the node's visible GPUs
 R_VLLM_MP_WORKER = re.compile(r"\(VllmWorkerProcess pid=\d{1,10}\) ")
