@@ -35,6 +35,16 @@ def _oom(gpu: int = 0, script: str = "train.py") -> str:
             "capacity; 77.1 GiB already allocated)\n")
 
 
+def _oom_line_rank(watchdog: str, gpu: int = 0) -> int | None:
+    """The rank the parser gives the untagged OOM line read right after WATCHDOG's line (None: nobody's)."""
+    p = LineParser("job.log")
+    p.parse(1, watchdog.rstrip("\n"))
+    ev = p.parse(5, "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB "
+                    f"(GPU {gpu}; 79.3 GiB total capacity; 77.1 GiB already allocated)")
+    assert ev is not None, "the OOM line was not read"
+    return ev.rank
+
+
 # --- finding 1 -----------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("rank,seq,op,gpu,at", [
     (1, 500, "ALLREDUCE", 0, 828),     # the reviewer's il1.log
@@ -46,7 +56,7 @@ def test_an_untagged_oom_below_a_bare_watchdog_tag_does_not_inherit_its_rank(tmp
     v, acc = verdict_accused(tmp_path, _watchdog(rank, seq, op, at=at) + _oom(gpu))
     assert v["cause"] == "gpu_oom", v
     assert v["culprits"] == [] and v["confidence"] == "medium", v
-    assert rank not in acc, (acc, v)  # the rank that timed out is a victim
+    assert rank not in acc and _oom_line_rank(_watchdog(rank, seq, op, at=at), gpu) is None, (acc, v)  # a victim's
     # read as the same two blocks in the other order
     w, _ = verdict_accused(tmp_path, _oom(gpu) + _watchdog(rank, seq, op, at=at))
     assert (w["cause"], w["culprits"], w["confidence"]) == (v["cause"], v["culprits"], v["confidence"]), (v, w)
@@ -56,7 +66,7 @@ def test_an_untagged_oom_below_a_bare_watchdog_tag_does_not_inherit_its_rank(tmp
 def test_an_untagged_oom_below_a_bare_tag_with_its_group_does_not_inherit_its_rank(tmp_path, group):
     v, acc = verdict_accused(tmp_path, _watchdog(1, group=group) + _oom())
     assert (v["cause"], v["culprits"]) == ("gpu_oom", []), v
-    assert 1 not in acc, (acc, v)
+    assert _oom_line_rank(_watchdog(1, group=group)) is None  # the OOM is not the timed-out rank 1's
 
 
 def test_the_bare_tag_still_names_its_own_lines_rank(tmp_path):
