@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import verdict_accused, watchdog_line
+from tests.conftest import accused, diagnose_text, verdict_accused, watchdog_line
 
 _TB = ("Traceback (most recent call last):\n"
        '  File "train.py", line 88, in <module>\n'
@@ -121,3 +121,26 @@ def test_the_waiting_ranks_own_abort_below_its_watchdog_line_keeps_its_reading(t
     wd = watchdog_line(rank, 500, "ALLREDUCE", 600012, 600000, numel=1024, style="1.x", at=828)
     v, acc = verdict_accused(tmp_path, wd + _TB + f"RuntimeError: NCCL communicator was aborted on rank {rank}.\n")
     assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [], "low") and not acc, v
+
+
+# --- a per-rank file: the file's own name says whose lines these are (session 39's w1 note, untested until 40) --------
+_IMA = "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+
+
+@pytest.mark.parametrize("name,rank", [("rank1.log", 1), ("node1_rank1.out", 1), ("rank3.log", 3)])
+@pytest.mark.parametrize("err", [_old(0), _new(2), _IMA])
+def test_in_a_per_rank_file_the_untagged_failure_is_the_files_own_rank(tmp_path, name, rank, err):
+    # The tag's inheritance is refused (the figures name no GPU of the waiting rank, or another one), but every line of
+    # rank1.log is rank 1's process's own: the failure falls back to the file's rank, as any untagged line there does.
+    wd = watchdog_line(rank, 500, "ALLREDUCE", 600012, 600000, numel=1024, style="1.x", at=828)
+    d = diagnose_text(tmp_path, wd + _TB + err, name)
+    v = d["verdict"]
+    assert v["cause"] in ("gpu_oom", "cuda_error") and v["culprits"] == [rank] and accused(d) == {rank}, v
+
+
+@pytest.mark.parametrize("err", [_old(0), _IMA])
+def test_the_same_lines_in_a_file_named_for_no_rank_name_nobody(tmp_path, err):
+    # the control: the file-name hint is what names the rank above, not the lines
+    wd = watchdog_line(1, 500, "ALLREDUCE", 600012, 600000, numel=1024, style="1.x", at=828)
+    d = diagnose_text(tmp_path, wd + _TB + err, "worker.log")
+    assert d["verdict"]["culprits"] == [] and not accused(d), d["verdict"]
