@@ -780,6 +780,12 @@ R_STORE_RETRY_SPENT = re.compile(r"- retrying \(try=\d+, timeout=(\d+)ms\b[^\n]{
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# NCCL's INFO that it loaded an external net plugin: "Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so"
+# (NCCL >= 2.19), "NET/Plugin: Loaded net plugin NCCL RDMA Plugin (v7)"; against another host's "Could not find:
+# libnccl-net.so. Using internal network plugin." (R_NO_PLUGIN) the hosts of one job load different net transports
+# (lead rule CE (2)).
+R_NET_PLUGIN_LOADED = re.compile(r"INFO (?:Plugin Path ?: ?\S{0,300}libnccl-net[\w.\-]{0,40}\.so\b|"
+                                 r"NET/Plugin ?: ?Loaded net plugin\b)")
 # ... and the same of its optional tuner plugin (NCCL >= 2.19, plugin.cc / tuner.cc): "TUNER/Plugin: Could not find:
 # libnccl-tuner.so. Using internal tuner plugin.", "TUNER/Plugin: Failed to find ncclTunerPlugin_v4 symbol.", "...
 # ncclTunerPlugin_v2 symbol, using internal tuner instead." -- NCCL picks algorithms with its own tuner

@@ -392,6 +392,41 @@ def _slurm_tasks_gpus(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules CE (2) and AA (1), as round 102's nccl-1634 reads them: NCCL's INFO lines from two hosts of one job
+    showing them load different network plugins -- one an external libnccl-net.so ('Plugin Path : ...', 'Loaded net
+    plugin'), another none ('Could not find: libnccl-net.so. Using internal network plugin', 'No plugin found') --
+    with nothing failing: the nodes were launched with different environments and their ranks pick different net
+    transports, config, no rank. Not read so (rule Z's none, noise._no_plugin): one host alone, every host shown
+    agreeing (all loading the plugin, or none), a host shown both ways, or any failure shown (its family reads it)."""
+    evs = [e for e in c.samples.get("benign", []) if e.data.get("net_plugin") and e.data.get("host")]
+    if not evs or not quiet(c):
+        return None
+    ways: dict[str, set[str]] = {}
+    for e in evs:
+        ways.setdefault(_short(e.data["host"]), set()).add(e.data["net_plugin"])
+    ext = sorted(h for h, w in ways.items() if w == {"external"})
+    own = sorted(h for h, w in ways.items() if w == {"internal"})
+    if not ext or not own:
+        return None
+    a = next(e for e in evs if _short(e.data["host"]) == ext[0] and e.data["net_plugin"] == "external")
+    b = next(e for e in evs if _short(e.data["host"]) == own[0] and e.data["net_plugin"] == "internal")
+    return Verdict(
+        "config",
+        f"the hosts of one job load different NCCL network plugins: {', '.join(ext[:4])} loads an external net plugin "
+        f"('{a.text.strip()[:140]}') while {', '.join(own[:4])} finds none and uses NCCL's internal one "
+        f"('{b.text.strip()[:140]}'): the nodes were launched with different environments (LD_LIBRARY_PATH, "
+        "NCCL_NET_PLUGIN, the container or HPC-X install), so their ranks pick different network transports and "
+        "cannot connect or hang -- a launch set-up, not a rank's fault",
+        "Load the same net plugin on every node: put the plugin's directory (HPC-X's nccl_rdma_sharp_plugin/lib, "
+        "aws-ofi-nccl's lib) in LD_LIBRARY_PATH on every node (-x LD_LIBRARY_PATH consistent across hosts under "
+        "mpirun), or set NCCL_NET_PLUGIN to the same value everywhere (NCCL_NET_PLUGIN=none for NCCL's internal "
+        "transports on all of them); use the same container / NCCL and HPC-X versions on every node. Rerun with "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET from every node (each should print the same 'Plugin Path' or "
+        "'Using internal network plugin' line) and reproduce with all_reduce_perf across the nodes.",
+        "medium", [], [a.brief(), b.brief()], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
