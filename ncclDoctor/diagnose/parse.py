@@ -455,6 +455,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # this file's own announcements of one world, as one quiet event (rank_announce), compared across the files by
         # verdict.world._ranks_taken_twice
         self._member_seen: Event | None = None
+        # Lightning's "LOCAL_RANK: l - CUDA_VISIBLE_DEVICES: [...]" banners of this file: one quiet local_banner event
+        # kept aside, its count of each local rank kept up to date (readers.settings._local_banner)
+        self._local_seen: Event | None = None
         # the launch environments pasted as dicts, one key a line (S.R_ENV_DICT_KEY): each block's keys read so far
         # ({"start": line, "last": line, KEY: value}), the last one open; and the event once two blocks of one world
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
@@ -2627,6 +2630,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
+        if "LOCAL_RANK: " in body and (lb := S.R_PL_LOCAL_BANNER.search(body)):
+            self._local_banner(lineno, text, int(lb.group(1)))
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
                 or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "_VISIBLE_DEVICES=" in body
                 or "HSA_OVERRIDE_GFX_VERSION=" in body):

@@ -780,6 +780,12 @@ R_STORE_RETRY_SPENT = re.compile(r"- retrying \(try=\d+, timeout=(\d+)ms\b[^\n]{
 # "NET/Plugin: Failed to find ncclCollNetPlugin_v8 symbol.", "NET/Plugin : No plugin found (libnccl-net.so)".
 R_NO_PLUGIN = re.compile(r"INFO NET/Plugin ?: ?(?:No plugin found|Plugin load returned|Failed to find \w*Plugin|"
                          r"Could not find:? \S*libnccl-net)")
+# NCCL's INFO that it loaded an external net plugin: "Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so"
+# (NCCL >= 2.19), "NET/Plugin: Loaded net plugin NCCL RDMA Plugin (v7)"; against another host's "Could not find:
+# libnccl-net.so. Using internal network plugin." (R_NO_PLUGIN) the hosts of one job load different net transports
+# (lead rule CE (2)).
+R_NET_PLUGIN_LOADED = re.compile(r"INFO (?:Plugin Path ?: ?\S{0,300}libnccl-net[\w.\-]{0,40}\.so\b|"
+                                 r"NET/Plugin ?: ?Loaded net plugin\b)")
 # ... and the same of its optional tuner plugin (NCCL >= 2.19, plugin.cc / tuner.cc): "TUNER/Plugin: Could not find:
 # libnccl-tuner.so. Using internal tuner plugin.", "TUNER/Plugin: Failed to find ncclTunerPlugin_v4 symbol.", "...
 # ncclTunerPlugin_v2 symbol, using internal tuner instead." -- NCCL picks algorithms with its own tuner
@@ -3083,6 +3089,10 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 # 2/8", "Initializing distributed: GLOBAL_RANK: 0, MEMBER: 1/2"): two processes announcing one global rank at once
 # were both given it (two nodes with the same node rank: lead rule AA (1)).
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
+# Lightning's start-up banner of each process's local rank and the GPUs it sees ("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES:
+# [0,1]"), printed once a process: one local rank printed by more processes than the job has nodes, under a launch of
+# several processes per node, is a local rank taken twice on one node (lead rule CE (1)).
+R_PL_LOCAL_BANNER = re.compile(r"\bLOCAL_RANK: (\d{1,4}) ?- ?CUDA_VISIBLE_DEVICES: \[[\d, ]{0,200}\]")
 # Lightning's warning that the launch environment's WORLD_SIZE contradicts the world its own settings compute (devices
 # x num_nodes): "WORLD_SIZE environment variable (2) is not equal to the computed world size (1). Ignored." -- a
 # setting shown inconsistent, left by another launch (lead rules V (1), AA (1))

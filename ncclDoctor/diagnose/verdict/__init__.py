@@ -236,6 +236,8 @@ from ncclDoctor.diagnose.verdict.world import (
     _config,
     _env_rank0_elsewhere,
     _env_rank_twice,
+    _local_rank_twice,
+    _net_plugin_split,
     _own_worlds,
     _procs_past_visible,
     _rank0_elsewhere,
@@ -319,11 +321,11 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             return _with_settings(_numerics_fix(c, v), env_findings)
     return _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
-            or _version_twice(c, ks)
+            or _version_twice(c, ks) or _net_plugin_split(c, ks)
             or _ib_unseen(c, ks) or _login_prompt(c, ks) or _setup_hang(c, ks)
             or _config(c, ks, env_findings)
             or _env_rank_twice(c, ks) or _rank_args(c, ks) or _procs_past_visible(c, ks) or _launch_mode(c, ks)
-            or _env_rank0_elsewhere(c, ks) or _slurm_tasks_gpus(c, ks)
+            or _env_rank0_elsewhere(c, ks) or _local_rank_twice(c, ks) or _slurm_tasks_gpus(c, ks)
             or _peer_wait(c, ks)
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)

@@ -392,6 +392,93 @@ def _slurm_tasks_gpus(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _local_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules CE (1) and AA (1), as round 102's lightning-7027 reads them: a framework's per-process start-up
+    banner (Lightning's "LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]", parse's local_banner) printing one local rank
+    for more processes than the job has nodes, while the launch shown puts several processes on each node (Slurm's
+    --ntasks-per-node, torchrun's --nproc_per_node > 1), with nothing failing: on some node two processes claim the
+    same local rank (and with it the same GPU) -- a launch set-up shown wrong, config, no rank. The job's nodes are
+    its batch script's --nodes, else the world announced (GLOBAL_RANK .., MEMBER r/W) over the processes per node.
+    Not read so: banners whose local ranks agree with the launch (each at most once a node), no launch of several
+    processes per node shown, nodes not shown, more banners than processes (a restart prints them again), or any
+    failure shown (its family reads it)."""
+    evs = c.samples.get("local_banner", [])
+    if not evs or not quiet(c):
+        return None
+    counts: dict[int, int] = {}
+    for e in evs:
+        for local, n in e.data["locals"].items():
+            counts[int(local)] = counts.get(int(local), 0) + n
+    tasks = c.samples.get("launch_tasks", [])
+    per_node = max([e.data.get("tasks") or 0 for e in tasks]
+                   + [e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])], default=0)
+    if per_node < 2:
+        return None
+    members = {r for e in c.samples.get("rank_announce", []) for r in e.data.get("members", [])}
+    worlds = {e.data["member_world"] for e in c.samples.get("rank_announce", []) if e.data.get("member_world")}
+    nodes = next((e.data["job_nodes"] for e in tasks if e.data.get("job_nodes")), None)
+    if nodes is None and len(worlds) == 1 and (w := next(iter(worlds))) % per_node == 0:
+        nodes = w // per_node
+    procs = sum(counts.values())
+    if nodes is None or procs > (len(members) if members else nodes * per_node):
+        return None
+    twice = sorted(r for r, n in counts.items() if n > nodes)
+    if not twice:
+        return None
+    r = twice[0]
+    e = evs[0]
+    return Verdict(
+        "config",
+        f"{counts[r]} processes print the start-up banner of local rank {r} ('{e.text.strip()[:80]}') while the "
+        f"launch shown puts {per_node} processes on each of {nodes} node{'s' if nodes != 1 else ''}: on each node only "
+        f"one process may be local rank {r}, so two processes of one node claim the same local rank (and with it the "
+        f"same GPU) -- the local rank is derived wrongly for the processes of a node (the launcher's per-task local "
+        "rank not read), a launch set-up every process shares, not a rank's fault, whatever error follows",
+        "Give each process of a node its own local rank: under Slurm launch the script with srun python train.py in "
+        "the sbatch script so each task gets its own local rank (SLURM_LOCALID, what Lightning's SLURMEnvironment "
+        "reads), with --ntasks-per-node equal to GPUs per node and the trainer's num_nodes and gpus/devices matching "
+        "the sbatch allocation (--nodes, --gres=gpu:N); under torchrun read LOCAL_RANK from the environment. A "
+        "correct launch prints LOCAL_RANK 0 and 1 on each node of two GPUs; check each process's "
+        "torch.cuda.current_device() / nvidia-smi. Where the settings already match, upgrade PyTorch Lightning "
+        "(1.2.8 fixed the Slurm local-rank detection, #6941).",
+        "medium", [], [x.brief() for x in evs[:2]] + [x.brief() for x in tasks[:2]], job_wide=True)
+
+
+def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules CE (2) and AA (1), as round 102's nccl-1634 reads them: NCCL's INFO lines from two hosts of one job
+    showing them load different network plugins -- one an external libnccl-net.so ('Plugin Path : ...', 'Loaded net
+    plugin'), another none ('Could not find: libnccl-net.so. Using internal network plugin', 'No plugin found') --
+    with nothing failing: the nodes were launched with different environments and their ranks pick different net
+    transports, config, no rank. Not read so (rule Z's none, noise._no_plugin): one host alone, every host shown
+    agreeing (all loading the plugin, or none), a host shown both ways, or any failure shown (its family reads it)."""
+    evs = [e for e in c.samples.get("benign", []) if e.data.get("net_plugin") and e.data.get("host")]
+    if not evs or not quiet(c):
+        return None
+    ways: dict[str, set[str]] = {}
+    for e in evs:
+        ways.setdefault(_short(e.data["host"]), set()).add(e.data["net_plugin"])
+    ext = sorted(h for h, w in ways.items() if w == {"external"})
+    own = sorted(h for h, w in ways.items() if w == {"internal"})
+    if not ext or not own:
+        return None
+    a = next(e for e in evs if _short(e.data["host"]) == ext[0] and e.data["net_plugin"] == "external")
+    b = next(e for e in evs if _short(e.data["host"]) == own[0] and e.data["net_plugin"] == "internal")
+    return Verdict(
+        "config",
+        f"the hosts of one job load different NCCL network plugins: {', '.join(ext[:4])} loads an external net plugin "
+        f"('{a.text.strip()[:140]}') while {', '.join(own[:4])} finds none and uses NCCL's internal one "
+        f"('{b.text.strip()[:140]}'): the nodes were launched with different environments (LD_LIBRARY_PATH, "
+        "NCCL_NET_PLUGIN, the container or HPC-X install), so their ranks pick different network transports and "
+        "cannot connect or hang -- a launch set-up, not a rank's fault",
+        "Load the same net plugin on every node: put the plugin's directory (HPC-X's nccl_rdma_sharp_plugin/lib, "
+        "aws-ofi-nccl's lib) in LD_LIBRARY_PATH on every node (-x LD_LIBRARY_PATH consistent across hosts under "
+        "mpirun), or set NCCL_NET_PLUGIN to the same value everywhere (NCCL_NET_PLUGIN=none for NCCL's internal "
+        "transports on all of them); use the same container / NCCL and HPC-X versions on every node. Rerun with "
+        "NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET from every node (each should print the same 'Plugin Path' or "
+        "'Using internal network plugin' line) and reproduce with all_reduce_perf across the nodes.",
+        "medium", [], [a.brief(), b.brief()], job_wide=True)
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
