@@ -676,6 +676,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
         self._dbg_crash = False  # lldb's header of a thread stopped on a crash signal read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
+        # nccl-tests' preamble read in this file: its GPUs per process (-g, its nGpus), None before one; and the
+        # old-format ordinal failures read before any preamble, marked when one comes (S.R_TESTS_V1_ORDINAL)
+        self._tests_gpus: int | None = None
+        self._v1_ordinals: list[Event] = []
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
         self._tests_devs: dict[int, tuple[str, str]] = {}
