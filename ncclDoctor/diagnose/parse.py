@@ -2327,6 +2327,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
+            # the lines under it, read: a frame among them (no trigger word) says the constructor did not raise what
+            # follows (readers.store._under_gloo_ctor)
+            self._follow = max(self._follow, 6)
         if "recommended minimum" in body and self._kernel_old is None and (k := S.R_KERNEL_BELOW_MIN.search(body)):
             self._kernel_old = (k.group(1), k.group(2))
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
