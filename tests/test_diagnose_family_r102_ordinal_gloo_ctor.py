@@ -73,7 +73,7 @@ def test_the_same_cuda_check_printf_with_no_nccl_tests_preamble_keeps_the_record
     assert v["cause"] == "cuda_error" and v["culprits"] == [1], v
 
 
-# --- gloo's pair closed inside ProcessGroupGloo's constructor ----------------------------------------------------------
+# --- gloo's pair closed inside ProcessGroupGloo's constructor -------------------------------------------------------
 _GLOO_PAIR = "RuntimeError: [/opt/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:{line}] {what} [{peer}]:{port}\n"
 
 
