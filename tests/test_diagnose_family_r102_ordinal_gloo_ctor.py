@@ -92,6 +92,7 @@ def test_a_gloo_peer_gone_raised_by_processgroupgloos_constructor_is_connection_
              + _GLOO_PAIR.format(line=598, what="Connection reset by peer", peer="10.1.4.7", port=50113))
     v2, acc2 = _verdict(tmp_path, text2)
     assert v2["cause"] == "network_setup" and v2["culprits"] == [] and not acc2, v2
+    assert v2["fix"].startswith("Set NCCL_SOCKET_IFNAME") and "dist.barrier(group=pg)" in v2["fix"], v2["fix"]
 
 
 def test_a_gloo_peer_gone_under_a_collective_or_a_frame_below_the_constructor_keeps_early_exit(tmp_path):

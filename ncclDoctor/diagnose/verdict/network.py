@@ -776,7 +776,7 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "; ".join(seen) + (": a port on that host, not the path between the ranks" if busy and len(seen) <= 2 else
                            ": gloo's connection set-up between the processes failed, not one rank" if ctor_loop else
                            ": the network interface or path chosen between the ranks does not work"),
-        (_GLOO_CTOR_FIX if ctor else "") +
+        (_GLOO_CTOR_FIX if ctor_loop else "") +
         ("NCCL's bind failed with 'Address already in use': a stale process of an earlier run (one stopped with "
          "Ctrl+C, its workers left behind) may still hold the port -- kill the leftover (nvidia-smi, ps); if "
          "NCCL_COMM_ID fixes the bootstrap port, pick a free one (or unset it); if the job ran for a while first, "
@@ -789,7 +789,8 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
-        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",
+        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path."
+        + (" " + _GLOO_CTOR_FIX.strip() if ctor and not ctor_loop else ""),
         "high" if connect or gloo or boot else "medium",
         [],
         proof or _samples(c, "transport"),
