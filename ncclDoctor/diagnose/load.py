@@ -238,7 +238,9 @@ SNIFF = 8192
 #   readonly variable  the remote shell refusing a multi-host launcher's exported environment ("/bin/bash:
 #             SSH_CONNECTION: readonly variable": parse._launch_setup, lead rule X (2))
 #   nThread   nccl-tests' preamble, printed by the world's rank 0 only: two at once are two worlds (parse._progress,
-#             lead rule AA (1))
+#             lead rule AA (1)); nccl-tests 1.x's "Cuda failure common.cu:N 'invalid device ordinal'" in the same file
+#             is its own GPU placement (S.R_TESTS_V1_ORDINAL, verdict.cuda._nccl_tests_past_gpus; round 102's
+#             nccl-tests-1)
 #   op.preamble.  gloo's enforces "op.preamble.length <= op.nbytes. 24640 vs 4" (tcp) and "op.nread ==
 #             op.preamble.nbytes" (uv) (a "what():" line, no other trigger word): a peer sent other than this rank
 #             posted, a desync (parse._mismatch, lead rules D, AM (1))
@@ -680,7 +682,9 @@ SNIFF = 8192
 #   ProcessGroupGloo(  a traceback's code line constructing a gloo group ("pg = ProcessGroupGloo(prefix_store, rank,
 #             world_size, timeout=timeout)"), which holds no other word: a bare wait / connection timeout raised right
 #             under it is the set-up's exchange of the peers' addresses through the store (S.R_GLOO_PG_CALL,
-#             readers.store._store, verdict.store._gloo_store_read, lead rule AI (1); round 82's colossalai-2500)
+#             readers.store._store, verdict.store._gloo_store_read, lead rule AI (1); round 82's colossalai-2500); a
+#             gloo peer gone raised there is the full mesh failing at set-up (readers.store._under_gloo_ctor, lead
+#             rules L, X (1); round 102's pytorch-pr61396)
 #   Wait timeout for key  a gloo store's own read timing out ("what():  [horovod/common/gloo/http_store.cc:53] Wait
 #             timeout for key(s): 0", std::terminate's line of a gloo::IoException), which holds no other word under
 #             a launcher's "[1]<stderr>:" tag: a connected rank waited for the key a peer publishes, key '0' rank 0's

@@ -679,6 +679,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
         self._dbg_crash = False  # lldb's header of a thread stopped on a crash signal read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet
+        # nccl-tests' preamble read in this file: its GPUs per process (-g, its nGpus), None before one; and the
+        # old-format ordinal failures read before any preamble, marked when one comes (S.R_TESTS_V1_ORDINAL)
+        self._tests_gpus: int | None = None
+        self._v1_ordinals: list[Event] = []
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
         self._tests_devs: dict[int, tuple[str, str]] = {}
@@ -2326,6 +2330,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
+            # the lines under it, read: a frame among them (no trigger word) says the constructor did not raise what
+            # follows (readers.store._under_gloo_ctor)
+            self._follow = max(self._follow, 6)
         if "recommended minimum" in body and self._kernel_old is None and (k := S.R_KERNEL_BELOW_MIN.search(body)):
             self._kernel_old = (k.group(1), k.group(2))
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):

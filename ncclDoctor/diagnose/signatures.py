@@ -902,7 +902,7 @@ R_TESTS_HEADER = re.compile(r"#\s+size\s+count\s+type\s+(?:redop|root)")
 # nccl-tests' preamble ("# nThread 1 nGpus 8 minBytes ... maxBytes ..."), which only the world's rank 0 prints: two of
 # them a few lines apart with no device line or result between are two processes each printing its own, each its own
 # world (a binary without MPI support launched by mpirun: lead rule AA (1), "each node its own world").
-R_TESTS_PREAMBLE = re.compile(r"nThread\s+\d{1,4}\s+nGpus\s+\d{1,4}\s+minBytes\s+\d")
+R_TESTS_PREAMBLE = re.compile(r"nThread\s+\d{1,4}\s+nGpus\s+(\d{1,4})\s+minBytes\s+\d")
 R_TESTS_DONE = re.compile(r"(?<!['\"])# Avg bus bandwidth(?!['\"])|"
                           r"^\s*\d+\s+\d+\s+(?:float|half|double|bfloat16|u?int(?:8|32|64)|"
                           r"fp8\w*)\s+\S+\s+(?:-?\d+\s+)?\d+\.\d+\s")
@@ -2260,6 +2260,13 @@ R_COMM_INIT_FRAME = re.compile(r"[\w\]]\.(?:nccl)?[Cc]ommInitRank\w{0,8}\(|\bin 
 # counted among the processes of the same hostname -- an index past the host's GPUs is the launch placing more
 # processes x -t x -g on a host than it has GPUs (or hosts sharing one hostname), never one rank's (lead rules Q, W)
 R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
+# nccl-tests 1.x's own CUDA check (its common.h CUDACHECK: printf("Cuda failure %s:%d '%s'"), no host and no "Test"),
+# failing on a device index: "Cuda failure common.cu:891 'invalid device ordinal'" (the cudaSetDevice of each GPU it
+# picks). The same printf is a common CUDA idiom of other programs (NCCL 1.x's own, samples, a user's MPI code), so it
+# is read as nccl-tests' only where the same file shows nccl-tests' preamble ("nThread 1 nGpus 2 minBytes ...",
+# before or after it: readers.crash, readers.nccl mark the event tests_check) -- then it is R_NCCL_TESTS_ORDINAL's
+# placement error (lead rules AU (2), Q, W); without the preamble it keeps its reading as any CUDA error
+R_TESTS_V1_ORDINAL = re.compile(r"(?<!Test )\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
 # A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
 # (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
 # "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead

@@ -329,6 +329,13 @@ class CrashReaders:
             ev.data["device_index"] = int(ds.group(1))
             if ds.group(2):
                 ev.data["num_gpus"] = int(ds.group(2))
+        if what == "invalid device ordinal" and "Cuda failure" in text and S.R_TESTS_V1_ORDINAL.search(text):
+            # nccl-tests 1.x's own CUDA check where its preamble is shown in this file, before or after it (readers.nccl
+            # marks those read before it): its placement of the GPUs (verdict.cuda._nccl_tests_past_gpus)
+            if self._tests_gpus is not None:
+                ev.data.update(tests_check=True, tests_gpus=self._tests_gpus)
+            elif len(self._v1_ordinals) < 16:
+                self._v1_ordinals.append(ev)
         said = S.R_ERR_ON_RANK.search(text, max(0, m.start() - 200), m.start()) if "rank " in text[:m.start()] else None
         if said:  # the framework's line names the rank this error was raised on ("... on rank 6: CUDA error: ...")
             ev.rank = int(said.group(1))

@@ -607,8 +607,13 @@ class NcclReaders:
             ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
             ev.data["p2p"] = not ev.data["net"] and " via P2P/" in text
             return ev
-        if "nThread" in text and S.R_TESTS_PREAMBLE.search(text):
+        if "nThread" in text and (pre := S.R_TESTS_PREAMBLE.search(text)):
             last, self._preamble = self._preamble, lineno
+            if self._tests_gpus is None:  # nccl-tests runs here: its 1.x CUDA check's ordinal is its own (crash reader)
+                self._tests_gpus = int(pre.group(1))
+                for e in self._v1_ordinals:
+                    e.data.update(tests_check=True, tests_gpus=self._tests_gpus)
+                self._v1_ordinals = []
             if last is not None and 0 < lineno - last <= _PREAMBLE_NEAR:  # a second process's own preamble (rule AA)
                 ev = self._plain(lineno, text, "launch_args")
                 ev.data["own_worlds"] = True

@@ -38,7 +38,9 @@ class StoreReaders:
             ev.data.update(what="Connection closed by peer", peer=None, site=f"tcp/pair.cc:{cut.group(1)}")
             who = _prefix_rank(text)
             self._gloo_gone.setdefault(who, ev)
-            if who in self._init_ranks:
+            if self._under_gloo_ctor(lineno):
+                ev.data.update(setup=True, gloo_ctor=True)
+            elif who in self._init_ranks:
                 ev.data["setup"] = True
             return ev
         if not m:
@@ -59,9 +61,21 @@ class StoreReaders:
         if S.R_PEER_GONE.search(m.group(0)) or io:
             who = _prefix_rank(text)
             self._gloo_gone.setdefault(who, ev)
-            if who in self._init_ranks:
+            if not io and self._under_gloo_ctor(lineno):
+                ev.data.update(setup=True, gloo_ctor=True)
+            elif who in self._init_ranks:
                 ev.data["setup"] = True
         return ev
+
+    def _under_gloo_ctor(self, lineno: int) -> bool:
+        """A gloo peer closing or resetting a pair raised right under a traceback's code line constructing a gloo
+        group ("pg = c10d.ProcessGroupGloo(store, rank, world_size, opts)": S.R_GLOO_PG_CALL, parse's _gloo_pg), no
+        frame read after that line: the C++ constructor, which connects gloo's full mesh (connectFullMesh /
+        createAndConnectAllPairs), raised it -- the peers' connections failed while the group was being set up, as a
+        peer gone inside init_process_group's frame (_init_frame) is (lead rules L, O's set-up half, X (1):
+        network_setup, culprits []). A pair closed under a collective's frame (rule U (4)) or a frame under the
+        constructor's line keeps its early_exit reading."""
+        return 0 < lineno - self._gloo_pg <= 6 and self._tb.frame[0] < self._gloo_pg
 
     def _init_frame(self, text: str) -> None:
         """A set-up call's frame (hvd.init(), init_process_group) in the stack of the process (launcher prefix) whose

@@ -237,7 +237,7 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
     said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
     if "invalid device ordinal" not in said and "device < num_gpus" not in said:
         return None
-    if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text)]:
+    if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text) or e.data.get("tests_check")]:
         return _nccl_tests_past_gpus(tests)
     if unsaid := [e for e in evs if e.data.get("device_index", 0) >= 1 and "num_gpus" not in e.data]:
         return _index_past_unsaid(unsaid)
@@ -412,15 +412,22 @@ def _nccl_tests_past_gpus(evs: list[Event]) -> Verdict:
     failure is shown or recorded by mpirun first, every process was placed by the same launch."""
     hosts = sorted({h for e in evs if (h := e.host or _tests_host(e.text))})
     where = f" on {', '.join(hosts[:4])}" if hosts else ""
+    # nccl-tests 1.x's check (S.R_TESTS_V1_ORDINAL) carries its preamble's nGpus: each process drives that many GPUs
+    g = max((e.data.get("tests_gpus") or 0 for e in evs), default=0)
+    each = (f" (its preamble's nGpus {g}: every process asks for {g} GPUs, -g {g})" if g > 1 else "")
+    per = (f"With -g {g} every process needs {g} GPUs of its host, so processes per host x {g} must not exceed the "
+           f"host's GPUs: -g 1 with one process per GPU (mpirun -np <GPUs> -npernode <GPUs per node> ... -g 1), or "
+           f"one process per node with -g <GPUs per node>. " if g > 1 else "")
     return Verdict(
         "config",
-        f"nccl-tests failed setting its device with 'invalid device ordinal'{where}: it picks each GPU from the "
+        f"nccl-tests failed setting its device with 'invalid device ordinal'{where}{each}: it picks each GPU from the "
         "process's local rank on its host, its -t threads and -g GPUs, so the launch placed more processes x -t x -g "
         "on that host than it has GPUs -- a placement every process shares, not a CUDA fault and not one rank's",
-        "Place no more processes on a host than it has GPUs (with -g G, GPUs/G): give mpirun each host's slots as its "
-        "GPU count (-H host1:8,host2:8 or a hostfile with slots=8), or -npernode / --map-by ppr:8:node, with -np and "
-        "-g matching the GPUs per node; check every node has a unique hostname (nccl-tests counts local ranks by "
-        "hostname), that CUDA_VISIBLE_DEVICES leaves the GPUs visible, and nvidia-smi's GPU count on each host.",
+        per + ("Place no more processes on a host than it has GPUs (with -g G, GPUs/G): give mpirun each host's "
+               "slots as its GPU count (-H host1:8,host2:8 or a hostfile with slots=8), or -npernode / --map-by "
+               "ppr:8:node, with -np and -g matching the GPUs per node; check every node has a unique hostname "
+               "(nccl-tests counts local ranks by hostname), that CUDA_VISIBLE_DEVICES leaves the GPUs visible, and "
+               "nvidia-smi's GPU count on each host."),
         "high", [], [x.brief() for x in evs[:3]], job_wide=True)
 
 

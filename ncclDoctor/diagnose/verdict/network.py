@@ -729,6 +729,18 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         )
     if loopback_master(c):
         seen.append(loopback_master(c))
+    # a gloo peer gone raised by ProcessGroupGloo's own constructor (readers.store._under_gloo_ctor) from a peer on this
+    # same host (loopback): no path between hosts is involved -- that process closed its end of the full mesh before
+    # the group finished connecting (it left right after creating the group: a test's or a script's ranks that run
+    # different amounts of work and exit). The reading stays set-up (lead rules L, O, X (1)); the fix names that race
+    ctor = [e for e in gloo if e.data.get("gloo_ctor")]
+    ctor_loop = (bool(ctor) and all(is_loopback(str(e.data.get("peer") or "")) for e in ctor)
+                 and not (connect or boot or setup or bad or shared or busy))
+    if ctor:
+        seen.append("raised by ProcessGroupGloo's constructor while it connected gloo's full mesh (connectFullMesh)"
+                    + (", from a peer on this same host (loopback): that process closed its end before the mesh "
+                       "finished connecting -- it exited (finished its work or failed) right after creating the group"
+                       if ctor_loop else ""))
     proof = [e.brief() for e in (connect + gloo)[:3]] + (setup[0].evidence[:2] if setup else [])
     # 3 vs 4: a rank of one node reached this one over IB's connection set-up while this node listens with the socket
     # transport (or the reverse): the nodes picked different network transports -- IB up (or enabled) on one only
@@ -762,7 +774,9 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict(
         "network_setup",
         "; ".join(seen) + (": a port on that host, not the path between the ranks" if busy and len(seen) <= 2 else
+                           ": gloo's connection set-up between the processes failed, not one rank" if ctor_loop else
                            ": the network interface or path chosen between the ranks does not work"),
+        (_GLOO_CTOR_FIX if ctor_loop else "") +
         ("NCCL's bind failed with 'Address already in use': a stale process of an earlier run (one stopped with "
          "Ctrl+C, its workers left behind) may still hold the port -- kill the leftover (nvidia-smi, ps); if "
          "NCCL_COMM_ID fixes the bootstrap port, pick a free one (or unset it); if the job ran for a while first, "
@@ -775,11 +789,19 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
         "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
-        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path.",
+        "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path."
+        + (" " + _GLOO_CTOR_FIX.strip() if ctor and not ctor_loop else ""),
         "high" if connect or gloo or boot else "medium",
         [],
         proof or _samples(c, "transport"),
     )
+
+
+_GLOO_CTOR_FIX = ("A peer closed its gloo connection while the group was being created: every process must stay "
+                  "until all have connected -- call dist.barrier(group=pg) right after creating the ProcessGroupGloo "
+                  "(or the group of init_process_group / new_group), before any process can finish its work and exit, "
+                  "and destroy_process_group only after that barrier; in tests give each test a fresh store and port "
+                  "(port reuse between tests) and read the first error of every spawned process. ")
 
 
 _R_GLOO_NO_ADDR = re.compile(r"Unable to find address for:? ?(\S{1,80})")
