@@ -36,7 +36,8 @@ def test_store_listen_failure_with_its_detail_on_the_next_line_is_the_port_in_us
 
 def test_one_line_bind_failures_name_a_free_port_per_job(tmp_path):
     v, acc = _verdict(tmp_path, "RuntimeError: The server socket has failed to listen on any local network address. "
-                                "port: 12355, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use\n")
+                                "port: 12355, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in "
+                                "use\n")
     assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not acc, v
     assert "port 12355 already in use" in v["fix"] and _FREE_PORT in v["fix"], v
     v, acc = _verdict(tmp_path, "RuntimeError: Address already in use at /pytorch/torch/lib/THD/process_group/"
@@ -93,8 +94,10 @@ _TABLE = ("# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmu
           "#\n#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  "
           "error\n#        (B)    (elements)                     (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
           "(GB/s)\n"
-          "           8             2   float     sum     5.01    0.00    0.00  0e+00     4.90    0.00    0.00  0e+00\n"
-          "          16             4   float     sum     5.12    0.00    0.00  0e+00     4.95    0.00    0.00  0e+00\n")
+          "           8             2   float     sum     5.01    0.00    0.00  0e+00     4.90    0.00    0.00  "
+          "0e+00\n"
+          "          16             4   float     sum     5.12    0.00    0.00  0e+00     4.95    0.00    0.00  "
+          "0e+00\n")
 
 
 def _ranks(n: int) -> str:

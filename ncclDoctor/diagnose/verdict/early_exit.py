@@ -11,10 +11,10 @@ from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, exception_text, place
 
-# the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
 # torch's distributed test harness's exit of a process that raised (testing/_internal/common_distributed.py:
 # "Caught exception: \n%s exiting process %s with exit code: %s", TEST_ERROR_EXIT_CODE 10)
 _R_TEST_HARNESS_EXIT = re.compile(r"Caught exception: .{0,2000}?exiting process(?: \d{1,7})? with exit code: 10\b")
+# the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
 _PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
 
 

@@ -648,10 +648,11 @@ def _silent_mpi_tests(c: Collected) -> str:
     return (f"The {n}-process mpirun of nccl-tests printed nothing of its own (no header, no 'Rank' device lines, "
             "no NCCL INFO line), while the run of fewer processes shown works: it stopped before NCCL started, in "
             f"the MPI start-up. Check MPI itself works with -np {n} (mpirun -np {n} hostname / an MPI hello world), "
-            "that nccl-tests built with MPI=1 against the same MPI as this mpirun (make MPI=1 MPI_HOME=<that "
-            "mpirun's prefix>), and Open MPI's interfaces (--mca btl_tcp_if_include IFACE --mca oob_tcp_if_include "
-            "IFACE, or --mca btl tcp,self); take a gdb -p / py-spy dump stack of the spinning processes to see "
-            "whether they wait in MPI_Init or in NCCL, and keep the NCCL_DEBUG=INFO output of that run. ")
+            "that the binary is nccl-tests built with MPI=1 against the same MPI as this mpirun (make MPI=1 "
+            "MPI_HOME=<that mpirun's prefix>), and Open MPI's interfaces (--mca btl_tcp_if_include IFACE --mca "
+            "oob_tcp_if_include IFACE, or --mca btl tcp,self); take a gdb -p / py-spy dump stack of the spinning "
+            "processes to see whether they wait in MPI_Init or in NCCL, and keep the NCCL_DEBUG=INFO output of that "
+            "run. ")
 
 
 def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
