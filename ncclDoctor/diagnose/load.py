@@ -899,6 +899,10 @@ SNIFF = 8192
 #   Token indices seq  transformers' tokenizer warning "Token indices sequence length is longer than the specified
 #             maximum sequence length for this model", once a process while a dataset is tokenized: no other word;
 #             a benign line whose fix names the preprocessing timeout and cache (readers.exits, verdict.noise._none)
+#   EADDRINUSE  libuv's detail line of the store's bind failure when the exception prints it on a line of its own
+#             ("DistNetworkError: The server socket has failed to listen on any local network address." then
+#             "port: 29500, useIpv6: false, code: -98, name: EADDRINUSE, message: address already in use"): the port
+#             and errno are only there (readers.store._store joins it to the exception above; round 102's torchdr-249)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -996,7 +1000,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"OMP_NUM_THREADS environment variable", b"set_state_dict_type", b"_async_calls", b"barrier: [",
             b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
-            b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq")
+            b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
+            b"EADDRINUSE")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1278,7 +1283,8 @@ def _automata():
     "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16; 402 (session 39, round 100's
     fix words: Lightning's "Using `DistributedSampler` with the dataloaders" test-time warning and transformers'
     "Token indices sequence length is longer" tokenizer warning, each printed once a process, benign lines whose
-    fix a reading names): six of 64 and a seventh of 18."""
+    fix a reading names): six of 64 and a seventh of 18; 403 (session 41, round 102's fix words: libuv's
+    "EADDRINUSE" detail line of a store bind failure printed under its exception): six of 64 and a seventh of 19."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -534,6 +534,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._unpickle_code = False  # the chain's last line was a frame: its code line may follow
         self._dist_worker = -1  # the last frame of a launcher's per-process worker function ("_distributed_worker")
         self._sock_timeout: tuple[int, Event] | None = None  # a bare "Socket Timeout" store event (readers.store)
+        self._listen_fail: tuple[int, Event] | None = None  # a store's failed listen, its detail to come (store reader)
         self._store_reset: tuple[int, Event] | None = None  # an unprefixed store reset warning, its C++ frames follow
         self._store_check = -9  # the last C++ frame of TCPStore::check() (its caller's frame may follow)
         self._store_sock: tuple[int, Event] | None = None  # a store socket reset warning, its C++ frames may follow

@@ -151,6 +151,8 @@ class StoreReaders:
         return asked[1] if asked is not None and 0 < lineno - asked[0] <= 3 else None
 
     def _store(self, lineno: int, text: str) -> Event | None:
+        if "EADDRINUSE" in text and (ev := self._listen_detail(lineno, text)) is not None:
+            return ev
         if "raised from doWait" in text and self._sock_timeout is not None and 0 < lineno - self._sock_timeout[0] <= 2:
             # c10's tail under a bare "Socket Timeout": TCPStore's doWait, a wait for a key on a store the process
             # had connected to (a connect failing is the constructor's), so a read that timed out (lead rule Y), as
@@ -444,11 +446,29 @@ class StoreReaders:
         b = S.R_BIND_PORT.search(text)
         f = None if b or not taken else S.R_PORT_FIELD.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
+        if "failed to listen on any local" in text and ev.data["in_use"] is None:
+            self._listen_fail = (lineno, ev)  # its libuv detail (port, errno) may follow on a line of its own
         if "server socket has failed" in text and S.R_C10D_BIND_LOG.search(text):
             self._bind_logs.append(ev)  # c10d's logged bind failure, no exception: parse.input_tail reads what follows
         d = S.R_BIND_DENIED.search(text)
         if d:
             ev.data["bind_denied"] = int(d.group(1))
+        return ev
+
+    def _listen_detail(self, lineno: int, text: str) -> Event | None:
+        """libuv's detail of the store's failed listen printed on the line under the exception ("DistNetworkError: The
+        server socket has failed to listen on any local network address." then "port: 29500, useIpv6: false, code:
+        -98, name: EADDRINUSE, message: address already in use"): the port is taken (lead rule AN (2)), read onto
+        the exception's event above, as the one-line form is; this line is that event's own (round 102's
+        torchdr-249)."""
+        last = self._listen_fail
+        f = S.R_PORT_FIELD.search(text)
+        if last is None or not f or not 0 < lineno - last[0] <= 2:
+            return None
+        self._listen_fail = None
+        last[1].data["in_use"] = int(f.group(1))
+        ev = self._context(lineno, text, "benign")
+        ev.data.update(what="store bind detail", in_use=int(f.group(1)))
         return ev
 
     def _rpc_setup(self, lineno: int, text: str) -> Event | None:

@@ -629,6 +629,32 @@ def _gdr_off_words(c: Collected) -> str:
                "NCCL_NET_GDR_LEVEL only says up to which PCIe distance it is used once the HCA supports it"))
 
 
+# An MPI launch of an nccl-tests binary over several processes ("mpirun -np 2 ... ./build/all_reduce_perf -b 8 ...")
+# pasted beside nccl-tests tables of fewer ranks (a one-process run that works): the several-process run printed
+# nothing of its own -- no header, no "Rank N" device line -- so it stopped before nccl-tests or NCCL printed
+# anything (round 102's nccl-tests-26: lead rules K, T, nothing failing in the lines)
+_R_MPI_TESTS_LAUNCH = re.compile(r"\b(?:mpirun|mpiexec|orterun)\b[^\n]{0,400}?\s-(?:np|n|c)\s+(\d{1,5})\b[^\n]{0,400}?"
+                                 r"\b\w{1,40}_perf(?:_mpi)?\b")
+
+
+def _silent_mpi_tests(c: Collected) -> str:
+    """The fix's words where an MPI launch of nccl-tests over N > 1 processes is shown and every nccl-tests table the
+    lines hold has fewer ranks (its 'Rank N' device lines): that launch printed nothing. '' otherwise."""
+    n = max((int(m.group(1)) for es in c.samples.values() for e in es
+             if "_perf" in e.text and (m := _R_MPI_TESTS_LAUNCH.search(e.text))), default=0)
+    shown = [e.data["tests_rank"] for e in c.samples.get("run_start", []) if e.data.get("tests_rank") is not None]
+    if n < 2 or not shown or max(shown) + 1 >= n:
+        return ""
+    return (f"The {n}-process mpirun of nccl-tests printed nothing of its own (no header, no 'Rank' device lines, "
+            "no NCCL INFO line), while the run of fewer processes shown works: it stopped before NCCL started, in "
+            f"the MPI start-up. Check MPI itself works with -np {n} (mpirun -np {n} hostname / an MPI hello world), "
+            "that the binary is nccl-tests built with MPI=1 against the same MPI as this mpirun (make MPI=1 "
+            "MPI_HOME=<that mpirun's prefix>), and Open MPI's interfaces (--mca btl_tcp_if_include IFACE --mca "
+            "oob_tcp_if_include IFACE, or --mca btl tcp,self); take a gdb -p / py-spy dump stack of the spinning "
+            "processes to see whether they wait in MPI_Init or in NCCL, and keep the NCCL_DEBUG=INFO output of that "
+            "run. ")
+
+
 def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     benign = [w for w in [_before_done_words(c)] if w]
     if c.kinds.get("pg_not_destroyed"):
@@ -1037,8 +1063,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     return Verdict(
         "none",
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
-        ("; ".join(benign) + ". " if benign else "") + "Nothing to fix in these lines: they show no failure "
-        "(start-up and INFO output is harmless)." + _nccl_info_words(c) + " If the job did fail, the failing lines "
+        _silent_mpi_tests(c) + ("; ".join(benign) + ". " if benign else "")
+        + "Nothing to fix in these lines: they show no failure (start-up and INFO output is harmless)."
+        + _nccl_info_words(c) + " If the job did fail, the failing lines "
         "are not in the input: give the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
         conf,
         [],

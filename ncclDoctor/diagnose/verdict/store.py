@@ -506,9 +506,12 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the store",
             ("Port already in use: pass accelerate launch --main_process_port N (or main_process_port in its config "
              "file; 0 picks a free port on one node). " if acc else "")
-            + "Address already in use: pick a free port for each run: torchrun --master_port N (MASTER_PORT=N) or "
-            "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); find "
-            "the holder with `ss -ltnp | grep PORT` (or lsof -i :PORT) and end a stale process of an earlier run "
+            + f"Address already in use ({port} already in use on this host): pick a free port for each run -- use a "
+            "free MASTER_PORT / --master_port, a different port per job on a shared node: torchrun --master_port N "
+            "(MASTER_PORT=N) or "
+            "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); a "
+            "port hard-coded in the launch script or code overrides MASTER_PORT, so change it there; find the holder "
+            "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
             "(two jobs on the same port collide); do not call "
             "init_process_group with a hand-made store when torchrun already hosts one.",
             "high", [], _samples(c, "store_timeout"))

@@ -1471,6 +1471,20 @@ _CXX_TERMINATE_FIX = ("That abort is an uncaught C++ exception (std::terminate, 
                       "-- TensorPipe: TP_VERBOSE_LOGGING=1, its default transports and channels), reduce the call to "
                       "a minimal repro and check the installed torch version against the library's known issues "
                       "(upgrade torch). ")
+# gloo's tcp transport checking a system call's return ("[enforce fail at .../gloo/transport/tcp/device.cc:281] rv
+# != -1. -1": epoll_ctl, bind, connect or a socket option failing, its errno not printed), aborting a process of a CPU
+# job with no address, interface or peer in the text (round 102's pytorch-30375): which call and why the line does not
+# say; what an expert checks is the transport's set-up across the machines and the first error of every process
+_R_GLOO_TCP_SYSCALL = re.compile(r"enforce fail at [^\]\s]{0,300}gloo/transport/tcp/\w{1,40}\.cc:\d{1,6}\]\s{0,4}"
+                                 r"(?:rv|ret|rc) != -1\b")
+_GLOO_TCP_SYSCALL_FIX = ("That is gloo's tcp transport (gloo/transport/tcp) finding a system call of its sockets "
+                         "failed (its return -1; the errno is not printed): collect every rank's log and the first "
+                         "error before the abort, rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL (and TORCH_CPP_LOG_LEVEL="
+                         "INFO); across machines set GLOO_SOCKET_IFNAME to each machine's routable interface, make "
+                         "each host name resolve to that address (/etc/hosts, not loopback) and open the firewall "
+                         "between them for gloo's ports; check ulimit -n (file descriptor limit), call "
+                         "destroy_process_group() before the process exits, and upgrade PyTorch (gloo) where the "
+                         "installed release is old. ")
 _R_PLUGGABLE_FREE = re.compile(r"\bTrying to free a pointer not allocated here\b|\bCUDAPluggableAllocator\.cpp\b")
 _PLUGGABLE_FREE = ("That abort is a pluggable CUDA allocator's own check (CUDAPluggableAllocator's raw_delete): "
                    "the allocator a library swapped in -- vLLM colocate sleep mode (CuMemAllocator / "
@@ -1782,6 +1796,9 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_SUBPROC_FIX if any(_R_SUBPROC_ERR.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
+                       + (_GLOO_TCP_SYSCALL_FIX if any(_R_GLOO_TCP_SYSCALL.search(u.text)
+                                                             or _R_GLOO_TCP_SYSCALL.search(u.data.get("cpp_what") or "")
+                                                             for u in unread) else "")
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else
                           _CXX_TERMINATE_FIX if any(_R_CXX_TERMINATE.search(u.text) for u in unread) else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
