@@ -42,6 +42,7 @@ from ncclDoctor.diagnose.readers.common import (
     _innermost,
     _numel,
     _pid_gap,
+    _prefix_rank,
 )
 from ncclDoctor.diagnose.readers.crash import CrashReaders
 from ncclDoctor.diagnose.readers.exits import ExitReaders
@@ -525,6 +526,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
         self._gloo_pg = -99  # the last traceback code line constructing a gloo group (S.R_GLOO_PG_CALL)
+        self._gloo_pg_who: int | None = None  # that line's launcher prefix rank (readers.store._under_gloo_ctor)
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
         self._mp_fixup = -1  # the last line of multiprocessing's _fixup_main_from_path frame
         self._unpickle_at = -99  # the last code line of torch's storage unpickling from bytes (input_tail)
@@ -2331,6 +2333,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._store_frame = lineno
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
+            self._gloo_pg_who = _prefix_rank(text)
             # the lines under it, read: a frame among them (no trigger word) says the constructor did not raise what
             # follows (readers.store._under_gloo_ctor)
             self._follow = max(self._follow, 6)

@@ -38,7 +38,7 @@ class StoreReaders:
             ev.data.update(what="Connection closed by peer", peer=None, site=f"tcp/pair.cc:{cut.group(1)}")
             who = _prefix_rank(text)
             self._gloo_gone.setdefault(who, ev)
-            if self._under_gloo_ctor(lineno):
+            if self._under_gloo_ctor(lineno, who):
                 ev.data.update(setup=True, gloo_ctor=True)
             elif who in self._init_ranks:
                 ev.data["setup"] = True
@@ -61,21 +61,23 @@ class StoreReaders:
         if S.R_PEER_GONE.search(m.group(0)) or io:
             who = _prefix_rank(text)
             self._gloo_gone.setdefault(who, ev)
-            if not io and self._under_gloo_ctor(lineno):
+            if not io and self._under_gloo_ctor(lineno, who):
                 ev.data.update(setup=True, gloo_ctor=True)
             elif who in self._init_ranks:
                 ev.data["setup"] = True
         return ev
 
-    def _under_gloo_ctor(self, lineno: int) -> bool:
+    def _under_gloo_ctor(self, lineno: int, who: int | None) -> bool:
         """A gloo peer closing or resetting a pair raised right under a traceback's code line constructing a gloo
         group ("pg = c10d.ProcessGroupGloo(store, rank, world_size, opts)": S.R_GLOO_PG_CALL, parse's _gloo_pg), no
         frame read after that line: the C++ constructor, which connects gloo's full mesh (connectFullMesh /
         createAndConnectAllPairs), raised it -- the peers' connections failed while the group was being set up, as a
         peer gone inside init_process_group's frame (_init_frame) is (lead rules L, O's set-up half, X (1):
         network_setup, culprits []). A pair closed under a collective's frame (rule U (4)) or a frame under the
-        constructor's line keeps its early_exit reading."""
-        return 0 < lineno - self._gloo_pg <= 6 and self._tb.frame[0] < self._gloo_pg
+        constructor's line keeps its early_exit reading. WHO, the error line's launcher prefix rank, must be the
+        constructor line's: under torchrun's interleaved "[rankN]:" output another rank's peer gone (raised in its own
+        collective) can fall within those lines (review 102 (1) finding 4)."""
+        return 0 < lineno - self._gloo_pg <= 6 and self._tb.frame[0] < self._gloo_pg and who == self._gloo_pg_who
 
     def _init_frame(self, text: str) -> None:
         """A set-up call's frame (hvd.init(), init_process_group) in the stack of the process (launcher prefix) whose

@@ -8,7 +8,7 @@ import ipaddress
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion
-from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, R_TOPO_REALPATH, is_loopback
+from ncclDoctor.diagnose.signatures import R_ENDPOINT, R_PEER_GONE, R_RAY_PID, R_TOPO_REALPATH, Event, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples, exception_text, hosts
 from ncclDoctor.units import fmt_ranks
@@ -629,6 +629,24 @@ def _abort_unwound(c: Collected) -> bool:
             and not c.samples.get("nccl_warn") and not c.samples.get("socket_error"))
 
 
+def _other_failed(c: Collected, e: Event) -> bool:
+    """Whether the lines show a process other than the one printing the gloo peer gone E failing on its own: an
+    exception (not itself a peer gone) under another rank's launcher prefix, or under a relayed worker's prefix
+    ("(RayWorkerWrapper pid=N, ip=...)") that E's line lacks, or torchrun's Root Cause record naming another rank.
+    That peer failing first is what closed E's connection (lead rules A/U: early_exit, the peer named), not the
+    network (review 102 (2) finding 1)."""
+    mine = R_RAY_PID.search(e.text)
+    for x in c.exceptions:
+        if x.data.get("line") or R_PEER_GONE.search(exception_text(x)):
+            continue
+        if x.rank is not None and e.rank is not None and x.rank != e.rank:
+            return True
+        if x.rank is None and (w := R_RAY_PID.search(x.text)) and (mine is None or w.group(0) != mine.group(0)):
+            return True
+    return e.rank is not None and any(f.data.get("root") and f.rank is not None and f.rank != e.rank
+                                      for f in c.child_failures)
+
+
 def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     unroutable = _unroutable_peers(c)
     if unroutable is not None:
@@ -646,6 +664,9 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # pair's read that timed out after it is the path stalling under a running collective (transport._gloo_stall)
     gloo = [e for e in c.samples.get("gloo_error", []) if e.data.get("setup")
             or not (R_PEER_GONE.search(str(e.data.get("what", ""))) or e.data.get("stalled"))]
+    # a peer gone under ProcessGroupGloo's constructor while another process is shown failing on its own: that
+    # process left first and closed the mesh (early_exit names it), not the network (review 102 (2) finding 1)
+    gloo = [e for e in gloo if not (e.data.get("gloo_ctor") and _other_failed(c, e))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
     # A trail printed only after its log's watchdog timeout is the abort's (torch tears the communicator down).
