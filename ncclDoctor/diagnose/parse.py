@@ -762,6 +762,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the processes (host, pid) of this file whose communicator's 'Abort COMPLETE' was printed: their later INFO
         # return codes are that abort's teardown (the proxy's and bootstrap's sockets closed under their threads)
         self._aborted: set[tuple[str, int]] = set()
+        # the nodes each host's communicators of this file span ("comm 0x.. rank 0 nRanks 2 nNodes 1"): host -> the
+        # nNodes values seen (first 16 hosts, 4 values each), shared by this file's net-plugin events
+        # (readers.nccl, verdict.world._net_plugin_split: a host in a world of its own is not one job with another)
+        self._comm_nodes: dict[str, list[int]] = {}
 
     def _version_printer(self, lineno: int, text: str) -> None:
         """Follows the NCCL-prefixed lines up to the first bare "NCCL version X" line: ncclCommInitRank prints it in

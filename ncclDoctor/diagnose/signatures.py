@@ -2002,6 +2002,8 @@ R_NCCL_SET_TO = re.compile(r"\b(NCCL_[A-Z0-9_]{1,48}) set to (\S+)")
 # An NCCL line pasted without its host:pid:tid, its device tag first ("[0] NCCL INFO NET/IB : No device found.")
 R_NCCL_BARE_HEAD = re.compile(r"(?:^|\s)\[\d{1,4}\] NCCL INFO ")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
+# NCCL 2.19+'s communicator line ("comm 0x55d0 rank 0 nRanks 2 nNodes 1 localRanks 2 ..."): the nodes it spans
+R_COMM_NNODES = re.compile(r"\bnRanks \d+ nNodes (\d{1,5})\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.

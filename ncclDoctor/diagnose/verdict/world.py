@@ -450,7 +450,9 @@ def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     plugin'), another none ('Could not find: libnccl-net.so. Using internal network plugin', 'No plugin found') --
     with nothing failing: the nodes were launched with different environments and their ranks pick different net
     transports, config, no rank. Not read so (rule Z's none, noise._no_plugin): one host alone, every host shown
-    agreeing (all loading the plugin, or none), a host shown both ways, or any failure shown (its family reads it)."""
+    agreeing (all loading the plugin, or none), a host shown both ways, the hosts not shown as one job (a host's
+    communicator spanning one node, 'nNodes 1', and none spanning more: separate single-node runs pasted together),
+    or any failure shown (its family reads it)."""
     evs = [e for e in c.samples.get("benign", []) if e.data.get("net_plugin") and e.data.get("host")]
     if not evs or not quiet(c):
         return None
@@ -461,6 +463,12 @@ def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     own = sorted(h for h, w in ways.items() if w == {"internal"})
     if not ext or not own:
         return None
+    spans: dict[str, set[int]] = {}  # host -> the nodes its communicators span (NCCL 2.19+'s 'nNodes N')
+    for e in evs:
+        for h, ns in (e.data.get("comm_nodes") or {}).items():
+            spans.setdefault(_short(h), set()).update(ns)
+    if not any(n > 1 for ns in spans.values() for n in ns) and any(1 in spans.get(h, ()) for h in ext + own):
+        return None  # a host in a world of its own and none spanning nodes: separate runs, not one job's hosts
     a = next(e for e in evs if _short(e.data["host"]) == ext[0] and e.data["net_plugin"] == "external")
     b = next(e for e in evs if _short(e.data["host"]) == own[0] and e.data["net_plugin"] == "internal")
     return Verdict(
