@@ -2643,7 +2643,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if "LOCAL_RANK: " in body and (lb := S.R_PL_LOCAL_BANNER.search(body)):
-            self._local_banner(lineno, text, int(lb.group(1)))
+            self._local_banner(lineno, text, int(lb.group(1)), lb.group(2).replace(" ", ""))
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
                 or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "_VISIBLE_DEVICES=" in body
                 or "HSA_OVERRIDE_GFX_VERSION=" in body):
