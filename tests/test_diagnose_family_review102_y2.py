@@ -61,8 +61,8 @@ def test_hosts_of_one_job_loading_different_net_plugins_stay_config(tmp_path):
 
 
 def _lightning(gpu_lists: list[str], nodes: int, tasks: int, members: bool = True, local: int = 0) -> str:
-    out = (f"#SBATCH --nodes={nodes}\n#SBATCH --ntasks-per-node={tasks}\n#SBATCH --gpus-per-task=1\n"
-           "srun python train.py\n")
+    gpus_line = "#SBATCH --gpus-per-task=1\n" if "," not in gpu_lists[0] else f"#SBATCH --gres=gpu:{tasks}\n"
+    out = f"#SBATCH --nodes={nodes}\n#SBATCH --ntasks-per-node={tasks}\n{gpus_line}srun python train.py\n"
     world = len(gpu_lists)
     for gpus in gpu_lists:
         out += f"LOCAL_RANK: {local} - CUDA_VISIBLE_DEVICES: [{gpus}]\n"
@@ -81,9 +81,8 @@ def test_one_local_rank_seeing_different_gpus_claims_no_gpu_twice(tmp_path):
 
 
 def test_one_local_rank_with_one_gpu_list_past_the_nodes_stays_config(tmp_path):
-    # lightning-7027's shape: every process local rank 0 of '[0,1]'; and every process seeing only GPU 0
-    for lists, nodes, tasks in ((["0,1"] * 4, 2, 2), (["0"] * 4, 2, 2), (["0, 1, 2, 3"] * 8, 2, 4),
-                                (["0", "0", "1", "1"], 1, 4)):
+    # lightning-7027's shape: every process local rank 0 of one list of the node's GPUs, the world announced
+    for lists, nodes, tasks in ((["0,1"] * 4, 2, 2), (["0, 1, 2, 3"] * 8, 2, 4), (["0,1,2,3"] * 3, 1, 4)):
         v, acc = _verdict(tmp_path, _lightning(lists, nodes, tasks))
         assert (v["cause"], v["culprits"]) == ("config", []) and not acc, (lists, v)
         assert "local rank 0" in v["summary"] and "same GPU" in v["summary"], v
