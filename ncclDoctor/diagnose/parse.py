@@ -764,6 +764,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the processes (host, pid) of this file whose communicator's 'Abort COMPLETE' was printed: their later INFO
         # return codes are that abort's teardown (the proxy's and bootstrap's sockets closed under their threads)
         self._aborted: set[tuple[str, int]] = set()
+        # the nodes each host's communicators of this file span ("comm 0x.. rank 0 nRanks 2 nNodes 1"): host -> the
+        # nNodes values seen (first 16 hosts, 4 values each), shared by this file's net-plugin events
+        # (readers.nccl, verdict.world._net_plugin_split: a host in a world of its own is not one job with another)
+        self._comm_nodes: dict[str, list[int]] = {}
 
     def _version_printer(self, lineno: int, text: str) -> None:
         """Follows the NCCL-prefixed lines up to the first bare "NCCL version X" line: ncclCommInitRank prints it in
@@ -2642,7 +2646,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
         if "LOCAL_RANK: " in body and (lb := S.R_PL_LOCAL_BANNER.search(body)):
-            self._local_banner(lineno, text, int(lb.group(1)))
+            self._local_banner(lineno, text, int(lb.group(1)), lb.group(2).replace(" ", ""))
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body
                 or "#SBATCH" in body or "_PER_NODE=" in body or "GPUS=" in body or "_VISIBLE_DEVICES=" in body
                 or "HSA_OVERRIDE_GFX_VERSION=" in body):

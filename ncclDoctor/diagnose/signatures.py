@@ -2002,6 +2002,8 @@ R_NCCL_SET_TO = re.compile(r"\b(NCCL_[A-Z0-9_]{1,48}) set to (\S+)")
 # An NCCL line pasted without its host:pid:tid, its device tag first ("[0] NCCL INFO NET/IB : No device found.")
 R_NCCL_BARE_HEAD = re.compile(r"(?:^|\s)\[\d{1,4}\] NCCL INFO ")
 R_NRANKS = re.compile(r"\brank (\d+) nranks (\d+)\b")
+# NCCL 2.19+'s communicator line ("comm 0x55d0 rank 0 nRanks 2 nNodes 1 localRanks 2 ..."): the nodes it spans
+R_COMM_NNODES = re.compile(r"\bnRanks \d+ nNodes (\d{1,5})\b")
 R_TORCH_TIMEOUT = re.compile(r"TIMEOUT\(ms\): (\d+)")
 # The watchdog thread's own exception (a CUDA error it hit while polling events: the
 # first failure of that rank, its peers only lose it), and CUDA errors elsewhere.
@@ -3097,9 +3099,10 @@ R_ENV_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s{0,2}[:=]\s{0,2}['\
 # were both given it (two nodes with the same node rank: lead rule AA (1)).
 R_PL_MEMBER = re.compile(r"\bGLOBAL_RANK: (\d{1,7}), MEMBER: (\d{1,7})/(\d{1,7})\b")
 # Lightning's start-up banner of each process's local rank and the GPUs it sees ("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES:
-# [0,1]"), printed once a process: one local rank printed by more processes than the job has nodes, under a launch of
-# several processes per node, is a local rank taken twice on one node (lead rule CE (1)).
-R_PL_LOCAL_BANNER = re.compile(r"\bLOCAL_RANK: (\d{1,4}) ?- ?CUDA_VISIBLE_DEVICES: \[[\d, ]{0,200}\]")
+# [0,1]"), printed once a process and Trainer stage (fit, validate, test): one local rank printed, with one GPU list, by
+# more processes than the job has nodes, under a launch of several processes per node, is a local rank taken twice on
+# one node (lead rule CE (1)). The list (group 2) tells processes that each see another GPU apart.
+R_PL_LOCAL_BANNER = re.compile(r"\bLOCAL_RANK: (\d{1,4}) ?- ?CUDA_VISIBLE_DEVICES: \[([\d, ]{0,200})\]")
 # Lightning's warning that the launch environment's WORLD_SIZE contradicts the world its own settings compute (devices
 # x num_nodes): "WORLD_SIZE environment variable (2) is not equal to the computed world size (1). Ignored." -- a
 # setting shown inconsistent, left by another launch (lead rules V (1), AA (1))

@@ -421,18 +421,26 @@ class NcclReaders:
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "net plugin absent"
             if "Failed to find" not in text and m.group("host"):  # the net plugin itself (not CollNet's symbol)
-                ev.data.update(net_plugin="internal", host=m.group("host"))  # verdict.world._net_plugin_split
+                ev.data.update(net_plugin="internal", host=m.group("host"),  # verdict.world._net_plugin_split
+                               comm_nodes=self._comm_nodes)
             return ev
         if "Plugin" in text and m.group("host") and S.R_NET_PLUGIN_LOADED.search(text):
             # INFO: this host loaded an external net plugin; against a host using NCCL's internal one, the hosts of
             # one job load different net transports (verdict.world._net_plugin_split, lead rule CE (2))
             ev = self._context(lineno, text, "benign")
-            ev.data.update(what="net plugin loaded", net_plugin="external", host=m.group("host"))
+            ev.data.update(what="net plugin loaded", net_plugin="external", host=m.group("host"),
+                           comm_nodes=self._comm_nodes)
             return ev
         if "TUNER/Plugin" in text and S.R_NO_TUNER.search(text):  # INFO: the optional tuner plugin is absent
             ev = self._context(lineno, text, "benign")
             ev.data["what"] = "tuner plugin absent"
             return ev
+        if " nNodes " in text and (nn := S.R_COMM_NNODES.search(text)):  # the nodes this host's communicator spans
+            seen = self._comm_nodes.get(m.group("host"))
+            if seen is None and len(self._comm_nodes) < 16:
+                seen = self._comm_nodes[m.group("host")] = []
+            if seen is not None and int(nn.group(1)) not in seen and len(seen) < 4:
+                seen.append(int(nn.group(1)))
         nr = S.R_NRANKS.search(text)
         split = nr is not None and ("ncclCommSplit" in text or " parent 0x" in text)
         if nr and not split and len(self.pid_rank) < MAX_PIDS:

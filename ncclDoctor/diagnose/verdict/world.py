@@ -399,9 +399,12 @@ def _local_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     --ntasks-per-node, torchrun's --nproc_per_node > 1), with nothing failing: on some node two processes claim the
     same local rank (and with it the same GPU) -- a launch set-up shown wrong, config, no rank. The job's nodes are
     its batch script's --nodes, else the world announced (GLOBAL_RANK .., MEMBER r/W) over the processes per node.
-    Not read so: banners whose local ranks agree with the launch (each at most once a node), no launch of several
-    processes per node shown, nodes not shown, more banners than processes (a restart prints them again), or any
-    failure shown (its family reads it)."""
+    Not read so: banners whose local ranks agree with the launch (each at most once a node), one local rank's
+    banners showing different GPU lists (a GPU a task: 'CUDA_VISIBLE_DEVICES: [0]' and '[1]' are two GPUs; only one
+    local rank with one list counts), no launch of several processes per node shown, nodes not shown, no world
+    announced (MEMBER r/W: Lightning reprints a process's banner at each Trainer stage, fit, validate, test, so
+    banners alone do not count processes), more banners than announced members (a restart or a later stage prints
+    them again), or any failure shown (its family reads it)."""
     evs = c.samples.get("local_banner", [])
     if not evs or not quiet(c):
         return None
@@ -409,6 +412,10 @@ def _local_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     for e in evs:
         for local, n in e.data["locals"].items():
             counts[int(local)] = counts.get(int(local), 0) + n
+    same: dict[str, int] = {}  # one local rank with one GPU list: the processes that would use one GPU
+    for e in evs:
+        for key, n in e.data.get("local_gpus", {}).items():
+            same[key] = same.get(key, 0) + n
     tasks = c.samples.get("launch_tasks", [])
     per_node = max([e.data.get("tasks") or 0 for e in tasks]
                    + [e.data.get("procs") or 0 for e in c.samples.get("launch_procs", [])], default=0)
@@ -420,16 +427,16 @@ def _local_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if nodes is None and len(worlds) == 1 and (w := next(iter(worlds))) % per_node == 0:
         nodes = w // per_node
     procs = sum(counts.values())
-    if nodes is None or procs > (len(members) if members else nodes * per_node):
-        return None
-    twice = sorted(r for r, n in counts.items() if n > nodes)
+    if nodes is None or not members or procs > len(members):
+        return None  # no world announced: one process's banner reprinted by each Trainer stage counts as several
+    twice = sorted((int(k.split("|")[0]), -n, k) for k, n in same.items() if n > nodes)
     if not twice:
-        return None
-    r = twice[0]
-    e = evs[0]
+        return None  # each local rank's processes see different GPUs (one GPU a task): no GPU claimed twice
+    r, n = twice[0][0], -twice[0][1]
+    e = next((x for x in evs if twice[0][2] in x.data.get("local_gpus", {})), evs[0])
     return Verdict(
         "config",
-        f"{counts[r]} processes print the start-up banner of local rank {r} ('{e.text.strip()[:80]}') while the "
+        f"{n} processes print the start-up banner of local rank {r} ('{e.text.strip()[:80]}') while the "
         f"launch shown puts {per_node} processes on each of {nodes} node{'s' if nodes != 1 else ''}: on each node only "
         f"one process may be local rank {r}, so two processes of one node claim the same local rank (and with it the "
         f"same GPU) -- the local rank is derived wrongly for the processes of a node (the launcher's per-task local "
@@ -450,7 +457,9 @@ def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     plugin'), another none ('Could not find: libnccl-net.so. Using internal network plugin', 'No plugin found') --
     with nothing failing: the nodes were launched with different environments and their ranks pick different net
     transports, config, no rank. Not read so (rule Z's none, noise._no_plugin): one host alone, every host shown
-    agreeing (all loading the plugin, or none), a host shown both ways, or any failure shown (its family reads it)."""
+    agreeing (all loading the plugin, or none), a host shown both ways, the hosts not shown as one job (a host's
+    communicator spanning one node, 'nNodes 1', and none spanning more: separate single-node runs pasted together),
+    or any failure shown (its family reads it)."""
     evs = [e for e in c.samples.get("benign", []) if e.data.get("net_plugin") and e.data.get("host")]
     if not evs or not quiet(c):
         return None
@@ -461,6 +470,12 @@ def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     own = sorted(h for h, w in ways.items() if w == {"internal"})
     if not ext or not own:
         return None
+    spans: dict[str, set[int]] = {}  # host -> the nodes its communicators span (NCCL 2.19+'s 'nNodes N')
+    for e in evs:
+        for h, ns in (e.data.get("comm_nodes") or {}).items():
+            spans.setdefault(_short(h), set()).update(ns)
+    if not any(n > 1 for ns in spans.values() for n in ns) and any(1 in spans.get(h, ()) for h in ext + own):
+        return None  # a host in a world of its own and none spanning nodes: separate runs, not one job's hosts
     a = next(e for e in evs if _short(e.data["host"]) == ext[0] and e.data["net_plugin"] == "external")
     b = next(e for e in evs if _short(e.data["host"]) == own[0] and e.data["net_plugin"] == "internal")
     return Verdict(
