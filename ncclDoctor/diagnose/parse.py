@@ -684,6 +684,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # old-format ordinal failures read before any preamble, marked when one comes (S.R_TESTS_V1_ORDINAL)
         self._tests_gpus: int | None = None
         self._v1_ordinals: list[Event] = []
+        # the ordinal failures marked nccl-tests' since its run's preamble: unmarked when that run completes ("Avg bus
+        # bandwidth": no process of it failed setting its device, they are another program's; review 102 (1) finding 3)
+        self._tests_marked: list[Event] = []
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
         self._tests_devs: dict[int, tuple[str, str]] = {}
