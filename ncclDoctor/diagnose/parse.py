@@ -459,6 +459,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # Lightning's "LOCAL_RANK: l - CUDA_VISIBLE_DEVICES: [...]" banners of this file: one quiet local_banner event
         # kept aside, its count of each local rank kept up to date (readers.settings._local_banner)
         self._local_seen: Event | None = None
+        # torch's test harness's exit line of a process that raised, read once per file (test_harness)
+        self._harness_seen = False
         # the launch environments pasted as dicts, one key a line (S.R_ENV_DICT_KEY): each block's keys read so far
         # ({"start": line, "last": line, KEY: value}), the last one open; and the event once two blocks of one world
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
@@ -686,6 +688,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # old-format ordinal failures read before any preamble, marked when one comes (S.R_TESTS_V1_ORDINAL)
         self._tests_gpus: int | None = None
         self._v1_ordinals: list[Event] = []
+        # the ordinal failures marked nccl-tests' since its run's preamble: unmarked when that run completes ("Avg bus
+        # bandwidth": no process of it failed setting its device, they are another program's; review 102 (1) finding 3)
+        self._tests_marked: list[Event] = []
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
         self._tests_devs: dict[int, tuple[str, str]] = {}
@@ -2645,6 +2650,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
+        if "exiting process" in body and not self._harness_seen and S.R_TEST_HARNESS_EXIT.search(body):
+            # torch's test harness's "... exiting process N with exit code: 10", on a line of its own below the
+            # traceback it logged: one quiet test_harness event kept aside (verdict.early_exit; review 102 (1)
+            # finding 5)
+            self._harness_seen = True
+            if len(self.aside) < 8:
+                ev = self._context(lineno, text, "test_harness")
+                ev.rank = None
+                self.aside.append(ev)
         if "LOCAL_RANK: " in body and (lb := S.R_PL_LOCAL_BANNER.search(body)):
             self._local_banner(lineno, text, int(lb.group(1)), lb.group(2).replace(" ", ""))
         if ("--nproc" in body or "CUDA Capable" in body or "tasks-per-node" in body or "SLURM_PROCID" in body

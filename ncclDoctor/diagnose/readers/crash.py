@@ -334,6 +334,8 @@ class CrashReaders:
             # marks those read before it): its placement of the GPUs (verdict.cuda._nccl_tests_past_gpus)
             if self._tests_gpus is not None:
                 ev.data.update(tests_check=True, tests_gpus=self._tests_gpus)
+                if len(self._tests_marked) < 16:
+                    self._tests_marked.append(ev)
             elif len(self._v1_ordinals) < 16:
                 self._v1_ordinals.append(ev)
         said = S.R_ERR_ON_RANK.search(text, max(0, m.start() - 200), m.start()) if "rank " in text[:m.start()] else None

@@ -617,10 +617,13 @@ class NcclReaders:
             return ev
         if "nThread" in text and (pre := S.R_TESTS_PREAMBLE.search(text)):
             last, self._preamble = self._preamble, lineno
+            if not (last is not None and 0 <= lineno - last <= _PREAMBLE_NEAR):
+                self._tests_marked = []  # another run (not this preamble read again): the ones before stay its run's
             if self._tests_gpus is None:  # nccl-tests runs here: its 1.x CUDA check's ordinal is its own (crash reader)
                 self._tests_gpus = int(pre.group(1))
                 for e in self._v1_ordinals:
                     e.data.update(tests_check=True, tests_gpus=self._tests_gpus)
+                self._tests_marked += self._v1_ordinals
                 self._v1_ordinals = []
             if last is not None and 0 < lineno - last <= _PREAMBLE_NEAR:  # a second process's own preamble (rule AA)
                 ev = self._plain(lineno, text, "launch_args")
@@ -682,6 +685,14 @@ class NcclReaders:
         if "suspend process" in text and S.R_PYSPY_UNSUSPENDED.search(text):
             return self._context(lineno, text, "pyspy_unsuspended")
         if S.R_TESTS_DONE.search(self._body):
+            if "Avg bus bandwidth" in self._body:
+                # that nccl-tests run completed, so none of its processes failed setting its device: a 1.x "Cuda
+                # failure ... 'invalid device ordinal'" read since its preamble (or held from before it), or after
+                # it, is another program's -- it keeps its reading as any CUDA error (review 102 (1) finding 3)
+                for e in self._tests_marked:
+                    e.data.pop("tests_check", None)
+                    e.data.pop("tests_gpus", None)
+                self._tests_gpus, self._v1_ordinals, self._tests_marked = None, [], []
             return self._plain(lineno, text, "run_done")
         # printed by rank 0 of a communicator only (showVersion)
         if "NCCL version" in self._body and S.R_NCCL_VERSION_LINE.match(self._body.strip()):

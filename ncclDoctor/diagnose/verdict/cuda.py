@@ -237,7 +237,12 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
     said = " ".join((e.data.get("what") or "") + " " + e.text for e in evs).lower()
     if "invalid device ordinal" not in said and "device < num_gpus" not in said:
         return None
-    if tests := [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text) or e.data.get("tests_check")]:
+    tests = [e for e in evs if S.R_NCCL_TESTS_ORDINAL.search(e.text) or e.data.get("tests_check")]
+    # nccl-tests 1.x prints every CUDA error with the same "Cuda failure common.cu:N '...'" as its ordinal: that form
+    # is the launch's placement only where every CUDA error shown is the ordinal and no process is shown crashing on
+    # a signal -- another process's ECC error or segfault beside it keeps its own reading (review 102 (2) finding 2)
+    v1_only = bool(tests) and not any(S.R_NCCL_TESTS_ORDINAL.search(e.text) for e in tests)
+    if tests and not (v1_only and (len(tests) < len(evs) or c.kinds.get("crash"))):
         return _nccl_tests_past_gpus(tests)
     if unsaid := [e for e in evs if e.data.get("device_index", 0) >= 1 and "num_gpus" not in e.data]:
         return _index_past_unsaid(unsaid)

@@ -11,9 +11,6 @@ from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, exception_text, place
 
-# torch's distributed test harness's exit of a process that raised (testing/_internal/common_distributed.py:
-# "Caught exception: \n%s exiting process %s with exit code: %s", TEST_ERROR_EXIT_CODE 10)
-_R_TEST_HARNESS_EXIT = re.compile(r"Caught exception: .{0,2000}?exiting process(?: \d{1,7})? with exit code: 10\b")
 # the peer's address in a peer-gone message (gloo's "Connection closed by peer [10.244.48.107]:12717")
 _PEER_IP = re.compile(r"\bpeer \[?(\d{1,3}(?:\.\d{1,3}){3})\]?[:<]\d{1,5}")
 
@@ -531,7 +528,8 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # torch's distributed test harness (common_distributed's MultiProcessTestCase: "Caught exception: ... exiting
         # process N with exit code: 10", TEST_ERROR_EXIT_CODE) spawns every rank of a test on this one host, whatever
         # address the pair names (a container's bridge): the peer is another of the test's own processes
-        harness = any(_R_TEST_HARNESS_EXIT.search(e.text) for e in peer_gone)
+        # (its exit line is below the traceback it logged, on a line of its own: parse's test_harness event)
+        harness = bool(c.kinds.get("test_harness"))
         # a gloo message cut after its source site, read by that site (readers.store._gloo, round 73)
         site = next((str(e.data["site"]) for e in peer_gone if e.data.get("site")), None)
         return Verdict(
@@ -540,15 +538,15 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + (f" (gloo's {site}, its message cut off: that line of gloo's tcp pair is its read path's 'Connection "
                "closed by peer')" if site else "") + ": that process exited or "
             "crashed first; the rank printing this is its victim",
-            ("The peer is another process of the test on this same host (torch's distributed test harness spawns "
-             "every rank and exits one that raised with code 10): find the process that exited first -- the first "
-             "traceback of every test process -- and read the peer process's own error; a test that fails so only "
-             "sometimes is a flaky test racing its processes' exits: fix the test's shutdown ordering (a barrier "
-             "before exit, a graceful rpc.shutdown() on every process). " if harness else
-             f"The peer is another process on this same host (loopback {ip}): find the process that exited first "
-             "-- the first traceback of every process of the job (or of the test's spawned processes) -- and read "
-             "the peer process's own error; a test that fails so only sometimes is a flaky test racing its "
-             "processes' exits. " if local else
+            (("The peer is another process of the test on this same host (torch's distributed test harness spawns "
+              "every rank and exits one that raised with code 10)" if harness else
+              f"The peer is another process on this same host (loopback {ip})")
+             + ": find the process that exited first -- the first traceback of every "
+             + ("test process" if harness else "process of the job (or of the test's spawned processes)")
+             + " -- and read the peer process's own error; a test that fails so only sometimes is a flaky test racing "
+             "its processes' exits" + (": fix the test's shutdown ordering (a barrier before exit, a graceful "
+                                      "rpc.shutdown() on every process). " if harness else ". ")
+             if harness or local else
              f"The peer at {ip} is the process to look at: find its pod or host (on Kubernetes, kubectl get pods "
              "-o wide; "
              "kubectl describe pod shows OOMKilled, an eviction or a restart; kubectl logs --previous its own "

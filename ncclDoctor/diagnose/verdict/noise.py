@@ -18,7 +18,7 @@ from ncclDoctor.diagnose.signatures import (
     R_REM_ALLOC,
     R_WIN_CONNECT_WARN,
 )
-from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
+from ncclDoctor.diagnose.state import QUIET_KINDS, TESTS_WORLD, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _samples
 from ncclDoctor.diagnose.warn_families import OFI_START_FAILED
 from ncclDoctor.findings import Finding, Severity
@@ -638,12 +638,14 @@ _R_MPI_TESTS_LAUNCH = re.compile(r"\b(?:mpirun|mpiexec|orterun)\b[^\n]{0,400}?\s
 
 
 def _silent_mpi_tests(c: Collected) -> str:
-    """The fix's words where an MPI launch of nccl-tests over N > 1 processes is shown and every nccl-tests table the
-    lines hold has fewer ranks (its 'Rank N' device lines): that launch printed nothing. '' otherwise."""
+    """The fix's words where an MPI launch of nccl-tests over N > 1 processes is shown and the highest 'Rank N' device
+    line of the lines (nccl-tests' world, state._tests_world: every device line, not the capped samples) is below
+    N - 1: that launch printed nothing. '' otherwise (no device line shown, or one up to rank N - 1)."""
     n = max((int(m.group(1)) for es in c.samples.values() for e in es
              if "_perf" in e.text and (m := _R_MPI_TESTS_LAUNCH.search(e.text))), default=0)
-    shown = [e.data["tests_rank"] for e in c.samples.get("run_start", []) if e.data.get("tests_rank") is not None]
-    if n < 2 or not shown or max(shown) + 1 >= n:
+    # review 102 (1) finding 1: the run_start samples keep 5 events, so an -np 16 run's ranks 5..15 are not there
+    shown = max((k for k, w in c.world if w.startswith(TESTS_WORLD)), default=0)
+    if n < 2 or not shown or shown >= n:
         return ""
     return (f"The {n}-process mpirun of nccl-tests printed nothing of its own (no header, no 'Rank' device lines, "
             "no NCCL INFO line), while the run of fewer processes shown works: it stopped before NCCL started, in "

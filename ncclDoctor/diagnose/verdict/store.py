@@ -506,7 +506,11 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the store",
             ("Port already in use: pass accelerate launch --main_process_port N (or main_process_port in its config "
              "file; 0 picks a free port on one node). " if acc else "")
-            + f"Address already in use ({port} already in use on this host): pick a free port for each run -- use a "
+            # the port named where it is known; else the error's words once (review 102 (1) finding 7: not "Address
+            # already in use (the store's port already in use on this host)")
+            + (f"Address already in use ({port} already in use on this host)" if in_use else
+               "Address already in use on this host")
+            + ": pick a free port for each run -- use a "
             "free MASTER_PORT / --master_port, a different port per job on a shared node: torchrun --master_port N "
             "(MASTER_PORT=N) or "
             "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); a "

@@ -1796,11 +1796,15 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_SUBPROC_FIX if any(_R_SUBPROC_ERR.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")
-                       + (_GLOO_TCP_SYSCALL_FIX if any(_R_GLOO_TCP_SYSCALL.search(u.text)
-                                                             or _R_GLOO_TCP_SYSCALL.search(u.data.get("cpp_what") or "")
-                                                             for u in unread) else "")
+                       + (_GLOO_TCP_SYSCALL_FIX if (syscall := any(
+                           _R_GLOO_TCP_SYSCALL.search(u.text) or _R_GLOO_TCP_SYSCALL.search(u.data.get("cpp_what")
+                                                                                           or "")
+                           for u in unread)) else "")
+                       # gloo tcp's system-call fix already says what the abort is and to upgrade torch: not the
+                       # generic uncaught-C++-exception words beside it (review 102 (1) finding 7)
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else
-                          _CXX_TERMINATE_FIX if any(_R_CXX_TERMINATE.search(u.text) for u in unread) else "")
+                          _CXX_TERMINATE_FIX if not syscall and any(_R_CXX_TERMINATE.search(u.text) for u in unread)
+                          else "")
                        + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
                        + (_GTEST_NEAR if any(_R_GTEST_NEAR.search(u.text) for u in unread) else "")
                        + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) or _R_GTEST_NEAR.search(u.text)
