@@ -1,4 +1,4 @@
-"""Round 102's l2 shapes (session 41): two failures an expert reads as the job's set-up, not one process's fault.
+"""Round 102's l2 shapes (session 40): two failures an expert reads as the job's set-up, not one process's fault.
 
 - nccl-tests 1.x's own CUDA check failing on a device index ("Cuda failure common.cu:891 'invalid device ordinal'": its
   common.h printf, no host and no "Test" as newer nccl-tests print) where the same output shows nccl-tests' preamble

@@ -1,4 +1,4 @@
-"""The reviews of round 102's fixes (session 41), the nccl-tests, test-harness and code-quality findings: review 1
+"""The reviews of round 102's fixes (session 40), the nccl-tests, test-harness and code-quality findings: review 1
 findings 1, 3, 5 and 7, review 2 finding 2. Each reviewer's input (varied) and the shape the original fix was for.
 
 - Review 1 finding 1 (verdict.noise._silent_mpi_tests): a successful mpirun of nccl-tests over 6 or more ranks was

@@ -1288,7 +1288,7 @@ def _automata():
     "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16; 402 (session 39, round 100's
     fix words: Lightning's "Using `DistributedSampler` with the dataloaders" test-time warning and transformers'
     "Token indices sequence length is longer" tokenizer warning, each printed once a process, benign lines whose
-    fix a reading names): six of 64 and a seventh of 18; 403 (session 41, round 102's fix words: libuv's
+    fix a reading names): six of 64 and a seventh of 18; 403 (session 40, round 102's fix words: libuv's
     "EADDRINUSE" detail line of a store bind failure printed under its exception): six of 64 and a seventh of 19;
     404 (the review of round 102's fixes: torch's test harness's "exiting process N with exit code: 10", on a line of
     its own below the traceback it logged -- 5 of the corpus's 56,081 input lines, all of them that harness's): six of

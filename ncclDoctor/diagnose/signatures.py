@@ -2268,11 +2268,11 @@ R_NCCL_TESTS_ORDINAL = re.compile(r"\bTest CUDA failure [\w/.\-]{1,128}:\d{1,6} 
 # is read as nccl-tests' only where the same file shows nccl-tests' preamble ("nThread 1 nGpus 2 minBytes ...",
 # before or after it: readers.crash, readers.nccl mark the event tests_check) -- then it is R_NCCL_TESTS_ORDINAL's
 # placement error (lead rules AU (2), Q, W); without the preamble it keeps its reading as any CUDA error
+R_TESTS_V1_ORDINAL = re.compile(r"\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
 # torch's distributed test harness's exit of a process that raised (testing/_internal/common_distributed.py:
 # logger.error("Caught exception: \n%s exiting process %s with exit code: %s", traceback, rank, TEST_ERROR_EXIT_CODE
 # 10): its exit line comes after the traceback, on a line of its own (parse: the test_harness event, verdict.early_exit)
 R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code: 10\b")
-R_TESTS_V1_ORDINAL = re.compile(r"\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invalid device ordinal'")
 # A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
 # (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
 # "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
