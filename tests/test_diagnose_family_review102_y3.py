@@ -161,3 +161,33 @@ def test_the_bare_constructor_failure_and_its_own_ranks_root_cause_still_read_ne
     lines = [_pair(1, "Connection reset by peer", "10.0.0.1", 7001), *_ctor_tb(0), _pair(0, peer="10.0.0.2")]
     v, acc = verdict_accused(tmp_path, "\n".join(lines) + "\n")
     assert v["cause"] == "network_setup" and not acc, v
+
+
+# --- the same shortcut inside init_process_group's frame (the second reviewer's g7; older than round 102) -------------
+_INIT_TB = ("[rank{me}]: Traceback (most recent call last):\n"
+            '[rank{me}]:   File "/workspace/train.py", line 31, in <module>\n'
+            '[rank{me}]:     dist.init_process_group("gloo", rank=rank, world_size=world_size)\n'
+            '[rank{me}]:   File "/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py", line '
+            "1520, in init_process_group\n"
+            "[rank{me}]:     default_pg, _ = _new_process_group_helper(\n"
+            "[rank{me}]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection reset by "
+            "peer [{peer}]:41220\n")
+
+
+@pytest.mark.parametrize("other,me,exc,peer", [
+    (1, 0, "FileNotFoundError: [Errno 2] No such file or directory: '/data/shard_1.pt'", "127.0.0.1"),
+    (3, 2, "ValueError: unknown backbone 'resnet5O'", "10.0.0.7"),
+])
+def test_a_peer_gone_inside_init_process_group_beside_another_ranks_own_error_names_that_rank(tmp_path, other, me,
+                                                                                               exc, peer):
+    own = (f"[rank{other}]: Traceback (most recent call last):\n"
+           f'[rank{other}]:   File "/workspace/train.py", line 40, in <module>\n'
+           f"[rank{other}]:     x = load(path)\n"
+           f"[rank{other}]: {exc}\n")
+    v, acc = verdict_accused(tmp_path, own + _INIT_TB.format(me=me, peer=peer))
+    assert v["cause"] == "early_exit" and v["culprits"] == [other] and me not in acc, v
+
+
+def test_a_lone_peer_gone_inside_init_process_group_still_reads_network_setup(tmp_path):
+    v, acc = verdict_accused(tmp_path, _INIT_TB.format(me=0, peer="10.0.0.7"))
+    assert v["cause"] == "network_setup" and v["culprits"] == [] and not acc, v

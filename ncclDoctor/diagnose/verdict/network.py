@@ -664,9 +664,10 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # pair's read that timed out after it is the path stalling under a running collective (transport._gloo_stall)
     gloo = [e for e in c.samples.get("gloo_error", []) if e.data.get("setup")
             or not (R_PEER_GONE.search(str(e.data.get("what", ""))) or e.data.get("stalled"))]
-    # a peer gone under ProcessGroupGloo's constructor while another process is shown failing on its own: that
-    # process left first and closed the mesh (early_exit names it), not the network (review 102 (2) finding 1)
-    gloo = [e for e in gloo if not (e.data.get("gloo_ctor") and _other_failed(c, e))]
+    # a peer gone at set-up -- under ProcessGroupGloo's constructor or inside init_process_group's frame -- while
+    # another process is shown failing on its own: that process left first and closed the mesh (early_exit names it),
+    # not the network (review 102 (2) finding 1 and its init_process_group form, the reviewer's g7)
+    gloo = [e for e in gloo if not (e.data.get("setup") and _other_failed(c, e))]
     # NCCL's return-code trail: any error through bootstrap (connection set-up at init), or a
     # system/internal error (2, 3) through the socket layer; 6 (remote) there is a peer gone.
     # A trail printed only after its log's watchdog timeout is the abort's (torch tears the communicator down).
