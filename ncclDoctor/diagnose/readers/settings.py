@@ -408,21 +408,17 @@ class SettingsReaders:
 
     def _local_banner(self, lineno: int, text: str, local: int, gpus: str = "") -> None:
         """One of Lightning's per-process start-up banners ("LOCAL_RANK: 0 - CUDA_VISIBLE_DEVICES: [0,1]"): this
-        file's count of the processes printing each local rank, and of each local rank with each GPU list ("0,1"),
-        one quiet local_banner event kept aside (handed on at the end of the file, the line read on as if unseen),
-        compared with the launch shown by verdict.world._local_rank_twice (lead rule CE (1))."""
+        file's count of the banners printing each local rank with each GPU list ("0|0,1"), one quiet local_banner
+        event kept aside (handed on at the end of the file, the line read on as if unseen), compared with the launch
+        shown by verdict.world._local_rank_twice (lead rule CE (1))."""
         ev = self._local_seen
         if ev is None:
             if len(self.aside) >= 8:
                 return
             ev = self._local_seen = self._context(lineno, text, "local_banner")
             ev.rank = None  # a process's banner, not a failure: nothing to accuse
-            ev.data["locals"] = {}
             ev.data["local_gpus"] = {}  # "local|gpus" -> count: one local rank seeing one GPU list
             self.aside.append(ev)
-        counts = ev.data["locals"]
-        if local in counts or len(counts) < 64:
-            counts[local] = counts.get(local, 0) + 1
         both, key = ev.data["local_gpus"], f"{local}|{gpus}"
         if key in both or len(both) < 64:
             both[key] = both.get(key, 0) + 1

@@ -408,10 +408,6 @@ def _local_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("local_banner", [])
     if not evs or not quiet(c):
         return None
-    counts: dict[int, int] = {}
-    for e in evs:
-        for local, n in e.data["locals"].items():
-            counts[int(local)] = counts.get(int(local), 0) + n
     same: dict[str, int] = {}  # one local rank with one GPU list: the processes that would use one GPU
     for e in evs:
         for key, n in e.data.get("local_gpus", {}).items():
@@ -426,7 +422,7 @@ def _local_rank_twice(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     nodes = next((e.data["job_nodes"] for e in tasks if e.data.get("job_nodes")), None)
     if nodes is None and len(worlds) == 1 and (w := next(iter(worlds))) % per_node == 0:
         nodes = w // per_node
-    procs = sum(counts.values())
+    procs = sum(same.values())  # every banner counted once, whatever its local rank
     if nodes is None or not members or procs > len(members):
         return None  # no world announced: one process's banner reprinted by each Trainer stage counts as several
     twice = sorted((int(k.split("|")[0]), -n, k) for k, n in same.items() if n > nodes)
