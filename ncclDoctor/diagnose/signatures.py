@@ -3067,6 +3067,13 @@ R_CRLF_SCRIPT = re.compile(r"(?:(?P<script>[^\s:]{1,300}): line \d{1,7}: )?\$'\\
 # not specified."): the --master_addr given takes no effect in the mode chosen (lead rule BP (1): a launch setting
 # shown without effect, config, no rank, where nothing fails after it but a traceback cut before its error text)
 R_MASTER_ADDR_UNUSED = re.compile(r"\bmaster_addr is only used for static rdzv_backend")
+# DeepSpeed's runner's own warning that the CUDA_VISIBLE_DEVICES it was started with is not used ("Detected
+# CUDA_VISIBLE_DEVICES=2,4,5,7 but ignoring it because one or several of --include/--exclude/--num_gpus/--num_nodes cl
+# args were used"; accelerate launch passes --num_gpus): the workers are placed on GPUs the user did not choose -- a
+# launch setting shown without effect (lead rules BP (1), V (1); round 104's accelerate-663). Group ids: the GPU ids
+# given. Its other line, "Detected CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1", is the variable used
+R_DS_CVD_IGNORED = re.compile(r"\bDetected CUDA_VISIBLE_DEVICES=(?P<ids>[^\s:]{0,120}) but ignoring it because\b"
+                              r"[^\n]{0,60}?--(?:include|exclude|num_gpus|num_nodes)\b")
 # the launcher's name at the head of a torchrun / torch.distributed.launch command line, with the options before its
 # script (R_TORCHRUN_CMD, R_TORCHRUN_LAUNCH_LINE)
 _TORCHRUN_HEAD = r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"
@@ -4268,6 +4275,19 @@ R_DTYPE_CLASH = re.compile(r"\bexpected [\w ,]{1,60}? to have the same dtype\b|"
 R_FSDP_FLATTEN = re.compile(r"\bMust flatten tensors (?:with uniform `?(?P<what>dtype|requires_grad)`?|"
                             r"(?P<device>on the same device))\b|"
                             r"\bCannot flatten (?P<integer>integer) dtype tensors\b")
+# accelerate's own check in its DataLoaderDispatcher (data_loader.py): "You can't use batches of different size with
+# `dispatch_batches=True` or when using an `IterableDataset`. Either pass `dispatch_batches=False` ... or pass
+# `split_batches=True`" -- the main process fetched per-process batches of different sizes and cannot concatenate
+# them under the dataloader settings every process shares (lead rule W: a framework's check of its settings, config,
+# no rank; round 104's llamafactory-2763). Both the refusal and the setting it names are needed
+R_DISPATCH_UNEVEN = re.compile(r"\bbatches of different sizes? with `?dispatch_batches=True`?")
+# The job's JIT compiler's own cache of built kernels failing to load one of its modules (an ImportError of a
+# ".so" under Triton's cache, ~/.triton/cache or a TRITON_CACHE_DIR named triton_cache, or Inductor's
+# /tmp/torchinductor_<user>): the shared software every rank builds and loads the same way (lead rules AF (2), BV (4),
+# J: config, no rank; round 104's pytorch-173679). Group path: the module's file; why: the loader's reason
+R_JIT_CACHE_LOAD = re.compile(r"(?:^|\bImportError: )(?P<path>[^\s:'\"]{0,300}?/(?:\.triton/cache|[\w.-]{0,40}triton"
+                              r"_?cache[\w.-]{0,40}|torchinductor_[\w.-]{1,60})/[^\s:'\"]{1,300}?\.so)\b:? ?"
+                              r"(?P<why>[^\n]{0,160})")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")

@@ -970,6 +970,16 @@ class CrashReaders:
         elif S.R_SETTINGS_EXC.search(m.group(1)) and (d := S.R_DS_CONFIG_CHECK.search(said)):
             # a framework's own check of the DeepSpeed config against the job's other settings (lead rules W, Q)
             ev.data.update(settings=said[:200], ds_config=d.lastgroup)
+        elif m.group(1).endswith("RuntimeError") and "dispatch_batches" in said and S.R_DISPATCH_UNEVEN.search(said):
+            # accelerate's DataLoaderDispatcher refusing batches of different sizes under dispatch_batches=True (an
+            # IterableDataset): the dataloader settings every process shares (lead rule W; verdict.launch)
+            ev.data.update(settings=said[:200], dispatch_uneven=True)
+        elif ".so" in said and m.group(1).endswith(("ImportError", "InductorError")) and (
+                j := S.R_JIT_CACHE_LOAD.search(said)):
+            # a module of the JIT compiler's own kernel cache (Triton's, Inductor's) failing to load: the shared
+            # software every rank builds and loads alike (lead rules AF (2), BV (4), J; verdict.launch._jit_cache)
+            ev.data.update(settings=said[:200], jit_cache=j.group("path")[-200:], jit_why=j.group("why")[:160])
+            ev.rank = None  # every rank loads the same cache the same way
         elif "world" in said and (cw := S.R_CKPT_WORLD.search(said)) and cw.group("saved") != cw.group("now"):
             # a loader's own check of the checkpoint's data-parallel world size against the one launched (DeepSpeed's
             # ZeRORuntimeException, whatever its class): the checkpoint and the launch every rank shares (lead rules
@@ -1267,6 +1277,14 @@ class CrashReaders:
                 ev.kind, ev.data = "benign", {"what": "torchrun master_addr default warning"}
                 return ev
             ev.data["master_unused"] = True
+            return ev
+        if "but ignoring it" in text and (cv := S.R_DS_CVD_IGNORED.search(text)):
+            # DeepSpeed's runner's own warning that the CUDA_VISIBLE_DEVICES given is not used, --include / --exclude
+            # / --num_gpus / --num_nodes being passed (lead rules BP (1), V (1); round 104's accelerate-663):
+            # verdict.world._rank_args
+            ev = self._context(lineno, text, "launch_args")
+            ev.rank = None  # the launcher's line, not a process's own
+            ev.data["cvd_ignored"] = cv.group("ids")
             return ev
         if "$'\\r'" in text and (cr := S.R_CRLF_SCRIPT.search(text)):
             # bash reading a script saved with Windows line endings (lead rules AF (1), BE (2); round 87's

@@ -1771,6 +1771,54 @@ def _op_build(evs: list, build: str, text: str) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _dispatch_uneven(e, evs: list) -> Verdict:
+    """Lead rule W (round 104's llamafactory-2763): accelerate's own check in its DataLoaderDispatcher refusing
+    per-process batches of different sizes under dispatch_batches=True (an IterableDataset, streaming): the main
+    process fetches every process's batch and concatenates them, so an uneven batch (a short last batch, unpadded
+    sequence lengths) cannot be dispatched. The dataloader settings every process shares: config, no rank."""
+    return Verdict(
+        "config",
+        f"accelerate's DataLoaderDispatcher refuses batches of different size ('{e.text.strip()[:200]}', {e.where}): "
+        "with dispatch_batches=True (the default for an IterableDataset, e.g. a streaming dataset) the main process "
+        "fetches the batches of every process and concatenates them, and the batches it fetched differ in size (a "
+        "short last batch, sequences padded to different lengths) -- the dataloader settings every process shares, "
+        "not a rank's fault",
+        "Pass split_batches=True (the main process fetches one full batch and slices it into num_processes equal "
+        "parts; the batch size then counts all processes), or dispatch_batches=False (each process fetches its own "
+        "batch) -- accelerate's DataLoaderConfiguration / Accelerator(dispatch_batches=False, split_batches=True), "
+        "in the HF Trainer accelerator_config split_batches / dispatch_batches in TrainingArguments; or make every "
+        "batch the same size: pad to a fixed length (padding='max_length' / pad_to_multiple_of) when streaming an "
+        "IterableDataset, and drop_last=True / equal batch sizes for the last batch. Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _jit_cache(e, evs: list) -> Verdict:
+    """Lead rules AF (2), BV (4), J (round 104's pytorch-173679): a module of the JIT compiler's own kernel cache
+    (Triton's ~/.triton/cache, Inductor's /tmp/torchinductor_<user>) failing to load -- the shared software every rank
+    builds and loads the same way, whichever rank printed it: config, no rank. 'Stale file handle' (or another
+    storage error) says the cache sits on a network filesystem that other processes rewrite."""
+    path, why = e.data["jit_cache"], e.data.get("jit_why") or ""
+    inductor = "torchinductor_" in path
+    var = "TORCHINDUCTOR_CACHE_DIR" if inductor else "TRITON_CACHE_DIR"
+    disk = S.R_STORAGE_ERR.search(why)
+    return Verdict(
+        "config",
+        f"{'Inductor' if inductor else 'Triton'}'s JIT cache cannot load one of its compiled modules ({path}"
+        + (f": {why}" if why else "") + f"; {e.where}"
+        + (f", {len(evs)} tracebacks alike" if len(evs) > 1 else "") + "): the kernels torch.compile builds are "
+        "loaded from a cache every process of the job shares"
+        + (f" -- '{disk.group(0)}' is that cache's storage failing under it: a cache directory on a network "
+           "filesystem (NFS) that other ranks or nodes rewrite while this process reads it" if disk else
+           " -- a module written partly or by another build (processes compiling into one cache at once)")
+        + "; the shared software's build, not a rank's fault",
+        f"Give the compiler's cache a node-local disk: export {var}=/tmp/"
+        f"{'torchinductor_cache' if inductor else 'triton_cache'} (TRITON_CACHE_DIR on a node-local disk, "
+        "per node or per rank, and TORCHINDUCTOR_CACHE_DIR local too) -- do not share ~/.triton/cache over NFS "
+        "between ranks and nodes; clear the Triton cache (rm -rf ~/.triton/cache, and the stale "
+        f"{path.rsplit('/', 2)[0] if '/' in path else path} entries) so it is rebuilt, then relaunch.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A framework's own check of the job's settings failing (lead rule W, parse._traceback_tail's ``settings``):
     DeepSpeed's batch-size assert, an `assert x % world_size == 0`, a launcher's dist_url check, a model that needs a
@@ -1790,6 +1838,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None  # another exception class shown (a rank's own runtime error): rule A reads it
     e = evs[0]
     said = e.data["settings"]
+    if e.data.get("dispatch_uneven"):
+        return _dispatch_uneven(e, evs)
+    if e.data.get("jit_cache"):
+        return _jit_cache(e, evs)
     if e.data.get("no_handler") is not None:
         return _no_handler(e, evs)
     if e.data.get("dist_init"):

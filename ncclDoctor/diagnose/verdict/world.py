@@ -681,6 +681,23 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "port are reachable (firewall) from every node (nc -zv HOST PORT); if it still fails, show the full "
             "traceback / exception text after torchrun's frames.",
             "medium", [], [x.brief() for x in unused[:2]], job_wide=True)
+    cvd = [e for e in evs if e.data.get("cvd_ignored") is not None]
+    if cvd:  # lead rules BP (1), V (1): DeepSpeed's runner ignoring the CUDA_VISIBLE_DEVICES it was started with
+        e, ids = cvd[0], cvd[0].data["cvd_ignored"]
+        return Verdict(
+            "config",
+            f"DeepSpeed's launcher warns that it ignores CUDA_VISIBLE_DEVICES={ids} ('{e.text.strip()[:160]}', "
+            f"{e.where}): one of --include / --exclude / --num_gpus / --num_nodes was passed to it (accelerate launch "
+            "with DeepSpeed passes --num_gpus), so the runner picks the GPUs itself and the workers land on GPUs the "
+            "user did not choose -- CUDA_VISIBLE_DEVICES ignored by the deepspeed launcher, a launch setting shown "
+            "without effect, not a rank's fault",
+            f"Select the GPUs through the launcher's own setting, not CUDA_VISIBLE_DEVICES: use --include "
+            f"localhost:{ids or '<gpu ids>'} (deepspeed --include to select GPUs) and do not pass --num_gpus with "
+            "CUDA_VISIBLE_DEVICES; or, to keep CUDA_VISIBLE_DEVICES, drop --include/--exclude/--num_gpus/--num_nodes "
+            "from the deepspeed command. Under accelerate launch, upgrade accelerate to 0.13.0 or later (it hands "
+            "CUDA_VISIBLE_DEVICES to the DeepSpeed launcher as --include). Then relaunch; an error after these lines, "
+            "if the job still fails, is read on its own.",
+            "medium", [], [x.brief() for x in cvd[:2]], job_wide=True)
     ep = next((e for e in evs if e.data.get("entrypoint")), None)
     if ep is not None:  # lead rule AF (1): a flag's value where torchrun's launch config names the script
         v = ep.data["entrypoint"]
