@@ -4462,6 +4462,10 @@ R_DDP_UNUSED_HINT = re.compile(r"\bwhich particular parameters did not receive g
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")
+# Ray's raylet's disk monitor (src/ray/common/file_system_monitor.cc): "(raylet) file_system_monitor.cc:111:
+# /tmp/ray/session_... is over 95% full, available space: N; capacity: M. Object creation will fail if spilling is
+# required." -- a warning about Ray's temp dir (its object spilling), not a failure by itself
+R_RAY_FS_FULL = re.compile(r"file_system_monitor\.cc:\d+\]?:?\s+(?P<path>\S+) is over (?P<pct>\d{1,3})% full\b")
 # torch's notice that a setting does not apply to some operations: ProcessGroupNCCL.cpp's TORCH_WARN_ONCE (torch
 # 2.1-2.2): "Warning: 0TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function
 # operator())", whose leading digit is the flag's value that TORCH_WARN_ONCE(flag, msg) printed into the text

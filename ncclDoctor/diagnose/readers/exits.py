@@ -129,6 +129,11 @@ class ExitReaders:
             ev = self._benign(lineno, text, "tokenizer length warning")
             ev.rank = None
             return ev
+        if "file_system_monitor" in text and (full := S.R_RAY_FS_FULL.search(text)):
+            ev = self._benign(lineno, text, "ray temp dir nearly full")  # the raylet's disk warning (K, N)
+            ev.rank = None  # the raylet's own line: no rank's progress or failure
+            ev.data.update(ray_dir=full.group("path"), ray_pct=full.group("pct"))
+            return ev
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):
             return self._benign(lineno, text, "deepspeed backend fallback")
         ne = S.R_SETTING_NO_EFFECT.search(text) if "has no effect" in text else None

@@ -1230,13 +1230,14 @@ def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "agent's failure record, 'failed (exitcode: N) local_rank: L' and its Root Cause, is not in them); the "
             "workers stopped or restarted are not told apart from it by rank, so nobody is shown innocent",
             "Read torchrun's record of the failed worker (Root Cause: its rank, exitcode and error_file; the line "
-            "'failed (exitcode: N) local_rank: L' before 'Worker group FAILED') and that worker's own traceback "
-            "(its stderr) above it: the first failure is the one to fix. Decorate the entry point with @record "
-            "(torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE so the record carries "
-            "the exception (error.json), and keep per-rank logs (torchrun --log-dir DIR --redirects 3 --tee 3); run "
-            "with --max_restarts 0 so the first failure ends the job with its record instead of a restart. With no "
-            "traceback, an exitcode of -9 was a kill from outside: dmesg -T | grep -i 'killed process' for the OOM "
-            "killer (host memory, RAM: free -h while it runs); a worker that hangs instead: py-spy dump --pid.",
+            "'failed (exitcode: N) local_rank: L' before 'Worker group FAILED') and the failed worker's own "
+            "traceback (its stderr) above it: the first failure is the one to fix. Decorate the entry point with "
+            "@record (torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE so the record "
+            "carries the exception (error.json), and keep per-rank logs (torchrun --log-dir DIR --redirects 3 --tee "
+            "3); run with --max_restarts 0 so the first failure ends the job with its record instead of a restart. "
+            "With no traceback, an exitcode of -9 was a kill from outside: check dmesg for the OOM killer (dmesg -T "
+            "| grep -i 'killed process'; host memory, RAM: free -h while it runs; fewer processes or less memory "
+            "per process); a worker that hangs instead: py-spy dump --pid.",
             "low", [], [e.brief() for e in (sent or group)[:3]])
     return Verdict(
         "unknown",
@@ -1246,12 +1247,12 @@ def _agent_closing_alone(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "was and why is in the agent's failure record ('failed (exitcode: N) local_rank: L', its Root Cause), which "
         "these lines cut; the workers stopped are named by pid only",
         f"Read the lines after these: torchrun's record of the failed worker (Root Cause: its rank, exitcode and "
-        f"error_file; the worker that exited first is pid {gap}) and that worker's own traceback above it. With no "
-        "traceback, an exitcode of -9 was a kill from outside: dmesg -T | grep -i 'killed process' for the OOM killer "
-        "(host memory, RAM: a checkpoint save or an evaluation at that step holds more). Decorate the entry point with "
-        "@record (torch.distributed.elastic.multiprocessing.errors) or set TORCHELASTIC_ERROR_FILE so the record "
-        "carries the exception, and keep per-rank logs (torchrun --log-dir DIR --redirects 3 --tee 3); a worker that "
-        "hangs instead: py-spy dump --pid.",
+        f"error_file; the worker that exited first is pid {gap}) and the failed worker's own traceback above it. "
+        "With no traceback, an exitcode of -9 was a kill from outside: check dmesg for the OOM killer (dmesg -T | grep "
+        "-i 'killed process'; host memory, RAM: a checkpoint save or an evaluation at that step holds more). "
+        "Decorate the entry point with @record (torch.distributed.elastic.multiprocessing.errors) or set "
+        "TORCHELASTIC_ERROR_FILE so the record carries the exception, and keep per-rank logs (torchrun --log-dir DIR "
+        "--redirects 3 --tee 3); a worker that hangs instead: py-spy dump --pid.",
         "low", [], [e.brief() for e in sent[:3]])
 
 

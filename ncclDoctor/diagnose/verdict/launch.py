@@ -3259,7 +3259,8 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + ": a multi-node launcher (horovodrun's ssh check, mpirun, pdsh) reaches its hosts over ssh to start the "
             "workers, and that launch set-up (the hostfile's names, name resolution, passwordless ssh) is wrong -- no "
             "rank ran",
-            "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
+            (_SSH_LOCALHOST_FIX if any(_R_LOCALHOST.match(h) for h in reach) else "")
+            + "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
             "/etc/hosts, a Kubernetes headless service for pods) and that passwordless ssh works (ssh -o "
             "PasswordAuthentication=no HOST hostname must print the host name), the ssh port open; where the hosts "
             "are reached another way (Kubernetes' MPI operator sets mpirun's rsh agent, OMPI_MCA_plm_rsh_agent, to "
@@ -3365,6 +3366,17 @@ def _mpich_init(evs: list) -> Verdict:
         "is gone; run only one job at a time per node, each with a unique master_port. Test the MPI set-up alone first "
         "(mpiexec -n 2 hostname, then an MPI hello world) with the same MPI the library was built against.",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+# ssh failing to reach this host itself (round 104's deepspeedexamples-894: a DeepSpeed launch, the autotuner's,
+# over pdsh/ssh to localhost where no sshd listens): one node needs no ssh at all
+_R_LOCALHOST = re.compile(r"(?:localhost|127\.\d+\.\d+\.\d+|::1)\Z", re.I)
+_SSH_LOCALHOST_FIX = (
+    "ssh to this node itself (localhost) failed: on one node the launcher needs no ssh -- launch it locally without "
+    "a hostfile (deepspeed --num_gpus N with no --hostfile, or --launcher / --no_ssh where it offers them; the "
+    "DeepSpeed autotuner's launch too; torchrun --standalone); where it must ssh, start an SSH server on the node "
+    "(sshd listening on the ssh port, 22 unless set) and set up passwordless ssh to localhost (ssh-keygen and "
+    "authorized_keys: ssh-copy-id localhost; ssh localhost must work without a password). ")
 
 
 def _container_start(box: list, why: list) -> Verdict:

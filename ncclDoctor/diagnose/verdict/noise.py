@@ -690,6 +690,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "scancel, and upgrade submitit or let the process exit on SIGTERM (Slurm's --signal)")
     if "fp16 loss scale skip" in whats:  # lead rule K: dynamic loss scaling finding its scale (numerics.py)
         benign.append(numerics.SKIP_WORDS)
+    if "ray temp dir nearly full" in whats:  # lead rules K, N: the raylet's disk warning, a failure only if spilling
+        ev = next(e for e in c.samples.get("benign", []) if e.data.get("what") == "ray temp dir nearly full")
+        benign.append(f"Ray's raylet warned that its temp dir {ev.data.get('ray_dir') or '/tmp/ray'} is over "
+                      f"{ev.data.get('ray_pct') or 95}% full: a warning, not a failure by itself (object creation "
+                      "fails only if Ray must spill objects to that disk) -- free disk space under /tmp/ray, or give "
+                      "Ray a temp dir on a bigger disk (ray start --temp-dir, a larger volume mounted at /tmp/ray) "
+                      "and point its object spilling directory there; if the job failed, look for the real error "
+                      "elsewhere in the log")
     if "cuda-gdb peer-access notice" in whats:
         benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "

@@ -510,6 +510,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             # already in use (the store's port already in use on this host)")
             + (f"Address already in use ({port} already in use on this host)" if in_use else
                "Address already in use on this host")
+            + ", EADDRINUSE"
             + ": pick a free port for each run -- use a "
             "free MASTER_PORT / --master_port, a different port per job on a shared node: torchrun --master_port N "
             "(MASTER_PORT=N) or "
@@ -517,7 +518,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "port hard-coded in the launch script or code overrides MASTER_PORT, so change it there; find the holder "
             "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
             "(two jobs on the same port collide); do not call "
-            "init_process_group with a hand-made store when torchrun already hosts one.",
+            "init_process_group with a hand-made store when torchrun already hosts one."
+            + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),
             "high", [], _samples(c, "store_timeout"))
     if all(e.data.get("key0") for e in evs):
         return _key0_wait(c, evs)
@@ -637,6 +639,20 @@ def _vllm_worker(c: Collected, evs: list[Event]) -> bool:
         return True
     seen = [*evs, *c.samples.get("tb_cut", []), *c.exceptions[:32]]
     return any(m in e.text or m in str(e.data.get("code") or "") for e in seen for m in _VLLM_MARKS)
+
+
+# vLLM's own multiprocess executor (vllm/v1/executor/multiproc_executor.py) logging its worker's error: the port is
+# one vLLM picked itself for its workers' process group (round 104's verl-6677: rollout servers started at once)
+_VLLM_EXECUTOR_MARKS = ("multiproc_executor.py", "(VllmWorker", "(vLLMHttpServer")
+_VLLM_IN_USE_FIX = (
+    " The process is a vLLM worker: vLLM's executor picks a free port itself for its workers' process group, and "
+    "two engines started at once on one node (several vLLM servers, an RL framework's rollout engines) can pick the "
+    "same one -- give each engine its own port (VLLM_PORT, a distinct port per instance), start the engines one "
+    "after another, and stop a vLLM engine left from an earlier run (ss -ltnp / lsof show the holder).")
+
+
+def _vllm_executor(c: Collected, evs: list[Event]) -> bool:
+    return _vllm_worker(c, evs) or any(m in e.text for e in evs for m in _VLLM_EXECUTOR_MARKS)
 
 
 def _vllm_store_fix(ep: str | None) -> str:

@@ -1080,7 +1080,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "not say" if e.data.get("consistency_check") else "")
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
-        (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
+        (_NETFS_CACHE_FIX if any(_R_ECOMM.search(x.text) for x in c.exceptions) else "")
+        + (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
         + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e) + _cpp_what_fix(c, e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
         + _py_exception_fix(what) + _pickle_cut_fix(e, what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
@@ -1374,6 +1375,32 @@ def _raised_alike(own: list) -> str:
             "(the script's own file and line above that exception line, the call that raised it), run the script once "
             "as one process (python script.py, no launcher) to see it alone, then relaunch. ")
 
+
+# errno 70 (ECOMM, "Communication error on send") on a file: a network filesystem's own error (NFS, a FUSE or parallel
+# mount), raised where a process wrote a file there -- round 104's llamafactory-5454: HF datasets' cache on a shared
+# mount, its half-written .incomplete directory, the other ranks then missing its .arrow file
+_R_ECOMM = re.compile(r"\[Errno 70\]|\bCommunication error on send\b")
+_NETFS_CACHE_FIX = (
+    "Errno 70 (ECOMM, 'Communication error on send') is the network filesystem's own error on a file the process "
+    "wrote, not the job's network nor NCCL: check the NFS/network mount the path is on (dmesg -T, mount options, the "
+    "server). Where the file is a datasets cache (HF datasets' .incomplete directory and .arrow files: "
+    "HF_DATASETS_CACHE or cache_dir on a shared mount), put the datasets cache on node-local disk, delete the "
+    "half-written .incomplete cache directory, and let the main process build the cache first (main_process_first, "
+    "or preprocess once and load the saved dataset on every rank) before the other ranks read it. ")
+
+# filelock's own Timeout ("filelock._error.Timeout: The file lock '...lock' could not be acquired."): every process
+# waiting on one lock file in a shared cache -- held by another process, left stale by a killed run, or on a filesystem
+# where the lock cannot be taken (round 104's megatron-bridge-6162: Megatron-Bridge's HF config lock in
+# ~/.cache/huggingface, which MEGATRON_CONFIG_LOCK_DIR moves)
+_R_FILELOCK_TIMEOUT = re.compile(r"\bThe file lock '[^']{1,1000}' could not be acquired\b")
+_FILELOCK_FIX = (
+    "A file lock could not be acquired in time (filelock's Timeout): another process holds it, a killed run left it "
+    "stale, or the directory it is in does not share or support locks across the ranks (a container's own layer, a "
+    "network mount) -- it is the same wait on every rank, not a rank's fault. Remove the stale .lock file once no "
+    "process runs; put the lock directory on a filesystem every rank shares and that supports locks (HF_HOME for "
+    "Hugging Face's cache; Megatron-Bridge's HF config lock: MEGATRON_CONFIG_LOCK_DIR, by default under "
+    "~/.cache/huggingface); load or download the config / model once first (rank 0, then a barrier; or download it "
+    "beforehand and set HF_HUB_OFFLINE=1) so the others only read it; or raise the lock's timeout. ")
 
 _READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
                 "--tee 3), with NCCL_DEBUG=WARN; the line's own library or launcher documents what it means.")
@@ -1792,7 +1819,8 @@ def _unread_words(c: Collected) -> Verdict | None:
                            + _CUT_TB_FIX + _connect_warned(c),
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
-                       (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
+                       (_FILELOCK_FIX if any(_R_FILELOCK_TIMEOUT.search(u.text) for u in unread) else "")
+                       + (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
                        + (_SUBPROC_FIX if any(_R_SUBPROC_ERR.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
                        + (_HCCL_CALL if any(_R_HCCL_CALL.search(u.text) for u in unread) else "")

@@ -330,8 +330,27 @@ def _pg_twice(c: Collected) -> Verdict | None:
         "notebook (Jupyter, Colab) restart the runtime / kernel and run the set-up cell once; where a library sets "
         "the group up for you (its own setup / launcher helper), do not call init_process_group yourself too. A "
         "wrapper that retries the init (catching the error and trying again) only repeats the same refusal: the "
-        "default process group is already initialized.",
+        "default process group is already initialized."
+        + (_LIGHTNING_PG_TWICE if _lightning_init(e) else ""),
         "high", [], [e.brief()], job_wide=True)
+
+
+# The refused init called from PyTorch Lightning's own frames (its ddp connection set-up): round 104's
+# pytorch-lightning-2133, trainer.test after trainer.fit in one ddp process set the group up a second time in the
+# Lightning releases of its time (fixed upstream later, Lightning's "ddp fix for trainer.test()")
+_R_LIGHTNING_PKG = re.compile(r"(?:pytorch_lightning|lightning[/\\.]pytorch|lightning_fabric|lightning[/\\.]fabric)"
+                              r"[/\\]")
+_LIGHTNING_PG_TWICE = (
+    " The second init is PyTorch Lightning's own (its ddp set-up, init_ddp_connection / setup_distributed, called "
+    "again): older Lightning releases set the group up again when trainer.test ran after trainer.fit in the same "
+    "ddp process -- upgrade pytorch-lightning (later releases fixed trainer.test under ddp), or until then run "
+    "trainer.test in a separate process / script on the saved checkpoint (or use the ddp_spawn strategy for it); "
+    "do not call init_process_group yourself beside Lightning.")
+
+
+def _lightning_init(e) -> bool:
+    """The refused init_process_group's caller is in Lightning's package (the traceback's frames)."""
+    return bool(_R_LIGHTNING_PKG.search(f"{e.data.get('caller_file') or ''} {e.data.get('tail_frames') or ''}"))
 
 
 # torch's symmetric memory rendezvous (CUDASymmetricMemoryAllocator::rendezvous, the buffers of an NVLink all-reduce
@@ -931,7 +950,11 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
             "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU (one GPU per process); "
             "start no more processes per node than it has GPUs (torchrun --nproc_per_node equal to the number of "
-            "visible GPUs, accelerate's num_processes: with one GPU, one process).",
+            "visible GPUs, accelerate's num_processes: with one GPU, one process). Under Ray (Ray Train's "
+            "TorchTrainer, a Ray actor per rank) Ray sets each worker's CUDA_VISIBLE_DEVICES itself: a fractional "
+            "GPU per worker (resources_per_worker={'GPU': 0.5}, two trainers sharing GPUs) packs two ranks onto one "
+            "device -- give each worker a whole GPU (ScalingConfig resources_per_worker={'GPU': 1}, Ray num_gpus per "
+            "worker 1), one GPU per rank.",
             "high",
             [],
             [e.brief() for e in evs[:3]],
