@@ -9,6 +9,9 @@
   MTU mismatch between two hosts (ibv_devinfo active_mtu on both) and ib_write_bw. Another async event gets none.
 - nccl-tests run as separate worlds (each process its own Rank 0) launched with "mpirun -x MPI=1" (nccl-tests-182):
   config, nobody; the fix says MPI=1 is a build flag, not an environment variable. Without -x MPI=1, no such words.
+- nccl-tests' set-up INFO lines of a two-host run launched as "NCCL_DEBUG=INFO NCCL_SHM_DISABLE=1 mpirun -H a,b ..."
+  (nccl-tests-125): none, nobody; the fix says Open MPI gives variables set in front of mpirun to the local node only
+  and to pass them with mpirun -x. The same lines launched with -x, or on one host, get none of those words.
 """
 from __future__ import annotations
 
@@ -79,3 +82,35 @@ def test_separate_worlds_without_mpi_env_keep_old_fix(tmp_path):
     v, acc = _verdict(tmp_path, _worlds("mpirun --allow-run-as-root -x NCCL_DEBUG=WARN"))
     assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
     assert _MPI_ENV not in v["fix"] and "make MPI=1" in v["fix"], v
+
+
+# --- NCCL variables set in front of a several-host mpirun ----------------------------------------------------------
+_FORWARD = "pass NCCL environment variables to every node with mpirun -x"
+
+
+def _setup(launch: str) -> str:
+    return (f"$ {launch} ./build/all_reduce_perf -b 8 -e 256M -f 2 -g 4\n"
+            "# nThread 1 nGpus 4 minBytes 8 maxBytes 268435456 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+            "#\n# Using devices\n"
+            "#  Rank  0 Group  0 Pid  2211 on     node-a device  0 [0x00] Tesla V100\n"
+            "#  Rank  1 Group  0 Pid  3105 on     node-b device  0 [0x00] Tesla V100\n"
+            "node-a:2211:2211 [0] NCCL INFO Bootstrap : Using eth1:10.4.0.11<0>\n"
+            "node-a:2211:2211 [0] NCCL INFO NET/IB : No device found.\n"
+            "node-a:2211:2211 [0] NCCL INFO NET/Socket : Using [0]eth1:10.4.0.11<0>\n"
+            "NCCL version 2.12.10+cuda11.6\n"
+            "node-a:2211:2230 [0] NCCL INFO Channel 00/02 :    0   1   2   3   4   5   6   7\n"
+            "node-a:2211:2230 [0] NCCL INFO Trees [0] 1/4/-1->0->-1 [1] 1/-1/-1->0->4\n")
+
+
+def test_nccl_variables_before_a_two_host_mpirun_name_mpirun_x(tmp_path):
+    v, acc = _verdict(tmp_path, _setup("NCCL_DEBUG=INFO NCCL_P2P_DISABLE=1 mpirun -np 2 -H node-a,node-b"))
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert _FORWARD in v["fix"] and "-x NCCL_P2P_DISABLE=1" in v["fix"], v
+
+
+def test_nccl_variables_passed_with_x_or_one_host_get_no_forwarding_words(tmp_path):
+    for launch in ("mpirun -np 2 -H node-a,node-b -x NCCL_DEBUG=INFO -x NCCL_P2P_DISABLE=1",
+                   "NCCL_DEBUG=INFO NCCL_P2P_DISABLE=1 mpirun -np 2"):
+        v, acc = _verdict(tmp_path, _setup(launch))
+        assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+        assert _FORWARD not in v["fix"], v
