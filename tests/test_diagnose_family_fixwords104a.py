@@ -34,8 +34,8 @@ def test_old_system_error_without_last_error_names_nccl_debug_and_host_limits(tm
 
 
 def test_system_error_with_its_last_error_keeps_old_fix(tmp_path):
-    v, acc = _verdict(tmp_path, "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1269, "
-                                "unhandled system error, NCCL version 2.14.3\n"
+    v, acc = _verdict(tmp_path, "RuntimeError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:"
+                                "1269, unhandled system error, NCCL version 2.14.3\n"
                                 "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
                                 "device error. \nLast error:\nsocketStartConnect: Connect to 10.0.3.7<41233> failed : "
                                 "No route to host\n")
@@ -90,7 +90,8 @@ _FORWARD = "pass NCCL environment variables to every node with mpirun -x"
 
 def _setup(launch: str) -> str:
     return (f"$ {launch} ./build/all_reduce_perf -b 8 -e 256M -f 2 -g 4\n"
-            "# nThread 1 nGpus 4 minBytes 8 maxBytes 268435456 step: 2(factor) warmup iters: 5 iters: 20 validation: 1\n"
+            "# nThread 1 nGpus 4 minBytes 8 maxBytes 268435456 step: 2(factor) warmup iters: 5 iters: 20 "
+            "validation: 1\n"
             "#\n# Using devices\n"
             "#  Rank  0 Group  0 Pid  2211 on     node-a device  0 [0x00] Tesla V100\n"
             "#  Rank  1 Group  0 Pid  3105 on     node-b device  0 [0x00] Tesla V100\n"

@@ -445,8 +445,8 @@ def _env_before_mpirun(c: Collected) -> str:
         return ""
     names = m.group(1).split()
     return (f" The launch line sets {' '.join(names)} in front of mpirun: Open MPI's mpirun gives them to the "
-            "local node's ranks only (MPICH's forwards them), the remote nodes run without them; pass NCCL environment variables to every node with "
-            f"mpirun -x ({' '.join('-x ' + n for n in names)}).")
+            "local node's ranks only (MPICH's forwards them), the remote nodes run without them; pass NCCL "
+            f"environment variables to every node with mpirun -x ({' '.join('-x ' + n for n in names)}).")
 
 
 def unread_before_done(c: Collected) -> list:
