@@ -12,6 +12,10 @@
 - nccl-tests' set-up INFO lines of a two-host run launched as "NCCL_DEBUG=INFO NCCL_SHM_DISABLE=1 mpirun -H a,b ..."
   (nccl-tests-125): none, nobody; the fix says Open MPI gives variables set in front of mpirun to the local node only
   and to pass them with mpirun -x. The same lines launched with -x, or on one host, get none of those words.
+- A serving engine's "sglang is using nccl==2.28.9" (vLLM's "vLLM is using nccl==...") then a segfault with no stack
+  (sglang-28299): unknown, nobody; the fix says the crash came in NCCL's init and names NCCL_DEBUG=INFO, the NCCL
+  build against torch / the GPU, NCCL_P2P_DISABLE=1 and NCCL_CUMEM_ENABLE=0. A segfault without that line, or
+  with it only after the crash, keeps the old fix.
 """
 from __future__ import annotations
 
@@ -115,3 +119,25 @@ def test_nccl_variables_passed_with_x_or_one_host_get_no_forwarding_words(tmp_pa
         v, acc = _verdict(tmp_path, _setup(launch))
         assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
         assert _FORWARD not in v["fix"], v
+
+
+# --- a serving engine's segfault as it sets up NCCL ------------------------------------------------------------------
+_INIT = "the crash came in NCCL's init"
+_SEGV = "Fatal Python error: Segmentation fault\n\nCurrent thread 0x00007f2a1c9ff740 (most recent call first):\n"
+
+
+def test_segfault_right_after_engine_nccl_line_names_nccl_init_remedies(tmp_path):
+    for engine, ver in (("sglang", "2.27.3"), ("vLLM", "2.21.5")):
+        v, acc = _verdict(tmp_path, f"INFO 03-02 10:11:12 [TP1] Init torch distributed begin.\n"
+                                    f"INFO 03-02 10:11:13 [TP0] {engine} is using nccl=={ver}\n" + _SEGV)
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
+        assert _INIT in v["fix"] and f"NCCL {ver}" in v["fix"], v
+        assert "NCCL_DEBUG=INFO" in v["fix"] and "NCCL_CUMEM_ENABLE=0" in v["fix"], v
+
+
+def test_segfault_without_engine_nccl_line_before_it_keeps_old_fix(tmp_path):
+    for text in ("INFO 03-02 10:11:12 [TP1] Init torch distributed begin.\n" + _SEGV,
+                 _SEGV + "INFO 03-02 10:11:13 [TP0] sglang is using nccl==2.27.3\n"):
+        v, acc = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
+        assert _INIT not in v["fix"], v
