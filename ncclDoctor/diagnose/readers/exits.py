@@ -125,6 +125,11 @@ class ExitReaders:
             ev = self._benign(lineno, text, "lightning test sampler warning")
             ev.rank = None  # printed by each process at test time: it shows no rank's progress or failure
             return ev
+        if "is using nccl==" in text and (v := S.R_ENGINE_NCCL.search(text)):  # a serving engine's NCCL at init
+            ev = self._benign(lineno, text, "engine nccl version")
+            ev.rank = None  # printed as its process group is set up: no rank's progress or failure
+            ev.data["nccl"] = v.group(1)
+            return ev
         if "Token indices" in text and S.R_TOKENIZER_TOO_LONG.search(text):  # a tokenizer's length note (K, N)
             ev = self._benign(lineno, text, "tokenizer length warning")
             ev.rank = None

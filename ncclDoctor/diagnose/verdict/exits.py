@@ -1404,8 +1404,31 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    + "; these lines do not say which rank nor why",
                    (FPE_FIX if what.lower().startswith("floating point exception") else "")
                    + (NATIVE_FIX if native else ABORT_FIX) + (_coll_crash_fix(coll, nccl) if coll or nccl else "")
+                   + (_init_crash_fix(init) if (init := _at_engine_nccl_init(c, evs)) and native and not (coll or nccl)
+                      else "")
                    + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
+
+
+def _at_engine_nccl_init(c: Collected, evs: list) -> str | None:
+    """The NCCL version a serving engine announced ("sglang is using nccl==2.28.9") above the fatal error in the same
+    file: its pynccl was setting up the communicator when the process crashed (round 104's sglang-28299), or None."""
+    at = place(evs[0])
+    return next((e.data["nccl"] for e in c.samples.get("benign", []) if e.data.get("what") == "engine nccl version"
+                 and (p := place(e))[0] == at[0] and p[1] < at[1]), None)
+
+
+def _init_crash_fix(ver: str) -> str:
+    """Lead rules A, AK (2): a native crash right after a serving engine loaded NCCL to set up its communicator: the
+    crash came in NCCL's initialisation (ncclCommInitRank), a build that does not fit this GPU/driver -- still unknown,
+    nobody named, but the fix is NCCL's."""
+    return (f"The engine had just loaded NCCL {ver} to set up its communicator: the crash came in NCCL's init "
+            "(ncclCommInitRank). Rerun with NCCL_DEBUG=INFO to see where init crashes, and get the native backtrace "
+            "(faulthandler / gdb / core dump) on each TP rank; check that NCCL build against the torch / engine "
+            "build (try the NCCL bundled with torch, or a newer nvidia-nccl-cu12) and the driver / CUDA / torch "
+            "support for the GPU (a new architecture such as Blackwell SM120 needs recent builds); as tests, "
+            "NCCL_P2P_DISABLE=1 and NCCL_CUMEM_ENABLE=0, and the engine's custom all-reduce off "
+            "(--disable-custom-all-reduce). ")
 
 
 def _coll_crash_fix(coll: str | None, nccl: str | None) -> str:

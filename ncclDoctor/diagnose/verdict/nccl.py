@@ -261,7 +261,7 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
-            "device list with gaps." + _old_nccl(evs) + _topo_files(c),
+            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c),
             "medium",
             who,
             [e.brief() for e in evs[:3]],
@@ -362,6 +362,16 @@ def _driver_too_old(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the installed driver supports (downgrade torch to a build for that CUDA, or a matching NCCL version); a "
         "container can add the CUDA forward-compatibility package (cuda-compat) on a datacenter GPU." + _old_nccl(evs),
         "medium", [], [x.brief() for x in evs[:3]], job_wide=True)
+
+
+def _no_last_error(evs: list) -> str:
+    """A system error whose lines carry no Last error (an old NCCL's one-line RuntimeError): the call that failed is
+    not shown at all, so NCCL's own log is the next step, with the host limits such a call hits."""
+    sys_errs = [e for e in evs if e.data.get("code") == "ncclSystemError"]
+    if not sys_errs or any(e.data.get("last_error") for e in sys_errs):
+        return ""
+    return (" These lines carry no Last error: rerun with NCCL_DEBUG=INFO to see the failing system call, and check "
+            "the limits such a call hits: /dev/shm size, ulimit -l (memlock) and ulimit -n (nofile).")
 
 
 def _old_nccl(evs: list) -> str:

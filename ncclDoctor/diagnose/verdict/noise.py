@@ -410,7 +410,7 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Nothing to fix in these lines. " + (_COLLNET_WORDS[0].upper() + _COLLNET_WORDS[1:] + ". "
                                                  if collnet_fell_back(c) else "")
             + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + plugin + _if_it_hangs(c)
-            + (_MULTI_NODE_SETUP if len(c.setup_hosts) > 1 else ""),
+            + (_MULTI_NODE_SETUP if len(c.setup_hosts) > 1 else "") + _env_before_mpirun(c),
             "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
@@ -429,6 +429,24 @@ _MULTI_NODE_SETUP = (" Across several nodes: run the test on each node alone fir
                      "'Bootstrap : Using' and OOB lines name the interface each node chose); on RoCE check the RoCE "
                      "GID index (NCCL_IB_GID_INDEX) and NCCL_IB_HCA on both nodes (show_gids); and test the fabric "
                      "without NCCL with ib_write_bw between the nodes.")
+
+
+# a launch line that sets NCCL variables in front of mpirun for several hosts ("NCCL_DEBUG=INFO NCCL_SHM_DISABLE=1
+# mpirun -H ddp-0,ddp-1 ..."): the shell sets them for the local mpirun only; Open MPI forwards a variable to the
+# remote nodes' ranks only when -x names it (round 104's nccl-tests-125: INFO lines from one node only)
+_R_ENV_MPIRUN = re.compile(r"(?:^|[\s$#>])((?:NCCL_[A-Z0-9_]{1,40}=\S{1,80}\s+){1,12})(?:\S{0,200}/)?mpirun\b"
+                           r"[^\n]*?(?:\s(?:-H|--host)\s+\S+,\S|\s-{1,2}(?:hostfile|machinefile)\b)")
+
+
+def _env_before_mpirun(c: Collected) -> str:
+    """The words for NCCL variables set in front of a several-host mpirun, or ''."""
+    m = next((m for e in c.samples.get("setting", []) if (m := _R_ENV_MPIRUN.search(e.text))), None)
+    if m is None:
+        return ""
+    names = m.group(1).split()
+    return (f" The launch line sets {' '.join(names)} in front of mpirun: Open MPI's mpirun gives them to the "
+            "local node's ranks only (MPICH's forwards them), the remote nodes run without them; pass NCCL "
+            f"environment variables to every node with mpirun -x ({' '.join('-x ' + n for n in names)}).")
 
 
 def unread_before_done(c: Collected) -> list:

@@ -224,7 +224,10 @@ def _ib(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                          "memory registration (GPUDirect RDMA through peermem/dma-buf), not the link")
             fixes.append("compare the IB transports: NCCL's internal one vs an external net plugin (NCCL_NET_PLUGIN, "
                          "e.g. the NGC/HPC-X one), test without GPUDirect RDMA (NCCL_NET_GDR_LEVEL=LOC) and with "
-                         "NCCL_DMABUF_ENABLE=0, and check nvidia-peermem and the HCA firmware")
+                         "NCCL_DMABUF_ENABLE=0, and check nvidia-peermem and the HCA firmware; between two hosts an "
+                         "MTU mismatch gives this fault too: check ibv_devinfo active_mtu on both nodes and align it "
+                         "(the same MTU on every port and interface), then test the link with ib_write_bw between "
+                         "the hosts")
             continue
         parts.append(f"async event '{a}': the HCA itself reported a failure (hardware/firmware)")
         fixes.append("check that HCA (ibstat, ibv_devinfo, mlxlink, firmware version) and drain the node")

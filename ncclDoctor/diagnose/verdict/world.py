@@ -158,8 +158,8 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(not harmless_warn(c, e) for e in c.samples.get("nccl_warn", [])) or c.samples.get("nccl_error"):
         return None
     if table := next((e for e in evs if e.data.get("procs")), None):
-        return _tests_rank_again(table)
-    return Verdict(
+        return _mpi_env_flag(c, _tests_rank_again(table))
+    return _mpi_env_flag(c, Verdict(
         "config",
         "nccl-tests printed its preamble ('# nThread ... nGpus ...') more than once at the same time: only rank 0 of a "
         "world prints it, so every process launched is rank 0 of its own world (each numbers its GPUs from Rank 0) "
@@ -169,7 +169,20 @@ def _own_worlds(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "MPI's prefix>; `ldd all_reduce_perf | grep libmpi` must show it, the same MPI on every node), then rerun "
         "with NCCL_DEBUG=INFO: expect one header for all ranks (one header with Rank 0..N-1 across the nodes) and "
         "each node's transport in the INFO lines.",
-        "medium", [], [e.brief() for e in evs[:2]], job_wide=True)
+        "medium", [], [e.brief() for e in evs[:2]], job_wide=True))
+
+
+# mpirun handing the benchmark MPI=1 as an environment variable ("mpirun -x MPI=1 ... ./build/all_reduce_perf"):
+# MPI=1 is nccl-tests' make variable, read when it is built; at run time nothing reads it
+_R_MPI_ENV = re.compile(r"\bmpirun\b[^\n]*?\s-x\s+MPI=1\b")
+
+
+def _mpi_env_flag(c: Collected, v: Verdict) -> Verdict:
+    """_own_worlds where the launch line passes MPI=1 to mpirun with -x: the fix says first that it is a build flag."""
+    if any(_R_MPI_ENV.search(e.text) for e in c.samples.get("setting", [])):
+        v.fix = ("MPI=1 is a build flag, not an mpirun -x environment variable: drop it from the command line and "
+                 "build nccl-tests with it instead. " + v.fix)
+    return v
 
 
 def _tests_rank_again(e) -> Verdict:
