@@ -2569,11 +2569,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._crash.data["zip_writer"] = True  # it died in torch.save's zip writer (verdict.exits)
             if ("emo" in body or "egatron" in body) and S.R_MEGATRON_NEMO.search(body):
                 self._crash.data["megatron_nemo"] = True  # Megatron / NeMo named by a line under it (verdict.exits)
-            if self._crash.data.get("handler") == "gdb":  # gdb's frames of the crash (S.R_GDB_CRASH_FRAME)
+            if self._crash.data.get("handler") == "gdb" or self._crash.data.get("dbg"):
+                # gdb's frames of the crash (S.R_GDB_CRASH_FRAME): under its own stop line, or under "(gdb) bt" asked
+                # right below another handler's report of it (dbg: a core of that crash), the function each names and
+                # its source where the build has line tables (S.R_DBG_FRAME_SRC)
                 if (g := S.R_GDB_CRASH_FRAME.match(body)) is not None:
                     if len(funcs := self._crash.data.setdefault("funcs", [])) < 16 and g.group(1) != "??":
                         funcs.append(g.group(1))
-                    if g.group(2) and len(self._crash.data["libs"]) < 16:
+                    if " at " in body and (src := S.R_DBG_FRAME_SRC.search(body)) is not None and len(
+                            srcs := self._crash.data.setdefault("srcs", [])) < 16:
+                        srcs.append(src.group(1))
+                    if g.group(2) and len(self._crash.data["libs"]) < 16 and not self._crash.data.get("dbg"):
                         self._crash.data["libs"].append(g.group(2))
                         self._crash.data.setdefault("files", []).append(re.split(r"[/\s]", body[:g.end(2)])[-1])
                     self._follow = 2
@@ -2581,6 +2587,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if "gdb) " in body or body.lstrip().startswith("[") or body.lstrip().startswith("Core was"):
                     self._follow = 2  # the session's own lines between the stop and its frames ("(gdb) bt")
                     return None
+            elif "gdb) " in body and S.R_GDB_STACK_PROMPT.match(body):
+                # a debugger's backtrace asked for right under a crash handler's report (Open MPI's, UCX's): the core
+                # of that crash, its frames the crash's -- never a stack shown while the job sat still
+                # (readers.nccl._stack_dump); the handler's own frames keep saying which library it died in
+                self._crash.data["dbg"] = self._dbg_crash = True
+                self._follow = 2
+                return None
             bf = S.R_BANNER_FRAME.search(body) if self._crash.data.get("handler") == "banner" else None
             if bf:  # the banner's native frames in Python's format: the function a line
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
