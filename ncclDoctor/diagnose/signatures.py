@@ -2273,6 +2273,12 @@ R_TESTS_V1_ORDINAL = re.compile(r"\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invali
 # logger.error("Caught exception: \n%s exiting process %s with exit code: %s", traceback, rank, TEST_ERROR_EXIT_CODE
 # 10): its exit line comes after the traceback, on a line of its own (parse: the test_harness event, verdict.early_exit)
 R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code: 10\b")
+# multiprocessing's header of a child whose target raised ("Process process 1:"), for a child torch's distributed test
+# harness named itself: test_distributed.py and common_distributed's MultiProcessTestCase start each rank as
+# multiprocessing.Process(name="process " + str(rank)) from the test's own process -- no launcher agent -- so N is that
+# child's rank (its traceback follows; a unittest progress line may hold it at its end: "test_x (...) ... Process
+# process 1:"). parse tags the connection error of its traceback with it (verdict.early_exit._harness_store_host)
+R_HARNESS_PROC = re.compile(r"(?:^|\s)Process process (\d{1,5}):\s*$")
 # A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
 # (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
 # "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
