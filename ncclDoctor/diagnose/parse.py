@@ -461,6 +461,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._local_seen: Event | None = None
         # torch's test harness's exit line of a process that raised, read once per file (test_harness)
         self._harness_seen = False
+        # (line, N) of the last "Process process N:" header (S.R_HARNESS_PROC): torch's test harness's child N raised,
+        # its traceback below; its connection error is tagged with N (_harness_error)
+        self._harness_proc: tuple[int, int] | None = None
         # the launch environments pasted as dicts, one key a line (S.R_ENV_DICT_KEY): each block's keys read so far
         # ({"start": line, "last": line, KEY: value}), the last one open; and the event once two blocks of one world
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
@@ -1574,6 +1577,20 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._storage_frame = lineno
             self._follow = max(self._follow, 1)  # its code line holds no trigger word
 
+    def _harness_error(self, lineno: int, ev: Event) -> None:
+        """The first failure read after a "Process process N:" header (S.R_HARNESS_PROC: multiprocessing's header of
+        torch's test-harness child N, which raised) is that child's own. Where it is c10d's bare connection error
+        (socket_error: "Broken pipe", a reset; not gloo's own pair text, whose peer is any member of a collective) with
+        no rank tag of its own, it is tagged with N, the child's rank, and with whether it was raised right under
+        ProcessGroupGloo's construction (the gloo group's set-up, whose address exchange goes through the store):
+        verdict.early_exit._harness_store_host (lead rules AT (2), AW, AK (1); round 104's pytorch-11364). The header
+        is used once."""
+        at, index = self._harness_proc
+        self._harness_proc = None
+        if ev.rank is None and ev.kind == "socket_error" and 0 < lineno - at <= 200:
+            ev.data["harness_index"] = index
+            ev.data["pg_ctor"] = 0 < lineno - self._gloo_pg <= 6
+
     def want_more(self, _text: str) -> int:
         n, self._follow = self._follow, 0
         return n
@@ -1923,6 +1940,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev, self._pending = self._pending, None
         if self._spawn_exc is not None:
             self._spawn_child_error(lineno, ev)
+        if self._harness_proc is not None and ev is not None and ev.kind not in QUIET_KINDS:
+            self._harness_error(lineno, ev)
         if (self._spawn_shown is not None and ev is not None and ev is not self._spawn_shown[1]
                 and ev.kind not in QUIET_KINDS and ev.kind != "spawn_teardown"):
             self._spawn_shown = None  # the child's own error is read: its traceback is not cut
@@ -2569,11 +2588,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._crash.data["zip_writer"] = True  # it died in torch.save's zip writer (verdict.exits)
             if ("emo" in body or "egatron" in body) and S.R_MEGATRON_NEMO.search(body):
                 self._crash.data["megatron_nemo"] = True  # Megatron / NeMo named by a line under it (verdict.exits)
-            if self._crash.data.get("handler") == "gdb":  # gdb's frames of the crash (S.R_GDB_CRASH_FRAME)
+            if self._crash.data.get("handler") == "gdb" or self._crash.data.get("dbg"):
+                # gdb's frames of the crash (S.R_GDB_CRASH_FRAME): under its own stop line, or under "(gdb) bt" asked
+                # right below another handler's report of it (dbg: a core of that crash), the function each names and
+                # its source where the build has line tables (S.R_DBG_FRAME_SRC)
                 if (g := S.R_GDB_CRASH_FRAME.match(body)) is not None:
                     if len(funcs := self._crash.data.setdefault("funcs", [])) < 16 and g.group(1) != "??":
                         funcs.append(g.group(1))
-                    if g.group(2) and len(self._crash.data["libs"]) < 16:
+                    if " at " in body and (src := S.R_DBG_FRAME_SRC.search(body)) is not None and len(
+                            srcs := self._crash.data.setdefault("srcs", [])) < 16:
+                        srcs.append(src.group(1))
+                    if g.group(2) and len(self._crash.data["libs"]) < 16 and not self._crash.data.get("dbg"):
                         self._crash.data["libs"].append(g.group(2))
                         self._crash.data.setdefault("files", []).append(re.split(r"[/\s]", body[:g.end(2)])[-1])
                     self._follow = 2
@@ -2581,6 +2606,13 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if "gdb) " in body or body.lstrip().startswith("[") or body.lstrip().startswith("Core was"):
                     self._follow = 2  # the session's own lines between the stop and its frames ("(gdb) bt")
                     return None
+            elif "gdb) " in body and S.R_GDB_STACK_PROMPT.match(body):
+                # a debugger's backtrace asked for right under a crash handler's report (Open MPI's, UCX's): the core
+                # of that crash, its frames the crash's -- never a stack shown while the job sat still
+                # (readers.nccl._stack_dump); the handler's own frames keep saying which library it died in
+                self._crash.data["dbg"] = self._dbg_crash = True
+                self._follow = 2
+                return None
             bf = S.R_BANNER_FRAME.search(body) if self._crash.data.get("handler") == "banner" else None
             if bf:  # the banner's native frames in Python's format: the function a line
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
@@ -2650,6 +2682,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
+        if "Process process " in body and (hp := S.R_HARNESS_PROC.search(body)):
+            self._harness_proc = (lineno, int(hp.group(1)))  # the harness's child N raised: its traceback follows
         if "exiting process" in body and not self._harness_seen and S.R_TEST_HARNESS_EXIT.search(body):
             # torch's test harness's "... exiting process N with exit code: 10", on a line of its own below the
             # traceback it logged: one quiet test_harness event kept aside (verdict.early_exit; review 102 (1)

@@ -2273,6 +2273,12 @@ R_TESTS_V1_ORDINAL = re.compile(r"\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invali
 # logger.error("Caught exception: \n%s exiting process %s with exit code: %s", traceback, rank, TEST_ERROR_EXIT_CODE
 # 10): its exit line comes after the traceback, on a line of its own (parse: the test_harness event, verdict.early_exit)
 R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code: 10\b")
+# multiprocessing's header of a child whose target raised ("Process process 1:"), for a child torch's distributed test
+# harness named itself: test_distributed.py and common_distributed's MultiProcessTestCase start each rank as
+# multiprocessing.Process(name="process " + str(rank)) from the test's own process -- no launcher agent -- so N is that
+# child's rank (its traceback follows; a unittest progress line may hold it at its end: "test_x (...) ... Process
+# process 1:"). parse tags the connection error of its traceback with it (verdict.early_exit._harness_store_host)
+R_HARNESS_PROC = re.compile(r"(?:^|\s)Process process (\d{1,5}):\s*$")
 # A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
 # (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
 # "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
@@ -2689,6 +2695,14 @@ R_GDB_CRASH_STOP = re.compile(r"^\s*(?:Program terminated with|Program received|
 R_GDB_CRASH_FRAME = re.compile(r"^\s*(?:#\d{1,3}\s{1,4}(?:0x[0-9A-Fa-f]{1,16} in )?|0x[0-9A-Fa-f]{4,16} in )"
                                r"(\?\?|[A-Za-z_][\w:~<>.]{0,200}?) ?\((?:[^\n]{0,600}? from \S{0,300}?/?"
                                r"(lib[\w\-+]{1,80}?\.so)[.\d]{0,16}\s*$)?")
+# ... the source location such a frame names where the library has its symbols and line tables ("#0  0x00007f1f in
+# pathDistance (links=<optimized out>) at graph/topo.cc:618"): the file, as the build recorded it
+R_DBG_FRAME_SRC = re.compile(r"\)\s{1,4}at\s{1,4}(/?(?:[\w.+\-]{1,80}/){0,12}[\w.+\-]{1,80}\."
+                             r"(?:cc|cpp|cxx|c|cu|cuh|h|hpp)):\d{1,6}\s*$")
+# NCCL's topology code: its graph/ sources (topo.cc, paths.cc, search.cc, xml.cc ...: the detection of the host's
+# PCI / NVLink / NIC tree and the search of rings and trees over it at communicator init) and its ncclTopo functions
+R_NCCL_TOPO_SRC = re.compile(r"(?:^|/)graph/(?:topo|paths|search|connect|rings|trees|tuning|xml)\.(?:cc|h)$")
+R_NCCL_TOPO_FUNC = re.compile(r"^p?ncclTopo[A-Z]\w*$")
 # A debugger's frame of NCCL's kernel launch (gdb's "#12 0x... in ncclLaunchKernel(ncclComm*, ncclKernelPlan*) ()",
 # "#11 ... in ncclStrongStreamLaunchKernel(...)"; lldb's "frame #2: ... libnccl.so.2`ncclLaunchKernel + 88"): above it
 # only the CUDA runtime and driver (cudaLaunchKernel) -- the process waits for the launch itself to return

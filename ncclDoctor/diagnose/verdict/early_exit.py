@@ -7,7 +7,7 @@ import re
 
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event, strip_prefixes
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, exception_text, place
 
@@ -274,6 +274,27 @@ def _launch_store_host(c: Collected, peer_gone: list[Event]) -> tuple[int, int |
     return n, c.kinds.get("socket_error", 0)
 
 
+def _harness_store_host(c: Collected, peer_gone: list[Event]) -> list[int] | None:
+    """Lead rules AT (2), AW, AK (1): torch's distributed test harness (test_distributed.py, common_distributed's
+    MultiProcessTestCase) starts each rank as a multiprocessing.Process named "process N" from the test's own process
+    -- no launcher agent -- and the ranks' env:// (or tcp://) rendezvous makes rank 0's own process the TCPStore's
+    host, as mp.spawn and torch.distributed.launch before torchrun do. So c10d's bare "Broken pipe" / reset raised in
+    children other than process 0 (their "Process process N:" header: parse._harness_error), from a group's
+    construction (ProcessGroupGloo(store, ...), whose address exchange goes through the store) or a store or
+    collective call, is rank 0's process gone first (round 104's pytorch-11364). Returns the reporting children's
+    ranks (its victims), or None: an agent shown, rank 0 among the reporters or shown finishing, a reporter with no
+    harness header, gloo's own pair text (its peer any member of the collective: pytorch-16941 stays unknown), an
+    exception of a process's own or a timeout shown."""
+    if (c.kinds.get("agent_frame") or c.samples.get("launched_rank") or c.kinds.get("watchdog_timeout")
+            or any(not e.data.get("line") for e in c.exceptions) or c.worker_failures or c.child_failures):
+        return None
+    if any(e.kind != "socket_error" or e.data.get("harness_index") in (None, 0) for e in peer_gone):
+        return None
+    if any(e.rank == 0 for e in c.samples.get("run_done", [])):
+        return None
+    return sorted({e.data["harness_index"] for e in peer_gone})
+
+
 def _before(a: Event, b: Event) -> bool:
     """Event a was printed before event b: by their times where both have different ones, else by line in one file
     (a prefix stamping every line with one time says nothing of their order)."""
@@ -504,6 +525,26 @@ def _early_exit(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "normally, it left before the others were done: end every rank with dist.barrier() then "
             "dist.destroy_process_group(). Rerun with NCCL_DEBUG=INFO to see which connection closed.",
             "medium", [0], [e.brief() for e in peer_gone[:3]] + [e.brief() for e in c.samples["launch_procs"][:1]])
+    if peer_gone and (victims := _harness_store_host(c, peer_gone)) is not None:
+        ctor = any(e.data.get("pg_ctor") for e in peer_gone)
+        return Verdict(
+            "early_exit",
+            f"torch's distributed test harness started the ranks itself (multiprocessing's 'Process process N' "
+            f"children, no launcher agent), so rank 0's own process hosted the TCPStore; process {_fmt_ranks(victims)} "
+            f"lost its connection ('{strip_prefixes(peer_gone[0].text).strip()[:80]}')"
+            + (" while constructing a gloo group (ProcessGroupGloo(store, ...), whose set-up goes through the store)"
+               if ctor else "")
+            + ": the store host, rank 0, had gone -- it exited or crashed first (or its test ended while the others "
+            f"were still at work); rank {_fmt_ranks(victims)} its victim",
+            "Read rank 0's own output (the harness's process 0) and its exit code: if it raised, its traceback is the "
+            "cause. If it finished the test first, it left while the others still used the store: keep the store host "
+            "alive until all ranks finish -- a barrier before the process hosting the TCPStore exits "
+            "(dist.barrier() on every rank, then destroy_process_group before exit)"
+            + ("; every rank must call new_group the same way, non-members included (new_group is collective over "
+               "the whole world), and the group's set-up finishes only when every rank has reached it" if ctor else "")
+            + ". In a test, fix the test's group creation / teardown order; a flaky test that passes on rerun is this "
+            "teardown race.",
+            "medium", [0], [e.brief() for e in peer_gone[:3]])
     if peer_gone and (alone := _raised_alone(c, peer_gone)) is not None:
         rank, exc = alone
         return Verdict(

@@ -62,7 +62,8 @@ _HANDLER_LIBS = ("libucs.so", "libc.so", "libpthread.so", "libSegFault.so", "lib
 def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """A native crash (SIGSEGV, SIGBUS) whose first frame past the crash handler is in libnccl.so:
     NCCL's own threads crashed (its proxy, RAS or net threads), not a rank's code or the network."""
-    evs = [e for e in c.samples.get("crash", []) if _in_nccl(e.data.get("libs", []))]
+    # (not where the lines place it in NCCL's topology code: rule AK (2)'s unknown, read by _native_crash)
+    evs = [e for e in c.samples.get("crash", []) if _in_nccl(e.data.get("libs", [])) and not _nccl_topology(e)]
     if not evs:
         return None
     e = evs[0]
@@ -84,6 +85,37 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 _DRIVER_LIBS = ("libcuda.so", "libcudart.so")
+
+
+def _nccl_topology(e: Event) -> str | None:
+    """Lead rule AK (2): a native crash whose frames the lines name in NCCL's topology code -- a frame's function
+    (ncclTopoCompute) or its source in NCCL's graph/ (gdb's "#0 ... in pathDistance (...) at graph/topo.cc:618", from
+    a core of the crash: S.R_DBG_FRAME_SRC) -- 'function at source' (or the function), else None. The detection of the
+    host's PCI / NVLink / NIC tree and the search over it at communicator init run on what this machine and its
+    settings present, and with no NCCL error text the lines do not say whether NCCL's code or the topology it met is
+    at fault: the cause stays unknown by its signal (rule A's table), not NCCL's own crash (nccl_internal, _nccl_crash),
+    whatever library the crash handler's bare frames name (round 104's nccl-291)."""
+    funcs, srcs = e.data.get("funcs", []), e.data.get("srcs", [])
+    src = next((x for x in srcs if S.R_NCCL_TOPO_SRC.search(x)), None)
+    func = next((f for f in [*funcs, *e.data.get("symbols", [])] if S.R_NCCL_TOPO_FUNC.match(f)), None)
+    if src is None and func is None:
+        return None
+    if src is not None and len(funcs) == len(srcs):  # gdb gave each frame its source: the function of that one
+        func = funcs[srcs.index(src)]
+    return f"{func}() at {src}" if func and src else f"{func}()" if func else src
+
+
+# what to do where a native crash lies in NCCL's topology code (_nccl_topology), with no NCCL error text: the
+# topology NCCL detected and the settings that shape it, then NCCL's version (lead rules AK (2), T)
+NCCL_TOPO_CRASH_FIX = (
+    "It died in NCCL's topology code ({where}: the detection of the machine's PCI / NVLink / NIC tree and the search "
+    "of paths over it at communicator init), with no NCCL error printed: rerun with NCCL_DEBUG=INFO "
+    "NCCL_DEBUG_SUBSYS=INIT,GRAPH to see the topology detection, dump what NCCL detected "
+    "(NCCL_TOPO_DUMP_FILE=topo.xml) and compare it with nvidia-smi topo -m; rerun without the settings that remove "
+    "paths from it (NCCL_SHM_DISABLE, NCCL_P2P_DISABLE, NCCL_P2P_LEVEL, NCCL_TOPO_FILE) and, the other way, with "
+    "NCCL_P2P_DISABLE=1 to test; match NCCL and CUDA versions and upgrade NCCL (a release with the topology fix: its "
+    "release notes and NVIDIA/nccl issues name graph/ bugs); for a report, take a gdb backtrace of the core with a "
+    "debug build of NCCL and give NVIDIA/nccl the topology (NCCL_TOPO_DUMP_FILE). ")
 
 
 def _in_nccl(libs: list[str]) -> str | None:
@@ -1624,19 +1656,21 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "have been only waiting for another rank, so no rank is named; which of the two, and which collective, "
             "that process's own 'Watchdog caught collective operation timeout' / ProcessGroupNCCL error lines say",
             WATCHDOG_CORE_FIX, "low", [], [x.brief() for x in evs[:3]], job_wide=several)
-    fix = (ILL_FIX if e.data["signal"] == 4 else ABORT_FIX if e.data["signal"] == 6 else
-           FPE_FIX + NATIVE_FIX if e.data["signal"] == 8 else NATIVE_FIX)
-    if lib:
+    # its frames named in NCCL's topology code (rule AK (2)): that code's remedy is the fix, not a rebuilt extension
+    topo = next((t for x in evs if (t := _nccl_topology(x))), None)
+    fix = (NCCL_TOPO_CRASH_FIX.format(where=topo) if topo else ILL_FIX if e.data["signal"] == 4 else
+           ABORT_FIX if e.data["signal"] == 6 else FPE_FIX + NATIVE_FIX if e.data["signal"] == 8 else NATIVE_FIX)
+    if lib and not topo:
         fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
                 "installed framework, CUDA and NCCL versions. ")
     fix += _crash_site_fix(c, e, lib)
     if in_mpi:
         fix += MPI_FRAMES_FIX
-    if (in_nccl or inner) and not lib:
+    if (in_nccl or inner) and not lib and not topo:
         fix += NCCL_FRAMES_FIX
     fix += _ccl_frames_fix(evs)
-    if mpi or in_mpi:
+    if (mpi and not topo) or in_mpi:
         fix += ("" if named or in_mpi else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
     return Verdict(
         "unknown",
@@ -1648,6 +1682,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            if in_nccl and not lib and not in_mpi else "")
         + (f", inside the NCCL library (its own {inner}() in the backtrace)"
            if inner and not lib and not in_mpi else "")
+        + (f", in NCCL's topology code ({topo}), with no NCCL error printed" if topo else "")
         + ": a crash in native code, not a Python exception; no other failure is shown, so the lines say where it "
         "died, not why" + ("; several processes crashing the same way is a cause they share, not one rank"
                            if several else "" if named else "; the lines do not say which rank it was"),
