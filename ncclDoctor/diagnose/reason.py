@@ -822,7 +822,7 @@ def single_line(c: Collected) -> list[Conclusion]:
     # torch's "Timeout at NCCL work: N" status lines say the same when no "Watchdog caught" line is shown
     said = seqs or ([] if ts else [s for st in c.ranks.values() for s in st.status.values()
                                    if s.seq is not None and timed_out_at(s)])
-    unshown = None if piped else first_unshown(c, said)
+    unshown = None if piped else first_unshown(c, said) or _lone_untagged(c, ts, seqs)
     if unshown:
         t = said[0]
         out.append(Conclusion(
@@ -847,6 +847,21 @@ def single_line(c: Collected) -> list[Conclusion]:
             "interface, firewall, P2P/IB), not the training step",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
+
+
+def _lone_untagged(c: Collected, ts: list[Event], seqs: list[Event]) -> str | None:
+    """Lead rule H for one watchdog timeout line that names no rank (no "[Rank N]" tag, no launcher prefix, no world
+    size), in one of its group's first collectives (SeqNum 1 or 2), with nothing else of any rank shown: one process
+    is shown inside the collective, and a collective has at least two -- the rest of the world is not shown (round
+    104's deepspeed-course-17: a barrier's one-element all-reduce at SeqNum=1, pasted alone). Described as
+    first_unshown describes it; None where a rank is named or more is shown (several untagged lines may be the
+    whole world: connection set-up stays their reading)."""
+    if len(ts) != 1 or len(seqs) != 1 or ts[0].rank is not None or seqs[0].seq > FIRST_SEQ:
+        return None
+    if any(st.timeouts or st.status or st.errors or st.counts.get("watchdog_report") for st in c.ranks.values()):
+        return None
+    return "only one process, its rank not printed, is shown inside it (a collective has at least two): the rest " \
+           "of the world not shown"
 
 
 def _failed_alone(c: Collected) -> bool:
