@@ -805,7 +805,7 @@ def single_line(c: Collected) -> list[Conclusion]:
     ts = [t for st in c.ranks.values() for t in st.timeouts.values()] + [
         e for e in c.samples.get("watchdog_timeout", []) if e.rank is None]
     blocked = [t for t in ts if t.data.get("ran_for_ms") and t.data.get("timeout_ms")
-               and t.data["ran_for_ms"] - t.data["timeout_ms"] > max(60_000, t.data["timeout_ms"] // 4)]
+               and _late(t.data["ran_for_ms"], t.data["timeout_ms"]) and not timeout_in_seconds(t)]
     if blocked:
         t = max(blocked, key=lambda x: x.data["ran_for_ms"])
         late = (t.data["ran_for_ms"] - t.data["timeout_ms"]) / 60000
@@ -847,6 +847,24 @@ def single_line(c: Collected) -> list[Conclusion]:
             "interface, firewall, P2P/IB), not the training step",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
+
+
+def _late(ran: int, timeout: int) -> bool:
+    """A watchdog that noticed the timeout far past it (it checks every few seconds): more than a minute, or a
+    quarter of the timeout, late."""
+    return ran - timeout > max(60_000, timeout // 4)
+
+
+def timeout_in_seconds(t: Event) -> bool:
+    """A watchdog line whose Timeout(ms) is a number of seconds -- its thousands' zeros lost in a paste, or a timeout
+    given in the wrong unit ("Timeout(ms)=1800) ran for 1808499 milliseconds": round 104's nora-8): far below what
+    the collective ran for, yet read as seconds the watchdog noticed it on time. The ran-for is then the timeout's
+    own (the process was not stuck past it): read with that timeout, not as a watchdog thread that could not run.
+    Only a timeout of a minute or more so read (60 to 86400 "ms"): a few ms is no paste of a usual timeout."""
+    ran, to = t.data.get("ran_for_ms"), t.data.get("timeout_ms")
+    if not ran or not to or not 60 <= to <= 86_400 or ran < to * 1000:
+        return False
+    return not _late(ran, to * 1000)
 
 
 def _lone_untagged(c: Collected, ts: list[Event], seqs: list[Event]) -> str | None:
