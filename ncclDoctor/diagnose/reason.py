@@ -860,9 +860,9 @@ def timeout_in_seconds(t: Event) -> bool:
     given in the wrong unit ("Timeout(ms)=1800) ran for 1808499 milliseconds": round 104's nora-8): far below what
     the collective ran for, yet read as seconds the watchdog noticed it on time. The ran-for is then the timeout's
     own (the process was not stuck past it): read with that timeout, not as a watchdog thread that could not run.
-    Only a timeout of a minute or more so read (60 to 86400 "ms"): a few ms is no paste of a usual timeout."""
+    Only 1000 to 86400 "ms" so read (17 min to a day as seconds): under a second is verdict.launch's tiny timeout."""
     ran, to = t.data.get("ran_for_ms"), t.data.get("timeout_ms")
-    if not ran or not to or not 60 <= to <= 86_400 or ran < to * 1000:
+    if not ran or not to or not 1000 <= to <= 86_400 or ran < to * 1000:
         return False
     return not _late(ran, to * 1000)
 
