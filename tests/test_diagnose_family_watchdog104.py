@@ -79,3 +79,11 @@ def test_a_logged_grad_norm_value_is_no_table(tmp_path):
 def test_a_timeout_under_a_second_keeps_the_tiny_timeout_reading(tmp_path):
     v, acc = _verdict(tmp_path, _WD.format(op="ALLGATHER", to=600, ran=605123))
     assert v["cause"] == "config" and not acc, v
+
+
+def test_every_rank_tagged_in_the_first_collective_keeps_connection_setup(tmp_path):
+    line = ("[E ProcessGroupNCCL.cpp:474] [Rank {r}] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, "
+            "OpType=BROADCAST, NumelIn=4096, NumelOut=4096, Timeout(ms)=600000) ran for {ran} milliseconds before "
+            "timing out.\n")
+    v, acc = _verdict(tmp_path, line.format(r=0, ran=600081) + line.format(r=1, ran=600090))
+    assert v["cause"] == "network_setup" and not acc, v

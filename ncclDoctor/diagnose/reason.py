@@ -822,7 +822,9 @@ def single_line(c: Collected) -> list[Conclusion]:
     # torch's "Timeout at NCCL work: N" status lines say the same when no "Watchdog caught" line is shown
     said = seqs or ([] if ts else [s for st in c.ranks.values() for s in st.status.values()
                                    if s.seq is not None and timed_out_at(s)])
-    unshown = None if piped else first_unshown(c, said) or _lone_untagged(c, ts, seqs)
+    unshown = None if piped else first_unshown(c, said)
+    if unshown is None and not piped:  # ("" is every rank of the world shown inside: connection set-up)
+        unshown = _lone_untagged(c, ts, seqs)
     if unshown:
         t = said[0]
         out.append(Conclusion(
