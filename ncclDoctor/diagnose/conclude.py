@@ -11,7 +11,7 @@ import re
 from ncclDoctor.diagnose import rules as R
 from ncclDoctor.diagnose.load import Input
 from ncclDoctor.diagnose.lone import torn_down
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, waiting
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, timeout_in_seconds, waiting
 from ncclDoctor.diagnose.signatures import R_DUP_GPU
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.findings import Finding, Severity
@@ -76,6 +76,10 @@ def _timeouts(c: Collected) -> list[Finding]:
     if c.torch_timeout_ms:
         ms = c.torch_timeout_ms
         msg += "; the process-group timeout was " + (f"{ms / 60000:.0f} min" if ms >= 60000 else f"{ms / 1000:.0f} s")
+    secs = next((t for t in c.samples.get("watchdog_timeout", []) if timeout_in_seconds(t)), None)
+    if secs is not None:  # Timeout(ms) in seconds: zeros lost in a paste, or the wrong unit (reason.timeout_in_seconds)
+        msg += (f"; Timeout(ms)={secs.data['timeout_ms']} against ran for {secs.data['ran_for_ms']} ms: read as "
+                f"{secs.data['timeout_ms']} s (its zeros lost in the paste, or a timeout given in the wrong unit)")
     return [R.TIMEOUTS.finding(msg, ranks=ranks, nodes=_nodes(c, ranks), evidence=_samples(c, "watchdog_timeout"))]
 
 

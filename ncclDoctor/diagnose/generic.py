@@ -42,7 +42,12 @@ R_FAILURE_WORD = re.compile(
     r"|\bThe difference between \S[^\n]{0,200}? is \S{1,60}, which exceeds\b"
     # glog's FATAL level header ("F20220801 07:29:34.701110  2256 fs_coordinator.cc:42] ..."): LOG(FATAL) / a failed
     # CHECK, after which the library aborts the process ("*** Check failure stack trace: ***"), whatever its words
-    r"|^F\d{4}(?:\d{4})? \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,4}\d{1,10} [\w.-]{1,120}:\d{1,6}\] ")
+    r"|^F\d{4}(?:\d{4})? \d\d:\d\d:\d\d(?:\.\d{1,9})? {1,4}\d{1,10} [\w.-]{1,120}:\d{1,6}\] "
+    # fairseq's _check_grad_norms error message's table header ("grad_norm across the workers:", then "rank   0 =
+    # 11.16489500" a line per worker), pasted without the "FloatingPointError: Fatal error: gradients are inconsistent
+    # between workers" above it: that error's own text, raised only when the all-reduced norms differ (or are NaN), a
+    # line of its own in nothing else (numerics.INCONSISTENT_FIX; round 104's fairseq-3920)
+    r"|^\s*grad_norm across the workers:\s*$")
 # lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
 # is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
 # failure table (read by its own family), nccl-tests' result table

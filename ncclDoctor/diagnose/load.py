@@ -919,6 +919,11 @@ SNIFF = 8192
 #             holds no other word: the traceback below is that rank's, and a bare c10d "Broken pipe" in it is rank 0's
 #             own process, the store's host, gone first (S.R_HARNESS_PROC, parse._harness_error,
 #             verdict.early_exit._harness_store_host, lead rules AT (2), AW, AK (1); round 104's pytorch-11364)
+#   norm across the workers  the header of the grad-norm table in fairseq's _check_grad_norms error ("grad_norm
+#             across the workers:", a line of its own, then "rank   0 = 11.16489500" a line per worker), pasted without
+#             the "gradients are inconsistent between workers" error above it: the error's own text (generic
+#             R_FAILURE_WORD, numerics.R_GRAD_TABLE; round 104's fairseq-3920) -- 3 of the corpora's input lines, all
+#             of them that table's header
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1018,7 +1023,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"ize -1", b"ize: -1", b"ize=-1", b"ize:-1", b"ize = -1",
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
-            b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ")
+            b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
+            b"norm across the workers")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1304,12 +1310,14 @@ def _automata():
     "EADDRINUSE" detail line of a store bind failure printed under its exception): six of 64 and a seventh of 19;
     404 (the review of round 102's fixes: torch's test harness's "exiting process N with exit code: 10", on a line of
     its own below the traceback it logged -- 5 of the corpus's 56,081 input lines, all of them that harness's): six of
-    64 and a seventh of 20; 405 (session 41, round 104's fix words: Ray's raylet's "file_system_monitor" disk warning, a Ray
-    source file's name that only the raylet's own disk-space lines hold): six of 64 and a seventh of 21; 406 (round
-    104's fix words: a serving engine's "is using nccl==" line, once a process as its pynccl sets up the communicator
-    -- 18 of the corpus's input lines, all of them that line): six of 64 and a seventh of 22; 407 (round 104's fixes:
+    64 and a seventh of 20; 405 (session 41, round 104's fix words: Ray's raylet's "file_system_monitor" disk warning, a
+    Ray source file's name that only the raylet's own disk-space lines hold): six of 64 and a seventh of 21; 406 (round
+    104's fix words: a serving engine's "is using nccl==" line, once a process as its pynccl sets up the communicator --
+    18 of the corpus's input lines, all of them that line): six of 64 and a seventh of 22; 407 (round 104's fixes:
     multiprocessing's "Process process N:" header of that harness's child N -- 11 of the corpus's 56,385 input lines,
-    all of them that header): six of 64 and a seventh of 23."""
+    all of them that header): six of 64 and a seventh of 23; 408 (round 104's fixes: "norm across the workers", the
+    header of fairseq's grad-norm table in its _check_grad_norms error, a line of its own that holds no other word): six
+    of 64 and a seventh of 24."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -70,6 +70,9 @@ DIVERGED_ADVICE = ("lower learning rate (or a longer warmup), gradient clipping 
                    "sample ids; a log or a division of zero in the loss). ")
 DIVERGED_FIX = "NaN gradients / fp16 overflow stopped the run (a NaN in grad norm, the loss scale at minimum): " + (
     DIVERGED_ADVICE)
+# the table's header in the message of fairseq's _check_grad_norms ("grad_norm across the workers:"), the same error
+# where the paste holds the table alone (generic.R_FAILURE_WORD reads the line as a failure)
+R_GRAD_TABLE = re.compile(r"^\s*grad_norm across the workers:\s*$")
 # fairseq's _check_grad_norms raises it for finite norms that differ as well as for NaN ones; its table of every
 # worker's grad_norm (below the message, no trigger word) says which: the fix names both readings
 INCONSISTENT_FIX = ("fairseq's cross-worker check of the grad norms: where its table shows grad_norm = nan on every "
@@ -97,7 +100,7 @@ def fix_for(texts: list[str]) -> str:
         return SCALER_FIX
     if any(R_SCALER_NO_GRAD.search(t) for t in texts):
         return NO_GRAD_FIX
-    if any("inconsistent between workers" in t for t in texts):
+    if any("inconsistent between workers" in t or R_GRAD_TABLE.search(t) for t in texts):
         return INCONSISTENT_FIX
     if any(R_DIVERGED.search(t) for t in texts):
         return DIVERGED_FIX

@@ -76,6 +76,11 @@ _SOURCE_NAMED = re.compile(r"\bfile=|\.(?:cpp|cu|cc)\b")
 # a record's field label whose value went to the next line ("... failed (exitcode: 1) local_rank: " / "0 (pid: 6252)
 # of binary ..."): a label never ends a line it holds the value of, so the line was cut there, however short it is
 _LABEL_CUT = re.compile(r"\S\s{1,8}(?:local[_ ]rank|exitcode|pid|process ID)\s{0,2}:\s{0,8}$")
+# a watchdog message's WorkNCCL(...) whole on a line of its own, up to its closing parenthesis after the timeout
+# ("WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000)" / "  ran for 721595 milliseconds
+# before timing out"): a paste broke the line before its tail, which says the collective timed out; the line is cut
+# there, however short, and read joined with the next (R_TIMEOUT's tail). Without "ran for" next it stays what it was
+_WORK_ALONE = re.compile(r"^\s*Work[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\)\s*$")
 # torch's NCCL check ("NCCL error in: <file>:<line>, <ncclGetErrorString's text>") with nothing after its site: the
 # message always follows the site, so a line ending there was cut and its rest ("unhandled system error, NCCL version
 # 2.4.8") is on the next line, however short the line is (round 94's stochastic-gradient-push-11)
@@ -2769,7 +2774,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         elif (len(body) >= 100 and (body.rstrip()[-1:].isalnum() or _WORD_CUT.search(body))
               or body.rstrip().endswith("'")
               or (body.rstrip()[-1:] == ":" and (_HEAD_CUT.search(body) or _LABEL_CUT.search(body)))
-              or ("NCCL error in: " in body and _NCCL_SITE_CUT.search(body))):
+              or ("NCCL error in: " in body and _NCCL_SITE_CUT.search(body))
+              or (body.rstrip()[-1:] == ")" and "Work" in body and _WORK_ALONE.match(body))):
             # measured without the launcher's and collector's prefixes (a kubectl timestamp, a logging header): the
             # same line must read the same however it was prefixed
             self._follow = max(self._follow, 1)  # a terminal wrapped the line: its rest may hold the signature

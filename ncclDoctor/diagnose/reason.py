@@ -805,7 +805,7 @@ def single_line(c: Collected) -> list[Conclusion]:
     ts = [t for st in c.ranks.values() for t in st.timeouts.values()] + [
         e for e in c.samples.get("watchdog_timeout", []) if e.rank is None]
     blocked = [t for t in ts if t.data.get("ran_for_ms") and t.data.get("timeout_ms")
-               and t.data["ran_for_ms"] - t.data["timeout_ms"] > max(60_000, t.data["timeout_ms"] // 4)]
+               and _late(t.data["ran_for_ms"], t.data["timeout_ms"]) and not timeout_in_seconds(t)]
     if blocked:
         t = max(blocked, key=lambda x: x.data["ran_for_ms"])
         late = (t.data["ran_for_ms"] - t.data["timeout_ms"]) / 60000
@@ -823,6 +823,8 @@ def single_line(c: Collected) -> list[Conclusion]:
     said = seqs or ([] if ts else [s for st in c.ranks.values() for s in st.status.values()
                                    if s.seq is not None and timed_out_at(s)])
     unshown = None if piped else first_unshown(c, said)
+    if unshown is None and not piped:  # ("" is every rank of the world shown inside: connection set-up)
+        unshown = _lone_untagged(c, ts, seqs)
     if unshown:
         t = said[0]
         out.append(Conclusion(
@@ -847,6 +849,39 @@ def single_line(c: Collected) -> list[Conclusion]:
             "interface, firewall, P2P/IB), not the training step",
             [], t.pg, t.seq, [x.brief() for x in said[:3]]))
     return out
+
+
+def _late(ran: int, timeout: int) -> bool:
+    """A watchdog that noticed the timeout far past it (it checks every few seconds): more than a minute, or a
+    quarter of the timeout, late."""
+    return ran - timeout > max(60_000, timeout // 4)
+
+
+def timeout_in_seconds(t: Event) -> bool:
+    """A watchdog line whose Timeout(ms) is a number of seconds -- its thousands' zeros lost in a paste, or a timeout
+    given in the wrong unit ("Timeout(ms)=1800) ran for 1808499 milliseconds": round 104's nora-8): far below what
+    the collective ran for, yet read as seconds the watchdog noticed it on time. The ran-for is then the timeout's
+    own (the process was not stuck past it): read with that timeout, not as a watchdog thread that could not run.
+    Only 1000 to 86400 "ms" so read (17 min to a day as seconds): under a second is verdict.launch's tiny timeout."""
+    ran, to = t.data.get("ran_for_ms"), t.data.get("timeout_ms")
+    if not ran or not to or not 1000 <= to <= 86_400 or ran < to * 1000:
+        return False
+    return not _late(ran, to * 1000)
+
+
+def _lone_untagged(c: Collected, ts: list[Event], seqs: list[Event]) -> str | None:
+    """Lead rule H for one watchdog timeout line that names no rank (no "[Rank N]" tag, no launcher prefix, no world
+    size), in one of its group's first collectives (SeqNum 1 or 2), with nothing else of any rank shown: one process
+    is shown inside the collective, and a collective has at least two -- the rest of the world is not shown (round
+    104's deepspeed-course-17: a barrier's one-element all-reduce at SeqNum=1, pasted alone). Described as
+    first_unshown describes it; None where a rank is named or more is shown (several untagged lines may be the
+    whole world: connection set-up stays their reading)."""
+    if len(ts) != 1 or len(seqs) != 1 or ts[0].rank is not None or seqs[0].seq > FIRST_SEQ:
+        return None
+    if any(st.timeouts or st.status or st.errors or st.counts.get("watchdog_report") for st in c.ranks.values()):
+        return None
+    return "only one process, its rank not printed, is shown inside it (a collective has at least two): the rest " \
+           "of the world not shown"
 
 
 def _failed_alone(c: Collected) -> bool:

@@ -266,6 +266,9 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # torch 1.9-1.10 printed "[Rank 1] Caught collective operation timeout: WorkNCCL(OpType=..., Timeout(ms)=...)".
 # The message's tail, "WorkNCCL(...) ran for N milliseconds before timing out", says the same where another
 # process's output, interleaved into the line, cut its head ("Watchdog caught collective operat<...>ion timeout").
+# The tail pasted on a line of its own, indented ("WorkNCCL(..., Timeout(ms)=600000)" / "  ran for 721595 milliseconds
+# before timing out": round 104's deepspeed-course-17), reads the same once joined, its indent kept (ingest.unwrap,
+# parse's cut join).
 # A rank's watchdog line cut right after "Watchdog caught" (the paste or the terminal ended there: motr-63, round 74)
 # is the same message -- ProcessGroupNCCL's watchdog prints nothing else after its "[Rank N] " / "[PG 0 Rank N] " tag
 # and "Watchdog caught"; its collective is not shown (no SeqNum). Only with that tag, at the line's end. The same tagged
@@ -274,7 +277,8 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # after "Watchdog ca" ("[Rank 0] Watchdog caug", the abort's "Original reason for failure was: " quoting it, cut:
 # rt-detr-599, round 79) is it too: torch's watchdog prints no other "Watchdog ca..." after its tag.
 R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
-                       r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) ran for \d{1,12} milliseconds before timing out|"
+                       r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) {1,8}"
+                       r"ran for \d{1,12} milliseconds before timing out|"
                        r"\bRank \d{1,7}\] Watchdog ca[ught]{0,4}"
                        r"(?: c[olectiv]{0,9}(?: o[peration]{0,8}(?: t[imeou]{0,6})?)?)?\s*$|"
                        r"\bRank \d{1,7}\] Caught collective operation t[imeou]{0,5}\s*$")
