@@ -924,6 +924,14 @@ SNIFF = 8192
 #             the "gradients are inconsistent between workers" error above it: the error's own text (generic
 #             R_FAILURE_WORD, numerics.R_GRAD_TABLE; round 104's fairseq-3920) -- 3 of the corpora's input lines, all
 #             of them that table's header
+#   peer ranks. Expected  gloo's TCP context's set-up report ("[Gloo] Rank 5 is connected to 7 peer ranks. Expected
+#             number of connected peer ranks is : 7"), once a process and group, never per step: a benign line whose
+#             fix says how to silence it (readers.exits, verdict.noise; round 104's gloo-462) -- 39 of the corpus's
+#             input lines, all of them that report
+#    via P2P/IPC  NCCL's ring line over CUDA IPC, which an old NCCL's paste prints without the word NCCL
+#             ("host:pid:tid [6] INFO Ring 00 : 6[6] -> 10[2] via P2P/IPC"): two ranks on one device in one host's
+#             P2P/IPC lines are two hosts NCCL took for one (readers.exits._p2p_ring, verdict.cuda; round 104's
+#             nccl-187) -- 439 of the corpus's input lines, all of them ring lines, 3 without the word NCCL
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1024,7 +1032,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
-            b"norm across the workers")
+            b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1317,7 +1325,9 @@ def _automata():
     multiprocessing's "Process process N:" header of that harness's child N -- 11 of the corpus's 56,385 input lines,
     all of them that header): six of 64 and a seventh of 23; 408 (round 104's fixes: "norm across the workers", the
     header of fairseq's grad-norm table in its _check_grad_norms error, a line of its own that holds no other word): six
-    of 64 and a seventh of 24."""
+    of 64 and a seventh of 24; 410 (round 104's fix words: gloo's "peer ranks. Expected" set-up report, once a process
+    and group, and NCCL's ring line " via P2P/IPC", which an old NCCL's paste prints without the word NCCL -- 39 and
+    439 of the corpus's input lines, all of them those lines): six of 64 and a seventh of 26."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

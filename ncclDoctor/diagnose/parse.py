@@ -689,6 +689,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._ranks_printed: Event | None = None  # a job's prints of torch's rank and world size (_rank_print)
         self._rank_shapes: Event | None = None  # a job's shape prints naming their rank (_rank_shape_print)
         self._pyspy_seen = False  # a py-spy dump's thread header read in this file (readers.nccl._progress)
+        # (host, device) -> rank of an old NCCL's P2P/IPC ring lines here, and the hosts two ranks shared a device on
+        self._p2p_devs: dict[tuple[str, str], int] = {}  # (readers.exits._p2p_ring)
+        self._p2p_cross: set[str] = set()
+        self._gloo_peers: set[bool] = set()  # gloo's connected-peers reports read here: full (True), short (False)
         self._stack_ev: Event | None = None  # a faulthandler / gdb dump's first header read here (readers.nccl)
         self._dbg_crash = False  # lldb's header of a thread stopped on a crash signal read here (readers.nccl)
         self._preamble: int | None = None  # the line of nccl-tests' last preamble with no device line after it yet

@@ -4470,6 +4470,17 @@ R_PL_TEST_SAMPLER = re.compile(r"Using `DistributedSampler` with the dataloaders
 # nccl==2.28.9", vLLM's "vLLM is using nccl==2.21.5"): its pynccl wrapper loaded that libnccl and is about to call
 # ncclCommInitRank -- a native crash right after it came in NCCL's set-up (round 104's sglang-28299)
 R_ENGINE_NCCL = re.compile(r"\b(?:sglang|SGLang|vLLM|vllm) is using nccl==(\d{1,2}\.\d{1,3}\.\d{1,3})\b")
+# gloo's TCP context's set-up report, once a process and process group ("[Gloo] Rank 5 is connected to 7 peer ranks.
+# Expected number of connected peer ranks is : 7"): the rank reached every peer of its group -- chatter, no failure
+# where the two numbers agree (round 104's gloo-462); one short of the expected is read as before (not read)
+R_GLOO_PEERS = re.compile(r"\bRank (\d{1,7}) is connected to (\d{1,7}) peer ranks\. Expected number of connected "
+                          r"peer ranks is ?: ?(\d{1,7})\b")
+# an NCCL 2.3/2.4-era ring line pasted without the word NCCL ("learngpu060:3728593:3730444 [6] INFO Ring 00 : 6[6] ->
+# 10[2] via P2P/IPC"): the printing host, then each end's rank and, in brackets, its CUDA device on that host. P2P/IPC
+# joins GPUs of one host only, so two ranks on the same device index over P2P/IPC in one host's lines are two hosts
+# NCCL took for one (round 104's nccl-187: hostnames equal up to the first dot)
+R_OLD_P2P_RING = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):\d{1,10}:\d{1,10} \[\d{1,4}\] INFO Ring \d{1,3} ?: ?"
+                            r"(?P<a>\d{1,7})\[(?P<da>\d{1,4})\] -> (?P<b>\d{1,7})\[(?P<db>\d{1,4})\] via P2P/IPC\b")
 
 # "Token indices sequence length is longer than the specified maximum sequence length for this model (21169 > 4096).
 # Running this sequence through the model will result in indexing errors" -- printed once a process while a dataset is

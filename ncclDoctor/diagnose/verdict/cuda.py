@@ -1193,6 +1193,23 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Where it fails in RCCL's set-up between the GPUs, NCCL_P2P_DISABLE=1 tells the GPU peer-to-peer (P2P / "
             "IPC) path, and the IOMMU wants iommu=pt on the kernel command line.",
         )
+    elif cross := next((e for e in c.samples.get("benign", []) if e.data.get("what") == "p2p ipc to another host"),
+                       None):
+        # lead rules AN (2), V: an old NCCL's ring over P2P/IPC to a rank of another host (readers.exits._p2p_ring):
+        # NCCL took two hosts for one, its CUDA IPC open across them fails -- no rank's fault (round 104's nccl-187)
+        d, (r1, r2) = cross.data["p2p_dev"], cross.data["p2p_ranks"]
+        what, fix = (
+            f"a CUDA call failed inside NCCL (host {cross.data['p2p_host']}'s ring reaches ranks {r1} and {r2}, both "
+            f"on CUDA device {d}, over P2P/IPC: one of them is on another host NCCL took for this one)",
+            f"NCCL's ring connects rank {r1} and rank {r2}, both on device {d}, 'via P2P/IPC' (CUDA IPC, which "
+            "works only between GPUs of one host): NCCL treated two hosts as one node. NCCL releases of this era "
+            "compare hostnames only up to the first dot, so nodes whose hostnames share that short part "
+            "(node1.a.example and node1.b.example) look like one host: give the nodes hostnames that differ before "
+            "the first dot, or set NCCL_HOSTID to a different value on each node, or upgrade NCCL to a release that "
+            "identifies a host by its full hostname and boot id; NCCL_P2P_DISABLE=1 is a workaround meanwhile. "
+            "Check too that each process uses one GPU of its own (CUDA_VISIBLE_DEVICES / torch.cuda.set_device("
+            "local_rank)), and rerun with NCCL_DEBUG=INFO to see the failing CUDA call.",
+        )
     else:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",

@@ -1068,6 +1068,17 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "hang, look for the real error elsewhere (a store timeout, each rank's traceback) and check that "
                       "every rank of the world size was started and reaches MASTER_ADDR:MASTER_PORT (the store's host "
                       "waits for all of them at init)")
+    gloo = {e.data.get("what") for e in c.samples.get("benign", [])}
+    if "gloo peers connected" in gloo and "gloo peers short" not in gloo:
+        # lead rules K, T: gloo's TCP context reports its mesh once a process and group at set-up; every rank reached
+        # every expected peer (round 104's gloo-462)
+        benign.append("gloo's '[Gloo] Rank N is connected to M peer ranks. Expected number of connected peer ranks "
+                      "is : M' lines are a harmless gloo connection log, printed once a process and process group as "
+                      "its TCP mesh is set up, each rank reaching every peer it expects: nothing failing in these "
+                      "lines, so ignore the message. To silence it set GLOO_LOG_LEVEL=ERROR (or WARNING) in every "
+                      "rank's environment, on a torch / gloo build whose gloo reads GLOO_LOG_LEVEL (an older one: "
+                      "upgrade torch, or filter the [Gloo] lines out of the log); if a later connect fails, pin the "
+                      "interface with GLOO_SOCKET_IFNAME")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
