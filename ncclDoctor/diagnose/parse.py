@@ -513,6 +513,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._no_nccl_seen: list[Event] = []  # the "no NCCL in this build" lines read (marked at the end: Windows)
         self._last_line = -99  # the last non-blank line read
         self._bind_logs: list[Event] = []  # c10d's logged server-socket bind failures (readers.store, lead rule BY (1))
+        self._cvd_evs: list[Event] = []  # DeepSpeed ignoring CUDA_VISIBLE_DEVICES (readers.crash, _cvd_went_on)
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.engine_rpc: Event | None = None  # a call made on a serving engine from outside it (R_ENGINE_CLIENT_RPC)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
@@ -939,6 +940,21 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             return self._root_cut()
         return ev or (self._cut_entry() if self.cf_section is not None else None)
 
+    def _cvd_went_on(self, tail: list[str], lines: int) -> None:
+        """DeepSpeed's runner's "Detected CUDA_VISIBLE_DEVICES=... but ignoring it" (readers.crash): each such event
+        is given the GPUs the launcher used (``cvd_used``: its --world_info decoded or its WORLD INFO DICT, host -> GPU
+        ids, where shown) and marked ``cvd_went_on`` where the input's last lines show training steps after it
+        (S.R_TRAIN_STEP_SHOWN: "[Rank 0] step=20, skipped=0", "loss: 1.23"): the workers trained, so their placement
+        did not fail. verdict.world._rank_args reads the warning as config only where neither says it was harmless
+        (review 104 (1) finding 2)."""
+        first = lines - len(tail) + 1
+        for e in self._cvd_evs:
+            if self._ds_world is not None:
+                e.data["cvd_used"] = {h: list(v) for h, v in self._ds_world.items()}
+            at = int(e.where.rpartition(":")[2] or 0)
+            if any(first + i > at and S.R_TRAIN_STEP_SHOWN.search(_tail_line(raw)) for i, raw in enumerate(tail)):
+                e.data["cvd_went_on"] = True
+
     def _bind_went_on(self, tail: list[str], lines: int) -> None:
         """Lead rule BY (1) (round 95's colossalai-3595): c10d's logged bind failures of its server socket ([W] "failed
         to bind to [::]:29400 (errno: 98 ...)", [E] "failed to listen on any local network address": no exception
@@ -982,6 +998,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._pmix_went_on(tail, lines)
         if self._bind_logs:
             self._bind_went_on(tail, lines)
+        if self._cvd_evs:
+            self._cvd_went_on(tail, lines)
         if self._usage_at is not None:
             self._usage_cut(tail, lines)
         else:

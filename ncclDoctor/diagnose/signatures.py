@@ -3092,6 +3092,11 @@ R_MASTER_ADDR_UNUSED = re.compile(r"\bmaster_addr is only used for static rdzv_b
 # given. Its other line, "Detected CUDA_VISIBLE_DEVICES=1: setting --include=localhost:1", is the variable used
 R_DS_CVD_IGNORED = re.compile(r"\bDetected CUDA_VISIBLE_DEVICES=(?P<ids>[^\s:]{0,120}) but ignoring it because\b"
                               r"[^\n]{0,60}?--(?:include|exclude|num_gpus|num_nodes)\b")
+# a training step's own progress line in the input's last lines, after that warning (parse._cvd_went_on): DeepSpeed's
+# "[Rank 0] step=20, skipped=0, lr=[1e-05]", "global_step: 120", "loss: 1.234", "iter 30 ... loss 2.1" -- the
+# workers trained, so the GPUs they were placed on did not fail the job (review 104 (1) finding 2)
+R_TRAIN_STEP_SHOWN = re.compile(r"\b(?:global_)?step ?[=:] ?\d{1,9}\b|\bloss\W{0,3}[=:] ?[\d.]{1,20}|"
+                                r"\b(?:[Ii]ter(?:ation)?|[Ee]poch) ?[=:\[]? ?\d{1,9}\b[^\n]{0,200}?\bloss\b")
 # the launcher's name at the head of a torchrun / torch.distributed.launch command line, with the options before its
 # script (R_TORCHRUN_CMD, R_TORCHRUN_LAUNCH_LINE)
 _TORCHRUN_HEAD = r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"

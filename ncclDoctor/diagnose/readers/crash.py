@@ -1285,6 +1285,8 @@ class CrashReaders:
             ev = self._context(lineno, text, "launch_args")
             ev.rank = None  # the launcher's line, not a process's own
             ev.data["cvd_ignored"] = cv.group("ids")
+            if len(self._cvd_evs) < 8:
+                self._cvd_evs.append(ev)  # the launcher's GPUs and any training after it, read at the end
             return ev
         if "$'\\r'" in text and (cr := S.R_CRLF_SCRIPT.search(text)):
             # bash reading a script saved with Windows line endings (lead rules AF (1), BE (2); round 87's

@@ -503,6 +503,24 @@ def _net_plugin_split(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [a.brief(), b.brief()], job_wide=True)
 
 
+def _cvd_harmless(e) -> bool:
+    """DeepSpeed's "Detected CUDA_VISIBLE_DEVICES=<ids> but ignoring it" that changed nothing (review 104 (1) finding
+    2; lead rule BP (3)'s spirit: a setting shown without effect only where it had one): training steps shown after it
+    (parse._cvd_went_on); or the GPUs the launcher used shown (--world_info / WORLD INFO DICT) and every host's list
+    the ids given; or, with no list shown, the ids 0..N-1 (the runner's own --num_gpus N choice, nothing reordered).
+    Ids that are not plain GPU numbers (UUIDs, a variable) are not read as harmless."""
+    if e.data.get("cvd_went_on"):
+        return True
+    try:
+        ids = [int(x) for x in e.data["cvd_ignored"].split(",")]
+    except ValueError:
+        return False
+    used = e.data.get("cvd_used")
+    if used:
+        return all(list(v) == ids for v in used.values())
+    return ids == list(range(len(ids)))
+
+
 def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Workers' command lines that give a rank at or past the world size they are told (lead rules V (1), U (2)),
     with nothing failing shown: the launch arguments are wrong for every worker, config, no rank."""
@@ -694,7 +712,7 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "port are reachable (firewall) from every node (nc -zv HOST PORT); if it still fails, show the full "
             "traceback / exception text after torchrun's frames.",
             "medium", [], [x.brief() for x in unused[:2]], job_wide=True)
-    cvd = [e for e in evs if e.data.get("cvd_ignored") is not None]
+    cvd = [e for e in evs if e.data.get("cvd_ignored") is not None and not _cvd_harmless(e)]
     if cvd:  # lead rules BP (1), V (1): DeepSpeed's runner ignoring the CUDA_VISIBLE_DEVICES it was started with
         e, ids = cvd[0], cvd[0].data["cvd_ignored"]
         return Verdict(
