@@ -3259,7 +3259,7 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + ": a multi-node launcher (horovodrun's ssh check, mpirun, pdsh) reaches its hosts over ssh to start the "
             "workers, and that launch set-up (the hostfile's names, name resolution, passwordless ssh) is wrong -- no "
             "rank ran",
-            (_SSH_LOCALHOST_FIX if any(_R_LOCALHOST.match(h) for h in reach) else "")
+            (_ssh_localhost_fix(reach) if any(_R_LOCALHOST.match(h) for h in reach) else "")
             + "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
             "/etc/hosts, a Kubernetes headless service for pods) and that passwordless ssh works (ssh -o "
             "PasswordAuthentication=no HOST hostname must print the host name), the ssh port open; where the hosts "
@@ -3371,12 +3371,22 @@ def _mpich_init(evs: list) -> Verdict:
 # ssh failing to reach this host itself (round 104's deepspeedexamples-894: a DeepSpeed launch, the autotuner's,
 # over pdsh/ssh to localhost where no sshd listens): one node needs no ssh at all
 _R_LOCALHOST = re.compile(r"(?:localhost|127\.\d+\.\d+\.\d+|::1)\Z", re.I)
-_SSH_LOCALHOST_FIX = (
-    "ssh to this node itself (localhost) failed: on one node the launcher needs no ssh -- launch it locally without "
-    "a hostfile (deepspeed --num_gpus N with no --hostfile, or --launcher / --no_ssh where it offers them; the "
-    "DeepSpeed autotuner's launch too; torchrun --standalone); where it must ssh, start an SSH server on the node "
-    "(sshd listening on the ssh port, 22 unless set) and set up passwordless ssh to localhost (ssh-keygen and "
-    "authorized_keys: ssh-copy-id localhost; ssh localhost must work without a password). ")
+_SSH_LOCALHOST_ONE_NODE = (
+    "on one node the launcher needs no ssh -- launch it locally without a hostfile (deepspeed --num_gpus N with no "
+    "--hostfile, or --launcher / --no_ssh where it offers them; the DeepSpeed autotuner's launch too; torchrun "
+    "--standalone); where it must ssh, ")
+_SSH_LOCALHOST_SSHD = (
+    "start an SSH server on the node (sshd listening on the ssh port, 22 unless set) and set up passwordless ssh to "
+    "localhost (ssh-keygen and authorized_keys: ssh-copy-id localhost; ssh localhost must work without a password). ")
+
+
+def _ssh_localhost_fix(reach: list[str]) -> str:
+    """ssh refused on this node itself (round 104's deepspeedexamples-894): the ssh-less single-node launch only where
+    every host ssh could not reach is this node (review 104 (1) finding 4: a hostfile naming localhost and other
+    hosts is a several-node launch, which must ssh); sshd and passwordless ssh to localhost either way."""
+    one = all(_R_LOCALHOST.match(h) for h in reach)
+    return ("ssh to this node itself (localhost) failed: " + (_SSH_LOCALHOST_ONE_NODE if one else "the launcher ssh-es "
+            "into this node too, like its other hosts: ") + _SSH_LOCALHOST_SSHD)
 
 
 def _container_start(box: list, why: list) -> Verdict:
