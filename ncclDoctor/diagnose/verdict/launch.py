@@ -13,7 +13,13 @@ from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import strip_prefixes
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, exception_frame_texts, horovod_framework_flag, horovod_rebuild
+from ncclDoctor.diagnose.verdict.base import (
+    Verdict,
+    exception_frame_texts,
+    horovod_framework_flag,
+    horovod_rebuild,
+    jit_cache_shared,
+)
 from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
 
 
@@ -1811,12 +1817,20 @@ def _jit_cache(e, evs: list) -> Verdict:
            "filesystem (NFS) that other ranks or nodes rewrite while this process reads it" if disk else
            " -- a module written partly or by another build (processes compiling into one cache at once)")
         + "; the shared software's build, not a rank's fault",
-        f"Give the compiler's cache a node-local disk: export {var}=/tmp/"
-        f"{'torchinductor_cache' if inductor else 'triton_cache'} (TRITON_CACHE_DIR on a node-local disk, "
-        "per node or per rank, and TORCHINDUCTOR_CACHE_DIR local too) -- do not share ~/.triton/cache over NFS "
-        "between ranks and nodes; clear the Triton cache (rm -rf ~/.triton/cache, and the stale "
-        f"{path.rsplit('/', 2)[0] if '/' in path else path} entries) so it is rebuilt, then relaunch.",
+        (f"Give the compiler's cache a node-local disk: export {var}=/tmp/torchinductor_cache (Inductor's cache "
+         "on a node-local disk, per node or per rank; Triton's TRITON_CACHE_DIR, which Inductor's kernels also use, "
+         "local too) -- do not share Inductor's cache over NFS between ranks and nodes; clear Inductor's cache (rm "
+         f"-rf {root.group(0) if (root := _INDUCTOR_ROOT.match(path)) else path.rsplit('/', 2)[0]}, and "
+         "~/.triton/cache) so it is rebuilt, then relaunch." if inductor else
+         f"Give the compiler's cache a node-local disk: export {var}=/tmp/triton_cache (TRITON_CACHE_DIR on a "
+         "node-local disk, per node or per rank, and TORCHINDUCTOR_CACHE_DIR local too) -- do not share "
+         "~/.triton/cache over NFS between ranks and nodes; clear the Triton cache (rm -rf ~/.triton/cache, and the "
+         f"stale {path.rsplit('/', 2)[0] if '/' in path else path} entries) so it is rebuilt, then relaunch."),
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# Inductor's own cache directory in a module's path (/tmp/torchinductor_<user>): what to clear (review 104 (1) 7)
+_INDUCTOR_ROOT = re.compile(r"[^\s:]*?/torchinductor_[^/\s]+")
 
 
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1841,7 +1855,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if e.data.get("dispatch_uneven"):
         return _dispatch_uneven(e, evs)
     if e.data.get("jit_cache"):
-        return _jit_cache(e, evs)
+        return _jit_cache(e, evs) if jit_cache_shared(evs) else None
     if e.data.get("no_handler") is not None:
         return _no_handler(e, evs)
     if e.data.get("dist_init"):
