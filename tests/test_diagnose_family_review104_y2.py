@@ -75,7 +75,7 @@ def test_duplicate_gpu_under_ray_names_rays_gpu_share(tmp_path):
         assert "resources_per_worker={'GPU': 1}" in v["fix"] and "one GPU per rank" in v["fix"], v
 
 
-# --- (1) finding 4: localhost beside other hosts -----------------------------------------------------------------------
+# --- (1) finding 4: localhost beside other hosts ------------------------------------------------------------------
 def test_ssh_refused_on_localhost_and_other_hosts_is_no_single_node_launch(tmp_path):
     for other in ("worker-3", "10.0.0.7"):
         v, acc = _verdict(tmp_path, "localhost: ssh: connect to host localhost port 22: Connection refused\n"
