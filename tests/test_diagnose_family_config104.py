@@ -95,9 +95,14 @@ def test_jit_kernel_cache_failing_to_load_is_config(tmp_path):
     v, acc = verdict_accused(tmp_path, one)
     assert (v["cause"], v["culprits"], acc) == ("config", [], set()), v
     assert "Stale file handle" in v["summary"] and "clear the Triton cache" in v["fix"], v
-    v, acc = verdict_accused(tmp_path, "ImportError: /tmp/torchinductor_bob/triton/0/ABCD/cuda_utils.cpython-311-"
-                             "x86_64-linux-gnu.so: cannot read file data: Stale file handle\n")
+    # review 104 (2) finding 3: Inductor's node-local /tmp cache is config where two ranks show it alike; one
+    # process's line alone is its node's fault, not the job's shared software
+    tmp = "/tmp/torchinductor_bob/triton/0/ABCD/cuda_utils.cpython-311-x86_64-linux-gnu.so"
+    v, acc = verdict_accused(tmp_path, _jit(2, tmp, "cannot read file data: Stale file handle")
+                             + _jit(6, tmp, "cannot read file data: Stale file handle"))
     assert (v["cause"], v["culprits"]) == ("config", []) and "TORCHINDUCTOR_CACHE_DIR" in v["fix"], v
+    v, acc = verdict_accused(tmp_path, f"ImportError: {tmp}: cannot read file data: Stale file handle\n")
+    assert v["cause"] != "config" and "TORCHINDUCTOR_CACHE_DIR" not in v["fix"], v
 
 
 def test_dataset_cache_stale_handle_and_installed_triton_keep_their_readings(tmp_path):

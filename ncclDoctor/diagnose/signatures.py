@@ -4311,6 +4311,9 @@ R_DISPATCH_UNEVEN = re.compile(r"\bbatches of different sizes? with `?dispatch_b
 R_JIT_CACHE_LOAD = re.compile(r"(?:^|\bImportError: )(?P<path>[^\s:'\"]{0,300}?/(?:\.triton/cache|[\w.-]{0,40}triton"
                               r"_?cache[\w.-]{0,40}|torchinductor_[\w.-]{1,60})/[^\s:'\"]{1,300}?\.so)\b:? ?"
                               r"(?P<why>[^\n]{0,160})")
+# a node-local directory at a path's start (/tmp, /var/tmp, /dev/shm): a JIT cache there is one node's own copy, not
+# a cache the job shares (review 104 (2) finding 3; readers.crash, verdict.base.jit_cache_shared)
+R_NODE_LOCAL_DIR = re.compile(r"/(?:tmp|var/tmp|dev/shm)/")
 R_NO_SHARED_DIR = re.compile(r"\b[Nn]o shared (?:folder|directory|dir|file ?system|filesystem)\b|"
                              r"\b[Ss]hared (?:folder|directory|dir|file ?system|filesystem) (?:is )?not "
                              r"(?:available|found|mounted|accessible)\b")

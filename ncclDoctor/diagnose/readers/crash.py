@@ -979,7 +979,10 @@ class CrashReaders:
             # a module of the JIT compiler's own kernel cache (Triton's, Inductor's) failing to load: the shared
             # software every rank builds and loads alike (lead rules AF (2), BV (4), J; verdict.launch._jit_cache)
             ev.data.update(settings=said[:200], jit_cache=j.group("path")[-200:], jit_why=j.group("why")[:160])
-            ev.rank = None  # every rank loads the same cache the same way
+            if not S.R_NODE_LOCAL_DIR.match(ev.data["jit_cache"]):
+                ev.rank = None  # every rank loads the same cache the same way
+            # (a cache on the node's own /tmp keeps its rank: one rank's fault there is its node's, verdict.base's
+            # jit_cache_shared -- review 104 (2) finding 3)
         elif "world" in said and (cw := S.R_CKPT_WORLD.search(said)) and cw.group("saved") != cw.group("now"):
             # a loader's own check of the checkpoint's data-parallel world size against the one launched (DeepSpeed's
             # ZeRORuntimeException, whatever its class): the checkpoint and the launch every rank shares (lead rules

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_RAY_PID, Event
+from ncclDoctor.diagnose.signatures import R_NODE_LOCAL_DIR, R_RAY_PID, Event
 from ncclDoctor.diagnose.state import Collected
 
 JOB_WIDE = ("invalid_usage", "nccl_system", "network_setup", "store_rendezvous", "config", "signal", "none")
@@ -129,3 +129,15 @@ def quiet(c: Collected) -> bool:
     return not (c.exceptions or c.unread or c.child_failures or c.worker_failures or c.samples.get("nccl_error")
                 or any(c.kinds.get(k) for k in _OWN_RUN_FAILED + ("nccl_warn", "store_timeout", "tb_cut"))
                 or finished(c))
+
+
+def jit_cache_shared(evs: list) -> bool:
+    """Review 104 (2) finding 3 (the lead's ruling): the JIT cache fault reads as the job's shared software (config,
+    nobody) only where its cache is shared -- a path off node-local /tmp (~/.triton, /root/.triton, a scratch mount:
+    round 104's pytorch-173679) -- or two or more ranks (processes) show it alike. One rank's fault on its node's own
+    /tmp/torchinductor_<user> or /tmp cache is that rank's node's: the reading it had before (that rank named, by its
+    own text)."""
+    jit = [e for e in evs if e.data.get("jit_cache")]
+    if any(not R_NODE_LOCAL_DIR.match(e.data["jit_cache"]) for e in jit):
+        return True
+    return len({e.rank if e.rank is not None else place(e)[0] for e in jit}) >= 2

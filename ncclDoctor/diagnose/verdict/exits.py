@@ -19,7 +19,7 @@ from ncclDoctor.diagnose.lone import (
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, world_size
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
-from ncclDoctor.diagnose.state import Collected
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, horovod_rebuild, place, waiting_pids
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
@@ -1442,12 +1442,28 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
 
+# how far above the fatal error the engine's NCCL line may stand (round 104: the next line in sglang-28299, one line
+# between in vllm-9156, another process's line interleaved): vLLM and SGLang print it once per process at start-up, so
+# a crash further down -- after the model load, the server's start, hours of serving -- is not in NCCL's init (review
+# 104 (1) finding 1). A line no reader takes (a model load's "Loading model weights took") is not seen between them:
+# the gap is kept that short for it
+_ENGINE_INIT_GAP = 2
+
+
 def _at_engine_nccl_init(c: Collected, evs: list) -> str | None:
-    """The NCCL version a serving engine announced ("sglang is using nccl==2.28.9") above the fatal error in the same
-    file: its pynccl was setting up the communicator when the process crashed (round 104's sglang-28299), or None."""
+    """The NCCL version a serving engine announced ("sglang is using nccl==2.28.9") right above the fatal error in the
+    same file (at most _ENGINE_INIT_GAP lines, and no other event read between them): its pynccl was setting up the
+    communicator when the process crashed (round 104's sglang-28299), or None."""
     at = place(evs[0])
-    return next((e.data["nccl"] for e in c.samples.get("benign", []) if e.data.get("what") == "engine nccl version"
-                 and (p := place(e))[0] == at[0] and p[1] < at[1]), None)
+    for e in c.samples.get("benign", []):
+        if e.data.get("what") != "engine nccl version" or (p := place(e))[0] != at[0] or not 0 < at[1] - p[1] <= \
+                _ENGINE_INIT_GAP:
+            continue
+        if any(x is not e and (q := place(x))[0] == at[0] and p[1] < q[1] < at[1] and k not in QUIET_KINDS
+               for k, xs in c.samples.items() for x in xs):
+            continue  # something of the run came between: init was over
+        return e.data["nccl"]
+    return None
 
 
 def _init_crash_fix(ver: str) -> str:

@@ -13,7 +13,13 @@ from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import strip_prefixes
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, exception_frame_texts, horovod_framework_flag, horovod_rebuild
+from ncclDoctor.diagnose.verdict.base import (
+    Verdict,
+    exception_frame_texts,
+    horovod_framework_flag,
+    horovod_rebuild,
+    jit_cache_shared,
+)
 from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
 
 
@@ -1811,12 +1817,20 @@ def _jit_cache(e, evs: list) -> Verdict:
            "filesystem (NFS) that other ranks or nodes rewrite while this process reads it" if disk else
            " -- a module written partly or by another build (processes compiling into one cache at once)")
         + "; the shared software's build, not a rank's fault",
-        f"Give the compiler's cache a node-local disk: export {var}=/tmp/"
-        f"{'torchinductor_cache' if inductor else 'triton_cache'} (TRITON_CACHE_DIR on a node-local disk, "
-        "per node or per rank, and TORCHINDUCTOR_CACHE_DIR local too) -- do not share ~/.triton/cache over NFS "
-        "between ranks and nodes; clear the Triton cache (rm -rf ~/.triton/cache, and the stale "
-        f"{path.rsplit('/', 2)[0] if '/' in path else path} entries) so it is rebuilt, then relaunch.",
+        (f"Give the compiler's cache a node-local disk: export {var}=/tmp/torchinductor_cache (Inductor's cache "
+         "on a node-local disk, per node or per rank; Triton's TRITON_CACHE_DIR, which Inductor's kernels also use, "
+         "local too) -- do not share Inductor's cache over NFS between ranks and nodes; clear Inductor's cache (rm "
+         f"-rf {root.group(0) if (root := _INDUCTOR_ROOT.match(path)) else path.rsplit('/', 2)[0]}, and "
+         "~/.triton/cache) so it is rebuilt, then relaunch." if inductor else
+         f"Give the compiler's cache a node-local disk: export {var}=/tmp/triton_cache (TRITON_CACHE_DIR on a "
+         "node-local disk, per node or per rank, and TORCHINDUCTOR_CACHE_DIR local too) -- do not share "
+         "~/.triton/cache over NFS between ranks and nodes; clear the Triton cache (rm -rf ~/.triton/cache, and the "
+         f"stale {path.rsplit('/', 2)[0] if '/' in path else path} entries) so it is rebuilt, then relaunch."),
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# Inductor's own cache directory in a module's path (/tmp/torchinductor_<user>): what to clear (review 104 (1) 7)
+_INDUCTOR_ROOT = re.compile(r"[^\s:]*?/torchinductor_[^/\s]+")
 
 
 def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1841,7 +1855,7 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if e.data.get("dispatch_uneven"):
         return _dispatch_uneven(e, evs)
     if e.data.get("jit_cache"):
-        return _jit_cache(e, evs)
+        return _jit_cache(e, evs) if jit_cache_shared(evs) else None
     if e.data.get("no_handler") is not None:
         return _no_handler(e, evs)
     if e.data.get("dist_init"):
@@ -3259,7 +3273,7 @@ def _launch_setup(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + ": a multi-node launcher (horovodrun's ssh check, mpirun, pdsh) reaches its hosts over ssh to start the "
             "workers, and that launch set-up (the hostfile's names, name resolution, passwordless ssh) is wrong -- no "
             "rank ran",
-            (_SSH_LOCALHOST_FIX if any(_R_LOCALHOST.match(h) for h in reach) else "")
+            (_ssh_localhost_fix(reach) if any(_R_LOCALHOST.match(h) for h in reach) else "")
             + "Check that every host name in the hostfile resolves from the launching node (getent hosts HOST; DNS or "
             "/etc/hosts, a Kubernetes headless service for pods) and that passwordless ssh works (ssh -o "
             "PasswordAuthentication=no HOST hostname must print the host name), the ssh port open; where the hosts "
@@ -3371,12 +3385,22 @@ def _mpich_init(evs: list) -> Verdict:
 # ssh failing to reach this host itself (round 104's deepspeedexamples-894: a DeepSpeed launch, the autotuner's,
 # over pdsh/ssh to localhost where no sshd listens): one node needs no ssh at all
 _R_LOCALHOST = re.compile(r"(?:localhost|127\.\d+\.\d+\.\d+|::1)\Z", re.I)
-_SSH_LOCALHOST_FIX = (
-    "ssh to this node itself (localhost) failed: on one node the launcher needs no ssh -- launch it locally without "
-    "a hostfile (deepspeed --num_gpus N with no --hostfile, or --launcher / --no_ssh where it offers them; the "
-    "DeepSpeed autotuner's launch too; torchrun --standalone); where it must ssh, start an SSH server on the node "
-    "(sshd listening on the ssh port, 22 unless set) and set up passwordless ssh to localhost (ssh-keygen and "
-    "authorized_keys: ssh-copy-id localhost; ssh localhost must work without a password). ")
+_SSH_LOCALHOST_ONE_NODE = (
+    "on one node the launcher needs no ssh -- launch it locally without a hostfile (deepspeed --num_gpus N with no "
+    "--hostfile, or --launcher / --no_ssh where it offers them; the DeepSpeed autotuner's launch too; torchrun "
+    "--standalone); where it must ssh, ")
+_SSH_LOCALHOST_SSHD = (
+    "start an SSH server on the node (sshd listening on the ssh port, 22 unless set) and set up passwordless ssh to "
+    "localhost (ssh-keygen and authorized_keys: ssh-copy-id localhost; ssh localhost must work without a password). ")
+
+
+def _ssh_localhost_fix(reach: list[str]) -> str:
+    """ssh refused on this node itself (round 104's deepspeedexamples-894): the ssh-less single-node launch only where
+    every host ssh could not reach is this node (review 104 (1) finding 4: a hostfile naming localhost and other
+    hosts is a several-node launch, which must ssh); sshd and passwordless ssh to localhost either way."""
+    one = all(_R_LOCALHOST.match(h) for h in reach)
+    return ("ssh to this node itself (localhost) failed: " + (_SSH_LOCALHOST_ONE_NODE if one else "the launcher ssh-es "
+            "into this node too, like its other hosts: ") + _SSH_LOCALHOST_SSHD)
 
 
 def _container_start(box: list, why: list) -> Verdict:

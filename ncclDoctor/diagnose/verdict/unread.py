@@ -29,7 +29,7 @@ from ncclDoctor.diagnose.signatures import (
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, exception_text
+from ncclDoctor.diagnose.verdict.base import Verdict, exception_text, jit_cache_shared
 from ncclDoctor.diagnose.verdict.layer_check import SHARDED_RECOMPUTE_FIX
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
 from ncclDoctor.diagnose.verdict.tracker_setup import tracker_fix
@@ -1175,8 +1175,10 @@ def _own_exception(c: Collected, e, own: list) -> list[int]:
     where no other process is shown failing (every exception the lines hold is that rank's, and no other rank's
     output ends in torch._dynamo's advice, the tail of an error it raised compiling): that rank failed first,
     [rank]. A rank from a file's name, or several ranks' exceptions, name nobody: []."""
-    if e not in own or e.rank is None or any(e.data.get(k) for k in ("rank_from", "settings", "in_handler")):
+    if e not in own or e.rank is None or any(e.data.get(k) for k in ("rank_from", "in_handler")):
         return []
+    if e.data.get("settings") and not (e.data.get("jit_cache") and not jit_cache_shared(c.exceptions)):
+        return []  # a check every rank runs alike -- but one rank's JIT cache on its node's own /tmp is its own
     if R_VICTIM_EXC.match(e.data["type"]) or _R_ASSERT_EXC.search(e.data["type"]):
         return []
     if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:

@@ -925,6 +925,21 @@ def _in_record(c: Collected, e: Event) -> bool:
                for f in c.child_failures)
 
 
+# Ray's own marks in a line: a Ray actor's or the raylet's prefix ("(RayTrainWorker pid=4123, ip=10.0.0.5) ",
+# "(raylet) ", "(pid=4123) "), a frame in Ray's package (ray/train/, ray/_private/, ray/util/), Ray Train's trainer
+# class or a Ray task's name ("ray::RayTrainWorker") -- none of them in a plain torchrun or accelerate line
+_R_RAY_MARK = re.compile(r"\((?:\w{1,60} )?pid=\d+(?:, ip=[\w.:-]+)?\)|\(raylet\)|\bray/(?:train|_private|util|air)/|"
+                         r"\bTorchTrainer\b|\bray::\w")
+
+
+def _under_ray(c: Collected, evs: list) -> bool:
+    """Review 104 (1) finding 3: the lines show Ray -- the refusal's own lines or a traceback (its text or its
+    frames) carry a Ray mark -- so the Duplicate GPU fix may speak of Ray's per-worker GPU share (round 104's
+    ray-48012); a plain torchrun or accelerate launch gets no Ray advice."""
+    return any(_R_RAY_MARK.search(t) for t in [e.text for e in evs] + [
+        f"{e.text} {e.data.get('tail_frames') or ''} {e.data.get('caller_file') or ''}" for e in c.exceptions])
+
+
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if forced := _forced_algorithm(c):
         return forced
@@ -950,11 +965,11 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
             "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU (one GPU per process); "
             "start no more processes per node than it has GPUs (torchrun --nproc_per_node equal to the number of "
-            "visible GPUs, accelerate's num_processes: with one GPU, one process). Under Ray (Ray Train's "
-            "TorchTrainer, a Ray actor per rank) Ray sets each worker's CUDA_VISIBLE_DEVICES itself: a fractional "
-            "GPU per worker (resources_per_worker={'GPU': 0.5}, two trainers sharing GPUs) packs two ranks onto one "
-            "device -- give each worker a whole GPU (ScalingConfig resources_per_worker={'GPU': 1}, Ray num_gpus per "
-            "worker 1), one GPU per rank.",
+            "visible GPUs, accelerate's num_processes: with one GPU, one process), one GPU per rank."
+            + (" Under Ray (Ray Train's TorchTrainer, a Ray actor per rank) Ray sets each worker's "
+               "CUDA_VISIBLE_DEVICES itself: a fractional GPU per worker (resources_per_worker={'GPU': 0.5}, two "
+               "trainers sharing GPUs) packs two ranks onto one device -- give each worker a whole GPU (ScalingConfig "
+               "resources_per_worker={'GPU': 1}, Ray num_gpus per worker 1)." if _under_ray(c, evs) else ""),
             "high",
             [],
             [e.brief() for e in evs[:3]],
