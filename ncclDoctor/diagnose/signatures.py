@@ -4465,12 +4465,12 @@ R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DD
 # `DistributedSampler` that replicates some samples ...": advice on exact metrics, nothing failed (lead rules K, N)
 R_PL_TEST_SAMPLER = re.compile(r"Using `DistributedSampler` with the dataloaders\. During `trainer\.(?P<step>test|"
                                r"validate|predict)\(\)`")
-# transformers' tokenizer (tokenization_utils_base) when it tokenizes an example longer than the model's maximum:
 # a serving engine's line as it sets up its NCCL communicator ("[2026-06-15 19:57:34 TP0] sglang is using
 # nccl==2.28.9", vLLM's "vLLM is using nccl==2.21.5"): its pynccl wrapper loaded that libnccl and is about to call
 # ncclCommInitRank -- a native crash right after it came in NCCL's set-up (round 104's sglang-28299)
 R_ENGINE_NCCL = re.compile(r"\b(?:sglang|SGLang|vLLM|vllm) is using nccl==(\d{1,2}\.\d{1,3}\.\d{1,3})\b")
 
+# transformers' tokenizer (tokenization_utils_base) when it tokenizes an example longer than the model's maximum:
 # "Token indices sequence length is longer than the specified maximum sequence length for this model (21169 > 4096).
 # Running this sequence through the model will result in indexing errors" -- printed once a process while a dataset is
 # tokenized, the trainer truncating the examples later (cutoff_len, max_length): a warning (lead rules K, N)
