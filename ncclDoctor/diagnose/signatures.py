@@ -2283,6 +2283,11 @@ R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code
 # child's rank (its traceback follows; a unittest progress line may hold it at its end: "test_x (...) ... Process
 # process 1:"). parse tags the connection error of its traceback with it (verdict.early_exit._harness_store_host)
 R_HARNESS_PROC = re.compile(r"(?:^|\s)Process process (\d{1,5}):\s*$")
+# Python's own OSError text ("BrokenPipeError: [Errno 32] Broken pipe", "ConnectionResetError: [Errno 104] Connection
+# reset by peer"): a harness child's pipe to the test runner (multiprocessing.connection) or its DataLoader's worker
+# queue, not c10d's bare "RuntimeError: Broken pipe" of the store's socket -- parse._harness_error does not tag it
+# (review 104 (2) finding 1)
+R_PY_OSERROR = re.compile(r"\[Errno \d|\b(?:OS|IO|BrokenPipe|Connection(?:Reset|Aborted|Refused)?)Error\b")
 # A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
 # (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
 # "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
