@@ -129,9 +129,10 @@ def test_a_lone_untagged_timeout_alone_or_beside_a_launchers_exit_record_is_rule
     assert v["cause"] == "rank_missing" and UNSHOWN in v["summary"] and not acc, (v, acc)
 
 
-# --- review 104 (1) finding 6: the tokenizer comment is whole again ----------------------------------------------------
+# --- review 104 (1) finding 6: the tokenizer comment is whole again ---------------------------------------------------
 def test_the_tokenizer_comment_sits_above_its_regex_not_above_r_engine_nccl():
     src = (Path(__file__).parent.parent / "ncclDoctor" / "diagnose" / "signatures.py").read_text().split("\n")
     head = next(i for i, x in enumerate(src) if x.startswith("# transformers' tokenizer (tokenization_utils_base)"))
     assert src[head + 1].startswith('# "Token indices sequence length is longer'), src[head:head + 3]
-    assert next(x for x in src[head:] if not x.startswith("#")).startswith("R_TOKENIZER_TOO_LONG = "), src[head:head + 6]
+    code = next(x for x in src[head:] if not x.startswith("#"))
+    assert code.startswith("R_TOKENIZER_TOO_LONG = "), src[head:head + 6]
