@@ -1610,11 +1610,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         (socket_error: "Broken pipe", a reset; not gloo's own pair text, whose peer is any member of a collective) with
         no rank tag of its own, it is tagged with N, the child's rank, and with whether it was raised right under
         ProcessGroupGloo's construction (the gloo group's set-up, whose address exchange goes through the store):
-        verdict.early_exit._harness_store_host (lead rules AT (2), AW, AK (1); round 104's pytorch-11364). The header
-        is used once."""
+        verdict.early_exit._harness_store_host (lead rules AT (2), AW, AK (1); round 104's pytorch-11364). Python's
+        own OSError text ("BrokenPipeError: [Errno 32] Broken pipe", S.R_PY_OSERROR) is not c10d's: the child's pipe to
+        the test runner or its DataLoader's queue broke, not the store's socket -- untagged (review 104 (2) finding
+        1). The header is used once."""
         at, index = self._harness_proc
         self._harness_proc = None
-        if ev.rank is None and ev.kind == "socket_error" and 0 < lineno - at <= 200:
+        if ev.rank is None and ev.kind == "socket_error" and 0 < lineno - at <= 200 and not S.R_PY_OSERROR.search(
+                ev.text):
             ev.data["harness_index"] = index
             ev.data["pg_ctor"] = 0 < lineno - self._gloo_pg <= 6
 

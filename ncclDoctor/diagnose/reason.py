@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from ncclDoctor.diagnose.load import rank_from_path
 from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
-from ncclDoctor.diagnose.state import Collected, RankState
+from ncclDoctor.diagnose.state import QUIET_KINDS, Collected, RankState
 
 NONFATAL = ("nccl_warn",)
 
@@ -869,16 +869,29 @@ def timeout_in_seconds(t: Event) -> bool:
     return not _late(ran, to * 1000)
 
 
+# what may stand beside rule H's one untagged timeout line and still leave one process shown inside the collective: that
+# process's own watchdog lines ("Watchdog caught ...", its abort: "NCCL communicator was aborted") and a launcher's
+# record of processes exiting ("Sending process N closing signal SIGTERM", "failed (exitcode: -6) local_rank: 1", its
+# ChildFailedError), which shows a process gone, not one inside the collective (_lone_untagged)
+_LONE_BESIDE = ("watchdog_timeout", "watchdog_report", "signal", "worker_failed", "child_failed")
+
+
 def _lone_untagged(c: Collected, ts: list[Event], seqs: list[Event]) -> str | None:
     """Lead rule H for one watchdog timeout line that names no rank (no "[Rank N]" tag, no launcher prefix, no world
-    size), in one of its group's first collectives (SeqNum 1 or 2), with nothing else of any rank shown: one process
-    is shown inside the collective, and a collective has at least two -- the rest of the world is not shown (round
-    104's deepspeed-course-17: a barrier's one-element all-reduce at SeqNum=1, pasted alone). Described as
-    first_unshown describes it; None where a rank is named or more is shown (several untagged lines may be the
-    whole world: connection set-up stays their reading)."""
+    size), in one of its group's first collectives (SeqNum 1 or 2), with no other failure of any process shown: one
+    process is shown inside the collective, and a collective has at least two -- the rest of the world is not shown
+    (round 104's deepspeed-course-17: a barrier's one-element all-reduce at SeqNum=1, pasted alone). A launcher's
+    record of processes exiting beside it (SIGTERM sent, a worker's exit code: _LONE_BESIDE) does not show a process
+    inside the collective: rule H still (review 104 (1) finding 5, lead's ruling). Described as first_unshown
+    describes it; None where a rank is named or more is shown (several untagged lines may be the whole world:
+    connection set-up stays their reading), and where another failure with no rank stands beside it -- an NCCL error,
+    a crash, a CUDA error, an exception no family reads: the lines show more than one process's trouble, not one
+    process alone (review 104 (2) finding 2, lead's ruling)."""
     if len(ts) != 1 or len(seqs) != 1 or ts[0].rank is not None or seqs[0].seq > FIRST_SEQ:
         return None
     if any(st.timeouts or st.status or st.errors or st.counts.get("watchdog_report") for st in c.ranks.values()):
+        return None
+    if c.exceptions or any(n and k not in QUIET_KINDS and k not in _LONE_BESIDE for k, n in c.kinds.items()):
         return None
     return "only one process, its rank not printed, is shown inside it (a collective has at least two): the rest " \
            "of the world not shown"

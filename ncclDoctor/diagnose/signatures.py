@@ -2283,6 +2283,11 @@ R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code
 # child's rank (its traceback follows; a unittest progress line may hold it at its end: "test_x (...) ... Process
 # process 1:"). parse tags the connection error of its traceback with it (verdict.early_exit._harness_store_host)
 R_HARNESS_PROC = re.compile(r"(?:^|\s)Process process (\d{1,5}):\s*$")
+# Python's own OSError text ("BrokenPipeError: [Errno 32] Broken pipe", "ConnectionResetError: [Errno 104] Connection
+# reset by peer"): a harness child's pipe to the test runner (multiprocessing.connection) or its DataLoader's worker
+# queue, not c10d's bare "RuntimeError: Broken pipe" of the store's socket -- parse._harness_error does not tag it
+# (review 104 (2) finding 1)
+R_PY_OSERROR = re.compile(r"\[Errno \d|\b(?:OS|IO|BrokenPipe|Connection(?:Reset|Aborted|Refused)?)Error\b")
 # A framework's own error line that names the rank its CUDA error was raised on, right before the error's text
 # (TensorRT-LLM's executor: "Failed to initialize executor on rank 6: CUDA error: uncorrectable NVLink error ..."):
 # "... on rank N: <the error>" says whose error it is, whatever tag a launcher or a paste put before the line (lead
@@ -4473,7 +4478,6 @@ R_DDP_NONE_UNUSED = re.compile(r"find_unused_parameters=True was specified in DD
 # `DistributedSampler` that replicates some samples ...": advice on exact metrics, nothing failed (lead rules K, N)
 R_PL_TEST_SAMPLER = re.compile(r"Using `DistributedSampler` with the dataloaders\. During `trainer\.(?P<step>test|"
                                r"validate|predict)\(\)`")
-# transformers' tokenizer (tokenization_utils_base) when it tokenizes an example longer than the model's maximum:
 # a serving engine's line as it sets up its NCCL communicator ("[2026-06-15 19:57:34 TP0] sglang is using
 # nccl==2.28.9", vLLM's "vLLM is using nccl==2.21.5"): its pynccl wrapper loaded that libnccl and is about to call
 # ncclCommInitRank -- a native crash right after it came in NCCL's set-up (round 104's sglang-28299)
@@ -4490,6 +4494,7 @@ R_GLOO_PEERS = re.compile(r"\bRank (\d{1,7}) is connected to (\d{1,7}) peer rank
 R_OLD_P2P_RING = re.compile(r"(?<![\w.\-])(?P<host>[\w.\-]{1,255}):\d{1,10}:\d{1,10} \[\d{1,4}\] INFO Ring \d{1,3} ?: ?"
                             r"(?P<a>\d{1,7})\[(?P<da>\d{1,4})\] -> (?P<b>\d{1,7})\[(?P<db>\d{1,4})\] via P2P/IPC\b")
 
+# transformers' tokenizer (tokenization_utils_base) when it tokenizes an example longer than the model's maximum:
 # "Token indices sequence length is longer than the specified maximum sequence length for this model (21169 > 4096).
 # Running this sequence through the model will result in indexing errors" -- printed once a process while a dataset is
 # tokenized, the trainer truncating the examples later (cutoff_len, max_length): a warning (lead rules K, N)
