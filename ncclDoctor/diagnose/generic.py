@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from ncclDoctor.diagnose.numerics import R_GRAD_TABLE
 from ncclDoctor.diagnose.signatures import R_EXC_TAIL
 from ncclDoctor.diagnose.trackers import CANT_PICKLE
 
@@ -46,8 +47,8 @@ R_FAILURE_WORD = re.compile(
     # fairseq's _check_grad_norms error message's table header ("grad_norm across the workers:", then "rank   0 =
     # 11.16489500" a line per worker), pasted without the "FloatingPointError: Fatal error: gradients are inconsistent
     # between workers" above it: that error's own text, raised only when the all-reduced norms differ (or are NaN), a
-    # line of its own in nothing else (numerics.INCONSISTENT_FIX; round 104's fairseq-3920)
-    r"|^\s*grad_norm across the workers:\s*$")
+    # line of its own in nothing else (numerics.R_GRAD_TABLE, INCONSISTENT_FIX; round 104's fairseq-3920)
+    r"|" + R_GRAD_TABLE.pattern)
 # lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
 # is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
 # failure table (read by its own family), nccl-tests' result table

@@ -348,9 +348,15 @@ _LIGHTNING_PG_TWICE = (
     "do not call init_process_group yourself beside Lightning.")
 
 
+def _frames_said(e) -> str:
+    """An exception's caller file and the traceback frames above it (file, function, code line) as one text, for a
+    package's or a framework's mark in them (_lightning_init, _under_ray)."""
+    return f"{e.data.get('caller_file') or ''} {e.data.get('tail_frames') or ''}"
+
+
 def _lightning_init(e) -> bool:
     """The refused init_process_group's caller is in Lightning's package (the traceback's frames)."""
-    return bool(_R_LIGHTNING_PKG.search(f"{e.data.get('caller_file') or ''} {e.data.get('tail_frames') or ''}"))
+    return bool(_R_LIGHTNING_PKG.search(_frames_said(e)))
 
 
 # torch's symmetric memory rendezvous (CUDASymmetricMemoryAllocator::rendezvous, the buffers of an NVLink all-reduce
@@ -937,7 +943,7 @@ def _under_ray(c: Collected, evs: list) -> bool:
     frames) carry a Ray mark -- so the Duplicate GPU fix may speak of Ray's per-worker GPU share (round 104's
     ray-48012); a plain torchrun or accelerate launch gets no Ray advice."""
     return any(_R_RAY_MARK.search(t) for t in [e.text for e in evs] + [
-        f"{e.text} {e.data.get('tail_frames') or ''} {e.data.get('caller_file') or ''}" for e in c.exceptions])
+        f"{e.text} {_frames_said(e)}" for e in c.exceptions])
 
 
 def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
