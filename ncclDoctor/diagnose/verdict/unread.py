@@ -1368,7 +1368,8 @@ def _raised_alike(own: list) -> str:
     J: a failure every process shares is no rank's): each ran the same code on the same inputs and raised it there,
     so the fix is in the code or the input its last frame names -- said with the exception itself. Else ''."""
     said = [(x.data["type"], x.data.get("message") or "") for x in own if not R_VICTIM_EXC.match(x.data["type"])]
-    top = max(set(said), key=said.count, default=None)
+    # ties go to the one shown first (dict keeps that order; a set's order changed with PYTHONHASHSEED)
+    top = max(dict.fromkeys(said), key=said.count, default=None)
     if top is None or said.count(top) < 2:
         return ""
     what = top[0] + (f": {top[1][:160]}" if top[1] else "")
