@@ -1248,86 +1248,18 @@ def _automata():
     """Aho-Corasick automata for TRIGGERS (``ahocorasick_rs``, leftmost-first: SIMD prefilter,
     one pass at ~6 GB/s for up to _CHUNK words, against one ``memmem`` pass per word at 1.8-5.5
     GB/s each), one per _CHUNK words, or None without the package (Python 3.9: no wheel). Built
-    once per TRIGGERS value. The chunks matter: past 64 words the packed SIMD searcher gives way
-    to the plain automaton and one pass over all 68 words cost 4x that of 60 (measured on the
-    bench's rank logs, session 7), while two passes of 34 cost less than one of 60. Each pass costs about
-    the same whatever its number of words, so the chunk is as large as keeps the SIMD searcher fast: 130 words
-    in four automata of 34 found the hits of 48 of the bench's rank logs at 531-580 MB per CPU-second, in five
-    of 32 (the fifth holding 2 words) at 360-382 (session 11); 138 words in four of 35 at 786-931, in five of 34
-    (the fifth holding 2) at 679-802, alternating in one run at load 4 (session 12); 141 words in four of 36 at
-    1000-1204, in five of 35 at 968-1129 (load 1, session 12's last fixes); 143 words in four of 36 at 948-1197,
-    of 38 at 706-1028, of 40 at 688-1058, alternating in one run at load 5 (session 13: no difference within noise,
-    so the chunk is 40, which leaves room for 17 more words in four automata);
-    150 words in four of 40 (session 14): the whole of diagnose (bench_diagnose -j 2, not the hit search alone) at
-    308-310 MB per CPU-second against 317-324 for the session's base of 145 words,
-    alternating at load 1; 165 words (session 16) in five of 40 (the fifth holding 5) at 457-499
-    against 523-527 for 159 words in four, in four of 42 at 510-529 against 503-515, alternating at
-    load 1.2-1.4: the chunk is 42. 174 words (session 17) in five of 42 (the fifth holding 6) at 541-760 MB/s
-    against 624-795 for the session's base of 165 words in four, and four of 44 at 596-799, six runs each alternating
-    (bench_diagnose -j 2): within the runs' noise, so the chunk stays 42. 184 words (session 17, round 52's fixes)
-    in five of 42 (the fifth holding 16) at 485-639 MB/s against 463-631 for the 174 words, and four of 46 at
-    433-642, six runs each alternating (bench_diagnose -j 2, 1 GB): within noise, so the chunk stays 42. 216 words
-    (session 21, rounds 60-61's fixes) in six of 42 (the sixth holding 6) at 243-275 MB per CPU-second (mean 253),
-    in five of 44 at 287-355 (mean 316), the session's base of 205 words in five of 42 at 324-357 (mean 336), four
-    runs each alternating at load 1.9-2.7 (bench_diagnose -j 2, 1 GB): a sixth automaton of a few words costs a
-    fifth of diagnose's CPU, so the chunk is 44 (room for 4 more words in five). 232 words (session 22, round 62's
-    fixes) in six of 44 (the sixth holding 12) at 286-320 MB per CPU-second (mean 303), in five of 47 at 277-315 (mean
-    293), four runs each alternating at load 1.0-1.45 (bench_diagnose -j 2, 1 GB): no difference, so session 21's
-    sixth-automaton cost did not reproduce and the chunk stays 44. 265 words (session 24, round 67's
-    fixes) in seven of 44 (the seventh holding 1) at 195-242 MB per CPU-second (mean 216), in six of 45 at 219-261
-    (mean 244), the session's base of 260 words in six of 44 at 210-234 (mean 221), three runs each alternating at load
-    1.0-1.15 (bench_diagnose -j 2, 1 GB): a seventh automaton for one word is not worth its pass, so the chunk is 45.
-    272 words (session 26, round 72's fixes): six of 46, by the same reasoning (a seventh would hold two); 280 words
-    (round 73's fixes): six of 47 (a seventh would hold four; five of 47 ran as fast as six of 44 in session 22);
-    284 words (session 27, round 74's fixes): six of 48 (a seventh would hold two); 291 (round 75's fixes): six of
-    49, by the same reasoning (a seventh would hold three); 296 (round 77's fixes): six of 50; 301 (session 28, round
-    78's fixes): six of 51; 317 (session 29, round 79's fixes): six of 53 (a seventh would hold eleven; the scan alone
-    over 48 of the bench's rank logs ran at 1004 MB per CPU-second in six of 51 and 1058 in five of 61, against 163 in
-    four of 76: well below the 64 words the packed searcher takes, the number of passes, not of words, is the cost); 318
-    (round 80's fixes): six of 53, the sixth full; 326 (session 30, round 81's fixes): six of 55 (a seventh of 53
-    would hold eight); 332 (round 82's fixes): six of 56; 334 (session 31, round 83's fixes): six of 56, the sixth
-    holding 54; 337 (session 32, round 86's fixes): six of 57 (a seventh would hold one); 345 (round 87's fixes):
-    six of 58 (a seventh would hold three); 351 (session 33, round 88's fixes): six of 59 (a seventh of 58 would hold
-    three); 356 (round 89's fixes): six of 60 (a seventh of 59 would hold two); 358 (the
-    review of those fixes: accelerate's and zsh's launcher-not-found lines): six of 60; 366 (session 34,
-    round 90's fixes: trackers' prompts, pickling, save frames, segfault banners, oom-killer, fork
-    safety, a node's death): six of 61 (at 60 a seventh would hold six); 371 (session 35, round 92's fixes: the
-    DeepSpeed config checks, norm-layer frames, NumPy's ABI warning, the DataLoader's re-raise, accelerate's kernel
-    advisory): six of 62 (at 61 a seventh would hold five); 375 (round 93's fixes: DeepSpeed's op loads, ZeRO-3's
-    trace cache, XCCL's work timeout, the test harness's skip): six of 63 (at 62 a seventh would hold three); 380
-    (session 36, rounds 94-95's fixes: a bare "no kernel image", torch's unpickling from bytes, DeepSpeed's runner
-    options, Horovod's start-up broadcast, the allocator's own OOM text): six of 64, the packed searcher's most (at 63
-    a seventh would hold two; words beyond 384 make a seventh automaton); 394 (session 37, rounds 96-97's fixes and the
-    review of them: the env:// rendezvous' wrapped variable message, Lightning's Slurm tasks warning, Dynamo's
-    recompile-limit warning, HCL's failed condition, ROCm's device-selection and gfx-override exports, torchrun's
-    OMP_NUM_THREADS banner, the FSDP state-dict-type warning, DeepSpeed's async checkpoint frames, a job's subgroup
-    barrier prints, the driver's reset-required status, torch's rank -1 sentinel in five spellings; "ecv", "eceived"
-    and "rcv" in place of five longer receive words; "tensor([" and "orld size" tried and dropped: they route every
-    tensor or world-size print into the parser, ten times slower on such logs): seven automata, six of 64 and a
-    seventh of 10 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md). 398 (session 38,
-    round 99's fixes: gdb's and lldb's frames of NCCL's own lowercase functions, " in nccl", " in pnccl", "`nccl",
-    "`pnccl"): the four words match 46 of the corpus's 55,489 input lines, all of them debugger or Python frames of
-    NCCL functions (the review of round 99's fixes), so they route next to nothing more into the parser; 399 (the
-    second review: torchrun's "launch configs:" header, once per agent): seven automata, six of 64 and a seventh of
-    15 -- the seventh's pass measured with the session's speed bench (docs/benchmarks.md); 400 (session 39, round
-    101's fixes: "non-zero exit status", a launcher's record of the command it ran, pasted without its
-    "CalledProcessError" head -- a failure line only): six of 64 and a seventh of 16; 402 (session 39, round 100's
-    fix words: Lightning's "Using `DistributedSampler` with the dataloaders" test-time warning and transformers'
-    "Token indices sequence length is longer" tokenizer warning, each printed once a process, benign lines whose
-    fix a reading names): six of 64 and a seventh of 18; 403 (session 40, round 102's fix words: libuv's
-    "EADDRINUSE" detail line of a store bind failure printed under its exception): six of 64 and a seventh of 19;
-    404 (the review of round 102's fixes: torch's test harness's "exiting process N with exit code: 10", on a line of
-    its own below the traceback it logged -- 5 of the corpus's 56,081 input lines, all of them that harness's): six of
-    64 and a seventh of 20; 405 (session 41, round 104's fix words: Ray's raylet's "file_system_monitor" disk warning, a
-    Ray source file's name that only the raylet's own disk-space lines hold): six of 64 and a seventh of 21; 406 (round
-    104's fix words: a serving engine's "is using nccl==" line, once a process as its pynccl sets up the communicator --
-    18 of the corpus's input lines, all of them that line): six of 64 and a seventh of 22; 407 (round 104's fixes:
-    multiprocessing's "Process process N:" header of that harness's child N -- 11 of the corpus's 56,385 input lines,
-    all of them that header): six of 64 and a seventh of 23; 408 (round 104's fixes: "norm across the workers", the
-    header of fairseq's grad-norm table in its _check_grad_norms error, a line of its own that holds no other word): six
-    of 64 and a seventh of 24; 410 (round 104's fix words: gloo's "peer ranks. Expected" set-up report, once a process
-    and group, and NCCL's ring line " via P2P/IPC", which an old NCCL's paste prints without the word NCCL -- 39 and
-    439 of the corpus's input lines, all of them those lines): six of 64 and a seventh of 26."""
+    once per TRIGGERS value.
+
+    Why chunks, and why 64: past 64 words the packed SIMD searcher gives way to the plain automaton, and one pass
+    over all 68 words cost 4x that of 60 (session 7); well below 64 words the number of passes, not of words, is the
+    cost (session 29, the scan alone over 48 of the bench's rank logs: 1004 MB per CPU-second in six automata of 51,
+    1058 in five of 61, 163 in four of 76). So each automaton is as full as the packed searcher takes, and a further
+    automaton is added only when the words outgrow the others: the seventh pass and that session's new readers
+    together cost about 6 % more CPU per MB (session 37). Every count and the runs that measured it are in
+    docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
+    matches, is in the comment above TRIGGERS.
+
+    Now: 410 (session 41, round 104's fixes and fix words): six of 64 and a seventh of 26."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
