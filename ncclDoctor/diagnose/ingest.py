@@ -134,6 +134,30 @@ def nccl_pieces(text: str) -> list[str] | None:
     return [(lead if i else "") + text[a:b].rstrip() for i, (a, b) in enumerate(zip(cuts, cuts[1:]))]
 
 
+# A launcher's rank prefix ("[rank0]: ") after a space inside a line: torchrun's lines of one process, flattened onto
+# one line by a paste ("[rank0]: Traceback (most recent call last): [rank0]: File \".../_backward.py\", line 66, in
+# stage_backward [rank0]: extract_tensors_with_grads(...) ..."); each such prefix starts a line of its own
+_RANK_HEAD = re.compile(r"(?<=\s)\[rank\d{1,6}\]: ")
+
+
+def rank_pieces(text: str) -> list[str] | None:
+    """A line holding several of a launcher's "[rankN]: " lines, flattened onto it by a paste, cut back into one line
+    each (round 105's pytorch-129732: a traceback whose frames, bare exception and chained tracebacks were joined two
+    or three to a line). Only where the line itself starts with such a prefix (a short lead, a clock, before it) and
+    another follows after a space; a prefix with nothing after it (a doubled "[rank0]: [rank0]: ") cuts nothing. None
+    otherwise."""
+    first = text.find("[rank")
+    if not 0 <= first <= 64 or not text.startswith("]: ", text.find("]", first)) or text.count("[rank") < 2:
+        return None
+    starts = [m.start() for m in _RANK_HEAD.finditer(text, first + 1) if text[m.end():].strip()
+              and not _RANK_HEAD.match(text, m.end())]
+    starts = [a for a in starts if not text[:a].rstrip().endswith("]:")]  # "[rank0]: [rank0]: x": one line
+    if not starts:
+        return None
+    cuts = [0, *starts, len(text)]
+    return [text[a:b].rstrip() for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
+
+
 # A log viewer's line number before a traceback's line, where a paste flattened the viewer's numbered lines onto one
 # ("7650  File \"...\", line 369, in __iter__7651    synchronize_rng_states(...)7652  File ..."): the number, then
 # what starts a traceback's line -- a frame, the indentation of a code line, the "Traceback (" header, a chained
@@ -145,6 +169,29 @@ _NUMBERED_LINE = re.compile(
 # the first number: before a frame or before the traceback's header
 _NUMBERED_FIRST = re.compile(
     r'(?<!\d)(\d{1,9})(?=\s{1,8}File "[^"\n]{1,1000}", line \d|Traceback \(most recent call)')
+
+
+_RANK_HEAD_B = re.compile(rb"[ \t]\[rank\d{1,6}\]: ")
+
+
+def unflatten_ranks(text: str) -> str | None:
+    """The text with each line that rank_pieces cuts put back as its lines; None where no line is cut. The empty
+    lines right after a cut line (where unwrap joined a hard-wrapped line, the places of its pieces) take its further
+    pieces, so the lines after stay as near one another as they were printed."""
+    lines, out, cut, i = text.split("\n"), [], False, 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        pieces = rank_pieces(line) if line.count("[rank") > 1 else None
+        if pieces is None:
+            out.append(line)
+            continue
+        cut = True
+        out.extend(pieces)
+        for _ in pieces[1:]:
+            if i < len(lines) and not lines[i].strip():
+                i += 1
+    return "\n".join(out) if cut else None
 
 
 def numbered_pieces(text: str) -> list[str] | None:
@@ -688,7 +735,19 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 behind = "a log collector's clocks" if text[:1].isdigit() else "one launcher prefix on every line"
                 inp.notes.append(f"hard-wrapped behind {behind}: the pieces of each wrapped line were joined")
                 joined = (unwrap_stamped(text) or text).encode()
+            if b"]: " in joined and _RANK_HEAD_B.search(joined) is not None:  # flattened as well as wrapped
+                joined = (unflatten_ranks(joined.decode("utf-8", "replace")) or joined.decode()).encode()
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
+            fh, head = io.BytesIO(joined), b""
+    elif b"]: " in head and _RANK_HEAD_B.search(head) is not None:
+        data = head + fh.read(max(MAX_UNWRAP - len(head), 0) + 1)
+        split = None if len(data) > MAX_UNWRAP else unflatten_ranks(data.decode("utf-8", "replace"))
+        if split is None:
+            head = data
+        else:  # a paste's rank-prefixed lines flattened: read one line each, numbered as they were printed
+            inp.notes.append("several [rankN]: lines flattened onto one: each was read as a line of its own")
+            joined = split.encode()
+            inp.bytes_read += len(data) - len(joined)
             fh, head = io.BytesIO(joined), b""
     last_read = 0  # the last line any reader made an event of (a traceback's exception line among them)
     last_ev = None

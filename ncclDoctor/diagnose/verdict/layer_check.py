@@ -129,6 +129,39 @@ def recompute_fix() -> str:
         + SHARDED_RECOMPUTE_FIX + ". Then relaunch.")
 
 
+# torch.distributed.pipelining's own code (a pipeline schedule's step, a stage's forward / backward driver; the older
+# torch.distributed.pipeline and PiPPy's pippy package alike): the library driving the model's split stages
+_PIPELINE_FILE = re.compile(r"[/\\](?:torch[/\\]distributed[/\\]pipelin(?:ing|e)|pippy)[/\\]\w{1,60}\.py$")
+_PIPELINE_FIX = (
+    "Make each pipeline stage's outputs match what the schedule drives through it: the stage's forward outputs and "
+    "the gradients received for them must pair up (same number of tensors) -- return only tensors that require grad "
+    "from each pipeline stage (no extra outputs, no None, no integer tensors), and make the stage's forward outputs "
+    "match what the next stage takes and returns gradients for; check the stage's output structure and the loss_fn "
+    "passed to the schedule (ScheduleGPipe / Schedule1F1B, PipelineStage's input / output args), which the "
+    "torch.distributed.pipelining stage_backward / extract_tensors_with_grads path pairs up; rerun with "
+    "TORCH_DISTRIBUTED_DEBUG=DETAIL to see the stage's shapes, and upgrade torch (torch.distributed.pipelining fixes) "
+    "where the split is right.")
+
+
+def _pipeline_assert(excs: list, cls: str, message: str | None, said: str, where: str) -> Verdict | None:
+    """Lead rules BW (2), CF (3) (round 105's pytorch-129732): a bare assertion (no message) raised in
+    torch.distributed.pipelining's own code (_PIPELINE_FILE: its stage_backward driver pairing a stage's outputs with
+    their gradients) is the library's check on the structure of the model's stages every rank splits alike: config,
+    no rank, nobody innocent, even with one rank's traceback only. Not read so: an assertion with a message (a check
+    naming an argument), one raised in the job's own code or in another library's frames."""
+    frame = str(excs[-1].data.get("frame_file") or "")
+    if cls != "AssertionError" or (message or "").strip() or not _PIPELINE_FILE.search(frame):
+        return None
+    func = excs[-1].data.get("frame_func") or "its driver"
+    return Verdict(
+        "config",
+        f"torch.distributed.pipelining's own assertion failed ({said.rstrip(': ')}, {where}; raised under {func} in "
+        f"{frame.replace(chr(92), '/').rsplit('/', 1)[-1]}): the pipeline schedule's driver found a stage's outputs "
+        "not matching what it pairs them with (its gradients, the next stage's inputs) -- the model's split into "
+        "stages and the installed torch, the same on every rank, so the rank shown raising it is no culprit",
+        _PIPELINE_FIX, "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BW (2): every exception shown is one error -- a norm layer's own input check (_NORM_INPUT, or any
     error raised in an installed norm layer's module: _NORM_FILE, apex's welford kernel refusing a 2-D input), or
@@ -156,6 +189,8 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "compile / sharding settings that every rank builds and runs alike, so the rank shown raising it is no "
             "culprit",
             recompute_fix(), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+    if (piped := _pipeline_assert(excs, cls, message, said, where)) is not None:
+        return piped
     d = _NO_DERIVATIVE.match(message or "")
     frame = str(excs[-1].data.get("frame_file") or "")
     if cls == "RuntimeError" and d is not None:

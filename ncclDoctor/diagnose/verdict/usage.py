@@ -749,7 +749,13 @@ def _device_mesh_args(c: Collected) -> Verdict | None:
 # expert names for it. Each is a call the same code makes alike on every rank (lead rules BA (3), BB (4), BQ (3)):
 # - DeviceMesh slicing (device_mesh.py's _get_slice_mesh_dims / __getitem__): "Cannot create a submesh from a
 #   submesh." -- a mesh dimension sliced out of a mesh that is itself a slice; "Cannot slice a DeviceMesh without
-#   mesh_dim_names" -- a mesh made without names sliced by name (round 90's cache-dit-784)
+#   mesh_dim_names" -- a mesh made without names sliced by name (round 90's cache-dit-784); "Invalid mesh_dim_names
+#   ('dp', 'cp') specified. Valid mesh_dim_names are [...]" and __getitem__'s "Mesh dimension 'ep' does not exist."
+#   -- a name (or a tuple of names) the mesh was not built with (round 105's automodel-367, torchtitan-1396). A bare
+#   KeyError of a name (a dict's lookup) is not this.
+# - DTensor's dispatch (tensor/_dispatch.py: "found no DeviceMesh from dtensor args for c10d.broadcast_.default!") --
+#   a plain c10d collective handed DTensor parameters, a tensor-parallel model broadcast by DDP's or DeepSpeed's
+#   wrapper (round 105's pytorch-150401); the same text for an aten op is not read here
 # - DTensor's dispatch (tensor/_dispatch.py): "aten.mm.default: got mixed torch.Tensor and DTensor, need to convert
 #   all torch.Tensor to DTensor before calling distributed operators!" -- an op given a sharded DTensor beside a plain
 #   local tensor (round 90's torchtune-2856)
@@ -768,7 +774,28 @@ _MESH_REFUSALS = (
      "_flatten; where a library slices the mesh it was handed (a context parallel / ParallelConfig setup that "
      "combines tensor parallel with context parallel), pass it the root mesh or use matching torch and library "
      "versions (upgrade torch where the library needs a newer DeviceMesh that allows it)."),
-    (re.compile(r"\bgot mixed torch\.Tensor and DTensor\b"),
+    (re.compile(r"\bInvalid mesh_dim_names \([^()\n]{0,200}\) specified\b|\bMesh dimension '[^'\n]{1,80}' does not "
+                r"exist\b"),
+     "torch's DeviceMesh refused a slice by a dimension name it does not have",
+     "the code slices the mesh by a mesh dimension name (or a tuple of names) that the DeviceMesh was not built "
+     "with -- the names the mesh has are the ones its message lists",
+     "Slice only mesh dims that exist: use the mesh_dim_names the DeviceMesh was built with (init_device_mesh with "
+     "named dims), or _flatten the dims first (mesh[('dp_replicate', 'dp_shard')]._flatten('dp')) and slice the "
+     "flattened name; the parallel sizes in the config (data_parallel_shard_degree, tensor_parallel_degree, "
+     "context_parallel_degree, expert_parallel_degree) decide which dims a framework builds, so set them as the "
+     "model code expects (or disable the parallelism whose dim is missing), and use matching torch and framework "
+     "versions (the framework's mesh code written for the installed torch)."),
+    (re.compile(r"\bfound no DeviceMesh from dtensor args for c10d\."),
+     "torch's DTensor dispatch refused a c10d collective",
+     "a plain c10d collective (a wrapper's start-up broadcast of the model's parameters under DDP or DeepSpeed, an "
+     "all_reduce in the job's code) was handed DTensors -- parameters sharded by tensor parallel (a model loaded "
+     "with tp_plan) -- and DTensor's dispatch found no DeviceMesh for it",
+     "Do not broadcast / DDP-wrap a DTensor (tp_plan) model with plain c10d calls: load the model without "
+     "device_map/tp_plan before accelerator.prepare when DeepSpeed or DDP wraps it (do not combine tensor parallel "
+     "with DDP), or convert DTensor to a local/full tensor (to_local(), full_tensor()) before the collective; use "
+     "matching torch / transformers / accelerate versions (a transformers release that enables tensor parallel by "
+     "itself under torchrun)."),
+(re.compile(r"\bgot mixed torch\.Tensor and DTensor\b"),
      "torch's DTensor dispatch refused an op",
      "an operator was given a DTensor (a parameter sharded by fully_shard / tensor parallel) beside a plain "
      "torch.Tensor, which DTensor's dispatch does not mix",
@@ -789,7 +816,8 @@ _MESH_REFUSALS = (
 
 
 def _mesh_refused(c: Collected) -> Verdict | None:
-    """Lead rules BA (3), BB (4), BQ (3) (round 90's cache-dit-784, torchtune-2856, pytorch-159200): an exception's
+    """Lead rules BA (3), BB (4), BQ (3) (round 90's cache-dit-784, torchtune-2856, pytorch-159200; round 105's
+    automodel-367, torchtitan-1396, pytorch-150401): an exception's
     own message that is one of torch.distributed's checks on how a DeviceMesh, a DTensor or a backend string is used
     (_MESH_REFUSALS) is torch refusing a call that the same code makes alike on every rank: invalid_usage, no rank
     named, whichever rank printed it, and a rank whose traceback is cut in the same code is no second failure (rule
