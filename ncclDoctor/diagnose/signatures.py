@@ -1727,6 +1727,10 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
 # "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
 R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
                          r"exited with code (\d{1,3})\b)")
+# ... its same record pasted without the host ("rank 0 died from signal 11 and dumped core", "rank 4 died from signal
+# 9"): the whole line is PALS' words, its rank the global rank; a rank "dying" in a sentence of prose is not read
+R_PALS_EXIT_BARE = re.compile(r"^\s*rank (\d{1,7}) (?:died from signal (\d{1,2})(?: and dumped core)?|"
+                              r"exited with code (\d{1,3}))\s*$")
 # Google Cloud's managed training (Vertex AI custom jobs; AI Platform Training before it) recording how one replica of
 # the job's worker pools ended: "The replica workerpool1-1 exited with a non-zero status of 1. Termination reason:
 # Error.", AI Platform's "The replica master 0 exited with a non-zero status of 1.", "The replica master 0 ran

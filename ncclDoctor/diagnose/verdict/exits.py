@@ -412,7 +412,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if lone is not None:
         who, ranks = lone.who, lone.culprits
     if several:
-        return _several(c, several, codes, fails)
+        # every end of the processes that failed on their own, a SIGKILL among them too (that list leaves -9 out)
+        own = sorted({e.data["exitcode"] for e in failed_on_own(c) if e.data.get("exitcode") is not None} | set(codes))
+        return _several(c, several, own, fails)
     if lone is not None and lone.exitcode == 1 and lone.rank is not None:
         v = _others_raised(c, lone.rank, [e.brief() for e in fails[:2]])
         if v is not None:
@@ -1825,12 +1827,13 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
             + ". The cause is those processes' own tracebacks, which these lines do not hold")
     native = [x for x in codes if x in NATIVE_CRASH]
     launcher = _launcher(fails)
+    kill = (_KILL_BESIDE if -9 in codes and native else "")
     if launcher in LAUNCHER_LOGS:
-        return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "")
+        return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
                        + LAUNCHER_LOGS[launcher], "medium", ranks,
                        [e.brief() for e in fails[:4]])
     return Verdict("unknown", what,
-                   (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "")
+                   (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
                    + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
                    "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
@@ -1840,6 +1843,10 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+# a SIGKILL beside another process's native crash: a kill from outside of its own (rule A's table: -9), not the crash
+_KILL_BESIDE = ("The SIGKILL (-9) is a kill from outside, not the crash: check host memory and the OOM killer on that "
+                "node (dmesg -T | grep -i 'killed process', free -h) for the killed rank, and reduce host memory per "
+                "rank (fewer DataLoader workers, smaller batch) if it ran out. ")
 # Windows: a process ended by an unhandled native exception exits with its NTSTATUS (severity "error": 0xC...)
 _NTSTATUS_ERROR = 0xC0000000
 _NTSTATUS = {0xC0000005: "access violation", 0xC000001D: "illegal instruction", 0xC0000094: "integer divide by zero",
