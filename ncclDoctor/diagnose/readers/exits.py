@@ -750,6 +750,11 @@ class ExitReaders:
             # have re-raised it as "-- Process N terminated with the following error:"), the child itself exited
             # with C (verdict.exits: its fix)
             ev.data["spawn_exit"] = True
+            top = self._top_path
+            end = next((what for rx, n, what in S.PROGRAM_END_CODES if code == str(n) and top and rx.search(top)),
+                       None)
+            if end:  # the status the script the traceback runs passes at its own normal end (lead rule CF (2))
+                ev.data["normal_end"] = (top.replace("\\", "/").rsplit("/", 1)[-1], end)
         elif m.group("mpsig"):
             # spawn's "process N terminated with signal SIGSEGV": the child died of a signal, no Python exception
             # reached spawn's wrapper (verdict.exits: its fix asks for that child's own crash dump)
