@@ -235,7 +235,12 @@ def several_failures(c: Collected) -> list[int]:
         # not shown, and every one shown ended alike in the same second -- the ranks not shown are no proof that some
         # rank outlived the others (lead rules J, AM (2))
         below = set()
-    if not down and not below and not (sure == "high" and size and size > max(ranks) + 1):
+    codes = {e.data.get("exitcode") for e in fails}
+    # the record's processes ending on different signals, one of them a native crash (PALS' "rank 0 died from signal
+    # 11 and dumped core" beside "rank 4 died from signal 9"): a crash is that process's own, so they did not fail
+    # alike -- no shared cause, each a culprit (lead rules A, J; round 105's ezpz-210)
+    unlike = None not in codes and len(codes) > 1 and all(k < 0 for k in codes) and bool(codes & {-11, -4, -8})
+    if not down and not below and not unlike and not (sure == "high" and size and size > max(ranks) + 1):
         return []  # every rank of the record (the job, as far as it shows) failing alike: a shared cause (rule J)
     if any(r not in ranks and own_errors(st) for r, st in c.ranks.items()):
         return []

@@ -608,6 +608,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come
+        # Open MPI's fatal-signal handler's first line ("[host:pid] *** Process received signal ***") whose "Signal:"
+        # line has not come: (its line, text, host, pid)
+        self._ompi_received: tuple[int, str, str, int] | None = None
         self._mpi_call: tuple[int, str] | None = None  # Open MPI's error handler's call, its error class to come
         self._mpich_open: tuple[int, Event] | None = None  # MPICH's start-up failure, its error stack to come
         # Open MPI 5's "A deprecated MPI_Info key was used" box: (its line, the key its next lines name, "" until
@@ -869,6 +872,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._tb_opened = []
         if self._cmd_status is not None and self._ds_world is not None:
             self._ds_status()
+        if self._ompi_received is not None and self._ompi_received[0] == self._last_line:
+            # the input ends on Open MPI's handler's first line: that process (host, pid) received a fatal signal,
+            # which one the paste cut (verdict.exits._native_crash_cut; lead rules A, AK (2))
+            at, line, host, pid = self._ompi_received
+            ev = self._context(at, line, "crash")
+            ev.host = ev.host or host
+            ev.data.update(signal=None, what=None, libs=[], proc=pid, handler="Open MPI", signal_cut=True)
+            self.queued.append(ev)
+        self._ompi_received = None
         if self._spawn_exc is not None:
             self._spawn_cut()
         if self._spawn_shown is not None:

@@ -1727,6 +1727,10 @@ R_GLOBAL_EXIT = re.compile(r"\bRank (?P<cr>\d{1,7}) crashed with exit code (?P<c
 # "...: rank 3 exited with code 1" -- the host, the MPI (global) rank, its signal or exit code
 R_PALS_EXIT = re.compile(r"(?<![\w.\-])([\w.\-]{1,255}): rank (\d{1,7}) (?:died from signal (\d{1,2})\b|"
                          r"exited with code (\d{1,3})\b)")
+# ... its same record pasted without the host ("rank 0 died from signal 11 and dumped core", "rank 4 died from signal
+# 9"): the whole line is PALS' words, its rank the global rank; a rank "dying" in a sentence of prose is not read
+R_PALS_EXIT_BARE = re.compile(r"^\s*rank (\d{1,7}) (?:died from signal (\d{1,2})(?: and dumped core)?|"
+                              r"exited with code (\d{1,3}))\s*$")
 # Google Cloud's managed training (Vertex AI custom jobs; AI Platform Training before it) recording how one replica of
 # the job's worker pools ended: "The replica workerpool1-1 exited with a non-zero status of 1. Termination reason:
 # Error.", AI Platform's "The replica master 0 exited with a non-zero status of 1.", "The replica master 0 ran
@@ -2106,6 +2110,14 @@ R_ENV_EXPORT_KEY = re.compile(r"""^\s*export\s{1,4}(?P<key>RANK|WORLD_SIZE|MASTE
 # announcing one rank of one world at once (readers.settings._init_rank_of, verdict.world._env_rank_twice)
 R_INIT_RANK_OF = re.compile(r"\b[Ii]nit: rank (\d{1,7}) ?(?:/|of) ?(\d{1,7})\b(?:\s{0,3}-\s{0,3}(\S{1,200}))?")
 # a traceback frame's file ('File "/x/train.py", line 9, in main'): parse._top_path, parse._entry_call
+# A program's own deliberate exit status at its normal end, as its source passes it (lead rule CF (2)): the script
+# file (a traceback's top-level frame) that names the program, and the code. RVC (Retrieval-based-Voice-Conversion)
+# and its forks' trainer ends rank 0 with os._exit(2333333) once the last epoch is saved ("Training is done. The
+# program is closed."), which mp.spawn's join reports as "process 0 terminated with exit code 2333333"
+PROGRAM_END_CODES = (
+    (re.compile(r"(?:^|[/\\])(?:train_nsf_sim_cache_sid\w{0,40}\.py|(?:infer[/\\]modules|rvc)[/\\]train[/\\]"
+                r"train\.py)$"), 2333333, "RVC's trainer (os._exit(2333333) once training is done)"),
+)
 R_PY_FRAME_FILE = re.compile(r'\bFile "([^"\n]{1,1000})", line \d')
 # A traceback frame of HF datasets resolving a dataset's data files into its splits: the builder's _split_generators
 # (a packaged module's: webdataset, json, parquet, imagefolder...) or the data_files module's pattern resolution
@@ -2832,6 +2844,8 @@ R_ABSL_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) received at time=\d{1,12}")
 # 0x...", one "[host:00121] [ 1] /path/mpi_lib.so(+0x78ce0)[0x7f...]" frame a line and "*** End of error message ***":
 # that process (host, pid) died of that signal; mpirun's --tag-output prefix ("[1,3]<stderr>:") names its rank
 R_OMPI_SIGNAL = re.compile(r"\[([\w.\-]{1,255}):(\d{1,10})\] Signal: ([A-Za-z][A-Za-z ]{1,40}?) \((\d{1,2})\)")
+# ... its first line, "[host:pid] *** Process received signal ***", the signal's name on the next line
+R_OMPI_RECEIVED = re.compile(r"\[([\w.\-]{1,255}):(\d{1,10})\] \*\*\* Process received signal \*\*\*")
 R_OMPI_HANDLER = re.compile(r"^\s*\[[\w.\-]{1,255}:\d{1,10}\] (?:Signal code: |Failing at address: |"
                             r"\*\*\* End of error message|"
                             r"\[ {0,3}\d{1,3}\] (?:(?:\S*/)?([\w\-+.]{1,80}?\.so)[.\d]*[(\[\s]|))")

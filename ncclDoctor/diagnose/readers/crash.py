@@ -1224,7 +1224,12 @@ class CrashReaders:
             ev.data.update(signal=int(cs.group(2)), what=cs.group(1), libs=[], proc=int(cs.group(3)), handler="c10")
             self._crash, self._follow = ev, 2
             return ev
+        rh = S.R_OMPI_RECEIVED.search(text) if "Process received signal" in text else None
+        if rh:  # Open MPI's handler's first line: its "Signal:" line should follow (finish: a paste cut after it)
+            self._ompi_received = (lineno, text, rh.group(1), int(rh.group(2)))
         o = S.R_OMPI_SIGNAL.search(text) if "] Signal: " in text else None
+        if o:
+            self._ompi_received = None  # the handler's signal is told: read below
         if o and int(o.group(4)) in S.SIGNALS_BY_NUMBER:  # Open MPI's handler: the process (host, pid) got it
             ev = self._context(lineno, text, "crash")
             ev.host = ev.host or o.group(1)

@@ -639,11 +639,13 @@ class ExitReaders:
             return ev
         p = S.R_PALS_EXIT.search(text) if ": rank " in text and (" died from signal " in text
                                                                  or " exited with code " in text) else None
-        if p:  # PALS's mpiexec: the rank's end, a signal as torchrun's negative exit code
+        b = None if p or not self._body.lstrip().startswith("rank ") else S.R_PALS_EXIT_BARE.match(self._body)
+        if p or b:  # PALS's mpiexec: the rank's end, a signal as torchrun's negative exit code
             # a code above 128 is the shell's word for a signal (a wrapper script's status: 134 = 128 + SIGABRT)
-            code = -int(p.group(3)) if p.group(3) else int(p.group(4))
-            ev = self._global_exit(lineno, text, int(p.group(2)), 128 - code if 128 < code < 160 else code,
-                                   p.group(1))
+            sig, ec, host, rk = (p.group(3), p.group(4), p.group(1), p.group(2)) if p else (
+                b.group(2), b.group(3), None, b.group(1))  # type: ignore[union-attr]
+            code = -int(sig) if sig else int(ec)
+            ev = self._global_exit(lineno, text, int(rk), 128 - code if 128 < code < 160 else code, host)
             ev.data["launcher"] = "mpiexec (PALS)"
             if code > 128:
                 ev.data["status"] = code
@@ -748,6 +750,11 @@ class ExitReaders:
             # have re-raised it as "-- Process N terminated with the following error:"), the child itself exited
             # with C (verdict.exits: its fix)
             ev.data["spawn_exit"] = True
+            top = self._top_path
+            end = next((what for rx, n, what in S.PROGRAM_END_CODES if code == str(n) and top and rx.search(top)),
+                       None)
+            if end:  # the status the script the traceback runs passes at its own normal end (lead rule CF (2))
+                ev.data["normal_end"] = (top.replace("\\", "/").rsplit("/", 1)[-1], end)
         elif m.group("mpsig"):
             # spawn's "process N terminated with signal SIGSEGV": the child died of a signal, no Python exception
             # reached spawn's wrapper (verdict.exits: its fix asks for that child's own crash dump)

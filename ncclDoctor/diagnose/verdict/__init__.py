@@ -81,6 +81,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _exited,
     _fatal_python,
     _native_crash,
+    _native_crash_cut,
     _nccl_crash,
     _ray_died,
     _sglang_crash,
@@ -287,7 +288,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _all_joined, _serving_watchdog,
     _driver_too_old, _warn_family, _nccl_other, _lib_host_limit, _arch_unsupported,
     _signal, _timeouts, _exited, _spawn_exit, _teardown_stuck, _died_loading, _agent_closing_alone, _fatal_python,
-    _native_crash, _workers_raised, _rss_runaway, _sglang_crash, _terminated,
+    _native_crash, _workers_raised, _rss_runaway, _sglang_crash, _terminated, _native_crash_cut,
 ]
 
 

@@ -9,6 +9,7 @@ import re
 from ncclDoctor.diagnose import generic, numerics
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.lone import (
+    Lone,
     failed_on_own,
     lone_failure,
     lone_launched_worker,
@@ -333,6 +334,32 @@ _PIN_MEMORY_FIX = ("That is the DataLoader's pin-memory thread dying (its own ca
                    "rebuilt each epoch. ")
 
 
+def _normal_end(c: Collected, lone: Lone) -> Verdict | None:
+    """Lead rule CF (2): the one process a launcher records leaving with the exit status that the program its
+    traceback runs (its top-level script) passes deliberately at its normal end (RVC's trainer: os._exit(2333333) once
+    the last epoch is saved), with nothing else failing shown -- no exception, signal, OOM or timeout of any rank: the
+    run ended as that program ends it, so nobody failed (none, culprits [], nobody innocent). The same code under
+    another script, or any other code under that script, keeps rule A / AL (2)'s lone exit."""
+    end = lone.event.data.get("normal_end")
+    if not end or lone.exitcode is None or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    if any(v and k not in QUIET_KINDS and k not in ("child_failed", "worker_failed", "traceback_tail")
+           for k, v in c.kinds.items()):
+        return None
+    script, what = end
+    return Verdict(
+        "none",
+        f"process {lone.local_rank} of {script} left with exit code {lone.exitcode}, the status {what} passes "
+        "at its normal end: the launcher's record (mp.spawn's ProcessExitedException) of a run that finished, not a "
+        "failure -- no exception, signal, OOM or timeout is shown",
+        f"Nothing to fix: exit code {lone.exitcode} is the program's deliberate end-of-training exit "
+        f"(os._exit({lone.exitcode}) after the last epoch), a benign end-of-training exit; training completed -- check "
+        "the saved model (the weights file and 'Training is done' in the training log) and ignore the "
+        "ProcessExitedException (harmless). Only if the model was not written did the run stop early: then read "
+        "the training log's last lines before the exit.",
+        "medium", [], [lone.event.brief()])
+
+
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
@@ -380,6 +407,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        "check dmesg -T for the OOM killer and host memory with free -h).", "low", [],
                        [e.brief() for e in fails[:3]])
     lone = lone_failure(c)
+    if lone is not None and (done := _normal_end(c, lone)) is not None:
+        return done
     if lone is not None and (alike := _cut_alike(c, lone)) is not None:
         return alike
     if lone is not None and lone.event.data.get("cut_in_collective") and lone.event.data.get("error_cut"):
@@ -412,7 +441,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if lone is not None:
         who, ranks = lone.who, lone.culprits
     if several:
-        return _several(c, several, codes, fails)
+        # every end of the processes that failed on their own, a SIGKILL among them too (that list leaves -9 out)
+        own = sorted({e.data["exitcode"] for e in failed_on_own(c) if e.data.get("exitcode") is not None} | set(codes))
+        return _several(c, several, own, fails)
     if lone is not None and lone.exitcode == 1 and lone.rank is not None:
         v = _others_raised(c, lone.rank, [e.brief() for e in fails[:2]])
         if v is not None:
@@ -1705,6 +1736,35 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix.strip(), "medium" if named else "low", named, [x.brief() for x in evs[:3]], job_wide=several)
 
 
+def _native_crash_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The input ending on Open MPI's fatal-signal handler's first line ("[host:1234] *** Process received signal ***"),
+    the lines naming the signal and its backtrace cut, with nothing else failing read before it: that process died of
+    a fatal signal, its first failure (lead rules A, AK (2)), but neither which signal nor which rank it was is shown
+    (host and pid only) -- unknown, no rank named, nobody innocent (round 105's nccl-1669). Read last, so that any
+    other failure shown decides first."""
+    evs = [e for e in c.samples.get("crash", []) if e.data.get("signal_cut")]
+    if not evs or any(e.data.get("signal") is not None for e in c.samples.get("crash", [])):
+        return None
+    e = evs[-1]
+    where = f"pid {e.data['proc']}" + (f" on {e.host}" if e.host else "")
+    nccl = bool(c.kinds.get("setting") or c.kinds.get("setup") or c.kinds.get("setup_net") or
+                c.kinds.get("setup_net_ib") or c.kinds.get("transport"))
+    return Verdict(
+        "unknown",
+        f"a process ({where}) received a fatal signal, as Open MPI's crash handler reports "
+        f"('{strip_prefixes(e.text)[:120]}'), and the lines stop there: the signal's name and its backtrace, which "
+        "the handler prints next, are cut, and nothing else is shown failing -- the process died first, of a cause "
+        "the lines do not give; they do not say which rank it was",
+        f"Get the rest of the signal handler's output (the signal name, 'Signal code', 'Failing at address' and the "
+        f"backtrace frames Open MPI prints after that line) from the log of {where}, and a gdb backtrace / core "
+        "dump of the crashing process (ulimit -c unlimited; gdb <program> core -> bt; PYTHONFAULTHANDLER=1 for a "
+        "Python process); give every rank's log (mpirun --output-filename DIR, or --tag-output to name each "
+        "process's rank)"
+        + ("; NCCL_DEBUG=INFO of every host (NCCL_DEBUG_SUBSYS=INIT,NET) shows how far its set-up got before the "
+           "crash, and a crash there is often NCCL's own: try the newest NCCL release" if nccl else "") + ".",
+        "low", [], [x.brief() for x in evs[:3]])
+
+
 # generic.reading's config readings of a distributed call made before the process's own set-up ran: c10d's "Default
 # process group has not been initialized", torch RPC's "RPC has not been initialized" (the call made in a process where
 # init_process_group / init_rpc never ran) -- the only exceptions of a worker process read as config here
@@ -1825,12 +1885,13 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
             + ". The cause is those processes' own tracebacks, which these lines do not hold")
     native = [x for x in codes if x in NATIVE_CRASH]
     launcher = _launcher(fails)
+    kill = (_KILL_BESIDE if -9 in codes and native else "")
     if launcher in LAUNCHER_LOGS:
-        return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "")
+        return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
                        + LAUNCHER_LOGS[launcher], "medium", ranks,
                        [e.brief() for e in fails[:4]])
     return Verdict("unknown", what,
-                   (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "")
+                   (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
                    + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
                    "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
@@ -1840,6 +1901,10 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
 
 
 NATIVE_CRASH = (-11, -4, -8)  # SIGSEGV, SIGILL, SIGFPE: the process crashed in native code
+# a SIGKILL beside another process's native crash: a kill from outside of its own (rule A's table: -9), not the crash
+_KILL_BESIDE = ("The SIGKILL (-9) is a kill from outside, not the crash: check host memory and the OOM killer on that "
+                "node (dmesg -T | grep -i 'killed process', free -h) for the killed rank, and reduce host memory per "
+                "rank (fewer DataLoader workers, smaller batch) if it ran out. ")
 # Windows: a process ended by an unhandled native exception exits with its NTSTATUS (severity "error": 0xC...)
 _NTSTATUS_ERROR = 0xC0000000
 _NTSTATUS = {0xC0000005: "access violation", 0xC000001D: "illegal instruction", 0xC0000094: "integer divide by zero",

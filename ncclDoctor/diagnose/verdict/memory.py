@@ -716,6 +716,10 @@ def srun_oom_ranks(c: Collected, wf: list[Event]) -> list[int]:
     return sorted({r for e in oom for r in e.data["srun_tasks"] if r < tasks})
 
 
+# a process's end on a native crash signal (SIGSEGV, SIGBUS, SIGILL, SIGFPE): its own failure, never a kill from outside
+_CRASH_CODES = (-11, -7, -4, -8)
+
+
 def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     down = {id(e) for e in torn_down(c)}  # a -9 after another process's own failure: the agent's clean-up
     # a process killed right after its own exception (parse: its "Killed" under the rank tag of the exception just
@@ -732,6 +736,15 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     raised = {k.data["raised_rank"] for k in marked}
     cf = [e for e in cf if e.rank not in raised]
     if not cf and not wf:
+        return None
+    crashed = {e.rank for e in c.child_failures if e.rank is not None and id(e) not in down
+               and e.data.get("exitcode") in _CRASH_CODES}
+    if cf and not wf and crashed - {e.rank for e in cf}:
+        # another rank's record ends on a native crash (PALS' "rank 0 died from signal 11 and dumped core" beside
+        # "rank 4 died from signal 9"): two processes failing on their own, of different ends, neither torn down by
+        # the other (a launcher's teardown is SIGTERM, rule A) -- each is a culprit and the SIGKILL alone names no
+        # cause for the job: read by the lone/alike failure verdicts, not as host_oom (lead rules A, J; round 105's
+        # ezpz-210)
         return None
     ranks = sorted({e.rank for e in cf if e.rank is not None})
     local = sorted({e.data.get("local_rank") for e in wf if e.data.get("local_rank") is not None})

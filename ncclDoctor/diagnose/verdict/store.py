@@ -290,6 +290,13 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # collectives ran (a watchdog timed one out): the rendezvous had finished, so an etcd client's error is not
         # why the job failed -- another etcd client on the host printed it (second review of session 37, finding 6)
         evs = [e for e in evs if not e.data.get("etcd")]
+    if any(e.data.get("spawn_signal") for e in c.samples.get("worker_failed", [])):
+        # a launcher's record of the init_method init_process_group raised on ("Process group URL: tcp://..."), beside
+        # mp.spawn's join reporting a child killed by a signal ("process 2 terminated with signal SIGFPE"): no Python
+        # exception reached spawn (it would have re-raised init_process_group's with its traceback), so the child died
+        # natively first and the URL is the others' set-up failing after it -- the signal is read (lead rules A, AL
+        # (2); round 105's detectron2-3). A spawn exit code or a re-raised exception keeps the URL's reading.
+        evs = [e for e in evs if "init_url" not in e.data]
     if not evs:
         return None
     coord = [e for e in evs if e.data.get("coord_barrier")]
