@@ -932,6 +932,12 @@ SNIFF = 8192
 #             ("host:pid:tid [6] INFO Ring 00 : 6[6] -> 10[2] via P2P/IPC"): two ranks on one device in one host's
 #             P2P/IPC lines are two hosts NCCL took for one (readers.exits._p2p_ring, verdict.cuda; round 104's
 #             nccl-187) -- 439 of the corpus's input lines, all of them ring lines, 3 without the word NCCL
+#   mismatch between collectives  torch's collective fingerprint check (TORCH_DISTRIBUTED_DEBUG=DETAIL) on a line of
+#             its own ("Detected mismatch between collectives on ranks. Rank 1 is running collective:
+#             CollectiveFingerPrint(...)"), its exception's name a line above (a debugger's "Exception has
+#             occurred: RuntimeError"), which holds no other word: the two fingerprints are only there
+#             (readers.watchdog, S.R_MISMATCH; round 105's qwen3-vl-1414) -- 18 of the corpus's input lines, all
+#             of them that check's message, each with "RuntimeError" on it
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1032,7 +1038,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"computed world size", b"NV_ERR_RESET_REQUIRED", b" in nccl", b" in pnccl", b"`nccl", b"`pnccl",
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
-            b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC")
+            b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
+            b"mismatch between collectives")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1259,7 +1266,7 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 410 (session 41, round 104's fixes and fix words): six of 64 and a seventh of 26."""
+    Now: 411 (session 43, round 105's fixes): six of 64 and a seventh of 27."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

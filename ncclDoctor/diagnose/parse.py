@@ -714,7 +714,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._tests_twice: Event | None = None  # the event kept aside for a rank listed twice (readers.nccl._tests_dev)
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
         self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)
-        self._tag_cut: tuple[int, int] | None = None  # a line a paste wrapped right after its "[Rank N]" tag: (line, N)
+        # a line a paste wrapped right after its "[Rank N]" tag, or after the "Watchdog" that follows it: (line, N, the
+        # latter)
+        self._tag_cut: tuple[int, int, bool] | None = None
         # DeepSpeed's runner: its --world_info decoded ({host: [GPU ids]}), a caller's report of a command's exit
         # status (line, text, status, the events read from its lines), and whether a launcher's own record of a failed
         # worker was read in this file (_ds_status)
@@ -810,8 +812,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         """The line after a watchdog line cut inside WorkNCCL(...): when it is that text's rest ("164000,
         Timeout(ms)=1800000) ran for ..."), the cut event's fields are read again from the whole."""
         ev, head = self._wd_cut
-        if not head and not body.strip():
-            return  # a blank line between (the place a hard-wrapped line's joined pieces leave: ingest.unwrap)
+        if not body.strip():
+            # a blank line between (the place a hard-wrapped line's joined pieces leave: ingest.unwrap), also after a
+            # line cut inside WorkNCCL( that was itself joined (round 105's pytorch-123023 under a "[PG 0 Rank 0]" tag)
+            return
         self._wd_cut = None
         if not head:  # the line ended before WorkNCCL(: the next one is that text whole, or nothing of it
             w = S.R_WORK.match(S.strip_prefixes(body).strip())
@@ -1971,7 +1975,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 and self._tag_cut[0] == lineno - 1):
             ev.rank = self._tag_cut[1]  # its C++ log header, "[Rank N]" last, is the line before: the same message
         tag = _TAG_CUT.search(S.R_ANSI.sub("", text) if "\x1b" in text else text) if "Rank " in text else None
-        self._tag_cut = (lineno, int(tag.group(1))) if tag else None
+        self._tag_cut = (lineno, int(tag.group(1)), bool(tag.group(2))) if tag else None
+        if tag and tag.group(2):
+            self._follow = max(self._follow, 1)  # "caught collective operation timeout:" may come without WorkNCCL(
         if self._stray_exit is not None and self._stray_exit[0] < lineno - 1:
             held = self._stray_exit[1]  # no rank line came for it: the exit code alone, as read
             if ev is None:

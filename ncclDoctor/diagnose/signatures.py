@@ -276,7 +276,9 @@ R_KV = re.compile(r"\b(\w{1,32})(?:\(ms\))?=([^,]{1,64})")
 # ended there) is that message too: nothing else torch prints starts so. The tagged watchdog message cut anywhere
 # after "Watchdog ca" ("[Rank 0] Watchdog caug", the abort's "Original reason for failure was: " quoting it, cut:
 # rt-detr-599, round 79) is it too: torch's watchdog prints no other "Watchdog ca..." after its tag.
-R_TIMEOUT = re.compile(r"(?:Watchdog c|\bC)aught collective operation timeout|timed out in blocking wait|"
+# "Watchdogcaught": the message a paste word-wrapped after "Watchdog", joined again without its blank where the
+# pieces' width looked like a hard wrap (ingest.unwrap; round 105's pytorch-123023).
+R_TIMEOUT = re.compile(r"(?:Watchdog ?c|\bC)aught collective operation timeout|timed out in blocking wait|"
                        r"\bWork[NH]CCL\([^()]{0,400}\(ms\)=\d{1,12}\) {1,8}"
                        r"ran for \d{1,12} milliseconds before timing out|"
                        r"\bRank \d{1,7}\] Watchdog ca[ught]{0,4}"

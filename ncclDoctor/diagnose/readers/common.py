@@ -100,7 +100,10 @@ _MPI_PEER_NEAR = 24  # lines from Open MPI's "peer process has unexpectedly disc
 
 # A glog header of ProcessGroupNCCL whose message a paste wrapped onto the next line right after its rank tag
 # ("[rank0]:[E327 17:04:16.98 ProcessGroupNCCL.cpp:565] [Rank 0]" / "Watchdog caught collective operation timeout: ...")
-_TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]\s*$")
+# or after the message's first word ("... [Rank 0] Watchdog" / "caught collective operation timeout: ...": group 2)
+_TAG_CUT = re.compile(r"\.cpp:\d{1,6}\] \[(?:PG [^\]]{0,80})?Rank (\d{1,7})\]( Watchdog)?\s*$")
+# that message's rest on the line after a header cut after "Watchdog": its own words, lower-case, first
+_WATCHDOG_REST = re.compile(r"^\s*caught collective operation timeout\b")
 
 
 def _hosts_gpus(world: object) -> dict[str, list] | None:

@@ -9,6 +9,7 @@ import re
 
 from ncclDoctor.diagnose import signatures as S
 from ncclDoctor.diagnose.readers.common import (
+    _WATCHDOG_REST,
     _numel,
     _prefix_rank,
 )
@@ -51,13 +52,19 @@ class WatchdogReaders:
         return ev
 
     def _watchdog(self, lineno: int, text: str) -> Event | None:
-        if S.R_TIMEOUT.search(text):
+        if S.R_TIMEOUT.search(text) or (
+                self._tag_cut is not None and self._tag_cut[2] and self._tag_cut[0] == lineno - 1
+                and _WATCHDOG_REST.match(S.strip_prefixes(text))):
+            # (or the watchdog's message that a paste wrapped after its first word: "[Rank 0] Watchdog" then "caught
+            # collective operation timeout: WorkNCCL(SeqNum=2," -- the rank from the header, parse._tag_cut; round
+            # 105's pytorch-123023)
             ev = self._context(lineno, text, "watchdog_timeout")
             whole = S.R_WORK.search(text)
             m = whole or S.R_WORK_CUT.search(text)
             kv = dict(S.R_KV.findall(m.group("body"))) if m else {}
             if m and not whole:  # a terminal cut the WorkNCCL(...) text: its rest may come on the next line
-                self._wd_cut, self._follow = (ev, m.group("body")), max(self._follow, 1)
+                # (two lines: one left blank by ingest.unwrap's join may come first)
+                self._wd_cut, self._follow = (ev, m.group("body")), max(self._follow, 2)
             elif not m and text.rstrip().endswith("operation timeout:") and _RANK_HEAD.match(
                     S.strip_prefixes(text)):
                 # a rank's line ("[rank3] Watchdog caught collective operation timeout:") that ends where its

@@ -704,7 +704,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # a consequence Xid's "caused by previous Xid N" names the one that failed first, shown or not
     xids = sorted({e.data[k] for e in evs for k in ("xid", "cause_xid") if e.data.get(k) is not None})
     hsa = sorted({e.data["hsa_node"] for e in evs if e.data.get("hsa_node") is not None})
-    build = init_err = multicast = old_driver = False
+    build = init_err = multicast = old_driver = peer_map = False
     if xids:
         what, fix = xid_meaning(xids, sorted({e.data["pci"] for e in evs if e.data.get("pci")}))
     elif lost := sorted({e.data["pci"] for e in evs if e.data.get("lost")}):
@@ -981,6 +981,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "an NCCL older than 2.26 (the nvidia-nccl-cu* wheel torch loads). NCCL_CUMEM_ENABLE=0 does not "
                    "avoid this call.")
     elif "peer access" in text or "peer mapping" in text:
+        peer_map = True
         what, fix = (
             "a CUDA error setting up GPU peer-to-peer access ('peer access is not supported' / 'peer mapping "
             "resources exhausted')",
@@ -998,6 +999,7 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             fix = ("Disable the custom all-reduce on GPUs without P2P (vLLM --disable-custom-all-reduce, sglang "
                    "--disable-custom-all-reduce / disable_custom_all_reduce=True): it then uses NCCL. " + fix)
     elif "mapping of buffer object failed" in text:
+        peer_map = True
         # cudaErrorMapBufferObjectFailed (205): NCCL's ncclMemAlloc (allocator.cc) maps each cuMem allocation into
         # every peer GPU that reports P2P access, so the mapping refused is the peer mapping between two GPUs of
         # the node -- the platform / GPU pair (lead rule V (2)), not a rank's code
@@ -1010,6 +1012,17 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "in the BIOS) -- mixed GPU models, a P2P-patched driver or open kernel modules often report P2P that does "
             "not map -- and the IOMMU/ACS settings; update the driver version.",
         )
+        if "ncclmemalloc" not in text and "allocator.cc" not in text and "nccl warn" not in text:
+            # the call that failed is not shown as NCCL's (a library's own peer exchange, a custom kernel mapping its
+            # peers' buffers): the same GPU peer mapping, which NCCL's switches do not reach
+            what = ("a CUDA error mapping a buffer object ('mapping of buffer object failed', 205): a call mapping "
+                    "another GPU's buffer for peer-to-peer access failed")
+            fix = ("The GPUs cannot map each other's buffers on this node: check GPU peer access / P2P between the "
+                   "pair (nvidia-smi topo -p2p r, CUDA's p2pBandwidthLatencyTest, nvidia-smi topo -m), the BAR1 size "
+                   "of each GPU (nvidia-smi -q; Resizable BAR in the BIOS), the IOMMU/ACS settings and a driver that "
+                   "supports P2P on these GPUs (consumer GeForce cards often do not); the library's own peer exchange "
+                   "is not NCCL's, so NCCL_P2P_DISABLE=1 does not avoid it: use its path without peer-to-peer "
+                   "(an NCCL collective instead). Rerun with CUDA_LAUNCH_BLOCKING=1 to confirm the failing call.")
     elif ipc := re.search(r"\b(?:cuda|hip)ipc\w{0,40}", text):
         # NCCL's P2P transport exporting or opening a GPU buffer's IPC handle for a peer process (transport/p2p.cc):
         # the driver, the IOMMU or the container refusing GPU memory sharing between processes (lead rule V (2))
@@ -1303,6 +1316,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
                 "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
                 "and NCCL_P2P_DISABLE=1 as tests).")
+    elif (peer_map and ranks and not recorded and not xids and not hsa and other is None and twice is None
+          and not shared):
+        # lead rule V (2): GPU peer-to-peer access refused or a peer buffer's mapping failed ('peer access is not
+        # supported', 'mapping of buffer object failed') -- whatever library made the call (NCCL, a serving engine's
+        # custom all-reduce, an MoE kernel's peer exchange), it is the GPU pair or the platform under it (BAR1 /
+        # IOMMU / ACS / a driver without P2P), which every rank of the node shares: the one rank shown raising it is
+        # where it surfaced, a lead and not a culprit (round 105's tutel-298)
+        conf, shared = "low", True
         if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
             fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
