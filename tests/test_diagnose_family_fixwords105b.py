@@ -113,3 +113,10 @@ def test_missing_program_gets_no_data_path_words(tmp_path):
     v, acc = _verdict(tmp_path, "FileNotFoundError: [Errno 2] No such file or directory: 'ninja'\n")
     assert not acc, v
     assert _DATA not in v["fix"], v
+
+
+def test_worker_event_succeeded_with_a_flag_as_entry_point_stays_config(tmp_path):
+    v, _ = _verdict(tmp_path, _te_event("SUCCEEDED", 1).replace('\\"entry_point\\": \\"python\\"',
+                                                                 '\\"entry_point\\": \\"true\\"'))
+    assert v["cause"] == "config", v
+    assert _SUCCEEDED not in v["fix"], v

@@ -255,7 +255,9 @@ class ExitReaders:
             return None
         if "status.FAILED" in text and S.R_TE_WORKER_FAILED.search(text):
             return self._te_worker_failed(lineno, text)
-        if "status.SUCCEEDED" in text and S.R_TE_WORKER_SUCCEEDED.search(text):
+        if "status.SUCCEEDED" in text and S.R_TE_WORKER_SUCCEEDED.search(text) and not (
+                (ep := S.R_TE_ENTRY_POINT.search(text)) and S.R_FLAG_VALUE.match(ep.group(1))):
+            # (a flag's value as its entry point is an option taken as the script: read by _torchrun_config, rule AF)
             ev = self._benign(lineno, text, "elastic worker succeeded")  # that worker ran to its end (rules K, T)
             ev.rank = None  # the agent's record of a worker: it shows no rank's failure
             return ev
