@@ -430,6 +430,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.want_last_error = False
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
+        self._rdzv_done = -10  # the line of torchrun's "Rendezvous complete for workers" (its restart_count follows)
         self._pickled: tuple[int, Event] | None = None  # the last pickle refusal / FileExistsError line and its event
         # an unread "terminate called after throwing an instance of '...'" line: (its line, its event), its "what():"
         # text on the next line kept on the event (data "cpp_what"; verdict.unread._cpp_what_fix)

@@ -4628,12 +4628,19 @@ R_TR_ENTRYPOINT = re.compile(r"^\s*entrypoint\s*: (\S*)\s*$")
 # left; will restart worker group" (or, its restarts spent, the failure record follows); the worker is in that record
 R_GROUP_FAILED = re.compile(r"Worker group FAILED\. ?(\d{1,4})/(\d{1,4}) attempts left")
 R_TE_WORKER_FAILED = re.compile(r'"torchelastic\.worker\.status\.FAILED", "source": "WORKER"')
+# torchelastic's event of one worker that ended SUCCEEDED (the same _record_worker_events, its agent's "Local worker
+# group finished (SUCCEEDED)"): that worker ran to its end; nothing failed on it (verdict.noise reads it, rules K, T)
+R_TE_WORKER_SUCCEEDED = re.compile(r'"torchelastic\.worker\.status\.SUCCEEDED", "source": "WORKER"')
 R_TE_LOCAL_RANK = re.compile(r'\\?"local_rank\\?": ?\[(\d{1,5})\]')
 R_TE_WORKER_ID = re.compile(r'"worker_id": "(\d{1,10})"')
 R_TE_GLOBAL_RANK = re.compile(r'"global_rank": (\d{1,6})\b')
 R_TE_ENTRY_POINT = re.compile(r'\\?"entry_point\\?": ?\\?"([^"\\\s]{1,200})\\?"')
 R_FLAG_VALUE = re.compile(r"^(?:true|false|yes|no|on|off|\d{1,6}(?:\.\d{1,6})?)$", re.IGNORECASE)
 R_TR_LAUNCH = re.compile(r"^\s*(rdzv_endpoint|rdzv_backend|min_nodes|max_nodes|nproc_per_node)\s*: (\S*)\s*$")
+# the first field of torchrun's "Rendezvous complete for workers. Result:" block (after a collector's prefix: torchx's
+# "ray/0 (CommandActor pid=N)"): how many times the agent restarted its worker group before this round (0: the first
+# round, no earlier failure; verdict.noise reads it, rules K, T)
+R_TR_RESTART_COUNT = re.compile(r"(?:^|\s)restart_count=(\d{1,6})\s*$")
 R_TR_RESULT = re.compile(r"^\s*(master_addr|master_port|group_rank|group_world_size|global_world_sizes)=(.{1,200})$")
 TR_NAMES = {"rdzv_endpoint": "PET_RDZV_ENDPOINT", "rdzv_backend": "PET_RDZV_BACKEND", "max_nodes": "PET_NNODES",
             "nproc_per_node": "PET_NPROC_PER_NODE", "master_addr": "MASTER_ADDR", "master_port": "MASTER_PORT",

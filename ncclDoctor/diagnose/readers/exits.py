@@ -255,6 +255,12 @@ class ExitReaders:
             return None
         if "status.FAILED" in text and S.R_TE_WORKER_FAILED.search(text):
             return self._te_worker_failed(lineno, text)
+        if "status.SUCCEEDED" in text and S.R_TE_WORKER_SUCCEEDED.search(text) and not (
+                (ep := S.R_TE_ENTRY_POINT.search(text)) and S.R_FLAG_VALUE.match(ep.group(1))):
+            # (a flag's value as its entry point is an option taken as the script: read by _torchrun_config, rule AF)
+            ev = self._benign(lineno, text, "elastic worker succeeded")  # that worker ran to its end (rules K, T)
+            ev.rank = None  # the agent's record of a worker: it shows no rank's failure
+            return ev
         m = S.R_WORKER_FAILED.search(text)
         a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
         if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the

@@ -870,7 +870,14 @@ class SettingsReaders:
             return ev
         if "Rendezvous complete for workers" in text or "launch configs:" in text:
             self._follow = 18  # the block's lines carry no trigger word
+            self._rdzv_done = lineno if "Rendezvous complete" in text else self._rdzv_done
             return None
+        rc = S.R_TR_RESTART_COUNT.search(self._body) if "restart_count=" in text else None
+        if rc and 0 < lineno - self._rdzv_done <= 3:  # the Result block's first field (verdict.noise, rules K, T)
+            ev = self._context(lineno, text, "benign")
+            ev.rank = None  # the agent's line, not a rank's
+            ev.data.update(what="elastic rendezvous complete", restarts=int(rc.group(1)))
+            return ev
         ep = S.R_TR_ENTRYPOINT.match(self._body) if "entrypoint" in text else None
         te = None if ep else S.R_TE_ENTRY_POINT.search(text) if "entry_point" in text else None
         if ep or te:  # the script every worker runs: a flag's bare value there is an option taken as the script

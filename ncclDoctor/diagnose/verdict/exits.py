@@ -1716,6 +1716,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += MPI_FRAMES_FIX
     if (in_nccl or inner) and not lib and not topo:
         fix += NCCL_FRAMES_FIX
+        if any(_R_CUMEM_FRAME.search(f) for x in evs for f in x.data.get("funcs", [])):
+            fix += NCCL_CUMEM_CRASH_FIX
     fix += _ccl_frames_fix(evs)
     if (mpi and not topo) or in_mpi:
         fix += ("" if named or in_mpi else LAUNCHER_LOGS["mpirun"]) + MPI_CRASH_FIX
@@ -2003,6 +2005,19 @@ NCCL_FRAMES_FIX = ("The backtrace is inside the NCCL library (its own functions,
                    "torch was built with (a version mismatch between nodes or with the container image), reinstall "
                    "or upgrade NCCL (the nvidia-nccl wheel torch pins), and get a symbolised backtrace (gdb on a core "
                    "dump, NCCL_DEBUG=INFO) for NVIDIA/nccl. ")
+
+# a native crash in NCCL's cuMem code (its frames ncclCuMemHostEnable / ncclCuMemAlloc over the driver's cuMemCreate,
+# at communicator creation or its first buffer): the CUDA driver's virtual-memory (cuMem) allocation, host memory
+# included since NCCL 2.23, failing inside the driver -- NCCL's own switches turn that path off
+_R_CUMEM_FRAME = re.compile(r"^(?:ncclCuMem\w{0,40}|cuMem(?:Create|Map|SetAccess|ExportToShareableHandle|"
+                            r"ImportFromShareableHandle|AddressReserve))\b")
+NCCL_CUMEM_CRASH_FIX = (
+    "The crash is in NCCL's cuMem path (its frames reach the driver's cuMem* calls): NCCL allocates its buffers, and "
+    "since 2.23 its host memory, through the CUDA driver's cuMem API, and on some driver / NUMA layouts (or a "
+    "container / IOMMU setting that does not support it) the driver crashes there. Turn the path off to confirm: "
+    "NCCL_CUMEM_HOST_ENABLE=0 for the host allocation (or NCCL_CUMEM_ENABLE=0 for all of it) in every process's "
+    "environment; then update the NVIDIA driver to match the CUDA / NCCL version (a newer driver branch fixes cuMem "
+    "host allocation), or try another NCCL version (the one the framework ships with). ")
 
 
 def _paddle_files(launcher: str | None, ranks: list[int]) -> str:

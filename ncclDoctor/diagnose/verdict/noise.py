@@ -1087,6 +1087,26 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "custom all-reduce without P2P peer access), harmless by itself"
                       + (f"; to silence the warning: {advice}" if advice else "")
                       + "; if the job failed later, give the full log of that failure")
+    whats = {e.data.get("what") for e in c.samples.get("benign", [])}
+    rdzv = [e.data.get("restarts") for e in c.samples.get("benign", [])
+            if e.data.get("what") == "elastic rendezvous complete"]
+    if rdzv and not any(rdzv):  # lead rules K, T: torchrun's agent's first rendezvous round, no restart before it
+        benign.append("torchrun's (torchelastic's) agent logged 'Rendezvous complete for workers' with "
+                      "restart_count=0: the rendezvous completed on its first round and the agent went on to start "
+                      "its worker group -- "
+                      "no failure or restart, benign INFO output of the launcher, no action needed. The training's "
+                      "own progress and errors are in the workers' own output (torchrun --log-dir DIR --redirects 3 "
+                      "--tee 3 keeps each worker's stdout/stderr), not in the agent's INFO lines (shown with "
+                      "LOGLEVEL=INFO); a restart_count above 0 in a later block would mean a worker failed and the "
+                      "group was restarted")
+    if "elastic worker succeeded" in whats:  # lead rules K, T: torchelastic's event of a worker that ran to its end
+        benign.append("torchelastic's worker event with state SUCCEEDED (its agent's 'Local worker group finished "
+                      "(SUCCEEDED)'): the worker group finished SUCCEEDED, the job completed successfully on this "
+                      "node -- no action needed; a FutureWarning from torch/distributed/elastic/utils/store.py about "
+                      "an experimental API beside it is benign and can be ignored. If the job then hangs on exit, the "
+                      "agent waits (up to 300 s) at its exit barrier for the other nodes' agents: check the other "
+                      "agent's logs and that every node uses the same rdzv settings (--rdzv-id, --rdzv-endpoint, "
+                      "--nnodes)")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c) and not idle:  # lead rule T: a hang the reporter tells of, not shown by the lines

@@ -679,6 +679,29 @@ def _lib_attr_fix(e, what: str) -> str:
 _R_BUILT_FILE_MISSING = re.compile(
     r"\b(?:No such file or directory|does not exist)\b[^\n]{0,400}?"
     r"(?:_(?:doc|sample|shuffle)_idx\.npy\b|\b(?:index|data)[_-]cache[/\\])")
+# Python's FileNotFoundError for a file path the process opened (a dataset image, an annotation, a shard), not a
+# program (a bare name: 'ninja', 'nvcc') nor a shared library: the file is not there where that worker runs --
+# deleted, never copied to that node, or a path another node mounts elsewhere; one worker dies on it and, under the
+# old torch.distributed.launch (no agent), the others run on
+_R_MISSING_PATH = re.compile(r"\bFileNotFoundError: \[Errno 2\] No such file or directory: '(?P<path>[^'\n]{0,400}/"
+                             r"[^'/\n]{1,200}\.(?!so\b)[A-Za-z0-9]{1,8})'")
+
+
+def _missing_path_fix(what: str) -> str:
+    """The fix for a worker's FileNotFoundError of a file path (``_R_MISSING_PATH``; a built index file has its own)."""
+    m = _R_MISSING_PATH.search(what)
+    if not m or _R_BUILT_FILE_MISSING.search(what):
+        return ""
+    folder = m.group("path").rsplit("/", 1)[0] or "/"
+    return (f"A file the worker reads is missing where it ran (in {folder}): check the data path exists, complete, "
+            "on every worker -- the same data path mounted on every node/rank (a shared filesystem visible to all "
+            "workers, or the data copied to each node) -- and restore the missing files (re-download / re-extract "
+            "the dataset; a cleanup job that deletes old files, such as a tmp cron, can remove them), and verify the "
+            "annotation or index file lists only files the folder holds. One worker dying on it leaves the others "
+            "running under torch.distributed.launch: launch with torchrun (torchelastic), whose agent stops the "
+            "whole job when one worker fails, or kill the remaining workers when one exits. ")
+
+
 _BUILT_FILE_FIX = (
     "The missing file is one the job builds itself at start-up -- a dataset's index / cache (Megatron's GPTDataset "
     "writes its doc / sample / shuffle idx .npy index maps into the index cache, data-cache-path): one rank builds it "
@@ -1057,6 +1080,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread]) + http_status_fix(what)
             + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
             + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
+            + ("" if e.data.get("data_files") else _missing_path_fix(what))
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
@@ -1089,6 +1113,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + http_status_fix(what)
         + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
         + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
+        + ("" if e.data.get("data_files") else _missing_path_fix(what))
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
