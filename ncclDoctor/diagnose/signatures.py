@@ -2549,6 +2549,13 @@ R_HCL_CHECK = re.compile(r"[/\\]hcl[/\\][\w/\\.\-]{0,200}?(?P<file>\w{1,60})\.cp
 # Ascend's error header before its codes ("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) ERR02200 DIST
 # call hccl api failed."): the process's NPU and its rank (-1: none yet), for the error lines right below it
 R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID: ?(?P<rank>-?\d{1,7})\)")
+# CANN's EC0010 (its graph engine / TBE compiler starting inside a process group's first HCCL call): "EC0010: Failed
+# to import Python module [ModuleNotFoundError: No module named 'tbe.common.repository_manager...'.]" -- CANN's own
+# Python packages (te, tbe, op_compile_tool) are not importable from the Python the job runs: the toolkit's
+# environment (set_env.sh, its PYTHONPATH) not set, or an install that does not match -- the same on every worker
+# (verdict.launch._cann_python_env)
+R_CANN_PY_IMPORT = re.compile(r"\bE[A-Z]0010: Failed to import Python module \[(?P<exc>\w{1,40}Error): "
+                              r"(?P<msg>[^\]\n]{1,300})")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an NCCL error raised
 # there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective
@@ -3393,6 +3400,9 @@ LAUNCHER_PROGS = ("launch.py", "run.py", "torchrun", "torch.distributed.launch",
 # file '/work/train.py': [Errno 2] No such file or directory" -- the script path every worker is launched with
 R_NO_SCRIPT = re.compile(r"\bpython[\w.]{0,8}(?:\.exe)?: can't open file ['\"]([^'\"\n]{1,300})['\"]: "
                          r"\[Errno \d{1,3}\]")
+# An interpreter's own name (python, python3, python3.8, python.exe): as the script path the interpreter could not
+# open, the launch command named the interpreter where the script belongs (verdict.launch._interpreter_as_script)
+R_INTERPRETER_NAME = re.compile(r"^python(?:\d{1,2}(?:\.\d{1,2})?)?(?:\.exe)?$", re.I)
 # The interpreter given a folder (or zip) for its script finding no __main__.py in it ("python.exe: can't find
 # '__main__' module in 'C:\\'", the path as Python's repr writes it, exit code 1): the script path every worker is
 # launched with names no script -- often a lone '\' (bash's line continuation typed in Windows cmd, which passes it on
@@ -3535,9 +3545,14 @@ R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d
 # that cannot start the Python interpreter whose path it embeds: "failed to create process." (the older shim's whole
 # line), "Fatal error in launcher: Unable to create process using '"C:\...\python.exe" ...'" (distlib's). It
 # prints before any worker exists: the install / environment the launcher was written for moved or broke
-# (lead rules X (2), AF (2)): config, no rank
-R_LAUNCHER_SHIM = re.compile(r"^\s*failed to create process\.?\s*$|Fatal error in launcher: ?Unable to create "
-                             r"process using (.{0,300})")
+# (lead rules X (2), AF (2)): config, no rank. The older shim's line may come glued after the launcher's last line
+# of its own log (a paste that lost the line break: "... Initializing distributed tasks at: 127.0.0.1:29437 failed to
+# create process."; round 105's llamafactory-3953): the line before ends in an address's port, a dot or a bracket,
+# and the shim's words run to the end of the line -- never a sentence's subject before them ("worker 3 failed to
+# create process.", "error: failed to create process" are other programs' messages)
+R_LAUNCHER_SHIM = re.compile(r"(?:^\s*|(?:(?<=[.)\]])|(?<=:\d\d)|(?<=:\d{3})|(?<=:\d{4})|(?<=:\d{5}))\s?)"
+                             r"failed to create process\.?\s*$|Fatal error in launcher: ?Unable to create process "
+                             r"using (.{0,300})")
 # FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs
 # across ranks: rank 0 is all-gathering 1 parameters while rank 1 is all-gathering 0 parameters" (or "... parameters for
 # [names] ..."): the ranks ran different forward paths, a desync that names two ranks and no majority (lead rule D)

@@ -753,6 +753,19 @@ class CrashReaders:
                        glibc=g.group("ver") if g else None, libc=g.group("have") if g else None)
         return ev
 
+    def _cann_python_env(self, lineno: int, text: str) -> Event | None:
+        """CANN's EC0010: its compiler could not import its own Python module (signatures.R_CANN_PY_IMPORT), the
+        toolkit's environment every worker shares (lead rules CD, AZ (3)): read by verdict.launch._cann_python_env."""
+        m = S.R_CANN_PY_IMPORT.search(text) if "Failed to import Python module" in text else None
+        if m is None:
+            return None
+        ev = self._context(lineno, text, "cann_python_env")
+        at, rank = self._ascend_head
+        ev.data.update(exc=m.group("exc"), msg=m.group("msg").strip().rstrip("."),
+                       head_rank=rank if 0 < lineno - at <= 3 and rank >= 0 else None)
+        ev.rank = None  # the toolkit's install, shared by every worker: not the header's rank
+        return ev
+
     def _launcher_shim(self, lineno: int, text: str) -> Event | None:
         """A Windows console-script launcher (torchrun.exe, deepspeed.exe) failing to start its Python
         (signatures.R_LAUNCHER_SHIM, lead rules X (2), AF (2)): read by verdict.launch._launcher_shim."""

@@ -265,6 +265,11 @@ class ExitReaders:
         a = S.R_LAUNCH_ARG.search(text, 0, m.start()) if m and "error: " in text[:m.start()] else None
         if a:  # the worker's argparse refusal glued before the agent's record of its exit 2 (a paste that lost the
             return None  # line break): the refusal is the news, every worker is launched the same way (lead rule U2)
+        if m and "can't open file" in text[:m.start()] and S.R_NO_SCRIPT.search(text, 0, m.start()):
+            # the interpreter not finding the script it was started with glued before the agent's record of that
+            # exit 2 (the worker's stderr and the agent's log on one line, their line break lost): the wrong script
+            # path is the news, every worker is launched with it (lead rule U (2); round 105's llamafactory-1212)
+            return None
         pf = None if m else S.R_PROCESS_FAILURE.search(text)
         nf = None if m or pf or "FAILED (exitcode" not in text else S.R_CHILD_NO_ERROR_FILE.search(text)
         if nf:  # elastic's warning for a worker that wrote no error file: the same record, other words

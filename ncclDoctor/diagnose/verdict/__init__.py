@@ -92,6 +92,7 @@ from ncclDoctor.diagnose.verdict.exits import (
 from ncclDoctor.diagnose.verdict.launch import (
     _abstract_unbuilt,
     _agent_api_mismatch,
+    _cann_python_env,
     _cuda_fork,
     _device_index_none,
     _dtype_clash,
@@ -103,6 +104,7 @@ from ncclDoctor.diagnose.verdict.launch import (
     _kwarg_newer_torch,
     _kwarg_refused,
     _launch_arg,
+    _launch_config_missing,
     _launch_mode,
     _launch_setup,
     _launcher_args_cut,
@@ -254,11 +256,11 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     # a shared library that cannot be loaded explains the aborts and worker deaths after it (rule AF (2))
     _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _nccl_crash, _cuda_lib_crash,
-    _kv_cache, _host_mem, _mp_tmp, _service_wait,
+    _cann_python_env, _kv_cache, _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _no_key, _dtype_clash, _not_a_checkout, _spawned_path_missing,
-    _log_dir_missing, _ray_version_mismatch, _device_index_none,
+    _launch_config_missing, _log_dir_missing, _ray_version_mismatch, _device_index_none,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,
     _wrapper_internal, _fsdp_wrap_attr, _super_lacks, _layer_check, _dtensor_refusal, _compile_signature,

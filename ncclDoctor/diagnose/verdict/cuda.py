@@ -382,9 +382,11 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
         "process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's",
         "Give each process a device index below the number of GPUs it sees: count them on every host (nvidia-smi -L; "
         "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0), start no more processes per host than that "
+        "-- one process per visible GPU: torch.cuda.device_count() must exceed local_rank "
         "(--nproc_per_node / num_processes / the launch script's world_size and pipeline or tensor group sizes per "
-        "host), and derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id "
-        "/ device argument as local rank modulo the number of GPUs), not the global rank.",
+        "host; a checkpoint sharded for model parallel size N needs N GPUs), and derive the index from the local "
+        "rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id / device argument as local rank modulo the "
+        "number of GPUs), not the global rank.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 

@@ -51,6 +51,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _script_a_folder(e, evs)
     if e.data.get("script") and e.data["arg"][:1] in TYPO_DASHES:
         return _option_as_script(e, evs)
+    if e.data.get("script") and S.R_INTERPRETER_NAME.match(e.data["arg"].replace("\\", "/").rsplit("/", 1)[-1]):
+        return _interpreter_as_script(e, evs)
     if e.data.get("script"):
         return Verdict(
             "config", f"the interpreter could not open the script it was launched with ('{e.data['arg'][:200]}': "
@@ -83,6 +85,24 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--use-env; --use_env on torch < 2.0, which passes no --local_rank either): a launcher / script argument "
         "mismatch.",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _interpreter_as_script(e, evs: list) -> Verdict:
+    """Lead rules Q, U (2) (round 105's llamafactory-1212): the script the interpreter could not open is named like
+    an interpreter ("python3.8: can't open file 'python'"): the launch command was written with the interpreter
+    before the script ("accelerate launch python train.py", "torchrun --nproc_per_node 2 python train.py"), and the
+    launcher, which starts the interpreter itself, took that word for the script. Every worker is started so: config,
+    culprits []."""
+    arg = e.data["arg"][:200]
+    return Verdict(
+        "config", f"the interpreter could not open the script it was launched with ('{arg}': No such file or "
+        "directory) and exited with code 2: that path is an interpreter's name, so the launch command passed "
+        f"'{arg}' where the script path belongs (e.g. 'accelerate launch python train.py', 'torchrun ... python "
+        "train.py') -- every worker is started with it, a launch setting of the job, not a fault of any rank",
+        f"Fix the launch command: don't pass the interpreter name as the script -- remove the stray '{arg}' after the "
+        "launcher, whose first argument is the script path (accelerate launch train.py ..., torchrun "
+        "--nproc_per_node N train.py ..., python -m torch.distributed.run ... train.py); the launcher starts its own "
+        "Python for every worker. Then relaunch.", "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _opts_malformed(e, evs: list) -> Verdict:
@@ -1684,9 +1704,37 @@ def _launcher_shim(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "is found first (where torchrun, the Python path it embeds: python -c \"import sys; print(sys.executable)\" "
         "in the environment you meant) and reinstall torch in that environment (pip install --force-reinstall "
         "torch) so its Scripts\\torchrun.exe points at it. On Windows from Git Bash/MINGW, run from the "
-        "activated conda/venv environment or use WSL; with one GPU the script needs no launcher: run it directly "
-        "(python script.py).",
+        "activated conda/venv environment. Windows: use WSL or a single GPU (NCCL multi-GPU training needs Linux or "
+        "WSL); with one GPU the script needs no launcher: run it directly (python script.py).",
         "high", [], [e.brief() for e in evs[:2]], job_wide=True)
+
+
+def _cann_python_env(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules CD (its launch-environment reading) and AZ (3), as round 105's llamafactory-5638 reads them: CANN's
+    EC0010 -- its graph engine / TBE compiler, started by a process group's first HCCL call, could not import its own
+    Python module ("No module named 'tbe....'") -- under an Ascend header naming one rank: the toolkit's Python
+    packages are not on the path of the Python every worker runs (set_env.sh not sourced, CANN installed for another
+    Python, te / tbe wheels missing), a setting every worker shares, not that rank or its NPU: config, no rank.
+    Not rule AN (2)'s device error: no runtime call on the device is shown failing. None when a device error, an OOM,
+    a timeout or a peer's loss is shown beside it (the run got further; those read first)."""
+    evs = c.samples.get("cann_python_env", [])
+    if not evs or _run_failed(c):
+        return None
+    e = evs[0]
+    said = f"{e.data['exc']}: {e.data['msg'][:200]}"
+    who = f"rank {e.data['head_rank']}" if e.data.get("head_rank") is not None else "a worker"
+    return Verdict(
+        "config",
+        f"CANN's EC0010 on {who} ({e.where}): its compiler (TBE, started by the process group's first HCCL call) "
+        f"failed to import its own Python module [{said}] -- the CANN toolkit's Python packages are not importable "
+        "from the Python the job runs, an environment every worker is launched with, not a fault of that rank or "
+        "its NPU",
+        "Source the CANN set_env.sh (source /usr/local/Ascend/ascend-toolkit/set_env.sh, or the set_env.sh of the "
+        "toolkit path you installed) in every worker's environment before launching, so PYTHONPATH points at CANN's "
+        "python site-packages (te / tbe); run in the Python environment CANN was installed for (reinstall / repair "
+        "the CANN toolkit's te / tbe wheels into the training Python otherwise) and match CANN, torch_npu and Python "
+        "versions; check with python -c 'import tbe, te' under the launcher's interpreter, then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _source_build(evs: list) -> Verdict:
@@ -2763,6 +2811,58 @@ def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "pretrained / resume path at where it is (ls it on every node), or leave that path empty to train without "
         "it; then relaunch.",
         "medium", [], [excs[0].brief(), cut.brief()], job_wide=True)
+
+
+# a function that reads the command line or the config file it names (train.py's _parse_args, parse_opt, get_args,
+# load_config): what it opens is a path the launch command gave every worker
+_R_ARGS_FUNC = re.compile(r"^_{0,2}(?:parse_(?:args|opts?|config|cfg|arguments)|get_(?:args|config|cfg|opts?)|"
+                          r"load_(?:config|cfg)|read_(?:config|cfg)|setup_(?:config|cfg|args))\w{0,20}$")
+# a config file's name (cifar10.yml, configs/base.yaml, args.json, opts.toml)
+_R_CONFIG_FILE = re.compile(r"\.(?:ya?ml|json|toml|cfg|ini|conf)$", re.I)
+
+
+def _launch_config_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules Q, U (2) and AF (1), as round 105's spikingformer-5 reads them: the one exception shown is a
+    FileNotFoundError for a config file (a .yml / .yaml / .json / .toml / .cfg name) raised in the script's own
+    argument / config parsing (a frame named _parse_args, parse_opt, get_config, load_config), under a multi-worker
+    launcher (torch.distributed.launch / torchrun's OMP_NUM_THREADS banner or deprecation notice, or a second
+    traceback starting after it), no rank or process named (one tag on every line at most, a collector's) and no
+    launcher record: every worker is started with the
+    same config path, which does not exist from the working directory -- config, no rank. Not read so: a data or
+    checkpoint file missing (rule BG (4): one worker's own read), the same error outside argument parsing, or one
+    named rank's traceback."""
+    if c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
+        return None  # one output's tag at most (a collector's prefix on every line), no other rank's lines
+    path = m.group("path")
+    if not _R_CONFIG_FILE.search(path) or not any(_R_ARGS_FUNC.match(e.data.get("frame_func") or "") for e in excs):
+        return None
+    launcher = any(b.data.get("what") in ("launch deprecated", "torchrun OMP_NUM_THREADS banner")
+                   for b in c.samples.get("benign", []))
+    at = excs[-1].where.rpartition(":")
+    more = len(excs) > 1 or any(t.data.get("what") == "header" and t.where.rpartition(":")[0] == at[0]
+                                and int(t.where.rpartition(":")[2]) > int(at[2]) for t in c.samples.get("tb_cut", []))
+    if not (launcher or more):
+        return None
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    return Verdict(
+        "config",
+        f"{kind}: {message[:240]} ({excs[0].where}), raised while the script parses its arguments "
+        f"({excs[0].data.get('frame_func')}): every worker the launcher starts is given the same config path, and "
+        f"'{path[:200]}' does not exist from the directory the job runs in -- a launch argument every worker shares, "
+        "not a rank's fault",
+        f"Fix the config file path: No such file or directory: '{path[:200]}' -- check the launch command's config "
+        f"argument (-c / --config): pass the correct path to {name} (relative to the working directory, or an absolute "
+        f"path), or run from the directory holding {name}; then relaunch. (Use torchrun instead of the deprecated "
+        "torch.distributed.launch; its warning itself is harmless.)",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 # a code line opening a file for writing ('open(path, "w")', a multi-line call's last line '"w")', mode="a"): the
