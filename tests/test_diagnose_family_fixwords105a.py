@@ -4,9 +4,9 @@
 - A rank's own CUDA OOM in its backward pass (llamafactory-1672): gpu_oom on that rank; the fix names gradient
   checkpointing (the Hugging Face name of activation checkpointing). A host allocator's failure gets none of it.
 - HCCL's EI0006 "Getting socket times out. Reason: Remote Rank did not send the data in time" (llamafactory-5071):
-  rank_missing, culprits unknown; the fix reads it as the connection's set-up wait (a rank still busy before its first
-  collective, HCCL_CONNECT_TIMEOUT) and names a py-spy dump of every rank. HCCL's Notify wait inside a collective
-  (EI0002) keeps the operator-wait reading without the set-up words.
+  rank_missing, culprits unknown; HCCL's wait fix now names a py-spy dump of every rank beside the plog and
+  HCCL_CONNECT_TIMEOUT. EI0006's "remote does not initiate a connect request" keeps its connection set-up reading
+  (and round 81's test keeps the in-collective EI0006 without the set-up words).
 - torchelastic's record of a local rank that exited -9 (mmcv-3020) and c10's DefaultCPUAllocator failing
   (qwen-852): host_oom; the fix says to load data lazily (the killed worker) and to add RAM or swap (the
   allocator). A worker that ended on SIGSEGV (-11) gets none of it.
@@ -50,24 +50,23 @@ def test_host_allocator_failure_gets_no_gradient_checkpointing(tmp_path):
 
 
 # --- HCCL's EI0006 socket set-up wait -------------------------------------------------------------------------------
-def test_hccl_socket_timeout_reads_as_connection_set_up(tmp_path):
+def test_hccl_socket_timeout_names_a_py_spy_dump_of_every_rank(tmp_path):
     v, acc = _verdict(tmp_path, (
         "[W VariableFallbackKernel.cpp:51] Warning: CAUTION: The operator 'aten::unique2' is not currently supported "
         "on the NPU backend and will fall back to run on the CPU. (function npu_cpu_fallback)\n"
         "EI0006: 2025-03-11-02:41:09.118.220 Getting socket times out. Reason: Remote Rank did not send the data in "
         "time. Please check the reason for the rank being stuck\n"))
     assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not acc, v
-    assert _SET_UP in v["fix"] and "HCCL_CONNECT_TIMEOUT" in v["fix"], v
+    assert "HCCL_CONNECT_TIMEOUT" in v["fix"] and "ASCEND_GLOBAL_LOG_LEVEL" in v["fix"], v
     assert "py-spy dump of every rank" in v["fix"], v
 
 
-def test_hccl_notify_wait_keeps_the_operator_wait_reading(tmp_path):
+def test_hccl_connect_request_timeout_keeps_the_set_up_reading(tmp_path):
     v, acc = _verdict(tmp_path, (
-        "EI0002: 2025-03-11-02:41:09.118.220 The wait execution of the Notify register times out. Reason: The Notify "
-        "register has not received the Notify record from remote rank: [5]. base information: [streamID:[12], "
-        "taskID[4], taskType[Notify Wait], tag[AllReduce_10.0.0.2%enp_60000_0_1700000000000000]]\n"))
-    assert v["cause"] == "rank_missing" and not acc, v
-    assert "HCCL_EXEC_TIMEOUT" in v["fix"] and _SET_UP not in v["fix"], v
+        "[PID: 3310] 2025-02-14-08:02:51.101.007 Get_Socket_Timeout(EI0006): Getting socket times out. Reason: 1. The "
+        "remote does not initiate a connect request. some NPUs in the cluster are abnormal.\n"))
+    assert (v["cause"], v["culprits"]) == ("rank_missing", []) and not acc, v
+    assert _SET_UP in v["fix"] and "hccn_tool -i $devid -tls -g" in v["fix"], v
 
 
 # --- a worker killed -9, and the host allocator's failure -----------------------------------------------------------

@@ -112,8 +112,7 @@ class WatchdogReaders:
                                         or "Notify record" in text or "socket times out" in text) else None
         if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=None, backend="hccl", hccl_connect="initiate a connect" in h.group(0)
-                           or "socket times out" in text)
+            ev.data.update(timeout_ms=None, backend="hccl", hccl_connect="initiate a connect" in h.group(0))
             self._sites_apart(lineno, ev)
             return ev
         b = S.R_BLOCKING_TIMEOUT.search(text) if "Operation timed out" in text else None

@@ -397,21 +397,19 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
 
 
 # Ascend's HCCL names its own knobs: the wait that ran out is HCCL_EXEC_TIMEOUT (HCCL_CONNECT_TIMEOUT at the link's
-# set-up), and its own plog says which peer it waited for
+# set-up), and its own plog says which peer it waited for; the rank not inside is found as for any collective
 HCCL_WAIT = (" HCCL's own wait ran out (its watchdog's WorkHCCL timeout, a stuck notify, or Remote Rank did not "
-             "send the data in time): find the stuck rank in the other "
-             "ranks' logs and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer it waited for); a rank still "
-             "busy before the collective (a longer generation or training step) needs a longer HCCL_EXEC_TIMEOUT; a "
-             "link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the network interface).")
+             "send the data in time): find the stuck rank in the other ranks' logs (while it hangs, a py-spy dump "
+             "of every rank shows the one elsewhere) and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer "
+             "it waited for); a rank still busy before the collective (a longer generation or training step) needs "
+             "a longer HCCL_EXEC_TIMEOUT; a link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the "
+             "network interface).")
 
-# HCCL's EI0006 at an operator's first connection ("Getting socket times out", whichever reason it prints: the remote
-# never initiating its connect, or Remote Rank did not send the data in time) (signatures.R_HCCL_WAIT): a rank late to
-# its first collective, or the link between the NPUs at set-up (lead rules H, BO (2), BD (2))
+# HCCL's EI0006 at an operator's first connection, the remote never initiating its connect (signatures.R_HCCL_WAIT):
+# a rank late to its first collective, or the link between the NPUs at set-up (lead rules H, BO (2))
 HCCL_CONNECT_WAIT = (" The wait was at the connection's set-up (the remote never initiated its connect): a rank that "
-                     "started late or is still busy before its first collective (loading weights, a generation or "
-                     "preprocessing step; check other ranks' errors and when each started, and while it waits a "
-                     "py-spy dump of every rank shows the one elsewhere; a longer HCCL_CONNECT_TIMEOUT, 120 s by "
-                     "default, where the start-up is only slow), or the link "
+                     "started late or is still loading weights before its first collective (check other ranks' errors "
+                     "and when each started; a longer HCCL_CONNECT_TIMEOUT where the start-up is slow), or the link "
                      "between the nodes -- the NPU device IPs on the same network segment (hccn_tool ping between "
                      "nodes), TLS consistent on every NPU (hccn_tool -i $devid -tls -g), and HCCL_IF_IP / "
                      "HCCL_SOCKET_IFNAME naming the interface the nodes share.")
