@@ -855,8 +855,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"a CUDA error saying the binary has no kernel for this GPU ('{said}')",
             "The NCCL (or nccl-tests/PyTorch) binary was built without code for this GPU's compute capability (CUDA "
             "arch): rebuild it with NVCC_GENCODE including that architecture (e.g. -gencode=arch=compute_90,"
-            "code=sm_90 for H100), or install a build whose CUDA version and architectures match the GPU and driver "
-            "(torch.cuda.get_arch_list() vs torch.cuda.get_device_capability()); check nvidia-smi "
+            "code=sm_90 for H100), or install a PyTorch build with CUDA/NCCL matching the GPU's compute capability and "
+            "a CUDA version the driver supports (check torch.cuda.get_arch_list() against "
+            "torch.cuda.get_device_capability(); an old GPU such as a Kepler sm_35 needs an older build that still "
+            "lists it); check nvidia-smi "
             "--query-gpu=name,compute_cap --format=csv for the architecture each GPU needs ('named symbol not "
             "found' is cudaErrorSymbolNotFound: a kernel the build does not hold). A project's own CUDA "
             "extension (a setup.py / torch.utils.cpp_extension build of .cu sources) is such a binary too: rebuild it "

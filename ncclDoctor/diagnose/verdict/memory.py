@@ -92,7 +92,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          f"{_named(ranks)} ran out of GPU memory{owner}{counted}; the other ranks then waited for it"),
         retried + engine + ("Every rank needs less memory: lower the batch size (per GPU) or the sequence / context "
                             "length on all of them, or spread the work over more GPUs. " if every or beside else "")
-        + "Lower that rank's batch size or sequence length, enable activation checkpointing, or set "
+        + "Lower that rank's batch size or sequence length, enable gradient checkpointing (activation "
+        "checkpointing: model.gradient_checkpointing_enable()), or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation (torch >= 2.1); check nvidia-smi for "
         "another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
@@ -667,7 +668,7 @@ def _host_mem(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "low_cpu_mem_usage=True), fewer DataLoader workers / smaller prefetch, no full copies of the dataset per "
         "rank, fewer processes per node (--nproc_per_node) where every process holds its own copy; check the "
         "node's free RAM and the job's limit (free -g, free -h / dmesg for the OOM killer, the scheduler's --mem, the "
-        "container's memory limit, ulimit -v) and add swap or RAM where the job needs it.",
+        "container's memory limit, ulimit -v) and add RAM or swap where the job needs it.",
         "high" if len(ranks) == 1 else "medium", ranks, _samples(c, "host_mem"))
 
 
@@ -790,8 +791,9 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
         "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer, which sends that SIGKILL) on that node; "
         "lower the host memory (RAM) per worker, which the node holds once for every worker it runs (fewer "
-        "DataLoader workers: reduce num_workers, mmap / sharded checkpoint loading, fewer processes loading the "
-        "model at once: "
+        "DataLoader workers: reduce num_workers, load data lazily (each sample read from disk when it is used) "
+        "instead of a full copy of the dataset or its annotations in every worker, mmap / sharded checkpoint "
+        "loading, fewer processes loading the model at once: "
         "fewer processes per node, or the full weights loaded on rank 0 only and broadcast, FSDP's "
         "sync_module_states) or raise the job's memory limit (Slurm: --mem / --mem-per-gpu; sacct -j JOB -o "
         "MaxRSS,ReqMem shows what the step used), or give the node more host RAM or swap."

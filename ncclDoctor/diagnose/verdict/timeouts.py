@@ -397,12 +397,13 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
 
 
 # Ascend's HCCL names its own knobs: the wait that ran out is HCCL_EXEC_TIMEOUT (HCCL_CONNECT_TIMEOUT at the link's
-# set-up), and its own plog says which peer it waited for
+# set-up), and its own plog says which peer it waited for; the rank not inside is found as for any collective
 HCCL_WAIT = (" HCCL's own wait ran out (its watchdog's WorkHCCL timeout, a stuck notify, or Remote Rank did not "
-             "send the data in time): find the stuck rank in the other "
-             "ranks' logs and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer it waited for); a rank still "
-             "busy before the collective (a longer generation or training step) needs a longer HCCL_EXEC_TIMEOUT; a "
-             "link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the network interface).")
+             "send the data in time): find the stuck rank in the other ranks' logs (while it hangs, a py-spy dump "
+             "of every rank shows the one elsewhere) and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer "
+             "it waited for); a rank still busy before the collective (a longer generation or training step) needs "
+             "a longer HCCL_EXEC_TIMEOUT; a link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the "
+             "network interface).")
 
 # HCCL's EI0006 at an operator's first connection, the remote never initiating its connect (signatures.R_HCCL_WAIT):
 # a rank late to its first collective, or the link between the NPUs at set-up (lead rules H, BO (2))
