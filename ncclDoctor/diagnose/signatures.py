@@ -3547,10 +3547,11 @@ R_GLOO_PREAMBLE = re.compile(r"op\.preamble\.length <= op\.nbytes\. (\d+) vs (\d
 # prints before any worker exists: the install / environment the launcher was written for moved or broke
 # (lead rules X (2), AF (2)): config, no rank. The older shim's line may come glued after the launcher's last line
 # of its own log (a paste that lost the line break: "... Initializing distributed tasks at: 127.0.0.1:29437 failed to
-# create process."; round 105's llamafactory-3953): the line before ends in an address's port, a dot or a bracket,
-# and the shim's words run to the end of the line -- never a sentence's subject before them ("worker 3 failed to
-# create process.", "error: failed to create process" are other programs' messages)
-R_LAUNCHER_SHIM = re.compile(r"(?:^\s*|(?:(?<=[.)\]])|(?<=:\d\d)|(?<=:\d{3})|(?<=:\d{4})|(?<=:\d{5}))\s?)"
+# create process."; round 105's llamafactory-3953): only glued to torchrun's own "Initializing distributed tasks at:
+# HOST:PORT" text, the shim's words running to the end of the line -- any other subject before them is another
+# program's sentence ("worker 3 failed to create process.", "subprocess.Popen(cmd) failed to create process.",
+# "worker on 10.0.0.5:29500 failed to create process.", "error: failed to create process"; review 105 (1) finding 2)
+R_LAUNCHER_SHIM = re.compile(r"(?:^\s*|Initializing distributed tasks at: \S{1,200}:\d{2,5} ?)"
                              r"failed to create process\.?\s*$|Fatal error in launcher: ?Unable to create process "
                              r"using (.{0,300})")
 # FSDP's execution-order check (torch/distributed/fsdp/_exec_order_utils.py, first iteration): "Forward order differs

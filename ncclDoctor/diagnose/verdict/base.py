@@ -36,6 +36,19 @@ class Verdict:
         }
 
 
+# torch.distributed.launch itself shown: its FutureWarning (the benign "launch deprecated" event) or its own file
+# (torch/distributed/launch.py) in a line read -- advice to leave that launcher for torchrun is only for the job that
+# ran it (review 105 (1) findings 4, 8): torchrun's own "[rankN]: " prefix or OMP_NUM_THREADS banner is not it
+_R_LEGACY_LAUNCH = re.compile(r"torch[/\\]distributed[/\\]launch\.py\b")
+
+
+def legacy_launch_shown(c: Collected) -> bool:
+    """Whether these lines show torch.distributed.launch (not torchrun): its deprecation warning or launch.py."""
+    if any(b.data.get("what") == "launch deprecated" for b in c.samples.get("benign", [])):
+        return True
+    return any(_R_LEGACY_LAUNCH.search(e.text or "") for evs in c.samples.values() for e in evs)
+
+
 def waiting_pids(c: Collected) -> set[int]:
     """The processes a watchdog timeout line is from: NCCL's pid field, or the innermost Ray actor prefix
     ("(WorkerDict pid=N)") a Ray job stamps on its workers' lines."""

@@ -21,13 +21,22 @@ from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, world
 from ncclDoctor.diagnose.reason import waiting as rank_waiting
 from ncclDoctor.diagnose.signatures import Event, strip_prefixes
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, exception_text, horovod_rebuild, place, waiting_pids
+from ncclDoctor.diagnose.verdict.base import (
+    Verdict,
+    _named,
+    exception_text,
+    horovod_rebuild,
+    legacy_launch_shown,
+    place,
+    waiting_pids,
+)
 from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_status, died_alike
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
     _R_DDP_MODULE_WIDE,
     LOAD_READ_FIX,
     LOADER_RERAISE_FIX,
+    R_ENOENT_PATH,
     R_LOAD_FRAME,
     R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
@@ -38,6 +47,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     _py_exception_fix,
     _raised_alike,
     http_status_fix,
+    missing_file_fix,
     torn_down_fix,
 )
 
@@ -576,8 +586,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else http_status_fix(text))
                        + _py_exception_fix(text)
                        + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
-                       + (_missing_path_fix(text) if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text)
-                          else "")
+                       + (_missing_path_fix(text, legacy_launch_shown(c))
+                          if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text) else "")
                        + _own_exception_note(ranks[0], lone.local_rank if lone is not None else None)
                        + f"Fix the exception that traceback ends in, {text[:160]} (read the frames above that line: "
                        "the last one names the file, line and function of the code that raised it); "
@@ -719,7 +729,7 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if gone:  # the failed process's exception (untagged, beside the launcher's record) is a path that does not exist
         what += (f"; the exception in the lines is '{gone[:160]}': a file or directory the process opens (its dataset "
                  "path, a checkpoint, a config file) does not exist where it looked")
-        abort_fix = _missing_path_fix(gone) + abort_fix
+        abort_fix = _missing_path_fix(gone, legacy_launch_shown(c)) + abort_fix
     init = next((e.data["comm_init"] for e in fails if e.data.get("comm_init")), "")
     if init:  # a traceback above the record stops in the call that creates NCCL's communicator, its error cut
         cause += (f" (a traceback above it goes into NCCL's communicator creation, ncclCommInitRank, at {init}, and "
@@ -1106,21 +1116,21 @@ _MISSING_PATH_FIX = ("'No such file or directory' is the process opening a path 
                      "data preparation step, e.g. building the lmdb from the images) before launching. ")
 
 
-# the path an ENOENT message quotes ("[Errno 2] No such file or directory: './data/x.pkl'"), and a relative one's first
-# part (its directory under the working directory: "./data")
-_R_ENOENT_PATH = re.compile(r"No such file or directory: '([^'\n]{1,300})'")
+# a relative ENOENT path's first part (its directory under the working directory: "./data"); the path itself is read
+# with unread's R_ENOENT_PATH, the one regex both readings share (review 105 (1) finding 7)
 _R_REL_HEAD = re.compile(r"(?:\.{1,2}/)?[^/\\]{1,80}")
 # OpenMMLab's registry (mmcv / mmengine build_from_cfg) re-raising a class's error with the class's name before it
 # ("FileNotFoundError: OpenLaneV2SubsetADataset: [Errno 2] No such file ..."): a dataset the config builds
 _R_CFG_CLASS_RERAISE = re.compile(r"^\w{1,80}Error: [A-Z]\w{0,80}Dataset: \[Errno 2\]")
 
 
-def _missing_path_fix(text: str) -> str:
+def _missing_path_fix(text: str, legacy_launch: bool = False) -> str:
     """_MISSING_PATH_FIX, then what the missing path's own form says: a relative path is read from the directory the
     job was launched in; a dataset class's name before the errno is a config-built dataset's file (its data_root /
-    ann_file)."""
+    ann_file); a data file's or a checkpoint's own words (unread.missing_file_fix, the words unread's reading of the
+    same FileNotFoundError gives: review 105 (1) finding 7)."""
     out = _MISSING_PATH_FIX
-    m = _R_ENOENT_PATH.search(text)
+    m = R_ENOENT_PATH.search(text)
     path = m.group(1) if m else ""
     if path and not path.startswith(("/", "~", "\\")) and not re.match(r"[A-Za-z]:", path) and "/" in path:
         head = _R_REL_HEAD.match(path).group(0)
@@ -1136,7 +1146,7 @@ def _missing_path_fix(text: str) -> str:
                 "re-raises its error with its name): its file comes from the dataset config -- check the "
                 "data_root / ann_file path in config, or generate the file with the repository's data preparation "
                 "step. ")
-    return out
+    return out + missing_file_fix(text, legacy_launch)
 
 
 def _missing_path(c: Collected) -> str | None:

@@ -19,6 +19,7 @@ from ncclDoctor.diagnose.verdict.base import (
     horovod_framework_flag,
     horovod_rebuild,
     jit_cache_shared,
+    legacy_launch_shown,
 )
 from ncclDoctor.diagnose.verdict.noise import finished, harmless_warn
 
@@ -2860,8 +2861,11 @@ def _launch_config_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None
         "not a rank's fault",
         f"Fix the config file path: No such file or directory: '{path[:200]}' -- check the launch command's config "
         f"argument (-c / --config): pass the correct path to {name} (relative to the working directory, or an absolute "
-        f"path), or run from the directory holding {name}; then relaunch. (Use torchrun instead of the deprecated "
-        "torch.distributed.launch; its warning itself is harmless.)",
+        f"path), or run from the directory holding {name}; then relaunch."
+        # only for a job torch.distributed.launch ran (its warning or launch.py shown), not torchrun's banner or a
+        # second traceback alone (review 105 (1) finding 8)
+        + (" (Use torchrun instead of the deprecated torch.distributed.launch; its warning itself is harmless.)"
+           if legacy_launch_shown(c) else ""),
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 

@@ -29,7 +29,7 @@ from ncclDoctor.diagnose.signatures import (
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, exception_text, jit_cache_shared
+from ncclDoctor.diagnose.verdict.base import Verdict, exception_text, jit_cache_shared, legacy_launch_shown
 from ncclDoctor.diagnose.verdict.layer_check import SHARDED_RECOMPUTE_FIX
 from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_back, unread_before_done
 from ncclDoctor.diagnose.verdict.tracker_setup import tracker_fix
@@ -679,27 +679,47 @@ def _lib_attr_fix(e, what: str) -> str:
 _R_BUILT_FILE_MISSING = re.compile(
     r"\b(?:No such file or directory|does not exist)\b[^\n]{0,400}?"
     r"(?:_(?:doc|sample|shuffle)_idx\.npy\b|\b(?:index|data)[_-]cache[/\\])")
-# Python's FileNotFoundError for a file path the process opened (a dataset image, an annotation, a shard), not a
-# program (a bare name: 'ninja', 'nvcc') nor a shared library: the file is not there where that worker runs --
-# deleted, never copied to that node, or a path another node mounts elsewhere; one worker dies on it and, under the
-# old torch.distributed.launch (no agent), the others run on
-_R_MISSING_PATH = re.compile(r"\bFileNotFoundError: \[Errno 2\] No such file or directory: '(?P<path>[^'\n]{0,400}/"
-                             r"[^'/\n]{1,200}\.(?!so\b)[A-Za-z0-9]{1,8})'")
+# the path an ENOENT message quotes ("[Errno 2] No such file or directory: './data/x.pkl'"): the one regex both
+# unread's and exits' missing-path fixes read it with (review 105 (1) findings 4, 7)
+R_ENOENT_PATH = re.compile(r"No such file or directory: '([^'\n]{1,300})'")
+# what kind of file the path is, by its name: a checkpoint (a weights extension, a checkpoint directory) or a data file
+# (an image, audio or annotation extension, a data / dataset directory); a program, a shared library, a config or a
+# tokenizer file is neither and gets no kind-specific words
+_R_CKPT_FILE = re.compile(r"\.(?:pt|pth|bin|safetensors|ckpt)$|(?:^|/)[^/]*(?:checkpoint|ckpt)[^/]*/", re.I)
+_R_DATA_FILE = re.compile(r"\.(?:jpe?g|png|bmp|gif|tiff?|webp|wav|flac|mp3|ogg|m4a|opus|json|jsonl|xml|csv|tsv|txt|"
+                          r"parquet|arrow)$|(?:^|/)(?:data|datasets?)[^/]*/", re.I)
+_R_NOT_DATA_NAME = re.compile(r"\.so(?:\.[\d.]+)?$|config|tokenizer|vocab|\.(?:ya?ml|toml|cfg|ini|py)$", re.I)
 
 
-def _missing_path_fix(what: str) -> str:
-    """The fix for a worker's FileNotFoundError of a file path (``_R_MISSING_PATH``; a built index file has its own)."""
-    m = _R_MISSING_PATH.search(what)
-    if not m or _R_BUILT_FILE_MISSING.search(what):
+def missing_file_fix(text: str, legacy_launch: bool = False) -> str:
+    """The words a missing file's own kind calls for (``R_ENOENT_PATH``'s path): a data file's (restore it, the same
+    data path on every worker) or a checkpoint's (the checkpoint path, saved where every rank can read it); the
+    sentence on torch.distributed.launch's surviving workers only where that launcher is shown (``legacy_launch``).
+    Used by unread's and exits' readings of a FileNotFoundError alike (review 105 (1) findings 4, 7)."""
+    m = R_ENOENT_PATH.search(text)
+    if not m or "FileNotFoundError" not in text or _R_BUILT_FILE_MISSING.search(text):
         return ""
-    folder = m.group("path").rsplit("/", 1)[0] or "/"
-    return (f"A file the worker reads is missing where it ran (in {folder}): check the data path exists, complete, "
-            "on every worker -- the same data path mounted on every node/rank (a shared filesystem visible to all "
-            "workers, or the data copied to each node) -- and restore the missing files (re-download / re-extract "
-            "the dataset; a cleanup job that deletes old files, such as a tmp cron, can remove them), and verify the "
-            "annotation or index file lists only files the folder holds. One worker dying on it leaves the others "
-            "running under torch.distributed.launch: launch with torchrun (torchelastic), whose agent stops the "
-            "whole job when one worker fails, or kill the remaining workers when one exits. ")
+    path = m.group(1).replace("\\", "/")
+    if "/" not in path or _R_NOT_DATA_NAME.search(path.rsplit("/", 1)[1]):
+        return ""  # a bare name (a program: 'ninja'), a shared library, a config or tokenizer file
+    where = f" (in {path.rsplit('/', 1)[0] or '/'})"
+    if _R_CKPT_FILE.search(path):
+        out = (f"The missing file is a checkpoint{where}: check the checkpoint path given to the run (its resume / "
+               "load argument) names a file that was saved and finished -- the save step's directory and file name, "
+               "on storage every rank reads from (a shared filesystem, or the checkpoint copied to each node). ")
+    elif _R_DATA_FILE.search(path):
+        out = (f"A file the worker reads is missing where it ran{where}: check the data path exists, complete, on "
+               "every worker -- the same data path mounted on every node/rank (a shared filesystem visible to all "
+               "workers, or the data copied to each node) -- and restore the missing files (re-download / re-extract "
+               "the dataset; a cleanup job that deletes old files, such as a tmp cron, can remove them), and verify "
+               "the annotation or index file lists only files the folder holds. ")
+    else:
+        return ""
+    if legacy_launch:
+        out += ("One worker dying on it leaves the others running under torch.distributed.launch: launch with torchrun "
+                "(torchelastic), whose agent stops the whole job when one worker fails, or kill the remaining "
+                "workers when one exits. ")
+    return out
 
 
 _BUILT_FILE_FIX = (
@@ -1080,7 +1100,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread]) + http_status_fix(what)
             + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
             + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
-            + ("" if e.data.get("data_files") else _missing_path_fix(what))
+            + ("" if e.data.get("data_files") else missing_file_fix(what, legacy_launch_shown(c)))
             + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
             + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
             + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
@@ -1113,7 +1133,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + http_status_fix(what)
         + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
         + (_DATA_FILES_FIX if e.data.get("data_files") and _R_DATA_FILES_EXC.search(e.data["type"]) else "")
-        + ("" if e.data.get("data_files") else _missing_path_fix(what))
+        + ("" if e.data.get("data_files") else missing_file_fix(what, legacy_launch_shown(c)))
         + (_CKPT_RECOMPUTE_FIX if _R_CKPT_RECOMPUTE.search(what) else "")
         + (_NO_THREAD_FIX if _R_NO_THREAD.search(what) else "")
         + (_HCCL_CALL if _R_HCCL_CALL.search(what) else "")
