@@ -238,7 +238,8 @@ def several_failures(c: Collected) -> list[int]:
     codes = {e.data.get("exitcode") for e in fails}
     # the record's processes ending on different signals, one of them a native crash (PALS' "rank 0 died from signal
     # 11 and dumped core" beside "rank 4 died from signal 9"): a crash is that process's own, so they did not fail
-    # alike -- no shared cause, each a culprit (lead rules A, J; round 105's ezpz-210)
+    # alike -- no shared cause (lead rules A, J; round 105's ezpz-210). The crashed ranks are the culprits; the
+    # others ended after them (crash_ends)
     unlike = None not in codes and len(codes) > 1 and all(k < 0 for k in codes) and bool(codes & {-11, -4, -8})
     if not down and not below and not unlike and not (sure == "high" and size and size > max(ranks) + 1):
         return []  # every rank of the record (the job, as far as it shows) failing alike: a shared cause (rule J)
@@ -249,7 +250,30 @@ def several_failures(c: Collected) -> list[int]:
     if any(e.data.get("exitcode") == -6 and (e.rank if e.rank is not None else e.data.get("local_rank")) in c.ranks
            and waiting(c.ranks[e.rank if e.rank is not None else e.data["local_rank"]]) for e in fails):
         return []
+    if unlike:
+        return sorted(crash_ends(c, fails)[0])
     return sorted(ranks)
+
+
+NATIVE_CRASHES = {-11, -7, -4, -8}  # SIGSEGV, SIGBUS, SIGILL, SIGFPE: a process's own crash in native code
+
+
+def crash_ends(c: Collected, fails: list[Event]) -> tuple[set[int], set[int]]:
+    """Processes of a record ending on different signals, a native crash among them (several_failures' `unlike`):
+    (the ranks to name, the ranks that only ended after the crash). The crashed ranks are culprits. A SIGABRT
+    beside a peer's crash is that rank's abort after its communicator went down (NCCL's watchdog, 'terminate
+    called'); several ranks SIGKILLed alike, or a SIGKILL beside a SIGTERM teardown, are the launcher's teardown:
+    neither is named. A lone SIGKILL beside the crash, no teardown shown, is a kill of its own (the host's OOM
+    killer): named too (round 105's ezpz-210: rank 0 signal 11, rank 4 signal 9 -> 0, 4; review 105 (1) finding 3,
+    review 105 (2) finding 1)."""
+    key = {id(e): e.rank if e.rank is not None else e.data.get("local_rank") for e in fails}
+    crash = {key[id(e)] for e in fails if e.data.get("exitcode") in NATIVE_CRASHES} - {None}
+    rest = {key[id(e)] for e in fails} - crash - {None}
+    killed = {key[id(e)] for e in fails if e.data.get("exitcode") == -9} - crash
+    term = bool(torn_down(c)) or any(e.data.get("exitcode") == -15 for e in c.child_failures + c.worker_failures)
+    if len(rest) == 1 and rest == killed and not term:
+        return crash | killed, set()
+    return crash, rest
 
 
 def raised_by_more(c: Collected, listed: int) -> int:

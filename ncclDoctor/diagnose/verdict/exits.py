@@ -1757,6 +1757,11 @@ def _native_crash_cut(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = [e for e in c.samples.get("crash", []) if e.data.get("signal_cut")]
     if not evs or any(e.data.get("signal") is not None for e in c.samples.get("crash", [])):
         return None
+    if c.exceptions or c.unread or any(own_errors(st) for st in c.ranks.values()) or any(
+            v and k not in QUIET_KINDS and k != "crash" for k, v in c.kinds.items()):
+        # another failure is shown (a traceback's exception, an MPI or NCCL error line read by no family): it is no
+        # lone crash -- step aside for the readings that quote it (review 105 (2) finding 2)
+        return None
     e = evs[-1]
     where = f"pid {e.data['proc']}" + (f" on {e.host}" if e.host else "")
     nccl = bool(c.kinds.get("setting") or c.kinds.get("setup") or c.kinds.get("setup_net") or
@@ -1889,12 +1894,29 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
     """Several processes failed on their own (lead rule A extended): each is a culprit, the ranks torchrun
     only stopped afterwards (SIGTERM, or SIGKILL after its grace period) are innocent."""
     down = sorted({e.rank for e in torn_down(c) if e.rank is not None} - set(ranks))
+    # the ranks ending after another's native crash, not named (lone.crash_ends: a peer's SIGABRT, the teardown's
+    # SIGKILLs; review 105 (1) finding 3, review 105 (2) finding 1)
+    after = [e for e in failed_on_own(c) if (e.rank if e.rank is not None else e.data.get("local_rank")) not in ranks
+             and e.data.get("exitcode") is not None]
+    if after:
+        codes = sorted({e.data["exitcode"] for e in failed_on_own(c) if e not in after
+                        and e.data.get("exitcode") is not None})
     sig = ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in codes if x < 0)
-    what = (f"{_named(ranks)} failed on their own" + (f" (exit code {', '.join(map(str, codes))}"
-                                                        + (f": {sig}" if sig else "") + ")" if codes else "")
+    late = sorted({x for e in after for x in [e.data["exitcode"]]})
+    what = (f"{_named(ranks)} failed on {'their' if len(ranks) > 1 else 'its'} own"
+            + (f" (exit code {', '.join(map(str, codes))}" + (f": {sig}" if sig else "") + ")" if codes else "")
+            + (f"; {_named(sorted({e.rank if e.rank is not None else e.data['local_rank'] for e in after}))} ended "
+               f"after that crash (exit code {', '.join(map(str, late))}: "
+               + ", ".join(SIGNALS.get(-x, f"signal {-x}") for x in late)
+               + "): " + ("an abort once a peer's crash took its communicator down (NCCL's watchdog, 'terminate "
+                          "called')" if -6 in late else "")
+               + (" and " if -6 in late and set(late) - {-6} else "")
+               + ("the launcher's teardown of the job" if set(late) - {-6} else "")
+               + (", not failures of their own" if len(after) > 1 else ", not a failure of its own") if after else "")
             + (f"; {_named(down)} were only stopped by the launcher afterwards (SIGTERM, then SIGKILL after its grace "
                "period): victims of the teardown, not failures" if down else "")
-            + ". The cause is those processes' own tracebacks, which these lines do not hold")
+            + (". The cause is those processes' own tracebacks, which these lines do not hold" if len(ranks) > 1 else
+               ". The cause is that process's own traceback, which these lines do not hold"))
     native = [x for x in codes if x in NATIVE_CRASH]
     launcher = _launcher(fails)
     kill = (_KILL_BESIDE if -9 in codes and native else "")
