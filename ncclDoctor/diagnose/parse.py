@@ -606,6 +606,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # codes printed under it (crash._cuda_error: EJ0001's HCCP failure)
         self._ascend_head: tuple[int, int] = (-99, -1)
         self._ascend_dist = False  # the last Ascend header is a collective's (DIST / hccl api) failure
+        self._npu_device_error = False  # an Ascend device's own error line read (crash._cann_python_env)
+        self._cann_evs: list[Event] = []  # CANN's EC0010 events read (crash._cann_python_env: device_error)
         self._site_timeouts: list[Event] = []
         self._mpi_block = -99  # the line of mpirun's "exited with non-zero status" block header
         self._ompi_open: tuple[int, Event] | None = None  # Open MPI's start-up failure, its step's line to come

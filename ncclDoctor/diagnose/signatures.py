@@ -2556,6 +2556,10 @@ R_ASCEND_HEAD = re.compile(r"\(PID: ?\d{1,10}, Device: ?(?P<dev>\d{1,4}), RankID
 # (verdict.launch._cann_python_env)
 R_CANN_PY_IMPORT = re.compile(r"\bE[A-Z]0010: Failed to import Python module \[(?P<exc>\w{1,40}Error): "
                               r"(?P<msg>[^\]\n]{1,300})")
+# An Ascend device's own error beside it (review 105 (3) finding 3): the runtime's EE9999 / EZ9999 inner error, "The
+# error from device(chipId:3, dieId:0)", "there is an aicore error" / "AI Core error": that NPU failed, not the
+# toolkit's Python environment (readers.crash._cann_python_env: device_error)
+R_ASCEND_DEVICE_ERROR = re.compile(r"\bE[EZ]9999\b|\berror from device\(|(?i:\bai ?core error\b)")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an NCCL error raised
 # there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective

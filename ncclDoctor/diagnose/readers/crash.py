@@ -755,7 +755,15 @@ class CrashReaders:
 
     def _cann_python_env(self, lineno: int, text: str) -> Event | None:
         """CANN's EC0010: its compiler could not import its own Python module (signatures.R_CANN_PY_IMPORT), the
-        toolkit's environment every worker shares (lead rules CD, AZ (3)): read by verdict.launch._cann_python_env."""
+        toolkit's environment every worker shares (lead rules CD, AZ (3)): read by verdict.launch._cann_python_env.
+        An Ascend device's own error line (S.R_ASCEND_DEVICE_ERROR) before or after it, any chip's or rank's, marks
+        every such event device_error: that NPU failed, the reading steps aside (review 105 (3) finding 3)."""
+        if ("9999" in text or "rror from device" in text or "ore error" in text) and (
+                S.R_ASCEND_DEVICE_ERROR.search(text)):
+            self._npu_device_error = True
+            for e in self._cann_evs:
+                e.data["device_error"] = True
+            return None
         m = S.R_CANN_PY_IMPORT.search(text) if "Failed to import Python module" in text else None
         if m is None:
             return None
@@ -763,6 +771,9 @@ class CrashReaders:
         at, rank = self._ascend_head
         ev.data.update(exc=m.group("exc"), msg=m.group("msg").strip().rstrip("."),
                        head_rank=rank if 0 < lineno - at <= 3 and rank >= 0 else None)
+        if self._npu_device_error:
+            ev.data["device_error"] = True
+        self._cann_evs.append(ev)
         ev.rank = None  # the toolkit's install, shared by every worker: not the header's rank
         return ev
 

@@ -349,9 +349,14 @@ def _normal_end(c: Collected, lone: Lone) -> Verdict | None:
     traceback runs (its top-level script) passes deliberately at its normal end (RVC's trainer: os._exit(2333333) once
     the last epoch is saved), with nothing else failing shown -- no exception, signal, OOM or timeout of any rank: the
     run ended as that program ends it, so nobody failed (none, culprits [], nobody innocent). The same code under
-    another script, or any other code under that script, keeps rule A / AL (2)'s lone exit."""
+    another script, or any other code under that script, keeps rule A / AL (2)'s lone exit. Only process 0 ends so
+    (RVC calls os._exit(2333333) under rank 0 alone): another child leaving with that status is a lone exit (review
+    105 (3) finding 4). Any exception shown beside it but spawn's own re-raise, ranked or not (a thread's, a helper
+    process's: filed as traceback_tail with no rank), is a failure: the lone exit's reading stands (finding 1)."""
     end = lone.event.data.get("normal_end")
-    if not end or lone.exitcode is None or any(own_errors(st) for st in c.ranks.values()):
+    if not end or lone.exitcode is None or lone.local_rank != 0 or any(own_errors(st) for st in c.ranks.values()):
+        return None
+    if any(not str(e.data.get("type") or "").endswith("ProcessExitedException") for e in c.exceptions):
         return None
     if any(v and k not in QUIET_KINDS and k not in ("child_failed", "worker_failed", "traceback_tail")
            for k, v in c.kinds.items()):

@@ -1717,10 +1717,15 @@ def _cann_python_env(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     packages are not on the path of the Python every worker runs (set_env.sh not sourced, CANN installed for another
     Python, te / tbe wheels missing), a setting every worker shares, not that rank or its NPU: config, no rank.
     Not rule AN (2)'s device error: no runtime call on the device is shown failing. None when a device error, an OOM,
-    a timeout or a peer's loss is shown beside it (the run got further; those read first)."""
+    a timeout or a peer's loss is shown beside it (the run got further; those read first), nor where an Ascend
+    device's own error (EE9999 / EZ9999, "error from device(chipId:N", an aicore error) is shown for any chip or rank
+    (readers.crash: device_error): that NPU failed. Medium, not high, where only one rank is shown (review 105 (3)
+    finding 3)."""
     evs = c.samples.get("cann_python_env", [])
-    if not evs or _run_failed(c):
+    if not evs or _run_failed(c) or any(e.data.get("device_error") for e in evs):
         return None
+    shown = {e.data["head_rank"] for e in evs if e.data.get("head_rank") is not None} | {
+        r for r in c.ranks if r is not None}
     e = evs[0]
     said = f"{e.data['exc']}: {e.data['msg'][:200]}"
     who = f"rank {e.data['head_rank']}" if e.data.get("head_rank") is not None else "a worker"
@@ -1735,7 +1740,7 @@ def _cann_python_env(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "python site-packages (te / tbe); run in the Python environment CANN was installed for (reinstall / repair "
         "the CANN toolkit's te / tbe wheels into the training Python otherwise) and match CANN, torch_npu and Python "
         "versions; check with python -c 'import tbe, te' under the launcher's interpreter, then relaunch.",
-        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+        "high" if len(shown) > 1 else "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
 def _source_build(evs: list) -> Verdict:

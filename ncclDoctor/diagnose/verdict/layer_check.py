@@ -148,11 +148,16 @@ def _pipeline_assert(excs: list, cls: str, message: str | None, said: str, where
     torch.distributed.pipelining's own code (_PIPELINE_FILE: its stage_backward driver pairing a stage's outputs with
     their gradients) is the library's check on the structure of the model's stages every rank splits alike: config,
     no rank, nobody innocent, even with one rank's traceback only. Not read so: an assertion with a message (a check
-    naming an argument), one raised in the job's own code or in another library's frames."""
-    frame = str(excs[-1].data.get("frame_file") or "")
+    naming an argument), one raised in the job's own code or in another library's frames. The frame named (and
+    gated) is the innermost one the lines show: the input's tail frames where read (innermost first), since the
+    frame the assert sits in may be a line no trigger reads (review 105 (3) finding 5: stage_backward in
+    _backward.py, not the schedule's _step_microbatches that called it)."""
+    tail = excs[-1].data.get("tail_frames") or []
+    frame, func = ((str(tail[0][0]), tail[0][1]) if tail else
+                   (str(excs[-1].data.get("frame_file") or ""), excs[-1].data.get("frame_func")))
     if cls != "AssertionError" or (message or "").strip() or not _PIPELINE_FILE.search(frame):
         return None
-    func = excs[-1].data.get("frame_func") or "its driver"
+    func = func or "its driver"
     return Verdict(
         "config",
         f"torch.distributed.pipelining's own assertion failed ({said.rstrip(': ')}, {where}; raised under {func} in "

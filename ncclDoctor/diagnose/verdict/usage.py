@@ -815,13 +815,26 @@ _MESH_REFUSALS = (
 )
 
 
+# a rank's own lines that show it running on (its steps, a collective it printed or traced): _mesh_refused
+_ALIVE_KINDS = ("step_took", "driver_step", "coll_trace", "coll_print")
+
+
 def _mesh_refused(c: Collected) -> Verdict | None:
     """Lead rules BA (3), BB (4), BQ (3) (round 90's cache-dit-784, torchtune-2856, pytorch-159200; round 105's
     automodel-367, torchtitan-1396, pytorch-150401): an exception's
     own message that is one of torch.distributed's checks on how a DeviceMesh, a DTensor or a backend string is used
     (_MESH_REFUSALS) is torch refusing a call that the same code makes alike on every rank: invalid_usage, no rank
     named, whichever rank printed it, and a rank whose traceback is cut in the same code is no second failure (rule
-    AN (1)). Only an exception's own message; a plain backend name unknown (a plugin's install) is not read here."""
+    AN (1)). Only an exception's own message; a plain backend name unknown (a plugin's install) is not read here.
+    Not read so where another rank is shown alive or waiting past that point -- a watchdog timeout or status line,
+    a collective it is inside, its steps going on -- (review 105 (3) finding 2): those ranks got past the same call,
+    so the code was not alike everywhere and the raising rank is rule A's first failure (the start's reading
+    stands); one rank's traceback alone keeps this reading."""
+    raisers = {e.rank for e in c.exceptions if any(rx.search(e.data.get("message") or "") for rx, *_ in
+                                                   _MESH_REFUSALS)}
+    if raisers and any(st.timeouts or st.status or any(st.counts.get(k) for k in _ALIVE_KINDS)
+                       for r, st in c.ranks.items() if r not in raisers):
+        return None
     for e in c.exceptions:
         t = e.data.get("message") or ""
         for rx, who, what, fix in _MESH_REFUSALS:
