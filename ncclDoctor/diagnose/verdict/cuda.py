@@ -1320,6 +1320,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
                 "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
                 "and NCCL_P2P_DISABLE=1 as tests).")
+        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
+            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
+            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
+                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
     elif (peer_map and ranks and not recorded and not xids and not hsa and other is None and twice is None
           and not shared):
         # lead rule V (2): GPU peer-to-peer access refused or a peer buffer's mapping failed ('peer access is not
@@ -1328,10 +1332,6 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # IOMMU / ACS / a driver without P2P), which every rank of the node shares: the one rank shown raising it is
         # where it surfaced, a lead and not a culprit (round 105's tutel-298)
         conf, shared = "low", True
-        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
-            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
-            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
-                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
     # lead rule AM (3): the one process of the lines (rank 0 by NCCL's version line) failing its communicator's
     # creation with ncclUnhandledCudaError, no kernel launched yet (enqueue.cc), is named, whatever the build lacks
     at_creation = bool(alone) and "enqueue" not in text and any(
