@@ -46,6 +46,14 @@ def test_the_nvls_corpus_case_names_nvls_again(tmp_path):
     assert "NVLS set-up failing" in v["fix"] and NVLS_FIX in v["fix"], v["fix"]
 
 
+@pytest.mark.parametrize("case", ["vllm-6732-nvls-cuda-failure-invalid-argument-h100",
+                                  "vllm-9369-tp-nvls-cuda-initialization-error"])
+def test_nvls_corpus_cases_keep_the_fabric_manager(tmp_path, case):
+    v, acc = corpus_case_verdict(tmp_path, case)
+    assert v["cause"] == "cuda_error" and not acc, v
+    assert "fabric manager" in v["fix"] and NVLS_FIX in v["fix"] and "driver" in v["fix"], v["fix"]
+
+
 def test_a_p2p_transport_setup_failure_gets_no_nvls_advice(tmp_path):
     text = ("node1:1234:1300 [0] transport/p2p.cc:275 NCCL WARN Cuda failure 'invalid argument'\n"
             "[rank0]: ncclUnhandledCudaError: Call to CUDA function failed.\n")

@@ -1340,8 +1340,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "and NCCL_P2P_DISABLE=1 as tests).")
         if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
             what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
-            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
-                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
+            # (with the fabric manager the multicast objects need on NVSwitch systems: the words vllm-6732's and
+            # vllm-9369's shape got at 7a366534, where this block was unreachable -- review 105 (1) finding 1)
+            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs, or on "
+                    "NVSwitch systems the fabric manager is not running at the driver's version (nvidia-smi -q | grep "
+                    "-i -A2 fabric says 'Completed'); upgrade the driver (and the fabric manager with it), or disable "
+                    "NVLS with NCCL_NVLS_ENABLE=0.")
     elif (peer_map and ranks and not recorded and not xids and not hsa and other is None and twice is None
           and not shared):
         # lead rule V (2): GPU peer-to-peer access refused or a peer buffer's mapping failed ('peer access is not
