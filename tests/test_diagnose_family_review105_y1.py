@@ -23,7 +23,7 @@ from tests.test_diagnose_family_r105collective import _op_traceback
 NVLS_FIX = "NCCL_NVLS_ENABLE=0"
 
 
-# --- review 105 (1) finding 1 / (2) finding 3: the NVLS set-up advice --------------------------------------------------
+# --- review 105 (1) finding 1 / (2) finding 3: the NVLS set-up advice -------------------------------------------------
 @pytest.mark.parametrize("host,line,err", [
     ("node1", 158, "invalid argument"),  # review 2's nvls2.log
     ("gpu-a17", 203, "invalid argument"),
@@ -126,7 +126,7 @@ def test_the_llama2_flask_shape_keeps_its_fix_words(tmp_path):
         assert words in v["fix"], (words, v["fix"])
 
 
-# --- review 105 (1) finding 6: _MESH_REFUSALS' indentation -------------------------------------------------------------
+# --- review 105 (1) finding 6: _MESH_REFUSALS' indentation ------------------------------------------------------------
 def test_mesh_refusals_entries_are_indented_alike():
     from ncclDoctor.diagnose.verdict import usage
     src = inspect.getsource(usage)
