@@ -475,6 +475,11 @@ SNIFF = 8192
 #             (torch.cuda.set_device(i), CuPy's cupy.cuda.Device(i).use() and runtime.setDevice, cudaSetDevice,
 #             transformers' TrainingArguments._setup_devices): an 'invalid device ordinal' raised right under it is the
 #             launch's device index (parse: at_set_device, verdict.cuda._ordinal_launch, rule Q)
+#   model parallel with size, odel_parallel_size, Llama.build(, initialize_model_parallel(  the lines show model
+#             parallelism (fairscale's / Megatron's start-up print, a model-parallel size setting, Llama's /
+#             fairscale's loader frame), printed once at start-up: an ordinal at set_device then names the
+#             checkpoint's model-parallel size in its fix (parse: model_parallel, verdict.cuda._ordinal_launch; review
+#             105 (1) finding 5); the corpus's input lines: 24 (23 cases), 8 (8), 3 (3), 18 (5)
 #   ibv_     a verbs call named failing alone on its line ("ibv_modify_qp failed"): NVSHMEM's message split from its
 #             macro's prefix by other processes' writes, no other word (readers.nccl._bare_verbs_line, lead rule J)
 #   suggested max number of worker  torch's DataLoader warning that it starts more worker processes than the CPUs
@@ -993,6 +998,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
             b"CUDA to be initiali", b"torch.cuda` in any cell",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices",
+            b"model parallel with size", b"odel_parallel_size", b"Llama.build(", b"initialize_model_parallel(",
             b"non-zero status: ", b"exiting process",
             b"exited with a non-zero status",
             b"NULL value ", b"ibv_", b"Peer GPU ", b"transport out of range", b"create ah", b"rst2init",
@@ -1266,7 +1272,8 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 411 (session 43, round 105's fixes): six of 64 and a seventh of 27."""
+    Now: 415 (session 43, round 105's fixes and review 105 (1) finding 5's four model-parallel words): six of 64
+    and a seventh of 31 (the seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

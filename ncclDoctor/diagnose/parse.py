@@ -574,6 +574,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
+        self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
         self._set_device_code = ""  # that line as printed
         # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
@@ -2457,6 +2458,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._launcher_raise = 0  # the raise holds for the error line right after it (a hard wrap joined, or not)
         if S.R_EXIT_BARRIER.search(body):
             self._barrier_line = lineno
+        if ("odel" in body or "Llama.build(" in body) and (mp := S.R_MODEL_PARALLEL_SHOWN.search(body)):
+            # model parallelism shown: its size where given (verdict.cuda._ordinal_launch's checkpoint clause)
+            size = int(mp.group("size") or mp.group("set") or 0)
+            self._model_parallel = size if size else (self._model_parallel or True)
         if ("torchrec" in body or 'c10d.py", line' in body) and not self._exchange_seen and len(self.aside) < 8 \
                 and S.R_EXCHANGE_FRAME.search(body):
             self._exchange_seen = True  # once per file: a frame sizing tensors from counts peers sent
@@ -2908,6 +2913,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (THCudaCheck FAIL file=.../torch/csrc/cuda/Module.cpp: THCPModule_setDevice_wrap's cudaSetDevice)
             # (verdict.cuda._ordinal_launch)
             ev.data["at_set_device"] = True
+            if self._model_parallel:
+                ev.data["model_parallel"] = self._model_parallel
         elif (ev is not None and ev.kind == "cuda_error" and not self._in_traceback(lineno)
               and not _SOURCE_NAMED.search(text)):
             # no traceback above it, no source file named on it (THCudaCheck's "file=..."): nothing shows which call

@@ -4691,6 +4691,14 @@ R_DS_LAUNCH_CMD = re.compile(r"-m deepspeed\.launcher\.launch\s+(--world_info=\S
 # transformers' TrainingArguments._setup_devices is one too (its device / n_gpu property's "return
 # self._setup_devices", its own frame): it sets the process's GPU from its local rank, the launch's index, and a paste
 # often ends the traceback there, before torch's frames below it
+# the lines show model parallelism (review 105 (1) finding 5; verdict.cuda._ordinal_launch's checkpoint clause):
+# fairscale's / Megatron's start-up print "> initializing [tensor ]model parallel with size N", a model-parallel size
+# setting (model_parallel_size=N, --tensor-model-parallel-size N, "model parallel size N"), or a traceback frame in
+# Llama's / fairscale's loader (Llama.build(, initialize_model_parallel(); SIZE where one is given
+R_MODEL_PARALLEL_SHOWN = re.compile(
+    r"\binitializing (?:tensor )?model parallel with size (?P<size>\d+)|"
+    r"\b(?:tensor[_-])?model[_ -]parallel[_ -]size\b[\s:=]{0,4}(?P<set>\d+)?|"
+    r"\bLlama\.build\(|\binitialize_model_parallel\(", re.I)
 R_SET_DEVICE_FRAME = re.compile(r"\b(?:torch\.cuda\.set_device\(|_cuda_setDevice\(|"
                                 r"cuda\.Device\([^)\n]{0,80}\)\.use\(|cudaSetDevice\(|"
                                 r"in (?:[\w.]{0,80}\.)?(?:set_device|setDevice|cudaSetDevice|_setup_devices)\s*$|"

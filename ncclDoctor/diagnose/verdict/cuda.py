@@ -381,13 +381,31 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
         "comes from the launch (the local rank, a device / cuda_id argument, CUDA_VISIBLE_DEVICES), which gives every "
         "process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's",
         "Give each process a device index below the number of GPUs it sees: count them on every host (nvidia-smi -L; "
-        "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0), start no more processes per host than that "
-        "-- one process per visible GPU: torch.cuda.device_count() must exceed local_rank "
+        "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0) and start no more processes per host than that "
         "(--nproc_per_node / num_processes / the launch script's world_size and pipeline or tensor group sizes per "
-        "host; a checkpoint sharded for model parallel size N needs N GPUs), and derive the index from the local "
-        "rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id / device argument as local rank modulo the "
-        "number of GPUs), not the global rank.",
+        "host) -- one process per visible GPU: torch.cuda.device_count() must exceed local_rank" + _mp_clause(evs)
+        + ". Derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id / device "
+        "argument as local rank modulo the number of GPUs), not the global rank.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+
+
+def _mp_clause(evs: list[Event]) -> str:
+    """The ordinal fix's checkpoint clause, only where the lines show model parallelism above the error (parse:
+    model_parallel -- fairscale's / Megatron's "initializing model parallel with size N", a model-parallel size
+    setting, Llama.build / initialize_model_parallel frames; review 105 (1) finding 5): a checkpoint saved for
+    model-parallel size N is loaded by N processes, one GPU each. A size of 1 is no model parallelism."""
+    sizes = [mp for e in evs if (mp := e.data.get("model_parallel"))]
+    if not sizes:
+        return ""
+    n = next((s for s in sizes if s is not True), None)
+    if n == 1 and all(s is not True for s in sizes):
+        return ""
+    if n and n > 1:
+        return (f"; the job is model-parallel (size {n}): a checkpoint sharded for model parallel size {n} needs {n} "
+                f"GPUs -- run it on a host with {n} visible GPUs, or reshard / use a checkpoint saved for the GPUs "
+                "there are")
+    return ("; the job is model-parallel: a checkpoint sharded for model parallel size N needs N GPUs -- run it on "
+            "a host with that many visible GPUs, or reshard / use a checkpoint saved for the GPUs there are")
 
 
 def _npu_ordinal(evs: list[Event], tagged: list[int]) -> Verdict:
@@ -1320,6 +1338,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         fix += (" A failure at transport set-up is usually the environment every rank shares: the container's "
                 "CUDA vs the node's driver, or CUDA IPC/cuMem not allowed in the container (try NCCL_CUMEM_ENABLE=0 "
                 "and NCCL_P2P_DISABLE=1 as tests).")
+        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
+            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
+            # (with the fabric manager the multicast objects need on NVSwitch systems: the words vllm-6732's and
+            # vllm-9369's shape got at 7a366534, where this block was unreachable -- review 105 (1) finding 1)
+            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs, or on "
+                    "NVSwitch systems the fabric manager is not running at the driver's version (nvidia-smi -q | grep "
+                    "-i -A2 fabric says 'Completed'); upgrade the driver (and the fabric manager with it), or disable "
+                    "NVLS with NCCL_NVLS_ENABLE=0.")
     elif (peer_map and ranks and not recorded and not xids and not hsa and other is None and twice is None
           and not shared):
         # lead rule V (2): GPU peer-to-peer access refused or a peer buffer's mapping failed ('peer access is not
@@ -1328,10 +1354,6 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # IOMMU / ACS / a driver without P2P), which every rank of the node shares: the one rank shown raising it is
         # where it surfaced, a lead and not a culprit (round 105's tutel-298)
         conf, shared = "low", True
-        if any(_NVLS_CUDA.search(e.text) for e in warns):  # NVLink SHARP's multicast set-up (transport/nvls.cc)
-            what += "; in NVLS (NVLink SHARP) set-up, whose multicast calls need a recent driver"
-            fix += (" NVLS set-up failing: the driver is older than the CUDA runtime's multicast API needs; upgrade "
-                    "the driver, or disable NVLS with NCCL_NVLS_ENABLE=0.")
     # lead rule AM (3): the one process of the lines (rank 0 by NCCL's version line) failing its communicator's
     # creation with ncclUnhandledCudaError, no kernel launched yet (enqueue.cc), is named, whatever the build lacks
     at_creation = bool(alone) and "enqueue" not in text and any(

@@ -795,7 +795,7 @@ _MESH_REFUSALS = (
      "with DDP), or convert DTensor to a local/full tensor (to_local(), full_tensor()) before the collective; use "
      "matching torch / transformers / accelerate versions (a transformers release that enables tensor parallel by "
      "itself under torchrun)."),
-(re.compile(r"\bgot mixed torch\.Tensor and DTensor\b"),
+    (re.compile(r"\bgot mixed torch\.Tensor and DTensor\b"),
      "torch's DTensor dispatch refused an op",
      "an operator was given a DTensor (a parameter sharded by fully_shard / tensor parallel) beside a plain "
      "torch.Tensor, which DTensor's dispatch does not mix",
