@@ -1,4 +1,4 @@
-"""Round 105's collective shapes (session 43): three pastes whose lines an expert reads but diagnose skipped or
+"""Round 105's collective shapes (session 42): three pastes whose lines an expert reads but diagnose skipped or
 misplaced.
 
 - torch's watchdog timeout wrapped by a paste right after the message's first word ("[E329 ...

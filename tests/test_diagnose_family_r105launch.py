@@ -1,4 +1,4 @@
-"""Round 105's v2 shapes (session 43): launch and install settings every worker shares, read as config, culprits [].
+"""Round 105's v2 shapes (session 42): launch and install settings every worker shares, read as config, culprits [].
 
 - The interpreter's "python3.8: can't open file 'python': [Errno 2] No such file or directory" glued before torchrun's
   agent record of that worker's exit 2 (the worker's stderr and the agent's log on one line): the wrong script path is

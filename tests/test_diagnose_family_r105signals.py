@@ -1,4 +1,4 @@
-"""Round 105's v3 shapes (session 43): signals, spawn exits and launcher records.
+"""Round 105's v3 shapes (session 42): signals, spawn exits and launcher records.
 
 - mp.spawn's join reporting a child killed by a signal ("Exception: process 2 terminated with signal SIGFPE", torch
   1.x) beside detectron2's launch record "Process group URL: tcp://..." (logged when init_process_group raised): no

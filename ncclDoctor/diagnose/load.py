@@ -1272,7 +1272,7 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 415 (session 43, round 105's fixes and review 105 (1) finding 5's four model-parallel words): six of 64
+    Now: 415 (session 42, round 105's fixes and review 105 (1) finding 5's four model-parallel words): six of 64
     and a seventh of 31 (the seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
