@@ -2827,6 +2827,23 @@ _R_ARGS_FUNC = re.compile(r"^_{0,2}(?:parse_(?:args|opts?|config|cfg|arguments)|
 _R_CONFIG_FILE = re.compile(r"\.(?:ya?ml|json|toml|cfg|ini|conf)$", re.I)
 
 
+def _lone_missing_file(c: Collected) -> tuple[list, str, str, str] | None:
+    """The one error shown when it is a FileNotFoundError naming a path, with no launcher record of a failed worker
+    and one output's tag at most (a collector's prefix on every line, no other rank's lines): its tracebacks' ends,
+    type, message and path -- what ``_launch_config_missing`` and ``_log_dir_missing`` then tell apart by the path."""
+    if c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
+        return None
+    return excs, kind, message, m.group("path")
+
+
 def _launch_config_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules Q, U (2) and AF (1), as round 105's spikingformer-5 reads them: the one exception shown is a
     FileNotFoundError for a config file (a .yml / .yaml / .json / .toml / .cfg name) raised in the script's own
@@ -2837,17 +2854,10 @@ def _launch_config_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None
     same config path, which does not exist from the working directory -- config, no rank. Not read so: a data or
     checkpoint file missing (rule BG (4): one worker's own read), the same error outside argument parsing, or one
     named rank's traceback."""
-    if c.child_failures or c.worker_failures:
+    lone = _lone_missing_file(c)
+    if lone is None:
         return None
-    one = _one_error_alone(c)
-    if one is None:
-        return None
-    excs, kind, message = one
-    m = _R_ENOENT_PATH.search(message or "")
-    tags = {e.rank for e in excs}
-    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
-        return None  # one output's tag at most (a collector's prefix on every line), no other rank's lines
-    path = m.group("path")
+    excs, kind, message, path = lone
     if not _R_CONFIG_FILE.search(path) or not any(_R_ARGS_FUNC.match(e.data.get("frame_func") or "") for e in excs):
         return None
     launcher = any(b.data.get("what") in ("launch deprecated", "torchrun OMP_NUM_THREADS banner")
@@ -2888,17 +2898,10 @@ def _log_dir_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     launcher writing one log per GPU, a script its log): config, no rank. Not read so: a path opened to be read (a
     dataset, a checkpoint: rule BG (4) where a rank is named), an exception tagged with a rank, or beside any other
     failure (``_one_error_alone``)."""
-    if c.child_failures or c.worker_failures:
+    lone = _lone_missing_file(c)
+    if lone is None:
         return None
-    one = _one_error_alone(c)
-    if one is None:
-        return None
-    excs, kind, message = one
-    m = _R_ENOENT_PATH.search(message or "")
-    tags = {e.rank for e in excs}
-    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
-        return None  # one output's tag at most (a collector's prefix on every line), no other rank's lines
-    path = m.group("path")
+    excs, kind, message, path = lone
     folder, _, name = path.replace("\\", "/").rpartition("/")
     code = excs[-1].data.get("frame_code") or ""
     if not folder or not (name.lower().endswith(".log") or _R_WRITE_MODE.search(code)):
