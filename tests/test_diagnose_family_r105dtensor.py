@@ -120,3 +120,12 @@ def test_only_flattened_rank_lines_are_cut():
         "[rank4]: AssertionError\n[rank4]: The above exception was the direct cause\nnext")
     # one prefix behind a clock, a doubled prefix and a prefix quoted mid-message are no flattened lines
     assert unflatten_ranks("2025-01-02 10:00:01 [rank4]: loss 1.5\n[rank0]: [rank0]: step 3\n") is None
+
+
+def test_a_collectors_host_between_two_rank_prefixes_cuts_nothing():
+    # a launcher's prefix over pdsh's host and the rank's own ("[rank3]: 10.0.0.7: [rank5]: ...") is one line: the
+    # sweep's rankprefix perturbation of deepspeed-5627 cut it there and lost the traceback's frame (session 42)
+    from ncclDoctor.diagnose.ingest import rank_pieces
+    assert rank_pieces('[rank3]: 172.27.221.56: [rank5]:   File "/w/test.py", line 64, in main') is None
+    assert rank_pieces("[rank1]: node-a.ib: [rank7]: Traceback (most recent call last):") is None
+    assert rank_pieces("[rank0]: host-a: x [rank0]: y") == ["[rank0]: host-a: x", "[rank0]: y"]

@@ -140,6 +140,10 @@ def nccl_pieces(text: str) -> list[str] | None:
 _RANK_HEAD = re.compile(r"(?<=\s)\[rank\d{1,6}\]: ")
 
 
+# a rank prefix followed only by a host's name and its colon ("[rank3]: 172.27.221.56: "), up to where another starts
+_HOST_AFTER_TAG = re.compile(r"\]: [\w.\-]{1,255}: ?$")
+
+
 def rank_pieces(text: str) -> list[str] | None:
     """A line holding several of a launcher's "[rankN]: " lines, flattened onto it by a paste, cut back into one line
     each (round 105's pytorch-129732: a traceback whose frames, bare exception and chained tracebacks were joined two
@@ -151,7 +155,9 @@ def rank_pieces(text: str) -> list[str] | None:
         return None
     starts = [m.start() for m in _RANK_HEAD.finditer(text, first + 1) if text[m.end():].strip()
               and not _RANK_HEAD.match(text, m.end())]
-    starts = [a for a in starts if not text[:a].rstrip().endswith("]:")]  # "[rank0]: [rank0]: x": one line
+    # "[rank0]: [rank0]: x" is one line, and so is "[rank3]: 10.0.0.7: [rank5]: x": a collector's host prefix (pdsh's)
+    # between a launcher's prefix and the rank's own -- nothing of a line of its own before the second prefix
+    starts = [a for a in starts if not text[:a].rstrip().endswith("]:") and not _HOST_AFTER_TAG.search(text, 0, a)]
     if not starts:
         return None
     cuts = [0, *starts, len(text)]
