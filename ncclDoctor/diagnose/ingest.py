@@ -742,7 +742,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 inp.notes.append(f"hard-wrapped behind {behind}: the pieces of each wrapped line were joined")
                 joined = (unwrap_stamped(text) or text).encode()
             if b"]: " in joined and _RANK_HEAD_B.search(joined) is not None:  # flattened as well as wrapped
-                joined = (unflatten_ranks(joined.decode("utf-8", "replace")) or joined.decode()).encode()
+                split = unflatten_ranks(joined.decode())  # joined was encoded from text: valid UTF-8
+                joined = joined if split is None else split.encode()
             inp.bytes_read += len(data) - len(joined)  # scan_lines counts the joined text's bytes as read
             fh, head = io.BytesIO(joined), b""
     elif b"]: " in head and _RANK_HEAD_B.search(head) is not None:

@@ -2778,6 +2778,24 @@ _R_ENOENT_PATH = re.compile(r"No such file or directory: ['\"](?P<path>[^'\"\n]{
 _R_SPAWN_CALL = re.compile(r"\b(?:mp|multiprocessing|torch\.multiprocessing)\.spawn\(|\bspawn\([^)\n]{0,200}\bnprocs=")
 
 
+def _lone_missing_file(c: Collected) -> tuple[list, str, str, str] | None:
+    """The one error shown when it is a FileNotFoundError naming a path, with no launcher record of a failed worker
+    and one output's tag at most (a collector's prefix on every line, no other rank's lines): its tracebacks' ends,
+    type, message and path -- what ``_spawned_path_missing``, ``_launch_config_missing`` and ``_log_dir_missing`` then
+    tell apart by where the path came from."""
+    if c.child_failures or c.worker_failures:
+        return None
+    one = _one_error_alone(c)
+    if one is None:
+        return None
+    excs, kind, message = one
+    m = _R_ENOENT_PATH.search(message or "")
+    tags = {e.rank for e in excs}
+    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
+        return None
+    return excs, kind, message, m.group("path")
+
+
 def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules U (2) and BF (3), as round 77's propainter-71 reads them: the one exception shown is a
     FileNotFoundError for a path, no process or rank named anywhere (no launcher record, spawn's own "Process N
@@ -2787,22 +2805,15 @@ def _spawned_path_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     data path in that config) is one every worker is launched with -- a launch setting, config, no rank. Not where a
     rank or process is named (rule BG (4): one rank's own FileNotFoundError), nor beside any other failure
     (``_one_error_alone``)."""
-    if c.child_failures or c.worker_failures:
+    lone = _lone_missing_file(c)
+    if lone is None:
         return None
-    one = _one_error_alone(c)
-    if one is None:
-        return None
-    excs, kind, message = one
-    m = _R_ENOENT_PATH.search(message or "")
-    tags = {e.rank for e in excs}
-    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1:
-        return None
-    tag = next(iter(tags))  # one tag on the error and the spawning call alike: the whole output's, not a worker's
+    excs, kind, message, path = lone
+    tag = excs[0].rank  # one tag on the error and the spawning call alike: the whole output's, not a worker's
     cut = next((e for e in c.samples.get("tb_cut", []) if e.data.get("what") == "frames" and e.data.get("rank") == tag
                 and _R_SPAWN_CALL.search(e.data.get("code") or "")), None)
-    if cut is None or set(c.ranks) - {tag}:
+    if cut is None:
         return None
-    path = m.group("path")
     name = path.replace("\\", "/").rsplit("/", 1)[-1]
     return Verdict(
         "config",
@@ -2825,23 +2836,6 @@ _R_ARGS_FUNC = re.compile(r"^_{0,2}(?:parse_(?:args|opts?|config|cfg|arguments)|
                           r"load_(?:config|cfg)|read_(?:config|cfg)|setup_(?:config|cfg|args))\w{0,20}$")
 # a config file's name (cifar10.yml, configs/base.yaml, args.json, opts.toml)
 _R_CONFIG_FILE = re.compile(r"\.(?:ya?ml|json|toml|cfg|ini|conf)$", re.I)
-
-
-def _lone_missing_file(c: Collected) -> tuple[list, str, str, str] | None:
-    """The one error shown when it is a FileNotFoundError naming a path, with no launcher record of a failed worker
-    and one output's tag at most (a collector's prefix on every line, no other rank's lines): its tracebacks' ends,
-    type, message and path -- what ``_launch_config_missing`` and ``_log_dir_missing`` then tell apart by the path."""
-    if c.child_failures or c.worker_failures:
-        return None
-    one = _one_error_alone(c)
-    if one is None:
-        return None
-    excs, kind, message = one
-    m = _R_ENOENT_PATH.search(message or "")
-    tags = {e.rank for e in excs}
-    if kind.rpartition(".")[2] != "FileNotFoundError" or m is None or len(tags) != 1 or set(c.ranks) - tags:
-        return None
-    return excs, kind, message, m.group("path")
 
 
 def _launch_config_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
