@@ -239,6 +239,38 @@ def test_a_root_cause_whose_own_error_is_a_lost_peer_gives_way_to_the_worker_kil
     assert h.ranks == [0]
 
 
+def test_with_no_torchrun_record_the_watchers_record_of_vanished_pids_names_the_first_to_die():
+    """torchrun's agent crashed before its record (or printed none): the ranks the watcher saw vanish stand in.
+    A rank whose own error is a peer lost, or that ended by SIGTERM or exit 0, is no cause; one with no goodbye
+    (killed) comes before one that exited through its interpreter; the earliest poll wins; ties are all named."""
+    from ncclDoctor.live.report import failure_findings
+
+    none = {"root_cause": None, "others": [], "agent_crash": "json.decoder.JSONDecodeError: Expecting value"}
+    lost = {"per_rank": {"0": ["RuntimeError: [pair.cc:534] Connection closed by peer [127.0.0.1]:41227"]}}
+
+    def g(rank, t, **exit_):
+        return {"rank": rank, "pid": 700 + rank, "local_rank": rank, "host": "vm", "t": t,
+                "exit": exit_ or {"seen": "gone"}}
+
+    both = {"0": g(0, 6.5), "1": g(1, 6.5)}
+    (f,) = failure_findings(none, [], lost, both, set(), failed=True)
+    assert f.code == "LIVE005" and f.ranks == [1], f.message
+    assert "agent crashed" in f.message and "rerun to see the signal" in f.message and "ranks [0]" in f.message
+    assert failure_findings(none, [], lost, both, set(), failed=False) == []  # the job succeeded: nothing died
+    assert failure_findings({"root_cause": None, "others": []}, [], lost, {}, set(), failed=True) == []
+    # no peer-lost words anywhere: both vanished in one poll, neither said goodbye -- both named, not one guessed
+    (tie,) = failure_findings(none, [], {"per_rank": {}}, both, set(), failed=True)
+    assert tie.ranks == [0, 1] and "cannot tell which went first" in tie.message
+    # rank 0 said goodbye (it exited through its interpreter): the rank with none was killed
+    (bye,) = failure_findings(none, [], {"per_rank": {}}, both, {0}, failed=True)
+    assert bye.ranks == [1]
+    # the zombie's wait status, caught: SIGTERM is torchrun's stop, not a cause; an earlier poll goes first
+    caught = {"0": g(0, 6.0, seen="zombie", signal="SIGTERM"), "1": g(1, 6.5, seen="zombie", signal="SIGSEGV"),
+              "2": g(2, 7.0)}
+    (z,) = failure_findings({"root_cause": None, "others": []}, [], {"per_rank": {}}, caught, set(), failed=True)
+    assert z.ranks == [1] and "killed by SIGSEGV" in z.message and "printed no failure record" in z.message
+
+
 def test_a_rank_that_aborted_after_it_began_to_exit_is_said_to_have_died_in_the_teardown():
     """torch 2.13's gloo teardown aborts a rank now and then after its work ("terminate called without an active
     exception", SIGABRT): the teardown is named only when the rank's goodbye (its exit handler) had arrived and it

@@ -107,6 +107,22 @@ def test_sigkilled_rank_is_named_and_the_job_exit_code_kept(tmp_path):
     assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"]
 
 
+def test_sigkilled_rank_is_named_when_torchruns_agent_crashes_before_its_record(tmp_path):
+    """CI stop 55: rank 1 killed from outside, rank 0 SIGTERMed by torchrun while it wrote its @record error file
+    about the lost peer; torchrun's agent died reading that file (JSONDecodeError) and printed no failure record,
+    and the report had no finding at all. The fault ``killtorn`` makes that race certain: the watcher's record of
+    the vanished pids then names rank 1, rank 0 is a victim, and the agent's crash is said."""
+    from ncclDoctor.launch.evidence import agent_crash
+
+    p, rep, out = live_run(tmp_path, "--steps", "100000", "--fault", "killtorn", "--fault-step", "150")
+    assert p.returncode == 1, p.told
+    assert "JSONDecodeError" in (agent_crash((out / "output.log").read_text(errors="replace")) or ""), p.told
+    died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
+    assert died and died[0]["ranks"] == [1], (rep["findings"], p.told)
+    assert "torchrun's own agent crashed" in died[0]["message"] and "ranks [0] vanished too" in died[0]["message"]
+    assert "rank 0 " not in died[0]["message"].split(". ")[0], died[0]["message"]
+
+
 def test_normal_job_with_a_pause_and_a_user_sitecustomize_is_unchanged(tmp_path):
     user = tmp_path / "usersite"
     user.mkdir()

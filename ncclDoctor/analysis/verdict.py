@@ -28,6 +28,7 @@ from typing import Any, Callable
 
 from ncclDoctor.errors import ExitCode
 from ncclDoctor.findings import Finding
+from ncclDoctor.launch.evidence import agent_crash_note
 from ncclDoctor.launch.supervisor import Outcome, RankState
 from ncclDoctor.rules.codes import run as run_rules
 from ncclDoctor.units import fmt_ranks
@@ -285,11 +286,7 @@ def crash_findings(out: Outcome, label: Label, inv: dict[int, dict], failures: d
                      if r not in culprits and (out.ranks[r].state == "error" or "done" not in out.ranks[r].left))
     msg = "; ".join(parts) + "."
     if not root and failures.get("agent_crash"):  # torchrun's agent died before its record: say why no signal shows
-        msg += (f" torchrun's own agent crashed before it printed its failure record ({failures['agent_crash']}), "
-                "so no exit code or signal of any rank was recorded"
-                + (": it read a worker's @record error file while that worker was still writing it, a race in "
-                   "torch's elastic agent; rerun to see the signal" if "JSONDecodeError" in failures["agent_crash"]
-                   else "") + ".")
+        msg += f" {agent_crash_note(failures['agent_crash'])}."
     if victims:
         msg += f" Ranks {victims} failed after it (lost their peer) — consequences, not causes."
     crash = run_rules.CRASH.finding(msg, ranks=culprits, nodes=sorted({label(r) for r in culprits}),

@@ -183,6 +183,14 @@ def agent_crash(log_text: str) -> str | None:
     return lines[-1][:200] if lines else None
 
 
+def agent_crash_note(crash: str) -> str:
+    """Why no exit code or signal shows when torchrun's agent crashed before its record (``agent_crash``'s line)."""
+    return (f"torchrun's own agent crashed before it printed its failure record ({crash}), "
+            "so no exit code or signal of any rank was recorded"
+            + (": it read a worker's @record error file while that worker was still writing it, a race in "
+               "torch's elastic agent; rerun to see the signal" if "JSONDecodeError" in crash else ""))
+
+
 def error_file_message(path: str | None) -> str | None:
     """The exception message torch's @record wrote for a failed rank."""
     if not path or not os.path.isfile(path):

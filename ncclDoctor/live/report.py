@@ -79,6 +79,59 @@ def _vanished_first(gone: dict[str, Any] | None, root: dict[str, Any]) -> dict[s
     return first
 
 
+def _peer_lost(own: str | None) -> bool:
+    if not own:
+        return False
+    from ncclDoctor.diagnose.signatures import R_PEER_GONE  # only here: diagnose costs 0.6 s to import
+
+    return bool(R_PEER_GONE.search(own) or _LOST_PEER.search(own))
+
+
+def _unrecorded_first(gone: dict[str, Any] | None, tail: dict[str, Any] | None,
+                      exiting: set[int]) -> list[dict[str, Any]]:
+    """Where torchrun printed no failure record (its agent crashed first, ``agent_crash``), the live watcher's own
+    record of the ranks whose pids vanished (``gone``) stands in for it. A rank whose own last exception is a peer
+    lost is a victim, and so is one that ended by SIGTERM or with exit code 0 where its wait status was caught; of
+    the rest, the ones that vanished with no goodbye (killed: no exit handler ran) come before ones that exited
+    through their interpreter. The earliest poll's ranks of that kind: one, or several the watcher saw vanish
+    together (it cannot tell those apart)."""
+    rest = [g for g in (gone or {}).values() if isinstance(g.get("t"), (int, float))
+            and (g.get("exit") or {}).get("signal") != "SIGTERM" and (g.get("exit") or {}).get("exitcode") != 0
+            and not _peer_lost(_own(tail, g["rank"]))]
+    pool = [g for g in rest if g["rank"] not in exiting] or rest
+    if not pool:
+        return []
+    first = min(g["t"] for g in pool)
+    return sorted((g for g in pool if g["t"] == first), key=lambda g: g["rank"])
+
+
+def _unrecorded_finding(seen: list[dict[str, Any]], gone: dict[str, Any], tail: dict[str, Any] | None,
+                        crash: str | None) -> Finding:
+    """LIVE005 from the watcher's record (``_unrecorded_first``) where torchrun's is missing."""
+    from ncclDoctor.launch.evidence import agent_crash_note
+
+    parts = []
+    for g in seen:
+        exit_ = g.get("exit") or {}
+        how = (f"was killed by {exit_['signal']}" if exit_.get("signal") else
+               f"exited with exit code {exit_['exitcode']}" if exit_.get("exitcode") is not None else
+               "vanished")
+        own = _own(tail, g["rank"])
+        parts.append(f"rank {g['rank']} (local rank {g.get('local_rank')}, {g.get('host')}, pid {g.get('pid')}) "
+                     f"{how} {g['t']:.1f} s into the run" + (f": {own}" if own else ", with no exception of its own"))
+    msg = "; ".join(parts)
+    if len(seen) > 1:
+        msg += " (the live watcher saw these vanish in the same poll and cannot tell which went first)"
+    msg += ". " + (agent_crash_note(crash) if crash else
+                   "torchrun printed no failure record, so no exit code or signal of any rank was recorded")
+    msg += ". The live watcher's own record of the vanished pids stands in for torchrun's"
+    lost = sorted(int(r) for r in gone if _peer_lost(_own(tail, int(r))))
+    if lost:
+        msg += f": ranks {lost} vanished too, their own last error a peer lost -- victims"
+    return codes.LIVE_DIED.finding(msg, nodes=sorted({str(g.get("host")) for g in seen}),
+                                   ranks=[g["rank"] for g in seen], evidence=seen)
+
+
 def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None,
                   gone: dict[str, Any] | None = None) -> tuple[dict[str, Any] | None, str]:
     """torchrun's root cause is the failure it dated first, to the second. A worker killed by a signal leaves no
@@ -97,11 +150,7 @@ def _first_failed(failures: dict[str, Any], tail: dict[str, Any] | None,
         from ncclDoctor.launch.evidence import error_file_message
 
         own = error_file_message(root.get("error_file"))
-    if not own:
-        return root, ""
-    from ncclDoctor.diagnose.signatures import R_PEER_GONE  # only here: diagnose costs 0.6 s to import
-
-    if not (R_PEER_GONE.search(own) or _LOST_PEER.search(own)):
+    if not _peer_lost(own):
         return root, ""
     killed = [r for r in failures.get("others") or [] if _killed(r)]
     if len(killed) > 1 and gone:  # several: the one the watcher saw vanish first
@@ -141,16 +190,20 @@ def exiting_ranks(beats: dict[int, Any]) -> set[int]:
 
 def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
                      tail: dict[str, Any] | None = None, gone: dict[str, Any] | None = None,
-                     exiting: set[int] | None = None) -> list[Finding]:
+                     exiting: set[int] | None = None, failed: bool = False) -> list[Finding]:
     """LIVE005 for torchrun's first failed rank, with the reason in the rank's own words: its last
     exception line from its output (torchrun's record holds only "To enable traceback see: <url>"
     unless the entry point has @record). A root cause whose own error is a peer lost gives way to a
     worker killed by a signal (``_first_failed``; ``gone``: what the live watcher saw vanish). A rank
     that aborted after it had begun to exit (``exiting``: its goodbye arrived) is said to have died in
-    the teardown (``TEARDOWN_NOTE``)."""
-    root, note = _first_failed(failures, tail, gone)
-    if not root or any(v["kind"] == "died" for v in verdicts):
+    the teardown (``TEARDOWN_NOTE``). Where the job failed (``failed``) and torchrun printed no record (its agent
+    crashed first: ``failures["agent_crash"]``), the watcher's record of the vanished pids stands in for it."""
+    if any(v["kind"] == "died" for v in verdicts):
         return []
+    root, note = _first_failed(failures, tail, gone)
+    if not root:
+        seen = _unrecorded_first(gone, tail, exiting or set()) if failed else []
+        return [_unrecorded_finding(seen, gone or {}, tail, failures.get("agent_crash"))] if seen else []
     if root.get("signal"):
         how = f"signal {root['signal']}"
     elif root.get("exitcode") is not None:
@@ -248,13 +301,16 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     """``running``: an interim report written at the verdict while the job still runs; the final
     one (job exit code, torchrun's failure record, last lines) replaces it when the job ends."""
     from ncclDoctor.finish import finishing
-    from ncclDoctor.launch.evidence import torchrun_failures
+    from ncclDoctor.launch.evidence import agent_crash, torchrun_failures
     from ncclDoctor.options import CommonOptions
 
     log = run_dir / "output.log"
     failures = {"root_cause": None, "others": []}
     if log.is_file():
-        failures = torchrun_failures(log.read_text(errors="replace"))
+        text = log.read_text(errors="replace")
+        failures = torchrun_failures(text)
+        if crash := agent_crash(text):
+            failures["agent_crash"] = crash
     rep = Report(command="run", argv=argv)
     rep.duration_s = round(elapsed, 2)
     rep.interrupted = interrupted
@@ -262,7 +318,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         rep.add(verdict_finding(v))
     tail = output_tail(log)
     rep.add(*failure_findings(failures, watch.verdicts, tail, getattr(watch, "gone", None),
-                              exiting_ranks(watch.collector.snapshot())))
+                              exiting_ranks(watch.collector.snapshot()), failed=bool(job_rc) and not interrupted))
     if not watch.collector.progress_seen:
         rep.add(codes.LIVE_NO_PG.finding(f"no worker reported Flight Recorder progress in {elapsed:.0f} s"))
     for s in watch.tracker.straggle.stragglers():
