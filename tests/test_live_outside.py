@@ -293,7 +293,10 @@ def test_reference_trainer_rank_killed_from_outside_is_named_dead_and_the_exit_c
     assert proc.returncode == 1, stderr[-3000:]  # torchrun's own exit code when a worker dies
     rep = json.loads((out / "report.json").read_text())
     died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
-    assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"], rep["findings"]
+    assert died and died[0]["ranks"] == [1], rep["findings"]
+    # torchrun's record says SIGKILL; where its agent crashed first (CI stop 55: it read rank 0's half-written @record
+    # file), the watcher's record names rank 1 and says why no signal was recorded unless it caught the zombie
+    assert "SIGKILL" in died[0]["message"] or "torchrun's own agent crashed" in died[0]["message"], died[0]
     assert f"pid {victim}" in died[0]["message"]
 
 

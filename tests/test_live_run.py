@@ -104,7 +104,9 @@ def test_sigkilled_rank_is_named_and_the_job_exit_code_kept(tmp_path):
     p, rep, _ = live_run(tmp_path, "--steps", "100000", "--fault", "kill", "--fault-step", "5")
     assert p.returncode == plain_rc, p.told
     died = [f for f in rep["findings"] if f["code"] == "LIVE005"]
-    assert died and died[0]["ranks"] == [1] and "SIGKILL" in died[0]["message"]
+    assert died and died[0]["ranks"] == [1], (rep["findings"], p.told)
+    # unless torchrun's agent crashed before its record (the race the next test makes certain)
+    assert "SIGKILL" in died[0]["message"] or "torchrun's own agent crashed" in died[0]["message"], died[0]
 
 
 def test_sigkilled_rank_is_named_when_torchruns_agent_crashes_before_its_record(tmp_path):
