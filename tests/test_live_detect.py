@@ -261,6 +261,10 @@ def test_with_no_torchrun_record_the_watchers_record_of_vanished_pids_names_the_
     # no peer-lost words anywhere: both vanished in one poll, neither said goodbye -- both named, not one guessed
     (tie,) = failure_findings(none, [], {"per_rank": {}}, both, set(), failed=True)
     assert tie.ranks == [0, 1] and "cannot tell which went first" in tie.message
+    # torchrun said it stopped rank 0's pid ("Sending process 700 closing signal SIGTERM", logged before the record
+    # its agent then failed to print): rank 0 was alive when rank 1 died
+    (stop,) = failure_findings({**none, "stopped_pids": [700]}, [], {"per_rank": {}}, both, set(), failed=True)
+    assert stop.ranks == [1] and "ranks [0] vanished too, stopped by torchrun" in stop.message, stop.message
     # rank 0 said goodbye (it exited through its interpreter): the rank with none was killed
     (bye,) = failure_findings(none, [], {"per_rank": {}}, both, {0}, failed=True)
     assert bye.ranks == [1]

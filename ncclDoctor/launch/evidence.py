@@ -183,6 +183,16 @@ def agent_crash(log_text: str) -> str | None:
     return lines[-1][:200] if lines else None
 
 
+_STOPPED = re.compile(r"Sending process (\d+) closing signal")
+
+
+def stopped_pids(log_text: str) -> set[int]:
+    """The worker pids torchrun said it stopped ("Sending process PID closing signal SIGTERM"): alive when it noticed
+    another worker's failure, so victims -- logged before its failure record, and so there even when its agent
+    crashed before that record."""
+    return {int(m[1]) for m in _STOPPED.finditer(log_text)}
+
+
 def agent_crash_note(crash: str) -> str:
     """Why no exit code or signal shows when torchrun's agent crashed before its record (``agent_crash``'s line)."""
     return (f"torchrun's own agent crashed before it printed its failure record ({crash}), "

@@ -37,13 +37,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 import psutil
 
-from ncclDoctor.launch.evidence import SIGNALS, error_file_message, torchrun_failures
+from ncclDoctor.launch.evidence import SIGNALS, error_file_message, stopped_pids, torchrun_failures
 
 CODE_WAIT_S = 1.0  # how long a gone rank's post waits for torchrun to log its exit code
 SCAN_S = 1.0  # how often this node's worker pids are looked up (ranks start after torchrun)
 POSTED_BY = "supervisor"
 
-_STOPPED = re.compile(r"Sending process (\d+) closing signal")
 _FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: \d+ \(pid: (\d+)\)")
 
 
@@ -95,7 +94,7 @@ def zombie_exitcode(pid: int) -> int | None:
 
 def torchrun_says(log_text: str) -> tuple[set[int], dict[int, int], dict[int, int]]:
     """(pids torchrun stopped, pid -> exit code, rank -> pid of its failure records) from its log."""
-    stopped = {int(m[1]) for m in _STOPPED.finditer(log_text)}
+    stopped = stopped_pids(log_text)
     codes = {int(m[2]): int(m[1]) for m in _FAILED.finditer(log_text)}
     fails = torchrun_failures(log_text)
     pids: dict[int, int] = {}

@@ -311,8 +311,9 @@ def _save(path: Path, text: str) -> None:
 
 def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dict[str, Any]:
     """torchrun's failure record for ``pids`` from its log file(s), waiting up to ``wait_s`` for
-    torchrun to write it (it stops the other workers first); {} when its output is no file."""
-    from ncclDoctor.launch.evidence import torchrun_failures
+    torchrun to write it (it stops the other workers first); {} when its output is no file. Where
+    its agent crashed before the record (``agent_crash``), that crash's line under "agent_crash"."""
+    from ncclDoctor.launch.evidence import agent_crash, torchrun_failures
 
     deadline = time.monotonic() + wait_s
     while files:
@@ -321,19 +322,22 @@ def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dic
             try:
                 with open(path, "rb") as fh:
                     fh.seek(max(0, os.path.getsize(path) - (1 << 18)))
-                    got = torchrun_failures(fh.read().decode("utf-8", "replace"))
+                    text = fh.read().decode("utf-8", "replace")
             except OSError:
                 continue
+            got = torchrun_failures(text)
             for rec in [got["root_cause"], *got["others"]]:
                 if rec and rec["pid"] in pids:
                     recs[str(rec["pid"])] = {**rec, "root_cause": rec is got["root_cause"]}
+            if not recs and (crash := agent_crash(text)):
+                recs["agent_crash"] = crash
         if recs or time.monotonic() >= deadline:
             return recs
         time.sleep(0.2)
     return {}
 
 
-def _how(w: dict[str, Any], rec: dict[str, Any] | None) -> str:
+def _how(w: dict[str, Any], rec: dict[str, Any] | None, crash: str | None = None) -> str:
     if rec and rec.get("signal"):
         return f"killed by {rec['signal']} (torchrun's failure record)"
     if rec:
@@ -343,6 +347,10 @@ def _how(w: dict[str, Any], rec: dict[str, Any] | None) -> str:
         return f"killed by {ex['signal']} (its exit status in /proc)"
     if "exitcode" in ex:
         return f"exit code {ex['exitcode']} (its exit status in /proc)"
+    if crash:
+        from ncclDoctor.launch.evidence import agent_crash_note
+
+        return f"how is unknown (torchrun reaped it at once, and {agent_crash_note(crash)})"
     return "how is unknown (torchrun reaped it at once and its output is not a file ncclDoctor can read)"
 
 
@@ -354,7 +362,7 @@ def died_finding(workers: list[dict[str, Any]], records: dict[str, Any]) -> Any:
     if not gone:
         return None
     for w in gone:
-        w["how"] = _how(w, records.get(str(w["pid"])))
+        w["how"] = _how(w, records.get(str(w["pid"])), records.get("agent_crash"))
     culprits = ([w for w in gone if (records.get(str(w["pid"])) or {}).get("root_cause")]
                 or [w for w in gone if "SIGTERM" not in w["how"] and "unknown" not in w["how"]]
                 or [w for w in gone if w["gone_s"] == gone[0]["gone_s"]])

@@ -87,17 +87,23 @@ def _peer_lost(own: str | None) -> bool:
     return bool(R_PEER_GONE.search(own) or _LOST_PEER.search(own))
 
 
+def _victim(g: dict[str, Any], tail: dict[str, Any] | None, stopped: set[int]) -> bool:
+    """A vanished rank (the watcher's ``gone`` record) that only followed another's failure: torchrun stopped it
+    (``stopped``: the pids its "Sending process PID closing signal" names), its wait status shows SIGTERM or exit
+    code 0, or its own last exception is a peer lost."""
+    exit_ = g.get("exit") or {}
+    return (g.get("pid") in stopped or exit_.get("signal") == "SIGTERM" or exit_.get("exitcode") == 0
+            or _peer_lost(_own(tail, g["rank"])))
+
+
 def _unrecorded_first(gone: dict[str, Any] | None, tail: dict[str, Any] | None,
-                      exiting: set[int]) -> list[dict[str, Any]]:
+                      exiting: set[int], stopped: set[int]) -> list[dict[str, Any]]:
     """Where torchrun printed no failure record (its agent crashed first, ``agent_crash``), the live watcher's own
-    record of the ranks whose pids vanished (``gone``) stands in for it. A rank whose own last exception is a peer
-    lost is a victim, and so is one that ended by SIGTERM or with exit code 0 where its wait status was caught; of
-    the rest, the ones that vanished with no goodbye (killed: no exit handler ran) come before ones that exited
-    through their interpreter. The earliest poll's ranks of that kind: one, or several the watcher saw vanish
-    together (it cannot tell those apart)."""
-    rest = [g for g in (gone or {}).values() if isinstance(g.get("t"), (int, float))
-            and (g.get("exit") or {}).get("signal") != "SIGTERM" and (g.get("exit") or {}).get("exitcode") != 0
-            and not _peer_lost(_own(tail, g["rank"]))]
+    record of the ranks whose pids vanished (``gone``) stands in for it. Victims (``_victim``) are no cause; of the
+    rest, the ones that vanished with no goodbye (killed: no exit handler ran) come before ones that exited through
+    their interpreter. The earliest poll's ranks of that kind: one, or several the watcher saw vanish together (it
+    cannot tell those apart)."""
+    rest = [g for g in (gone or {}).values() if isinstance(g.get("t"), (int, float)) and not _victim(g, tail, stopped)]
     pool = [g for g in rest if g["rank"] not in exiting] or rest
     if not pool:
         return []
@@ -106,7 +112,7 @@ def _unrecorded_first(gone: dict[str, Any] | None, tail: dict[str, Any] | None,
 
 
 def _unrecorded_finding(seen: list[dict[str, Any]], gone: dict[str, Any], tail: dict[str, Any] | None,
-                        crash: str | None) -> Finding:
+                        crash: str | None, stopped: set[int]) -> Finding:
     """LIVE005 from the watcher's record (``_unrecorded_first``) where torchrun's is missing."""
     from ncclDoctor.launch.evidence import agent_crash_note
 
@@ -125,9 +131,9 @@ def _unrecorded_finding(seen: list[dict[str, Any]], gone: dict[str, Any], tail: 
     msg += ". " + (agent_crash_note(crash) if crash else
                    "torchrun printed no failure record, so no exit code or signal of any rank was recorded")
     msg += ". The live watcher's own record of the vanished pids stands in for torchrun's"
-    lost = sorted(int(r) for r in gone if _peer_lost(_own(tail, int(r))))
+    lost = sorted(g["rank"] for g in gone.values() if g not in seen and _victim(g, tail, stopped))
     if lost:
-        msg += f": ranks {lost} vanished too, their own last error a peer lost -- victims"
+        msg += (f": ranks {lost} vanished too, stopped by torchrun or their own last error a peer lost -- victims")
     return codes.LIVE_DIED.finding(msg, nodes=sorted({str(g.get("host")) for g in seen}),
                                    ranks=[g["rank"] for g in seen], evidence=seen)
 
@@ -202,8 +208,9 @@ def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
         return []
     root, note = _first_failed(failures, tail, gone)
     if not root:
-        seen = _unrecorded_first(gone, tail, exiting or set()) if failed else []
-        return [_unrecorded_finding(seen, gone or {}, tail, failures.get("agent_crash"))] if seen else []
+        stopped = set(failures.get("stopped_pids") or ())
+        seen = _unrecorded_first(gone, tail, exiting or set(), stopped) if failed else []
+        return [_unrecorded_finding(seen, gone or {}, tail, failures.get("agent_crash"), stopped)] if seen else []
     if root.get("signal"):
         how = f"signal {root['signal']}"
     elif root.get("exitcode") is not None:
@@ -301,7 +308,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     """``running``: an interim report written at the verdict while the job still runs; the final
     one (job exit code, torchrun's failure record, last lines) replaces it when the job ends."""
     from ncclDoctor.finish import finishing
-    from ncclDoctor.launch.evidence import agent_crash, torchrun_failures
+    from ncclDoctor.launch.evidence import agent_crash, stopped_pids, torchrun_failures
     from ncclDoctor.options import CommonOptions
 
     log = run_dir / "output.log"
@@ -311,6 +318,7 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
         failures = torchrun_failures(text)
         if crash := agent_crash(text):
             failures["agent_crash"] = crash
+        failures["stopped_pids"] = sorted(stopped_pids(text))
     rep = Report(command="run", argv=argv)
     rep.duration_s = round(elapsed, 2)
     rep.interrupted = interrupted
