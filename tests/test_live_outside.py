@@ -125,6 +125,8 @@ def test_rank_killed_while_attach_watches_is_named_dead_without_waiting_for_the_
         wait_for(lambda: len(worker_pids(job.pid)) == 2, "two workers", 120, job)
         pids = worker_pids(job.pid)
         time.sleep(3)  # past init_process_group: steps are running
+        if fault:
+            wait_for(lambda: b"TORN rank 0" in (tmp_path / "job.log").read_bytes(), "rank 0's empty error file", 120, job)
         att = subprocess.Popen([sys.executable, "-m", "ncclDoctor", "attach", str(job.pid), "--watch", "60", "--json",
                                 "--out", str(tmp_path / "att")], env=cli_env(), stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
@@ -150,6 +152,9 @@ def test_rank_killed_while_attach_watches_is_named_dead_without_waiting_for_the_
     # torchrun's record (or the zombie's /proc status) says SIGKILL; where its agent crashed first, that is said
     assert "SIGKILL" in f["message"] or "torchrun's own agent crashed" in f["message"], f["message"]
     assert "not a file ncclDoctor can read" not in f["message"], f["message"]  # its output is job.log, a file
+    if fault:  # torchrun's agent crashed on rank 0's empty @record file: no record, and the report says why
+        assert "Root Cause" not in (tmp_path / "job.log").read_text(errors="replace")
+        assert "SIGKILL (its exit status in /proc)" in f["message"] or "agent crashed" in f["message"], f["message"]
     assert job.returncode == 1  # torchrun's own, unchanged
 
 

@@ -312,8 +312,9 @@ def _save(path: Path, text: str) -> None:
 def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dict[str, Any]:
     """torchrun's failure record for ``pids`` from its log file(s), waiting up to ``wait_s`` for
     torchrun to write it (it stops the other workers first); {} when its output is no file. Where
-    its agent crashed before the record (``agent_crash``), that crash's line under "agent_crash"."""
-    from ncclDoctor.launch.evidence import agent_crash, torchrun_failures
+    its agent crashed before the record (``agent_crash``), that crash's line under "agent_crash", and the pids it
+    said it stopped (``stopped_pids``) under "stopped"."""
+    from ncclDoctor.launch.evidence import agent_crash, stopped_pids, torchrun_failures
 
     deadline = time.monotonic() + wait_s
     while files:
@@ -330,7 +331,7 @@ def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dic
                 if rec and rec["pid"] in pids:
                     recs[str(rec["pid"])] = {**rec, "root_cause": rec is got["root_cause"]}
             if not recs and (crash := agent_crash(text)):
-                recs["agent_crash"] = crash
+                recs.update(agent_crash=crash, stopped=sorted(stopped_pids(text) & pids))
         if recs or time.monotonic() >= deadline:
             return recs
         time.sleep(0.2)
@@ -357,7 +358,8 @@ def _how(w: dict[str, Any], rec: dict[str, Any] | None, crash: str | None = None
 def died_finding(workers: list[dict[str, Any]], records: dict[str, Any]) -> Any:
     """LIVE005 for workers that ended during the watch. The culprit is torchrun's root cause when
     its record is readable, else the ones not ended by SIGTERM (torchrun stops the survivors with
-    it), else the first seen gone; the others are victims."""
+    it), else -- its agent crashed before the record -- the ones it did not say it stopped, else the
+    first seen gone; the others are victims."""
     gone = sorted((w for w in workers if "gone_s" in w), key=lambda w: w["gone_s"])
     if not gone:
         return None
@@ -365,6 +367,7 @@ def died_finding(workers: list[dict[str, Any]], records: dict[str, Any]) -> Any:
         w["how"] = _how(w, records.get(str(w["pid"])), records.get("agent_crash"))
     culprits = ([w for w in gone if (records.get(str(w["pid"])) or {}).get("root_cause")]
                 or [w for w in gone if "SIGTERM" not in w["how"] and "unknown" not in w["how"]]
+                or [w for w in gone if "SIGTERM" not in w["how"] and w["pid"] not in records.get("stopped", ())]
                 or [w for w in gone if w["gone_s"] == gone[0]["gone_s"]])
     rest = [w for w in workers if w not in culprits]
     msg = "; ".join(f"rank {w['rank']} (pid {w['pid']}) died {w['gone_s']:.1f} s into the watch: {w['how']}"
