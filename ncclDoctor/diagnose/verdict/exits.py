@@ -375,6 +375,33 @@ def _normal_end(c: Collected, lone: Lone) -> Verdict | None:
         "medium", [], [lone.event.brief()])
 
 
+# nccl-tests' generic failure line (src/common.cu's testResult check: " .. HOST pid P: Test failure common.cu:893"),
+# printed after the specific 'Test NCCL failure' / 'Test CUDA failure' line that says what failed
+_R_NCCL_TESTS_RESULT = re.compile(r"\bpid \d{1,9}: Test failure \w{1,40}\.cu:\d{1,6}\b")
+_NCCL_TESTS_FAILED_FIX = (
+    "nccl-tests' own 'Test failure common.cu:N' line is its generic result check: the error that failed the test is "
+    "the 'Test NCCL failure' / NCCL WARN line printed before it, not in these lines (a net plugin's WARN after it, "
+    "such as aws-ofi-nccl's closeSend, is the teardown). Rerun with NCCL_DEBUG=INFO and read the first 'Test NCCL "
+    "failure' / NCCL WARN line before the teardown; match NCCL and aws-ofi-nccl (net plugin) versions and rebuild "
+    "nccl-tests against the NCCL in use (MPI=1 NCCL_HOME=...); on EFA, FI_PROVIDER=efa / fi_info -p efa to check the "
+    "EFA provider, and the EFA security group must allow all traffic between the instances. ")
+# torch elastic's record of a function it ran in child processes ("failed (exitcode: 1) local_rank: 0 (pid: 313) of
+# fn: train (start_method: fork)": accelerate's notebook_launcher, elastic_launch), not of a script ("of binary:")
+_R_ELASTIC_FN = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+ \(pid: \d+\) of fn: ([\w.<>]{1,120})")
+
+
+def _elastic_fn_fix(n: int, fn: str, fork: bool) -> str:
+    """The fix's words for torch elastic's record of function FN run in child processes (_R_ELASTIC_FN): process N's
+    exception is printed under spawn's '-- Process N terminated with the following error:' below the record."""
+    return (f"The record is of a function ('of fn: {fn}') run in child processes (accelerate's notebook_launcher, "
+            f"elastic_launch): check process {n}'s own traceback -- read the full traceback of process {n} below "
+            f"'Process {n} terminated with the following error' (the full error text of process {n}, which these "
+            f"lines cut); run the {fn} function on one process to see its exception (notebook_launcher({fn}, (), "
+            "num_processes=1), or call it directly), and check torch.cuda.device_count() matches num_processes"
+            + ("; with start_method fork, do not initialize CUDA in the notebook before notebook_launcher forks "
+               "(restart the kernel and run notebook_launcher before any CUDA call)" if fork else "") + ". ")
+
+
 def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Ranks that exited on their own (torchrun's summary or its 'failed (exitcode: N)'):
     exit code 1 is a Python exception in that rank; -N is signal N (-7 SIGBUS: shared memory)."""
@@ -724,6 +751,17 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             if launcher is None else "the per-rank output below)" + alone + LAUNCHER_LOGS.get(launcher, "")
             + _paddle_files(launcher, ranks) + _record_log(fails, ranks)
             + (MPI_CRASH_FIX if launcher == "mpirun" and native else ""))
+    if single and ranks and launcher == "mpirun" and any(_R_NCCL_TESTS_RESULT.search(u.text) for u in c.unread):
+        # nccl-tests' own generic "HOST pid P: Test failure common.cu:N" (its testResult check) under mpirun's record:
+        # the test stopped on an error its earlier 'Test NCCL failure' / NCCL WARN line names, not in these lines; a
+        # net plugin's WARN after it is the teardown (lead rules A, I, CG (1); round 106's nccl-1597)
+        abort_fix = _NCCL_TESTS_FAILED_FIX + abort_fix
+    fn = _R_ELASTIC_FN.search(lone.event.text) if single and ranks and codes == [1] and lone is not None else None
+    if fn:  # torch elastic's record of a function run in child processes (accelerate's notebook_launcher,
+        # elastic_launch): that child's exception is printed under spawn's header, not a script's traceback above
+        # (lead rules A, BG (6); round 106's accelerate-3833)
+        abort_fix = _elastic_fn_fix(lone.local_rank if lone.local_rank is not None else ranks[0], fn.group(1),
+                                    "start_method: fork" in lone.event.text) + abort_fix
     cause = ". The cause is in their own output" if alike or every else ". The cause is that process's own traceback"
     disk = _storage_error(c) if single else None
     if disk:  # the failed process's traceback (untagged, beside the launcher's own) ends in its storage's errno

@@ -1125,6 +1125,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (f"; '{disk.group(0)}' is the storage under a file the process read or wrote failing, not the network "
            "nor NCCL" if disk else ""),
         (_NETFS_CACHE_FIX if any(_R_ECOMM.search(x.text) for x in c.exceptions) else "")
+        + (_MP_TEST_TIMEOUT_FIX if any(_R_MP_TEST_TIMEOUT.search(x.text) for x in c.exceptions) else "")
+        + _nhc_bw_fix([x.text for x in c.exceptions])
         + (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
         + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e) + _cpp_what_fix(c, e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
@@ -1826,6 +1828,39 @@ _AIO_SWAP_FIX = (
     "swapper's fix is in a newer release. ")
 
 
+# torch's MultiProcessTestCase harness (torch.testing._internal.common_distributed._check_return_codes): "Process 1
+# terminated or timed out after 156.03 seconds" -- the test's child process ended or hung past the harness's timeout;
+# no exit code, signal or exception of the child is given (lead rule BA (1): no failure record, no collective)
+_R_MP_TEST_TIMEOUT = re.compile(r"\bProcess \d{1,5} terminated or timed out after \d[\d.]{0,30} seconds")
+_MP_TEST_TIMEOUT_FIX = (
+    "'Process N terminated or timed out after S seconds' is torch's MultiProcessTestCase harness: the child process "
+    "exited or hung past the test's timeout, and the harness does not say which. Check the child process's own "
+    "traceback (rerun the test with the workers' own output); get the processes' stack traces (py-spy dump) at the "
+    "timeout; rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL; increase the test timeout if the "
+    "machine is slow, or skip the flaky test on that platform until the hang is found. ")
+# Azure's node health checks (azurehpc-health-checks / NHC) failing an NCCL bandwidth check: "Health check failed:
+# check_nccl_allreduce: NCCL allreduce, BUS BW (expected >=431.0 GB/s, but measured 15.1043 GB/s). FaultCode:
+# NHC2010" -- the collective completed, measured far below the node's expected bus bandwidth: a degraded GPU, NVLink
+# or NIC path, which no class covers (lead rules S, CG (3))
+_R_NHC_BW = re.compile(r"\bHealth check failed:\s{0,8}check_nccl_\w{1,40}:.{0,200}?\bBUS BW\b.{0,40}?\bexpected\b")
+_R_NHC_CODE = re.compile(r"\bFaultCode: (NHC\d{1,6})\b")
+
+
+def _nhc_bw_fix(texts: list[str]) -> str:
+    """The fix's words for NHC's failed NCCL bandwidth check among TEXTS (_R_NHC_BW); '' where none is."""
+    hit = next((t for t in texts if _R_NHC_BW.search(t)), None)
+    if hit is None:
+        return ""
+    code = _R_NHC_CODE.search(hit)
+    return ("The node health check's NCCL test ran and measured a bus bandwidth far below what the node's GPUs "
+            "should reach: a degraded GPU, NVLink / NVSwitch or NIC path, or NCCL not using NVLink. Run nccl-tests "
+            "all_reduce_perf with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH and check the channels use NVLink "
+            "(P2P/NVLS), not SHM/NET; nvidia-smi nvlink -s / nvidia-smi topo -m; check nvidia-fabricmanager and dmesg "
+            "for Xid / NVLink errors; remove or correct NCCL_TOPO_FILE so it matches the VM SKU; run per GPU pair / "
+            "subset to find the slow GPU or link; if it stays slow, drain / reset / reboot the node"
+            + (f" ({code.group(1)})" if code else "") + ". ")
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -1867,7 +1902,9 @@ def _unread_words(c: Collected) -> Verdict | None:
                            + _CUT_TB_FIX + _connect_warned(c),
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
-                       (_FILELOCK_FIX if any(_R_FILELOCK_TIMEOUT.search(u.text) for u in unread) else "")
+                       (_MP_TEST_TIMEOUT_FIX if any(_R_MP_TEST_TIMEOUT.search(u.text) for u in unread) else "")
+                       + _nhc_bw_fix([u.text for u in unread])
+                       + (_FILELOCK_FIX if any(_R_FILELOCK_TIMEOUT.search(u.text) for u in unread) else "")
                        + (_FAILED_STACK if any(_R_FAILED_STACK.search(u.text) for u in unread) else "")
                        + (_SUBPROC_FIX if any(_R_SUBPROC_ERR.search(u.text) for u in unread) else "")
                        + _ddp_reducer_fix([u.text for u in unread])
