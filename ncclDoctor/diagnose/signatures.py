@@ -3184,6 +3184,11 @@ R_ARG_NODE_RANK = re.compile(r"--node[_-]rank[= ]['\"]?(\d{1,4})\b")
 # detectron2's and accelerate's --machine_rank, SlowFast's and pycls' --shard_id), and the rendezvous it gives that
 # machine as a URL (--init_method / --dist-url tcp://HOST:PORT, the trainers' own flag for init_process_group): two
 # machines' commands naming different endpoints never meet at one store (lead rule AA (1); readers.settings).
+# torchrun's node count on its command line, a plain number ("--nnodes=1", "--nnodes 2"; an elastic range "1:4" is not
+# read): beside R_ARG_NODE_RANK on one line, a node rank at or past it gives that node's workers global ranks past the
+# world (node_rank x nproc_per_node + local rank) and no process is rank 0 (lead rules AE, V (1); round 106's var-108;
+# readers.settings._node_past)
+R_ARG_NNODES_NUM = re.compile(r"--nnodes[= ]['\"]?(\d{1,4})(?![\d:.])")
 R_ARG_NODE_INDEX = re.compile(r"--(?:node[_-]rank|machine[_-]rank|shard[_-]id)[= ]['\"]?(\d{1,4})\b")
 # A per-machine launcher's machine index beside its machine count on one line (detectron2-style launch(): its
 # "--machine-rank 1 --num-machines 1", or the argparse Namespace the trainer prints, "machine_rank=1, ...,
@@ -3378,6 +3383,15 @@ R_LAUNCH_ARG = re.compile(r"error: (unrecognized arguments|the following argumen
 # with, which every worker is given alike -- a launch argument, config (lead rules U (2), W)
 R_USAGE_ERROR = re.compile(r"(?:^|[\s:])error: (unrecognized arguments|the following arguments are required): ?"
                            r"(-{0,2}\w[^\n]{0,300})")
+# argparse refusing one argument's value ("train.py: error: argument --rank: invalid int value: ''", "error: argument
+# --backend: invalid choice: 'ncl' (choose from 'nccl', 'gloo')", "error: argument --world-size: expected one
+# argument"): the value is on the command line every worker is started with (an empty '' where the variable the launch
+# command substitutes is unset on that machine) -- a launch argument, config, no rank (lead rules U (2), W, Q; round
+# 106's aml-kubernetes-15). Groups: the option, argparse's complaint, the type and the value refused
+R_ARG_VALUE_ERROR = re.compile(r"(?:^|[\s:])error: argument "
+                               r"(?P<flag>-{1,2}\w[\w.-]{0,80}(?:/-{1,2}\w[\w.-]{0,80}){0,3}): "
+                               r"(?P<said>invalid (?P<type>\w{1,40}) value: (?P<val>'[^'\n]{0,200}'|\S{0,200})|"
+                               r"invalid choice: [^\n]{0,300}|expected (?:one|\d{1,3}) arguments?)")
 # Launchers' own options (torchrun / torch.distributed.launch, Paddle's launch, DeepSpeed's, accelerate's): one of
 # them refused by the script's argparse was given after the script's path, where the launcher passes it on
 R_LAUNCHER_OPT = re.compile(r"^--(?:gpus|ips|nproc[_-]per[_-]node|nnodes|node[_-]rank|master[_-](?:addr|port)|"

@@ -509,6 +509,13 @@ class CrashReaders:
             ev.rank = None  # argparse's usage line: every worker is given the same arguments
             ev.data.update(arg=a.group(2).strip()[:200], missing=a.group(1).startswith("the following"), usage=True)
             return ev
+        a = S.R_ARG_VALUE_ERROR.search(text) if "error: argument " in text else None
+        if a:  # lead rules U (2), W, Q: argparse refused one argument's value, given to every worker alike
+            ev = self._context(lineno, text, "launch_arg")
+            ev.rank = None  # argparse's usage line: every worker is given the same arguments
+            ev.data.update(arg=a.group("flag"), missing=False, usage=True, said=a.group("said"),
+                           type=a.group("type"), value=a.group("val"))
+            return ev
         if self._misplaced_opt is not None and " [-h]" in text and (u := S.R_ARGPARSE_USAGE.match(self._body.strip())):
             script, flag = self._misplaced_opt
             if u.group("prog").replace("\\", "/").rsplit("/", 1)[-1] == script.replace("\\", "/").rsplit("/", 1)[-1] \

@@ -267,6 +267,32 @@ def _usage_cut(e, evs: list) -> Verdict:
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+_ARG_TYPES = {"int": "integer", "float": "number"}
+
+
+def _value_fix(flag: str, data: dict) -> str:
+    """The fix where argparse refused one argument's value (signatures.R_ARG_VALUE_ERROR): an empty value is a
+    variable the launch command substitutes that is unset on this machine (lead rules U (2), W, Q)."""
+    name = flag.split("/")[-1].lstrip("-")
+    val = data.get("value")
+    if data.get("type") and val in ("''", '""'):
+        rankish = "rank" in name.replace("-", "_").lower() or "world" in name.lower()
+        return (f"Fix the job spec so the {name} argument is not empty: "
+                f"{flag} '' is what the launch command gives where the variable it substitutes ($VAR) is unset on "
+                "this compute -- "
+                + ("fill in the rank / world-size from the launcher's environment (pass a valid integer "
+                   f"{flag} (set RANK env var), or use env:// init and read RANK from the environment), "
+                   if rankish else
+                   f"pass a valid {_ARG_TYPES.get(data['type'], data['type'])} {flag} (set the variable it is built "
+                   "from), ")
+                + "and check the variable is defined where the job runs (echo it in the launch script)")
+    if data.get("type"):
+        return (f"Pass a valid {_ARG_TYPES.get(data['type'], data['type'])} {flag} (argparse refused {val}: check "
+                "the value, or the variable the launch command builds it from)")
+    return (f"Give {flag} a value argparse accepts ({data['said'][:120]}; python train.py --help lists its choices and "
+            "arguments)")
+
+
 def _usage_error(e, evs: list) -> Verdict:
     """argparse refusing the arguments a worker was started with (not the local-rank one): every worker is launched
     with the same command line (lead rules U (2), W), so it is config and no rank, whatever a launcher's record then
@@ -288,7 +314,7 @@ def _usage_error(e, evs: list) -> Verdict:
           "train.py <train.py arguments> (python -m paddle.distributed.launch, torchrun, deepspeed alike). "
           if opt else "")
          + ("Give the script the arguments its argparse requires (its usage line lists them)" if e.data["missing"]
-            else
+            else _value_fix(flag, e.data) if e.data.get("said") else
             "Check the launch arguments against the script's own options (python train.py --help)")
          + ": fix the command line (or the config/launch script that builds it) once for every worker, then "
          "relaunch."),

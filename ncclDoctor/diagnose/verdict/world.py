@@ -704,10 +704,12 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "endpoint (localhost) -- the nodes never meet; a launch setting shown without effect, not a rank's fault"
             + ("; the traceback after it is cut before its exception text, so it shows no failure of its own"
                if c.samples.get("tb_cut") else ""),
-            "Give every node the same rendezvous: --rdzv_backend=c10d with rdzv_endpoint instead of --master_addr "
+            "Give every node the same rendezvous: set --rdzv_endpoint=<host>:<port> for the c10d rendezvous, "
+            "--rdzv_backend=c10d with rdzv_endpoint instead of --master_addr "
             "(--rdzv_endpoint=<master_ip>:<port>, the same on every node, and the same --rdzv_id and --nnodes on "
             "every node), "
-            "or static: --master_addr/--master_port with --node_rank (--rdzv_backend=static) -- rdzv_backend static vs "
+            "or static: --master_addr/--master_port with --node_rank (--rdzv_backend=static) -- master_addr is only "
+            "used for static rdzv_backend: rdzv_backend static vs "
             "c10d decides which of rdzv_endpoint or master_addr and master_port is read. Check the rendezvous host and "
             "port are reachable (firewall) from every node (nc -zv HOST PORT); if it still fails, show the full "
             "traceback / exception text after torchrun's frames.",
@@ -948,6 +950,23 @@ def world_unfit(c: Collected, failed: list | None = None) -> Verdict | None:
             "(global rank = machine_rank * num_gpus + local_rank, world size = num_machines x num_gpus); to pick "
             "GPUs on one machine use CUDA_VISIBLE_DEVICES, not the machine rank.",
             "high" if failed else "medium", [], [e.brief()] + [x.brief() for x in (failed or [])[:2]],
+            job_wide=True)
+    np_ = next((e for e in evs if e.data.get("node_past") is not None), None)
+    if np_ is not None and not calls:  # lead rules AE, V (1): torchrun's --node_rank at or past its --nnodes
+        r, m = np_.data["node_past"]
+        return Verdict(
+            "config",
+            f"the torchrun command shown gives --node_rank={r} with --nnodes={m} (at {np_.where}): nodes are "
+            f"numbered 0 to nnodes - 1, so this node's workers would take global ranks node_rank x nproc_per_node + "
+            "local rank, all past the world, and no process is rank 0 to host the rendezvous store: the launch waits "
+            f"for a node 0 that never starts{after} -- a launch setting, not a rank's fault",
+            "Give each node a --node_rank below --nnodes (node_rank must be less than nnodes: 0 .. nnodes-1): "
+            "use --node_rank=0 on a single node (--node_rank=0 with --nnodes=1, or torchrun --standalone "
+            "--nproc_per_node=N train.py, dropping --node_rank / --master_addr on a single server); for several "
+            "machines set --nnodes to the number of machines, node 0 on the machine whose address --master_addr names "
+            "(an address the other nodes reach, not a placeholder), 1, 2, ... on the others, with consistent torchrun "
+            "arguments on every node (the same --nnodes, --master_addr, --master_port).",
+            "high" if failed else "medium", [], [np_.brief()] + [x.brief() for x in (failed or [])[:2]],
             job_wide=True)
     sw = next((e for e in evs if e.data.get("swallowed")), None)
     if sw is not None and not calls:  # lead rules V (1), AA (1): an option swallowed by the positional overrides
