@@ -2334,7 +2334,12 @@ R_CUDA_ERROR = re.compile(r"(?:CUDA|HIP) (?:driver )?[Ee]rror: ([^\n]{1,120}?)(?
                           # (the message's closing quote may be cut off with the paste: round 88's nccl-tests-369)
                           # RCCL's own print of the same check (rcclCudaErrorHandler, its ERROR level: "[FATAL ERROR]:
                           # HIP failure: 'invalid device pointer'", then ncclUnhandledCudaError): HIP's (rule AN (2))
-                          r"(?:(?:Cuda|CUDA) (?:failure|error)|HIP failure:?) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
+                          # vLLM's custom all-reduce CUDACHECK as a wrapper relays it without "Cuda error" (dynamo's
+                          # worker log: "VLLM: Failed: /workspace/csrc/custom_all_reduce.cuh:368 'invalid argument'"):
+                          # the same print, read only where the file it names is CUDA source (.cu/.cuh) -- DeepEP's
+                          # "Failed: Assertion error csrc/deep_ep.cpp:32 '...'" is an assertion, not this
+                          r"(?:(?:Cuda|CUDA) (?:failure|error)|HIP failure:?|"
+                          r"\bFailed:(?= [\w/.\-]{1,128}\.cuh?:\d{1,6} ')) (?:(\d{1,4}) |[\w/.\-]{1,128}:\d{1,6} )?"
                           r"'([^'\n]{1,80})(?:'|\s*$)|"
                           # torch's DeferredCudaCallError: CUDA's initialisation in that process failed; torch's
                           # own assert of the device index against the GPUs the process sees (CUDAContext.cpp:

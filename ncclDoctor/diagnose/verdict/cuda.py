@@ -1245,6 +1245,21 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Check too that each process uses one GPU of its own (CUDA_VISIBLE_DEVICES / torch.cuda.set_device("
             "local_rank)), and rerun with NCCL_DEBUG=INFO to see the failing CUDA call.",
         )
+    elif "custom_all_reduce" in text or "custom all-reduce" in text:
+        # lead rules J, V (2): vLLM's/sglang's own all-reduce kernel (CUDA IPC buffers between the GPUs, captured in
+        # CUDA graphs) failing a CUDA call with another message than the peer-access and illegal-access ones above
+        # ("Failed: /workspace/csrc/custom_all_reduce.cuh:368 'invalid argument'" from every TP worker after the graph
+        # capture; round 106's dynamo-787): the kernel every worker runs alike, not NCCL's and not one rank's
+        what, fix = (
+            "a CUDA call failed in the serving engine's custom all-reduce kernel (its own CUDA-IPC all-reduce, not "
+            "NCCL's)",
+            "The failing call is in the serving engine's custom all-reduce, which every tensor-parallel worker runs "
+            "alike: disable vLLM custom all-reduce (--disable-custom-all-reduce / disable_custom_all_reduce=True; "
+            "sglang --disable-custom-all-reduce) so the engine uses NCCL all-reduce instead of custom all-reduce; "
+            "where it fails after CUDA graph capture with custom all-reduce, --enforce-eager (skip CUDA graph "
+            "capture) tells the two apart. Check GPU P2P / IPC support (nvidia-smi topo -m; containers need IPC "
+            "between the GPUs, --ipc=host), and upgrade vLLM where the engine's release has a fix for it.",
+        )
     else:
         what, fix = (
             "a CUDA call failed inside NCCL or a kernel",

@@ -1653,7 +1653,8 @@ def _symbol_lookup(evs: list) -> Verdict:
     if torch_lib:
         fix = _torch_lib_fix(lib, base)
     elif tests:
-        fix = (f"Build and run {base} against the same NCCL: check which library it loads (ldd {obj} | grep nccl; "
+        fix = (f"Build and run {base} against the same NCCL (an NCCL version mismatch between build and runtime): "
+               f"check which library it loads (ldd {obj} | grep nccl; "
                "LD_LIBRARY_PATH) against the one whose headers it was built with; rebuild nccl-tests against the NCCL "
                "used: make clean; make NCCL_HOME=<that NCCL's install> (MPI=1 MPI_HOME=... if used), and put the same "
                f"NCCL's lib first on LD_LIBRARY_PATH at run time -- or use an NCCL version that has {sym} (an "
