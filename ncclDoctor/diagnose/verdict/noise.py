@@ -784,13 +784,26 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     if retry:
         said = (f"'The server socket on {retry[0]} is not yet listening ..., will retry'" if tries[0].get("listening")
                 is False else f"'failed to connect/validate to host {retry[0]} - retrying'")
-        benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them: the "
-                      "store host (MASTER_ADDR, rank 0's TCPStore server) was not up yet "
-                      "(rank 0's node still starting), which the client waits for until its timeout (the rendezvous "
-                      "timeout, init_process_group's timeout): check for a later timeout. If the job hangs there "
-                      "(py-spy dump of a stuck process), check that the store server started on rank 0, collect that "
-                      f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
-                      f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
+        port = retry[0].rpartition(":")[2]
+        if any(d.get("foreign") for d in tries):
+            # TCPStore's ping got another server's answer (readers.store): a port another process holds, retried
+            benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them; its "
+                          f"ping to {retry[0]} got an invalid value back ('Ping failed, invalid value returned from "
+                          "server'): a server answered on that port but it was not this job's store -- another "
+                          "process (another service, or a parallel test's store: a port collision) is listening on "
+                          f"MASTER_PORT {port}. Nothing failing in these lines: collect the error that follows (the "
+                          "full log of the failing test), or wait for the retries to finish. Pick a free port for the "
+                          "store: a unique free MASTER_PORT per test (--master_port), and check what owns the port "
+                          f"(ss -ltnp / lsof -i :{port})")
+        else:
+            benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them: the "
+                          "store host (MASTER_ADDR, rank 0's TCPStore server) was not up yet "
+                          "(rank 0's node still starting), which the client waits for until its timeout (the "
+                          "rendezvous timeout, init_process_group's timeout): check for a later timeout. If the job "
+                          "hangs there (py-spy dump of a stuck process), check that the store server started on rank "
+                          f"0, collect that host's log (is its store listening? `ss -ltnp | grep {port}`) and "
+                          f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the "
+                          "firewall)")
     if "nccl teardown trail" in whats:
         benign.append("NCCL's INFO return-code lines ('misc/socket.cc:N -> 3') and 'Abort COMPLETE' after the job "
                       "recorded its own success are its communicators' teardown at exit (ncclCommAbort closing the "
