@@ -1092,6 +1092,18 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "rank's environment, on a torch / gloo build whose gloo reads GLOO_LOG_LEVEL (an older one: "
                       "upgrade torch, or filter the [Gloo] lines out of the log); if a later connect fails, pin the "
                       "interface with GLOO_SOCKET_IFNAME")
+    prints = _rank_prints(c)
+    if prints:
+        benign.append(prints)
+    if "bandwidth table header" in gloo:
+        # lead rules K, T: a benchmark's own timing table, nothing failing in it (round 106's
+        # pytorch-communication-benchmarks-1); the fix is how to read its numbers
+        benign.append("the table (message size, times, bandwidth in GB/s) is the benchmark script's own output: "
+                      "nothing failed in these lines, a benchmark's results, no fix needed. To judge the numbers "
+                      "compare with nccl-tests all_reduce_perf at the same message sizes and dtype, comparing like "
+                      "with like (nccl-tests' busbw = algbw x 2(n-1)/n; report algbw and busbw separately); a large "
+                      "tmax beside a normal tmin is small-message jitter: run more warm-up/iterations to smooth "
+                      "small-message timings, and pin CPU/NUMA affinity and rerun")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
@@ -1143,6 +1155,24 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
     )
+
+
+def _rank_prints(c: Collected) -> str:
+    """The fix words for ranks' own prints of a tensor's values (readers.exits' "rank tensor print") where two ranks'
+    first rows differ: with nothing failing that is none (lead rules K, T, CG (2); round 106's pytorch-76527), and the
+    words say when ranks' buffers may rightly differ; prints that agree, or one rank's alone, add nothing."""
+    seen: dict[int, str] = {}
+    for e in c.samples.get("benign", []):
+        if e.data.get("what") == "rank tensor print":
+            seen.setdefault(e.data["printed_by"], e.data["value"])
+    if len(seen) < 2 or len(set(seen.values())) < 2:
+        return ""
+    ranks = sorted(seen)
+    return (f"ranks {', '.join(map(str, ranks[:-1]))} and {ranks[-1]} print different tensor values, and nothing "
+            "failing in these lines (no error, hang or check saying a value is wrong): ranks' buffers may rightly "
+            "differ -- dist.reduce only gives the full result on dst; read it only on the dst rank (non-dst buffer "
+            "contents are undefined after reduce; clone the input first), and use all_reduce if every rank needs "
+            "the result; if an all_reduce disagrees, check collective correctness with nccl-tests -c 1")
 
 
 def _ras_lagging(f: Finding) -> Verdict:
