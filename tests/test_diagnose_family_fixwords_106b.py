@@ -3,7 +3,8 @@ not give (session 43; rules A, K, L, N, T, CG (2)): the verdict stays as it was,
 
 - Ranks' own prints of a tensor's values that differ between ranks, nothing failing (pytorch-76527): none, nobody;
   the fix says when ranks' buffers may rightly differ (reduce's non-dst ranks) and how to check an all_reduce. Prints
-  that agree, or one rank's alone, get none of those words.
+  that agree, or one rank's alone, get none of those words. (Only lines that hold a trigger word reach that reading --
+  the case's through " Pid " --: "tensor([" is none, per review 96 (x1) finding 2.)
 - A benchmark script's own timing table ("size(MB) tavg(usec) ... avgbw(GB/sec)", pytorch-communication-benchmarks-1):
   none, nobody; the fix compares it with nccl-tests all_reduce_perf. nccl-tests' own header gets none of those words.
 - SageMaker's SMDDPError summary ("AlgorithmError: SMDDPError: ExitCode 134", sagemaker-training-toolkit-185):
@@ -20,6 +21,7 @@ from tests.conftest import verdict_accused as _verdict
 
 # --- ranks' tensor prints ------------------------------------------------------------------------------------------
 def test_ranks_printing_different_tensors_is_none_with_reduce_words(tmp_path):
+    # (the lines reach the parser through " Pid "; "tensor([" is no trigger word, review 96 (x1) finding 2)
     v, acc = _verdict(tmp_path, "Pid is  40211 , Rank  2 , output is:  tensor([[ 12,  3],\n"
                                 "        [ 8, 10]], device='cuda:2')\n"
                                 "Pid is  40377 , Rank  3 , output is:  tensor([[ 7,  1],\n"

@@ -943,11 +943,6 @@ SNIFF = 8192
 #             occurred: RuntimeError"), which holds no other word: the two fingerprints are only there
 #             (readers.watchdog, S.R_MISMATCH; round 105's qwen3-vl-1414) -- 18 of the corpus's input lines, all
 #             of them that check's message, each with "RuntimeError" on it
-#   tensor([  a process's own print of a tensor's values beside its rank ("Pid is 117024 , Rank 0 , output is:
-#             tensor([[ 5,  7],"): per-rank prints whose values differ, nothing failing, are none, and the fix says
-#             when ranks' buffers may differ (S.R_RANK_TENSOR_PRINT, readers.exits, verdict.noise._rank_prints, lead
-#             rule CG (2); round 106's pytorch-76527) -- 23 of the corpus's input lines, none of them such a print
-#             (traceback locals and "Invoked with:" arguments, debug prints with no rank)
 #   bw(GB     a benchmark script's own timing table header ("size(MB) tavg(usec) ... avgbw(GB/sec)"): benchmark output,
 #             no failure, whose fix compares it with nccl-tests (S.R_BW_TABLE_HEAD, readers.exits, verdict.noise;
 #             round 106's pytorch-communication-benchmarks-1) -- none of the corpus's input lines
@@ -1053,7 +1048,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
-            b"mismatch between collectives", b"tensor([", b"bw(GB")
+            b"mismatch between collectives", b"bw(GB")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1280,7 +1275,7 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 417 (session 43, round 106's fixes: "tensor([" and "bw(GB"): six of 64 and a seventh of 33 (the seventh
+    Now: 416 (session 43, round 106's fixes: "bw(GB"): six of 64 and a seventh of 32 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

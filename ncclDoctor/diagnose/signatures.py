@@ -4524,6 +4524,8 @@ R_ENGINE_NCCL = re.compile(r"\b(?:sglang|SGLang|vLLM|vllm) is using nccl==(\d{1,
 # A process's own print of a tensor beside its rank ("Pid is  117024 , Rank  0 , output is:  tensor([[ 5,  7],",
 # "rank 3 result tensor([1., 2.])"): the program's debug output, no failure; several ranks' prints whose values differ
 # are none with nothing failing (lead rules K, T, CG (2); round 106's pytorch-76527) -- the fix says when they may
+# (read only where the line holds a trigger word, " Pid ", "received" and the like: "tensor([" is none, per-step
+# prints hold it)
 R_RANK_TENSOR_PRINT = re.compile(r"\b[Rr]ank\s{0,4}[:=#]?\s{0,4}(?P<rank>\d{1,6})\b[^\n]{0,120}?\btensor\("
                                  r"(?P<value>\[[^\n]{0,200}?)(?:, ?(?:device|dtype|requires_grad|grad_fn)=|\)|$)")
 # A benchmark script's own timing table header, its first column the message size and a bandwidth column in GB/s
