@@ -22,10 +22,10 @@ from tests.conftest import verdict_accused as _verdict
 # --- ranks' tensor prints ------------------------------------------------------------------------------------------
 def test_ranks_printing_different_tensors_is_none_with_reduce_words(tmp_path):
     # (the lines reach the parser through " Pid "; "tensor([" is no trigger word, review 96 (x1) finding 2)
-    v, acc = _verdict(tmp_path, "Pid is  40211 , Rank  2 , output is:  tensor([[ 12,  3],\n"
-                                "        [ 8, 10]], device='cuda:2')\n"
-                                "Pid is  40377 , Rank  3 , output is:  tensor([[ 7,  1],\n"
-                                "        [ 8, 10]], device='cuda:3')\n")
+    v, acc = _verdict(tmp_path, "> Pid is  40211 , Rank  2 , output is:  tensor([[ 12,  3],\n"
+                                ">         [ 8, 10]], device='cuda:2')\n"
+                                "> Pid is  40377 , Rank  3 , output is:  tensor([[ 7,  1],\n"
+                                ">         [ 8, 10]], device='cuda:3')\n")
     assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
     assert "dist.reduce only gives the full result on dst" in v["fix"], v
     assert "nothing failing" in v["fix"], v
