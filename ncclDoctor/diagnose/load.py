@@ -948,6 +948,9 @@ SNIFF = 8192
 #             'invalid argument'", vLLM's custom all-reduce CUDACHECK): that process's CUDA error (S.R_CUDA_ERROR,
 #             readers.crash._cuda_error; session 43, round 106's dynamo-787) -- 18 of the corpus's input lines, all of
 #             them that check's print with "Cuda error" on it
+#   bw(GB     a benchmark script's own timing table header ("size(MB) tavg(usec) ... avgbw(GB/sec)"): benchmark output,
+#             no failure, whose fix compares it with nccl-tests (S.R_BW_TABLE_HEAD, readers.exits, verdict.noise;
+#             round 106's pytorch-communication-benchmarks-1) -- none of the corpus's input lines
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1050,7 +1053,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
-            b"mismatch between collectives", b".cuh:")
+            b"mismatch between collectives", b".cuh:", b"bw(GB")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1277,8 +1280,9 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 416 (session 43, round 106's fixes: ".cuh:" for a relayed CUDA check's print): six of 64
-    and a seventh of 32 (the seventh pass's cost is its passes', not its words': see above)."""
+    Now: 417 (session 43, round 106's fixes: ".cuh:" for a relayed CUDA check's print, "bw(GB" for a
+    benchmark's own timing table): six of 64 and a seventh of 33 (the seventh pass's cost is its passes', not its
+    words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

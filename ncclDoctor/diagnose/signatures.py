@@ -4540,6 +4540,19 @@ R_ENGINE_NCCL = re.compile(r"\b(?:sglang|SGLang|vLLM|vllm) is using nccl==(\d{1,
 # gloo's TCP context's set-up report, once a process and process group ("[Gloo] Rank 5 is connected to 7 peer ranks.
 # Expected number of connected peer ranks is : 7"): the rank reached every peer of its group -- chatter, no failure
 # where the two numbers agree (round 104's gloo-462); one short of the expected is read as before (not read)
+# A process's own print of a tensor beside its rank ("Pid is  117024 , Rank  0 , output is:  tensor([[ 5,  7],",
+# "rank 3 result tensor([1., 2.])"): the program's debug output, no failure; several ranks' prints whose values differ
+# are none with nothing failing (lead rules K, T, CG (2); round 106's pytorch-76527) -- the fix says when they may
+# (read only where the line holds a trigger word, " Pid ", "received" and the like: "tensor([" is none, per-step
+# prints hold it)
+R_RANK_TENSOR_PRINT = re.compile(r"\b[Rr]ank\s{0,4}[:=#]?\s{0,4}(?P<rank>\d{1,6})\b[^\n]{0,120}?\btensor\("
+                                 r"(?P<value>\[[^\n]{0,200}?)(?:, ?(?:device|dtype|requires_grad|grad_fn)=|\)|$)")
+# A benchmark script's own timing table header, its first column the message size and a bandwidth column in GB/s
+# ("size(MB)   tavg(usec)    tmin(usec)    tmax(usec)  avgbw(GB/sec)  maxbw(GB/sec)  minbw(GB/sec)"): benchmark
+# output, no failure (lead rules K, T; round 106's pytorch-communication-benchmarks-1) -- not nccl-tests' own header
+# ("#  size  count  type ... algbw  busbw #wrong", its units a line below), which its own reader takes
+R_BW_TABLE_HEAD = re.compile(r"(?<![\w.(])(?:msg_?)?size\s{0,2}\((?:B|KB|MB|GB|bytes|KiB|MiB|GiB)\)[^\n]{0,200}?"
+                             r"\b\w{0,8}bw\(GB(?:/s(?:ec)?|ps)\)", re.I)
 R_GLOO_PEERS = re.compile(r"\bRank (\d{1,7}) is connected to (\d{1,7}) peer ranks\. Expected number of connected "
                           r"peer ranks is ?: ?(\d{1,7})\b")
 # an NCCL 2.3/2.4-era ring line pasted without the word NCCL ("learngpu060:3728593:3730444 [6] INFO Ring 00 : 6[6] ->

@@ -197,6 +197,17 @@ class ExitReaders:
             ev = self._benign(lineno, text, "ffmpeg decoder warning")
             ev.rank = None  # printed by a decoder (most often a DataLoader worker's): it shows no rank's progress
             return ev
+        if "tensor([" in text and (tp := S.R_RANK_TENSOR_PRINT.search(text)):
+            # a rank's own print of a tensor's values (lead rules K, T, CG (2)): the program's output, no failure;
+            # which rank printed it and the values' first row go to the fix (verdict.noise._rank_prints)
+            ev = self._benign(lineno, text, "rank tensor print")
+            ev.rank = None  # a value printed, not the rank's progress or failure
+            ev.data.update(printed_by=int(tp.group("rank")), value=" ".join(tp.group("value").split()))
+            return ev
+        if "bw(GB" in text and S.R_BW_TABLE_HEAD.search(text):
+            ev = self._benign(lineno, text, "bandwidth table header")  # a benchmark's own table (rules K, T)
+            ev.rank = None
+            return ev
         return None
 
     def _megatron_stamp(self, lineno: int, text: str) -> Event | None:

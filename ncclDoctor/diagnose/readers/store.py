@@ -393,6 +393,11 @@ class StoreReaders:
             # starting (nothing listening refuses): something at that address answered and cut the connection
             ev = self._context(lineno, text, "benign")
             ev.data.update(what="store connect retry", endpoint=f"{client.group(1)}:{client.group(2)}")
+            if "invalid value returned from server" in text:
+                # TCPStore's connect-time ping ("Ping failed, invalid value returned from server. Expected: N, Got:
+                # M"): a server answered, but not with this client's nonce -- something other than this job's store
+                # listens on that port (lead rules L, N: still a retry, nothing failing after it)
+                ev.data["foreign"] = True
             return ev
         taken = S.R_ADDR_IN_USE.search(text)
         # torch 1.x's bare "RuntimeError: Address already in use" names no store: its traceback's frames above do

@@ -784,13 +784,26 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     if retry:
         said = (f"'The server socket on {retry[0]} is not yet listening ..., will retry'" if tries[0].get("listening")
                 is False else f"'failed to connect/validate to host {retry[0]} - retrying'")
-        benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them: the "
-                      "store host (MASTER_ADDR, rank 0's TCPStore server) was not up yet "
-                      "(rank 0's node still starting), which the client waits for until its timeout (the rendezvous "
-                      "timeout, init_process_group's timeout): check for a later timeout. If the job hangs there "
-                      "(py-spy dump of a stuck process), check that the store server started on rank 0, collect that "
-                      f"host's log (is its store listening? `ss -ltnp | grep {retry[0].rpartition(':')[2]}`) and "
-                      f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the firewall)")
+        port = retry[0].rpartition(":")[2]
+        if any(d.get("foreign") for d in tries):
+            # TCPStore's ping got another server's answer (readers.store): a port another process holds, retried
+            benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them; its "
+                          f"ping to {retry[0]} got an invalid value back ('Ping failed, invalid value returned from "
+                          "server'): a server answered on that port but it was not this job's store -- another "
+                          "process (another service, or a parallel test's store: a port collision) is listening on "
+                          f"MASTER_PORT {port}. Nothing failing in these lines: collect the error that follows (the "
+                          "full log of the failing test), or wait for the retries to finish. Pick a free port for the "
+                          "store: a unique free MASTER_PORT per test (--master_port), and check what owns the port "
+                          f"(ss -ltnp / lsof -i :{port})")
+        else:
+            benign.append(f"the TCPStore client's {said} warnings are retries with nothing failing after them: the "
+                          "store host (MASTER_ADDR, rank 0's TCPStore server) was not up yet "
+                          "(rank 0's node still starting), which the client waits for until its timeout (the "
+                          "rendezvous timeout, init_process_group's timeout): check for a later timeout. If the job "
+                          "hangs there (py-spy dump of a stuck process), check that the store server started on rank "
+                          f"0, collect that host's log (is its store listening? `ss -ltnp | grep {port}`) and "
+                          f"`nc -zv {retry[0].replace(':', ' ')}` from this node (MASTER_ADDR/MASTER_PORT, the "
+                          "firewall)")
     if "nccl teardown trail" in whats:
         benign.append("NCCL's INFO return-code lines ('misc/socket.cc:N -> 3') and 'Abort COMPLETE' after the job "
                       "recorded its own success are its communicators' teardown at exit (ncclCommAbort closing the "
@@ -1079,6 +1092,18 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "rank's environment, on a torch / gloo build whose gloo reads GLOO_LOG_LEVEL (an older one: "
                       "upgrade torch, or filter the [Gloo] lines out of the log); if a later connect fails, pin the "
                       "interface with GLOO_SOCKET_IFNAME")
+    prints = _rank_prints(c)
+    if prints:
+        benign.append(prints)
+    if "bandwidth table header" in gloo:
+        # lead rules K, T: a benchmark's own timing table, nothing failing in it (round 106's
+        # pytorch-communication-benchmarks-1); the fix is how to read its numbers
+        benign.append("the table (message size, times, bandwidth in GB/s) is the benchmark script's own output: "
+                      "nothing failed in these lines, a benchmark's results, no fix needed. To judge the numbers "
+                      "compare with nccl-tests all_reduce_perf at the same message sizes and dtype, comparing like "
+                      "with like (nccl-tests' busbw = algbw x 2(n-1)/n; report algbw and busbw separately); a large "
+                      "tmax beside a normal tmin is small-message jitter: run more warm-up/iterations to smooth "
+                      "small-message timings, and pin CPU/NUMA affinity and rerun")
     selfwarn = [e for e in c.samples.get("benign", []) if e.data.get("what") == "self-declared warning"]
     if selfwarn:  # lead rule K: a handled warning, its program went on without the optional feature
         advice = selfwarn[0].data.get("advice")
@@ -1130,6 +1155,24 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
     )
+
+
+def _rank_prints(c: Collected) -> str:
+    """The fix words for ranks' own prints of a tensor's values (readers.exits' "rank tensor print") where two ranks'
+    first rows differ: with nothing failing that is none (lead rules K, T, CG (2); round 106's pytorch-76527), and the
+    words say when ranks' buffers may rightly differ; prints that agree, or one rank's alone, add nothing."""
+    seen: dict[int, str] = {}
+    for e in c.samples.get("benign", []):
+        if e.data.get("what") == "rank tensor print":
+            seen.setdefault(e.data["printed_by"], e.data["value"])
+    if len(seen) < 2 or len(set(seen.values())) < 2:
+        return ""
+    ranks = sorted(seen)
+    return (f"ranks {', '.join(map(str, ranks[:-1]))} and {ranks[-1]} print different tensor values, and nothing "
+            "failing in these lines (no error, hang or check saying a value is wrong): ranks' buffers may rightly "
+            "differ -- dist.reduce only gives the full result on dst; read it only on the dst rank (non-dst buffer "
+            "contents are undefined after reduce; clone the input first), and use all_reduce if every rank needs "
+            "the result; if an all_reduce disagrees, check collective correctness with nccl-tests -c 1")
 
 
 def _ras_lagging(f: Finding) -> Verdict:

@@ -1149,11 +1149,26 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
            if hosts else "")
         + (_LOADER_CUT_FIX if e.data.get("loader") or _loader_cut(c) else "")
+        + (_SMDDP_ERROR_FIX if any(_R_SMDDP_ERROR.search(x) for x in [what] + [x.text for x in c.exceptions]) else "")
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# SageMaker's data-parallel library's own exception (smdistributed.dataparallel.exceptions.SMDDPError), alone or in the
+# training job's summary ("AlgorithmError: SMDDPError: ExitCode 134 ... SMDDPError('Error')"): its text says no cause
+# and the summary names no rank (round 106's sagemaker-training-toolkit-185, lead rules A, T); the fix is where the
+# first rank's own error is: mpirun's per-rank stderr tags and every host's CloudWatch log, with debug logging
+_R_SMDDP_ERROR = re.compile(r"\bSMDDPError\b")
+_SMDDP_ERROR_FIX = ("SMDDPError is the SageMaker data-parallel library's (smdistributed.dataparallel, the smddp "
+                    "backend) own error, and SageMaker's job summary of it (AlgorithmError: SMDDPError, an ExitCode "
+                    "such as 134 = SIGABRT) names no cause and no rank: check CloudWatch logs of all hosts (every "
+                    "algo host's full log) and find which mpirun rank raised SMDDPError first ([1,N]<stderr> tags), "
+                    "then collect the complete traceback below the SMDDPError summary; enable debug logs for SMDDP / "
+                    "NCCL_DEBUG=INFO and rerun; if it fails on a collective or model the smddp backend does not "
+                    "support, run with the nccl backend instead (distribution torch_distributed). ")
 
 
 # What an expert does about torch.distributed.checkpoint's CheckpointException: read the error each rank's own step
