@@ -255,7 +255,8 @@ def test_with_no_torchrun_record_the_watchers_record_of_vanished_pids_names_the_
     both = {"0": g(0, 6.5), "1": g(1, 6.5)}
     (f,) = failure_findings(none, [], lost, both, set(), failed=True)
     assert f.code == "LIVE005" and f.ranks == [1], f.message
-    assert "agent crashed" in f.message and "rerun to see the signal" in f.message and "ranks [0]" in f.message
+    assert "agent crashed" in f.message and "rerun to see the signal" in f.message
+    assert "rank 0 vanished too (its own last error is a peer lost) -- victims" in f.message, f.message
     assert failure_findings(none, [], lost, both, set(), failed=False) == []  # the job succeeded: nothing died
     assert failure_findings({"root_cause": None, "others": []}, [], lost, {}, set(), failed=True) == []
     # no peer-lost words anywhere: both vanished in one poll, neither said goodbye -- both named, not one guessed
@@ -264,7 +265,7 @@ def test_with_no_torchrun_record_the_watchers_record_of_vanished_pids_names_the_
     # torchrun said it stopped rank 0's pid ("Sending process 700 closing signal SIGTERM", logged before the record
     # its agent then failed to print): rank 0 was alive when rank 1 died
     (stop,) = failure_findings({**none, "stopped_pids": [700]}, [], {"per_rank": {}}, both, set(), failed=True)
-    assert stop.ranks == [1] and "ranks [0] vanished too, stopped by torchrun" in stop.message, stop.message
+    assert stop.ranks == [1] and "rank 0 vanished too (torchrun stopped it)" in stop.message, stop.message
     # rank 0 said goodbye (it exited through its interpreter): the rank with none was killed
     (bye,) = failure_findings(none, [], {"per_rank": {}}, both, {0}, failed=True)
     assert bye.ranks == [1]
@@ -272,7 +273,39 @@ def test_with_no_torchrun_record_the_watchers_record_of_vanished_pids_names_the_
     caught = {"0": g(0, 6.0, seen="zombie", signal="SIGTERM"), "1": g(1, 6.5, seen="zombie", signal="SIGSEGV"),
               "2": g(2, 7.0)}
     (z,) = failure_findings({"root_cause": None, "others": []}, [], {"per_rank": {}}, caught, set(), failed=True)
-    assert z.ranks == [1] and "killed by SIGSEGV" in z.message and "printed no failure record" in z.message
+    assert z.ranks == [1] and "killed by SIGSEGV" in z.message and "no torchrun failure record" in z.message
+    assert "rank 0 vanished too (it ended by SIGTERM)" in z.message and "agent crashed" not in z.message
+
+
+def test_attach_names_the_first_gone_rank_unless_torchruns_agent_crashed_and_said_whom_it_stopped():
+    """attach with no torchrun record: the first rank gone, as before (review 106 (live) finding 1: the agent-crash
+    fallback named every gone rank when there was no record at all); with the agent's crash and its "Sending process
+    PID closing signal", the rank it did not stop."""
+    from ncclDoctor.live.attach import died_finding
+
+    def workers():
+        return [{"rank": 0, "pid": 10, "gone_s": 1.0, "exit": {}}, {"rank": 1, "pid": 11, "gone_s": 1.0, "exit": {}},
+                {"rank": 2, "pid": 12, "gone_s": 2.0, "exit": {}}]
+
+    assert died_finding(workers(), {}).ranks == [0, 1]  # the first poll's, as before: nothing tells them apart
+    crash = {"agent_crash": "json.decoder.JSONDecodeError: Expecting value", "stopped": [10, 12]}
+    f = died_finding(workers(), crash)
+    assert f.ranks == [1] and "agent crashed" in f.message and "rerun to see the signal" in f.message, f.message
+
+
+def test_torchrun_stopped_by_a_signal_is_no_agent_crash():
+    """torchrun told to stop (a scheduler's SIGTERM, Ctrl-C) ends in elastic's SignalException through the agent, with
+    no "Root Cause": that is no crash of the agent (review 106 (live) finding 2)."""
+    from ncclDoctor.launch.evidence import agent_crash
+
+    tb = ("Traceback (most recent call last):\n"
+          '  File "/x/torch/distributed/elastic/agent/server/api.py", line 924, in _invoke_run\n'
+          "    time.sleep(monitor_interval)\n")
+    stop = "torch.distributed.elastic.multiprocessing.api.SignalException: Process 29089 got signal: 15\n"
+    assert agent_crash(tb + stop) is None
+    assert agent_crash(tb + "KeyboardInterrupt\n") is None
+    assert agent_crash(tb + "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)\n").startswith(
+        "json.decoder.JSONDecodeError")
 
 
 def test_a_rank_that_aborted_after_it_began_to_exit_is_said_to_have_died_in_the_teardown():

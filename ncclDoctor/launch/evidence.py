@@ -173,14 +173,18 @@ def agent_crash(log_text: str) -> str | None:
     """torchrun's own agent dying on an exception before it printed its failure record: its log ends in a traceback
     through torch's elastic agent (``elastic/agent/``) with no "Root Cause" summary. Seen here on a loaded host: the
     agent read a worker's @record error file while the worker was still writing it (an empty file, JSONDecodeError),
-    so no exit code or signal of any worker was recorded. The exception's line, or None."""
+    so no exit code or signal of any worker was recorded. The exception's line, or None -- also where that exception
+    is torchrun being told to stop (elastic's SignalException for a SIGTERM or SIGINT from outside: a scheduler's
+    preemption, a kill, Ctrl-C), which is no crash."""
     if "Root Cause (first observed failure)" in log_text:
         return None
     tb = log_text.rfind("Traceback (most recent call last):")
     if tb == -1 or "elastic/agent/" not in log_text[tb:]:
         return None
     lines = [m.group(0).strip() for m in _EXC_LINE.finditer(log_text, tb)]
-    return lines[-1][:200] if lines else None
+    if not lines or re.search(r"\b(?:SignalException|KeyboardInterrupt)\b", lines[-1]):
+        return None
+    return lines[-1][:200]
 
 
 _STOPPED = re.compile(r"Sending process (\d+) closing signal")

@@ -367,7 +367,8 @@ def died_finding(workers: list[dict[str, Any]], records: dict[str, Any]) -> Any:
         w["how"] = _how(w, records.get(str(w["pid"])), records.get("agent_crash"))
     culprits = ([w for w in gone if (records.get(str(w["pid"])) or {}).get("root_cause")]
                 or [w for w in gone if "SIGTERM" not in w["how"] and "unknown" not in w["how"]]
-                or [w for w in gone if "SIGTERM" not in w["how"] and w["pid"] not in records.get("stopped", ())]
+                or ([w for w in gone if "SIGTERM" not in w["how"] and w["pid"] not in records.get("stopped", ())]
+                    if "agent_crash" in records else [])
                 or [w for w in gone if w["gone_s"] == gone[0]["gone_s"]])
     rest = [w for w in workers if w not in culprits]
     msg = "; ".join(f"rank {w['rank']} (pid {w['pid']}) died {w['gone_s']:.1f} s into the watch: {w['how']}"

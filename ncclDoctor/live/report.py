@@ -87,13 +87,18 @@ def _peer_lost(own: str | None) -> bool:
     return bool(R_PEER_GONE.search(own) or _LOST_PEER.search(own))
 
 
-def _victim(g: dict[str, Any], tail: dict[str, Any] | None, stopped: set[int]) -> bool:
-    """A vanished rank (the watcher's ``gone`` record) that only followed another's failure: torchrun stopped it
-    (``stopped``: the pids its "Sending process PID closing signal" names), its wait status shows SIGTERM or exit
+def _victim(g: dict[str, Any], tail: dict[str, Any] | None, stopped: set[int]) -> str | None:
+    """Why a vanished rank (the watcher's ``gone`` record) only followed another's failure, or None: torchrun stopped
+    it (``stopped``: the pids its "Sending process PID closing signal" names), its wait status shows SIGTERM or exit
     code 0, or its own last exception is a peer lost."""
     exit_ = g.get("exit") or {}
-    return (g.get("pid") in stopped or exit_.get("signal") == "SIGTERM" or exit_.get("exitcode") == 0
-            or _peer_lost(_own(tail, g["rank"])))
+    if g.get("pid") in stopped:
+        return "torchrun stopped it"
+    if exit_.get("signal") == "SIGTERM":
+        return "it ended by SIGTERM"
+    if exit_.get("exitcode") == 0:
+        return "it finished with exit code 0"
+    return "its own last error is a peer lost" if _peer_lost(_own(tail, g["rank"])) else None
 
 
 def _unrecorded_first(gone: dict[str, Any] | None, tail: dict[str, Any] | None,
@@ -129,11 +134,11 @@ def _unrecorded_finding(seen: list[dict[str, Any]], gone: dict[str, Any], tail: 
     if len(seen) > 1:
         msg += " (the live watcher saw these vanish in the same poll and cannot tell which went first)"
     msg += ". " + (agent_crash_note(crash) if crash else
-                   "torchrun printed no failure record, so no exit code or signal of any rank was recorded")
+                   "no torchrun failure record was printed, so no exit code or signal of any rank was recorded")
     msg += ". The live watcher's own record of the vanished pids stands in for torchrun's"
-    lost = sorted(g["rank"] for g in gone.values() if g not in seen and _victim(g, tail, stopped))
-    if lost:
-        msg += (f": ranks {lost} vanished too, stopped by torchrun or their own last error a peer lost -- victims")
+    why = {g["rank"]: v for g in gone.values() if g not in seen and (v := _victim(g, tail, stopped))}
+    if why:
+        msg += ": " + "; ".join(f"rank {r} vanished too ({why[r]})" for r in sorted(why)) + " -- victims"
     return codes.LIVE_DIED.finding(msg, nodes=sorted({str(g.get("host")) for g in seen}),
                                    ranks=[g["rank"] for g in seen], evidence=seen)
 
@@ -202,8 +207,9 @@ def failure_findings(failures: dict[str, Any], verdicts: list[dict[str, Any]],
     unless the entry point has @record). A root cause whose own error is a peer lost gives way to a
     worker killed by a signal (``_first_failed``; ``gone``: what the live watcher saw vanish). A rank
     that aborted after it had begun to exit (``exiting``: its goodbye arrived) is said to have died in
-    the teardown (``TEARDOWN_NOTE``). Where the job failed (``failed``) and torchrun printed no record (its agent
-    crashed first: ``failures["agent_crash"]``), the watcher's record of the vanished pids stands in for it."""
+    the teardown (``TEARDOWN_NOTE``). Where the job failed (``failed``) and no torchrun record was printed (its agent
+    crashed first: ``failures["agent_crash"]``; or no torchrun launched the job), the watcher's record of the vanished
+    pids stands in for it."""
     if any(v["kind"] == "died" for v in verdicts):
         return []
     root, note = _first_failed(failures, tail, gone)
