@@ -14,11 +14,16 @@ from datetime import datetime
 
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose import signatures as S
+from ncclDoctor.diagnose.generic import is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _hosts_gpus,
     _pid_gap,
 )
 from ncclDoctor.diagnose.signatures import Event, _int
+
+# an exception's name or word ("ValueError", "Exception") before a rank's tensor print: the rank's own failure
+# quoting a value, not the program's output (readers.exits' "rank tensor print"; review 106 finding 1)
+_R_EXC_WORD = re.compile(r"(?:Error|Exception)\b")
 
 
 def task_ids(spec: str, cap: int) -> list[int]:
@@ -197,9 +202,13 @@ class ExitReaders:
             ev = self._benign(lineno, text, "ffmpeg decoder warning")
             ev.rank = None  # printed by a decoder (most often a DataLoader worker's): it shows no rank's progress
             return ev
-        if "tensor([" in text and (tp := S.R_RANK_TENSOR_PRINT.search(text)):
+        if "tensor([" in text and (tp := S.R_RANK_TENSOR_PRINT.search(text)) and not (
+                is_failure_line(self._body) or _R_EXC_WORD.search(text, 0, tp.start("value"))):
             # a rank's own print of a tensor's values (lead rules K, T, CG (2)): the program's output, no failure;
-            # which rank printed it and the values' first row go to the fix (verdict.noise._rank_prints)
+            # which rank printed it and the values' first row go to the fix (verdict.noise._rank_prints). Not a
+            # failure line, nor one whose exception word comes before the tensor ("ValueError: rank 1 got
+            # tensor([nan, 1.])"): that is the rank's own failure quoting a value, which the job must not lose to
+            # "none" (session 43, review 106 finding 1)
             ev = self._benign(lineno, text, "rank tensor print")
             ev.rank = None  # a value printed, not the rank's progress or failure
             ev.data.update(printed_by=int(tp.group("rank")), value=" ".join(tp.group("value").split()))
