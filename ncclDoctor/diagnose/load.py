@@ -943,11 +943,13 @@ SNIFF = 8192
 #             occurred: RuntimeError"), which holds no other word: the two fingerprints are only there
 #             (readers.watchdog, S.R_MISMATCH; round 105's qwen3-vl-1414) -- 18 of the corpus's input lines, all
 #             of them that check's message, each with "RuntimeError" on it
-#   .cuh:     a CUDA header's source location in a CUDA check's print, which a serving engine's wrapper relays
-#             without the words "Cuda error" (dynamo's "VLLM: Failed: /workspace/csrc/custom_all_reduce.cuh:368
-#             'invalid argument'", vLLM's custom all-reduce CUDACHECK): that process's CUDA error (S.R_CUDA_ERROR,
-#             readers.crash._cuda_error; session 43, round 106's dynamo-787) -- 18 of the corpus's input lines, all of
-#             them that check's print with "Cuda error" on it
+#   Failed: /  a CUDA check's print naming its source file, which a serving engine's wrapper relays without the
+#             words "Cuda error" (dynamo's "VLLM: Failed: /workspace/csrc/custom_all_reduce.cuh:368 'invalid
+#             argument'", vLLM's custom all-reduce CUDACHECK): that process's CUDA error (S.R_CUDA_ERROR,
+#             readers.crash._cuda_error; session 43, round 106's dynamo-787) -- 7 of the corpus's input lines, all of
+#             them that relayed print; not ".cuh:", which every nvcc/gcc warning of a JIT or extension build also
+#             holds ("cub/block/block_load.cuh:123:12: warning: ..."), each one routed to every reader, a 40,000-line
+#             build log 5x slower (review 106 finding 2)
 #   bw(GB     a benchmark script's own timing table header ("size(MB) tavg(usec) ... avgbw(GB/sec)"): benchmark output,
 #             no failure, whose fix compares it with nccl-tests (S.R_BW_TABLE_HEAD, readers.exits, verdict.noise;
 #             round 106's pytorch-communication-benchmarks-1) -- none of the corpus's input lines
@@ -1053,7 +1055,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
-            b"mismatch between collectives", b".cuh:", b"bw(GB")
+            b"mismatch between collectives", b"Failed: /", b"bw(GB")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1280,7 +1282,7 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 417 (session 43, round 106's fixes: ".cuh:" for a relayed CUDA check's print, "bw(GB" for a
+    Now: 417 (session 43, round 106's fixes: "Failed: /" for a relayed CUDA check's print, "bw(GB" for a
     benchmark's own timing table): six of 64 and a seventh of 33 (the seventh pass's cost is its passes', not its
     words': see above)."""
     if _ahocorasick is None:
