@@ -144,11 +144,12 @@ def test_pytorch_42073_wrapped_at_120_reads_as_unwrapped(tmp_path):
 def test_a_clocked_line_after_one_at_the_column_is_its_own(stamp):
     first = stamp + "C++ exception with description \"CUDA error: CUDA driver version is insufficient for CUDA runtime"
     first = first + "x" * (120 - len(first))
-    nxt = stamp + "Exception raised from cudaNumDevices at /var/lib/jenkins/workspace/torch/lib/c10d/test/CUDATest.cu:24"
-    rest = "x" * 130
-    text = "\n".join([first, nxt[:120], nxt[120:] + rest[:10], rest[:120], rest[120:]])
+    nxt = (stamp + "Exception raised from cudaNumDevices at /var/lib/jenkins/workspace/torch/lib/c10d/test/"
+           "CUDATest.cu:24 (most recent call first):")
+    assert len(first) == 120 and len(nxt) > 120
+    text = "\n".join([first, nxt[:120], nxt[120:]])
     out = ingest.unwrap(text, 120).split("\n")
-    assert out[0] == first, out
+    assert out == [first, "", nxt], out
 
 
 def test_a_wrapped_piece_that_starts_with_a_month_word_is_still_joined():

@@ -388,10 +388,10 @@ _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d
                        # NCCL's debug header with its host:pid:tid cut down or renamed by the reporter ("node [1] NCCL
                        # INFO ...", "gpu3 [3] NCCL WARN ..."): a record of its own, never the rest of the line above it
                        r"[\w.\-:]{1,64} \[\d{1,3}\] NCCL (?:INFO|WARN|ERROR|TRACE)\b|"
-                       # a syslog or CI console clock with the month's name ("Jul 25 04:11:56 ", Jenkins' and journald's):
+                       # a syslog or CI console clock with the month's name ("Jul 25 04:11:56 ", Jenkins', journald's):
                        # a record of its own, so a line above that ends at the column by chance is whole (session 43:
-                       # pytorch-42073's "CUDA error: CUDA driver version is insufficient for CUDA runtime version", 120
-                       # wide, took the next line's "Jul 25 04:11:56 Exception raised from ..." under --perturb wrap120)
+                       # pytorch-42073's "CUDA error: CUDA driver version is insufficient for CUDA runtime version",
+                       # 120 wide, took the next line's "Jul 25 04:11:56 Exception raised from ..." under wrap120)
                        r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d ")
 
 
