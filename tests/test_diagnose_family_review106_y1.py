@@ -159,3 +159,13 @@ def test_a_wrapped_piece_that_starts_with_a_month_word_is_still_joined():
     text = first + "\nJul 25 release\n"
     out = ingest.unwrap(text, 120).split("\n")
     assert out[1] == first + "Jul 25 release", out
+
+
+def test_the_relayed_check_from_one_worker_names_that_worker_not_the_waiting_one(tmp_path):
+    # the reviewer's a3.log: one worker's relayed check, rank 0 waiting on it -- rank 2's CUDA error
+    v, acc = _verdict(tmp_path, "(VllmWorker rank=2 pid=333) ERROR VLLM: Failed: /workspace/csrc/custom_all_reduce.cuh:"
+                                "368 'invalid argument'\n"
+                                "(VllmWorker rank=0 pid=331) [E ProcessGroupNCCL.cpp:1316] [Rank 0] Watchdog caught "
+                                "collective operation timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, "
+                                "NumelOut=1, Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n")
+    assert v["cause"] == "cuda_error" and v["culprits"] == [2] and 0 not in acc, v
