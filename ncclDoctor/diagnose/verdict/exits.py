@@ -762,7 +762,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # nccl-tests' own generic "HOST pid P: Test failure common.cu:N" (its testResult check) under mpirun's record:
         # the test stopped on an error its earlier 'Test NCCL failure' / NCCL WARN line names, not in these lines; a
         # net plugin's WARN after it is the teardown (lead rules A, I, CG (1); round 106's nccl-1597)
-        efa = any(_R_EFA_SHOWN.search(u.text) for evs in (c.unread, *c.samples.values()) for u in evs)
+        efa = any(_R_EFA_SHOWN.search(u.text) for evs in (c.unread, *c.samples.values()) for u in evs) or any(
+            _R_EFA_SHOWN.search(f"NET/{k} {v}") for k, v in c.networks.items())  # an INFO "NET/OFI Using ..." line
         abort_fix = _NCCL_TESTS_FAILED_FIX + (_NCCL_TESTS_EFA_FIX if efa else "") + ". " + abort_fix
     fn = _R_ELASTIC_FN.search(lone.event.text) if single and ranks and codes == [1] and lone is not None else None
     if fn:  # torch elastic's record of a function run in child processes (accelerate's notebook_launcher,
