@@ -3390,9 +3390,11 @@ R_USAGE_ERROR = re.compile(r"(?:^|[\s:])error: (unrecognized arguments|the follo
                            r"(-{0,2}\w[^\n]{0,300})")
 # argparse refusing one argument's value ("train.py: error: argument --rank: invalid int value: ''", "error: argument
 # --backend: invalid choice: 'ncl' (choose from 'nccl', 'gloo')", "error: argument --world-size: expected one
-# argument"): the value is on the command line every worker is started with (an empty '' where the variable the launch
+# argument"): the value is on the command line the worker was started with (an empty '' where the variable the launch
 # command substitutes is unset on that machine) -- a launch argument, config, no rank (lead rules U (2), W, Q; round
-# 106's aml-kubernetes-15). Groups: the option, argparse's complaint, the type and the value refused
+# 106's aml-kubernetes-15): every worker's where untagged, one rank's (medium) where only that rank's prefixed line
+# shows it (review 106 finding 4; verdict.launch._one_rank_refused). Groups: the option, argparse's complaint, the
+# type and the value refused
 R_ARG_VALUE_ERROR = re.compile(r"(?:^|[\s:])error: argument "
                                r"(?P<flag>-{1,2}\w[\w.-]{0,80}(?:/-{1,2}\w[\w.-]{0,80}){0,3}): "
                                r"(?P<said>invalid (?P<type>\w{1,40}) value: (?P<val>'[^'\n]{0,200}'|\S{0,200})|"

@@ -510,10 +510,12 @@ class CrashReaders:
             ev.data.update(arg=a.group(2).strip()[:200], missing=a.group(1).startswith("the following"), usage=True)
             return ev
         a = S.R_ARG_VALUE_ERROR.search(text) if "error: argument " in text else None
-        if a:  # lead rules U (2), W, Q: argparse refused one argument's value, given to every worker alike
+        if a:  # lead rules U (2), W, Q: argparse refused one argument's value. Untagged, it is every worker's
+            # command line; under one rank's prefix (``tagged``), that rank's, built from a per-rank or per-node
+            # variable -- verdict.launch._usage_error says which (review 106 finding 4)
             ev = self._context(lineno, text, "launch_arg")
-            ev.rank = None  # argparse's usage line: every worker is given the same arguments
-            ev.data.update(arg=a.group("flag"), missing=False, usage=True, said=a.group("said"),
+            tagged, ev.rank = ev.rank, None  # a launch argument: config, no rank (lead rules Q, U (2))
+            ev.data.update(arg=a.group("flag"), missing=False, usage=True, said=a.group("said"), tagged=tagged,
                            type=a.group("type"), value=a.group("val"))
             return ev
         if self._misplaced_opt is not None and " [-h]" in text and (u := S.R_ARGPARSE_USAGE.match(self._body.strip())):

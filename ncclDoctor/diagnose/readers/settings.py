@@ -1024,28 +1024,38 @@ def _host_only(addr: str) -> bool:
         return False
 
 
-def _node_past(text: str) -> list[int] | None:
-    """torchrun's --node_rank at or past its --nnodes on one line (signatures.R_ARG_NODE_RANK, R_ARG_NNODES_NUM):
-    [node_rank, nnodes], or None where either is not shown as a number or the rank is inside the count. One line may
-    join several nodes' commands: every node rank shown must be past every count."""
-    if "--nnodes" not in text or "node" not in text:
-        return None
-    ranks = [int(v) for v in S.R_ARG_NODE_RANK.findall(text)]
-    counts = [int(v) for v in S.R_ARG_NNODES_NUM.findall(text)] if ranks else []
+def _index_past(text: str, r_idx, r_cnt) -> tuple[int, int] | None:
+    """An index at or past the count given on one line (R_IDX's and R_CNT's first groups): (index, count), or None
+    where either is not shown as a number or the index is inside the count. One line may join several commands (or a
+    command line and the Namespace printed from it): every index shown must be past every count."""
+    ranks = [int(v) for v in r_idx.findall(text)]
+    counts = [int(v) for v in r_cnt.findall(text)] if ranks else []
     if not counts or min(ranks) < max(counts):
         return None
-    return [min(ranks), max(counts)]
+    return min(ranks), max(counts)
+
+
+# torchrun options under which it assigns ranks through the rendezvous and does not read --node_rank: the c10d
+# backend (either spelling), an --rdzv_endpoint, --standalone (review 106 finding 3)
+_R_RDZV_RANKS = re.compile(r"--rdzv[_-]backend[= ]['\"]?c10d\b|--rdzv[_-]endpoint\b|--standalone\b")
+
+
+def _node_past(text: str) -> list[int] | None:
+    """torchrun's --node_rank at or past its --nnodes on one line (signatures.R_ARG_NODE_RANK, R_ARG_NNODES_NUM):
+    [node_rank, nnodes], or None where either is not shown as a number or the rank is inside the count, or where the
+    command gives a c10d rendezvous, an --rdzv_endpoint or --standalone (torchrun then takes the ranks from the
+    rendezvous and ignores --node_rank: review 106 finding 3)."""
+    if "--nnodes" not in text or "node" not in text or ("--rdzv" in text or "--standalone" in text) \
+            and _R_RDZV_RANKS.search(text):
+        return None
+    past = _index_past(text, S.R_ARG_NODE_RANK, S.R_ARG_NNODES_NUM)
+    return list(past) if past is not None else None
 
 
 def _machine_past(text: str) -> tuple[int, int] | None:
     """A machine index at or past the machine count given on one line (signatures.R_MACHINE_RANK, R_NUM_MACHINES):
-    (machine_rank, num_machines), or None where either is not shown or the index is inside the count. A command line
-    and the Namespace printed from it can be joined into one line: every index shown must be past every count."""
-    ranks = [int(v) for v in S.R_MACHINE_RANK.findall(text)] if "machine" in text else []
-    counts = [int(v) for v in S.R_NUM_MACHINES.findall(text)] if ranks else []
-    if not counts or min(ranks) < max(counts):
-        return None
-    return min(ranks), max(counts)
+    (machine_rank, num_machines), or None where either is not shown or the index is inside the count."""
+    return _index_past(text, S.R_MACHINE_RANK, S.R_NUM_MACHINES) if "machine" in text else None
 
 
 def _launcher_tag(text: str, body: str) -> str | None:

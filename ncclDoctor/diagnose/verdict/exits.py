@@ -380,11 +380,18 @@ def _normal_end(c: Collected, lone: Lone) -> Verdict | None:
 _R_NCCL_TESTS_RESULT = re.compile(r"\bpid \d{1,9}: Test failure \w{1,40}\.cu:\d{1,6}\b")
 _NCCL_TESTS_FAILED_FIX = (
     "nccl-tests' own 'Test failure common.cu:N' line is its generic result check: the error that failed the test is "
-    "the 'Test NCCL failure' / NCCL WARN line printed before it, not in these lines (a net plugin's WARN after it, "
-    "such as aws-ofi-nccl's closeSend, is the teardown). Rerun with NCCL_DEBUG=INFO and read the first 'Test NCCL "
-    "failure' / NCCL WARN line before the teardown; match NCCL and aws-ofi-nccl (net plugin) versions and rebuild "
-    "nccl-tests against the NCCL in use (MPI=1 NCCL_HOME=...); on EFA, FI_PROVIDER=efa / fi_info -p efa to check the "
-    "EFA provider, and the EFA security group must allow all traffic between the instances. ")
+    "the 'Test NCCL failure' / NCCL WARN line printed before it, not in these lines (a net plugin's WARN after it is "
+    "the teardown). Rerun with NCCL_DEBUG=INFO and read the first 'Test NCCL failure' / NCCL WARN line before the "
+    "teardown; rebuild nccl-tests against the NCCL in use (MPI=1 NCCL_HOME=...)")
+# the same, where the lines name the EFA path (aws-ofi-nccl, NET/OFI, EFA, libfabric): its plugin and provider checks,
+# only there (review 106 finding 5: on InfiniBand or an on-prem cluster they are advice for another fabric)
+_R_EFA_SHOWN = re.compile(r"aws-ofi-nccl|NET/OFI|\bEFA\b|\bFI_PROVIDER=efa\b|libfabric", re.I)
+_NCCL_TESTS_EFA_FIX = (
+    "; match NCCL and aws-ofi-nccl (net plugin) versions (its closeSend WARN after the failure is the teardown); on "
+    "EFA, FI_PROVIDER=efa / fi_info -p efa to check the EFA provider, and the EFA security group must allow all "
+    "traffic between the instances")
+
+
 # torch elastic's record of a function it ran in child processes ("failed (exitcode: 1) local_rank: 0 (pid: 313) of
 # fn: train (start_method: fork)": accelerate's notebook_launcher, elastic_launch), not of a script ("of binary:")
 _R_ELASTIC_FN = re.compile(r"\bfailed \(exitcode: -?\d+\) local_rank: \d+ \(pid: \d+\) of fn: ([\w.<>]{1,120})")
@@ -755,7 +762,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # nccl-tests' own generic "HOST pid P: Test failure common.cu:N" (its testResult check) under mpirun's record:
         # the test stopped on an error its earlier 'Test NCCL failure' / NCCL WARN line names, not in these lines; a
         # net plugin's WARN after it is the teardown (lead rules A, I, CG (1); round 106's nccl-1597)
-        abort_fix = _NCCL_TESTS_FAILED_FIX + abort_fix
+        efa = any(_R_EFA_SHOWN.search(u.text) for evs in (c.unread, *c.samples.values()) for u in evs) or any(
+            _R_EFA_SHOWN.search(f"NET/{k} {v}") for k, v in c.networks.items())  # an INFO "NET/OFI Using ..." line
+        abort_fix = _NCCL_TESTS_FAILED_FIX + (_NCCL_TESTS_EFA_FIX if efa else "") + ". " + abort_fix
     fn = _R_ELASTIC_FN.search(lone.event.text) if single and ranks and codes == [1] and lone is not None else None
     if fn:  # torch elastic's record of a function run in child processes (accelerate's notebook_launcher,
         # elastic_launch): that child's exception is printed under spawn's header, not a script's traceback above

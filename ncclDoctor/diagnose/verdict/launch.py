@@ -293,14 +293,37 @@ def _value_fix(flag: str, data: dict) -> str:
             "arguments)")
 
 
+def _one_rank_refused(e, evs: list) -> int | None:
+    """The rank whose prefix argparse's refusal of one argument's value carries (readers.crash ``tagged``), where no
+    other rank and no untagged line shows the same refusal; None otherwise (every worker's command line)."""
+    if not e.data.get("said") or e.data.get("tagged") is None:
+        return None
+    tags = {x.data.get("tagged") for x in evs if x.data.get("said") and x.data.get("arg") == e.data["arg"]}
+    return e.data["tagged"] if len(tags) == 1 else None
+
+
 def _usage_error(e, evs: list) -> Verdict:
     """argparse refusing the arguments a worker was started with (not the local-rank one): every worker is launched
     with the same command line (lead rules U (2), W), so it is config and no rank, whatever a launcher's record then
     lists as failed. A launcher's own option among the refused ones was written after the script's path, where the
-    launcher hands everything to the script."""
+    launcher hands everything to the script. One argument's value refused under one rank's prefix alone is that
+    rank's command line (a per-rank or per-node variable): still config and no rank, at medium (review 106
+    finding 4)."""
     arg = e.data["arg"]
     opt = S.R_LAUNCHER_OPT.match(arg)
     flag = (arg.split() or [arg])[0].split("=", 1)[0]
+    one = _one_rank_refused(e, evs)
+    if one is not None:  # review 106 finding 4: one rank's argparse refused a value no other rank is shown refusing
+        return Verdict(
+            "config",
+            f"rank {one}'s script refused the value it was started with ('{strip_prefixes(e.text).strip()[:160]}') "
+            f"and exited with its usage error (exit code 2): the line carries rank {one}'s prefix and no other rank "
+            f"shows the same refusal, so it was rank {one}'s command line -- a value built from a per-rank or "
+            "per-node variable that is unset or wrong on that worker or node -- a launch argument, not a fault of "
+            "the rank's own run",
+            _value_fix(flag, e.data) + f": check the variable rank {one}'s command line is built from on its worker "
+            "or node (echo it in the launch script), then relaunch.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the script's argparse refused the arguments it was started with ('{strip_prefixes(e.text).strip()[:160]}') "

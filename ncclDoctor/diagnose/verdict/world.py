@@ -704,15 +704,11 @@ def _rank_args(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "endpoint (localhost) -- the nodes never meet; a launch setting shown without effect, not a rank's fault"
             + ("; the traceback after it is cut before its exception text, so it shows no failure of its own"
                if c.samples.get("tb_cut") else ""),
-            "Give every node the same rendezvous: set --rdzv_endpoint=<host>:<port> for the c10d rendezvous, "
-            "--rdzv_backend=c10d with rdzv_endpoint instead of --master_addr "
-            "(--rdzv_endpoint=<master_ip>:<port>, the same on every node, and the same --rdzv_id and --nnodes on "
-            "every node), "
-            "or static: --master_addr/--master_port with --node_rank (--rdzv_backend=static) -- master_addr is only "
-            "used for static rdzv_backend: rdzv_backend static vs "
-            "c10d decides which of rdzv_endpoint or master_addr and master_port is read. Check the rendezvous host and "
-            "port are reachable (firewall) from every node (nc -zv HOST PORT); if it still fails, show the full "
-            "traceback / exception text after torchrun's frames.",
+            "Give every node the same rendezvous: with --rdzv_backend=c10d set --rdzv_endpoint=<host>:<port> for the "
+            "c10d rendezvous (the same endpoint, and the same --rdzv_id and --nnodes on every node); master_addr is "
+            "only used for static rdzv_backend, which reads master_addr and master_port (with --node_rank). Check "
+            "the rendezvous host and port are reachable (firewall) from every node (nc -zv HOST PORT); if it still "
+            "fails, show the full traceback / exception text after torchrun's frames.",
             "medium", [], [x.brief() for x in unused[:2]], job_wide=True)
     cvd = [e for e in evs if e.data.get("cvd_ignored") is not None and not _cvd_harmless(e)]
     if cvd:  # lead rules BP (1), V (1): DeepSpeed's runner ignoring the CUDA_VISIBLE_DEVICES it was started with
