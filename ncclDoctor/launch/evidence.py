@@ -60,15 +60,12 @@ def torchrun_record(run_dir: Path, log_name: str = "torchrun.log") -> dict[str, 
     exception message (``--log-dir`` under ``run_dir/logs``)."""
     log = run_dir / log_name
     text = log.read_text(errors="replace") if log.is_file() else ""
-    failures = torchrun_failures(text)
+    failures = log_failures(text)
     for rec in [failures["root_cause"], *failures["others"]]:
         if rec:
             rec["message"] = error_file_message(rec.get("error_file"))
     # torchrun may record a rank that was already dying as "SIGTERM" with no error file
     # (it stopped the others first); @record's files say what each rank raised.
-    crash = agent_crash(text)
-    if crash:
-        failures["agent_crash"] = crash
     failures["errors_by_local_rank"] = {
         int(f.parent.name): msg
         for f in sorted(run_dir.glob("logs/*/attempt_*/*/error.json"))
@@ -139,6 +136,15 @@ _BLOCK = re.compile(
     r"(?:\s*\n\s*error_file:\s*(?P<file>\S*))?"
     r"(?:\s*\n\s*traceback\s*:\s*(?P<tb>[^\n]*))?"
 )
+
+
+def log_failures(log_text: str) -> dict[str, Any]:
+    """``torchrun_failures``, and under "agent_crash" the line of torchrun's agent's crash (``agent_crash``) where it
+    died before printing that record: what ``check``, ``run`` and ``attach`` all read its log with."""
+    failures = torchrun_failures(log_text)
+    if crash := agent_crash(log_text):
+        failures["agent_crash"] = crash
+    return failures
 
 
 def torchrun_failures(log_text: str) -> dict[str, Any]:

@@ -314,7 +314,7 @@ def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dic
     torchrun to write it (it stops the other workers first); {} when its output is no file. Where
     its agent crashed before the record (``agent_crash``), that crash's line under "agent_crash", and the pids it
     said it stopped (``stopped_pids``) under "stopped"."""
-    from ncclDoctor.launch.evidence import agent_crash, stopped_pids, torchrun_failures
+    from ncclDoctor.launch.evidence import log_failures, stopped_pids
 
     deadline = time.monotonic() + wait_s
     while files:
@@ -326,12 +326,12 @@ def failure_record(files: list[str], pids: set[int], wait_s: float = 5.0) -> dic
                     text = fh.read().decode("utf-8", "replace")
             except OSError:
                 continue
-            got = torchrun_failures(text)
+            got = log_failures(text)
             for rec in [got["root_cause"], *got["others"]]:
                 if rec and rec["pid"] in pids:
                     recs[str(rec["pid"])] = {**rec, "root_cause": rec is got["root_cause"]}
-            if not recs and (crash := agent_crash(text)):
-                recs.update(agent_crash=crash, stopped=sorted(stopped_pids(text) & pids))
+            if not recs and got.get("agent_crash"):
+                recs.update(agent_crash=got["agent_crash"], stopped=sorted(stopped_pids(text) & pids))
         if recs or time.monotonic() >= deadline:
             return recs
         time.sleep(0.2)

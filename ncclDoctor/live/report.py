@@ -314,16 +314,14 @@ def build_report(opts, argv: list[str], run_dir: Path, watch, job_rc: int | None
     """``running``: an interim report written at the verdict while the job still runs; the final
     one (job exit code, torchrun's failure record, last lines) replaces it when the job ends."""
     from ncclDoctor.finish import finishing
-    from ncclDoctor.launch.evidence import agent_crash, stopped_pids, torchrun_failures
+    from ncclDoctor.launch.evidence import log_failures, stopped_pids
     from ncclDoctor.options import CommonOptions
 
     log = run_dir / "output.log"
     failures = {"root_cause": None, "others": []}
     if log.is_file():
         text = log.read_text(errors="replace")
-        failures = torchrun_failures(text)
-        if crash := agent_crash(text):
-            failures["agent_crash"] = crash
+        failures = log_failures(text)
         failures["stopped_pids"] = sorted(stopped_pids(text))
     rep = Report(command="run", argv=argv)
     rep.duration_s = round(elapsed, 2)

@@ -1045,8 +1045,7 @@ def _node_past(text: str) -> list[int] | None:
     [node_rank, nnodes], or None where either is not shown as a number or the rank is inside the count, or where the
     command gives a c10d rendezvous, an --rdzv_endpoint or --standalone (torchrun then takes the ranks from the
     rendezvous and ignores --node_rank: review 106 finding 3)."""
-    if "--nnodes" not in text or "node" not in text or ("--rdzv" in text or "--standalone" in text) \
-            and _R_RDZV_RANKS.search(text):
+    if "--nnodes" not in text or ("--rdzv" in text or "--standalone" in text) and _R_RDZV_RANKS.search(text):
         return None
     past = _index_past(text, S.R_ARG_NODE_RANK, S.R_ARG_NNODES_NUM)
     return list(past) if past is not None else None
