@@ -61,8 +61,8 @@ def test_store_host_not_found_names_dns_and_a_shared_docker_network(tmp_path):
     v, acc = _verdict(tmp_path, "Traceback (most recent call last):\n"
                                 "  File \"/app/worker.py\", line 42, in <module>\n"
                                 "    dist.init_process_group(\"gloo\", rank=rank, world_size=4)\n"
-                                "  File \"/usr/lib/python3.9/site-packages/torch/distributed/rendezvous.py\", line 210, "
-                                "in _env_rendezvous_handler\n"
+                                "  File \"/usr/lib/python3.9/site-packages/torch/distributed/rendezvous.py\", "
+                                "line 210, in _env_rendezvous_handler\n"
                                 "    store = TCPStore(master_addr, master_port, world_size, start_daemon, timeout)\n"
                                 "ValueError: host not found: Name or service not known\n")
     assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not acc, v
@@ -94,7 +94,8 @@ def test_lone_hccl_watchdog_points_at_the_other_ranks_ascend_plog(tmp_path):
 
 def test_lone_nccl_watchdog_gets_no_ascend_words(tmp_path):
     v, acc = _verdict(tmp_path, "[Rank 5] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4410, "
-                                "OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600108 milliseconds before timing out.\n")
+                                "OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600108 milliseconds before timing "
+                                "out.\n")
     assert 5 not in acc, v
     assert "Ascend plog" not in v["fix"], v
 
@@ -118,7 +119,7 @@ def test_lone_exit_code_one_gets_no_oom_killer_words(tmp_path):
     assert "check dmesg for the OOM killer" not in v["fix"], v
 
 
-# --- ncclInternalError's failed internal check -------------------------------------------------------------------------
+# --- ncclInternalError's failed internal check ------------------------------------------------------------------------
 def test_nccl_internal_check_failed_names_the_check_versions_and_upgrade(tmp_path):
     v, acc = _verdict(tmp_path, "torch.distributed.DistBackendError: NCCL error in: /src/torch/csrc/distributed/c10d/"
                                 "ProcessGroupNCCL.cpp:2970, internal error - please report this issue to the NCCL "
@@ -133,14 +134,15 @@ def test_nccl_internal_check_failed_names_the_check_versions_and_upgrade(tmp_pat
 def test_other_nccl_error_code_gets_no_internal_check_words(tmp_path):
     v, acc = _verdict(tmp_path, "torch.distributed.DistBackendError: NCCL error in: /src/torch/csrc/distributed/c10d/"
                                 "ProcessGroupNCCL.cpp:2970, unhandled cuda error (run with NCCL_DEBUG=INFO for "
-                                "details), NCCL version 2.21.5\nncclUnhandledCudaError: Call to CUDA function failed.\n")
+                                "details), NCCL version 2.21.5\nncclUnhandledCudaError: Call to CUDA function "
+                                "failed.\n")
     assert v["cause"] != "nccl_internal", v
     assert "failing internal check" not in v["fix"], v
 
 
-# --- an uncaught C++ exception's abort beside a cut traceback ----------------------------------------------------------
-_TP_HEAD = ("  test_backward_node_failure (__main__.TensorPipeAgentDistAutogradTestWithSpawn) ... [W tensorpipe_agent.cpp:"
-            "320] RPC agent for trainer1 encountered error when reading incoming request: pipe closed\n"
+# --- an uncaught C++ exception's abort beside a cut traceback ---------------------------------------------------------
+_TP_HEAD = ("  test_backward_node_failure (__main__.TensorPipeAgentDistAutogradTestWithSpawn) ... [W "
+            "tensorpipe_agent.cpp:320] RPC agent for trainer1 encountered error when reading incoming request: pipe closed\n"
             "[W tensorpipe_agent.cpp:320] RPC agent for trainer1 encountered error when reading incoming request: pipe "
             "closed\n[E container.cpp:251] Could not release Dist Autograd Context on node 2: pipe closed\n")
 _TP_CUT = ("\n======================================================================\n"
