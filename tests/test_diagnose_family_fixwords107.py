@@ -142,7 +142,8 @@ def test_other_nccl_error_code_gets_no_internal_check_words(tmp_path):
 
 # --- an uncaught C++ exception's abort beside a cut traceback ---------------------------------------------------------
 _TP_HEAD = ("  test_backward_node_failure (__main__.TensorPipeAgentDistAutogradTestWithSpawn) ... [W "
-            "tensorpipe_agent.cpp:320] RPC agent for trainer1 encountered error when reading incoming request: pipe closed\n"
+            "tensorpipe_agent.cpp:320] RPC agent for trainer1 encountered error when reading incoming request: "
+            "pipe closed\n"
             "[W tensorpipe_agent.cpp:320] RPC agent for trainer1 encountered error when reading incoming request: pipe "
             "closed\n[E container.cpp:251] Could not release Dist Autograd Context on node 2: pipe closed\n")
 _TP_CUT = ("\n======================================================================\n"
