@@ -789,7 +789,8 @@ def _killed(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          if ray and not ranks and not cf else
          f"{who} was killed with SIGKILL (exit code -9{_shell_status(cf)}): killed from outside, almost always the "
          "kernel's OOM killer (host RAM); the launcher (torchrun, DeepSpeed, mp.spawn) then stopped the others"),
-        "Confirm with dmesg -T | grep -i 'killed process' (the OOM killer, which sends that SIGKILL) on that node; "
+        "Confirm it (check dmesg for the OOM killer, which sends that SIGKILL: dmesg -T | grep -i 'killed process' "
+        "on that node); "
         "lower the host memory (RAM) per worker, which the node holds once for every worker it runs (fewer "
         "DataLoader workers: reduce num_workers, load data lazily (each sample read from disk when it is used) "
         "instead of a full copy of the dataset or its annotations in every worker, mmap / sharded checkpoint "

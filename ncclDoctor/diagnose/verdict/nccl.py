@@ -140,9 +140,11 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "nccl_internal",
             "NCCL reported an internal error" + (f" on {lone.who}, the one process torchrun shows failing" if who
                                                  else ""),
-            "Rerun with NCCL_DEBUG=INFO to see the check that failed; check that every rank uses the same NCCL "
-            "version (torch's bundled one vs a system one) and run `ncclDoctor check`; on consumer GPUs try "
-            "NCCL_P2P_DISABLE=1 as a test (a broken PCIe peer-to-peer path)." + _old_nccl(evs),
+            "Rerun with NCCL_DEBUG=INFO to see the failing internal check; check the same NCCL version on every rank "
+            "(torch's bundled one vs a system one) and run `ncclDoctor check`; on consumer GPUs try "
+            "NCCL_P2P_DISABLE=1 as a test (a broken PCIe peer-to-peer path); in point-to-point code, group send and "
+            "recv the same way on every rank (ncclGroupStart/ncclGroupEnd, batch_isend_irecv on both sides); an "
+            "internal check failing in one release may be fixed in a later one: upgrade NCCL." + _old_nccl(evs),
             "medium",
             who,
             [e.brief() for e in evs[:3]],

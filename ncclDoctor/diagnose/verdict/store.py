@@ -379,7 +379,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"the store's host name ({ep}) does not resolve on this node (DNS / /etc/hosts): the rank cannot even look "
             "up where rank 0's store is",
             "Set MASTER_ADDR (or --rdzv-endpoint) to rank 0's IP address, or make its host name resolve on every node "
-            "(getent hosts NAME; /etc/hosts, the cluster's DNS, a Kubernetes headless service).",
+            "(host name resolution (DNS): getent hosts NAME; /etc/hosts, the cluster's DNS, a Kubernetes headless "
+            "service); between containers, put both containers on one user-defined docker network (docker network "
+            "create / --network), where the master container's name resolves.",
             "high", [], _samples(c, "store_timeout"))
     if any(e.data.get("closed") for e in evs):
         return Verdict(

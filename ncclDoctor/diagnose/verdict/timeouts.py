@@ -400,7 +400,8 @@ GLOO_LATE = (" A gloo op waits for one peer: ranks out of step are the usual rea
 # set-up), and its own plog says which peer it waited for; the rank not inside is found as for any collective
 HCCL_WAIT = (" HCCL's own wait ran out (its watchdog's WorkHCCL timeout, a stuck notify, or Remote Rank did not "
              "send the data in time): find the stuck rank in the other ranks' logs (while it hangs, a py-spy dump "
-             "of every rank shows the one elsewhere) and the ASCEND plog (ASCEND_GLOBAL_LOG_LEVEL=1 names the peer "
+             "of every rank shows the one elsewhere) and the HCCL / Ascend plog of the other ranks "
+             "(ASCEND_GLOBAL_LOG_LEVEL=1 names the peer "
              "it waited for); a rank still busy before the collective (a longer generation or training step) needs "
              "a longer HCCL_EXEC_TIMEOUT; a link that never came up, HCCL_CONNECT_TIMEOUT and HCCL_IF_IP (the "
              "network interface).")

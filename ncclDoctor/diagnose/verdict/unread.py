@@ -56,7 +56,19 @@ _DDP_REDUCER_FIX = ("DDP's reducer refused the backward (its expect_autograd_hoo
                     "(ddp_find_unused_parameters in the HF Trainer) when some parameters get no gradient; a library "
                     "that patches the training step (its own backward) needs a version that supports DDP, or run on a "
                     "single GPU; an internal assert of an old release's reducer (torch 1.x) is fixed in later ones: "
-                    "upgrade torch. ")
+                    "upgrade torch. TORCH_DISTRIBUTED_DEBUG=DETAIL makes the reducer name the parameter it refused. ")
+# ... and its assert on its own bucket rebuild ("replicas_[0].size() == rebuilt_param_indices_.size() INTERNAL ASSERT
+# FAILED at .../reducer.cpp", "rebuilt parameter indices size is not same as original model parameters size"): torch
+# 1.7.0's DDP _rebuild_buckets regression, where a DDP forward with no backward after it (an evaluation hook running
+# the DDP-wrapped model, mmcv's MMDistributedDataParallel) records a partial set of parameters and the next rebuild
+# asserts; fixed in torch 1.7.1 and in mmcv's wrapper (round 107's bpr-32, mmdetection-4157: rule AW, nobody named)
+_R_DDP_REBUILT = re.compile(r"\brebuilt_param_indices_\b|\brebuilt parameter indices size is not same\b")
+_DDP_REBUILT_FIX = ("DDP's reducer asserted on its own bucket rebuild (rebuilt parameter indices / DDP reducer): the "
+                    "torch 1.7.0 DDP _rebuild_buckets regression, hit when a DDP forward runs with no backward after "
+                    "it (evaluation through the DDP-wrapped model before or between training steps). Upgrade PyTorch "
+                    "to 1.7.1 or use PyTorch 1.6, or upgrade mmcv (MMDistributedDataParallel fixed for PyTorch 1.7: "
+                    "rebuild buckets only when grad is enabled); run the evaluation forward under torch.no_grad (or "
+                    "through the unwrapped model.module), and keep the torch / mmcv versions the repository pins. ")
 # ... and its internal assert that backward ran where its forward prepared no hooks ("expect_autograd_hooks_ INTERNAL
 # ASSERT FAILED", or the flag's name alone where a paste cut it): the forward bypassed the DDP wrapper, or no_sync
 # (gradient accumulation) met static_graph=True -- its own cause and fix, not the mark-ready ones (review 92 s2, 12)
@@ -352,6 +364,8 @@ def _ddp_fixes(texts: list[str]) -> list[str]:
         ddp = _DDP_UNUSED_FIX
     elif any("_queue_reduction" in t and _R_QUEUE_REDUCTION.search(t) for t in texts):
         ddp = _QUEUE_REDUCTION_FIX
+    elif any(_R_DDP_REBUILT.search(t) for t in texts):
+        ddp = _DDP_REBUILT_FIX  # its bucket-rebuild assert: torch 1.7.0's regression (round 107)
     elif any(_R_EXPECT_HOOKS.search(t) for t in texts):
         ddp = _EXPECT_HOOKS_FIX  # its expect_autograd_hooks_ assert's own (review 92 s2, finding 12)
     elif any(_R_DDP_REDUCER.search(t) for t in texts):
@@ -1438,7 +1452,12 @@ def _raised_alike(own: list) -> str:
     return (f"{said.count(top)} tracebacks end in the same {what} -- the same error in every process is the code they "
             "all run (or the data / config they all read), not a rank: fix it where the traceback's last frame points "
             "(the script's own file and line above that exception line, the call that raised it), run the script once "
-            "as one process (python script.py, no launcher) to see it alone, then relaunch. ")
+            "as one process (python script.py, no launcher) to see it alone, then relaunch. "
+            # a bare exception, its class with no message ("raise RuntimeError"): the job's own check raising, which
+            # says nothing of why (round 107's pytorch-76760)
+            + ("" if top[1] else f"The {top[0]} carries no message, so it is a bare raise of the job's own check: fix "
+               "the user code raising in every process (the condition before that raise), or print the error message "
+               "/ full traceback of what made it raise. "))
 
 
 # errno 70 (ECOMM, "Communication error on send") on a file: a network filesystem's own error (NFS, a FUSE or parallel
@@ -1914,6 +1933,9 @@ def _unread_words(c: Collected) -> Verdict | None:
                            + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                            + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
                            + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
+                           # an uncaught C++ exception's abort beside the cut traceback: its backtrace says where
+                           # (round 107's pytorch-39464, TensorPipe's agent aborting in a node-failure test)
+                           + (_CXX_TERMINATE_FIX if any(_R_CXX_TERMINATE.search(u.text) for u in unread) else "")
                            + _CUT_TB_FIX + _connect_warned(c),
                            "low", [], proof + [cut.brief()])
         return Verdict("unknown", said + ": something failed, and these lines say neither why nor on which rank",
