@@ -1286,8 +1286,9 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 418 (session 44, round 107's fix: "EZ9999" for Ascend's inner-error warning that carries a rank tag):
-    six of 64 and a seventh of 34 (the seventh pass's cost is its passes', not its words': see above)."""
+    Now: 418 (session 44, round 107's fix: "EZ9999" for Ascend's inner-error warning that carries a rank tag; session
+    43's, round 106: "Failed: /" for a relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of
+    64 and a seventh of 34 (the seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
