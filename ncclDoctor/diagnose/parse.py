@@ -2673,6 +2673,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if bf:  # the banner's native frames in Python's format: the function a line
                 if len(funcs := self._crash.data.setdefault("funcs", [])) < 16:
                     funcs.append(bf.group(1))
+                if "libvgpu" in body and S.R_INTERPOSER_FRAME.search(body):
+                    self._crash.data["interposer"] = "libvgpu.so"  # a frame in a vGPU interposer's sources
                 self._follow = 2
                 return None
             if f or "backtrace" in body:  # the crash handler's frames: which library crashed

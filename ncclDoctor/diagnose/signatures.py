@@ -2390,6 +2390,13 @@ R_TORCH_DRIVER_OLD = re.compile(r"\bNVIDIA driver on your system is too old \(fo
 # "Found no NVIDIA driver on your system" (a host with no driver) and the raised forms keep their readings.
 R_TORCH_CUDA_INIT = re.compile(r"\bCUDA initialization: (?P<what>CUDA driver initialization failed|CUDA unknown error|"
                                r"Unexpected error from cudaGetDeviceCount\(\))")
+# The raised form of the same failure (torch's c10/cuda/CUDAFunctions.cpp device_count_impl, a RuntimeError that vLLM's
+# engine and others log: "Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling
+# NumCudaDevices() that might have already set an error? Error 802: system not yet initialized"): the CUDA runtime's
+# code and string for the call that failed -- the host's GPU system (802 cudaErrorSystemNotReady: the fabric manager
+# of an NVSwitch machine), read with the warning's reading (verdict.cuda._torch_cuda_init, lead rule V (2))
+R_TORCH_DEVCOUNT_ERR = re.compile(r"\bUnexpected error from cudaGetDeviceCount\(\)[^\n]{0,240}? "
+                                  r"Error (?P<code>\d{1,4}): (?P<err>[a-zA-Z][^\n]{2,120}?)\s*$")
 # NCCL's own WARN naming the CUDA runtime call it made and the error string the runtime returned, without "Cuda
 # failure" (transport/p2p.cc's WARN("cudaIpcGetMemHandle failed : %s", cudaGetErrorString(res)) before it returns
 # ncclUnhandledCudaError); RCCL's hipified build prints the same WARN with the HIP call's name ("hipIpcGetMemHandle
@@ -2565,6 +2572,27 @@ R_CANN_PY_IMPORT = re.compile(r"\bE[A-Z]0010: Failed to import Python module \[(
 # error from device(chipId:3, dieId:0)", "there is an aicore error" / "AI Core error": that NPU failed, not the
 # toolkit's Python environment (readers.crash._cann_python_env: device_error)
 R_ASCEND_DEVICE_ERROR = re.compile(r"\bE[EZ]9999\b|\berror from device\(|(?i:\bai ?core error\b)")
+# An Ascend NPU kernel's own exception, as the runtime reports it under its EZ9999 inner error: "there is an exception
+# of aivec error" / "there is an aicore error", "Kernel task happen error, retCode=0x31, [vector core exception]",
+# "AIV Kernel happen error, retCode=0x31": a kernel on that device faulted (an out-of-bounds access of an AI Core /
+# vector-core kernel), read like a CUDA illegal access (lead rules AN (2), BO (1)'s limit: an exception, not a wait
+# timeout); the rank is the tag of the warning the block belongs to (readers.crash._npu_kernel_exc)
+R_NPU_KERNEL_EXC = re.compile(r"\bthere is an (?:exception of )?(?P<core>aivec|aiv|aicore|aic|vector core) error\b|"
+                              r"\bKernel task happen error, retCode=(?P<ret>0x[0-9a-fA-F]{1,8}), "
+                              r"\[(?P<what>[a-z ]{2,40}exception)\]|"
+                              r"\bAI[CV] Kernel happen error, retCode=(?P<ret2>0x[0-9a-fA-F]{1,8})")
+# Ascend's inner-error warning that heads such a block, under a launcher's rank tag ("[rank0]:[W904 ...] Warning:
+# EZ9999: Inner Error!", its code enough where a wrap cut the words): the rank of the device lines that follow it
+R_ASCEND_INNER_WARN = re.compile(r"\bWarning: E[EZ]9999\b")
+# A GPU-sharing interposer library in front of the CUDA driver (HAMi-core's libvgpu.so, preloaded in every process of
+# a vGPU pod) failing in its own code: its own error line ("[HAMI-core ERROR (pid:2244 thread=... 
+# multiprocess_memory_limit.c:1255)]: Illegal device id: 31069"), the kernel's "segfault at 0 ip ... error 4 in
+# libvgpu.so[7efe...]", or a crash frame in its sources ("/libvgpu/src/...c") or library -- lead rule CH (1)
+# (verdict.exits._interposer_crash); its Warn / Msg lines are only its start-up
+R_INTERPOSER_ERROR = re.compile(r"\[HAMI-core ERROR \([^)\n]{0,160}\)\]: (?P<what>[^\n]{3,160})", re.IGNORECASE)
+R_INTERPOSER_SEGV = re.compile(r"\bsegfault at \w{1,20} ip \w{1,20} sp \w{1,20} error \d{1,3} in "
+                               r"(?P<lib>libvgpu\.so)\b")
+R_INTERPOSER_FRAME = re.compile(r"/libvgpu/src/|\blibvgpu\.so\b")
 # NCCL <= 2.2x names the two ranks; 2.27+ (init.cc) "Multiple Ranks are using the same GPU/Partition" does not.
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an NCCL error raised
 # there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective

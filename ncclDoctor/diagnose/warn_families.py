@@ -270,6 +270,25 @@ FAMILIES = (
         "NCCL_CUDA_PATH at it; check the NVIDIA driver is installed (nvidia-smi).",
         job_wide=True),
     Family(
+        # misc/cudawrap.cc (NCCL >= 2.13): "Retrieve cuDeviceGet failed with 0 status 1", "CUDA some PFN functions not
+        # found in the library": NCCL's lookup of the CUDA driver's entry points (cuGetProcAddress) at start-up came
+        # back empty -- the driver library the process loaded, or an interposer preloaded in front of it (HAMi-core's
+        # libvgpu.so vGPU hook), does not hand them out. No CUDA call's own failure: lead rules AT (1), CH (1)'s
+        # shared install every process loads, config, no rank
+        "cuda_driver_entry_points", "config",
+        re.compile(r"\bRetrieve cu[A-Z]\w{1,60} failed with -?\d{1,6} status -?\d{1,6}|"
+                   r"\bsome PFN functions not found in the library"),
+        "NCCL could not retrieve the CUDA driver's entry points (cuGetProcAddress) at start-up: the CUDA driver "
+        "library the processes load -- or a vGPU / GPU-sharing interposer preloaded in front of it (HAMi-core's "
+        "libvgpu.so) -- does not return them; the shared install every process loads, not a rank",
+        "Upgrade HAMi / libvgpu.so (the vGPU CUDA hook) to a version whose cuGetProcAddress hook returns cuDeviceGet "
+        "and the other driver entry points; disable the HAMi vGPU hook (LD_PRELOAD libvgpu.so; "
+        "CUDA_DISABLE_CONTROL=true) to test; check dmesg for a segfault in libvgpu.so, and match the NVIDIA driver, "
+        "CUDA and NCCL versions with the HAMi release (an NCCL version compatible with the vGPU interposer). Without "
+        "an interposer, check that libcuda.so is the host driver's own (not a stub or a container's compat copy of "
+        "another version: ldconfig -p | grep libcuda) and that the driver supports the CUDA NCCL was built with.",
+        job_wide=True),
+    Family(
         # MSCCL's executor (a fork of NCCL) parses the algorithm files it loads at communicator creation with NCCL's
         # own XML code (include/msccl/msccl_parser.h): "Attribute minBytes of node algo not found" there is the
         # algorithm XML lacking a field, not the topology. Lead rule AT (3): nccl_internal, culprits [] (config only

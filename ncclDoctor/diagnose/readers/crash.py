@@ -190,6 +190,13 @@ class CrashReaders:
             # a collective's failure (ERR02xxx DIST, "call hccl api failed"): usually a victim's, never the owner of
             # an allocation error printed after it (review 96 second review, findings 1-2)
             self._ascend_dist = bool(_R_ASCEND_DIST.search(text))
+        if "9999" in text and S.R_ASCEND_INNER_WARN.search(text) and (r := _innermost(S.R_RANK_TAG, text)):
+            # Ascend's inner-error warning under a rank's tag: the device lines below it are that rank's
+            self._ascend_head = (lineno, int(next(g for g in r.groups() if g is not None)))
+        ne = (S.R_NPU_KERNEL_EXC.search(text) if "error" in text and ("exception" in text or "happen" in text)
+              else None)
+        if ne:
+            return self._npu_kernel_exc(lineno, text, ne)
         hi = self._accel_ccl_internal(lineno, text)
         if hi is not None:
             return hi
@@ -288,6 +295,14 @@ class CrashReaders:
         i = S.R_TORCH_CUDA_INIT.search(text) if "CUDA initialization: " in text else None
         if i:
             return self._cuda_init_failed(lineno, text, i)
+        dc = S.R_TORCH_DEVCOUNT_ERR.search(text) if "cudaGetDeviceCount()" in text else None
+        if dc:  # its raised form, with the runtime's code and string: the same reading (lead rules AT (1), V (2))
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None  # the line names no rank: every process starting CUDA on that host alike raises it
+            what = f"Error {dc.group('code')}: {dc.group('err').strip()}"
+            ev.data.update(what=f"cudaGetDeviceCount() failed ({what})", watchdog=False, cuda_init=what,
+                           cuda_code=int(dc.group("code")))
+            return ev
         m = S.R_CUDA_ERROR.search(text)
         r = S.R_NCCL_RT_FAILED.search(text) if not m and "NCCL WARN" in text and "out of memory" not in text else None
         if r:  # NCCL's WARN of the runtime call it made and the runtime's error string (its 'Cuda failure' unsaid)
@@ -380,6 +395,26 @@ class CrashReaders:
         ev.data.update(what=f"the NVIDIA driver on the host is too old for this torch build (found version {ver}: "
                        f"it supports CUDA up to {ver // 1000}.{ver % 1000 // 10})", cuda_code=35, watchdog=False,
                        driver_cuda=f"{ver // 1000}.{ver % 1000 // 10}", driver_found=ver)
+        return ev
+
+    def _npu_kernel_exc(self, lineno: int, text: str, ne) -> Event | None:
+        """An Ascend NPU kernel's own exception (signatures.R_NPU_KERNEL_EXC: an aivec / aicore error, "Kernel task
+        happen error ... [vector core exception]"): a kernel on that process's NPU faulted, read like a CUDA illegal
+        access (lead rule AN (2)). Its lines come in a block; one event holds it. The rank is the line's own tag, or
+        that of the Ascend header or inner-error warning a few lines above it (the block's head)."""
+        if self._cuda_open is not None and self._cuda_open[1].data.get("npu_kernel") and \
+                0 < lineno - self._cuda_open[0] <= 12:
+            self._cuda_open = (lineno, self._cuda_open[1])  # the same block's next line
+            return None
+        ev = self._context(lineno, text, "cuda_error")
+        at, rank = self._ascend_head
+        if ev.rank is None and 0 < lineno - at <= 12 and rank >= 0:  # the block's own lines between (its dump)
+            ev.rank = rank
+            ev.data["rank_from"] = "the Ascend error header above"
+        kind = ne.group("what") or (f"{ne.group('core')} error" if ne.group("core") else "AI Kernel error")
+        ev.data.update(what=f"an NPU kernel exception ({kind})", cuda_code=None, watchdog=False, accel="ascend",
+                       npu_kernel=True)
+        self._cuda_open = (lineno, ev)
         return ev
 
     def _cuda_init_failed(self, lineno: int, text: str, i) -> Event:
@@ -584,14 +619,20 @@ class CrashReaders:
         if t.startswith(("Current thread 0x", "Thread 0x")) and ev.data["threads"] < 256:
             ev.data["threads"] += 1
             ev.data["current"] = t.startswith("Current")  # the thread that crashed: its frames say where
+            ev.data["saw_current"] = ev.data.get("saw_current") or ev.data["current"]
         elif t == "Stack (most recent call first):":  # faulthandler's one stack (one thread, or only the current)
             ev.data["threads"] += 1
-            ev.data["current"] = True
+            ev.data["current"] = ev.data["saw_current"] = True
         elif t.startswith('File "'):  # a Python frame: read on by the other families too (an init frame)
             ev.data["frames"] += 1
             if ev.data.get("current") and "collective" not in ev.data and (
                     f := S.R_FH_COLL_FRAME.search(t)):  # the crashing thread inside a collective (its innermost)
                 ev.data["collective"] = f.group("op")
+            elif not ev.data.get("current") and "thread_collective" not in ev.data and (
+                    f := S.R_FH_COLL_FRAME.search(t)):
+                # another Python thread standing in a collective: where the process was when a thread with no Python
+                # frame (NCCL's, CUDA's) crashed -- faulthandler then marks no "Current thread" (verdict.exits)
+                ev.data["thread_collective"] = f.group("op")
             self._follow = 2
             return False
         elif t and t not in ("<no Python frame>", "Garbage-collecting") and not t.startswith("...") \

@@ -80,6 +80,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _agent_closing_alone,
     _exited,
     _fatal_python,
+    _interposer_crash,
     _native_crash,
     _native_crash_cut,
     _nccl_crash,
@@ -255,8 +256,8 @@ from ncclDoctor.findings import Finding, Severity
 DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     # a shared library that cannot be loaded explains the aborts and worker deaths after it (rule AF (2))
-    _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _nccl_crash, _cuda_lib_crash,
-    _cann_python_env, _kv_cache, _host_mem, _mp_tmp, _service_wait,
+    _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _interposer_crash, _nccl_crash,
+    _cuda_lib_crash, _cann_python_env, _kv_cache, _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _launch_setup, _cuda_fork, _settings_check, _no_key, _dtype_clash, _not_a_checkout, _spawned_path_missing,

@@ -1532,6 +1532,19 @@ def _torch_cuda_init(evs: list) -> Verdict:
     e = evs[0]
     n = len(evs)
     many = f", printed {n} times" if n > 1 else ""
+    if any(x.data.get("cuda_code") == 802 or "system not yet initialized" in x.data["what"] for x in evs):
+        # cudaErrorSystemNotReady (802) from the device count, before any rank's work: the host's GPU system is not
+        # ready -- on an NVSwitch machine (HGX / DGX) the fabric manager is not running or not the driver's version
+        # (lead rule V (2)'s platform reading): no rank's fault
+        return Verdict(
+            "cuda_error",
+            f"CUDA could not count the GPUs ('{e.data['what']}', {e.where}{many}): Error 802 system not yet "
+            "initialized (cudaErrorSystemNotReady) -- on an NVSwitch server the GPUs are not usable until the fabric "
+            "manager has set up the NVSwitches; the host's GPU system, not a rank",
+            "Start the fabric manager on that node (systemctl start nvidia-fabricmanager) and install the fabric "
+            "manager version matching the NVIDIA driver (nvidia-fabricmanager's version must equal the driver's); "
+            "check nvidia-smi -q (Fabric State: Completed) and reboot or reset the GPUs once the fabric manager runs.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "cuda_error",
         f"torch's CUDA initialisation failed ('{e.data['what']}', {e.where}{many}): the driver could not be started "
@@ -1584,6 +1597,19 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
     who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
     if runtime == "ascend" and npu_code is not None:
         return _npu_runtime(said, npu_code, ranks)
+    if runtime == "ascend" and said.startswith("an NPU kernel exception"):
+        # the runtime's own report of a kernel faulting on the device (readers.crash._npu_kernel_exc: an aivec /
+        # aicore error, "[vector core exception]"): CUDA's illegal access, on that NPU (lead rules AN (2), BO (1))
+        npu = f"rank {ranks[0]}'s NPU" if len(ranks) == 1 else "the NPU of the process that raised it"
+        return (f"an Ascend NPU device error ({said}): a kernel (an AI Core / vector-core operator) faulted on that "
+                "device -- read like a CUDA illegal memory access in the kernel; the other processes' failures follow "
+                "from it",
+                f"Device error on the NPU: illegal memory access in the kernel. Find the operator on {npu}: rerun with "
+                "ASCEND_LAUNCH_BLOCKING=1 to find the operator that raised the vector core exception, collect the "
+                "Ascend plog (ASCEND_GLOBAL_LOG_LEVEL=1, ASCEND_SLOG_PRINT_TO_STDOUT=1) for the failing kernel, and "
+                "run with --enforce-eager (no graph compilation) or without the custom / fused operator to isolate "
+                "it; match CANN / torch_npu / vllm-ascend versions (upgrade them: a faulty AIV kernel is fixed in a "
+                "release) and report the failing operator; check the device health with npu-smi info.")
     if runtime == "ascend":
         # Ascend's runtime could not start HCCP (HCCL's device-side process) on that process's NPU at the
         # communicator's set-up (lead rules AN (2), AM (3)): that rank's device, most often held by an earlier run

@@ -98,6 +98,47 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _DRIVER_LIBS = ("libcuda.so", "libcudart.so")
 
 
+def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule CH (1): a process crashed inside a GPU-sharing interposer preloaded in front of the CUDA driver
+    (HAMi-core's libvgpu.so in a vGPU pod) -- the crash's frames in its sources or library (parse: data interposer),
+    the kernel's 'segfault ... in libvgpu.so', or the interposer's own error line ('[HAMI-core ERROR ...]: Illegal
+    device id') beside a crash. Every process of the pod loads the same hook (rule AF (2) / AT (1)'s shared install):
+    config, culprits [], nobody innocent, whether one process or several show it (rule J). Not a bare SIGSEGV whose
+    frames are another library's with only the interposer's start-up Warn / Msg lines beside it (rule A's unknown)."""
+    crashes = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 6, 7, 8, 11)]
+    framed = [e for e in crashes if e.data.get("interposer") or "libvgpu.so" in e.data.get("libs", [])]
+    texts = [x.text for x in c.unread if "libvgpu" in x.text or "HAMI" in x.text.upper()]
+    kernel = [m for t in texts if (m := S.R_INTERPOSER_SEGV.search(t))]
+    said = [m for t in [*texts, *(e.text for e in crashes)] if (m := S.R_INTERPOSER_ERROR.search(t))]
+    if not (framed or kernel or (said and crashes)):
+        return None
+    ev = (framed or crashes or [None])[0]
+    where = ("its crash frames run in the interposer's own code" if framed else
+             f"the kernel logged {len(kernel)} segfault(s) in {kernel[0].group('lib')}" if kernel else
+             "the interposer's own error beside the crash")
+    err = f" ('{said[0].group('what').strip()[:100]}')" if said else ""
+    cumem = any(_R_CUMEM_FRAME.search(f) for e in crashes for f in e.data.get("funcs", []))
+    fix = ("The crash is inside HAMi-core's vGPU interception library (libvgpu.so, the CUDA hook preloaded in every "
+           "process of the pod), not in the job: upgrade HAMi / HAMi-core (libvgpu.so) to a release that supports "
+           "this driver, CUDA and NCCL version (match HAMi-core version to the CUDA driver and NCCL version); run once "
+           "without the hook to confirm -- CUDA_DISABLE_CONTROL=true, or a whole-GPU allocation without libvgpu's "
+           "LD_PRELOAD -- and report the frames to HAMi-core.")
+    if said and "device" in said[0].group("what").lower():
+        fix += (" 'Illegal device id' is the hook's own lookup of the device failing: check the device plugin's "
+                "CUDA_VISIBLE_DEVICES / device mapping inside the pod.")
+    if cumem:
+        fix += (" Its frames run under NCCL's cuMem calls (cuMemCreate from ncclCuMemHostEnable): NCCL_CUMEM_ENABLE=0 "
+                "and NCCL_CUMEM_HOST_ENABLE=0 keep NCCL off that hook until HAMi-core is fixed.")
+    n = len({(e.host, e.data.get("proc") or e.where) for e in crashes}) or len(kernel) or 1
+    return Verdict(
+        "config",
+        f"{'a process' if n == 1 else f'{n} processes'} crashed inside a GPU-sharing interposer in front of the CUDA "
+        f"driver (HAMi-core's libvgpu.so vGPU hook): {where}{err} -- the hook every process of the pod preloads "
+        "failed at start-up, not a rank's code; no rank is at fault",
+        fix, "medium", [], [x.brief() for x in (framed or crashes)[:3]] or ([ev.brief()] if ev else []),
+        job_wide=True)
+
+
 def _nccl_topology(e: Event) -> str | None:
     """Lead rule AK (2): a native crash whose frames the lines name in NCCL's topology code -- a frame's function
     (ncclTopoCompute) or its source in NCCL's graph/ (gdb's "#0 ... in pathDistance (...) at graph/topo.cc:618", from
@@ -1521,15 +1562,24 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # lead rules A, AK (2): the crashing thread stood in a collective (its faulthandler stack) or the crash handler's
     # frames are NCCL's own: still unknown, nobody named, but the fix is NCCL's and the serving engine's
     coll = next((x.data["collective"] for x in evs if x.data.get("collective")), None) if native else None
+    # ... or, with no "Current thread" in the report (the signal came in a thread with no Python frame: NCCL's or
+    # CUDA's own), a Python thread standing in a collective: the process was inside it all the same (round 107)
+    beside = None if coll or not native else next(
+        (x.data["thread_collective"] for x in evs if x.data.get("thread_collective") and not x.data.get("saw_current")),
+        None)
     nccl = next((f for x in c.samples.get("crash", []) for f in x.data.get("funcs", [])
                  if S.R_NCCL_FUNC.match(f) or S.R_NCCL_INNER_FUNC.match(f)), None) if native else None
     return Verdict("unknown", f"a process crashed: 'Fatal Python error: {what[:120]}' -- {how}, not a Python "
                    "exception" + (f", inside a collective ({coll}() in its crashing thread's stack)" if coll else "")
+                   + (f", while it stood in a collective ({beside}() in a thread's stack; no 'Current thread' is "
+                      "shown, so the signal came in a thread without Python frames)" if beside else "")
                    + (f", inside the NCCL library ({nccl}() in its crash handler's backtrace)" if nccl else "")
                    + "; these lines do not say which rank nor why",
                    (FPE_FIX if what.lower().startswith("floating point exception") else "")
-                   + (NATIVE_FIX if native else ABORT_FIX) + (_coll_crash_fix(coll, nccl) if coll or nccl else "")
-                   + (_init_crash_fix(init) if (init := _at_engine_nccl_init(c, evs)) and native and not (coll or nccl)
+                   + (NATIVE_FIX if native else ABORT_FIX)
+                   + (_coll_crash_fix(coll or beside, nccl) if coll or beside or nccl else "")
+                   + (_init_crash_fix(init) if (init := _at_engine_nccl_init(c, evs)) and native and not (
+                       coll or beside or nccl)
                       else "")
                    + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
@@ -1583,7 +1633,9 @@ def _coll_crash_fix(coll: str | None, nccl: str | None) -> str:
             "NCCL / serving-engine versions on every node (a version mismatch, or an NCCL library other than the one "
             "torch pins: nvidia-nccl-cu12; vLLM's VLLM_NCCL_SO_PATH); in a serving engine (vLLM, SGLang) isolate it "
             "with CUDA graphs off (--enforce-eager, --disable-cuda-graph) and custom all-reduce off "
-            "(--disable-custom-all-reduce), then upgrade the engine and NCCL. ")
+            "(--disable-custom-all-reduce), then upgrade the engine and NCCL; isolate the transport it crashes in "
+            "with NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1 or NCCL_CUMEM_ENABLE=0 (a GPU-sharing / vGPU interposer "
+            "preloaded in front of the CUDA driver breaks NCCL's P2P / IPC paths: test without it). ")
 
 
 # faulthandler's names of the fatal signals it reports ("Fatal Python error: Segmentation fault"): the rest are the
@@ -1774,6 +1826,14 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
                 "installed framework, CUDA and NCCL versions. ")
     fix += _crash_site_fix(c, e, lib)
+    if e.data.get("libs") and not lib and all(x in _HANDLER_LIBS for x in e.data["libs"]) and not (
+            in_mpi or in_nccl or inner or topo):
+        # the backtrace stops inside the crash handler's own frames (UCX's ucs_handle_error in libucs): it hides the
+        # frame that faulted (round 107's hami-1219)
+        fix += ("Its backtrace holds only the crash handler's own frames (UCX's libucs: ucs_handle_error), not the "
+                "frame that faulted: rerun with UCX_HANDLE_ERRORS=none and core dumps on (ulimit -c unlimited) and "
+                "take the real backtrace with gdb from the core; rerun with NCCL_DEBUG=INFO to see what NCCL was "
+                "doing when it died. ")
     if in_mpi:
         fix += MPI_FRAMES_FIX
     if (in_nccl or inner) and not lib and not topo:
