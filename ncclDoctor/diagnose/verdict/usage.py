@@ -452,8 +452,11 @@ def _backend_lacks(c: Collected) -> Verdict | None:
         + ("ProcessGroupHCCL is Ascend's backend from the torch_npu plug-in: check the torch_npu version (a release "
            "that implements it, matched to torch) and guard the call where a library makes it on NPU (a trainer's "
            "checkpoint saving); " if "hccl" in backend.lower() else "")
-        + "or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or upgrade PyTorch: "
-        "ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch version on every node; "
+        + ("a barrier the backend lacks: replace dist.barrier() with an all_reduce of a small CUDA tensor, or "
+           if op.lower() == "barrier" else "")
+        + f"or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or use a backend "
+        f"that supports {op}, or upgrade torch (install a newer pytorch build, and the backend's plug-in to a release "
+        "that implements the call): ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch version on every node; "
         "python -c 'import torch; print(torch.__version__)').",
         "medium", [], [e.brief()], job_wide=True)
 
