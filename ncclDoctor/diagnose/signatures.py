@@ -2569,7 +2569,11 @@ R_ASCEND_DEVICE_ERROR = re.compile(r"\bE[EZ]9999\b|\berror from device\(|(?i:\ba
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an NCCL error raised
 # there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective
 R_NCCL_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
-R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
+# torch's own check in front of it (ProcessGroupNCCL, PR 68666): "Duplicated GPU device is not allowed by NCCL. Rank
+# [0] and rank [8] both attached to GPU device 0 on the same host HOST. Most likely your world_size is larger than
+# the total number of GPUs" -- the same refusal, raised by c10d before NCCL sees it (round 107's pytorch-pr68666)
+R_DUP_GPU = re.compile(r"(?:Duplicate GPU detected ?: rank |Duplicated GPU device is not allowed by NCCL\. Rank \[)"
+                       r"(\d+)\]? and rank \[?(\d+)\]? both (?:on CUDA|attached to GPU) device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
 # A py-spy dump's frame of a thread stuck tearing its process group down: "    destroy_process_group
 # (torch/distributed/distributed_c10d.py:2184)" (py-spy dump prints "function (file:line)", innermost first)
