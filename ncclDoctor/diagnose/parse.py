@@ -2471,7 +2471,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "On WorkerInfo(" in body and (w := S.R_RPC_REMOTE_HEAD.match(body.strip())):
             self._rpc_remote = (lineno, int(w.group("id")), w.group("name"))
         elif self._rpc_remote is not None and lineno == self._rpc_remote[0] + 1 and len(self.aside) < 8 and (
-                x := S.R_EXC_REPR.match(body.strip())):
+                x := S.R_EXC_REPR.match(body.strip()) or S.R_EXC_REPR_OPEN.match(body.strip())):
             # the exception a remote worker raised, as torch RPC relays it (verdict.desync._pipe_out_of_step): that
             # worker's own failure, named by its RPC id and name, which are no rank tags (lead rule AD (2))
             ev = self._context(lineno, text, "rpc_remote_exc")

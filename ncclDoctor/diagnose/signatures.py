@@ -686,9 +686,13 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 # torch RPC's header of an exception raised on a remote worker and relayed to the caller (rpc/internal.py's
 # _handle_exception: "On WorkerInfo(id=1, name=Worker1):", then the exception's repr on the next line, then the
 # remote traceback): another process's own failure (lead rule BR (5); worker ids are RPC names, not rank tags, AD (2))
-R_RPC_REMOTE_HEAD = re.compile(r"^On WorkerInfo\(id=(?P<id>\d{1,9}), name=(?P<name>[^)\s]{1,64})\):\s*$")
+# (the caller's own re-raise may print it after its exception type: "RuntimeError: On WorkerInfo(id=1, ...):")
+R_RPC_REMOTE_HEAD = re.compile(r"^(?:[\w.]{1,80}(?:Error|Exception): )?On WorkerInfo\(id=(?P<id>\d{1,9}), name=(?P<name>[^)\s]{1,64})\):\s*$")
 # ... and that exception's repr ("RuntimeError('got 1 tensors and 0 gradients')")
 R_EXC_REPR = re.compile(r"""^(?P<type>[\w.]{0,80}(?:Error|Exception))\((?P<q>['"])(?P<msg>[^\n]{0,300}?)(?P=q)\)\s*$""")
+# ... or its repr's head where the message runs on (a long message wrapped, or the paste cut inside it): the first
+# 300 characters of the message
+R_EXC_REPR_OPEN = re.compile(r"""^(?P<type>[\w.]{0,80}(?:Error|Exception))\((?P<q>['"])(?P<msg>[^\n'"]{40,300})""")
 R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_dist_broadcast_coalesced|'
                               r'_sync_params_and_buffers|_sync_module_states)\s*$')
 # torch 1.x's store client (tcputil's recv/send under SYSCHECK, its socket given SO_RCVTIMEO = the store's timeout)
@@ -3739,6 +3743,11 @@ R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplemente
 # Strict: the check must name the launch itself (the world size, the GPU/process/machine count, the launch URL, the
 # parallel sizes) or a feature the setup lacks; a batch size or a shape alone is a rank's own run ("Expected input
 # batch_size (32) to match target batch_size (16)" is a model's bug, rule A).
+# torch's own new_subgroups refusing its group_size ("The arg 'group_size' (8) must not exceed the world size (2)",
+# "The world size (6) must be divisible by 'group_size=4'"): torch refusing a call's argument, not a framework's check
+# of the job's settings (lead rules BQ (3), BB (4); verdict.usage._call_refused)
+R_SUBGROUP_SIZE = re.compile(r"\bThe arg 'group_size' \(\d+\) must not exceed the world size \(\d+\)|\bThe world "
+                             r"size \(\d+\) must be divisible by 'group_size=\d+'")
 R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|(?:[a-z]{1,20}_)?(?:tp|pp|dp)_size|num_shard\w{0,4}|distributed "
