@@ -687,7 +687,8 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 # _handle_exception: "On WorkerInfo(id=1, name=Worker1):", then the exception's repr on the next line, then the
 # remote traceback): another process's own failure (lead rule BR (5); worker ids are RPC names, not rank tags, AD (2))
 # (the caller's own re-raise may print it after its exception type: "RuntimeError: On WorkerInfo(id=1, ...):")
-R_RPC_REMOTE_HEAD = re.compile(r"^(?:[\w.]{1,80}(?:Error|Exception): )?On WorkerInfo\(id=(?P<id>\d{1,9}), name=(?P<name>[^)\s]{1,64})\):\s*$")
+R_RPC_REMOTE_HEAD = re.compile(r"^(?:[\w.]{1,80}(?:Error|Exception): )?On WorkerInfo\(id=(?P<id>\d{1,9}), "
+                               r"name=(?P<name>[^)\s]{1,64})\):\s*$")
 # ... and that exception's repr ("RuntimeError('got 1 tensors and 0 gradients')")
 R_EXC_REPR = re.compile(r"""^(?P<type>[\w.]{0,80}(?:Error|Exception))\((?P<q>['"])(?P<msg>[^\n]{0,300}?)(?P=q)\)\s*$""")
 # ... or its repr's head where the message runs on (a long message wrapped, or the paste cut inside it): the first
@@ -4746,6 +4747,11 @@ R_MODEL_PARALLEL_SHOWN = re.compile(
     r"\binitializing (?:tensor )?model parallel with size (?P<size>\d+)|"
     r"\b(?:tensor[_-])?model[_ -]parallel[_ -]size\b[\s:=]{0,4}(?P<set>\d+)?|"
     r"\bLlama\.build\(|\binitialize_model_parallel\(", re.I)
+# a barrier choosing its GPU: the job's call given device_ids ("dist.barrier(group=group, device_ids=[local_rank])")
+# or c10d's own barrier frame ('File ".../distributed_c10d.py", line 4770, in barrier'), which uses the device_ids
+# given, else a device guessed from the rank (parse: _barrier_device)
+R_BARRIER_DEVICE_FRAME = re.compile(r"\bbarrier\([^()\n]{0,160}\bdevice_ids\s*=|"
+                                    r"\bdistributed_c10d\.py\"?, line \d{1,6}, in barrier\s*$")
 R_SET_DEVICE_FRAME = re.compile(r"\b(?:torch\.cuda\.set_device\(|_cuda_setDevice\(|"
                                 r"cuda\.Device\([^)\n]{0,80}\)\.use\(|cudaSetDevice\(|"
                                 r"in (?:[\w.]{0,80}\.)?(?:set_device|setDevice|cudaSetDevice|_setup_devices)\s*$|"

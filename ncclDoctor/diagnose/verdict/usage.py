@@ -453,12 +453,12 @@ def _backend_lacks(c: Collected) -> Verdict | None:
         + ("ProcessGroupHCCL is Ascend's backend from the torch_npu plug-in: check the torch_npu version (a release "
            "that implements it, matched to torch) and guard the call where a library makes it on NPU (a trainer's "
            "checkpoint saving); " if "hccl" in backend.lower() else "")
-        + ("a barrier the backend lacks: replace dist.barrier() with an all_reduce of a small CUDA tensor, or "
+        + ("a barrier the backend lacks: replace dist.barrier() with an all_reduce of a small CUDA tensor, "
            if op.lower() == "barrier" else "")
         + f"or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or use a backend "
         f"that supports {op}, or upgrade torch (install a newer pytorch build, and the backend's plug-in to a release "
-        "that implements the call): ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch version on every node; "
-        "python -c 'import torch; print(torch.__version__)').",
+        "that implements the call): ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch "
+        "version on every node; python -c 'import torch; print(torch.__version__)').",
         "medium", [], [e.brief()], job_wide=True)
 
 
@@ -907,6 +907,13 @@ _CALL_REFUSALS = (
 )
 
 
+def _innermost_file(e: Event) -> str:
+    """The innermost frame's file of a traceback whose frame lines were wrapped (a terminal's hard wrap leaves no
+    frame_file, but the frames read above the exception's line keep it)."""
+    tf = e.data.get("tail_frames")
+    return tf[0][0] if tf and isinstance(tf[0], tuple) else ""
+
+
 def _call_refused(c: Collected) -> Verdict | None:
     """Lead rules AV, BA (3), BB (4), BQ (3), CH (round 107's instructlab-training-678, vllm-1968, pytorch-54560):
     an exception's own message that is one of torch's refusals of a call (_CALL_REFUSALS) -- where the table asks,
@@ -916,7 +923,7 @@ def _call_refused(c: Collected) -> Verdict | None:
     # an exception relayed from a remote RPC worker ("On WorkerInfo(id=1, name=worker1):" then its repr) is one too
     hits = [(e, row) for e in [*c.exceptions, *c.samples.get("rpc_remote_exc", [])] for row in _CALL_REFUSALS
             if row[0].search(e.data.get("message") or "")
-            and (row[1] is None or row[1].search(e.data.get("frame_file") or ""))]
+            and (row[1] is None or row[1].search(e.data.get("frame_file") or _innermost_file(e)))]
     if not hits:
         return None
     raisers = {e.rank for e, _ in hits}
@@ -1082,7 +1089,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
                 or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
-                or _device_mesh_args(c) or _mesh_refused(c) or _call_refused(c) or _mesh_zero_dim(c) or _ddp_device_args(c)
+                or _device_mesh_args(c) or _mesh_refused(c) or _call_refused(c) or _mesh_zero_dim(c)
+                or _ddp_device_args(c)
                 or _ddp_kwarg(c) or _src_not_in_group(c) or _self_peer(c)
                 or _new_group_outside(c) or _collective_arg_types(c)
                 or _mpi_refused(c) or _scaler_order(c))
