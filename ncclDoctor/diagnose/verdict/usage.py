@@ -457,8 +457,8 @@ def _backend_lacks(c: Collected) -> Verdict | None:
            if op.lower() == "barrier" else "")
         + f"or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or use a backend "
         f"that supports {op}, or upgrade torch (install a newer pytorch build, and the backend's plug-in to a release "
-        "that implements the call): ProcessGroupNCCL implements gather and scatter since torch 1.11 (check the torch "
-        "version on every node; python -c 'import torch; print(torch.__version__)').",
+        "that implements the call) -- upgrade PyTorch: ProcessGroupNCCL implements gather and scatter since torch 1.11 "
+        "(check the torch version on every node; python -c 'import torch; print(torch.__version__)').",
         "medium", [], [e.brief()], job_wide=True)
 
 
