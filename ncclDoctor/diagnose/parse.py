@@ -576,6 +576,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
         self._set_device_code = ""  # that line as printed
+        self._barrier_device = -99  # the last frame of c10d's barrier, or a barrier given device_ids (its line)
         # the last traceback header's line and the rank its launcher prefix names ("[rank3]: Traceback ..."), and an
         # unranked CUDA OOM naming its GPU still waiting for a ranked traceback pasted right below it (_oom_tb_rank)
         self._tb_rank: tuple[int, int | None] = (-999, None)
@@ -2468,10 +2469,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             ev = self._context(lineno, text, "exchange_frame")
             ev.rank = None  # a frame of the library's code: where sizes come from, not a process's failure
             self.aside.append(ev)
+        if "barrier" in body and S.R_BARRIER_DEVICE_FRAME.search(body):
+            # c10d's barrier choosing its GPU (the device_ids given, else one guessed from the rank): an 'invalid
+            # device ordinal' raised right under it is, as at set_device, the launch's device index
+            # (verdict.cuda._ordinal_launch; round 107's pytorch-pr149144)
+            self._barrier_device = lineno
         if "On WorkerInfo(" in body and (w := S.R_RPC_REMOTE_HEAD.match(body.strip())):
             self._rpc_remote = (lineno, int(w.group("id")), w.group("name"))
-        elif self._rpc_remote is not None and lineno == self._rpc_remote[0] + 1 and len(self.aside) < 8 and (
-                x := S.R_EXC_REPR.match(body.strip())):
+        elif self._rpc_remote is not None and 0 < lineno - self._rpc_remote[0] <= 8 and len(self.aside) < 8 and (
+                # the line after the header; a terminal's hard wrap of a long repr is read joined, at its last line
+                x := S.R_EXC_REPR.match(body.strip()) or S.R_EXC_REPR_OPEN.match(body.strip())):
             # the exception a remote worker raised, as torch RPC relays it (verdict.desync._pipe_out_of_step): that
             # worker's own failure, named by its RPC id and name, which are no rank tags (lead rule AD (2))
             ev = self._context(lineno, text, "rpc_remote_exc")
@@ -2910,7 +2917,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)
         if ev is not None and ev.kind == "cuda_error" and (0 < lineno - self._set_device <= _SET_DEVICE_NEAR
-                                                          or "csrc/cuda/Module.cpp" in text):
+                                                          or "csrc/cuda/Module.cpp" in text
+                                                          or (0 < lineno - self._barrier_device <= _SET_DEVICE_NEAR
+                                                              and "invalid device ordinal" in text)):
             # raised by the frame that selects the process's GPU, right above it, or in torch 1.x's own set_device
             # (THCudaCheck FAIL file=.../torch/csrc/cuda/Module.cpp: THCPModule_setDevice_wrap's cudaSetDevice)
             # (verdict.cuda._ordinal_launch)

@@ -686,9 +686,14 @@ R_COLL_FRAME = re.compile(r'distributed_c10d\.py", line \d{1,6}, in (all_reduce|
 # torch RPC's header of an exception raised on a remote worker and relayed to the caller (rpc/internal.py's
 # _handle_exception: "On WorkerInfo(id=1, name=Worker1):", then the exception's repr on the next line, then the
 # remote traceback): another process's own failure (lead rule BR (5); worker ids are RPC names, not rank tags, AD (2))
-R_RPC_REMOTE_HEAD = re.compile(r"^On WorkerInfo\(id=(?P<id>\d{1,9}), name=(?P<name>[^)\s]{1,64})\):\s*$")
+# (the caller's own re-raise may print it after its exception type: "RuntimeError: On WorkerInfo(id=1, ...):")
+R_RPC_REMOTE_HEAD = re.compile(r"^(?:[\w.]{1,80}(?:Error|Exception): )?On WorkerInfo\(id=(?P<id>\d{1,9}), "
+                               r"name=(?P<name>[^)\s]{1,64})\):\s*$")
 # ... and that exception's repr ("RuntimeError('got 1 tensors and 0 gradients')")
 R_EXC_REPR = re.compile(r"""^(?P<type>[\w.]{0,80}(?:Error|Exception))\((?P<q>['"])(?P<msg>[^\n]{0,300}?)(?P=q)\)\s*$""")
+# ... or its repr's head where the message runs on (a long message wrapped, or the paste cut inside it): the first
+# 300 characters of the message
+R_EXC_REPR_OPEN = re.compile(r"""^(?P<type>[\w.]{0,80}(?:Error|Exception))\((?P<q>['"])(?P<msg>[^\n'"]{40,300})""")
 R_DDP_SYNC_FRAME = re.compile(r'", line \d{1,6}, in (?:_distributed_broadcast_coalesced|_dist_broadcast_coalesced|'
                               r'_sync_params_and_buffers|_sync_module_states)\s*$')
 # torch 1.x's store client (tcputil's recv/send under SYSCHECK, its socket given SO_RCVTIMEO = the store's timeout)
@@ -2597,7 +2602,11 @@ R_INTERPOSER_FRAME = re.compile(r"/libvgpu/src/|\blibvgpu\.so\b")
 # torch's communicator creation (NCCLComm::create in NCCLUtils.hpp/.cpp, ncclCommInitRank): an NCCL error raised
 # there ("NCCL error in: .../NCCLUtils.hpp:78, invalid argument") is one of the set-up, not of a collective
 R_NCCL_AT_INIT = re.compile(r"NCCLUtils\.(?:hpp|cpp):\d|ncclCommInitRank")
-R_DUP_GPU = re.compile(r"Duplicate GPU detected ?: rank (\d+) and rank (\d+) both on CUDA device (\w+)|"
+# torch's own check in front of it (ProcessGroupNCCL, PR 68666): "Duplicated GPU device is not allowed by NCCL. Rank
+# [0] and rank [8] both attached to GPU device 0 on the same host HOST. Most likely your world_size is larger than
+# the total number of GPUs" -- the same refusal, raised by c10d before NCCL sees it (round 107's pytorch-pr68666)
+R_DUP_GPU = re.compile(r"(?:Duplicate GPU detected ?: rank |Duplicated GPU device is not allowed by NCCL\. Rank \[)"
+                       r"(\d+)\]? and rank \[?(\d+)\]? both (?:on CUDA|attached to GPU) device (\w+)|"
                        r"Multiple Ranks are using the same GPU")
 # A py-spy dump's frame of a thread stuck tearing its process group down: "    destroy_process_group
 # (torch/distributed/distributed_c10d.py:2184)" (py-spy dump prints "function (file:line)", innermost first)
@@ -3763,6 +3772,11 @@ R_SETTINGS_EXC = re.compile(r"(?:^|\.)(?:AssertionError|ValueError|NotImplemente
 # Strict: the check must name the launch itself (the world size, the GPU/process/machine count, the launch URL, the
 # parallel sizes) or a feature the setup lacks; a batch size or a shape alone is a rank's own run ("Expected input
 # batch_size (32) to match target batch_size (16)" is a model's bug, rule A).
+# torch's own new_subgroups refusing its group_size ("The arg 'group_size' (8) must not exceed the world size (2)",
+# "The world size (6) must be divisible by 'group_size=4'"): torch refusing a call's argument, not a framework's check
+# of the job's settings (lead rules BQ (3), BB (4); verdict.usage._call_refused)
+R_SUBGROUP_SIZE = re.compile(r"\bThe arg 'group_size' \(\d+\) must not exceed the world size \(\d+\)|\bThe world "
+                             r"size \(\d+\) must be divisible by 'group_size=\d+'")
 R_SETTINGS_CHECK = re.compile(
     r"\b(?:world_size|world size|n_gpus|num_gpus|nproc_per_node|dist_url|dist-url|num_machines|num_nodes|"
     r"(?:tensor|pipeline|data)[_ -]parallel[_ ]size|(?:[a-z]{1,20}_)?(?:tp|pp|dp)_size|num_shard\w{0,4}|distributed "
@@ -4761,6 +4775,11 @@ R_MODEL_PARALLEL_SHOWN = re.compile(
     r"\binitializing (?:tensor )?model parallel with size (?P<size>\d+)|"
     r"\b(?:tensor[_-])?model[_ -]parallel[_ -]size\b[\s:=]{0,4}(?P<set>\d+)?|"
     r"\bLlama\.build\(|\binitialize_model_parallel\(", re.I)
+# a barrier choosing its GPU: the job's call given device_ids ("dist.barrier(group=group, device_ids=[local_rank])")
+# or c10d's own barrier frame ('File ".../distributed_c10d.py", line 4770, in barrier'), which uses the device_ids
+# given, else a device guessed from the rank (parse: _barrier_device)
+R_BARRIER_DEVICE_FRAME = re.compile(r"\bbarrier\([^()\n]{0,160}\bdevice_ids\s*=|"
+                                    r"\bdistributed_c10d\.py\"?, line \d{1,6}, in barrier\s*$")
 R_SET_DEVICE_FRAME = re.compile(r"\b(?:torch\.cuda\.set_device\(|_cuda_setDevice\(|"
                                 r"cuda\.Device\([^)\n]{0,80}\)\.use\(|cudaSetDevice\(|"
                                 r"in (?:[\w.]{0,80}\.)?(?:set_device|setDevice|cudaSetDevice|_setup_devices)\s*$|"

@@ -1069,7 +1069,8 @@ class CrashReaders:
             # verdict.launch._ckpt_arg)
             ev.data.update(settings=said[:200], ckpt_arg=(ca.group("name"), ca.group("saved"), ca.group("now")))
         elif (S.R_SETTINGS_EXC.search(m.group(1)) and (S.R_SETTINGS_CHECK.search(said) or S.settings_clash(said))
-              and not (" tensor " in said and S.R_COLL_TENSOR_CHECK.search(said))) or (
+              and not (" tensor " in said and S.R_COLL_TENSOR_CHECK.search(said))
+              and not ("group_size" in said and S.R_SUBGROUP_SIZE.search(said))) or (
                 m.group(1).endswith("RuntimeError") and (S.R_NO_HANDLER.search(said) or S.R_PLAN_CONSTRAINTS.search(
                     said))) or S.R_NO_SHARED_DIR.search(
                 said) or (S.R_SETTINGS_EXC.search(m.group(1)) and S.R_LAUNCHER_SLOTS.search(said)):

@@ -301,8 +301,11 @@ class NcclReaders:
             return self._same_device(lineno, text) if "busId" in text or "IPC handle" in text else None
         if self.last_error is not None and lineno - self.last_error_line <= 4:
             le = self.last_error
-            if le.data.get("code") == "unknown" and not le.data.get("last_error") and self._same_rank(text):
-                # a paste that starts at torch's bare "Last error:" (its code line cut): this is its text
+            if (le.data.get("code") in ("unknown", "ncclInvalidUsage") and not le.data.get("last_error")
+                    and self._same_rank(text)):
+                # a paste that starts at torch's bare "Last error:" (its code line cut), or NCCL's bare
+                # "ncclInvalidUsage: This usually reflects invalid usage" with its WARN text pasted under it (no
+                # "Last error:" label, round 107's rocm-pytorch-2265): this is its text
                 self._attach_last_error(S.R_RANK_TAG.sub("", self._body).strip())
             return None  # the Last error text of the ncclInvalidUsage just parsed
         ev = self._context(lineno, text, "nccl_error")

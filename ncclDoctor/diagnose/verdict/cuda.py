@@ -381,11 +381,13 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
         "comes from the launch (the local rank, a device / cuda_id argument, CUDA_VISIBLE_DEVICES), which gives every "
         "process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's",
         "Give each process a device index below the number of GPUs it sees: count them on every host (nvidia-smi -L; "
-        "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0) and start no more processes per host than that "
-        "(--nproc_per_node / num_processes / the launch script's world_size and pipeline or tensor group sizes per "
-        "host) -- one process per visible GPU: torch.cuda.device_count() must exceed local_rank" + _mp_clause(evs)
+        "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0) -- launch no more processes per node than "
+        "visible GPUs: start no more processes per host than that (--nproc_per_node / num_processes / the launch "
+        "script's world_size and pipeline or tensor group sizes per host) -- one process per visible GPU: "
+        "torch.cuda.device_count() must exceed local_rank" + _mp_clause(evs)
         + ". Derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id / device "
-        "argument as local rank modulo the number of GPUs), not the global rank.",
+        "argument as local rank modulo the number of GPUs; a device_ids= list given to dist.barrier the same), and "
+        "do not use the global rank as a device index.",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
