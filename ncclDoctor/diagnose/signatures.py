@@ -1151,6 +1151,10 @@ R_CCL_EXC = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}(?P<file>\w{1,60})\.cpp
 # even where the paste cuts its text after the wrapper's name
 R_CCL_ZE_CALL = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}ze_call\.cpp:\d{1,6} (?P<fn>\w{1,80})(?::? ?"
                            r"(?P<said>[^\n'\"]{0,200}))?")
+# a Level Zero IPC-handle call named before its ZE_RESULT_ERROR_ code ("ze error at zeMemOpenIpcHandle, code:
+# ZE_RESULT_ERROR_INVALID_ARGUMENT", the line cut before or without oneCCL's ze_call.cpp wrapper): only the collective
+# library's (oneCCL's) peer set-up between the GPUs opens another device's memory so -- read as R_CCL_ZE_CALL's
+R_ZE_IPC_CALL = re.compile(r"\bze(?:Mem|Event|Physical)\w{0,30}Ipc\w{0,30}\b")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
