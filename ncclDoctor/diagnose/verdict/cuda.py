@@ -916,11 +916,6 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "driver's) and check nvidia-smi -q (fabric state: `nvidia-smi -q | grep -i fabric` says 'Completed'); "
             "reboot / reset the GPUs after fixing the fabric manager where the state stays 'In Progress' or failed.",
         )
-        if "symm_mem" in text or "symmetric memory" in text or "symmetricmemory" in text:
-            # torch's symmetric memory (its rendezvous maps other GPUs' memory over the NVSwitch fabric) is the
-            # first call to need the fabric: the same fault, and the engine's switch for it the test
-            fix += (" As a test, disable symmetric memory all-reduce (VLLM_ALLREDUCE_USE_SYMM_MEM=0 in vLLM; "
-                    "--disable-custom-all-reduce): the job then does not map peer memory over the fabric.")
     elif "driver version is insufficient" in text or "forward compatibility" in text or R_DRIVER_REFUSES.search(
             " ".join((e.data.get("what") or "") + " " + e.text for e in evs)):
         # the installed driver older than the CUDA runtime the build was made with: cudaErrorInsufficientDriver, or
