@@ -4616,6 +4616,11 @@ R_DATALOADER_STATE_EMPTY = re.compile(r"\b[Dd]ata[Ll]oader state is empty for dp
 # stamp's step and its clock, read to the second (readers.exits._megatron_stamp)
 R_MEGATRON_STAMP = re.compile(r"\[(after [a-z ,]{1,80}|before the start of training step)\] datetime: "
                               r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$")
+# FSDP's SimpleProfiler (torch/distributed/fsdp/_debug_utils.py) dumping its timings once a state-dict call ends:
+# "torch.distributed.fsdp._debug_utils: [WARNING] FSDP _flatten_optim_state_dict() profiling:  defaultdict(<class
+# 'float'>, {<Type.RESHARDING: 'resharding'>: 193.7})" (its logger.warning, not a failure: the call finished; lead
+# rules K, N; round 107's pytorch-117476)
+R_FSDP_PROFILING = re.compile(r"\bFSDP _\w{1,60}\(\) profiling:")
 R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
@@ -4633,9 +4638,11 @@ R_FFMPEG_LOG = re.compile(r"\[(?:[a-z][a-z0-9_]{0,23}(?:,[a-z0-9_]{1,23}){0,8}|N
 # DeepSpeed ZeRO-3's partitioned-parameter coordinator (partitioned_param_coordinator.py) when a step fetches its
 # modules in another order than the trace it recorded for prefetching: "Invalidate trace cache @ step 391: expected
 # module 25, but got module 5" (older: "... expected module 6, but got module 0"). It drops the trace and records it
-# again, training going on: informational, no failure (lead rules K, N; round 93's mplug-owl-208)
-R_ZERO3_TRACE_CACHE = re.compile(r"\bInvalidate trace cache @ step (\d{1,9}): expected module (\d{1,7}), but got "
-                                 r"module (\d{1,7})")
+# again, training going on: informational, no failure (lead rules K, N; round 93's mplug-owl-208). Newer DeepSpeed
+# words the same re-trace by the module the step reached past the end of its recorded trace: "Invalidate trace cache
+# @ step 0 and module 1458: cache has only 0 modules" (round 107's visual-rft-51)
+R_ZERO3_TRACE_CACHE = re.compile(r"\bInvalidate trace cache @ step (\d{1,9})(?:: expected module (\d{1,7}), but got "
+                                 r"module (\d{1,7})| and module (\d{1,7}): cache has only (\d{1,7}) modules?\b)")
 # DeepSpeed ZeRO-3's stage3.py step() warning: "13 pytorch allocator cache flushes since last step. this happens when
 # there is high memory pressure and is detrimental to performance. ...": torch's caching allocator freed its cache to
 # satisfy an allocation (cudaMalloc retries) -- memory pressure costing speed, the step going on: a performance

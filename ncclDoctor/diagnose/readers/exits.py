@@ -167,6 +167,8 @@ class ExitReaders:
             return self._benign(lineno, text, "ddp grad strides")
         if "order differs" in text and S.R_FSDP_FIRST_ITER_ORDER.search(text):
             return self._benign(lineno, text, "fsdp order warning")
+        if " profiling:" in text and S.R_FSDP_PROFILING.search(text):  # FSDP's own timing dump (lead rules K, N)
+            return self._benign(lineno, text, "fsdp profiling")
         if "state is empty" in text and S.R_DATALOADER_STATE_EMPTY.search(text):  # a resume's warning (rules K, N)
             return self._benign(lineno, text, "dataloader state empty")
         nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None

@@ -1003,6 +1003,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
                       "to DistributedDataParallel; otherwise ignore the warning")
+    if "fsdp profiling" in whats:  # FSDP's SimpleProfiler dump once a state-dict call ended (lead rules K, N)
+        benign.append("FSDP's 'FSDP _flatten_optim_state_dict() profiling: {...}' line (torch.distributed.fsdp."
+                      "_debug_utils, logged as a WARNING) is benign: FSDP debug profiling output, the seconds each "
+                      "part of the state-dict call took (RESHARDING: the all-gather that reshards a full optimizer "
+                      "state to the current sharding) once the call completed -- nothing failed, no fix needed. If "
+                      "the load is too slow, load a sharded optimizer state dict (SHARDED_STATE_DICT / "
+                      "set_optimizer_state_dict) so no resharding is needed; to hide the line, lower the FSDP debug "
+                      "log level (raise the torch.distributed.fsdp logger's level above WARNING)")
     if "fsdp order warning" in whats:  # FSDP's execution-order check: a warning that a hang *may* follow, none did
         benign.append("FSDP's warning 'All-gather order differs from that of the first iteration' is a warning, not a "
                       "failure: FSDP checks that each rank issues its parameter all-gathers in the same execution "
@@ -1028,7 +1036,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "stalls, look at the video decoding / dataloader num_workers (long videos decode slowly) as "
                       "well as the collectives")
     if "zero3 trace cache" in whats:  # lead rules K, N: ZeRO-3 re-recording its prefetch trace, training going on
-        benign.append("DeepSpeed ZeRO-3's 'Invalidate trace cache @ step N: expected module A, but got module B' is "
+        benign.append("DeepSpeed ZeRO-3's 'Invalidate trace cache @ step N: expected module A, but got module B' "
+                      "(newer DeepSpeed: '... @ step N and module M: cache has only K modules') is "
                       "informational, benign: ZeRO-3 records the order in which the modules fetch their partitioned "
                       "parameters to prefetch them (stage3_prefetch_bucket_size), and a step that ran them in another "
                       "order (dynamic control flow / module order changes: a branch taken per batch, eval or generate "
