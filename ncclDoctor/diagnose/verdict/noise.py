@@ -499,6 +499,27 @@ def _nccl_info_words(c: Collected) -> str:
             "keep the topology NCCL detected.")
 
 
+def _coll_trace_words(c: Collected) -> str:
+    """Lead rules K, T: NCCL's COLL trace (NCCL_DEBUG_SUBSYS=COLL, readers.nccl._coll_traced: "NCCL INFO Send:
+    opCount 12 sendbuff ... comm 0x.. [nranks=2] stream 0x..") with nothing failing is a log of the calls issued; the
+    fix says so, and how the trace shows a hang (each communicator's opCounts matched across its ranks). Where one
+    process traces point-to-point calls on two communicators, the usual hang of that shape is named too (round 107's
+    nccl-584)."""
+    procs = [p for e in c.samples.get("coll_trace", []) for p in e.data.get("procs", {}).values()]
+    if not procs:
+        return ""
+    words = (" The 'NCCL INFO <op>: opCount N ... comm 0x..' lines are NCCL's COLL trace (NCCL_DEBUG_SUBSYS=COLL, a "
+             "line per call issued): NCCL_DEBUG=INFO trace lines are not errors. If it hangs: collect every rank's "
+             "trace and match send/recv opCounts per comm (the rank whose last opCount on a communicator is behind "
+             "the others' stopped issuing there).")
+    if any(sum(1 for comm in comms.values() if any(op in ("Send", "Recv") for op, _ in comm["ops"].values())) >= 2
+           for comms in procs):
+        words += (" One process issues Send/Recv on two communicators here: do not issue NCCL operations on two "
+                  "communicators concurrently from different threads/streams (each may wait on the other's peer), and "
+                  "group each exchange's send and recv (ncclGroupStart/ncclGroupEnd or batch_isend_irecv).")
+    return words
+
+
 # lead rules K, T: NCCL's INFO lines of its NVLS set-up (NVLink SHARP: multicast buffers bound through the NVSwitches)
 # with nothing failing: what an expert tries if the job hung or died there (nccl-tests-216, round 98: a 4-GPU H100 run
 # stuck after 'NVLS Bind mem' ran with NVLS disabled). Not said where no NVLS line is in the input.
@@ -1158,7 +1179,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         _silent_mpi_tests(c) + ("; ".join(benign) + ". " if benign else "")
         + "Nothing to fix in these lines: they show no failure (start-up and INFO output is harmless)."
-        + _nccl_info_words(c) + " If the job did fail, the failing lines "
+        + _nccl_info_words(c) + _coll_trace_words(c) + " If the job did fail, the failing lines "
         "are not in the input: give the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
         conf,
         [],
