@@ -953,6 +953,11 @@ SNIFF = 8192
 #   bw(GB     a benchmark script's own timing table header ("size(MB) tavg(usec) ... avgbw(GB/sec)"): benchmark output,
 #             no failure, whose fix compares it with nccl-tests (S.R_BW_TABLE_HEAD, readers.exits, verdict.noise;
 #             round 106's pytorch-communication-benchmarks-1) -- none of the corpus's input lines
+#   Final validation metrics  verl's trainer's last line of a run that ran to its end ("Final validation metrics:
+#             {'val-core/...': 0.366}", printed once by the driver as fit() returns), which holds no other word: the
+#             run finished, so CANN's TBE compile subprocess's "main process disappeared!" after it is the workers'
+#             exit, teardown noise (S.R_FINAL_VAL_METRICS, S.R_TBE_ORPHAN, readers.exits, verdict.noise; session 44,
+#             round 107's verl-2012) -- none of the corpus's input lines
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1055,7 +1060,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
-            b"mismatch between collectives", b"Failed: /", b"bw(GB")
+            b"mismatch between collectives", b"Failed: /", b"bw(GB", b"Final validation metrics")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1282,9 +1287,8 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 417 (session 43, round 106's fixes: "Failed: /" for a relayed CUDA check's print, "bw(GB" for a
-    benchmark's own timing table): six of 64 and a seventh of 33 (the seventh pass's cost is its passes', not its
-    words': see above)."""
+    Now: 418 (session 44, round 107's fixes: "Final validation metrics" for verl's end-of-run line): six of 64 and
+    a seventh of 34 (the seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

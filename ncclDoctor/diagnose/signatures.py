@@ -4620,6 +4620,14 @@ R_MEGATRON_STAMP = re.compile(r"\[(after [a-z ,]{1,80}|before the start of train
 # "torch.distributed.fsdp._debug_utils: [WARNING] FSDP _flatten_optim_state_dict() profiling:  defaultdict(<class
 # 'float'>, {<Type.RESHARDING: 'resharding'>: 193.7})" (its logger.warning, not a failure: the call finished; lead
 # rules K, N; round 107's pytorch-117476)
+# verl's RayPPOTrainer.fit() printing its last validation once the last step ran, just before it returns: "Final
+# validation metrics: {'val-core/...': 0.366}" (pprint may wrap the dict onto the next lines) -- the run finished
+R_FINAL_VAL_METRICS = re.compile(r"\bFinal validation metrics: ?\{")
+# CANN's TBE parallel compiler: its compile subprocess polls the process that started it and, once that process is
+# gone, logs "[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!" and exits. After the
+# run's own end line (R_FINAL_VAL_METRICS) it is that worker's normal exit, teardown noise (lead rules K, N; round
+# 107's verl-2012); without one it says only that the main process went, read as before
+R_TBE_ORPHAN = re.compile(r"\bTBE Subprocess\[\w{1,40}\] raise error\[[^\]\n]{0,200}\], main process disappeared")
 R_FSDP_PROFILING = re.compile(r"\bFSDP _\w{1,60}\(\) profiling:")
 R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be

@@ -72,6 +72,16 @@ class ExitReaders:
             return self._benign(lineno, text, "tracker login prompt")  # a process waiting on its terminal (rule BU (2))
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
+        if "validation metrics" in text and S.R_FINAL_VAL_METRICS.search(text):  # a trainer's end of run (K, T)
+            self._run_finished = True
+            ev = self._benign(lineno, text, "final validation metrics")
+            ev.rank = None  # printed by the driver process: no rank's progress
+            return ev
+        if self._run_finished and "disappeared" in text and S.R_TBE_ORPHAN.search(text):
+            # TBE's compile subprocess outliving its worker after the run ended: the worker's exit (lead rules K, N)
+            ev = self._benign(lineno, text, "tbe subprocess after run end")
+            ev.rank = None
+            return ev
         if "Skipping step" in text and numerics.R_SCALE_SKIP.search(text):  # fp16 dynamic loss scaling (rule K)
             ev = self._benign(lineno, text, "fp16 loss scale skip")
             ev.rank = None  # "Rank 0" is the logging rank: the overflow flag is reduced over the group

@@ -1024,6 +1024,14 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
                       "to DistributedDataParallel; otherwise ignore the warning")
+    if "tbe subprocess after run end" in whats:  # lead rules K, N: the run ended, then its workers exited
+        benign.append("nothing failing: training finished (final validation metrics printed), and the TBE compile "
+                      "subprocess message is teardown noise after the worker exited -- CANN's TBE compiler's "
+                      "subprocess logs 'TBE Subprocess[...] raise error[], main process disappeared!' when the NPU "
+                      "worker process that started it has exited, here at the end of the job. Check that the final "
+                      "checkpoint and metrics were written; to end the run cleanly, call ray.shutdown / destroy the "
+                      "process group at the end of the run; if the message comes mid-run, the worker died: read that "
+                      "worker's own log")
     if "fsdp profiling" in whats:  # FSDP's SimpleProfiler dump once a state-dict call ended (lead rules K, N)
         benign.append("FSDP's 'FSDP _flatten_optim_state_dict() profiling: {...}' line (torch.distributed.fsdp."
                       "_debug_utils, logged as a WARNING) is benign: FSDP debug profiling output, the seconds each "
