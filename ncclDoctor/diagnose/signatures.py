@@ -4551,6 +4551,9 @@ R_ENGINE_NCCL = re.compile(r"\b(?:sglang|SGLang|vLLM|vllm) is using nccl==(\d{1,
 # are none with nothing failing (lead rules K, T, CG (2); round 106's pytorch-76527) -- the fix says when they may
 # (read only where the line holds a trigger word, " Pid ", "received" and the like: "tensor([" is none, per-step
 # prints hold it)
+# a job's own print of a value "after broadcast" ("After broadcast data on rank 1 is tensor([1.], ...)"): the value
+# a rank holds once the broadcast returned, which every member of the group shares (verdict.noise._rank_prints)
+R_AFTER_BROADCAST = re.compile(r"\b[Aa]fter (?:the )?(?:dist\.)?broadcast\b")
 R_RANK_TENSOR_PRINT = re.compile(r"\b[Rr]ank\s{0,4}[:=#]?\s{0,4}(?P<rank>\d{1,6})\b[^\n]{0,120}?\btensor\("
                                  r"(?P<value>\[[^\n]{0,200}?)(?:, ?(?:device|dtype|requires_grad|grad_fn)=|\)|$)")
 # A benchmark script's own timing table header, its first column the message size and a bandwidth column in GB/s

@@ -223,7 +223,12 @@ class ExitReaders:
             # "none" (session 43, review 106 finding 1)
             ev = self._benign(lineno, text, "rank tensor print")
             ev.rank = None  # a value printed, not the rank's progress or failure
-            ev.data.update(printed_by=int(tp.group("rank")), value=" ".join(tp.group("value").split()))
+            ev.data.update(printed_by=int(tp.group("rank")), value=" ".join(tp.group("value").split()),
+                           after_broadcast=bool(S.R_AFTER_BROADCAST.search(text, 0, tp.start("value"))))
+            return ev
+        if "HABANA PT BRIDGE" in text:  # Habana's PT bridge start-up dump of its settings (lead rules K, T)
+            ev = self._benign(lineno, text, "habana bridge config")
+            ev.rank = None  # printed once a process as the HPU bridge starts: no rank's progress or failure
             return ev
         if "bw(GB" in text and S.R_BW_TABLE_HEAD.search(text):
             ev = self._benign(lineno, text, "bandwidth table header")  # a benchmark's own table (rules K, T)

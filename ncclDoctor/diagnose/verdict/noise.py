@@ -1032,6 +1032,13 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "checkpoint and metrics were written; to end the run cleanly, call ray.shutdown / destroy the "
                       "process group at the end of the run; if the message comes mid-run, the worker died: read that "
                       "worker's own log")
+    if "habana bridge config" in whats:  # lead rules K, T: the HPU bridge's settings at start-up
+        benign.append("Habana's 'HABANA PT BRIDGE CONFIGURATION' block is the PyTorch HPU bridge's start-up dump of "
+                      "its settings (PT_HPU_LAZY_MODE and the other PT_HPU_* variables), printed once a process: "
+                      "nothing failing in it, no action needed. If the job does fail later, give the full traceback "
+                      "of the failing HPU process, the HCCL / Habana SynapseAI version (and the habana torch / "
+                      "Lightning plugin versions), the LOG_LEVEL_ALL / HABANA logs ($HABANA_LOGS), and a py-spy dump "
+                      "of each rank if it hangs")
     if "fsdp profiling" in whats:  # FSDP's SimpleProfiler dump once a state-dict call ended (lead rules K, N)
         benign.append("FSDP's 'FSDP _flatten_optim_state_dict() profiling: {...}' line (torch.distributed.fsdp."
                       "_debug_utils, logged as a WARNING) is benign: FSDP debug profiling output, the seconds each "
@@ -1206,6 +1213,23 @@ def _rank_prints(c: Collected) -> str:
     if len(seen) < 2 or len(set(seen.values())) < 2:
         return ""
     ranks = sorted(seen)
+    after = {e.data["printed_by"]: e.data["value"] for e in c.samples.get("benign", [])
+             if e.data.get("what") == "rank tensor print" and e.data.get("after_broadcast")}
+    if len(after) >= 2 and len(set(after.values())) >= 2:
+        # after a broadcast every member of its group holds src's value: ranks printing different values after it
+        # did not take part (a group they are not members of, another src) -- nothing failing shown (lead rules K,
+        # T, CG (2); round 107's pytorch-67600)
+        shown = sorted(after)
+        return (f"ranks {', '.join(map(str, shown[:-1]))} and {shown[-1]} print different tensor values after a "
+                "broadcast, and nothing failing in these lines: after dist.broadcast every member of the group holds "
+                "src's value, so a rank whose value did not change did not take part -- call the collective only on "
+                "ranks that are members of the group (create the group with the ranks that will call the collective); "
+                "a non-member gets GroupMember.NON_GROUP_MEMBER and the call returns without doing anything, and src "
+                "must be a member of the group: check the src argument and the group passed to dist.broadcast, and "
+                "run with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL to see whether the broadcast ran"
+                + ("; every rank prints device='cuda:0': call torch.cuda.set_device(local_rank) so each rank uses its "
+                   "own GPU" if all("device='cuda:0'" in e.text for e in c.samples.get("benign", [])
+                                    if e.data.get("what") == "rank tensor print") else ""))
     return (f"ranks {', '.join(map(str, ranks[:-1]))} and {ranks[-1]} print different tensor values, and nothing "
             "failing in these lines (no error, hang or check saying a value is wrong): ranks' buffers may rightly "
             "differ -- dist.reduce only gives the full result on dst; read it only on the dst rank (non-dst buffer "
