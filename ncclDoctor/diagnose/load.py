@@ -1297,8 +1297,10 @@ def _automata():
     matches, is in the comment above TRIGGERS.
 
     Now: 420 (session 44, round 107's fixes: "Final validation metrics" for verl's end-of-run line, "fter
-    broadcast" for a job's print of a broadcast's result, "HABANA PT BRIDGE" for the HPU bridge's start-up banner):
-    six of 64 and a seventh of 36 (the seventh pass's cost is its passes', not its words': see above)."""
+    broadcast" for a job's print of a broadcast's result, "HABANA PT BRIDGE" for the HPU bridge's start-up banner;
+    before them session 43's, round 106's: "Failed: /" for a relayed CUDA check's print, "bw(GB" for a benchmark's
+    own timing table): six of 64 and a seventh of 36 (the seventh pass's cost is its passes', not its words': see
+    above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:
