@@ -957,6 +957,19 @@ SNIFF = 8192
 #             Error!"), whose "Error" a wrap may cut off the line: the rank of the NPU kernel exception block under
 #             it (S.R_ASCEND_INNER_WARN, readers.crash._npu_kernel_exc; session 44, round 107's vllm-ascend-2763) --
 #             2 of the corpus's input lines, both already holding "rror"
+#   Final validation metrics  verl's trainer's last line of a run that ran to its end ("Final validation metrics:
+#             {'val-core/...': 0.366}", printed once by the driver as fit() returns), which holds no other word: the
+#             run finished, so CANN's TBE compile subprocess's "main process disappeared!" after it is the workers'
+#             exit, teardown noise (S.R_FINAL_VAL_METRICS, S.R_TBE_ORPHAN, readers.exits, verdict.noise; session 44,
+#             round 107's verl-2012) -- none of the corpus's input lines
+#   fter broadcast  a job's own print of a tensor after a broadcast ("After broadcast data on rank 1 is tensor([1.],
+#             device='cuda:0')"), which holds no other word: ranks whose values still differ after it did not take
+#             part in it (S.R_AFTER_BROADCAST, readers.exits' rank tensor print, verdict.noise._rank_prints; round
+#             107's pytorch-67600) -- none of the corpus's input lines
+#   HABANA PT BRIDGE  Habana's PyTorch bridge's start-up banner ("=====HABANA PT BRIDGE CONFIGURATION =====", then
+#             its PT_HPU_* settings), once a process, which holds no other word: a benign line whose fix says what
+#             to give for an HPU job that fails (readers.exits, verdict.noise; round 107's pytorch-lightning-16673)
+#             -- none of the corpus's input lines
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1059,7 +1072,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"launch configs:", b"non-zero exit status", b"` with the dataloaders", b"Token indices seq",
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
-            b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999")
+            b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
+            b"fter broadcast", b"HABANA PT BRIDGE")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1286,9 +1300,11 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 418 (session 44, round 107's fix: "EZ9999" for Ascend's inner-error warning that carries a rank tag; session
-    43's, round 106: "Failed: /" for a relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of
-    64 and a seventh of 34 (the seventh pass's cost is its passes', not its words': see above)."""
+    Now: 421 (session 44, round 107's fixes: "EZ9999" for Ascend's inner-error warning that carries a rank tag,
+    "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
+    "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 37 (the seventh
+    pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -356,6 +356,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # on after it (lead rule AZ (4)), read at the input's end (input_tail); else left as the last reading's
         self._pmix_lock: dict[int, str] = {}
         self._mg_stamp: tuple[str, str] | None = None  # Megatron's last progress stamp (step, clock)
+        self._run_finished = False  # a trainer's own end-of-run line seen (readers.exits: verl's final metrics)
         self._bare_verbs: list[Event] = []
         self.ranks_named: set[int] = set()
         self._bare_ranks: set[int] = set()  # ranks named only by a bracket-less watchdog tag (_context)

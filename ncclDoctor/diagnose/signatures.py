@@ -1156,6 +1156,10 @@ R_CCL_EXC = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}(?P<file>\w{1,60})\.cpp
 # even where the paste cuts its text after the wrapper's name
 R_CCL_ZE_CALL = re.compile(r"(?:\|CCL_ERROR\||oneCCL:)\s{0,4}ze_call\.cpp:\d{1,6} (?P<fn>\w{1,80})(?::? ?"
                            r"(?P<said>[^\n'\"]{0,200}))?")
+# a Level Zero IPC-handle call named before its ZE_RESULT_ERROR_ code ("ze error at zeMemOpenIpcHandle, code:
+# ZE_RESULT_ERROR_INVALID_ARGUMENT", the line cut before or without oneCCL's ze_call.cpp wrapper): only the collective
+# library's (oneCCL's) peer set-up between the GPUs opens another device's memory so -- read as R_CCL_ZE_CALL's
+R_ZE_IPC_CALL = re.compile(r"\bze(?:Mem|Event|Physical)\w{0,30}Ipc\w{0,30}\b")
 R_PORT_FIELD = re.compile(r"\bport: (\d{1,5})\b")
 R_BIND_DENIED = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 13")
 R_CONNECT_TO = re.compile(r"connect to \(([^,]+), (\d+)\)|connect to \[?((?:::ffff:)?[\w.\-]+)\]?:(\d+)")
@@ -4589,6 +4593,9 @@ R_ENGINE_NCCL = re.compile(r"\b(?:sglang|SGLang|vLLM|vllm) is using nccl==(\d{1,
 # are none with nothing failing (lead rules K, T, CG (2); round 106's pytorch-76527) -- the fix says when they may
 # (read only where the line holds a trigger word, " Pid ", "received" and the like: "tensor([" is none, per-step
 # prints hold it)
+# a job's own print of a value "after broadcast" ("After broadcast data on rank 1 is tensor([1.], ...)"): the value
+# a rank holds once the broadcast returned, which every member of the group shares (verdict.noise._rank_prints)
+R_AFTER_BROADCAST = re.compile(r"\b[Aa]fter (?:the )?(?:dist\.)?broadcast\b")
 R_RANK_TENSOR_PRINT = re.compile(r"\b[Rr]ank\s{0,4}[:=#]?\s{0,4}(?P<rank>\d{1,6})\b[^\n]{0,120}?\btensor\("
                                  r"(?P<value>\[[^\n]{0,200}?)(?:, ?(?:device|dtype|requires_grad|grad_fn)=|\)|$)")
 # A benchmark script's own timing table header, its first column the message size and a bandwidth column in GB/s
@@ -4654,6 +4661,19 @@ R_DATALOADER_STATE_EMPTY = re.compile(r"\b[Dd]ata[Ll]oader state is empty for dp
 # stamp's step and its clock, read to the second (readers.exits._megatron_stamp)
 R_MEGATRON_STAMP = re.compile(r"\[(after [a-z ,]{1,80}|before the start of training step)\] datetime: "
                               r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\s*$")
+# FSDP's SimpleProfiler (torch/distributed/fsdp/_debug_utils.py) dumping its timings once a state-dict call ends:
+# "torch.distributed.fsdp._debug_utils: [WARNING] FSDP _flatten_optim_state_dict() profiling:  defaultdict(<class
+# 'float'>, {<Type.RESHARDING: 'resharding'>: 193.7})" (its logger.warning, not a failure: the call finished; lead
+# rules K, N; round 107's pytorch-117476)
+# verl's RayPPOTrainer.fit() printing its last validation once the last step ran, just before it returns: "Final
+# validation metrics: {'val-core/...': 0.366}" (pprint may wrap the dict onto the next lines) -- the run finished
+R_FINAL_VAL_METRICS = re.compile(r"\bFinal validation metrics: ?\{")
+# CANN's TBE parallel compiler: its compile subprocess polls the process that started it and, once that process is
+# gone, logs "[ERROR] TBE Subprocess[task_distribute] raise error[], main process disappeared!" and exits. After the
+# run's own end line (R_FINAL_VAL_METRICS) it is that worker's normal exit, teardown noise (lead rules K, N; round
+# 107's verl-2012); without one it says only that the main process went, read as before
+R_TBE_ORPHAN = re.compile(r"\bTBE Subprocess\[\w{1,40}\] raise error\[[^\]\n]{0,200}\], main process disappeared")
+R_FSDP_PROFILING = re.compile(r"\bFSDP _\w{1,60}\(\) profiling:")
 R_FSDP_FIRST_ITER_ORDER = re.compile(r"order differs from that of the first iteration(?: on rank (\d+))?")
 # c10d's socket.cpp formatting a peer's address for its log: "[c10d] The hostname of the client socket cannot be
 # retrieved. err=-3" -- getnameinfo() failed (-3 EAI_AGAIN: a temporary name-resolution failure; -2 EAI_NONAME): a
@@ -4671,9 +4691,11 @@ R_FFMPEG_LOG = re.compile(r"\[(?:[a-z][a-z0-9_]{0,23}(?:,[a-z0-9_]{1,23}){0,8}|N
 # DeepSpeed ZeRO-3's partitioned-parameter coordinator (partitioned_param_coordinator.py) when a step fetches its
 # modules in another order than the trace it recorded for prefetching: "Invalidate trace cache @ step 391: expected
 # module 25, but got module 5" (older: "... expected module 6, but got module 0"). It drops the trace and records it
-# again, training going on: informational, no failure (lead rules K, N; round 93's mplug-owl-208)
-R_ZERO3_TRACE_CACHE = re.compile(r"\bInvalidate trace cache @ step (\d{1,9}): expected module (\d{1,7}), but got "
-                                 r"module (\d{1,7})")
+# again, training going on: informational, no failure (lead rules K, N; round 93's mplug-owl-208). Newer DeepSpeed
+# words the same re-trace by the module the step reached past the end of its recorded trace: "Invalidate trace cache
+# @ step 0 and module 1458: cache has only 0 modules" (round 107's visual-rft-51)
+R_ZERO3_TRACE_CACHE = re.compile(r"\bInvalidate trace cache @ step (\d{1,9})(?:: expected module (\d{1,7}), but got "
+                                 r"module (\d{1,7})| and module (\d{1,7}): cache has only (\d{1,7}) modules?\b)")
 # DeepSpeed ZeRO-3's stage3.py step() warning: "13 pytorch allocator cache flushes since last step. this happens when
 # there is high memory pressure and is detrimental to performance. ...": torch's caching allocator freed its cache to
 # satisfy an allocation (cudaMalloc retries) -- memory pressure costing speed, the step going on: a performance

@@ -286,6 +286,9 @@ class CrashReaders:
         if a and not S.R_OOM.search(text):  # another accelerator's runtime error, read as CUDA's (lead rule AN (2))
             ev = self._context(lineno, text, "cuda_error")
             runtime, what = _accel_what(a)
+            ipc = S.R_ZE_IPC_CALL.search(text) if runtime == "intel" and "Ipc" in text else None
+            if ipc:  # a Level Zero IPC-handle call: the collective library's (oneCCL's) peer set-up between GPUs
+                runtime, what = "oneccl", f"Level Zero's {ipc.group(0)} failed: {what}"
             ev.data.update(what=what, cuda_code=None, watchdog=False, accel=runtime)
             self._cuda_open = (lineno, ev)
             return ev

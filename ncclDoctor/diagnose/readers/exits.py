@@ -72,6 +72,16 @@ class ExitReaders:
             return self._benign(lineno, text, "tracker login prompt")  # a process waiting on its terminal (rule BU (2))
         if S.R_GDB_PEER.search(text):
             return self._benign(lineno, text, "cuda-gdb peer-access notice")
+        if "validation metrics" in text and S.R_FINAL_VAL_METRICS.search(text):  # a trainer's end of run (K, T)
+            self._run_finished = True
+            ev = self._benign(lineno, text, "final validation metrics")
+            ev.rank = None  # printed by the driver process: no rank's progress
+            return ev
+        if self._run_finished and "disappeared" in text and S.R_TBE_ORPHAN.search(text):
+            # TBE's compile subprocess outliving its worker after the run ended: the worker's exit (lead rules K, N)
+            ev = self._benign(lineno, text, "tbe subprocess after run end")
+            ev.rank = None
+            return ev
         if "Skipping step" in text and numerics.R_SCALE_SKIP.search(text):  # fp16 dynamic loss scaling (rule K)
             ev = self._benign(lineno, text, "fp16 loss scale skip")
             ev.rank = None  # "Rank 0" is the logging rank: the overflow flag is reduced over the group
@@ -167,6 +177,8 @@ class ExitReaders:
             return self._benign(lineno, text, "ddp grad strides")
         if "order differs" in text and S.R_FSDP_FIRST_ITER_ORDER.search(text):
             return self._benign(lineno, text, "fsdp order warning")
+        if " profiling:" in text and S.R_FSDP_PROFILING.search(text):  # FSDP's own timing dump (lead rules K, N)
+            return self._benign(lineno, text, "fsdp profiling")
         if "state is empty" in text and S.R_DATALOADER_STATE_EMPTY.search(text):  # a resume's warning (rules K, N)
             return self._benign(lineno, text, "dataloader state empty")
         nh = S.R_C10D_NO_HOSTNAME.search(text) if "cannot be retrieved" in text else None
@@ -211,7 +223,12 @@ class ExitReaders:
             # "none" (session 43, review 106 finding 1)
             ev = self._benign(lineno, text, "rank tensor print")
             ev.rank = None  # a value printed, not the rank's progress or failure
-            ev.data.update(printed_by=int(tp.group("rank")), value=" ".join(tp.group("value").split()))
+            ev.data.update(printed_by=int(tp.group("rank")), value=" ".join(tp.group("value").split()),
+                           after_broadcast=bool(S.R_AFTER_BROADCAST.search(text, 0, tp.start("value"))))
+            return ev
+        if "HABANA PT BRIDGE" in text:  # Habana's PT bridge start-up dump of its settings (lead rules K, T)
+            ev = self._benign(lineno, text, "habana bridge config")
+            ev.rank = None  # printed once a process as the HPU bridge starts: no rank's progress or failure
             return ev
         if "bw(GB" in text and S.R_BW_TABLE_HEAD.search(text):
             ev = self._benign(lineno, text, "bandwidth table header")  # a benchmark's own table (rules K, T)

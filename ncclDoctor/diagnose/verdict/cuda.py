@@ -46,6 +46,11 @@ APP_XIDS = {13, 31, 43, 45}
 NVLINK_XIDS = {74, 144, 145, 146, 147, 148, 149, 150}
 
 
+# DeepEP's own source or module in a CUDA error's lines ("CUDA error /build/DeepEP/csrc/deep_ep.cpp:112 'invalid
+# resource handle'", "deep_ep/buffer.py", sglang's token_dispatcher/deepep.py)
+_DEEPEP = re.compile(r"deep_?ep\b|deep_ep\.cpp|deepep\.py", re.I)
+
+
 def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
     """What the driver's Xid numbers say, and whether to look at the code or the hardware."""
     said = "; ".join(f"Xid {x} = {XID.get(x, 'see NVIDIA Xid catalogue')}" for x in xids)
@@ -824,7 +829,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "counters), nvidia-smi -q, the fabric manager's log and service (nvidia-fabricmanager, its version equal "
             "to the driver's) on NVSwitch systems, and DCGM diagnostics (dcgmi diag -r 3); reset the GPU "
             "(nvidia-smi -r) or reboot the node, and exclude that GPU / node from the job until its links pass "
-            "(a link that fails again needs the hardware replaced).",
+            "(a link that fails again needs the hardware replaced); set NCCL_P2P_DISABLE=1 to avoid NVLink while "
+            "diagnosing (the job then runs over PCIe / shared memory: if it passes so, the links are at fault).",
         )
     elif "ecc error" in text:
         what, fix = (
@@ -909,7 +915,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "'system not yet initialized' (cudaErrorSystemNotReady): on an NVSwitch system (HGX/DGX A100, H100) the "
             "GPUs are not usable until the fabric manager has set up the NVSwitches",
             "Start the fabric manager on that node (systemctl start nvidia-fabricmanager; its version must equal the "
-            "driver's) and check `nvidia-smi -q | grep -i fabric` says 'Completed'.",
+            "driver's) and check nvidia-smi -q (fabric state: `nvidia-smi -q | grep -i fabric` says 'Completed'); "
+            "reboot / reset the GPUs after fixing the fabric manager where the state stays 'In Progress' or failed.",
         )
     elif "driver version is insufficient" in text or "forward compatibility" in text or R_DRIVER_REFUSES.search(
             " ".join((e.data.get("what") or "") + " " + e.text for e in evs)):
@@ -1134,6 +1141,21 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "bug (a custom or fused kernel, an extension built for another torch/CUDA, a tensor view at an odd "
             "offset): rebuild or upgrade that extension, or pass contiguous tensors; the NCCL timeouts of the other "
             "ranks are consequences.",
+        )
+    elif "invalid resource handle" in text and _DEEPEP.search(text):
+        # DeepEP's Buffer set-up (deep_ep.cpp's CUDA_CHECK around cudaIpcOpenMemHandle of every peer's NVLink
+        # buffer) refused: a CUDA IPC handle cannot be opened from another host of an NVL72 (MNNVL) fabric, or
+        # where peer access / IPC is not allowed; the illegal memory access after it is its consequence (lead rule
+        # AT (1): a CUDA call shown failing; every rank runs this set-up alike)
+        what, fix = (
+            "DeepEP's buffer set-up failing with a CUDA 'invalid resource handle' (opening its peers' NVLink "
+            "buffers through CUDA IPC handles), the illegal memory access after it a consequence",
+            "DeepEP's NVLink buffers are shared through CUDA IPC handles, which a GPU on another host of a GB200 / "
+            "NVL72 (multi-node NVLink) fabric cannot open: pass use_fabric=True to the DeepEP Buffer (in SGLang "
+            "set SGLANG_DEEPEP_USE_FABRIC=1) so it uses fabric handles, or upgrade DeepEP/SGLang to a build with "
+            "use_fabric support for multi-node MNNVL; within one host check GPU peer access (nvidia-smi topo -m) "
+            "and run the container with --ipc=host; disable DeepEP (fall back to the default all-to-all) to confirm, "
+            "and rebuild DeepEP / NVSHMEM against the installed CUDA and driver.",
         )
     elif "illegal memory access" in text or "illegal address" in text:
         what, fix = (

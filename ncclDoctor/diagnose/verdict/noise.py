@@ -499,6 +499,27 @@ def _nccl_info_words(c: Collected) -> str:
             "keep the topology NCCL detected.")
 
 
+def _coll_trace_words(c: Collected) -> str:
+    """Lead rules K, T: NCCL's COLL trace (NCCL_DEBUG_SUBSYS=COLL, readers.nccl._coll_traced: "NCCL INFO Send:
+    opCount 12 sendbuff ... comm 0x.. [nranks=2] stream 0x..") with nothing failing is a log of the calls issued; the
+    fix says so, and how the trace shows a hang (each communicator's opCounts matched across its ranks). Where one
+    process traces point-to-point calls on two communicators, the usual hang of that shape is named too (round 107's
+    nccl-584)."""
+    procs = [p for e in c.samples.get("coll_trace", []) for p in e.data.get("procs", {}).values()]
+    if not procs:
+        return ""
+    words = (" The 'NCCL INFO <op>: opCount N ... comm 0x..' lines are NCCL's COLL trace (NCCL_DEBUG_SUBSYS=COLL, a "
+             "line per call issued): NCCL_DEBUG=INFO trace lines are not errors. If it hangs: collect every rank's "
+             "trace and match send/recv opCounts per comm (the rank whose last opCount on a communicator is behind "
+             "the others' stopped issuing there).")
+    if any(sum(1 for comm in comms.values() if any(op in ("Send", "Recv") for op, _ in comm["ops"].values())) >= 2
+           for comms in procs):
+        words += (" One process issues Send/Recv on two communicators here: do not issue NCCL operations on two "
+                  "communicators concurrently from different threads/streams (each may wait on the other's peer), and "
+                  "group each exchange's send and recv (ncclGroupStart/ncclGroupEnd or batch_isend_irecv).")
+    return words
+
+
 # lead rules K, T: NCCL's INFO lines of its NVLS set-up (NVLink SHARP: multicast buffers bound through the NVSwitches)
 # with nothing failing: what an expert tries if the job hung or died there (nccl-tests-216, round 98: a 4-GPU H100 run
 # stuck after 'NVLS Bind mem' ran with NVLS disabled). Not said where no NVLS line is in the input.
@@ -1003,6 +1024,29 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
                       "to DistributedDataParallel; otherwise ignore the warning")
+    if "tbe subprocess after run end" in whats:  # lead rules K, N: the run ended, then its workers exited
+        benign.append("nothing failing: training finished (final validation metrics printed), and the TBE compile "
+                      "subprocess message is teardown noise after the worker exited -- CANN's TBE compiler's "
+                      "subprocess logs 'TBE Subprocess[...] raise error[], main process disappeared!' when the NPU "
+                      "worker process that started it has exited, here at the end of the job. Check that the final "
+                      "checkpoint and metrics were written; to end the run cleanly, call ray.shutdown / destroy the "
+                      "process group at the end of the run; if the message comes mid-run, the worker died: read that "
+                      "worker's own log")
+    if "habana bridge config" in whats:  # lead rules K, T: the HPU bridge's settings at start-up
+        benign.append("Habana's 'HABANA PT BRIDGE CONFIGURATION' block is the PyTorch HPU bridge's start-up dump of "
+                      "its settings (PT_HPU_LAZY_MODE and the other PT_HPU_* variables), printed once a process: "
+                      "nothing failing in it, no action needed. If the job does fail later, give the full traceback "
+                      "of the failing HPU process, the HCCL / Habana SynapseAI version (and the habana torch / "
+                      "Lightning plugin versions), the LOG_LEVEL_ALL / HABANA logs ($HABANA_LOGS), and a py-spy dump "
+                      "of each rank if it hangs")
+    if "fsdp profiling" in whats:  # FSDP's SimpleProfiler dump once a state-dict call ended (lead rules K, N)
+        benign.append("FSDP's 'FSDP _flatten_optim_state_dict() profiling: {...}' line (torch.distributed.fsdp."
+                      "_debug_utils, logged as a WARNING) is benign: FSDP debug profiling output, the seconds each "
+                      "part of the state-dict call took (RESHARDING: the all-gather that reshards a full optimizer "
+                      "state to the current sharding) once the call completed -- nothing failed, no fix needed. If "
+                      "the load is too slow, load a sharded optimizer state dict (SHARDED_STATE_DICT / "
+                      "set_optimizer_state_dict) so no resharding is needed; to hide the line, lower the FSDP debug "
+                      "log level (raise the torch.distributed.fsdp logger's level above WARNING)")
     if "fsdp order warning" in whats:  # FSDP's execution-order check: a warning that a hang *may* follow, none did
         benign.append("FSDP's warning 'All-gather order differs from that of the first iteration' is a warning, not a "
                       "failure: FSDP checks that each rank issues its parameter all-gathers in the same execution "
@@ -1028,7 +1072,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "stalls, look at the video decoding / dataloader num_workers (long videos decode slowly) as "
                       "well as the collectives")
     if "zero3 trace cache" in whats:  # lead rules K, N: ZeRO-3 re-recording its prefetch trace, training going on
-        benign.append("DeepSpeed ZeRO-3's 'Invalidate trace cache @ step N: expected module A, but got module B' is "
+        benign.append("DeepSpeed ZeRO-3's 'Invalidate trace cache @ step N: expected module A, but got module B' "
+                      "(newer DeepSpeed: '... @ step N and module M: cache has only K modules') is "
                       "informational, benign: ZeRO-3 records the order in which the modules fetch their partitioned "
                       "parameters to prefetch them (stage3_prefetch_bucket_size), and a step that ran them in another "
                       "order (dynamic control flow / module order changes: a branch taken per batch, eval or generate "
@@ -1149,7 +1194,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         "nothing in these lines is a failure" + (": " + "; ".join(benign) if benign else ""),
         _silent_mpi_tests(c) + ("; ".join(benign) + ". " if benign else "")
         + "Nothing to fix in these lines: they show no failure (start-up and INFO output is harmless)."
-        + _nccl_info_words(c) + " If the job did fail, the failing lines "
+        + _nccl_info_words(c) + _coll_trace_words(c) + " If the job did fail, the failing lines "
         "are not in the input: give the logs of every rank (NCCL_DEBUG=WARN)." + hangs + _set_here(c),
         conf,
         [],
@@ -1168,6 +1213,23 @@ def _rank_prints(c: Collected) -> str:
     if len(seen) < 2 or len(set(seen.values())) < 2:
         return ""
     ranks = sorted(seen)
+    after = {e.data["printed_by"]: e.data["value"] for e in c.samples.get("benign", [])
+             if e.data.get("what") == "rank tensor print" and e.data.get("after_broadcast")}
+    if len(after) >= 2 and len(set(after.values())) >= 2:
+        # after a broadcast every member of its group holds src's value: ranks printing different values after it
+        # did not take part (a group they are not members of, another src) -- nothing failing shown (lead rules K,
+        # T, CG (2); round 107's pytorch-67600)
+        shown = sorted(after)
+        return (f"ranks {', '.join(map(str, shown[:-1]))} and {shown[-1]} print different tensor values after a "
+                "broadcast, and nothing failing in these lines: after dist.broadcast every member of the group holds "
+                "src's value, so a rank whose value did not change did not take part -- call the collective only on "
+                "ranks that are members of the group (create the group with the ranks that will call the collective); "
+                "a non-member gets GroupMember.NON_GROUP_MEMBER and the call returns without doing anything, and src "
+                "must be a member of the group: check the src argument and the group passed to dist.broadcast, and "
+                "run with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL to see whether the broadcast ran"
+                + ("; every rank prints device='cuda:0': call torch.cuda.set_device(local_rank) so each rank uses its "
+                   "own GPU" if all("device='cuda:0'" in e.text for e in c.samples.get("benign", [])
+                                    if e.data.get("what") == "rank tensor print") else ""))
     return (f"ranks {', '.join(map(str, ranks[:-1]))} and {ranks[-1]} print different tensor values, and nothing "
             "failing in these lines (no error, hang or check saying a value is wrong): ranks' buffers may rightly "
             "differ -- dist.reduce only gives the full result on dst; read it only on the dst rank (non-dst buffer "
