@@ -18,7 +18,7 @@ from ncclDoctor.diagnose.signatures import (
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _samples
+from ncclDoctor.diagnose.verdict.base import Verdict, _samples, dup_gpu_beside
 from ncclDoctor.diagnose.verdict.noise import harmless_warn
 
 # --- job-wide set-up and transport -----------------------------------------------------
@@ -1098,6 +1098,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
     if R_DUP_GPU.search(text) or any(e.data.get("duplicate_gpu") for e in evs):
+        if dup_gpu_beside(c):
+            return None  # a rank outside the shared pair failed on its own (review 107 finding 1): its reading
         return Verdict(
             "invalid_usage",
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
