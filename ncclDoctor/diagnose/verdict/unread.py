@@ -1067,7 +1067,9 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     entry = _entry_parser(own) or _launcher_args(own)
     if entry is not None and not disk and not hosts:
         return entry
-    read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
+    read = None if disk or hosts else generic.reading(
+        [what] + [u.text for u in c.unread],
+        (generic.R_DIST_KWARG,) if generic.dist_kwarg_foreign(e.data.get("message") or what, e.data) else ())
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
         return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
                        f"{read[1]}; which rank, and why, these lines do not say",
