@@ -107,8 +107,9 @@ SPAWN_NO_MAIN_GUARD_FIX = (
 # sizes on the same GPUs, so every one fails the check alike: config, no rank (lead rules W, AE, V (1), BF (3); round
 # 83's gpt-neox-757, lorax-150, xdit-492, mochi-xdit-5, tgi-3005). A size alone, or a relation with no parallel size
 # beside it ("must be divisible by 8" of a batch), is not read so.
+_WORLD_SIZE = r"\b(?i:world)[_ ]size\b"  # the world size, "world_size" / "World size" (R_WORLD_NOT_TP_PP's too)
 _PAR_SIZE = (r"(?:\b[A-Za-z]{0,20}[_ -]?(?:model[_ -])?parallel[_ -](?:world[_ ])?(?:size|degree)\b|"
-             r"\b(?:pp|mp|tp|cp|sp|ep|dp)_(?:size|degree)\b|\bnum[_-]?shards?\b|\b(?i:world)[_ ]size\b)")
+             r"\b(?:pp|mp|tp|cp|sp|ep|dp)_(?:size|degree)\b|\bnum[_-]?shards?\b|" + _WORLD_SIZE + ")")
 _PAR_FIT = (r"(?:\bmust (?:be (?:divisible|equal|a multiple)|divide)\b|"
             r"\bis not (?:divisible|a whole number|a multiple)\b|\bnot (?:be )?(?:evenly )?divisible\b)")
 R_PARALLEL_UNFIT = re.compile(
@@ -152,10 +153,10 @@ PARALLEL_UNFIT_FIX = (
 # and the sizes are settings every process shares: config, no rank (lead rules BF (3)/(4), W, Q's last sentence;
 # round 107's ms-swift-3739, vlmevalkit-561). The world size against a parallel size with "not equal" between them,
 # in either order; a world size alone against a count ("is not equal to the number of nodes") is not read so.
+_TP_PP_SIZE = r"\b(?:tensor|pipeline)_(?:model_)?parallel_size\b"
 R_WORLD_NOT_TP_PP = re.compile(
-    r"\b(?i:world)[_ ]size\b[^\n]{0,40}?\bis not equal to\b[^\n]{0,40}?\b(?:tensor|pipeline)_(?:model_)?parallel_size\b"
-    r"|\b(?:tensor|pipeline)_(?:model_)?parallel_size\b[^\n]{0,80}?\bis not equal to\b[^\n]{0,40}?"
-    r"\b(?i:world)[_ ]size\b")
+    _WORLD_SIZE + r"[^\n]{0,40}?\bis not equal to\b[^\n]{0,40}?" + _TP_PP_SIZE
+    + "|" + _TP_PP_SIZE + r"[^\n]{0,80}?\bis not equal to\b[^\n]{0,40}?" + _WORLD_SIZE)
 WORLD_NOT_TP_PP = (
     "a parallel-state check (vLLM's initialize_model_parallel) found the processes that build one engine together "
     "number otherwise than its tensor x pipeline parallel sizes -- the launch width against the parallel sizes every "
@@ -641,7 +642,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "to a release whose Dynamo supports the operation; or disable torch.compile for the run. TORCH_LOGS=graph_breaks "
      "shows each break."),
     ("config", R_FORCED_ALGO, FORCED_ALGO, FORCED_ALGO_FIX + _SETTING_FIX),
-    ("config", R_WORLD_NOT_TP_PP, WORLD_NOT_TP_PP, WORLD_NOT_TP_PP_FIX + PARALLEL_UNFIT_FIX + _SETTING_FIX),
+    # vLLM's own advice, not the generic parallel-layout paragraph after it (review 107 finding 7)
+    ("config", R_WORLD_NOT_TP_PP, WORLD_NOT_TP_PP, WORLD_NOT_TP_PP_FIX + _SETTING_FIX),
     ("config", R_PARALLEL_UNFIT, PARALLEL_UNFIT,
      PARALLEL_UNFIT_FIX + _SETTING_FIX),
     ("config", R_MESH_DIM_OFF, MESH_DIM_OFF, MESH_DIM_OFF_FIX + _SETTING_FIX),
