@@ -107,8 +107,9 @@ SPAWN_NO_MAIN_GUARD_FIX = (
 # sizes on the same GPUs, so every one fails the check alike: config, no rank (lead rules W, AE, V (1), BF (3); round
 # 83's gpt-neox-757, lorax-150, xdit-492, mochi-xdit-5, tgi-3005). A size alone, or a relation with no parallel size
 # beside it ("must be divisible by 8" of a batch), is not read so.
+_WORLD_SIZE = r"\b(?i:world)[_ ]size\b"  # the world size, "world_size" / "World size" (R_WORLD_NOT_TP_PP's too)
 _PAR_SIZE = (r"(?:\b[A-Za-z]{0,20}[_ -]?(?:model[_ -])?parallel[_ -](?:world[_ ])?(?:size|degree)\b|"
-             r"\b(?:pp|mp|tp|cp|sp|ep|dp)_(?:size|degree)\b|\bnum[_-]?shards?\b|\b(?i:world)[_ ]size\b)")
+             r"\b(?:pp|mp|tp|cp|sp|ep|dp)_(?:size|degree)\b|\bnum[_-]?shards?\b|" + _WORLD_SIZE + ")")
 _PAR_FIT = (r"(?:\bmust (?:be (?:divisible|equal|a multiple)|divide)\b|"
             r"\bis not (?:divisible|a whole number|a multiple)\b|\bnot (?:be )?(?:evenly )?divisible\b)")
 R_PARALLEL_UNFIT = re.compile(
@@ -152,10 +153,10 @@ PARALLEL_UNFIT_FIX = (
 # and the sizes are settings every process shares: config, no rank (lead rules BF (3)/(4), W, Q's last sentence;
 # round 107's ms-swift-3739, vlmevalkit-561). The world size against a parallel size with "not equal" between them,
 # in either order; a world size alone against a count ("is not equal to the number of nodes") is not read so.
+_TP_PP_SIZE = r"\b(?:tensor|pipeline)_(?:model_)?parallel_size\b"
 R_WORLD_NOT_TP_PP = re.compile(
-    r"\b(?i:world)[_ ]size\b[^\n]{0,40}?\bis not equal to\b[^\n]{0,40}?\b(?:tensor|pipeline)_(?:model_)?parallel_size\b"
-    r"|\b(?:tensor|pipeline)_(?:model_)?parallel_size\b[^\n]{0,80}?\bis not equal to\b[^\n]{0,40}?"
-    r"\b(?i:world)[_ ]size\b")
+    _WORLD_SIZE + r"[^\n]{0,40}?\bis not equal to\b[^\n]{0,40}?" + _TP_PP_SIZE
+    + "|" + _TP_PP_SIZE + r"[^\n]{0,80}?\bis not equal to\b[^\n]{0,40}?" + _WORLD_SIZE)
 WORLD_NOT_TP_PP = (
     "a parallel-state check (vLLM's initialize_model_parallel) found the processes that build one engine together "
     "number otherwise than its tensor x pipeline parallel sizes -- the launch width against the parallel sizes every "
@@ -208,7 +209,10 @@ SHARD_ACCESS_FIX = (
 # torch.distributed's own API refusing a keyword the code passes, the bare TypeError with no frame ("TypeError:
 # barrier() got an unexpected keyword argument 'timeout'"): the code was written for another torch than the one
 # every rank runs -- the same call against the same install on every rank, config, no rank (lead rules Q, BF (1), AF
-# (2); round 107's deepspeed-course-19). Only c10d's own function names; another library's function is not read so.
+# (2); round 107's deepspeed-course-19). Only c10d's own function names -- but Python words the refusal alike for any
+# function of that name (a user's utils.barrier, deepspeed.comm's, a trainer's): where the traceback's frames are
+# shown, they must show torch's (dist_kwarg_foreign), and a keyword c10d's function has long taken is never torch's
+# refusal (review 107 finding 2).
 R_DIST_KWARG = re.compile(
     r"^(?:\w{0,40}Error: )?(?:torch\.distributed\.[\w.]{0,80}\.)?(?:barrier|monitored_barrier|all_reduce|"
     r"all_gather(?:_into_tensor|_object)?|reduce_scatter(?:_tensor)?|broadcast(?:_object_list)?|all_to_all(?:_single)?|"
@@ -223,6 +227,43 @@ DIST_KWARG_FIX = (
     "in init_process_group(timeout=...) instead, or use dist.monitored_barrier(timeout=...) on a gloo group), or "
     "install the torch the code was written for -- match the library version the code was written for (its README / "
     "requirements), the same on every node. ")
+
+# the keywords c10d's functions have long taken (torch 1.x): the function refusing one of them is not torch's
+_DIST_KW_COMMON = frozenset((
+    "group", "async_op", "tensor", "tensor_list", "op", "src", "dst", "tag", "object_list", "obj", "output", "input",
+    "input_list", "output_tensor", "input_tensor", "output_tensor_list", "input_tensor_list", "output_split_sizes",
+    "input_split_sizes", "scatter_list", "gather_list"))
+_DIST_KW_TAKEN = {
+    "barrier": ("device_ids",), "monitored_barrier": ("timeout", "wait_all_ranks"),
+    "init_process_group": ("backend", "init_method", "timeout", "world_size", "rank", "store", "group_name",
+                           "pg_options"),
+    "new_group": ("ranks", "timeout", "backend", "pg_options"),
+}
+_R_DIST_KW_NAME = re.compile(r"(\w{1,40})\(\) got an unexpected keyword argument '(\w{1,80})'")
+# a frame that is torch.distributed's own, or a code line calling it ("dist.barrier(timeout=30)")
+_R_DIST_FRAME = re.compile(r"distributed_c10d\.py|torch[/\\]distributed[/\\]")
+_R_DIST_CALL = re.compile(r"\b(?:dist|torch\.distributed)\.\w{1,40}\(")
+
+
+def dist_kwarg_foreign(message: str, data: dict) -> bool:
+    """Review 107 finding 2: R_DIST_KWARG's refusal is not torch.distributed's -- the keyword is one c10d's function
+    has long taken (barrier's group, async_op, device_ids), or the traceback's frames are shown (``data``: an
+    exception's frame_file / frame_code / tail_frames) and neither the innermost frame is torch.distributed's
+    (distributed_c10d.py, torch/distributed/) nor its code line calls dist. / torch.distributed. (a user's
+    utils.barrier(...), trainer.barrier(...)). A bare message with no frame keeps the reading."""
+    m = _R_DIST_KW_NAME.search(message)
+    if m is None:
+        return False
+    if m.group(2) in _DIST_KW_COMMON or m.group(2) in _DIST_KW_TAKEN.get(m.group(1), ()):
+        return True
+    frames = list(data.get("tail_frames") or ())
+    file, code = data.get("frame_file"), data.get("frame_code")
+    if not file and not code and frames:
+        file, _, code = frames[-1]
+    if not file and not code:
+        return False
+    return not (_R_DIST_FRAME.search(file or "") or _R_DIST_CALL.search(code or ""))
+
 
 # NCCL's tuner refusing a call because the NCCL_ALGO / NCCL_PROTO the job set has no implementation for that function
 # and datatype, the line bare ("Error : no algorithm/protocol available for function ReduceScatter with datatype
@@ -601,7 +642,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "to a release whose Dynamo supports the operation; or disable torch.compile for the run. TORCH_LOGS=graph_breaks "
      "shows each break."),
     ("config", R_FORCED_ALGO, FORCED_ALGO, FORCED_ALGO_FIX + _SETTING_FIX),
-    ("config", R_WORLD_NOT_TP_PP, WORLD_NOT_TP_PP, WORLD_NOT_TP_PP_FIX + PARALLEL_UNFIT_FIX + _SETTING_FIX),
+    # vLLM's own advice, not the generic parallel-layout paragraph after it (review 107 finding 7)
+    ("config", R_WORLD_NOT_TP_PP, WORLD_NOT_TP_PP, WORLD_NOT_TP_PP_FIX + _SETTING_FIX),
     ("config", R_PARALLEL_UNFIT, PARALLEL_UNFIT,
      PARALLEL_UNFIT_FIX + _SETTING_FIX),
     ("config", R_MESH_DIM_OFF, MESH_DIM_OFF, MESH_DIM_OFF_FIX + _SETTING_FIX),
@@ -762,10 +804,13 @@ def named_setting(texts: list[str], beside: list[str] = ()) -> str:
             "shares, no rank's fault. ")
 
 
-def reading(texts: list[str]) -> tuple[str, str, str, int] | None:
+def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | None:
     """The first reading whose words one of the failure's lines holds, in ``_READINGS`` order, as (cause, what it
-    says, what to do, the index of the first line that holds them); None when the words say nothing general."""
+    says, what to do, the index of the first line that holds them); None when the words say nothing general.
+    ``skip``: patterns of readings the caller found not to apply (R_DIST_KWARG under another library's frames)."""
     for cause, rx, what, fix in _READINGS:
+        if rx in skip:
+            continue
         for i, t in enumerate(texts):
             if rx.search(t):
                 return cause, what, fix, i

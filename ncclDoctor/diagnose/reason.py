@@ -608,7 +608,11 @@ def _sig_text(sig: tuple) -> str:
 def first_failure(c: Collected) -> list[Conclusion]:
     # The heartbeat monitor fires minutes after a watchdog got stuck: when it fired says
     # nothing about which rank failed first.
-    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st) if e.kind != "heartbeat"]
+    # A duplicate-GPU refusal is the launch's (two ranks put on one GPU), no rank's own failure: it never makes the
+    # rank that printed it the first to fail (review 107 finding 1: torch's "Duplicated GPU device" warning line
+    # beside another rank's own OOM)
+    errs: list[Event] = [e for st in c.ranks.values() for e in own_errors(st) if e.kind != "heartbeat"
+                         and "duplicate_gpu" not in e.data]
     timeouts = [t for st in c.ranks.values() for t in st.timeouts.values()]
     stamped = [e for e in errs if e.ts is not None]
     if stamped:

@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import R_NODE_LOCAL_DIR, R_RAY_PID, Event
+from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors
+from ncclDoctor.diagnose.signatures import R_DUP_GPU, R_NODE_LOCAL_DIR, R_RAY_PID, Event
 from ncclDoctor.diagnose.state import Collected
 
 JOB_WIDE = ("invalid_usage", "nccl_system", "network_setup", "store_rendezvous", "config", "signal", "none")
@@ -56,6 +56,33 @@ def waiting_pids(c: Collected) -> set[int]:
     waiting = {e.pid for e in timeouts} | {int(p[-1]) for e in timeouts if (p := R_RAY_PID.findall(e.text))}
     waiting.discard(None)
     return waiting
+
+
+# a rank's own first failure of its own kind: an OOM, a crash or a fatal signal (a traceback's exception is read from
+# Collected.exceptions)
+_OWN_FAILURE_KINDS = ("cuda_oom", "crash", "signal", "runtime_signal", "sglang_crash")
+
+
+def dup_gpu_beside(c: Collected) -> bool:
+    """Review 107 finding 1: a duplicate-GPU refusal that names its two ranks ("Duplicate GPU detected : rank 1 and
+    rank 0 both on CUDA device 1000", torch's "Duplicated GPU device is not allowed by NCCL. Rank [0] and rank [1]
+    both on CUDA device 0", often a warning line beside the real crash) explains the ranks sharing that GPU, not a
+    third rank outside the pair that shows its own first failure -- its ranked exception, OOM or crash (one on the
+    shared device excepted: that rank shares it too). Then the override steps aside and that rank's failure is read
+    (lead rule A)."""
+    evs = [e for e in c.samples.get("nccl_error", []) if e.data.get("duplicate_gpu")]
+    pair = {r for e in evs for r in e.data["duplicate_gpu"]}
+    if len(pair) < 2:
+        return False
+    devs = {m.group(3) for e in evs
+            if (m := R_DUP_GPU.search((e.data.get("last_error") or "") + " " + e.text)) and m.group(3)}
+
+    def beside(r: int | None, e: Event) -> bool:
+        return r is not None and r not in pair and (e.data.get("gpu") is None or str(e.data["gpu"]) not in devs)
+
+    if any(beside(x.rank, x) for x in c.exceptions if not x.data.get("line")):
+        return True
+    return any(beside(r, e) for r, st in c.ranks.items() for e in own_errors(st) if e.kind in _OWN_FAILURE_KINDS)
 
 
 def _samples(c: Collected, kind: str, n: int = 3) -> list[str]:

@@ -9,7 +9,7 @@ from ncclDoctor.diagnose.lone import failed_on_own, lone_failure, node_count, ro
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, own_errors, waiting, world_size
 from ncclDoctor.diagnose.signatures import R_DP_REPLICA, R_VLLM_MP_WORKER, Event
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what, place
+from ncclDoctor.diagnose.verdict.base import Verdict, _named, _ranks, _samples, _what, dup_gpu_beside, place
 
 
 def died_alike(c: Collected) -> bool:
@@ -35,7 +35,7 @@ goes with the times the others show."""
 def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if not c.kinds.get("cuda_oom"):
         return None
-    if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])):
+    if any(e.data.get("duplicate_gpu") for e in c.samples.get("nccl_error", [])) and not dup_gpu_beside(c):
         return None  # two ranks on one GPU: the OOM is theirs sharing it (fabric._invalid_usage says it)
     ranks = _ranks(c, "cuda_oom") or _proxy_rank(c, c.samples.get("cuda_oom", []))
     beside = ""

@@ -1042,6 +1042,20 @@ def _fmt_error_fix(e) -> str:
 _R_RAN_ON = re.compile(r"^failed to run \S.{0,2000}? on [\w.\-:]{1,255}\b")
 
 
+# generic.reading's causes that are a setting or a call every process shares (review 107 finding 4)
+_SHARED_CAUSES = ("config", "invalid_usage")
+
+
+def _read_said(shown: str, read: tuple) -> str:
+    """The verdict's words for a failure generic.reading reads: a config or invalid_usage reading is a known pattern
+    of a setting or a call every process shares, so it is said as that (review 107 finding 4: never "no known family
+    explains" beside it), no rank named; any other cause keeps "no known family explains" and the rank unsaid."""
+    if read[0] in _SHARED_CAUSES:
+        return f"{shown}: its words say {read[1]}; no rank is named (nor which process printed it first)"
+    return (f"{shown} that no known family explains; its words say {read[1]}; which rank, and why, these lines do "
+            "not say")
+
+
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
     either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
@@ -1067,10 +1081,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     entry = _entry_parser(own) or _launcher_args(own)
     if entry is not None and not disk and not hosts:
         return entry
-    read = None if disk or hosts else generic.reading([what] + [u.text for u in c.unread])
+    read = None if disk or hosts else generic.reading(
+        [what] + [u.text for u in c.unread],
+        (generic.R_DIST_KWARG,) if generic.dist_kwarg_foreign(e.data.get("message") or what, e.data) else ())
     if read is not None:  # no family's, but its general words say what kind of failure it is (generic.py)
-        return Verdict(read[0], f"the lines show a failure ({what[:240]}) that no known family explains; its words say "
-                       f"{read[1]}; which rank, and why, these lines do not say",
+        return Verdict(read[0], _read_said(f"the lines show a failure ({what[:240]})", read),
                        (generic.named_setting([what], [u.text for u in c.unread]) if read[0] == "config" else "")
                        + read[2] + " " + _READ_AROUND,
                        "low",
@@ -1967,7 +1982,9 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
                        + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
                        + _READ_AROUND + _connect_warned(c), "low", [], proof)
-    return Verdict(read[0], f"{said}; its words say {read[1]}; which rank, and why, these lines do not say",
+    return Verdict(read[0], _read_said(f"the lines report a failure ('{quoted.text[:200]}')", read)
+                   if read[0] in _SHARED_CAUSES else f"{said}; its words say {read[1]}; which rank, and why, these "
+                   "lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
                    + _READ_AROUND, "low", [], proof)
 

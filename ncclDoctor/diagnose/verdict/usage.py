@@ -18,7 +18,7 @@ from ncclDoctor.diagnose.signatures import (
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
-from ncclDoctor.diagnose.verdict.base import Verdict, _samples
+from ncclDoctor.diagnose.verdict.base import Verdict, _samples, dup_gpu_beside
 from ncclDoctor.diagnose.verdict.noise import harmless_warn
 
 # --- job-wide set-up and transport -----------------------------------------------------
@@ -401,6 +401,13 @@ _BACKEND_LACKS = re.compile(r"^(?:\w{1,40}Error: )?(ProcessGroup\w{1,20}|Backend
                             r"(\w{1,60})")
 
 
+def _backend_device(backend: str) -> str:
+    """Review 107 finding 3: the device a backend's collectives run on, for a barrier's stand-in tensor: CUDA for
+    nccl, NPU for hccl (Ascend's torch_npu), CPU for gloo and mpi (and any other)."""
+    b = backend.lower()
+    return "CUDA" if "nccl" in b else "NPU" if "hccl" in b else "CPU"
+
+
 def _backend_lacks(c: Collected) -> Verdict | None:
     """Lead rules AV, BA (3), BB (4) (round 69's aadl-pr13): c10d's backend refusing a collective it does not implement
     ('ProcessGroupNCCL does not support gather'): the call and the torch build are the same on every rank, so each
@@ -453,12 +460,17 @@ def _backend_lacks(c: Collected) -> Verdict | None:
         + ("ProcessGroupHCCL is Ascend's backend from the torch_npu plug-in: check the torch_npu version (a release "
            "that implements it, matched to torch) and guard the call where a library makes it on NPU (a trainer's "
            "checkpoint saving); " if "hccl" in backend.lower() else "")
-        + ("a barrier the backend lacks: replace dist.barrier() with an all_reduce of a small CUDA tensor, "
+        + ("a barrier the backend lacks: replace dist.barrier() with an all_reduce of a small "
+           f"{_backend_device(backend)} tensor (a tensor on the backend's device: CUDA for nccl, NPU for hccl, CPU "
+           "for gloo/mpi), "
            if op.lower() == "barrier" else "")
         + f"or run that call on a gloo group (dist.new_group(backend=\"gloo\") with CPU tensors), or use a backend "
         f"that supports {op}, or upgrade torch (install a newer pytorch build, and the backend's plug-in to a release "
-        "that implements the call) -- upgrade PyTorch: ProcessGroupNCCL implements gather and scatter since torch 1.11 "
-        "(check the torch version on every node; python -c 'import torch; print(torch.__version__)').",
+        "that implements the call) -- "
+        # review 107 finding 3: the torch 1.11 note is gather's and scatter's, no other op's
+        + ("upgrade PyTorch: ProcessGroupNCCL implements gather and scatter since torch 1.11 " if gather else
+           f"upgrade PyTorch to a release whose {backend} implements {op} ")
+        + "(check the torch version on every node; python -c 'import torch; print(torch.__version__)').",
         "medium", [], [e.brief()], job_wide=True)
 
 
@@ -1098,6 +1110,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if any(R_CONNECT_FAIL.search(e.data.get("last_error") or "") for e in evs):
         return None  # NCCL 2.2x reports a bootstrap without a usable interface as invalid usage: _network reads it
     if R_DUP_GPU.search(text) or any(e.data.get("duplicate_gpu") for e in evs):
+        if dup_gpu_beside(c):
+            return None  # a rank outside the shared pair failed on its own (review 107 finding 1): its reading
         return Verdict(
             "invalid_usage",
             "two ranks share one GPU ('Duplicate GPU detected'): every process stayed on the "
