@@ -96,6 +96,8 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 _DRIVER_LIBS = ("libcuda.so", "libcudart.so")
+# the process an interposer's error line names ("[HAMI-core ERROR (pid:2244 thread=...")
+_R_HAMI_PID = re.compile(r"\(pid:(\d{1,9})\b")
 
 
 def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -110,6 +112,16 @@ def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     texts = [x.text for x in c.unread if "libvgpu" in x.text or "HAMI" in x.text.upper()]
     kernel = [m for t in texts if (m := S.R_INTERPOSER_SEGV.search(t))]
     said = [m for t in [*texts, *(e.text for e in crashes)] if (m := S.R_INTERPOSER_ERROR.search(t))]
+    if said and not (framed or kernel):
+        # the interposer's error line beside a crash: only a crash of its own kind (not SIGABRT, a watchdog's abort
+        # too), of the process the line names, and not where a collective timed out or a DistBackendError ended the
+        # process -- that is the timeout's reading (review 107 finding 3)
+        pids = {int(p.group(1)) for m in said if (p := _R_HAMI_PID.search(m.string))}
+        crashes = [e for e in crashes if e.data.get("signal") in (4, 7, 8, 11)
+                   and (e.data.get("proc") or e.pid) in pids]
+        if crashes and (c.samples.get("watchdog_timeout") or any(
+                "DistBackendError" in x.text for x in [*c.unread, *(e for v in c.samples.values() for e in v)])):
+            crashes = []
     if not (framed or kernel or (said and crashes)):
         return None
     ev = (framed or crashes or [None])[0]
