@@ -1620,10 +1620,13 @@ def _npu_runtime(said: str, code: int, ranks: list[int]) -> tuple[str, str]:
             "HCCL_EXEC_TIMEOUT.")
 
 
+_R_VLLM = re.compile(r"vllm", re.I)  # vLLM, vllm-ascend, "(VllmWorker ...)", VLLM_* settings
+
+
 def _names_vllm(c: Collected, evs: list) -> bool:
     """The lines name vLLM (or vllm-ascend): its flags (--enforce-eager) are advice there only (review 107 (5))."""
     seen = [*evs, *c.exceptions[:32], *c.samples.get("tb_cut", []), *c.unread[:16]]
-    return any("vllm" in e.text or "vLLM" in e.text or "VLLM" in e.text for e in seen)
+    return any(_R_VLLM.search(e.text) for e in seen)
 
 
 def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None = None,
