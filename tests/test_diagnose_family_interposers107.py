@@ -63,12 +63,18 @@ def test_cudawrap_entry_point_retrieval_failing_is_the_shared_install(tmp_path):
 
 
 def test_cudawrap_cuda_failure_keeps_its_cuda_reading(tmp_path):
-    """The near shape: a CUDA call NCCL made failing with its own text ('Cuda failure') is cuda_error (rule AT (1)'s
-    condition), not the entry-point lookup."""
+    """The near shape: a CUDA call NCCL made failing with its own text ('Cuda failure') keeps its old reading (rule
+    AT (1)'s condition), not the entry-point lookup: 999 is cuda_error with the driver / GPU health fix, 2 ('out of
+    memory') an OOM (review 107 finding 8: asserted, not only 'not config')."""
+    v, _ = verdict_accused(tmp_path, "gpu-7:40211:40290 [3] misc/cudawrap.cc:88 NCCL WARN Cuda failure 999 'unknown "
+                                     "error'\n"
+                                     "gpu-7:40211:40290 [3] NCCL INFO init.cc:1582 -> 1\n")
+    assert v["cause"] == "cuda_error" and "dmesg -T | grep -i xid" in v["fix"], v
+    assert "HAMi" not in v["fix"] and "cuGetProcAddress" not in v["fix"], v
     v, _ = verdict_accused(tmp_path, "gpu-7:40211:40290 [3] misc/cudawrap.cc:88 NCCL WARN Cuda failure 2 'out of "
                                      "memory'\n"
                                      "gpu-7:40211:40290 [3] NCCL INFO init.cc:1582 -> 1\n")
-    assert v["cause"] != "config", v
+    assert v["cause"] == "gpu_oom", v
 
 
 # --- a crash inside the vGPU interposer ----------------------------------------------------------------------------
