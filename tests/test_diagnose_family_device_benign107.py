@@ -17,8 +17,9 @@ from tests.conftest import verdict_accused
 # --- DeepEP's Buffer: cudaIpcOpenMemHandle refused --------------------------------------------------------------------
 def test_deepeps_invalid_resource_handle_at_its_buffer_is_the_ipc_handle_across_hosts(tmp_path):
     """Lead rule AT (1): a CUDA call shown failing in DeepEP's buffer set-up, which every rank runs alike:
-    cuda_error, nobody; the fix names fabric handles (use_fabric / SGLANG_DEEPEP_USE_FABRIC) for multi-node NVLink,
-    not only CUDA_LAUNCH_BLOCKING for the illegal memory access that follows it."""
+    cuda_error, nobody; the fix names fabric handles (use_fabric: a DeepEP / SGLang build that passes it) for multi-node
+    NVLink, not only CUDA_LAUNCH_BLOCKING for the illegal memory access that follows it; no SGLANG_DEEPEP_USE_FABRIC,
+    which SGLang never merged (review 107 finding 5 (d))."""
     text = ('  File "/opt/sglang/python/sglang/srt/layers/moe/token_dispatcher/deepep.py", line 251, in '
             "get_deepep_buffer\n"
             '  File "/opt/venv/lib/python3.11/site-packages/deep_ep/buffer.py", line 140, in __init__\n'
@@ -29,7 +30,7 @@ def test_deepeps_invalid_resource_handle_at_its_buffer_is_the_ipc_handle_across_
             "Fatal Python error: Aborted\n")
     v, acc = verdict_accused(tmp_path, text)
     assert v["cause"] == "cuda_error" and not acc, v
-    assert "SGLANG_DEEPEP_USE_FABRIC=1" in v["fix"] and "use_fabric" in v["fix"], v
+    assert "use_fabric=True" in v["fix"] and "SGLANG_DEEPEP_USE_FABRIC" not in v["fix"], v
 
 
 def test_an_illegal_memory_access_without_deepep_keeps_its_kernel_fix(tmp_path):

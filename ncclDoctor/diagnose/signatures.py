@@ -2585,10 +2585,12 @@ R_ASCEND_DEVICE_ERROR = re.compile(r"\bE[EZ]9999\b|\berror from device\(|(?i:\ba
 # of aivec error" / "there is an aicore error", "Kernel task happen error, retCode=0x31, [vector core exception]",
 # "AIV Kernel happen error, retCode=0x31": a kernel on that device faulted (an out-of-bounds access of an AI Core /
 # vector-core kernel), read like a CUDA illegal access (lead rules AN (2), BO (1)'s limit: an exception, not a wait
-# timeout); the rank is the tag of the warning the block belongs to (readers.crash._npu_kernel_exc)
+# timeout); the rank is the tag of the warning the block belongs to (readers.crash._npu_kernel_exc). Only a kernel's
+# own fault kinds (vector core / aicore, their trap forms): an aicpu / sdma / hccl task's exception is what a rank
+# waiting in a collective reports (review 107 finding 1)
 R_NPU_KERNEL_EXC = re.compile(r"\bthere is an (?:exception of )?(?P<core>aivec|aiv|aicore|aic|vector core) error\b|"
                               r"\bKernel task happen error, retCode=(?P<ret>0x[0-9a-fA-F]{1,8}), "
-                              r"\[(?P<what>[a-z ]{2,40}exception)\]|"
+                              r"\[(?P<what>(?:vector core|aicore)(?: trap)? exception)\]|"
                               r"\bAI[CV] Kernel happen error, retCode=(?P<ret2>0x[0-9a-fA-F]{1,8})")
 # Ascend's inner-error warning that heads such a block, under a launcher's rank tag ("[rank0]:[W904 ...] Warning:
 # EZ9999: Inner Error!", its code enough where a wrap cut the words): the rank of the device lines that follow it

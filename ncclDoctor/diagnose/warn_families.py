@@ -276,17 +276,22 @@ FAMILIES = (
         # libvgpu.so vGPU hook), does not hand them out. No CUDA call's own failure: lead rules AT (1), CH (1)'s
         # shared install every process loads, config, no rank
         "cuda_driver_entry_points", "config",
-        re.compile(r"\bRetrieve cu[A-Z]\w{1,60} failed with -?\d{1,6} status -?\d{1,6}|"
+        # NCCL's other cudawrap builds and NVSHMEM word it "Retrieve cuX version N failed [with R [status S]]"
+        # (review 107 finding 4)
+        re.compile(r"\bRetrieve cu[A-Z]\w{1,60}(?: version \d{1,6})? failed(?: with -?\d{1,6}(?: status -?\d{1,6})?)?|"
                    r"\bsome PFN functions not found in the library"),
         "NCCL could not retrieve the CUDA driver's entry points (cuGetProcAddress) at start-up: the CUDA driver "
         "library the processes load -- or a vGPU / GPU-sharing interposer preloaded in front of it (HAMi-core's "
         "libvgpu.so) -- does not return them; the shared install every process loads, not a rank",
-        "Upgrade HAMi / libvgpu.so (the vGPU CUDA hook) to a version whose cuGetProcAddress hook returns cuDeviceGet "
-        "and the other driver entry points; disable the HAMi vGPU hook (LD_PRELOAD libvgpu.so; "
-        "CUDA_DISABLE_CONTROL=true) to test; check dmesg for a segfault in libvgpu.so, and match the NVIDIA driver, "
-        "CUDA and NCCL versions with the HAMi release (an NCCL version compatible with the vGPU interposer). Without "
-        "an interposer, check that libcuda.so is the host driver's own (not a stub or a container's compat copy of "
-        "another version: ldconfig -p | grep libcuda) and that the driver supports the CUDA NCCL was built with.",
+        # the driver library first; the vGPU hook only where the pod preloads one (review 107 finding 4)
+        "Check the CUDA driver library the processes load: libcuda.so must be the host driver's own (not a stub or a "
+        "container's compat copy of another version: ldconfig -p | grep libcuda), and the driver must support the "
+        "CUDA NCCL was built with (nvidia-smi; a newer driver, or an NCCL / CUDA build that driver supports). If the "
+        "pod preloads a vGPU hook (HAMi-core's libvgpu.so): upgrade HAMi / libvgpu.so to a version whose "
+        "cuGetProcAddress hook returns cuDeviceGet and the other driver entry points; disable the HAMi vGPU hook "
+        "(LD_PRELOAD libvgpu.so; CUDA_DISABLE_CONTROL=true) to test; check dmesg for a segfault in libvgpu.so, and "
+        "match the NVIDIA driver, CUDA and NCCL versions with the HAMi release (an NCCL version compatible with the "
+        "vGPU interposer).",
         job_wide=True),
     Family(
         # MSCCL's executor (a fork of NCCL) parses the algorithm files it loads at communicator creation with NCCL's

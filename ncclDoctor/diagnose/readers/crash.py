@@ -101,6 +101,8 @@ def _pid_holder(text: str, alloc: float | None, procs: list[tuple[int, float]]) 
 
 # Ascend's header of a collective's failure (HCCL through torch_npu: "ERR02200 DIST call hccl api failed")
 _R_ASCEND_DIST = re.compile(r"\bERR02\d{3}\b|\bhccl api failed")
+# the process id an Ascend runtime line carries ("EZ9999: [PID: 838] ..."): another process's block (review 107 (1))
+_R_ASCEND_PID = re.compile(r"\[PID: (\d{1,9})\]")
 # a line of CANN's own error block under its header: an error code line ("EL0004: ...") or one indented under it
 _R_CANN_BLOCK = re.compile(r"(?:E[A-Z]\d{4}:|\s)")
 
@@ -194,7 +196,7 @@ class CrashReaders:
             # Ascend's inner-error warning under a rank's tag: the device lines below it are that rank's
             self._ascend_head = (lineno, int(next(g for g in r.groups() if g is not None)))
         ne = (S.R_NPU_KERNEL_EXC.search(text) if "error" in text and ("exception" in text or "happen" in text)
-              else None)
+              and "task timeout" not in text else None)  # a task's timeout: a wait, not a fault (review 107 (1))
         if ne:
             return self._npu_kernel_exc(lineno, text, ne)
         hi = self._accel_ccl_internal(lineno, text)
@@ -299,7 +301,10 @@ class CrashReaders:
         if i:
             return self._cuda_init_failed(lineno, text, i)
         dc = S.R_TORCH_DEVCOUNT_ERR.search(text) if "cudaGetDeviceCount()" in text else None
-        if dc:  # its raised form, with the runtime's code and string: the same reading (lead rules AT (1), V (2))
+        if dc and dc.group("code") == "802":
+            # its raised form with 802 (cudaErrorSystemNotReady: the host's fabric manager), read with the warning's
+            # reading (lead rules AT (1), V (2)); any other code (2: out of memory, 100: no device) keeps the raising
+            # line's rank and the old reading (review 107 finding 2)
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None  # the line names no rank: every process starting CUDA on that host alike raises it
             what = f"Error {dc.group('code')}: {dc.group('err').strip()}"
@@ -403,10 +408,15 @@ class CrashReaders:
     def _npu_kernel_exc(self, lineno: int, text: str, ne) -> Event | None:
         """An Ascend NPU kernel's own exception (signatures.R_NPU_KERNEL_EXC: an aivec / aicore error, "Kernel task
         happen error ... [vector core exception]"): a kernel on that process's NPU faulted, read like a CUDA illegal
-        access (lead rule AN (2)). Its lines come in a block; one event holds it. The rank is the line's own tag, or
-        that of the Ascend header or inner-error warning a few lines above it (the block's head)."""
+        access (lead rule AN (2)). Its lines come in a block; one event holds it, until a new tagged EZ9999 warning or
+        Ascend header, or another process's "[PID: N]", starts the next block (review 107 finding 1). The rank is the
+        line's own tag, or that of the Ascend header or inner-error warning a few lines above it (the block's head:
+        rank_from, which the verdict holds to medium confidence)."""
+        pid = _R_ASCEND_PID.search(text) if "PID:" in text else None
+        pid = int(pid.group(1)) if pid else None
         if self._cuda_open is not None and self._cuda_open[1].data.get("npu_kernel") and \
-                0 < lineno - self._cuda_open[0] <= 12:
+                0 < lineno - self._cuda_open[0] <= 12 and self._ascend_head[0] <= self._cuda_open[1].data["npu_at"] \
+                and (pid is None or self._cuda_open[1].data.get("npu_pid") in (None, pid)):
             self._cuda_open = (lineno, self._cuda_open[1])  # the same block's next line
             return None
         ev = self._context(lineno, text, "cuda_error")
@@ -416,7 +426,7 @@ class CrashReaders:
             ev.data["rank_from"] = "the Ascend error header above"
         kind = ne.group("what") or (f"{ne.group('core')} error" if ne.group("core") else "AI Kernel error")
         ev.data.update(what=f"an NPU kernel exception ({kind})", cuda_code=None, watchdog=False, accel="ascend",
-                       npu_kernel=True)
+                       npu_kernel=True, npu_at=lineno, npu_pid=pid)
         self._cuda_open = (lineno, ev)
         return ev
 

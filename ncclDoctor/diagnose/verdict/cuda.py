@@ -48,7 +48,7 @@ NVLINK_XIDS = {74, 144, 145, 146, 147, 148, 149, 150}
 
 # DeepEP's own source or module in a CUDA error's lines ("CUDA error /build/DeepEP/csrc/deep_ep.cpp:112 'invalid
 # resource handle'", "deep_ep/buffer.py", sglang's token_dispatcher/deepep.py)
-_DEEPEP = re.compile(r"deep_?ep\b|deep_ep\.cpp|deepep\.py", re.I)
+_DEEPEP = re.compile(r"deep_?ep\b", re.I)
 
 
 def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
@@ -785,7 +785,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         # another accelerator's runtime (Intel's Unified Runtime / Level Zero under torch's XPU, Habana's SynapseAI,
         # AWS Neuron's runtime, Ascend's HCCP start) read as CUDA's (lead rule AN (2)); its out-of-device-memory code
         # is an OOM (readers/crash._oom), not this
-        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], ranks, accel[0].data.get("npu_code"))
+        what, fix = _accel_error(accel[0].data["what"], accel[0].data["accel"], ranks, accel[0].data.get("npu_code"),
+                                 vllm=_names_vllm(c, evs))
     elif cut and any("_hip" in e.text for e in evs):
         # the same check in torch's ROCm build (libtorch_hip's WorkNCCL frame, c10_hip_check_implementation above it):
         # a HIP error on that process's GPU, read like CUDA's (lead rule AN (2)), with ROCm's own tools to find it
@@ -1151,9 +1152,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "DeepEP's buffer set-up failing with a CUDA 'invalid resource handle' (opening its peers' NVLink "
             "buffers through CUDA IPC handles), the illegal memory access after it a consequence",
             "DeepEP's NVLink buffers are shared through CUDA IPC handles, which a GPU on another host of a GB200 / "
-            "NVL72 (multi-node NVLink) fabric cannot open: pass use_fabric=True to the DeepEP Buffer (in SGLang "
-            "set SGLANG_DEEPEP_USE_FABRIC=1) so it uses fabric handles, or upgrade DeepEP/SGLang to a build with "
-            "use_fabric support for multi-node MNNVL; within one host check GPU peer access (nvidia-smi topo -m) "
+            "NVL72 (multi-node NVLink) fabric cannot open: upgrade DeepEP/SGLang to a build with use_fabric support "
+            "(SGLang passes use_fabric=True to the DeepEP Buffer when MNNVL fabric is supported), or pass "
+            "use_fabric=True to the DeepEP Buffer yourself, so it uses fabric handles; within one host check GPU "
+            "peer access (nvidia-smi topo -m) "
             "and run the container with --ipc=host; disable DeepEP (fall back to the default all-to-all) to confirm, "
             "and rebuild DeepEP / NVSHMEM against the installed CUDA and driver.",
         )
@@ -1347,6 +1349,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             ranks, only = [0], ("local rank 0 (the launcher's one worker: a single 'Killing subprocess' line, and "
                                 "it prints one for every worker it started)")
         conf = "medium" if ranks else conf
+    if conf == "high" and any(e.data.get("npu_kernel") and e.data.get("rank_from") for e in evs):
+        # an Ascend kernel fault's rank taken from the block's head a few lines above, not from its own lines: in an
+        # interleaved log a guess (review 107 finding 1)
+        conf = "medium"
     # named by a launcher's record or a teardown note, not by the failing lines' own rank tags
     recorded = bool(ranks) and ranks != shown
     if (old_driver and not recorded and not xids and not hsa and other is None and twice is None
@@ -1614,10 +1620,20 @@ def _npu_runtime(said: str, code: int, ranks: list[int]) -> tuple[str, str]:
             "HCCL_EXEC_TIMEOUT.")
 
 
-def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None = None) -> tuple[str, str]:
+_R_VLLM = re.compile(r"vllm", re.I)  # vLLM, vllm-ascend, "(VllmWorker ...)", VLLM_* settings
+
+
+def _names_vllm(c: Collected, evs: list) -> bool:
+    """The lines name vLLM (or vllm-ascend): its flags (--enforce-eager) are advice there only (review 107 (5))."""
+    seen = [*evs, *c.exceptions[:32], *c.samples.get("tb_cut", []), *c.unread[:16]]
+    return any(_R_VLLM.search(e.text) for e in seen)
+
+
+def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None = None,
+                 vllm: bool = False) -> tuple[str, str]:
     """What a non-CUDA accelerator's runtime error means and how to look at it (lead rule AN (2)), by the runtime
     that named it (readers.crash._accel_what, _cuda_error's Ascend HCCP and NPU-call readers): each has its own
-    device tools, logs and version set to match."""
+    device tools, logs and version set to match; vLLM's flags only where the lines name vLLM (VLLM)."""
     who = f"rank {ranks[0]}" if len(ranks) == 1 else "the rank that raised it"
     if runtime == "ascend" and npu_code is not None:
         return _npu_runtime(said, npu_code, ranks)
@@ -1631,8 +1647,9 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
                 f"Device error on the NPU: illegal memory access in the kernel. Find the operator on {npu}: rerun with "
                 "ASCEND_LAUNCH_BLOCKING=1 to find the operator that raised the vector core exception, collect the "
                 "Ascend plog (ASCEND_GLOBAL_LOG_LEVEL=1, ASCEND_SLOG_PRINT_TO_STDOUT=1) for the failing kernel, and "
-                "run with --enforce-eager (no graph compilation) or without the custom / fused operator to isolate "
-                "it; match CANN / torch_npu / vllm-ascend versions (upgrade them: a faulty AIV kernel is fixed in a "
+                + ("run with --enforce-eager (no graph compilation) or " if vllm else "run ")
+                + "without the custom / fused operator to isolate it; match CANN / torch_npu"
+                + (" / vllm-ascend" if vllm else "") + " versions (upgrade them: a faulty AIV kernel is fixed in a "
                 "release) and report the failing operator; check the device health with npu-smi info.")
     if runtime == "ascend":
         # Ascend's runtime could not start HCCP (HCCL's device-side process) on that process's NPU at the

@@ -96,6 +96,8 @@ def _nccl_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 _DRIVER_LIBS = ("libcuda.so", "libcudart.so")
+# the process an interposer's error line names ("[HAMI-core ERROR (pid:2244 thread=...")
+_R_HAMI_PID = re.compile(r"\(pid:(\d{1,9})\b")
 
 
 def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -110,6 +112,16 @@ def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     texts = [x.text for x in c.unread if "libvgpu" in x.text or "HAMI" in x.text.upper()]
     kernel = [m for t in texts if (m := S.R_INTERPOSER_SEGV.search(t))]
     said = [m for t in [*texts, *(e.text for e in crashes)] if (m := S.R_INTERPOSER_ERROR.search(t))]
+    if said and not (framed or kernel):
+        # the interposer's error line beside a crash: only a crash of its own kind (not SIGABRT, a watchdog's abort
+        # too), of the process the line names, and not where a collective timed out or a DistBackendError ended the
+        # process -- that is the timeout's reading (review 107 finding 3)
+        pids = {int(p.group(1)) for m in said if (p := _R_HAMI_PID.search(m.string))}
+        crashes = [e for e in crashes if e.data.get("signal") in (4, 7, 8, 11)
+                   and (e.data.get("proc") or e.pid) in pids]
+        if crashes and (c.samples.get("watchdog_timeout") or any(
+                "DistBackendError" in x.text for x in [*c.unread, *(e for v in c.samples.values() for e in v)])):
+            crashes = []
     if not (framed or kernel or (said and crashes)):
         return None
     ev = (framed or crashes or [None])[0]
@@ -1577,7 +1589,7 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    + "; these lines do not say which rank nor why",
                    (FPE_FIX if what.lower().startswith("floating point exception") else "")
                    + (NATIVE_FIX if native else ABORT_FIX)
-                   + (_coll_crash_fix(coll or beside, nccl) if coll or beside or nccl else "")
+                   + (_coll_crash_fix(coll or beside, nccl, _hami_shown(c)) if coll or beside or nccl else "")
                    + (_init_crash_fix(init) if (init := _at_engine_nccl_init(c, evs)) and native and not (
                        coll or beside or nccl)
                       else "")
@@ -1622,10 +1634,18 @@ def _init_crash_fix(ver: str) -> str:
             "(--disable-custom-all-reduce). ")
 
 
-def _coll_crash_fix(coll: str | None, nccl: str | None) -> str:
+def _hami_shown(c: Collected) -> bool:
+    """A GPU-sharing interposer (HAMi-core's libvgpu.so) shows in the lines: its own lines among the unread ones, or
+    a crash's frames in it -- what verdict._interposer_crash reads (review 107 finding 5 (c))."""
+    return any("libvgpu" in x.text or "HAMI" in x.text or "HAMi" in x.text for x in c.unread) or any(
+        e.data.get("interposer") or "libvgpu.so" in e.data.get("libs", []) for e in c.samples.get("crash", []))
+
+
+def _coll_crash_fix(coll: str | None, nccl: str | None, hami: bool = False) -> str:
     """Lead rules A, AK (2): what to do where a native crash (SIGSEGV) came inside a collective -- the crashing thread's
     Python stack in torch.distributed's or a serving engine's NCCL call (coll), or its native frames NCCL's own
-    functions (nccl) -- with no NCCL error printed: round 98's sglang-3745, vllm-15098 (still cause unknown)."""
+    functions (nccl) -- with no NCCL error printed: round 98's sglang-3745, vllm-15098 (still cause unknown); the
+    vGPU interposer's words only where its lines are shown (hami)."""
     where = (f"{nccl}() is NCCL's own function" if nccl else f"{coll}() is a collective call")
     return (f"It crashed inside a collective with no NCCL error printed ({where}): rerun with NCCL_DEBUG=INFO (its "
             "'NCCL version' line and the last step before the crash) and take a core dump / gdb backtrace of the "
@@ -1634,8 +1654,9 @@ def _coll_crash_fix(coll: str | None, nccl: str | None) -> str:
             "torch pins: nvidia-nccl-cu12; vLLM's VLLM_NCCL_SO_PATH); in a serving engine (vLLM, SGLang) isolate it "
             "with CUDA graphs off (--enforce-eager, --disable-cuda-graph) and custom all-reduce off "
             "(--disable-custom-all-reduce), then upgrade the engine and NCCL; isolate the transport it crashes in "
-            "with NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1 or NCCL_CUMEM_ENABLE=0 (a GPU-sharing / vGPU interposer "
-            "preloaded in front of the CUDA driver breaks NCCL's P2P / IPC paths: test without it). ")
+            "with NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1 or NCCL_CUMEM_ENABLE=0"
+            + (" (a GPU-sharing / vGPU interposer preloaded in front of the CUDA driver, HAMi-core's libvgpu.so here, "
+               "breaks NCCL's P2P / IPC paths: test without it)" if hami else "") + ". ")
 
 
 # faulthandler's names of the fatal signals it reports ("Fatal Python error: Segmentation fault"): the rest are the
@@ -1826,7 +1847,7 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
                 "installed framework, CUDA and NCCL versions. ")
     fix += _crash_site_fix(c, e, lib)
-    if e.data.get("libs") and not lib and all(x in _HANDLER_LIBS for x in e.data["libs"]) and not (
+    if "libucs.so" in e.data.get("libs", []) and not lib and all(x in _HANDLER_LIBS for x in e.data["libs"]) and not (
             in_mpi or in_nccl or inner or topo):
         # the backtrace stops inside the crash handler's own frames (UCX's ucs_handle_error in libucs): it hides the
         # frame that faulted (round 107's hami-1219)
