@@ -29,7 +29,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ncclDoctor.diagnose.load import rank_from_path
-from ncclDoctor.diagnose.signatures import R_PEER_GONE, Event
+from ncclDoctor.diagnose.signatures import R_PEER_GONE, R_VICTIM_EXC, Event
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected, RankState
 
 NONFATAL = ("nccl_warn",)
@@ -47,6 +47,38 @@ def is_consequence(e: Event) -> bool:
 
 def own_errors(st: RankState) -> list[Event]:
     return [e for e in st.errors if e.kind not in NONFATAL and e.kind != "child_failed" and not is_consequence(e)]
+
+
+# an exception that is a victim's symptom, not a failure of the rank's own code: a lost peer, an aborted communicator,
+# a timeout of its own, the launcher's stop (review 107's aside: such a traceback never names its rank)
+_R_AFTERMATH_EXC = re.compile(r"Dist\w{0,40}Error|ChildFailedError|KeyboardInterrupt|SignalException|SystemExit|"
+                              r"\bNCCL\b|[Tt]imed out|[Tt]ime ?out(?:Error| after| expired| reached)|Timeout\(ms\)|"
+                              r"[Cc]onnection (?:reset|refused|closed)|Broken pipe|"
+                              r"communicator was aborted|[Ss]ocket|SIGTERM|[Ww]atchdog")
+
+
+def raised_outside(c: Collected) -> dict[int, Event]:
+    """Lead rules A and B together (review 107's aside): ranks whose own rank-tagged traceback ("[rank1]: KeyError:
+    ...") ends in an exception of their own code -- not a victim's (a lost peer, an aborted communicator, a timeout, the
+    launcher's stop) -- while other ranks are shown inside a collective (a watchdog timeout or status) and they are
+    not: they raised and left the collective the others wait in. {rank: its exception}; {} where no rank is shown
+    inside, a raising rank is itself inside or waiting, or the rank came from a file's name or a handler's print."""
+    inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
+    if not inside:
+        return {}
+    out: dict[int, Event] = {}
+    for e in c.exceptions:
+        if e.rank is None or e.data.get("line") or any(e.data.get(k) for k in ("rank_from", "in_handler")):
+            continue
+        kind = str(e.data.get("type") or "")
+        if not kind or R_VICTIM_EXC.match(kind) or _R_AFTERMATH_EXC.search(f"{kind}: {e.data.get('message') or ''}"):
+            return {}  # a victim's traceback beside them: who left first, these lines do not say alone
+        if e.data.get("frame_func") == "_tensor_to_object":
+            return {}  # torch unpickling what a collective received (EOFError: Ran out of input): it was inside it
+        if e.rank in inside or (e.rank in c.ranks and waiting(c.ranks[e.rank])):
+            return {}
+        out.setdefault(e.rank, e)
+    return out
 
 
 def waiting(st: RankState) -> bool:
@@ -219,7 +251,10 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     if behind:
         out.append(_behind(c, pg, target, behind, known, prog, timed, members))
     logged = [r for r in silent if r in c.ranks and (c.ranks[r].files or c.ranks[r].counts)]
-    unlogged = [r for r in silent if r not in logged]
+    # a rank whose only lines are its own traceback is not without lines: it raised and left (review 107's aside)
+    raised = raised_outside(c) if any(r not in logged for r in silent) else {}
+    left = [r for r in silent if r not in logged and r in raised]
+    unlogged = [r for r in silent if r not in logged and r not in raised]
     if logged:
         # untagged lines all at one SeqNum read as one collective; at several, the groups are unknown
         full = complete_input(c) and (not untagged or len(seqs) == 1) and not _stopped(c, logged)
@@ -236,6 +271,14 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
             + [f"rank {r}: {', '.join(sorted(c.ranks[r].files)) or 'events'} without a watchdog line"
                for r in logged[:3]],
         ))
+    if left:
+        out.append(Conclusion(
+            "culprit", "low",
+            f"process group {_pg_name(pg)}: rank(s) {_fmt_ranks(left)} logged no timeout, only their own traceback "
+            f"({', '.join(_exc_text(raised[r]) for r in left[:2])}) while the others timed out in collective "
+            f"{_num(target)}: they raised and left it",
+            left, pg, target, _victim_lines(c, pg, timed) + [raised[r].brief() for r in left[:3]],
+        ))
     if unlogged:
         out.append(Conclusion(
             "culprit", "low",
@@ -247,6 +290,11 @@ def hang(c: Collected, pg: str, members: list[int], split: bool = False, unnamed
     if untagged and len(seqs) > 1 and not one_step_ahead([c.ranks[r].timeouts[pg] for r in timed]):
         out.append(_groups_unclear(c, pg, timed))
     return out
+
+
+def _exc_text(e: Event) -> str:
+    kind, msg = str(e.data.get("type") or ""), str(e.data.get("message") or "")
+    return (f"{kind}: {msg[:160]}" if msg else kind)
 
 
 def one_step_ahead(ts: list) -> bool:

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import re
 
-from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks, _own_rank, barrier_roles, own_errors, world_size
+from ncclDoctor.diagnose.reason import (
+    Conclusion,
+    _fmt_ranks,
+    _own_rank,
+    barrier_roles,
+    own_errors,
+    raised_outside,
+    world_size,
+)
 from ncclDoctor.diagnose.signatures import FR_ON, R_EVAL_LINE, R_PEER_GONE, R_RAY_PID, R_VLLM_WORKER_LINE, Event
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _samples, hosts, place
@@ -141,6 +149,8 @@ def _missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     k = _first(ks, "culprit")
     if k is None:
         return None
+    if not (c.child_failures or c.worker_failures) and k.ranks and set(k.ranks) <= set(raised_outside(c)):
+        return None  # lead rule A: the rank not inside raised its own exception -- its traceback decides (review 107)
     return Verdict(
         "rank_missing",
         k.message,

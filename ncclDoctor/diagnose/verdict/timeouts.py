@@ -14,6 +14,7 @@ from ncclDoctor.diagnose.reason import (
     _own_rank,
     is_consequence,
     one_step_ahead,
+    raised_outside,
     timed_out_at,
     world_size,
 )
@@ -173,6 +174,8 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     gloo = inside and any(e.data.get("backend") == "gloo" for e in c.samples.get("watchdog_timeout", []))
     if (inside or _error_exit(c)) and _failed_outside_alone(c):
         return None  # lead rules B, A: the rank not inside is shown failing on its own -- its exit decides (_exited)
+    if _raised_alone(c):
+        return None  # lead rules B, A: a rank not inside raised its own exception -- its traceback decides (review 107)
     quiet = None if unclear or inside or behind or low else silent_ranks(c)
     if quiet:
         return _silent_lead(c, *quiet)
@@ -259,6 +262,15 @@ def _failed_outside_alone(c: Collected) -> bool:
         return False  # or the watchdog shown taking its own process down (C++'s terminate, "what(): ..."): maybe it
     inside = {r for r, st in c.ranks.items() if st.timeouts or st.status or st.counts.get("watchdog_report")}
     return bool(inside) and lone.rank not in inside
+
+
+def _raised_alone(c: Collected) -> bool:
+    """Lead rules B and A without a launcher's record (review 107's aside): the shown ranks wait inside a collective
+    and a rank not among them ends its own rank-tagged traceback in an exception of its own code (raised_outside):
+    it raised and left, the rank they wait for. Its exception's own reading decides (the readers after the timeouts:
+    _unread_failure reads one rank's exception, several ranks' name nobody). A launcher's record is read by rule A's
+    own readers (_failed_outside_alone, _exited)."""
+    return not (c.child_failures or c.worker_failures) and bool(raised_outside(c))
 
 
 def _timeout_frames(c: Collected) -> Verdict | None:
