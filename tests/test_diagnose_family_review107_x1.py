@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from ncclDoctor.diagnose.ingest import _file_input, ingest_all
+from ncclDoctor.diagnose.reason import raised_outside
 from tests.conftest import diagnose_text, verdict_accused
 
 
@@ -28,6 +30,13 @@ def _tb(r: int, exc: str, code: str = "batch = next(it)", path: str = "/app/trai
     p = f"[rank{r}]: "
     return (f"{p}Traceback (most recent call last):\n{p}  File \"{path}\", line 80, in <module>\n{p}    {code}\n"
             f"{p}{exc}\n")
+
+
+def _raised(tmp_path, text: str) -> dict:
+    """reason.raised_outside on the lines read as diagnose reads them: the ranks it says raised and left."""
+    f = tmp_path / "raised.log"
+    f.write_text(text)
+    return raised_outside(ingest_all([_file_input(str(f))]))
 
 
 _OWN = ["KeyError: 'labels'", "TypeError: barrier() got an unexpected keyword argument 'timeout'",
@@ -54,7 +63,9 @@ def test_a_ranks_own_traceback_beside_the_others_timeouts_names_it(tmp_path, exc
 
 def test_the_leads_aside1_log(tmp_path):
     """/tmp/s45/aside1.log verbatim: culprit rank 1 (medium), unknown; ranks 0 and 2 innocent."""
-    v, acc = verdict_accused(tmp_path, _wd(0) + _wd(2) + _tb(1, "KeyError: 'labels'"))
+    text = _wd(0) + _wd(2) + _tb(1, "KeyError: 'labels'")
+    assert set(_raised(tmp_path, text)) == {1}  # the helper sees what the filter keeps
+    v, acc = verdict_accused(tmp_path, text)
     assert v["cause"] == "unknown" and v["culprits"] == [1] and v["confidence"] == "medium", v
     assert acc == {1}
     assert "KeyError" in v["summary"] and "no log lines" not in v["summary"]
@@ -108,8 +119,12 @@ def test_a_job_wide_settings_check_beside_timeouts_names_nobody(tmp_path):
 ])
 def test_a_victims_traceback_is_never_the_culprit(tmp_path, exc):
     """A traceback ending in the peer-lost / abort / timeout / stop family is a victim's symptom: rank 1 is not
-    named with medium confidence on it."""
-    v, acc = verdict_accused(tmp_path, _wd(0) + _wd(2) + _tb(1, exc, "dist.all_reduce(t)"))
+    named with medium confidence on it. raised_outside must not take it as "raised and left" (most of these are
+    read by their own readers first -- a socket error, an aborted communicator -- and never reach it as a plain
+    exception; TimeoutError does, and only its filter keeps the rank out)."""
+    text = _wd(0) + _wd(2) + _tb(1, exc, "dist.all_reduce(t)")
+    assert _raised(tmp_path, text) == {}  # the filter itself: a victim's exception is never "raised and left"
+    v, acc = verdict_accused(tmp_path, text)
     assert 1 not in v["culprits"] and not acc & {0, 1, 2}, v
 
 
@@ -128,7 +143,9 @@ def test_a_broadcast_object_lists_unpickling_is_a_victims(tmp_path):
 
 def test_a_rank_itself_timed_out_is_not_named_on_its_traceback(tmp_path):
     """Rank 1 timed out too: its traceback is no proof it left -- not named with medium confidence."""
-    v, acc = verdict_accused(tmp_path, _wd(0) + _wd(2) + _tb(1, "KeyError: 'labels'") + _wd(1))
+    text = _wd(0) + _wd(2) + _tb(1, "KeyError: 'labels'") + _wd(1)
+    assert _raised(tmp_path, text) == {}  # the filter itself: a rank inside the collective did not leave it
+    v, acc = verdict_accused(tmp_path, text)
     assert 1 not in acc, v
 
 
