@@ -100,6 +100,12 @@ _DRIVER_LIBS = ("libcuda.so", "libcudart.so")
 _R_HAMI_PID = re.compile(r"\(pid:(\d{1,9})\b")
 
 
+def _in_interposer(e: Event) -> bool:
+    """A crash whose frames run in a GPU-sharing interposer's code (parse: data interposer, a frame in HAMi-core's
+    sources) or library (libvgpu.so among its backtrace's libraries)."""
+    return bool(e.data.get("interposer")) or "libvgpu.so" in e.data.get("libs", [])
+
+
 def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule CH (1): a process crashed inside a GPU-sharing interposer preloaded in front of the CUDA driver
     (HAMi-core's libvgpu.so in a vGPU pod) -- the crash's frames in its sources or library (parse: data interposer),
@@ -108,7 +114,7 @@ def _interposer_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     config, culprits [], nobody innocent, whether one process or several show it (rule J). Not a bare SIGSEGV whose
     frames are another library's with only the interposer's start-up Warn / Msg lines beside it (rule A's unknown)."""
     crashes = [e for e in c.samples.get("crash", []) if e.data.get("signal") in (4, 6, 7, 8, 11)]
-    framed = [e for e in crashes if e.data.get("interposer") or "libvgpu.so" in e.data.get("libs", [])]
+    framed = [e for e in crashes if _in_interposer(e)]
     texts = [x.text for x in c.unread if "libvgpu" in x.text or "HAMI" in x.text.upper()]
     kernel = [m for t in texts if (m := S.R_INTERPOSER_SEGV.search(t))]
     said = [m for t in [*texts, *(e.text for e in crashes)] if (m := S.R_INTERPOSER_ERROR.search(t))]
@@ -1638,7 +1644,7 @@ def _hami_shown(c: Collected) -> bool:
     """A GPU-sharing interposer (HAMi-core's libvgpu.so) shows in the lines: its own lines among the unread ones, or
     a crash's frames in it -- what verdict._interposer_crash reads (review 107 finding 5 (c))."""
     return any("libvgpu" in x.text or "HAMI" in x.text or "HAMi" in x.text for x in c.unread) or any(
-        e.data.get("interposer") or "libvgpu.so" in e.data.get("libs", []) for e in c.samples.get("crash", []))
+        _in_interposer(e) for e in c.samples.get("crash", []))
 
 
 def _coll_crash_fix(coll: str | None, nccl: str | None, hami: bool = False) -> str:
