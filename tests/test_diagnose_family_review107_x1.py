@@ -58,6 +58,9 @@ def test_a_ranks_own_traceback_beside_the_others_timeouts_names_it(tmp_path, exc
     assert v["cause"] == "unknown" and v["culprits"] == [raiser] and v["confidence"] == "medium", v
     assert exc.split(":")[0] in v["summary"], v
     assert not any(r in v["culprits"] for r in waiters)
+    # the rank table says of the raising rank what the verdict says (the hang reading alone was low)
+    roles = {row["rank"]: row["role"] for row in d["ranks"]}
+    assert roles[raiser] == "culprit (medium)" and all(roles[r] == "victim (timed out)" for r in waiters), roles
     assert "no log lines at all" not in str(d), d["conclusions"]
 
 

@@ -20,13 +20,20 @@ from ncclDoctor.findings import Finding
 MAX_INPUTS_LISTED = 200
 
 
-def _role(r: int, conclusions: list[Conclusion], st: RankState | None) -> str:
+def _role(r: int, conclusions: list[Conclusion], st: RankState | None, v=None) -> str:
     for k in conclusions:
         if r in k.ranks and k.kind == "first_failure":
             return "failed first"
+    # the verdict may weigh a rank otherwise than the conclusions (a low hang reading that the rank's own
+    # exception settles at medium), or name one they do not: the table says what the verdict says of it
+    named = v is not None and isinstance(v.culprits, list) and r in v.culprits
     for k in conclusions:
         if r in k.ranks and k.kind in ("culprit", "desync"):
-            return f"culprit ({k.confidence})" if k.kind == "culprit" else f"desync ({k.confidence})"
+            if k.kind == "desync":
+                return f"desync ({k.confidence})"
+            return f"culprit ({v.confidence if named else k.confidence})"
+    if named:
+        return f"culprit ({v.confidence})"
     if st is None:
         return "no logs"
     if waiting(st):
@@ -56,7 +63,7 @@ def _event_row(e) -> dict[str, Any]:
     return {"ts": e.ts, "where": e.where, "kind": e.kind, "text": e.text[:200]}
 
 
-def rank_rows(c: Collected, conclusions: list[Conclusion], world: int | None) -> list[dict[str, Any]]:
+def rank_rows(c: Collected, conclusions: list[Conclusion], world: int | None, v=None) -> list[dict[str, Any]]:
     ranks = set(c.ranks)
     for k in conclusions:
         ranks.update(k.ranks)
@@ -66,7 +73,7 @@ def rank_rows(c: Collected, conclusions: list[Conclusion], world: int | None) ->
     for r in sorted(ranks):
         st = c.ranks.get(r)
         rows.append({
-            "rank": r, "role": _role(r, conclusions, st),
+            "rank": r, "role": _role(r, conclusions, st, v),
             "hosts": sorted(st.hosts) if st else [], "files": sorted(st.files) if st else [],
             "last_collective": _last_collective(st) if st else "",
             "first_error": st.errors[0].brief() if st and st.errors else None,
@@ -145,7 +152,7 @@ def results(
         "events": dict(c.kinds),
         "unranked_events": dict(c.unranked),
         "conclusions": [k.to_dict() for k in conclusions if k.kind != "world_size"],
-        "ranks": rank_rows(c, conclusions, ws.seq if ws else None),
+        "ranks": rank_rows(c, conclusions, ws.seq if ws else None, v),
         "next_steps": next_steps(c, conclusions, findings, v),
         "verdict": v.to_dict() if v is not None else None,
     }
