@@ -4107,6 +4107,17 @@ R_BINDING_ARGS = re.compile(r"\b__init__\(\): incompatible constructor arguments
 # (a paste cut inside the listed class's name, "1. torch._C._distributed_c" at the line's end: its complete components
 # still name the library, kept with the cut flagged -- round 87's megatron-lm-766)
 R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})(?P<end>\(|\s*$)")
+# the arguments pybind11 shows a refused constructor was invoked with, where the first is a quoted host and the second
+# a number ("Invoked with: 'localhost', 80000, 1, True, ...": TCPStore(host_name, port, ...)): the port the call
+# passed, which TCPStore's binding takes as a 16-bit unsigned integer (verdict.launch._binding_args; round 108's
+# vits-52)
+R_BINDING_INVOKED_PORT = re.compile(r"\bInvoked with: ['\"][^'\"\n]{1,255}['\"], (?P<port>\d{1,12})\b")
+# transformers' / huggingface_hub's own check that the model a script was given is neither a local folder nor a
+# repository it can reach ("OSError: foo/bar is not a local folder and is not a valid model identifier listed on
+# 'https://huggingface.co/models'", then "If this is a private repository, make sure to pass a token ..."): the model
+# path or name every worker is launched with cannot be read -- a launch setting, config, no rank (lead rules BF (3),
+# U (2), Q; round 108's hf-space-temp-org-kosmos-g). Its head (the exception's class, the model id) may be cut.
+R_HF_MODEL_ID = re.compile(r"\bnot a valid model identifier listed on '?https?://huggingface\.co/models\b")
 R_BINDING_KWARGS = re.compile(r"\bkwargs: (?P<kw>\w{1,60}=[^\n\"]{1,120}?)\s*(?:\"|$)")
 # pybind11 refusing a compiled function's arguments where the one signature it lists takes none ("TypeError:
 # UbufP2PCommOverlap(): incompatible function arguments. The following argument types are supported:" then "1. () ->
@@ -4188,11 +4199,12 @@ R_ASSERT_SRC = re.compile(r"^\s*assert\s+\S")
 # check shown by its last frame, read even where the message under it is cut (lead rules W, AE; round 88's
 # codellama-95). Group size: the size the condition names.
 R_ASSERT_WORLD = re.compile(r"^\s*assert\s{1,8}[^\n#]{0,120}?\b(?P<size>(?:model|tensor|pipeline|data|expert|sequence|"
-                            r"context)_(?:model_)?parallel_size|(?:mp|tp|pp|dp|ep)_size|world_size|get_world_size\(\)|"
+                            r"context)_(?:model_)?parallel_size|(?:mp|tp|pp|dp|ep)_size|(?:distributed_)?world_size|"
+                            r"(?:get|xrt)_world_size\(\)|"
                             r"n_?procs?|num_processes)(?:\s{0,2}(?:==|!=|<=|>=|%)|\s{0,2}\)?\s*$)|"
                             r"^\s*assert\s{1,8}[^\n#]{0,120}?(?:==|!=|<=|>=)\s{0,2}(?:\w{1,30}\.){0,3}"
-                            r"(?P<size2>(?:model|tensor|pipeline)_(?:model_)?parallel_size|world_size|"
-                            r"get_world_size\(\))")
+                            r"(?P<size2>(?:model|tensor|pipeline)_(?:model_)?parallel_size|(?:distributed_)?world_size|"
+                            r"(?:get|xrt)_world_size\(\))")
 # ... an operand of that condition: a dotted name with its call's arguments ("len(checkpoints)", "batch.size(0)",
 # "torch.cuda.device_count()"), a call cut at the line's end ("len(": Python 3.9 prints a condition spread over lines
 # by its first line), or a number; string literals are blanked first (R_STR_LIT)
@@ -4201,7 +4213,7 @@ R_STR_LIT = re.compile(r"[rbfuRBFU]{0,2}(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}')")
 # a size the launch sets (the world, a parallel size), by an operand's last name
 R_LAUNCH_SIZE_NAME = re.compile(r"(?:(?:model|tensor|pipeline|data|expert|sequence|context|ulysses)_(?:model_)?"
                                 r"parallel_size|(?:mp|tp|pp|dp|ep|cp|sp|ulysses)_size|(?:local_)?world_size|"
-                                r"get_world_size\(\)|n_?procs?|num_procs|num_processes)$")
+                                r"(?:get|xrt)_world_size\(\)|n_?procs?|num_procs|num_processes)$")
 # a fixed quantity an operand's last name names: a device / node count, a count the model's config fixes
 R_FIXED_NAME = re.compile(r"(?:device_count\(\)|num_gpus|n_?gpus?|gpus_per_node|nproc_per_node|nnodes|num_nodes|"
                           r"num_(?:attention_|key_value_)?heads|n_(?:kv_)?heads|num_(?:hidden_)?layers|n_layers|"

@@ -753,6 +753,11 @@ class CrashReaders:
             if k.group("end") != "(":  # the listing cut inside the class's name: its complete components only
                 cls, ev.data["binding_cut"] = cls.rsplit(".", 1)[0], True
             ev.data["binding"], got = cls, True
+            if self._binding_open is not None:  # "Invoked with:" follows the listing (a wrapped listing spans
+                self._binding_open = (lineno, ev)  # lines), holding no trigger word
+                self._follow = max(self._follow, 4)
+        if "Invoked with" in body and (p := S.R_BINDING_INVOKED_PORT.search(body)):
+            ev.data["invoked_port"], got = int(p.group("port")), True  # the port a store's constructor was given
         if "kwargs: " in body and (w := S.R_BINDING_KWARGS.search(body)):
             ev.data["kwargs"], got = w.group("kw").strip()[:120], True
             self._binding_open = None
@@ -943,6 +948,14 @@ class CrashReaders:
             ev = self._context(lineno, text, "traceback_tail")
             ev.data.update(type=x.group(1) if x else "Error", message=said[: S.TEXT_CAP], line=x is None,
                            settings=said[:200], no_data=True)
+            return ev
+        hf = S.R_HF_MODEL_ID.search(self._body) if "valid model identifier" in text else None
+        if hf:  # the model path or name every worker is launched with cannot be read (lead rules BF (3), U (2), Q)
+            x = exception_line(self._body)
+            said = (((x.group(2) or "").strip() if x else "") or self._body.strip())[: hf.end() + 200]
+            ev = self._context(lineno, text, "traceback_tail")
+            ev.data.update(type=x.group(1) if x else "Error", message=said[: S.TEXT_CAP], line=x is None,
+                           settings=said[:200], model_id=True)
             return ev
         if self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
             return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised

@@ -307,6 +307,12 @@ class ExitReaders:
             # exit 2 (the worker's stderr and the agent's log on one line, their line break lost): the wrong script
             # path is the news, every worker is launched with it (lead rule U (2); round 105's llamafactory-1212)
             return None
+        if m and "valid model identifier" in text[:m.start()] and S.R_HF_MODEL_ID.search(text, 0, m.start()):
+            # the worker's model check (transformers: neither a local folder nor a model id it can reach) glued before
+            # the agent's record of that exit (a page that lost its line breaks): the model path every worker is
+            # launched with is the news (lead rules BF (3), U (2), Q; read by crash._traceback_tail, the record
+            # queued beside it)
+            return None
         pf = None if m else S.R_PROCESS_FAILURE.search(text)
         nf = None if m or pf or "FAILED (exitcode" not in text else S.R_CHILD_NO_ERROR_FILE.search(text)
         if nf:  # elastic's warning for a worker that wrote no error file: the same record, other words

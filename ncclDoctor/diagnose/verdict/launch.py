@@ -82,7 +82,8 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read LOCAL_RANK from "
         "os.environ (int(os.environ['LOCAL_RANK'])) in the script, or accept both spellings "
         "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
-        "default=int(os.environ.get('LOCAL_RANK', 0)))); or launch with torchrun (torch.distributed.launch "
+        "default=int(os.environ.get('LOCAL_RANK', 0)))), or use parse_known_args so the launcher's extra argument is "
+        "ignored; or launch with torchrun (torch.distributed.launch "
         "--use-env; --use_env on torch < 2.0, which passes no --local_rank either): a launcher / script argument "
         "mismatch.",
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
@@ -1982,6 +1983,8 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _test_skip(e, evs)
     if e.data.get("unreadable"):
         return _unreadable(e, evs)
+    if e.data.get("model_id"):
+        return _model_id(e, evs)
     if e.data.get("reused"):
         return _reused(e, evs)
     if e.data.get("stages"):
@@ -2185,8 +2188,53 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "name the engine looks up before it looks), the parallel sizes against the GPUs given to that engine "
            "(dp x tp = its GPUs) and matching framework / vLLM versions (the actor naming changes between releases)."
            if " actors" in said and _R_ACTORS_COUNTED.search(said) else "")
-        + _ckpt_shards(said) + _world_literal(said),
+        + _ckpt_shards(said) + _world_literal(said) + _divisible_named(said) + _ds_batch_world(said),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# a settings check's message naming two settings, one to be divisible by the other ("num_layers should be divisible
+# by pipeline_model_parallel_size", Megatron core's get_num_layers_to_build; round 108's bionemo-recipes-784): both
+# names are settings every process is launched with, so the fix names them
+_R_DIVISIBLE_NAMED = re.compile(r"\b(?P<a>[A-Za-z_][\w.]{1,60}) (?:should|must|has to|needs to) be (?:evenly )?"
+                                r"divisible by (?:the )?(?P<b>[A-Za-z_][\w.]{1,60})")
+# DeepSpeed's batch identity with its figures ("... * world_size 8 != 2 * 1 * 1": train_batch_size, then
+# micro_batch_per_gpu, gradient_acc_step and the world size DeepSpeed sees)
+_R_DS_BATCH_FIGURES = re.compile(r"\bworld_size (?P<batch>\d{1,9}) != (?P<micro>\d{1,9}) \* (?P<acc>\d{1,9}) \* "
+                                 r"(?P<world>\d{1,9})\b")
+
+
+def _divisible_named(said: str) -> str:
+    """The fix's sentence where the check names two settings, one to be divisible by the other
+    (_R_DIVISIBLE_NAMED): make the first divisible by the second; for Megatron's layers over pipeline stages, its
+    uneven split too. Else ''."""
+    m = _R_DIVISIBLE_NAMED.search(said)
+    if m is None or "_" not in m.group("a") + m.group("b"):  # settings' names, not prose ("it must be divisible by")
+        return ""
+    a, b = m.group("a"), m.group("b")
+    pipe = ("layers" in a and "pipeline" in b)
+    return (f" The check names the two settings: make {a} divisible by {b} (a {b} that divides {a}), both as every "
+            "process is launched with them"
+            + ("; or use uneven pipeline splits (num_layers_in_first_pipeline_stage / "
+               "num_layers_in_last_pipeline_stage, account_for_embedding_in_pipeline_split / "
+               "account_for_loss_in_pipeline_split), and check the recipe's parallel sizes against the model config "
+               "and the world size" if pipe else "") + ".")
+
+
+def _ds_batch_world(said: str) -> str:
+    """The fix's sentence where DeepSpeed's batch identity shows its figures (_R_DS_BATCH_FIGURES) and the world size
+    DeepSpeed saw is 1 while the batch asks for more: DeepSpeed saw one process -- the launch did not start (or
+    DeepSpeed did not join) the others. Else ''."""
+    m = _R_DS_BATCH_FIGURES.search(said)
+    if m is None or m.group("world") != "1":
+        return ""
+    batch, per = int(m.group("batch")), int(m.group("micro")) * int(m.group("acc"))
+    if batch <= per:
+        return ""
+    fits = f" (the batch fits a world size of {batch // per})" if per and batch % per == 0 else ""
+    return (" DeepSpeed saw a world size of 1" + fits + ": launch the expected number of GPUs (deepspeed --num_gpus "
+            "/ torchrun --nproc_per_node) so world_size matches, and check CUDA_VISIBLE_DEVICES / that the launcher "
+            "actually started all ranks (init the process group before deepspeed.initialize); or set "
+            "train_batch_size \"auto\" in the DeepSpeed config.")
 
 
 # a settings check's message counting Ray actors ("has 0 actors, but vllm_dp_size: 2 * vllm_tp_size: 4 = 8 is
@@ -2504,6 +2552,15 @@ def _cfg_multiple(e, evs: list) -> Verdict:
     are the same on every rank, so the rank shown raising it is no culprit: config, no rank -- unlike rule BJ (2)'s
     exception with no check naming a shared setting."""
     name = e.data["cfg_multiple"]
+    if (named := _divisible_named(e.data["settings"])):  # its message names both settings (rules W, Q)
+        m = _R_DIVISIBLE_NAMED.search(e.data["settings"])
+        return Verdict(
+            "config",
+            f"the model stopped on its own check that {m.group('a')} is a multiple of its config's {m.group('b')} "
+            f"({e.data['type']}: {e.data['settings'][:200]}, {e.where}): the configured {m.group('b')} does not "
+            f"divide {m.group('a')} -- settings every rank runs with, so the rank shown raising it is no culprit",
+            named.strip() + " Then relaunch.",
+            "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "config",
         f"the model stopped on its own check that a value is a multiple of its config's {name} ({e.data['type']}: "
@@ -2637,8 +2694,17 @@ def _world_assert(e, evs: list) -> Verdict:
         + (f" ({shown})" if (shown := _assert_shown(cond)) else "") + " -- " + how
         + (f"; or, where the script only hard-codes that number of processes, {_edit_size_assert(size)}"
            if _R_LITERAL_SIZE.search(shown) else "")
-        + ", then relaunch.",
+        + ", then relaunch." + (_XRT_WORLD_FIX if "xrt_world_size()" in cond else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+# the fix's sentence where the condition compares torch_xla's world (xm.xrt_world_size(): the TPU cores the XLA
+# runtime gives, the processes xmp.spawn starts, one per core) with the world size a setting names (fairseq's
+# distributed_init: "assert xm.xrt_world_size() == args.distributed_world_size"; round 108's fairseq-2527)
+_XRT_WORLD_FIX = (" On a TPU, xm.xrt_world_size() is the number of TPU cores the XLA runtime gives (xmp.spawn starts "
+                  "one process per core, nprocs): match nprocs / --distributed-world-size to xm.xrt_world_size(), or "
+                  "leave the world size unset on TPU and let the framework's own TPU launch (fairseq's --tpu) set it; "
+                  "check XRT_TPU_CONFIG / the TPU type and its core count.")
 
 
 # the condition of an assert line as the fix quotes it: after the keyword, without a trailing '#' comment
@@ -2768,6 +2834,8 @@ def _binding_args(e) -> Verdict:
     launcher newer than the torch._C it loads: two torch installs mixed, pip over conda, a stale copy on the path), the
     same install on every process, before any rank exists: config, no rank. Not the store being unreachable."""
     cls, kw = e.data["binding"], e.data.get("kwargs")
+    if (port := e.data.get("invoked_port")) is not None and port > 65535 and (cls or "").endswith("TCPStore"):
+        return _store_port_range(e, port)
     pkg = cls.split(".", 1)[0] if cls else ""  # the listing cut: the frame above the error names the library
     name = "PyTorch" if pkg == "torch" else pkg
     cut = bool(e.data.get("binding_cut"))  # the listing cut inside the class's name: its module is known
@@ -2792,6 +2860,44 @@ def _binding_args(e) -> Verdict:
          "inside one environment -- reinstall that library cleanly (pip uninstall it until pip finds none, then one "
          "install, pip or conda, not both, in a clean environment) at the version its caller expects")
         + ", the same on every node, then relaunch.",
+        "high", [], [e.brief()], job_wide=True)
+
+
+def _model_id(e, evs: list) -> Verdict:
+    """Lead rules BF (3), U (2), Q (round 108's hf-space-temp-org-kosmos-g): transformers' own check that the model it
+    was given is neither a local folder nor a model identifier it can reach on the Hub (signatures.R_HF_MODEL_ID):
+    the model path or name every worker is launched with (or the token / network it needs) cannot be read -- a
+    launch setting, config, no rank, even beside a launcher's record of the one worker that printed it."""
+    return Verdict(
+        "config",
+        f"the job stopped on the model loader's own check ({e.data['settings'][:200]}, {e.where}): the model path or "
+        "name it was given is not a local folder and is not a valid model identifier the Hub lists (a wrong name or "
+        "path, a private or gated repository without a token, or no access to huggingface.co) -- the model every "
+        "worker is launched with, so the worker a launcher records exiting is no culprit",
+        "Pass a correct model path or Hugging Face model identifier (the repository name as huggingface.co lists it, "
+        "or a local checkpoint folder that exists where the workers run: check the working directory / relative "
+        "path the launch uses, and check the model path passed to every worker); for a private or gated repo log in "
+        "or pass a token (huggingface-cli login, HF_TOKEN / use_auth_token); or download the checkpoint into a local "
+        "folder and point the script at it; check the container can reach huggingface.co (or set HF_HUB_OFFLINE "
+        "with a local cache). Then relaunch.",
+        "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _store_port_range(e, port: int) -> Verdict:
+    """Lead rules Q (last sentence), V (1), W, BR (1) (round 108's vits-52): pybind11 refused TCPStore's constructor
+    and the arguments it shows it was invoked with give the port as a number no TCP port can be (above 65535; the
+    binding takes a 16-bit unsigned port): the MASTER_PORT (or the script's hard-coded port) every process is started
+    with is shown wrong -- config, no rank; not a torch version mix, which _binding_args reads otherwise."""
+    return Verdict(
+        "config",
+        f"pybind11 refused TCPStore's constructor ({e.data['message'].split('. The following', 1)[0][:120]}, "
+        f"{e.where}): it was invoked with port {port}, larger than any TCP port (0-65535; the binding takes the port "
+        "as a 16-bit unsigned integer) -- the MASTER_PORT (or the port the script hard-codes) every process is "
+        "started with cannot work, before any rank ran: no rank is at fault",
+        f"MASTER_PORT {port} is out of the valid port range 0-65535: use a port below 65536 -- set MASTER_PORT to a "
+        "free port such as 29500 (pick a free port in 1024-65535; ss -ltnp shows those taken), in the environment or "
+        "where the script sets it (os.environ['MASTER_PORT'] = ..., a hard-coded port in the training script or its "
+        "config); older torch releases did not check it, newer ones refuse it. Then relaunch every rank.",
         "high", [], [e.brief()], job_wide=True)
 
 
@@ -3661,7 +3767,8 @@ def _launcher_missing(evs: list) -> Verdict:
         + f"Put {name} on the PATH of the shell that launches: activate the environment where {pkg} is installed "
         f"(conda activate ENV / source VENV/bin/activate; `which {name}` must print it) or install {pkg} in the "
         "environment the command runs in; under sudo, whose secure_path drops the environment's bin, run without "
-        f"sudo or keep the PATH (sudo -E env PATH=$PATH ...); or call the launcher through the interpreter that "
+        f"sudo or keep the PATH (sudo -E env PATH=$PATH ...); where pip installed it with --user, add the pip scripts "
+        "directory (e.g. ~/.local/bin) to PATH; or call the launcher through the interpreter that "
         f"has {pkg}: python -m {module} with the same arguments"
         + (" (accelerate launch's own arguments)" if name == "accelerate" else "")
         + f" (a framework's CLI that starts {name} itself runs it from the "

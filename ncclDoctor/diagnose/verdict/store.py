@@ -356,7 +356,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "torchrun --nproc-per-node=N --nnodes=$SLURM_NNODES --rdzv-endpoint=HOST:PORT train.py), or with one "
             "Slurm task per GPU map SLURM_PROCID/SLURM_NTASKS/SLURM_LOCALID to RANK/WORLD_SIZE/LOCAL_RANK in each "
             "task. A single-process run inside another "
-            "program (a GUI or notebook node) can instead pass them to the call: init_process_group(world_size=1, "
+            "program (a GUI or notebook node) can instead pass rank= and world_size= explicitly to init_process_group: "
+            "init_process_group(world_size=1, "
             "rank=0) with an init_method file:// or tcp://127.0.0.1:PORT, or run without distributed (a framework's "
             "launcher none, distributed off).",
             "high", [], _samples(c, "store_timeout"))
