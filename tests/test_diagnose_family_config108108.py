@@ -32,6 +32,17 @@ def test_a_ranks_exception_behind_srun_label_and_rank_tag_is_read(tmp_path):
     assert "num_layers_in_first_pipeline_stage" in v["fix"], v
 
 
+def test_a_padded_srun_label_before_the_rank_tag_reads_the_same(tmp_path):
+    """srun pads its labels to the widest task number (' 4: ' beside '12: '): the same reading."""
+    text = "".join(f" 4: [rank4]: {line}\n" for line in (
+        '  File "/opt/py/site-packages/megatron/core/transformer/transformer_block.py", line 98, in build',
+        "AssertionError: num_layers should be divisible by pipeline_model_parallel_size"))
+    text += "12: [rank12]:   File \"/opt/py/site-packages/lightning/pytorch/trainer/call.py\", line 46, in _call\n"
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "config" and not acc and v["culprits"] == [], v
+    assert "make num_layers divisible by pipeline_model_parallel_size" in v["fix"], v
+
+
 def test_srun_label_before_another_exception_keeps_its_rank(tmp_path):
     """The same label before a rank's own runtime error (not a settings check): that rank's failure, read from its
     tag as before -- the label is stripped from the body, not made a second rank."""

@@ -2167,7 +2167,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if "CCOM " in text:
             text = S.R_CCOM_LEVEL.sub("NCCL ", text)  # Neuron's NCCL-derived library: NCCL's lines under its name
         self._body = body = S.strip_prefixes(text)
-        if body[:1].isdigit() and (sr := S.R_SRUN.match(body)) and _R_RANK_TAG.match(body, sr.end()):
+        if body.lstrip(" ")[:1].isdigit() and (sr := S.R_SRUN.match(body)) and _R_RANK_TAG.match(body, sr.end()):
             # srun -l's task label before torch's own "[rankN]:" ("15: [rank15]: AssertionError: ..."): strip_prefixes
             # leaves a bare "N: " (pdsh's "host: " reads alike), but with a rank tag after it it is only the task's
             # label, and the line is the rank's own (its rank read from the tag, as before)

@@ -4107,6 +4107,13 @@ R_BINDING_ARGS = re.compile(r"\b__init__\(\): incompatible constructor arguments
 # (a paste cut inside the listed class's name, "1. torch._C._distributed_c" at the line's end: its complete components
 # still name the library, kept with the cut flagged -- round 87's megatron-lm-766)
 R_BINDING_LISTED = re.compile(r"(?:^|\s|\\n)1\. (?P<cls>[A-Za-z_]\w{0,60}(?:\.[A-Za-z_]\w{0,60}){1,8})(?P<end>\(|\s*$)")
+# a settings check's message naming two settings, one to be divisible by the other ("num_layers should be divisible
+# by pipeline_model_parallel_size", Megatron core's get_num_layers_to_build; round 108's bionemo-recipes-784): both
+# names are settings every process is launched with, so the fix names them (verdict.launch._divisible_named); where the
+# second is a size the launch sets (R_LAUNCH_SIZE_NAME), readers.crash reads it as the model's check of its config
+# (cfg_multiple) even without the condition's code line
+R_DIVISIBLE_NAMED = re.compile(r"\b(?P<a>[A-Za-z_][\w.]{1,60}) (?:should|must|has to|needs to) be (?:evenly )?"
+                               r"divisible by (?:the )?(?P<b>[A-Za-z_][\w.]{1,60})")
 # the arguments pybind11 shows a refused constructor was invoked with, where the first is a quoted host and the second
 # a number ("Invoked with: 'localhost', 80000, 1, True, ...": TCPStore(host_name, port, ...)): the port the call
 # passed, which TCPStore's binding takes as a 16-bit unsigned integer (verdict.launch._binding_args; round 108's

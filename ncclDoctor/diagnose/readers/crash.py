@@ -1122,6 +1122,13 @@ class CrashReaders:
         elif m.group(1).endswith(("RuntimeError", "ValueError", "AssertionError")) and "divisible" in said and (
                 S.R_WORLD_DIVISIBLE.search(said)):  # a parameter that does not shard evenly over the world (rule W)
             ev.data.update(settings=said[:200], world_divisible=True)
+        elif m.group(1).endswith(("AssertionError", "ValueError")) and " divisible by " in said and (
+                dn := S.R_DIVISIBLE_NAMED.search(said)) and "_" in dn.group("a") and S.R_LAUNCH_SIZE_NAME.search(
+                dn.group("b")) and not (0 < lineno - self._cfg_cond[0] <= 3):
+            # a check whose message names a setting to be divisible by a size the launch sets ("num_layers should be
+            # divisible by pipeline_model_parallel_size"), its condition's code line not shown: the model's check of
+            # its config, as with the line (lead rules W, BF (3); round 108's bionemo-recipes-784)
+            ev.data.update(settings=said[:200], cfg_multiple=dn.group("b"))
         elif m.group(1).endswith("AssertionError") and 0 < lineno - self._cfg_cond[0] <= 3:
             # the model's own check that a value is a multiple of its config's setting (lead rules W, BF (3))
             ev.data.update(settings=(said or self._cfg_cond[1])[:200], cfg_multiple=self._cfg_cond[1])

@@ -2192,11 +2192,6 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
-# a settings check's message naming two settings, one to be divisible by the other ("num_layers should be divisible
-# by pipeline_model_parallel_size", Megatron core's get_num_layers_to_build; round 108's bionemo-recipes-784): both
-# names are settings every process is launched with, so the fix names them
-_R_DIVISIBLE_NAMED = re.compile(r"\b(?P<a>[A-Za-z_][\w.]{1,60}) (?:should|must|has to|needs to) be (?:evenly )?"
-                                r"divisible by (?:the )?(?P<b>[A-Za-z_][\w.]{1,60})")
 # DeepSpeed's batch identity with its figures ("... * world_size 8 != 2 * 1 * 1": train_batch_size, then
 # micro_batch_per_gpu, gradient_acc_step and the world size DeepSpeed sees)
 _R_DS_BATCH_FIGURES = re.compile(r"\bworld_size (?P<batch>\d{1,9}) != (?P<micro>\d{1,9}) \* (?P<acc>\d{1,9}) \* "
@@ -2205,9 +2200,9 @@ _R_DS_BATCH_FIGURES = re.compile(r"\bworld_size (?P<batch>\d{1,9}) != (?P<micro>
 
 def _divisible_named(said: str) -> str:
     """The fix's sentence where the check names two settings, one to be divisible by the other
-    (_R_DIVISIBLE_NAMED): make the first divisible by the second; for Megatron's layers over pipeline stages, its
+    (S.R_DIVISIBLE_NAMED): make the first divisible by the second; for Megatron's layers over pipeline stages, its
     uneven split too. Else ''."""
-    m = _R_DIVISIBLE_NAMED.search(said)
+    m = S.R_DIVISIBLE_NAMED.search(said)
     if m is None or "_" not in m.group("a") + m.group("b"):  # settings' names, not prose ("it must be divisible by")
         return ""
     a, b = m.group("a"), m.group("b")
@@ -2553,7 +2548,7 @@ def _cfg_multiple(e, evs: list) -> Verdict:
     exception with no check naming a shared setting."""
     name = e.data["cfg_multiple"]
     if (named := _divisible_named(e.data["settings"])):  # its message names both settings (rules W, Q)
-        m = _R_DIVISIBLE_NAMED.search(e.data["settings"])
+        m = S.R_DIVISIBLE_NAMED.search(e.data["settings"])
         return Verdict(
             "config",
             f"the model stopped on its own check that {m.group('a')} is a multiple of its config's {m.group('b')} "
