@@ -970,6 +970,12 @@ SNIFF = 8192
 #             its PT_HPU_* settings), once a process, which holds no other word: a benign line whose fix says what
 #             to give for an HPU job that fails (readers.exits, verdict.noise; round 107's pytorch-lightning-16673)
 #             -- none of the corpus's input lines
+#   remainder of ranks  Horovod's stall inspector's warning ("One or more tensors were submitted to be reduced,
+#             gathered or broadcasted by subset of ranks and are waiting for remainder of ranks for more than 60
+#             seconds."), which holds no other word when printed as glog's "W horovod/common/stall_inspector.cc:105]"
+#             line: read alone (no "Missing ranks"/"[ready ranks: ...]" list after it), some rank is behind the
+#             collective the others wait in, none named (readers.watchdog._mismatch, verdict.missing._hvd_stall;
+#             round 108's horovod-2843) -- 9 of the corpus's input lines, every one that warning
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1073,7 +1079,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
             b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
-            b"fter broadcast", b"HABANA PT BRIDGE")
+            b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1300,10 +1306,11 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 421 (session 44, round 107's fixes: "EZ9999" for Ascend's inner-error warning that carries a rank tag,
+    Now: 422 (session 45, round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone; before
+    it session 44, round 107's fixes: "EZ9999" for Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 37 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 38 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

@@ -485,6 +485,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._text = ""  # the current line as read (a value that looks like a prefix, a timestamp, is kept here)
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
+        self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
@@ -1861,7 +1862,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     + (f"{b.group('src')} " if b.group("src") else "") + bare[b.end():])
         if text.strip():
             self._last_line = lineno
-        if "%|" in text:
+        if "%|" in text or "% |" in text:
             self._bar(lineno, S.R_ANSI.sub("", text) if "\x1b" in text else text)
         if "<" in text and (left := S.R_TQDM_LEFT.search(text)):
             # the last bar's state: one with time left is a step still running when the lines stop; one that
@@ -1882,6 +1883,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             m = S.R_EVAL_LINE.search(bare)
             if m:
                 self._eval(lineno, bare, m.start(), True)
+        if not self.accel_frame and "accelerate" in text and S.R_ACCEL_LAUNCH_FRAME.search(text):
+            self.accel_frame = True  # the job came through accelerate launch (verdict.exits' shared-failure fix)
         if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
@@ -2050,10 +2053,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                                int(m.group("total")), (h.group(0) + m.group(0)).strip())
                 continue
             rank = int(h.group("rank")) if h.group("rank") is not None else None
+            # the bar's own text names its rank ("Rank 0, running tokenizer on ..."), after whatever a collector put
+            # before it: that rank, over torchrun's "[defaultN]:" (a local rank), never over a "[rankN]:" prefix
+            own = (S.R_BAR_OWN_RANK.match(S.strip_prefixes(what)) if "ank" in what
+                   and (rank is None or h.group(0).startswith("[default")) else None)
+            rank = int(own.group(1)) if own else rank
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
             ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
             ev.data.update(rank=rank, what=what[:80], pct=pct, done=pct >= 100 or n >= total > 0)
-            if h.group(0).startswith("[default") and rank is not None:
+            if h.group(0).startswith("[default") and rank is not None and not own:
                 ev.data["role"] = rank  # a local rank: _local_bars decides at the end whether it is the global one
             self.bars[rank] = ev
 

@@ -317,7 +317,13 @@ GLOO_WAIT_FILE = "unbound_buffer.cc"
 # The remote does not initiate a connect request", under HcclAllocComResourceByTiling): the waiting side of a
 # connection set-up whose remote never came -- rule H's first-collective wait, the same wait (lead rule BO (2)); a
 # connect refused, unreachable or reset, or a failed address exchange, is another reading (network_setup)
+# HCCL's P2P connection set-up between two devices of a node timing out on the waiting side (EI9999 "connected p2p
+# timeout, timeout:600 s.local logicDevid:0,remote physic id:7 ... [FUNC:WaitP2PConnected]", loading a graph's
+# collective task in MindSpore or torch_npu): the same first-connection wait, the peer named by a physical device id,
+# not a rank (lead rules H, BO (2); round 108's mindspore-p2p-timeout)
 R_HCCL_WAIT = re.compile(r"\bRemote Rank did not send the data in time|"
+                         r"\bconnected p2p timeout, ?timeout: ?\d{1,7} ?s\b(?:.{0,40}?\bremote physic id: ?"
+                         r"(?P<p2p_dev>\d{1,5}))?|"
                          r"\bGetting socket times out\. Reason: (?:1\. )?The remote does not initiate a connect\b|"
                          r"\bhccl fftsplus task timeout occurred\b.{0,200}?\bstuck notify\b|"
                          r"\bNotify register has not received the Notify record from remote rank\b")
@@ -842,8 +848,14 @@ R_TQDM_LEFT = re.compile(r"\[\d{1,4}:\d\d(?::\d\d)?<(?P<left>\d{1,4}:\d\d(?::\d\
 # tqdm's own rate units (it/s, s/it): a training loop's bar where no data step is named (datasets' map / filter
 # bars count examples/s; ba/s, ex/s in older releases)
 LOOP_BAR_UNITS = frozenset({"it", "s"})
-R_BAR = re.compile(r"(?P<pct>\d{1,3})%\|[^|]{0,200}\|\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
+# A paste or a log viewer may drop the bar's glyphs and pad the pipe ("30% | 48000/157712 [07:55<02:22, 772.28
+# examples/s]", round 108's mindspeed-rank0-tokenizing): the same bar, its count after one pipe.
+R_BAR = re.compile(r"(?P<pct>\d{1,3})% ?\|(?:[^|]{0,200}\|)?\s?(?P<n>\d{1,12})/(?P<total>\d{1,12})\b")
 # what comes before a bar's percentage (a slice of at most 170 characters): the prefix and the step's name
+# A bar whose own description names its process's rank ("Rank 0, running tokenizer on train_dataset (num_proc=16):",
+# a datasets map desc=f"Rank {rank}, ..."): the rank is in the bar's own text, not an untagged bar (lead rules I,
+# AC (1); round 108's mindspeed-rank0-tokenizing). Only at the head of the step's name, followed by a comma or colon.
+R_BAR_OWN_RANK = re.compile(r"^\s*(?:[Gg]lobal )?[Rr]ank[ _]?(\d{1,6})\s?[,:]\s")
 R_BAR_HEAD = re.compile(r"(?:\[(?:default|rank)(?P<rank>\d{1,6})\]:)?(?P<what>[^|\[\]]{0,160})\Z")
 R_DATA_BAR = re.compile(r"tokeni[sz]|preprocess|group(?:ing)? texts|(?-i:\b[Mm]ap\b)|filter|pack(?:ing)?\b|chunk|"
                         r"generating \w+ split|(?:loading|download\w*|extract\w*|prepar\w*) (?:the )?data|"
@@ -3563,6 +3575,12 @@ R_HVD_STALL = re.compile(r"\[(missing|ready) ranks: ?(\d{1,7}(?:, ?\d{1,7}){0,10
 # Horovod 0.28's stall_inspector.cc prints, after its warning, a block "Missing ranks:" then one line a rank that has
 # not submitted tensors others have and wait in, "0: [broadcast.fc.weight, broadcast.fc.bias ...]".
 # Older releases (0.19) head the same block "Stalled ranks:": the same ranks, those that have not submitted.
+# The stall inspector's warning itself ("One or more tensors were submitted to be reduced, gathered or broadcasted by
+# subset of ranks and are waiting for remainder of ranks for more than 60 seconds."), printed before the lists above:
+# read alone (no list after it, or the list not in the lines), some rank is behind the collective the others wait in,
+# and none is named (lead rules B, E: rank_missing, culprits unknown; round 108's horovod-2843)
+R_HVD_STALL_WARN = re.compile(r"\bsubset of ranks and are waiting for remainder of ranks for more than (\d{1,9}) "
+                              r"seconds")
 R_HVD_MISSING_HEAD = re.compile(r"(?:^|\s)(?:Missing|Stalled) ranks:\s*$")
 R_HVD_MISSING_RANK = re.compile(r"^\s*(?:\[\d{1,7}\]:? ?)?(\d{1,7}): \[")  # after horovodrun's own "[0] " tag
 # A serving engine's own barrier after loading the weights (SGLang's model_runner.load_model: a monitored_barrier of

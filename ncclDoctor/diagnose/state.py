@@ -161,6 +161,8 @@ class Collected:
     nccl_info: bool = False
     # an 'NCCL INFO NVLS ...' line was read (NVLink SHARP's set-up: multicast support, buffer binding, its comm)
     nvls_info: bool = False
+    # a frame of accelerate launch's own launcher (accelerate/commands/launch.py) was read: the job was launched by it
+    accel_launch: bool = False
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
     # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
     barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
@@ -486,6 +488,7 @@ class Collected:
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         self.nccl_info = self.nccl_info or o.nccl_info
         self.nvls_info = self.nvls_info or o.nvls_info
+        self.accel_launch = self.accel_launch or o.accel_launch
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

@@ -116,10 +116,14 @@ class WatchdogReaders:
             self._sites_apart(lineno, ev)
             return ev
         h = S.R_HCCL_WAIT.search(text) if ("did not send" in text or "fftsplus task timeout" in text
-                                        or "Notify record" in text or "socket times out" in text) else None
+                                        or "Notify record" in text or "socket times out" in text
+                                        or "p2p timeout" in text) else None
         if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=None, backend="hccl", hccl_connect="initiate a connect" in h.group(0))
+            ev.data.update(timeout_ms=None, backend="hccl",
+                           hccl_connect="initiate a connect" in h.group(0) or "p2p timeout" in h.group(0))
+            if "p2p timeout" in h.group(0):  # HCCL's P2P set-up between two devices of a node: a device id, no rank
+                ev.data.update(hccl_p2p=True, remote_device=_int(h.group("p2p_dev")) if h.group("p2p_dev") else None)
             self._sites_apart(lineno, ev)
             return ev
         b = S.R_BLOCKING_TIMEOUT.search(text) if "Operation timed out" in text else None
@@ -248,6 +252,12 @@ class WatchdogReaders:
             # ranks: 2, 0, 1], ..."): every record is kept, in order
             ev.data["records"] = [(m.group(1), [int(r) for r in m.group(2).split(",")][:1024])
                                   for m in S.R_HVD_STALL.finditer(text)][:256]
+            return ev
+        hw = S.R_HVD_STALL_WARN.search(text) if "remainder of ranks" in text else None
+        if hw:  # the stall inspector's warning: some ranks wait in a collective for the rest, none named here
+            ev = self._context(lineno, text, "hvd_stall_warn")
+            ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
+            ev.data["waited_s"] = int(hw.group(1))
             return ev
         xr = S.R_XLA_RENDEZVOUS.search(text) if "may be stuck" in text else None
         if xr:  # XLA's rendezvous of a collective's participants: this one waits, others never came (unnamed)

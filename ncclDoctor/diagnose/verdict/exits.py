@@ -968,6 +968,12 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
               "on every rank (the first error among them is the cause); if none is printed, run with one process to "
               "see the exception (a single GPU). " if mixed and codes == [1] and not alike_tb
               else "")
+    if shared and c.accel_launch:
+        # the job came through accelerate launch (its launcher's frames shown; round 108's hf-space-daresearch): its
+        # own switches show the workers' output and run one process
+        shared += ("It was launched by accelerate launch: run the script with a single process (accelerate launch "
+                   "--num_processes 1) to surface the exception, or accelerate launch --debug to see the workers' own "
+                   "output. ")
     return Verdict("unknown", what + cause + held,
                    alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")
                    + (NATIVE_FIX if native else "")

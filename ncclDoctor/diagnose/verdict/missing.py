@@ -567,7 +567,7 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     size the lines state. A rank is named only when every stalled tensor lacks it and no record has it ready."""
     evs = c.samples.get("hvd_stall", [])
     if not evs:
-        return None
+        return _hvd_stall_warned(c)
     # every record of every line: a line may list several stalled tensors, each with its own ranks
     recs = [rec for e in evs for rec in (e.data.get("records") or [(e.data["how"], e.data["ranks"])])]
     size, _, sure = world_size(c)
@@ -610,6 +610,30 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + f": {_named(ranks)} {'is' if len(ranks) == 1 else 'are'} what the others wait for (another code path, still "
         "busy, or dead), and the waiting ranks are victims",
         fix.format(who=_named(ranks)), "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _hvd_stall_warned(c: Collected) -> Verdict | None:
+    """Horovod's stall warning with no list of ranks after it in the lines ("... waiting for remainder of ranks for
+    more than 60 seconds"): some ranks submitted tensors and wait in the collective for the others, which have not --
+    a rank behind (still busy or on another code path) or dead; none is named and nothing failing is shown (lead rules
+    B, E: rank_missing, culprits unknown, low; the waiting ranks are not named either, so nobody is cleared)."""
+    evs = c.samples.get("hvd_stall_warn", [])
+    if not evs:
+        return None
+    secs = max(e.data.get("waited_s") or 0 for e in evs)
+    return Verdict(
+        "rank_missing",
+        f"Horovod's stall inspector warns that tensors submitted by some ranks have waited more than {secs} s for the "
+        "remaining ranks: a rank these lines do not name has not reached the collective (still busy -- evaluation, "
+        "data loading -- on another code path, or dead), and the others wait for it",
+        "Read the stall inspector's full warning for the 'Missing ranks' list and the tensor names (the lines after "
+        "this one, on the coordinator, rank 0), then look at what those ranks were doing: py-spy dump of every rank "
+        "(py-spy dump --pid PID) while the job waits, their own logs and tracebacks. Every rank must submit the same "
+        "tensors in the same order (no rank-conditional allreduce/broadcast); balance data per rank (uneven number "
+        "of batches: hvd.join or drop_last); HOROVOD_TIMELINE shows which tensors each rank submitted. If training "
+        "goes on after the warning, a rank is only slow: HOROVOD_STALL_CHECK_TIME_SECONDS raises the warning time "
+        "(HOROVOD_STALL_SHUTDOWN_TIME_SECONDS ends a real deadlock instead of waiting forever).",
+        "low", [], [e.brief() for e in evs[:3]])
 
 
 def _load_barrier(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -736,7 +760,11 @@ def _busy(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{_named(waiting)} timed out inside a collective while {_named(busy)}'s own lines show it still preparing "
         f"data ({e.data['what']}: {e.data['pct']}%): {_named(busy)} had not reached that collective -- it is the rank "
         "the others wait for, and they are its victims",
-        f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX,
+        f"Rank {_fmt_ranks(busy)} was still busy before the collective, not hung in NCCL. " + BUSY_FIX
+        # torch_npu's watchdog (WorkHCCL): HCCL's own timeouts bound the wait too, besides the process group's
+        + (" On Ascend, HCCL_EXEC_TIMEOUT / HCCL_CONNECT_TIMEOUT must cover the preprocessing time as well."
+           if any("HCCL" in x.text for k in ("watchdog_timeout", "watchdog_status", "watchdog_report")
+                  for x in c.samples.get(k, [])) else ""),
         "medium", busy, [e.brief()] + _samples(c, "watchdog_timeout")[:2])
 
 

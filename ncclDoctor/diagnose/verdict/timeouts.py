@@ -223,6 +223,7 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + " While the job still hangs, py-spy dump --pid PID on every rank's process "
         "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
         + (HCCL_WAIT if _hccl(c) else "") + (HCCL_CONNECT_WAIT if _hccl_connect(c) else "")
+        + (_hccl_p2p_wait(c) or "")
         + (DEEPEP_WAIT if _backend(c, "deepep") else "") + (XCCL_WAIT if xccl else "")
         + ((XCCL_NOT_SHOWN if xccl else NOT_SHOWN) if inside else "") + (P2P_PEER if inside and _p2p(c) else "")
         + (" A missing rank that died without a word in these logs was often killed by the host: check dmesg -T on "
@@ -426,6 +427,24 @@ HCCL_CONNECT_WAIT = (" The wait was at the connection's set-up (the remote never
                      "between the nodes -- the NPU device IPs on the same network segment (hccn_tool ping between "
                      "nodes), TLS consistent on every NPU (hccn_tool -i $devid -tls -g), and HCCL_IF_IP / "
                      "HCCL_SOCKET_IFNAME naming the interface the nodes share.")
+
+
+
+
+def _hccl_p2p_wait(c: Collected) -> str | None:
+    """The fix words for HCCL's P2P connection set-up timing out between two devices of one node (EI9999 "connected
+    p2p timeout ... remote physic id:N", WaitP2PConnected; signatures.R_HCCL_WAIT): the peer is a device, not a rank."""
+    evs = [e for e in c.samples.get("watchdog_timeout", []) if e.data.get("hccl_p2p")]
+    if not evs:
+        return None
+    dev = next((e.data["remote_device"] for e in evs if e.data.get("remote_device") is not None), None)
+    peer = f"physical device {dev}" if dev is not None else "the remote device"
+    return (f" It was HCCL's P2P connection to {peer} of this node (WaitP2PConnected) that never completed: check "
+            f"the process on {peer} -- did it start and reach the same collective, or crash (its own log / plog); "
+            "collect the plog of all devices and look for the earliest error; verify the rank table (RANK_TABLE_FILE) "
+            "matches the devices and hosts launched; kill leftover processes of a previous training run on the NPUs "
+            "(npu-smi info); raise HCCL_CONNECT_TIMEOUT if one rank is slow to compile/load before the first "
+            "collective.")
 
 
 # DeepEP's host gave up on the counts its peers send before a dispatch (signatures.R_DEEPEP_CPU_WAIT)
