@@ -98,8 +98,9 @@ def test_xid_119_gsp_timeout_names_the_gsp_firmware(tmp_path):
     the driver's GSP fixes and turning GSP firmware off."""
     text = ("node7 kern: warning: [2025-03-01T10:00:01Z]: NVRM: _issueRpcAndWait: rpcRecvPoll timedout for fn 10 "
             "sequence 912!\n"
-            "node7 kern: warning: [2025-03-01T10:00:46Z]: NVRM: Xid (PCI:0000:8a:00): 119, pid=4410, name=dcgm-exporter, "
-            "Timeout after 45s of waiting for RPC response from GPU5 GSP! Expected function 10 (FREE) sequence 913\n")
+            "node7 kern: warning: [2025-03-01T10:00:46Z]: NVRM: Xid (PCI:0000:8a:00): 119, pid=4410, "
+            "name=dcgm-exporter, Timeout after 45s of waiting for RPC response from GPU5 GSP! Expected function 10 "
+            "(FREE) sequence 913\n")
     v, acc = verdict_accused(tmp_path, text)
     assert v["cause"] == "cuda_error" and not acc, v
     assert "NVreg_EnableGpuFirmware=0" in v["fix"] and "GSP RPC timeouts" in v["fix"], v

@@ -655,8 +655,8 @@ R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{3,20})\): (\d{1,3})\b[^\n]{0
 # fabric refusing the multicast team that NCCL's / NVSHMEM's NVLS asked for (its inband response carries a non-zero
 # status): the platform, no rank (lead rule V (2); round 108's nccl-1043). Its INFO lines and ERRORs of other topics
 # are not this
-R_FM_MULTICAST = re.compile(r"\[ERROR\] \[tid \d{1,10}\] (?P<msg>[^\n]{0,160}?\bmulticast (?:team|group)\b[^\n]{0,160}?)"
-                            r"\.?\s*$")
+R_FM_MULTICAST = re.compile(r"\[ERROR\] \[tid \d{1,10}\] "
+                            r"(?P<msg>[^\n]{0,160}?\bmulticast (?:team|group)\b[^\n]{0,160}?)\.?\s*$")
 # NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
 # Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
 R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")

@@ -71,8 +71,8 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
            "release that fixes GSP RPC timeouts, or disable GSP firmware (NVreg_EnableGpuFirmware=0) where the "
            "driver allows it. " if set(xids) & {119, 120} else "")
     return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
-            gsp + nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi "
-            "diag -r 3, "
+            gsp + nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), "
+            "dcgmi diag -r 3, "
             "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
             "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
             "--format=csv.")
@@ -1603,8 +1603,8 @@ def _torch_cuda_init(evs: list) -> Verdict:
             "initialized (cudaErrorSystemNotReady) -- on an NVSwitch server the GPUs are not usable until the fabric "
             "manager has set up the NVSwitches; the host's GPU system, not a rank",
             "Start the fabric manager on that node (systemctl start nvidia-fabricmanager) and install the fabric "
-            "manager version matching the NVIDIA driver (the fabric manager version must match the NVIDIA driver version "
-            "exactly); "
+            "manager version matching the NVIDIA driver (the fabric manager version must match the NVIDIA driver "
+            "version exactly); "
             "check nvidia-smi -q (Fabric State: Completed) and reboot or reset the GPUs once the fabric manager runs.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     if any(x.data.get("cuda_code") in (803, 804) for x in evs):
