@@ -656,6 +656,13 @@ R_RENAME_REFUSED = re.compile(r"\[Errno (?:2|17|39|66)\]|\[WinError 183\]|\bDire
 # A pasted excerpt may redact the address ("Xid (PCI:...): 145, RLW_RXPIPE ...", round 88's nccl-2241): still the
 # driver's Xid, only the GPU it names is not said (readers.crash keeps no address then)
 R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{3,20})\): (\d{1,3})\b[^\n]{0,200}")
+# NVIDIA Fabric Manager's own log (nv-fabricmanager.log: "[Oct 31 2023 21:11:20] [ERROR] [tid 527118] failed to find
+# the GPU handle N in the multicast team request setup M."): an ERROR of its multicast (NVLS) team set-up, the NVSwitch
+# fabric refusing the multicast team that NCCL's / NVSHMEM's NVLS asked for (its inband response carries a non-zero
+# status): the platform, no rank (lead rule V (2); round 108's nccl-1043). Its INFO lines and ERRORs of other topics
+# are not this
+R_FM_MULTICAST = re.compile(r"\[ERROR\] \[tid \d{1,10}\] "
+                            r"(?P<msg>[^\n]{0,160}?\bmulticast (?:team|group)\b[^\n]{0,160}?)\.?\s*$")
 # NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
 # Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
 R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")

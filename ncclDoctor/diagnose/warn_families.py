@@ -310,6 +310,20 @@ FAMILIES = (
         "(MSCCL_ENABLE=0, or remove the algorithm files) that NCCL's own algorithms work.",
         job_wide=True),
     Family(
+        # the same graph/xml.h WARN for a NIC node of the topology ("Attribute busid of node nic not found"): a network
+        # device NCCL detected without the PCI attributes its topology needs -- a virtual NIC (a docker / veth bridge,
+        # a VM's or WSL's interface) or NCCL_TOPO_FILE's <nic> -- so the fix is the NIC NCCL picks, not the <cpu>
+        # node's; lead rule AT (3): nccl_internal, culprits [] (round 108's nemo-compatible-20)
+        "topology_nic", "nccl_internal",
+        re.compile(r"Attribute \w+ of node (?:nic|net)\b not found"),
+        "NCCL could not read a NIC node of its topology: a network device it detected (or NCCL_TOPO_FILE describes) "
+        "lacks an attribute the topology needs, such as the PCI bus id a virtual NIC does not have",
+        "Run with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH to see which NIC is detected; exclude the virtual NIC "
+        "without a PCI busid: NCCL_SOCKET_IFNAME / NCCL_IB_HCA to the real device, or NCCL_IB_DISABLE=1 / "
+        "NCCL_NET=Socket where there is no real IB NIC (a VM, WSL, a container's bridge); if NCCL_TOPO_FILE is set, "
+        "provide a correct NCCL_TOPO_FILE or unset a bad one; otherwise try a newer NCCL (a torch build with a newer "
+        "NCCL) in case it is a topology-detection bug of the version in use."),
+    Family(
         # graph/xml.h "Attribute %s of node %s not found" (xmlGetAttrStr...): the topology XML NCCL reads
         # (NCCL_TOPO_FILE) or builds lacks a field; NCCL < 2.8 also failed so on a CPU socket without a used GPU
         "topology_xml", "nccl_internal",

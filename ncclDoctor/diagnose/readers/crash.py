@@ -137,6 +137,16 @@ class CrashReaders:
             ev.data.update(what="the NVIDIA driver's 'Reset required [NV_ERR_RESET_REQUIRED]'", cuda_code=None,
                            watchdog=False, reset_required=True)
             return ev
+        fm = S.R_FM_MULTICAST.search(text) if "multicast" in text and "[tid " in text else None
+        if fm:
+            # the fabric manager's ERROR refusing an NVLS multicast team request (lead rule V (2)): the NVSwitch
+            # fabric of the node, a log line of the host's service that names no rank
+            ev = self._context(lineno, text, "cuda_error")
+            ev.rank = None
+            ev.data.update(what=f"the NVIDIA fabric manager refused an NVLS multicast team set-up "
+                                f"('{fm.group('msg').strip()[:160]}')", cuda_code=None, watchdog=False,
+                           fm_multicast=True, nvls=True)
+            return ev
         x = S.R_XID.search(text) if "Xid" in text else None
         if x:
             ev = self._context(lineno, text, "cuda_error")
@@ -301,10 +311,13 @@ class CrashReaders:
         if i:
             return self._cuda_init_failed(lineno, text, i)
         dc = S.R_TORCH_DEVCOUNT_ERR.search(text) if "cudaGetDeviceCount()" in text else None
-        if dc and dc.group("code") == "802":
-            # its raised form with 802 (cudaErrorSystemNotReady: the host's fabric manager), read with the warning's
-            # reading (lead rules AT (1), V (2)); any other code (2: out of memory, 100: no device) keeps the raising
-            # line's rank and the old reading (review 107 finding 2)
+        if dc and dc.group("code") in ("802", "803", "804"):
+            # its raised form with 802 (cudaErrorSystemNotReady: the host's fabric manager), 803
+            # (cudaErrorSystemDriverMismatch: the user-space driver libraries not the loaded kernel module's) or 804
+            # (cudaErrorCompatNotSupportedOnDevice: the image's CUDA forward-compatibility libraries on a GPU that
+            # cannot use them), read with the warning's reading (lead rules AT (1), V (2); round 108's vllm-4375 and
+            # vllm-5510 for 804): the host's install; any other code (2: out of memory, 100: no device) keeps the
+            # raising line's rank and the old reading (review 107 finding 2)
             ev = self._context(lineno, text, "cuda_error")
             ev.rank = None  # the line names no rank: every process starting CUDA on that host alike raises it
             what = f"Error {dc.group('code')}: {dc.group('err').strip()}"

@@ -58,13 +58,21 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
     if set(xids) <= APP_XIDS:
         return (f"the NVIDIA driver reported {said}{where}",
                 "These Xids are usually the application's own kernel fault: rerun that rank with "
-                "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer; if they repeat on one GPU only, test that GPU "
-                "(dcgmi diag -r 3).")
+                "CUDA_LAUNCH_BLOCKING=1 or under compute-sanitizer, or with a CUDA coredump on exception "
+                "(CUDA_ENABLE_COREDUMP_ON_EXCEPTION=1) to pin the kernel; if they repeat on one GPU only, test that "
+                "GPU (dcgmi diag -r 3).")
     nvlink = ("NVLink errors: read each GPU's link state and error counters (nvidia-smi nvlink --status, nvidia-smi "
               "nvlink -e) and the fabric manager's log on NVSwitch systems. " if set(xids) & NVLINK_XIDS else "")
+    # Xid 119 / 120: the GPU System Processor's firmware stopped answering the driver (GSP RPC timeout) or faulted:
+    # a driver / firmware fault of that GPU, whose own remedies are the driver's GSP fixes or GSP off (round 108's
+    # vllm-40652)
+    gsp = ("GSP errors: the GPU's system processor (GSP firmware) stopped answering the driver -- reset the GPU or "
+           "reboot the node (nvidia-smi -r) and drain it if it recurs; update the NVIDIA driver/GSP firmware to a "
+           "release that fixes GSP RPC timeouts, or disable GSP firmware (NVreg_EnableGpuFirmware=0) where the "
+           "driver allows it. " if set(xids) & {119, 120} else "")
     return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
-            nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), dcgmi "
-            "diag -r 3, "
+            gsp + nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), "
+            "dcgmi diag -r 3, "
             "the full dmesg around the Xid; a GPU that fell off the bus or has uncorrectable ECC needs a reset or "
             "replacement. Map the PCI address to the rank's GPU with nvidia-smi --query-gpu=pci.bus_id,index "
             "--format=csv.")
@@ -697,6 +705,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return _torch_driver_old(evs)
     if all(e.data.get("cuda_init") for e in evs):
         return _torch_cuda_init(evs)
+    if all(e.data.get("fm_multicast") for e in evs):
+        return _fm_multicast(evs)
     if _after_kernel_timeout(c, evs):
         return None  # a communication kernel timed out on the device first: its trap is the 719 that follows
     if (unseen := _rocm_unseen(c, evs)) is not None:
@@ -1553,6 +1563,27 @@ def _torch_driver_old(evs: list) -> Verdict:
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _fm_multicast(evs: list) -> Verdict:
+    """Lead rule V (2)'s platform reading: the NVIDIA fabric manager's own log refusing an NVLS multicast team request
+    (readers.crash: "[ERROR] [tid N] failed to find the GPU handle ... in the multicast team request setup ..."),
+    nothing else failing in the lines -- the NVSwitch fabric refused the multicast set-up that NCCL's NVLS (NVLink
+    SHARP, NCCL >= 2.17) asks for, as a multicast mapping refused by the fabric state is read: cuda_error, no rank at
+    fault and nobody innocent (a host service's log names no rank)."""
+    e = evs[0]
+    many = f", {len(evs)} such lines" if len(evs) > 1 else ""
+    return Verdict(
+        "cuda_error",
+        f"{e.data['what']} ({e.where}{many}): the NVSwitch fabric refused the multicast (NVLS, NVLink SHARP) team "
+        "that the collective library asked for, so its NVLS set-up fails or hangs on every rank alike -- the node's "
+        "fabric manager / GPUs, not a rank",
+        "Disable NVLS to confirm and run on: NCCL_NVLS_ENABLE=0 (disable NVLink SHARP / multicast); restart "
+        "nvidia-fabricmanager (and the GPUs) on the node, or reboot or reset the node's GPUs / NVSwitches; match the "
+        "Fabric Manager version exactly to the NVIDIA driver version; check the GPUs' fabric state (nvidia-smi -q "
+        "fabric section) and that every GPU in the container is registered; upgrade driver / Fabric Manager / NCCL "
+        "to releases with the multicast fix.",
+        "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
+
+
 def _torch_cuda_init(evs: list) -> Verdict:
     """Lead rules AT (1), AX (4), BG (7): torch's CUDA initialisation warned that cudaGetDeviceCount failed
     (readers.crash._cuda_init_failed: "CUDA driver initialization failed", "CUDA unknown error") -- a CUDA call shown
@@ -1572,8 +1603,34 @@ def _torch_cuda_init(evs: list) -> Verdict:
             "initialized (cudaErrorSystemNotReady) -- on an NVSwitch server the GPUs are not usable until the fabric "
             "manager has set up the NVSwitches; the host's GPU system, not a rank",
             "Start the fabric manager on that node (systemctl start nvidia-fabricmanager) and install the fabric "
-            "manager version matching the NVIDIA driver (nvidia-fabricmanager's version must equal the driver's); "
+            "manager version matching the NVIDIA driver (the fabric manager version must match the NVIDIA driver "
+            "version exactly); "
             "check nvidia-smi -q (Fabric State: Completed) and reboot or reset the GPUs once the fabric manager runs.",
+            "high", [], [x.brief() for x in evs[:2]], job_wide=True)
+    if any(x.data.get("cuda_code") in (803, 804) for x in evs):
+        # cudaErrorSystemDriverMismatch (803) / cudaErrorCompatNotSupportedOnDevice (804) from the device count: the
+        # CUDA user-space driver the process loaded is not the host kernel module's -- a container image's CUDA
+        # forward-compatibility libraries (cuda-compat) on a GPU that cannot use them (forward compatibility works on
+        # datacenter GPUs only), or driver libraries of another version than the loaded module. The host's install,
+        # the same for every process there (lead rules AT (1), V (2)'s platform reading): no rank's fault
+        code = next(x.data["cuda_code"] for x in evs if x.data.get("cuda_code") in (803, 804))
+        said = ("forward compatibility was attempted on non supported HW (cudaErrorCompatNotSupportedOnDevice): the "
+                "CUDA forward-compatibility libraries (cuda-compat) of the container / environment were loaded on a "
+                "GPU or driver that cannot use them" if code == 804 else
+                "system has unsupported display driver / cuda driver combination (cudaErrorSystemDriverMismatch): "
+                "the CUDA user-space driver libraries loaded are not the version of the host's kernel module")
+        return Verdict(
+            "cuda_error",
+            f"CUDA could not count the GPUs ('{e.data['what']}', {e.where}{many}): Error {code} {said} -- the "
+            "host's driver and the CUDA stack installed for the job disagree, the same for every process there, "
+            "not a rank",
+            "Upgrade the host NVIDIA driver to one that supports the container's CUDA version, or use a vLLM/torch "
+            "image built for a CUDA version the host driver supports (match the image to nvidia-smi's driver); "
+            "remove the CUDA forward-compatibility libraries (/usr/local/cuda/compat) from LD_LIBRARY_PATH: forward "
+            "compatibility works only on datacenter GPUs; check that the container runtime (nvidia-container-toolkit) "
+            "mounts the host's driver libraries, not stale ones in the image, and reboot / reload the nvidia kernel "
+            "module after a driver update; check nvidia-smi and torch.cuda.is_available() inside the container "
+            "before starting the job.",
             "high", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(
         "cuda_error",

@@ -92,7 +92,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          f"{_named(ranks)} ran out of GPU memory{owner}{counted}; the other ranks then waited for it"),
         retried + engine + ("Every rank needs less memory: lower the batch size (per GPU) or the sequence / context "
                             "length on all of them, or spread the work over more GPUs. " if every or beside else "")
-        + "Lower that rank's batch size or sequence length, enable gradient checkpointing (activation "
+        + "Lower that rank's batch size or sequence length (reduce batch size per GPU and keep the global batch with "
+        "gradient accumulation), enable gradient checkpointing (activation "
         "checkpointing: model.gradient_checkpointing_enable()), or set "
         "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation (torch >= 2.1); check nvidia-smi for "
         "another "
