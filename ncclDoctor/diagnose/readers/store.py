@@ -453,6 +453,8 @@ class StoreReaders:
         b = S.R_BIND_PORT.search(text)
         f = None if b or not taken else S.R_PORT_FIELD.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
+        if taken and lineno - self._ft_frame <= 8:
+            ev.data["ft_coord"] = True  # torchft's lighthouse / manager server could not bind (its --bind in the fix)
         if "failed to listen on any local" in text and ev.data["in_use"] is None:
             self._listen_fail = (lineno, ev)  # its libuv detail (port, errno) may follow on a line of its own
         if "server socket has failed" in text and S.R_C10D_BIND_LOG.search(text):

@@ -322,7 +322,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return unfit
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
-    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    # the port where any line names it (a bind line's port before the listen failure that names none)
+    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use")), None) or next(
+        (e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
     missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
     urls = [e for e in evs if "init_url" in e.data]
     if urls:  # the launcher logged the init_method init_process_group raised on
@@ -528,6 +530,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
             "(two jobs on the same port collide); do not call "
             "init_process_group with a hand-made store when torchrun already hosts one."
+            + (_FT_IN_USE_FIX if any(e.data.get("ft_coord") for e in evs) else "")
+            + (_EPHEMERAL_IN_USE_FIX.format(port=in_use) if _EPHEMERAL[0] <= in_use <= _EPHEMERAL[1] else "")
             + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),
             "high", [], _samples(c, "store_timeout"))
     if all(e.data.get("key0") for e in evs):
@@ -623,6 +627,22 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         [],
         _samples(c, "store_timeout"),
     )
+
+
+# torchft's lighthouse (or a replica's manager server) could not bind (lead rule AN (2); round 108's torchft-30):
+# its own --bind, not torchrun's MASTER_PORT, picks that port
+_FT_IN_USE_FIX = (" torchft: another lighthouse (or a stale one) already listens on the port: find it with ss -ltnp / "
+                  "lsof -i and kill it, or start the lighthouse with a free --bind address/port (torchft_lighthouse "
+                  "--bind 0.0.0.0:PORT; its default is 29510) and point the replicas' TORCHFT_LIGHTHOUSE at the new "
+                  "address -- or at the lighthouse that is already running instead of starting a second.")
+# Linux's default ephemeral range (net.ipv4.ip_local_port_range 32768 60999): a store port inside it can be taken by
+# any outgoing connection's local port, not only by another listener (round 108's enroot-243, pytorch-68716)
+_EPHEMERAL = (32768, 60999)
+_EPHEMERAL_IN_USE_FIX = (" Port {port} lies in the ephemeral port range (net.ipv4.ip_local_port_range, 32768-60999 "
+                         "by default), where any outgoing connection may already own it: choose a MASTER_PORT "
+                         "outside the ephemeral port range (net.ipv4.ip_local_port_range), or bind the store to "
+                         "port 0 and read back the port it got; check with ss -ltnp / lsof which process holds the "
+                         "port.")
 
 
 # errno 113 (EHOSTUNREACH) on the store client's connect: the address was found but no route reaches it (lead rule L;
