@@ -538,6 +538,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
+        self._ompi_tcp: tuple[int, Event] | None = None  # Open MPI's TCP connect warning, its "Message:" field to come
         self._ft_frame = -99  # the last frame of torchft's lighthouse / manager server (S.R_FT_COORD_FRAME)
         self._gloo_pg = -99  # the last traceback code line constructing a gloo group (S.R_GLOO_PG_CALL)
         self._gloo_pg_who: int | None = None  # that line's launcher prefix rank (readers.store._under_gloo_ctor)

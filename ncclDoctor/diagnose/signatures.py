@@ -1123,6 +1123,17 @@ R_WARN_KEY_MASK = re.compile(r"[\d.:]*\d[\w.:]*|<\d+>|0x[0-9a-fA-F]+")
 # from procs, nranks 16 vs 16, nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526" -- every count agreeing and one
 # field garbled (negative, or far past any count) is a message of another layout read as this one's: two NCCL
 # versions (lead rule AJ (1)); differing counts are two launches' worlds, not this
+# Open MPI's TCP BTL warning box (btl_tcp_endpoint.c): "WARNING: Open MPI failed to TCP connect to a peer MPI
+# process.  This should not happen. ... Your Open MPI job may now fail." with the fields "Message:    connect() to
+# 172.30.15.1:1031 failed" and "Error:      Operation now in progress (115)": a connection between the job's
+# processes that its set-up could not make (lead rules K, L; round 108's horovod-489)
+R_OMPI_TCP_CONNECT = re.compile(r"Open MPI failed to TCP connect to a peer(?: MPI)? process")
+R_OMPI_TCP_PEER = re.compile(r"^\s*Message:\s+connect\(\) to \[?([\w.:%\-]{1,255}?)\]?:(\d{1,5}) failed")
+# TensorPipe's own check of a libuv call of its listener failing ("In initFromLoop at .../tensorpipe/transport/uv/
+# listener.cc:126 \"rv < 0: invalid argument\"", the what() of torch RPC's init_rpc aborting): the RPC agent's own
+# socket could not listen on the address it chose (lead rule AQ (3); round 108's tensorpipe-224)
+R_TP_LISTENER = re.compile(r"tensorpipe/transport/(?:uv|tcp)/listener(?:_impl)?\.cc:\d{1,6} \\?\"(?:rv < 0: )?"
+                           r"([a-z][^\"\\\n]{1,120})")
 R_BOOT_ROOT_MISMATCH = re.compile(r"Bootstrap Root ?: mismatch in info from procs,?"
                                   r"((?: ?\w{1,20} -?\d{1,12} vs -?\d{1,12},?){1,8})")
 R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")
