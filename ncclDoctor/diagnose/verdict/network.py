@@ -865,7 +865,8 @@ def _own_socket_fix(connect: list) -> str:
                 "plain TCP connectivity between hosts (ssh, nc) before mpirun/horovodrun. ")
     tp = next((e for e in connect if e.data.get("tp_listener")), None)
     if tp is not None:
-        out += (f"TensorPipe's listener could not listen on the address it auto-detected ('{str(tp.data['what']).split(': ', 1)[-1]}'): set "
+        said = str(tp.data["what"]).split(": ", 1)[-1]
+        out += (f"TensorPipe's listener could not listen on the address it auto-detected ('{said}'): set "
                 "TP_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to a valid interface; make the hostname resolve to a local "
                 "routable address (/etc/hosts), not an invalid one -- check socket.getaddrinfo(socket.gethostname(), "
                 "None), avoid an IPv6 link-local address without scope; set MASTER_ADDR / the RPC init_method to an "

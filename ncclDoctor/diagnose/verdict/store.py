@@ -687,8 +687,8 @@ def _ipv6_lookups_failed(c: Collected) -> bool:
 _IPV6_ONLY_FIX = (" The client's IPv6 lookups of the store's host failed (gai error) and no connect succeeded: set "
                   "MASTER_ADDR to an IP address instead of a hostname (MASTER_ADDR as an IPv4 address literal), make "
                   "the master hostname resolvable on every node (/etc/hosts, DNS), or upgrade torch to a release "
-                  "whose client falls back from IPv6 to IPv4; TORCH_CPP_LOG_LEVEL=INFO / TORCH_DISTRIBUTED_DEBUG=DETAIL "
-                  "to see each connect attempt.")
+                  "whose client falls back from IPv6 to IPv4; TORCH_CPP_LOG_LEVEL=INFO / "
+                  "TORCH_DISTRIBUTED_DEBUG=DETAIL to see each connect attempt.")
 
 
 # A vLLM worker's own frames: its package path, the call that sets up its process group, Ray's wrapper of its workers
