@@ -636,7 +636,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 _FT_IN_USE_FIX = (" torchft: another lighthouse (or a stale one) already listens on the port: find it with ss -ltnp / "
                   "lsof -i and kill it, or start the lighthouse with a free --bind address/port (torchft_lighthouse "
                   "--bind 0.0.0.0:PORT; its default is 29510) and point the replicas' TORCHFT_LIGHTHOUSE at the new "
-                  "address -- or at the lighthouse that is already running instead of starting a second.")
+                  "address -- or at the lighthouse that is already running instead of starting a second; a replica's "
+                  "own manager server (ManagerServer) that cannot bind needs a free port of its own.")
 # Linux's default ephemeral range (net.ipv4.ip_local_port_range 32768 60999): a store port inside it can be taken by
 # any outgoing connection's local port, not only by another listener (round 108's enroot-243, pytorch-68716)
 _EPHEMERAL = (32768, 60999)
