@@ -539,6 +539,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.unread: list[Event] = []  # lines no family reads that announce a failure (generic.is_failure_line)
         self._gather_frame = (-99, "")  # the last traceback frame of an object gather (all_gather_list, ...)
         self._store_frame = -99  # the last line naming the store/rendezvous (a traceback's frames above its exception)
+        self._ompi_tcp: tuple[int, Event] | None = None  # Open MPI's TCP connect warning, its "Message:" field to come
+        self._ft_frame = -99  # the last frame of torchft's lighthouse / manager server (S.R_FT_COORD_FRAME)
         self._gloo_pg = -99  # the last traceback code line constructing a gloo group (S.R_GLOO_PG_CALL)
         self._gloo_pg_who: int | None = None  # that line's launcher prefix rank (readers.store._under_gloo_ctor)
         self._env_asked: tuple[int, str] | None = None  # a frame's _get_env_or_raise("VAR") call (readers.store)
@@ -2426,6 +2428,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._grad_src = (lineno, ga.group("attr"), body.strip()[:200])
         if S.R_DNS_STORE.search(body):
             self._store_frame = lineno
+        elif ("erver(" in body or "lighthouse" in body) and S.R_FT_COORD_FRAME.search(body):
+            self._store_frame = self._ft_frame = lineno  # torchft's coordinator server: its own store (readers.store)
         if "ProcessGroupGloo(" in body and S.R_GLOO_PG_CALL.search(body):
             self._gloo_pg = lineno  # a timeout raised right under it is the set-up's store exchange (readers.store)
             self._gloo_pg_who = _prefix_rank(text)

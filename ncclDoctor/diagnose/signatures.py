@@ -720,6 +720,11 @@ R_EAGAIN_BARE = re.compile(r"Resource temporarily unavailable\.?$")
 R_BACKWARD_FRAME = re.compile(r'torch[/\\](?:_tensor|autograd[/\\]__init__)\.py", line \d{1,6}, in backward\s*$')
 R_DNS_STORE = re.compile(r"\[c10d\]|TCPStore|endezvous|MASTER_ADDR|DistNetworkError|init_process_group|"
                          r"network addresses of")
+# a fault-tolerance coordinator's own server in a traceback's frames (torchft: its lighthouse's console script
+# ".../bin/torchft_lighthouse", its entry "lighthouse_main()", the servers LighthouseServer(...) / ManagerServer(...)):
+# a bare bind error raised right under it ("RuntimeError: Address already in use (os error 98)", Rust's io::Error)
+# is that rendezvous server's own port taken (lead rule AN (2); round 108's torchft-30)
+R_FT_COORD_FRAME = re.compile(r"[/\\]torchft_lighthouse\b|\blighthouse_main\(|\b(?:Lighthouse|Manager)Server\(")
 # c10d's own words for its store client's failed lookup (torch 1.x tcputil::connect: "host not found: " and the
 # resolver's gai_strerror), whatever carries it on (a ValueError under TCPStore(...), torchelastic's coordinator's
 # "Rank -1 received an Exception. Detailed message: host not found: ..."): the store's host name does not resolve
@@ -1004,7 +1009,8 @@ R_REMOTE = re.compile(r"remote=\[?([\w.\-:]{1,255}?)\]?:(\d{1,5})\)")
 # then retries as a client of the store already on that port (readers.store, lead rule BY (1))
 R_C10D_BIND_LOG = re.compile(r"\[[WE](?:\d{3,4} \d\d:\d\d:\d\d[.\d]{0,10})? [^\]\s]{1,400}\.(?:cpp|hpp|h):\d{1,6}\]"
                              r"\s{0,4}\[c10d\] The server socket has failed to (?:bind to|listen on)")
-R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \(errno: 98")
+# (torch 1.10's wording "(generic error: 98 - Address already in use)", round 108's pytorch-68716)
+R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \((?:errno|generic error): 98")
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
 R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
@@ -1136,6 +1142,17 @@ R_WARN_KEY_MASK = re.compile(r"[\d.:]*\d[\w.:]*|<\d+>|0x[0-9a-fA-F]+")
 # from procs, nranks 16 vs 16, nroots 1 vs 1, iroot 0 vs 0, offset 0 vs -981270526" -- every count agreeing and one
 # field garbled (negative, or far past any count) is a message of another layout read as this one's: two NCCL
 # versions (lead rule AJ (1)); differing counts are two launches' worlds, not this
+# Open MPI's TCP BTL warning box (btl_tcp_endpoint.c): "WARNING: Open MPI failed to TCP connect to a peer MPI
+# process.  This should not happen. ... Your Open MPI job may now fail." with the fields "Message:    connect() to
+# 172.30.15.1:1031 failed" and "Error:      Operation now in progress (115)": a connection between the job's
+# processes that its set-up could not make (lead rules K, L; round 108's horovod-489)
+R_OMPI_TCP_CONNECT = re.compile(r"Open MPI failed to TCP connect to a peer(?: MPI)? process")
+R_OMPI_TCP_PEER = re.compile(r"^\s*Message:\s+connect\(\) to \[?([\w.:%\-]{1,255}?)\]?:(\d{1,5}) failed")
+# TensorPipe's own check of a libuv call of its listener failing ("In initFromLoop at .../tensorpipe/transport/uv/
+# listener.cc:126 \"rv < 0: invalid argument\"", the what() of torch RPC's init_rpc aborting): the RPC agent's own
+# socket could not listen on the address it chose (lead rule AQ (3); round 108's tensorpipe-224)
+R_TP_LISTENER = re.compile(r"tensorpipe/transport/(?:uv|tcp)/listener(?:_impl)?\.cc:\d{1,6} \\?\"(?:rv < 0: )?"
+                           r"([a-z][^\"\\\n]{1,120})")
 R_BOOT_ROOT_MISMATCH = re.compile(r"Bootstrap Root ?: mismatch in info from procs,?"
                                   r"((?: ?\w{1,20} -?\d{1,12} vs -?\d{1,12},?){1,8})")
 R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")

@@ -453,6 +453,8 @@ class StoreReaders:
         b = S.R_BIND_PORT.search(text)
         f = None if b or not taken else S.R_PORT_FIELD.search(text)
         ev.data["in_use"] = int(b.group(1)) if b else int(f.group(1)) if f else 0 if taken else None
+        if taken and lineno - self._ft_frame <= 8:
+            ev.data["ft_coord"] = True  # torchft's lighthouse / manager server could not bind (its --bind in the fix)
         if "failed to listen on any local" in text and ev.data["in_use"] is None:
             self._listen_fail = (lineno, ev)  # its libuv detail (port, errno) may follow on a line of its own
         if "server socket has failed" in text and S.R_C10D_BIND_LOG.search(text):
@@ -533,6 +535,25 @@ class StoreReaders:
         if "Exception ignored" in text and S.R_IO_FLUSH_IGNORED.search(text):
             self._io_flush = lineno
             return None
+        if "TCP connect to a peer" in text and S.R_OMPI_TCP_CONNECT.search(text):
+            # Open MPI's TCP BTL could not connect to a peer process: its box's fields (the address, the errno)
+            # follow on lines of no trigger word (lead rules K, L: set-up, no rank at fault)
+            ev = self._context(lineno, text, "socket_error")
+            ev.data.update(what="Open MPI TCP connect failed", peer=None, connect=True, ompi_tcp=True)
+            self._ompi_tcp, self._follow = (lineno, ev), max(self._follow, 10)
+            return ev
+        if self._ompi_tcp is not None and "connect() to" in text and 0 < lineno - self._ompi_tcp[0] <= 12 and (
+                o := S.R_OMPI_TCP_PEER.search(S.strip_prefixes(text))):
+            self._ompi_tcp[1].data["peer"] = f"{o.group(1)}:{o.group(2)}"
+            self._ompi_tcp = None
+            return None
+        if "/listener" in text and "tensorpipe" in text and (tpl := S.R_TP_LISTENER.search(text)):
+            # TensorPipe's listener could not start on the address it picked: the RPC agent's own socket fails at
+            # set-up (lead rule AQ (3)), whatever aborts the process after it
+            ev = self._context(lineno, text, "socket_error")
+            ev.data.update(what=f"TensorPipe listener: {tpl.group(1).strip()}", peer=None, connect=True,
+                           tp_listener=True)
+            return ev
         m = S.R_SOCKET.search(text)
         if m and self._io_flush and 0 < lineno - self._io_flush <= 2 and "BrokenPipeError" in text:
             return None  # a file object's flush at interpreter exit into a pipe whose reader left: no socket, no peer

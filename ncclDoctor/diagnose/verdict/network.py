@@ -808,15 +808,75 @@ def _network(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "NCCL version leaked bootstrap sockets (upgrade NCCL). " if busy else "")
         + (_MIXED_FIX if mixed else "")
         + (_GLOO_IFACE_FIX if lost else "")
+        + _own_socket_fix(connect)
         + "Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface the nodes reach each other on "
         "(ip -br addr; e.g. NCCL_SOCKET_IFNAME==eth0, or ^docker,lo,veth); check the firewall lets the ports "
-        "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice. "
+        "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the bootstrap "
+        "address and interface chosen. "
         "On one node, NCCL_P2P_DISABLE=1 as a test tells a broken GPU peer-to-peer path."
+        + _connect_fix(connect)
         + (" " + _GLOO_CTOR_FIX.strip() if ctor and not ctor_loop else ""),
         "high" if connect or gloo or boot else "medium",
         [],
         proof or _samples(c, "transport"),
     )
+
+
+def _connect_fix(connect: list) -> str:
+    """What a failed connect's own words add to the fix (lead rules L, X (1); round 108): 'Connection refused' names an
+    address where nothing listened -- a service not started yet, or the wrong address; 'No route to host' an address
+    this node has no route to (the routing or the interface chosen, not the peer process)."""
+    out = ""
+    refused = next((e for e in connect if "refused" in str(e.data.get("what", ""))), None)
+    if refused is not None:
+        m = _R_CONNECT_URL.search(refused.text)
+        where = m.group(1) if m else str(refused.data.get("peer") or "") or "that address"
+        out += (f" Connection refused: nothing listening at {where} when the connect was made -- make sure the "
+                "service that should listen there (the store, the framework's scheduler or master) is started and "
+                "listening before the workers connect (ss -ltnp on its host), check whether a stale process holds "
+                "the port or a firewall / container network blocks it, and in a multi-node run give the master's "
+                "reachable IP, not 127.0.0.1.")
+    unroute = next((e for e in connect if "No route" in str(e.data.get("what", ""))), None)
+    if unroute is not None:
+        peer = str(unroute.data.get("peer") or "the peer address").rsplit(":", 1)[0]
+        out += (f" No route to host: this node has no route to {peer} -- check the routing between the nodes (ping "
+                f"{peer} from the node that failed, ip route on both hosts; an IPoIB interface such as ib0 must be up "
+                "and routed on every node, also inside a container's network namespace), and run nccl-tests across "
+                "the nodes to reproduce outside PyTorch.")
+    return out
+
+
+def _own_socket_fix(connect: list) -> str:
+    """The fix of a runtime's own socket, not NCCL's or gloo's, that failed at set-up (round 108): Open MPI's TCP BTL
+    connecting to a peer process (its interface choice: btl_tcp_if_include), TensorPipe's listener that could not
+    listen on the address it auto-detected (TP_SOCKET_IFNAME, the host name's resolution)."""
+    out = ""
+    ompi = next((e for e in connect if e.data.get("ompi_tcp")), None)
+    if ompi is not None:
+        addr = str(ompi.data.get("peer") or "").rsplit(":", 1)[0]
+        out += ("Open MPI's TCP transport could not connect to a peer process"
+                + (f" at {ompi.data['peer']}" if addr else "")
+                + ": restrict Open MPI's TCP BTL to the routable interface: -mca btl_tcp_if_include <iface> (or "
+                "btl_tcp_if_exclude lo,docker0); set -mca oob_tcp_if_include to the same interface (horovodrun "
+                "--network-interface <iface>), "
+                + (f"check that {addr} is a reachable address of the peer host and not a docker/virtual bridge, "
+                   if addr else "check the address is a reachable one of the peer host, not a docker/virtual bridge, ")
+                + "open the firewall / security group for the ephemeral TCP ports between the hosts, and verify "
+                "plain TCP connectivity between hosts (ssh, nc) before mpirun/horovodrun. ")
+    tp = next((e for e in connect if e.data.get("tp_listener")), None)
+    if tp is not None:
+        said = str(tp.data["what"]).split(": ", 1)[-1]
+        out += (f"TensorPipe's listener could not listen on the address it auto-detected ('{said}'): set "
+                "TP_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to a valid interface; make the hostname resolve to a local "
+                "routable address (/etc/hosts), not an invalid one -- check socket.getaddrinfo(socket.gethostname(), "
+                "None), avoid an IPv6 link-local address without scope; set MASTER_ADDR / the RPC init_method to an "
+                "address of this host; or upgrade torch / tensorpipe (later releases pre-bind each candidate address "
+                "and skip unusable ones). ")
+    return out
+
+
+# the address a client's error names in quotes or as a URL ("Timed out trying to connect to 'tcp://127.0.0.1:8000'")
+_R_CONNECT_URL = re.compile(r"connect to '?((?:tcp|http|https)://[\w.\-\[\]:]{1,255}:\d{1,5})")
 
 
 _GLOO_CTOR_FIX = ("A peer closed its gloo connection while the group was being created: every process must stay "

@@ -322,7 +322,9 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return unfit
     ep = next((e.data["endpoint"] for e in evs if e.data.get("endpoint")), None)
     rdzv = any(e.data.get("rendezvous") for e in evs)
-    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
+    # the port where any line names it (a bind line's port before the listen failure that names none)
+    in_use = next((e.data["in_use"] for e in evs if e.data.get("in_use")), None) or next(
+        (e.data["in_use"] for e in evs if e.data.get("in_use") is not None), None)
     missing = sorted({e.data["env_missing"] for e in evs if e.data.get("env_missing")})
     urls = [e for e in evs if "init_url" in e.data]
     if urls:  # the launcher logged the init_method init_process_group raised on
@@ -529,6 +531,8 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
             "(two jobs on the same port collide); do not call "
             "init_process_group with a hand-made store when torchrun already hosts one."
+            + (_FT_IN_USE_FIX if any(e.data.get("ft_coord") for e in evs) else "")
+            + (_EPHEMERAL_IN_USE_FIX.format(port=in_use) if _EPHEMERAL[0] <= in_use <= _EPHEMERAL[1] else "")
             + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),
             "high", [], _samples(c, "store_timeout"))
     if all(e.data.get("key0") for e in evs):
@@ -619,11 +623,30 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            f"is still up (ss -ltnp | grep {port}), that no stale process of an earlier run holds the port (pick a "
            "free port: --master_port / MASTER_PORT), and that every process was given the same MASTER_ADDR / "
            "MASTER_PORT (init_method)." if local else "")
-        + (_NO_ROUTE_FIX if not local and any("No route to host" in e.text for e in evs) else ""),
+        + (_NO_ROUTE_FIX + _resolved_elsewhere(evs) if not local and any("No route to host" in e.text for e in evs)
+           else "")
+        + (_IPV6_ONLY_FIX if not local and _ipv6_lookups_failed(c) else ""),
         "high",
         [],
         _samples(c, "store_timeout"),
     )
+
+
+# torchft's lighthouse (or a replica's manager server) could not bind (lead rule AN (2); round 108's torchft-30):
+# its own --bind, not torchrun's MASTER_PORT, picks that port
+_FT_IN_USE_FIX = (" torchft: another lighthouse (or a stale one) already listens on the port: find it with ss -ltnp / "
+                  "lsof -i and kill it, or start the lighthouse with a free --bind address/port (torchft_lighthouse "
+                  "--bind 0.0.0.0:PORT; its default is 29510) and point the replicas' TORCHFT_LIGHTHOUSE at the new "
+                  "address -- or at the lighthouse that is already running instead of starting a second; a replica's "
+                  "own manager server (ManagerServer) that cannot bind needs a free port of its own.")
+# Linux's default ephemeral range (net.ipv4.ip_local_port_range 32768 60999): a store port inside it can be taken by
+# any outgoing connection's local port, not only by another listener (round 108's enroot-243, pytorch-68716)
+_EPHEMERAL = (32768, 60999)
+_EPHEMERAL_IN_USE_FIX = (" Port {port} lies in the ephemeral port range (net.ipv4.ip_local_port_range, 32768-60999 "
+                         "by default), where any outgoing connection may already own it: choose a MASTER_PORT "
+                         "outside the ephemeral port range (net.ipv4.ip_local_port_range), or bind the store to "
+                         "port 0 and read back the port it got; check with ss -ltnp / lsof which process holds the "
+                         "port.")
 
 
 # errno 113 (EHOSTUNREACH) on the store client's connect: the address was found but no route reaches it (lead rule L;
@@ -633,7 +656,41 @@ _NO_ROUTE_FIX = (" 'No route to host' (errno 113, EHOSTUNREACH) means the name r
                  "routable IP, check the route and firewall to it (ip route get ADDR, ping ADDR; a firewall rejecting "
                  "with icmp-host-prohibited gives the same errno), start the rendezvous host (node 0) first and check "
                  "the port is open (firewall), give --master_addr and --rdzv_endpoint the same address, and use "
-                 "--standalone (or localhost) for a single node.")
+                 "--standalone (or localhost) for a single node; check name resolution on every node (getent hosts / "
+                 "/etc/hosts) and use the IP address of the master's data interface for MASTER_ADDR.")
+
+
+def _resolved_elsewhere(evs: list) -> str:
+    """The store client's error naming the host it was given and the name it connected to ("failed to connect to any
+    network address of (bun003, 9901). ... failed to connect to bun003.admin:9901 (errno: 113 - No route to host)"):
+    the short name resolved to another network's name (round 108's uq-rcc-hpc-docs-2, lead rule L)."""
+    for e in evs:
+        m = _R_ANY_ADDR_OF.search(e.text)
+        to = _R_CONNECT_HOST.findall(e.text) if m else []
+        other = next((h for h in to if h != m.group(1) and h.split(".")[0] == m.group(1).split(".")[0]), None)
+        if other:
+            return (f" {m.group(1)} resolves to {other} here, another network's name: set MASTER_ADDR to the "
+                    "master's name or IP on the network the nodes share (not the admin / management network).")
+    return ""
+
+
+_R_ANY_ADDR_OF = re.compile(r"any network address of \(\[?([\w.-]{1,255})\]?, \d{1,5}\)")
+_R_CONNECT_HOST = re.compile(r"failed to connect to \[?([\w.-]{1,255})\]?:\d{1,5}")
+
+
+def _ipv6_lookups_failed(c: Collected) -> bool:
+    """c10d's IPv6 lookup warning ("The IPv6 network addresses of (HOST, PORT) cannot be retrieved (gai error: -2 -
+    Name or service not known)") beside a store client that never connected: harmless where the client goes on to
+    IPv4 (verdict.noise), but here nothing connected (round 108's pytorch-131691)."""
+    return any(e.data.get("what") == "IPv6 lookup warning" and "gai error" in e.text
+               for e in c.samples.get("benign", []))
+
+
+_IPV6_ONLY_FIX = (" The client's IPv6 lookups of the store's host failed (gai error) and no connect succeeded: set "
+                  "MASTER_ADDR to an IP address instead of a hostname (MASTER_ADDR as an IPv4 address literal), make "
+                  "the master hostname resolvable on every node (/etc/hosts, DNS), or upgrade torch to a release "
+                  "whose client falls back from IPv6 to IPv4; TORCH_CPP_LOG_LEVEL=INFO / "
+                  "TORCH_DISTRIBUTED_DEBUG=DETAIL to see each connect attempt.")
 
 
 # A vLLM worker's own frames: its package path, the call that sets up its process group, Ray's wrapper of its workers
