@@ -913,7 +913,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "(failure record, dmesg: host memory / OOM killer (-9))")
     if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
         benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
-                      "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
+                      "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them: "
+                      "TORCH_CPP_LOG_LEVEL / TORCH_DISTRIBUTED_DEBUG only add these debug lines; a 'Read callback "
                       "failed ... EOF' is the TCPStore server seeing a client's connection close, which every "
                       "process does when it exits, harmless at job end). If the job failed, the cause is in the "
                       "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
@@ -1023,7 +1024,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "DistributedDataParallel was constructed), so DDP copies that gradient into the bucket every "
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
-                      "to DistributedDataParallel; otherwise ignore the warning")
+                      "to DistributedDataParallel; where the model builds a parameter from a view, call "
+                      ".contiguous() after transpose()/permute()/view()/einops.rearrange so parameters and gradients "
+                      "are contiguous; otherwise ignore the warning")
     if "tbe subprocess after run end" in whats:  # lead rules K, N: the run ended, then its workers exited
         benign.append("nothing failing: training finished (final validation metrics printed), and the TBE compile "
                       "subprocess message is teardown noise after the worker exited -- CANN's TBE compiler's "
@@ -1377,7 +1380,9 @@ def _named_host(c: Collected) -> str:
                     "drivers\\etc\\hosts or /etc/hosts, where Docker Desktop maps kubernetes.docker.internal / "
                     "host.docker.internal to the machine's own address -- or DNS, a VPN) to an address the client "
                     "could not use, and the client goes on with the next: to quiet it, set MASTER_ADDR to 127.0.0.1 "
-                    "on one machine (or the host's reachable address) or fix that hosts file entry")
+                    "on one machine (or the host's reachable address) or fix that hosts file entry: set "
+                    "MASTER_ADDR=127.0.0.1 (or localhost) instead of the machine's hostname on one machine, or make "
+                    "the hostname resolve to a reachable IPv4 address (hosts file / DNS)")
     return ""
 
 
