@@ -737,6 +737,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "Ray a temp dir on a bigger disk (ray start --temp-dir, a larger volume mounted at /tmp/ray) "
                       "and point its object spilling directory there; if the job failed, look for the real error "
                       "elsewhere in the log")
+    if "ray dev shm short" in whats:  # lead rules K, N, CI: Ray's start-up warning that /dev/shm is small
+        benign.append("Ray's warning that /dev/shm is smaller than its object store asks for (the raylet's 'System "
+                      "memory request exceeds memory available in /dev/shm', or 'The object store is using /tmp "
+                      "instead of /dev/shm because /dev/shm has only N bytes available') is a start-up warning, and "
+                      "nothing failing follows it in these lines: accept the /tmp fallback: it is only slower, nothing "
+                      "fails. To clear it give the container a larger /dev/shm (docker run --shm-size=<N>g or "
+                      "--ipc=host; in Kubernetes mount an emptyDir with medium: Memory at /dev/shm), lower Ray's "
+                      "object store size (--object-store-memory) below the /dev/shm available, or delete stale files "
+                      "in /dev/shm left by earlier runs; if the job then fails, collect the raylet and worker logs "
+                      "showing the failure itself")
     if "cuda-gdb peer-access notice" in whats:
         benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
@@ -855,6 +865,23 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
     conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
+    # after conf: start-up progress and a test's own prints explain nothing alarming (no confidence from them)
+    if "vllm weights loaded" in whats:  # lead rules K, T: vLLM's start-up progress, the workers' weights loaded
+        ray = any("RayWorker" in e.text for e in c.samples.get("benign", [])
+                  if e.data.get("what") == "vllm weights loaded")
+        benign.append("vLLM's 'Loading model weights took N GB' lines are start-up progress: the workers loaded their "
+                      "weights and nothing failed in these lines; after loading vLLM profiles memory, allocates the "
+                      "KV cache and captures CUDA graphs, so wait longer: profiling / KV-cache and graph capture run "
+                      "after loading. "
+                      + ("If it hangs after weight loading, collect py-spy stacks of every Ray worker (py-spy dump "
+                         "--pid PID on each node) and check the Ray cluster (ray status) sees every node and GPU"
+                         if ray else "If it hangs after weight loading, collect py-spy stacks of every worker process "
+                         "(py-spy dump --pid PID)")
+                      + ", with NCCL_DEBUG=INFO and VLLM_LOGGING_LEVEL=DEBUG; try --enforce-eager to skip CUDA graph "
+                      "capture. If it runs out of memory there, give the CUDA out of memory line and lower "
+                      "--gpu-memory-utilization or --max-model-len, or use --cpu-offload-gb or a quantized checkpoint")
+    if "collective result print" in whats:  # lead rules K, CG (2): a test's per-rank prints of a collective's result
+        benign.append(_collective_results(c))
     loader = next((e.data for e in c.samples.get("benign", []) if e.data.get("what") == "dataloader workers warning"),
                   None)
     if loader:  # lead rules K, BJ (4): a warning the process goes on after, which explains nothing alarming (no
@@ -1203,6 +1230,30 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         [],
         _samples(c, "pg_not_destroyed") + _samples(c, "benign"),
     )
+
+
+def _collective_results(c: Collected) -> str:
+    """The fix words for a test script's prints of a collective's result, a line per rank under srun -l's tag
+    (readers.exits' "collective result print"; lead rules K, CG (2); round 108's nersc-416584): where every rank
+    printed one value for a collective they agree, the test worked; ranks that differ are named, with no failure
+    read from them (an expert reads a wrong result from an error or a check, not from a print alone)."""
+    seen = c.coll_results
+    names = {"allreduce": "all-reduce", "allgather": "all-gather"}
+    agree = [op for op, by in seen.items() if len(set(by.values())) == 1]
+    differ = [op for op in seen if op not in agree]
+    ranks = max((len(by) for by in seen.values()), default=0)
+    words = []
+    if agree and not differ:
+        ops = " and ".join(names.get(op, op) for op in agree)
+        words.append(f"nothing failing: the {ops} results agree on all {ranks} ranks (each rank's print of the "
+                     "result is the same value; values that differ before a collective are each rank's own input); "
+                     "no action needed")
+    elif differ:
+        words.append("the " + " and ".join(names.get(op, op) for op in differ) + " results printed differ between "
+                     "ranks and nothing failing is shown: check the collective's correctness with nccl-tests "
+                     "(all_reduce_perf -c 1) and that every rank passed the same op, group and src")
+    return "; ".join(words + ["if a later run hangs or fails, collect its full log with NCCL_DEBUG=INFO and a py-spy "
+                              "dump of every rank if a run hangs"])
 
 
 def _rank_prints(c: Collected) -> str:
