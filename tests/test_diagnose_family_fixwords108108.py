@@ -125,6 +125,11 @@ def test_raylet_shm_request_warning_names_shm_size_and_the_object_store(tmp_path
     assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
     assert "Nothing to fix in these lines" in v["fix"], v
     assert "--object-store-memory" not in v["fix"], v
+    # rule CI: a failure after the warning is read by its own class (a DataLoader worker's bus error), not none
+    v, acc = _verdict(tmp_path, _HINT + "RuntimeError: DataLoader worker (pid 9120) is killed by signal: Bus error. "
+                                "It is possible that dataloader's workers are out of shared memory. Please try to "
+                                "raise your shared memory limit.\n")
+    assert (v["cause"], v["culprits"]) == ("dataloader_shm", []) and not acc, v
 
 
 def test_ray_tmp_fallback_wrapped_otherwise_reads_the_same(tmp_path):
