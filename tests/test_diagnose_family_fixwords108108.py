@@ -176,6 +176,11 @@ def test_collective_results_that_agree_on_every_rank_say_so(tmp_path):
     v, acc = _verdict(tmp_path, text)
     assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
     assert "the broadcast and all-reduce results agree on all 6 ranks" in v["fix"], v
+    # behind a collector's timestamp, srun -l's tag still names the rank that printed
+    v, acc = _verdict(tmp_path, "".join(f"2026-02-03T04:05:06.{i:06d}Z {line}\n"
+                                        for i, line in enumerate(_prints({"allreduce": [7.25] * 3}).splitlines())))
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "the all-reduce results agree on all 3 ranks" in v["fix"], v
 
 
 def test_collective_results_that_differ_say_so_and_not_agree(tmp_path):

@@ -173,7 +173,8 @@ class ExitReaders:
             ev = self._benign(lineno, text, "vllm weights loaded")
             ev.rank = None  # a worker's progress at start-up, not a rank of the job's process group
             return ev
-        if "result: tensor(" in text and (cr := S.R_COLL_RESULT_PRINT.search(text)):  # a test's print (K, CG (2))
+        if "result: tensor(" in text and (cr := S.R_COLL_RESULT_PRINT.match(self._body)
+                                          or S.R_COLL_RESULT_PRINT.match(text)):  # a test's print (K, CG (2))
             ev = self._benign(lineno, text, "collective result print")
             ev.rank = None  # a value printed, not the rank's progress or failure
             ev.data.update(printed_by=int(cr.group("rank")), op=cr.group("op").replace("_", ""),
