@@ -976,6 +976,24 @@ SNIFF = 8192
 #             line: read alone (no "Missing ranks"/"[ready ranks: ...]" list after it), some rank is behind the
 #             collective the others wait in, none named (readers.watchdog._mismatch, verdict.missing._hvd_stall;
 #             round 108's horovod-2843) -- 9 of the corpus's input lines, every one that warning
+
+#   deleting files in /dev/shm  Ray's hint below its /dev/shm warnings (the raylet's "System memory request exceeds
+#             memory available in /dev/shm", the driver's "The object store is using /tmp instead of /dev/shm because
+#             /dev/shm has only N bytes available"): "You may be able to free up space by deleting files in /dev/shm.
+#             If you are inside a Docker container, ... '--shm-size' ...", which holds no other word (a wrap splits
+#             the warning itself anywhere): a benign line whose fix names --shm-size and Ray's object store size
+#             (S.R_RAY_SHM_HINT, readers.exits, verdict.noise; session 45, round 108's gpustack-5014,
+#             open-instruct-1067) -- none of the corpus's input lines
+#   Loading model weights took  vLLM's start-up line as each worker has loaded its weights ("model_runner.py:1099]
+#             Loading model weights took 16.9583 GB"), once a worker, which holds no other word: a benign line whose
+#             fix says what runs after loading and what to collect if it hangs or runs out of memory there
+#             (S.R_VLLM_WEIGHTS_LOADED, readers.exits, verdict.noise; round 108's hf-deepseek-v3-25) -- 1 of the
+#             corpus's input lines, that line
+#   result: tensor(  a test script's own print of a collective's result under srun -l's rank tag ("11: allreduce
+#             result: tensor(-1657.0815, device='cuda:3')"), a line per rank, which holds no other word: values that
+#             agree on every rank are the test working (S.R_COLL_RESULT_PRINT, readers.exits, verdict.noise; round
+#             108's nersc-416584) -- 22 of the corpus's input lines, all of them such prints (NERSC's
+#             pytorch-nccl-test and one MPI test)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1079,7 +1097,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
             b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
-            b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks")
+            b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in /dev/shm",
+            b"Loading model weights took", b"result: tensor(")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1306,11 +1325,13 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 422 (session 45, round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone; before
-    it session 44, round 107's fixes: "EZ9999" for Ascend's inner-error warning that carries a rank tag,
+    Now: 425 (session 45, round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
+    "deleting files in /dev/shm" for Ray's /dev/shm hint, "Loading model weights took" for vLLM's start-up line,
+    "result: tensor(" for a test's print of a collective's result; before them session 44's, round 107's: "EZ9999" for
+    Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 38 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 41 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

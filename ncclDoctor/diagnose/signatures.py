@@ -4695,6 +4695,23 @@ R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet
 # /tmp/ray/session_... is over 95% full, available space: N; capacity: M. Object creation will fail if spilling is
 # required." -- a warning about Ray's temp dir (its object spilling), not a failure by itself
 R_RAY_FS_FULL = re.compile(r"file_system_monitor\.cc:\d+\]?:?\s+(?P<path>\S+) is over (?P<pct>\d{1,3})% full\b")
+# Ray's hint below its /dev/shm warnings, the raylet's "store_runner.cc:83: System memory request exceeds memory
+# available in /dev/shm. The request is for N bytes, and the amount available is M bytes." and the driver's "The
+# object store is using /tmp instead of /dev/shm because /dev/shm has only N bytes available. This will harm
+# performance!": "You may be able to free up space by deleting files in /dev/shm. If you are inside a Docker
+# container, ... '--shm-size' ...". A start-up warning with nothing failing after it is none (lead rules K, N, CI (1));
+# the hint, not the warning's own line, is read: a wrap splits the warning anywhere, the hint holds its words on one
+# line (round 108's gpustack-5014, open-instruct-1067)
+R_RAY_SHM_HINT = re.compile(r"free up space by deleting files in /dev/shm")
+# vLLM's start-up line as a worker has loaded its weights ("model_runner.py:1099] Loading model weights took 16.9583
+# GB", a Ray worker's under its "(RayWorkerWrapper pid=N, ip=...)" prefix): progress, no failure (lead rules K, T;
+# round 108's hf-deepseek-v3-25)
+R_VLLM_WEIGHTS_LOADED = re.compile(r"\bLoading model weights took [\d.]+ ?[GM]i?B\b")
+# A test script's own print of a collective's result, a line per rank under srun -l's "N: " tag ("11: allreduce
+# result: tensor(-1657.0815, device='cuda:3')", NERSC's pytorch-nccl-test): the program's output, no failure; values
+# that agree on every rank after a collective are the test working (lead rules K, CG (2); round 108's nersc-416584)
+R_COLL_RESULT_PRINT = re.compile(r"^\s{0,4}(?P<rank>\d{1,6}): (?P<op>broadcast|all_?reduce|all_?gather|reduce) result: "
+                                 r"tensor\((?P<value>[^,)\n]{1,200})")
 # torch's notice that a setting does not apply to some operations: ProcessGroupNCCL.cpp's TORCH_WARN_ONCE (torch
 # 2.1-2.2): "Warning: 0TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function
 # operator())", whose leading digit is the flag's value that TORCH_WARN_ONCE(flag, msg) printed into the text

@@ -140,6 +140,10 @@ class Collected:
     # a job's own prints of a tensor's shape, by label ("gathered_logits" -> ["4,906,32020", ...]; 16 labels of 32
     # prints, in the order read): verdict.desync._gathered_shapes
     shape_prints: dict[str, list[tuple[str, tuple]]] = field(default_factory=dict)  # label -> (size, (tag, file))
+    # a test's print of a collective's result per rank (readers.exits' "collective result print"): op -> rank -> the
+    # first value that rank printed (first 8 ops, 4096 ranks each), every rank's, not SAMPLES' first five
+    # (verdict.noise._collective_results; round 108's nersc-416584)
+    coll_results: dict[str, dict[int, str]] = field(default_factory=dict)
     # a job's own prints read per file (JOB_PRINTS: its subgroup prints at a barrier, its rank / world size prints, its
     # shape prints naming their rank),
     # by kind, one event per file (first 64 files): every process's own log counts, not a sample of five
@@ -228,6 +232,8 @@ class Collected:
                 t.append(ev)
         if ev.kind in JOB_PRINTS and len(got := self.job_prints.setdefault(ev.kind, [])) < 64:
             got.append(ev)
+        if ev.data.get("what") == "collective result print":
+            self._coll_result(ev.data["op"], ev.data["printed_by"], ev.data["value"])
         if ev.kind == "coll_print" and ev.data.get("shape"):
             label, size, src = ev.data["shape"]
             if label.lower() in self.shape_prints or len(self.shape_prints) < 16:
@@ -422,6 +428,12 @@ class Collected:
             if members and len(self.world) < 64:
                 self.world.append((max(members) + 1, f"Flight Recorder pg_config ranks in {where}"))
 
+    def _coll_result(self, op: str, rank: int, value: str) -> None:
+        if op in self.coll_results or len(self.coll_results) < 8:
+            got = self.coll_results.setdefault(op, {})
+            if rank in got or len(got) < 4096:
+                got.setdefault(rank, value)
+
     def merge(self, o: Collected) -> None:
         """Fold in what another process collected from later inputs (parallel ingest):
         the result equals reading those inputs after ours in one process."""
@@ -447,6 +459,9 @@ class Collected:
             if label in self.shape_prints or len(self.shape_prints) < 16:
                 got = self.shape_prints.setdefault(label, [])
                 got.extend(sizes[:32 - len(got)])
+        for op, by in o.coll_results.items():
+            for rank, value in by.items():
+                self._coll_result(op, rank, value)
         for k, evs in o.job_prints.items():
             self.job_prints[k] = (self.job_prints.get(k, []) + evs)[:64]
         for key, (ranks, counts, evs) in o.barriers.items():

@@ -737,6 +737,16 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "Ray a temp dir on a bigger disk (ray start --temp-dir, a larger volume mounted at /tmp/ray) "
                       "and point its object spilling directory there; if the job failed, look for the real error "
                       "elsewhere in the log")
+    if "ray dev shm short" in whats:  # lead rules K, N, CI: Ray's start-up warning that /dev/shm is small
+        benign.append("Ray's warning that /dev/shm is smaller than its object store asks for (the raylet's 'System "
+                      "memory request exceeds memory available in /dev/shm', or 'The object store is using /tmp "
+                      "instead of /dev/shm because /dev/shm has only N bytes available') is a start-up warning, and "
+                      "nothing failing follows it in these lines: accept the /tmp fallback: it is only slower, nothing "
+                      "fails. To clear it give the container a larger /dev/shm (docker run --shm-size=<N>g or "
+                      "--ipc=host; in Kubernetes mount an emptyDir with medium: Memory at /dev/shm), lower Ray's "
+                      "object store size (--object-store-memory) below the /dev/shm available, or delete stale files "
+                      "in /dev/shm left by earlier runs; if the job then fails, collect the raylet and worker logs "
+                      "showing the failure itself")
     if "cuda-gdb peer-access notice" in whats:
         benign.append("cuda-gdb's 'Cuda API error detected: cudaDeviceEnablePeerAccess returned' warnings are "
                       "harmless: NCCL probes GPU peer access (P2P) and falls back to shared memory where it is not "
@@ -855,6 +865,23 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
     conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
+    # after conf: start-up progress and a test's own prints explain nothing alarming (no confidence from them)
+    if "vllm weights loaded" in whats:  # lead rules K, T: vLLM's start-up progress, the workers' weights loaded
+        ray = any("RayWorker" in e.text for e in c.samples.get("benign", [])
+                  if e.data.get("what") == "vllm weights loaded")
+        benign.append("vLLM's 'Loading model weights took N GB' lines are start-up progress: the workers loaded their "
+                      "weights and nothing failed in these lines; after loading vLLM profiles memory, allocates the "
+                      "KV cache and captures CUDA graphs, so wait longer: profiling / KV-cache and graph capture run "
+                      "after loading. "
+                      + ("If it hangs after weight loading, collect py-spy stacks of every Ray worker (py-spy dump "
+                         "--pid PID on each node) and check the Ray cluster (ray status) sees every node and GPU"
+                         if ray else "If it hangs after weight loading, collect py-spy stacks of every worker process "
+                         "(py-spy dump --pid PID)")
+                      + ", with NCCL_DEBUG=INFO and VLLM_LOGGING_LEVEL=DEBUG; try --enforce-eager to skip CUDA graph "
+                      "capture. If it runs out of memory there, give the CUDA out of memory line and lower "
+                      "--gpu-memory-utilization or --max-model-len, or use --cpu-offload-gb or a quantized checkpoint")
+    if "collective result print" in whats:  # lead rules K, CG (2): a test's per-rank prints of a collective's result
+        benign.append(_collective_results(c))
     loader = next((e.data for e in c.samples.get("benign", []) if e.data.get("what") == "dataloader workers warning"),
                   None)
     if loader:  # lead rules K, BJ (4): a warning the process goes on after, which explains nothing alarming (no
@@ -913,7 +940,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "(failure record, dmesg: host memory / OOM killer (-9))")
     if "c10d debug line" in whats:  # debug chatter: it shows nothing ran or failed, so no confidence
         benign.append("the c10d debug line is benign: '[c10d - debug]' lines are the store's own tracing "
-                      "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them; a 'Read callback "
+                      "(TORCH_CPP_LOG_LEVEL=INFO with TORCH_DISTRIBUTED_DEBUG=DETAIL prints them: "
+                      "TORCH_CPP_LOG_LEVEL / TORCH_DISTRIBUTED_DEBUG only add these debug lines; a 'Read callback "
                       "failed ... EOF' is the TCPStore server seeing a client's connection close, which every "
                       "process does when it exits, harmless at job end). If the job failed, the cause is in the "
                       "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
@@ -1023,7 +1051,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "DistributedDataParallel was constructed), so DDP copies that gradient into the bucket every "
                       "step. To silence it give the model one memory format before wrapping it (model.to(memory_format="
                       "torch.channels_last) or contiguous params, .contiguous()) and pass gradient_as_bucket_view=True "
-                      "to DistributedDataParallel; otherwise ignore the warning")
+                      "to DistributedDataParallel; where the model builds a parameter from a view, call "
+                      ".contiguous() after transpose()/permute()/view()/einops.rearrange so parameters and gradients "
+                      "are contiguous; otherwise ignore the warning")
     if "tbe subprocess after run end" in whats:  # lead rules K, N: the run ended, then its workers exited
         benign.append("nothing failing: training finished (final validation metrics printed), and the TBE compile "
                       "subprocess message is teardown noise after the worker exited -- CANN's TBE compiler's "
@@ -1202,6 +1232,30 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     )
 
 
+def _collective_results(c: Collected) -> str:
+    """The fix words for a test script's prints of a collective's result, a line per rank under srun -l's tag
+    (readers.exits' "collective result print"; lead rules K, CG (2); round 108's nersc-416584): where every rank
+    printed one value for a collective they agree, the test worked; ranks that differ are named, with no failure
+    read from them (an expert reads a wrong result from an error or a check, not from a print alone)."""
+    seen = c.coll_results
+    names = {"allreduce": "all-reduce", "allgather": "all-gather"}
+    agree = [op for op, by in seen.items() if len(set(by.values())) == 1]
+    differ = [op for op in seen if op not in agree]
+    ranks = max((len(by) for by in seen.values()), default=0)
+    words = []
+    if agree and not differ:
+        ops = " and ".join(names.get(op, op) for op in agree)
+        words.append(f"nothing failing: the {ops} results agree on all {ranks} ranks (each rank's print of the "
+                     "result is the same value; values that differ before a collective are each rank's own input); "
+                     "no action needed")
+    elif differ:
+        words.append("the " + " and ".join(names.get(op, op) for op in differ) + " results printed differ between "
+                     "ranks and nothing failing is shown: check the collective's correctness with nccl-tests "
+                     "(all_reduce_perf -c 1) and that every rank passed the same op, group and src")
+    return "; ".join(words + ["if a later run hangs or fails, collect its full log with NCCL_DEBUG=INFO and a py-spy "
+                              "dump of every rank if a run hangs"])
+
+
 def _rank_prints(c: Collected) -> str:
     """The fix words for ranks' own prints of a tensor's values (readers.exits' "rank tensor print") where two ranks'
     first rows differ: with nothing failing that is none (lead rules K, T, CG (2); round 106's pytorch-76527), and the
@@ -1377,7 +1431,9 @@ def _named_host(c: Collected) -> str:
                     "drivers\\etc\\hosts or /etc/hosts, where Docker Desktop maps kubernetes.docker.internal / "
                     "host.docker.internal to the machine's own address -- or DNS, a VPN) to an address the client "
                     "could not use, and the client goes on with the next: to quiet it, set MASTER_ADDR to 127.0.0.1 "
-                    "on one machine (or the host's reachable address) or fix that hosts file entry")
+                    "on one machine (or the host's reachable address) or fix that hosts file entry: set "
+                    "MASTER_ADDR=127.0.0.1 (or localhost) instead of the machine's hostname on one machine, or make "
+                    "the hostname resolve to a reachable IPv4 address (hosts file / DNS)")
     return ""
 
 

@@ -1179,11 +1179,28 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            if hosts else "")
         + (_LOADER_CUT_FIX if e.data.get("loader") or _loader_cut(c) else "")
         + (_SMDDP_ERROR_FIX if any(_R_SMDDP_ERROR.search(x) for x in [what] + [x.text for x in c.exceptions]) else "")
+        + (_FILE_LOCK_FIX if _R_FILE_LOCK.search(what) else "")
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# A file lock or open conflict on one file (round 108's pytorch-examples-813, ompi-6535; lead rules BJ (2), BG (1), AC
+# (1)): EAGAIN ("[Errno 11] Resource temporarily unavailable: '<file>'", BlockingIOError's or OSError's, with the file
+# it was raised on) or HDF5's "unable to lock file, errno = 11" -- every rank running the same save or open on one
+# shared path at once. No class covers it (unknown, nobody); the fix is one writer, a file per rank, or no lock. EAGAIN
+# with no file after it (a socket's recv, a fork) is not this and keeps the plain words.
+_R_FILE_LOCK = re.compile(r"unable to lock file|\[Errno 11\] Resource temporarily unavailable: ['\"][^'\"]+['\"]")
+_FILE_LOCK_FIX = ("Errno 11 (EAGAIN, 'Resource temporarily unavailable') on a file is a file lock or open conflict: "
+                  "the processes open or write one shared file at once (every rank runs the same save or open): save "
+                  "the checkpoint from one process only (global rank 0) and barrier around it (dist.barrier()), or "
+                  "give every node/process its own checkpoint file name; for an HDF5 file (h5py) open the HDF5 file "
+                  "read-only on every rank, or only on rank 0, and exchange results via MPI, or use h5py's parallel "
+                  "(mpio) driver with a parallel HDF5 build, or export HDF5_USE_FILE_LOCKING=FALSE; write "
+                  "checkpoints to a local disk or a path with working file locking instead of the shared/network "
+                  "filesystem. ")
 
 
 # SageMaker's data-parallel library's own exception (smdistributed.dataparallel.exceptions.SMDDPError), alone or in the
