@@ -3213,6 +3213,8 @@ R_DS_CVD_IGNORED = re.compile(r"\bDetected CUDA_VISIBLE_DEVICES=(?P<ids>[^\s:]{0
 # workers trained, so the GPUs they were placed on did not fail the job (review 104 (1) finding 2)
 R_TRAIN_STEP_SHOWN = re.compile(r"\b(?:global_)?step ?[=:] ?\d{1,9}\b|\bloss\W{0,3}[=:] ?[\d.]{1,20}|"
                                 r"\b(?:[Ii]ter(?:ation)?|[Ee]poch) ?[=:\[]? ?\d{1,9}\b[^\n]{0,200}?\bloss\b")
+# a run's own line that training ended (parse._hvd_went_on: a warning before it was no failure)
+R_RUN_END_SHOWN = re.compile(r"\b[Tt]raining (?:finished|completed?|done)\b")
 # the launcher's name at the head of a torchrun / torch.distributed.launch command line, with the options before its
 # script (R_TORCHRUN_CMD, R_TORCHRUN_LAUNCH_LINE)
 _TORCHRUN_HEAD = r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"

@@ -258,6 +258,8 @@ class WatchdogReaders:
             ev = self._context(lineno, text, "hvd_stall_warn")
             ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
             ev.data["waited_s"] = int(hw.group(1))
+            if len(self._hvd_warns) < 8:
+                self._hvd_warns.append(ev)  # any training after it, read at the end (parse._hvd_went_on)
             return ev
         xr = S.R_XLA_RENDEZVOUS.search(text) if "may be stuck" in text else None
         if xr:  # XLA's rendezvous of a collective's participants: this one waits, others never came (unnamed)
