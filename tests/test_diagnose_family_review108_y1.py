@@ -32,3 +32,26 @@ def test_horovod_stall_warning_then_training_goes_on_is_none(tmp_path):
         v, acc = _verdict(tmp_path, "[0]<stdout>:Epoch 1/10 loss=0.40\n" + _hvd_warn(
             240, "[0]<stderr>:[2023-03-01 10:00:00.000000: W horovod/common/stall_inspector.cc:105] ") + after)
         assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [], "low") and not acc, v
+
+
+# --- finding 2: a bar's own "Rank N, ..." below torchrun's local rank ------------------------------------------------
+def _wd(rank: int, seq: int) -> str:
+    return (f"[default{rank}]:[rank{rank}]:[E ProcessGroupNCCL.cpp:563] [Rank {rank}] Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+            "ran for 600042 milliseconds before timing out.\n")
+
+
+def _tok_bar(local: int, own: int, pct: int) -> str:
+    return (f"[default{local}]:Rank {own}, running tokenizer on train_dataset (num_proc=8):  {pct}%|###       | "
+            f"{pct * 1000}/100000 [03:10<07:22, 512.03 examples/s]\n")
+
+
+def test_a_bar_naming_a_rank_below_its_local_rank_keeps_the_local_rank(tmp_path):
+    for local, own, waiters in ((1, 0, (0,)), (3, 1, (0, 1, 2)), (2, 0, (0, 1))):
+        text = _tok_bar(local, own, 45) + "".join(_wd(r, 3) for r in waiters)
+        v, acc = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("rank_missing", [local]) and acc == {local}, v
+        assert f"rank {local}'s own lines show it still preparing data" in v["summary"], v
+    # a bar's own rank at or above its local rank is still read as that rank (round 108's mindspeed shape)
+    v, acc = _verdict(tmp_path, _tok_bar(1, 3, 30) + _wd(0, 1))
+    assert (v["cause"], v["culprits"]) == ("rank_missing", [3]) and acc == {3}, v

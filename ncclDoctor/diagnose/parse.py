@@ -2075,6 +2075,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # before it: that rank, over torchrun's "[defaultN]:" (a local rank), never over a "[rankN]:" prefix
             own = (S.R_BAR_OWN_RANK.match(S.strip_prefixes(what)) if "ank" in what
                    and (rank is None or h.group(0).startswith("[default")) else None)
+            if own and rank is not None and int(own.group(1)) < rank:
+                own = None  # below torchrun's local rank: never this process's global rank (a TP/DP rank, a stale
+                # f-string); the local rank's role is kept (review 108 a finding 2)
             rank = int(own.group(1)) if own else rank
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
             ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])
