@@ -55,3 +55,20 @@ def test_a_bar_naming_a_rank_below_its_local_rank_keeps_the_local_rank(tmp_path)
     # a bar's own rank at or above its local rank is still read as that rank (round 108's mindspeed shape)
     v, acc = _verdict(tmp_path, _tok_bar(1, 3, 30) + _wd(0, 1))
     assert (v["cause"], v["culprits"]) == ("rank_missing", [3]) and acc == {3}, v
+
+
+# --- finding 3: a fabric manager ERROR about a multicast team that refused nothing -----------------------------------
+def test_fabric_manager_multicast_error_is_a_refusal_only_with_its_failure_words(tmp_path):
+    for line in ("[Oct 31 2023 21:11:21] [ERROR] [tid 527118] multicast team 3 released with status 0.",
+                 "[Mar 11 2024 09:10:11] [ERROR] [tid 4410] multicast group 12 released with status 0"):
+        v, acc = _verdict(tmp_path, "[Oct 31 2023 21:11:20] [INFO] [tid 527118] Received an inband message: "
+                                    "multicast team setup request\n" + line + "\n")
+        assert v["cause"] == "unknown" and not acc and "released with status 0" in v["summary"], v
+        assert "restart nvidia-fabricmanager" not in v["fix"] and "NCCL_NVLS_ENABLE=0" not in v["fix"], v
+    # the refusal itself -- a failure word, or a non-zero status -- is still the fabric's multicast refusal
+    for line in ("[Jan 05 2024 10:00:00] [ERROR] [tid 9001] failed to find the GPU handle 2 in the multicast team "
+                 "request setup 7.",
+                 "[Jan 05 2024 10:00:00] [ERROR] [tid 9001] multicast group 4 setup completed with status 26."):
+        v, acc = _verdict(tmp_path, line + "\n")
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not acc, v
+        assert "restart nvidia-fabricmanager" in v["fix"] and "NCCL_NVLS_ENABLE=0" in v["fix"], v
