@@ -72,3 +72,18 @@ def test_fabric_manager_multicast_error_is_a_refusal_only_with_its_failure_words
         v, acc = _verdict(tmp_path, line + "\n")
         assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not acc, v
         assert "restart nvidia-fabricmanager" in v["fix"] and "NCCL_NVLS_ENABLE=0" in v["fix"], v
+
+
+# --- finding 4: HCCL's P2P wait inside a node gets no inter-node network words ---------------------------------------
+def test_hccl_p2p_timeout_fix_names_the_device_not_the_network_between_nodes(tmp_path):
+    for rank, local, remote, secs in ((3, 3, 7, 600), (5, 1, 2, 1200)):
+        text = (f"[rank{rank}]: RuntimeError: EI9999: Inner Error! connected p2p timeout, timeout:{secs} s.local "
+                f"logicDevid:{local},remote physic id:{remote} The possible causes are as follows:1.the connection "
+                "between this device and the target device is abnormal 2.an exception occurred at the target devices "
+                "3.The time difference between the execution of hcom on this device and the target device exceeds "
+                "the timeout threshold. make sure this time difference is within the timeout threshold"
+                "[FUNC:WaitP2PConnected][FILE:p2p_mgmt.cc][LINE:225]\n")
+        v, acc = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [], "low") and not acc, v
+        assert f"P2P connection to physical device {remote} of this node" in v["fix"], v
+        assert "between the nodes" not in v["fix"] and "hccn_tool ping" not in v["fix"], v

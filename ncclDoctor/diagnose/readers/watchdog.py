@@ -120,8 +120,9 @@ class WatchdogReaders:
                                         or "p2p timeout" in text) else None
         if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=None, backend="hccl",
-                           hccl_connect="initiate a connect" in h.group(0) or "p2p timeout" in h.group(0))
+            # the set-up wait between nodes (EI0006's connect); HCCL's P2P wait between two devices of one node has
+            # its own fix words (hccl_p2p), not the inter-node network's (review 108 a finding 4)
+            ev.data.update(timeout_ms=None, backend="hccl", hccl_connect="initiate a connect" in h.group(0))
             if "p2p timeout" in h.group(0):  # HCCL's P2P set-up between two devices of a node: a device id, no rank
                 ev.data.update(hccl_p2p=True, remote_device=_int(h.group("p2p_dev")) if h.group("p2p_dev") else None)
             self._sites_apart(lineno, ev)
