@@ -87,3 +87,26 @@ def test_hccl_p2p_timeout_fix_names_the_device_not_the_network_between_nodes(tmp
         assert (v["cause"], v["culprits"], v["confidence"]) == ("rank_missing", [], "low") and not acc, v
         assert f"P2P connection to physical device {remote} of this node" in v["fix"], v
         assert "between the nodes" not in v["fix"] and "hccn_tool ping" not in v["fix"], v
+
+
+# --- finding 5: the two names of a "must be divisible by" check are values, not launch settings ----------------------
+def _raise(rank: int, line: str) -> str:
+    return (f"[rank{rank}]: Traceback (most recent call last):\n[rank{rank}]:   File \"run.py\", line 42, in <module>\n"
+            f"[rank{rank}]:     setup(args)\n[rank{rank}]: {line}\n")
+
+
+def test_a_divisibility_checks_names_are_not_said_to_be_launch_settings(tmp_path):
+    for rank, line, a, b in ((2, "ValueError: local_tokens must be divisible by world_size", "local_tokens",
+                              "world_size"),
+                             (5, "ValueError: num_valid_tokens must be divisible by dp_world_size", "num_valid_tokens",
+                              "dp_world_size")):
+        v, acc = _verdict(tmp_path, _raise(rank, line))
+        assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+        assert f"make {a} divisible by {b}" in v["fix"] and "The check names the two values" in v["fix"], v
+        assert "as every process is launched with them" not in v["fix"], v
+    # the model's check of a value against a size the launch sets: config, no rank, and no 'its config's' size
+    v, acc = _verdict(tmp_path, _raise(1, "AssertionError: global_batch_size should be divisible by "
+                                          "micro_batch_size_times_data_parallel_size"))
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
+    assert "multiple of micro_batch_size_times_data_parallel_size" in v["summary"], v
+    assert "its config's" not in v["summary"], v
