@@ -110,3 +110,14 @@ def test_a_divisibility_checks_names_are_not_said_to_be_launch_settings(tmp_path
     assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
     assert "multiple of micro_batch_size_times_data_parallel_size" in v["summary"], v
     assert "its config's" not in v["summary"], v
+
+
+# --- finding 6: Xid 119/120's reset words ----------------------------------------------------------------------------
+def test_xid_119_fix_puts_nvidia_smi_r_with_the_gpu_reset(tmp_path):
+    for xid, gpu in ((119, 2), (120, 6)):
+        text = (f"[Tue Apr  1 08:00:00 2025] NVRM: Xid (PCI:0000:4{gpu}:00): {xid}, pid=9120, name=python3, Timeout "
+                f"after 6s of waiting for RPC response from GPU{gpu} GSP! Expected function 76 (GSP_RM_CONTROL)\n")
+        v, acc = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not acc, v
+        assert "reset the GPU (nvidia-smi -r, with no process on it) or reboot the node" in v["fix"], v
+        assert "reboot the node (nvidia-smi -r)" not in v["fix"], v
