@@ -666,8 +666,9 @@ R_FM_MULTICAST = re.compile(r"\[ERROR\] \[tid \d{1,10}\] "
 # ... and only where its message says the request was refused: a failure word or a non-zero status ("failed to find
 # the GPU handle 5 in the multicast team request setup 3"); "multicast team 3 released with status 0" refused nothing
 # (review 108 a finding 3)
-R_FM_REFUSED = re.compile(r"\b(?:[Ff]ail\w*|[Uu]nable|[Cc]annot|[Ii]nvalid|[Dd]enied|[Rr]efused|[Rr]eject\w*|[Tt]imed? ?out|"
-                          r"not (?:found|supported|available|allowed))\b|\bstatus:? ?(?:-\d|0x0*[1-9a-fA-F]|[1-9])")
+R_FM_REFUSED = re.compile(r"\b(?:[Ff]ail\w*|[Uu]nable|[Cc]annot|[Ii]nvalid|[Dd]enied|[Rr]efused|[Rr]eject\w*|"
+                          r"[Tt]imed? ?out|not (?:found|supported|available|allowed))\b|"
+                          r"\bstatus:? ?(?:-\d|0x0*[1-9a-fA-F]|[1-9])")
 # NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
 # Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
 R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")
