@@ -83,10 +83,12 @@ def test_fabric_managers_other_lines_are_not_a_multicast_refusal(tmp_path):
     not read as the multicast refusal -- while its multicast ERROR is."""
     info = ("[Feb 02 2025 04:05:06] [INFO] [tid 88001] Received an inband message: Team setup request for the "
             "multicast team of 4 GPUs\n")
-    v, _ = verdict_accused(tmp_path, info)
-    assert v["cause"] != "cuda_error", v
+    v, acc = verdict_accused(tmp_path, info)
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
     other = "[Feb 02 2025 04:05:06] [ERROR] [tid 88002] failed to open the NVSwitch device node\n"
-    v, _ = verdict_accused(tmp_path, other)
+    v, acc = verdict_accused(tmp_path, other)
+    # read, as an error no family names (not as nothing), and not as the multicast refusal
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc and "NVSwitch device node" in v["summary"], v
     assert "NCCL_NVLS_ENABLE=0 (disable" not in v["fix"], v
     v, acc = verdict_accused(tmp_path, _FM_ERR)
     assert v["cause"] == "cuda_error" and not acc and "NCCL_NVLS_ENABLE=0" in v["fix"], v

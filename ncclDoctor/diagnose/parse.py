@@ -517,6 +517,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._last_line = -99  # the last non-blank line read
         self._bind_logs: list[Event] = []  # c10d's logged server-socket bind failures (readers.store, lead rule BY (1))
         self._cvd_evs: list[Event] = []  # DeepSpeed ignoring CUDA_VISIBLE_DEVICES (readers.crash, _cvd_went_on)
+        self._hvd_warns: list[Event] = []  # Horovod's stall warnings (readers.watchdog, _hvd_went_on)
         self.driver_step: Event | None = None  # vLLM's driver generating its P2P access cache (R_VLLM_P2P_CACHE)
         self.engine_rpc: Event | None = None  # a call made on a serving engine from outside it (R_ENGINE_CLIENT_RPC)
         self.tcp_init: Event | None = None  # init_method="tcp://": the store lives in rank 0's process (R_TCP_INIT)
@@ -980,6 +981,19 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if any(first + i > at and S.R_TRAIN_STEP_SHOWN.search(_tail_line(raw)) for i, raw in enumerate(tail)):
                 e.data["cvd_went_on"] = True
 
+    def _hvd_went_on(self, tail: list[str], lines: int) -> None:
+        """Horovod's stall warning ("... waiting for remainder of ranks for more than 60 seconds"; readers.watchdog)
+        followed, in the input's last lines, by training steps (S.R_TRAIN_STEP_SHOWN: "Epoch 3/10 loss=0.29") or the
+        run's end ("Training finished"): the slow rank caught up and training went on, so the warning is no failure
+        (lead rules K, N). Each such event is marked ``hvd_went_on``; verdict.missing._hvd_stall_warned reads a warning
+        as a missing rank only where none is (review 108 a finding 1)."""
+        first = lines - len(tail) + 1
+        for e in self._hvd_warns:
+            at = int(e.where.rpartition(":")[2] or 0)
+            if any(first + i > at and (S.R_TRAIN_STEP_SHOWN.search(t) or S.R_RUN_END_SHOWN.search(t))
+                   for i, t in ((i, _tail_line(raw)) for i, raw in enumerate(tail))):
+                e.data["hvd_went_on"] = True
+
     def _bind_went_on(self, tail: list[str], lines: int) -> None:
         """Lead rule BY (1) (round 95's colossalai-3595): c10d's logged bind failures of its server socket ([W] "failed
         to bind to [::]:29400 (errno: 98 ...)", [E] "failed to listen on any local network address": no exception
@@ -1025,6 +1039,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._bind_went_on(tail, lines)
         if self._cvd_evs:
             self._cvd_went_on(tail, lines)
+        if self._hvd_warns:
+            self._hvd_went_on(tail, lines)
         if self._usage_at is not None:
             self._usage_cut(tail, lines)
         else:
@@ -2059,6 +2075,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # before it: that rank, over torchrun's "[defaultN]:" (a local rank), never over a "[rankN]:" prefix
             own = (S.R_BAR_OWN_RANK.match(S.strip_prefixes(what)) if "ank" in what
                    and (rank is None or h.group(0).startswith("[default")) else None)
+            if own and rank is not None and int(own.group(1)) < rank:
+                own = None  # below torchrun's local rank: never this process's global rank (a TP/DP rank, a stale
+                # f-string); the local rank's role is kept (review 108 a finding 2)
             rank = int(own.group(1)) if own else rank
             pct, n, total = int(m.group("pct")), int(m.group("n")), int(m.group("total"))
             ev = Event("busy", f"{self.path}:{lineno}", (h.group(0) + m.group(0)).strip()[: S.TEXT_CAP])

@@ -663,6 +663,12 @@ R_XID = re.compile(r"NVRM: Xid \(PCI:([0-9a-fA-F:.]{3,20})\): (\d{1,3})\b[^\n]{0
 # are not this
 R_FM_MULTICAST = re.compile(r"\[ERROR\] \[tid \d{1,10}\] "
                             r"(?P<msg>[^\n]{0,160}?\bmulticast (?:team|group)\b[^\n]{0,160}?)\.?\s*$")
+# ... and only where its message says the request was refused: a failure word or a non-zero status ("failed to find
+# the GPU handle 5 in the multicast team request setup 3"); "multicast team 3 released with status 0" refused nothing
+# (review 108 a finding 3)
+R_FM_REFUSED = re.compile(r"\b(?:[Ff]ail\w*|[Uu]nable|[Cc]annot|[Ii]nvalid|[Dd]enied|[Rr]efused|[Rr]eject\w*|"
+                          r"[Tt]imed? ?out|not (?:found|supported|available|allowed))\b|"
+                          r"\bstatus:? ?(?:-\d|0x0*[1-9a-fA-F]|[1-9])")
 # NCCL's NVLS WARN's second line (transport/nvls.cc, NCCL >= 2.18), below "Failed to bind/allocate NVLink SHARP (NVLS)
 # Multicast memory ...: CUDA error N '...'": the CUDA error above it is NVLS's multicast set-up (verdict.cuda)
 R_NVLS_FM = re.compile(r"error in the Fabric Manager or NVSwitches")
@@ -3213,6 +3219,8 @@ R_DS_CVD_IGNORED = re.compile(r"\bDetected CUDA_VISIBLE_DEVICES=(?P<ids>[^\s:]{0
 # workers trained, so the GPUs they were placed on did not fail the job (review 104 (1) finding 2)
 R_TRAIN_STEP_SHOWN = re.compile(r"\b(?:global_)?step ?[=:] ?\d{1,9}\b|\bloss\W{0,3}[=:] ?[\d.]{1,20}|"
                                 r"\b(?:[Ii]ter(?:ation)?|[Ee]poch) ?[=:\[]? ?\d{1,9}\b[^\n]{0,200}?\bloss\b")
+# a run's own line that training ended (parse._hvd_went_on: a warning before it was no failure)
+R_RUN_END_SHOWN = re.compile(r"\b[Tt]raining (?:finished|completed?|done)\b")
 # the launcher's name at the head of a torchrun / torch.distributed.launch command line, with the options before its
 # script (R_TORCHRUN_CMD, R_TORCHRUN_LAUNCH_LINE)
 _TORCHRUN_HEAD = r"(?:\btorchrun|\btorch\.distributed\.(?:launch|run))\s(?:[^\n]{0,1000}?\s)?"

@@ -138,7 +138,7 @@ class CrashReaders:
                            watchdog=False, reset_required=True)
             return ev
         fm = S.R_FM_MULTICAST.search(text) if "multicast" in text and "[tid " in text else None
-        if fm:
+        if fm and S.R_FM_REFUSED.search(fm.group("msg")):
             # the fabric manager's ERROR refusing an NVLS multicast team request (lead rule V (2)): the NVSwitch
             # fabric of the node, a log line of the host's service that names no rank
             ev = self._context(lineno, text, "cuda_error")

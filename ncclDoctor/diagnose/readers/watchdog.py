@@ -120,8 +120,9 @@ class WatchdogReaders:
                                         or "p2p timeout" in text) else None
         if h:  # HCCL's wait for a peer inside the collective (EI0006, or the device's stuck notify): no SeqNum
             ev = self._context(lineno, text, "watchdog_timeout")
-            ev.data.update(timeout_ms=None, backend="hccl",
-                           hccl_connect="initiate a connect" in h.group(0) or "p2p timeout" in h.group(0))
+            # the set-up wait between nodes (EI0006's connect); HCCL's P2P wait between two devices of one node has
+            # its own fix words (hccl_p2p), not the inter-node network's (review 108 a finding 4)
+            ev.data.update(timeout_ms=None, backend="hccl", hccl_connect="initiate a connect" in h.group(0))
             if "p2p timeout" in h.group(0):  # HCCL's P2P set-up between two devices of a node: a device id, no rank
                 ev.data.update(hccl_p2p=True, remote_device=_int(h.group("p2p_dev")) if h.group("p2p_dev") else None)
             self._sites_apart(lineno, ev)
@@ -258,6 +259,8 @@ class WatchdogReaders:
             ev = self._context(lineno, text, "hvd_stall_warn")
             ev.data["reporter"], ev.rank = ev.rank, None  # the coordinator (rank 0) reports the others
             ev.data["waited_s"] = int(hw.group(1))
+            if len(self._hvd_warns) < 8:
+                self._hvd_warns.append(ev)  # any training after it, read at the end (parse._hvd_went_on)
             return ev
         xr = S.R_XLA_RENDEZVOUS.search(text) if "may be stuck" in text else None
         if xr:  # XLA's rendezvous of a collective's participants: this one waits, others never came (unnamed)

@@ -66,10 +66,10 @@ def xid_meaning(xids: list[int], pcis: list[str]) -> tuple[str, str]:
     # Xid 119 / 120: the GPU System Processor's firmware stopped answering the driver (GSP RPC timeout) or faulted:
     # a driver / firmware fault of that GPU, whose own remedies are the driver's GSP fixes or GSP off (round 108's
     # vllm-40652)
-    gsp = ("GSP errors: the GPU's system processor (GSP firmware) stopped answering the driver -- reset the GPU or "
-           "reboot the node (nvidia-smi -r) and drain it if it recurs; update the NVIDIA driver/GSP firmware to a "
-           "release that fixes GSP RPC timeouts, or disable GSP firmware (NVreg_EnableGpuFirmware=0) where the "
-           "driver allows it. " if set(xids) & {119, 120} else "")
+    gsp = ("GSP errors: the GPU's system processor (GSP firmware) stopped answering the driver -- reset the GPU "
+           "(nvidia-smi -r, with no process on it) or reboot the node, and drain it if it recurs; update the NVIDIA "
+           "driver/GSP firmware to a release that fixes GSP RPC timeouts, or disable GSP firmware "
+           "(NVreg_EnableGpuFirmware=0) where the driver allows it. " if set(xids) & {119, 120} else "")
     return (f"the NVIDIA driver reported {said}{where}: the GPU/driver failed, not the training code",
             gsp + nvlink + "Drain that node and check the GPU: nvidia-smi -q (ECC, retired pages / remapped rows), "
             "dcgmi diag -r 3, "

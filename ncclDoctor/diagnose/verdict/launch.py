@@ -2207,8 +2207,10 @@ def _divisible_named(said: str) -> str:
         return ""
     a, b = m.group("a"), m.group("b")
     pipe = ("layers" in a and "pipeline" in b)
-    return (f" The check names the two settings: make {a} divisible by {b} (a {b} that divides {a}), both as every "
-            "process is launched with them"
+    # the values the check names, not launch settings: a name with "_" can be a runtime count (local_tokens) or the
+    # model's config (hidden_size) as well as a setting (review 108 a finding 5)
+    return (f" The check names the two values: make {a} divisible by {b} (a {b} that divides {a}), in the settings or "
+            "inputs each comes from"
             + ("; or use uneven pipeline splits (num_layers_in_first_pipeline_stage / "
                "num_layers_in_last_pipeline_stage, account_for_embedding_in_pipeline_split / "
                "account_for_loss_in_pipeline_split), and check the recipe's parallel sizes against the model config "
@@ -2551,9 +2553,9 @@ def _cfg_multiple(e, evs: list) -> Verdict:
         m = S.R_DIVISIBLE_NAMED.search(e.data["settings"])
         return Verdict(
             "config",
-            f"the model stopped on its own check that {m.group('a')} is a multiple of its config's {m.group('b')} "
-            f"({e.data['type']}: {e.data['settings'][:200]}, {e.where}): the configured {m.group('b')} does not "
-            f"divide {m.group('a')} -- settings every rank runs with, so the rank shown raising it is no culprit",
+            f"the model stopped on its own check that {m.group('a')} is a multiple of {m.group('b')} "
+            f"({e.data['type']}: {e.data['settings'][:200]}, {e.where}): {m.group('b')} does not divide "
+            f"{m.group('a')} -- settings every rank runs with, so the rank shown raising it is no culprit",
             named.strip() + " Then relaunch.",
             "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
     return Verdict(

@@ -618,8 +618,8 @@ def _hvd_stall_warned(c: Collected) -> Verdict | None:
     a rank behind (still busy or on another code path) or dead; none is named and nothing failing is shown (lead rules
     B, E: rank_missing, culprits unknown, low; the waiting ranks are not named either, so nobody is cleared)."""
     evs = c.samples.get("hvd_stall_warn", [])
-    if not evs:
-        return None
+    if not evs or all(e.data.get("hvd_went_on") for e in evs):
+        return None  # training steps or the run's end after every warning: a rank was only slow (rules K, N)
     secs = max(e.data.get("waited_s") or 0 for e in evs)
     return Verdict(
         "rank_missing",
