@@ -49,6 +49,21 @@ def test_803_driver_mismatch_is_the_hosts_install_too(tmp_path):
     assert "nvidia-container-toolkit" in v["fix"] and "803" in v["summary"], v
 
 
+def test_804_under_a_rank_tag_and_a_launcher_record_is_still_the_host(tmp_path):
+    """As 802 under a tag: one rank's traceback and torchrun's record of that local rank do not make 804 its fault --
+    every process on that host loads the same CUDA stack (lead rules AF (2), V (2))."""
+    text = ("[rank0]: step 3 loss 0.9\n"
+            "[rank1]:Traceback (most recent call last):\n"
+            '[rank1]:  File "/srv/job/main.py", line 12, in <module>\n'
+            "[rank1]:    torch.cuda.set_device(local_rank)\n"
+            "[rank1]:" + _DEVCOUNT.format(code=804, err="forward compatibility was attempted on non supported HW")
+            + "E0202 01:02:03.000 torch/distributed/elastic/multiprocessing/api.py:881] failed (exitcode: 1) "
+            "local_rank: 1 (pid: 4321) of binary: /usr/bin/python3\n")
+    v, acc = verdict_accused(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("cuda_error", []) and not acc, v
+    assert "forward compatibility" in v["fix"], v
+
+
 def test_another_device_count_code_keeps_its_old_reading(tmp_path):
     """The near shape: the same raised form with 100 (no device) is not read as the host's install -- while 804 is."""
     near, _ = verdict_accused(tmp_path, _DEVCOUNT.format(code=100, err="no CUDA-capable device is detected"))

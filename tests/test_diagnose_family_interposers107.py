@@ -34,11 +34,12 @@ def test_device_count_error_802_is_the_hosts_fabric_manager(tmp_path):
 
 
 def test_device_count_error_other_code_is_not_the_fabric_manager(tmp_path):
-    """The near shape: the same raised failure with another CUDA code (804) is not the fabric manager's, and not the
+    """The near shape: the same raised failure with another CUDA code (100) is not the fabric manager's, and not the
     warning's host-wide fork / driver reading either: it keeps the old reading (review 107 finding 2: only 802 takes
-    the host reading; a rank tag on such a line keeps its rank, tests/test_diagnose_family_review107_y2.py); and the
-    warning form keeps its own (fork / driver) fix."""
-    v, acc = verdict_accused(tmp_path, _devcount(804, "forward compatibility was attempted on non supported HW"))
+    the host reading -- and since round 108 803 / 804, the host's driver install, with their own fix,
+    tests/test_diagnose_family_gpu108108.py; a rank tag on such a line keeps its rank,
+    tests/test_diagnose_family_review107_y2.py); and the warning form keeps its own (fork / driver) fix."""
+    v, acc = verdict_accused(tmp_path, _devcount(100, "no CUDA-capable device is detected"))
     assert "fabricmanager" not in v["fix"] and "ddp_fork" not in v["fix"], v
     assert not (v["cause"] == "cuda_error" and v["confidence"] == "high" and v["culprits"] == []), v
     v, _ = verdict_accused(tmp_path, "/opt/venv/lib/python3.11/site-packages/torch/cuda/__init__.py:128: UserWarning: "
