@@ -4710,8 +4710,11 @@ R_VLLM_WEIGHTS_LOADED = re.compile(r"\bLoading model weights took [\d.]+ ?[GM]i?
 # A test script's own print of a collective's result, a line per rank under srun -l's "N: " tag ("11: allreduce
 # result: tensor(-1657.0815, device='cuda:3')", NERSC's pytorch-nccl-test): the program's output, no failure; values
 # that agree on every rank after a collective are the test working (lead rules K, CG (2); round 108's nersc-416584)
-R_COLL_RESULT_PRINT = re.compile(r"^\s{0,4}(?P<rank>\d{1,6}): (?P<op>broadcast|all_?reduce|all_?gather|reduce) result: "
-                                 r"tensor\((?P<value>[^,)\n]{1,200})")
+# Under torchrun's "[rankN]: " prefix too; a vector's value is its whole "[a, b, ...]" text, so elements past the
+# first are compared (review b of round 108, findings 2 and 8)
+R_COLL_RESULT_PRINT = re.compile(r"^\s{0,4}(?:\[rank(?P<trank>\d{1,6})\]|(?P<rank>\d{1,6})): "
+                                 r"(?P<op>broadcast|all_?reduce|all_?gather|reduce) result: "
+                                 r"tensor\((?P<value>\[[^\]\n]{0,400}\]?|[^,)\n]{1,200})")
 # torch's notice that a setting does not apply to some operations: ProcessGroupNCCL.cpp's TORCH_WARN_ONCE (torch
 # 2.1-2.2): "Warning: 0TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function
 # operator())", whose leading digit is the flag's value that TORCH_WARN_ONCE(flag, msg) printed into the text

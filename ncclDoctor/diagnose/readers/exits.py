@@ -177,7 +177,7 @@ class ExitReaders:
                                           or S.R_COLL_RESULT_PRINT.match(text)):  # a test's print (K, CG (2))
             ev = self._benign(lineno, text, "collective result print")
             ev.rank = None  # a value printed, not the rank's progress or failure
-            ev.data.update(printed_by=int(cr.group("rank")), op=cr.group("op").replace("_", ""),
+            ev.data.update(printed_by=int(cr.group("rank") or cr.group("trank")), op=cr.group("op").replace("_", ""),
                            value=cr.group("value").strip())
             return ev
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):

@@ -1,0 +1,49 @@
+"""Review b of round 108's fixes (session 45, y2): the reviewer's inputs, varied, that failed before each fix.
+
+- Per-rank prints of a collective's result (rules K, CG (2)): a rank below the highest that printed no result is named
+  with the hang words, and "agree on all N ranks ... no action needed" is not said (finding 1); one rank's print claims
+  no agreement (finding 1); a vector's elements past the first are compared (finding 2); torchrun's "[rankN]: " prefix
+  is read like srun -l's tag (finding 8).
+"""
+from __future__ import annotations
+
+from tests.conftest import verdict_accused as _verdict
+
+
+def _lines(tag, values, op="allreduce"):
+    return "".join(f"{tag(r)}{op} result: tensor({v}, device='cuda:{r % 8}')\n" for r, v in values.items())
+
+
+def test_rank_missing_from_collective_prints_is_named_with_hang_words(tmp_path):
+    text = "".join(f"{r}: Rank {r} size 6 device cuda:{r} count 6\n" for r in range(6))
+    text += _lines(lambda r: f"{r}: ", {0: "21.", 1: "21.", 2: "21.", 3: "21.", 5: "21."})
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "rank 4 printed no result" in v["fix"], v
+    assert "py-spy dump (py-spy dump --pid PID) of rank 4's process" in v["fix"], v
+    assert "agree on the 5 ranks that printed one" in v["fix"], v
+    assert "agree on all" not in v["fix"] and "no action needed" not in v["fix"], v
+
+
+def test_one_rank_print_claims_no_agreement(tmp_path):
+    v, acc = _verdict(tmp_path, _lines(lambda r: f"{r}: ", {5: "-3.2500"}))
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "only rank 5 printed a result, so there is nothing to compare it with" in v["fix"], v
+    assert "agree on" not in v["fix"], v
+
+
+def test_vector_results_differing_past_the_first_element_differ(tmp_path):
+    v, acc = _verdict(tmp_path, _lines(lambda r: f"{r}: ", {r: f"[9.0000, {r * 3 + 1}.2500, 4.0000]" for r in range(3)}))
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "the all-reduce results printed differ between ranks" in v["fix"], v
+    assert "agree on" not in v["fix"], v
+    # the same vector on every rank still agrees
+    v, acc = _verdict(tmp_path, _lines(lambda r: f"{r}: ", {r: "[9.0000, 2.5000]" for r in range(3)}))
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "the all-reduce results agree on all 3 ranks" in v["fix"], v
+
+
+def test_torchrun_rank_prefix_prints_are_read(tmp_path):
+    v, acc = _verdict(tmp_path, _lines(lambda r: f"[rank{r}]: ", {r: "16." for r in range(4)}, op="all_reduce"))
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "the all-reduce results agree on all 4 ranks" in v["fix"], v
