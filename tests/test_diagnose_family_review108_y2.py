@@ -47,3 +47,14 @@ def test_torchrun_rank_prefix_prints_are_read(tmp_path):
     v, acc = _verdict(tmp_path, _lines(lambda r: f"[rank{r}]: ", {r: "16." for r in range(4)}, op="all_reduce"))
     assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
     assert "the all-reduce results agree on all 4 ranks" in v["fix"], v
+
+
+def test_tensorpipe_listener_address_in_use_names_the_taken_port(tmp_path):
+    text = ("[rank2]: terminate called after throwing an instance of 'std::runtime_error'\n"
+            "[rank2]:   what():  In init at /usr/src/pytorch/third_party/tensorpipe/tensorpipe/transport/uv/"
+            "listener_impl.cc:71 \"rv < 0: address already in use\"\n")
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("network_setup", []) and not acc, v
+    assert "the port it binds is already taken on this host" in v["fix"], v
+    assert "ss -ltnp" in v["fix"] and "rpc.shutdown()" in v["fix"], v
+    assert "TP_SOCKET_IFNAME" not in v["fix"] and "link-local" not in v["fix"], v
