@@ -58,3 +58,31 @@ def test_tensorpipe_listener_address_in_use_names_the_taken_port(tmp_path):
     assert "the port it binds is already taken on this host" in v["fix"], v
     assert "ss -ltnp" in v["fix"] and "rpc.shutdown()" in v["fix"], v
     assert "TP_SOCKET_IFNAME" not in v["fix"] and "link-local" not in v["fix"], v
+
+
+def test_store_no_route_to_a_longer_name_is_worded_as_a_check(tmp_path):
+    v, acc = _verdict(tmp_path, "[rank5]: RuntimeError: The client socket has failed to connect to any network address "
+                                "of (node07, 31200). The client socket has failed to connect to node07.hpc.example.org:"
+                                "31200 (errno: 113 - No route to host).\n")
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not acc, v
+    assert ("node07 resolves to node07.hpc.example.org here: check that node07.hpc.example.org is an address on the "
+            "network the nodes share") in v["fix"], v
+    assert "another network's name:" not in v["fix"], v
+
+
+def test_ipv6_warnings_before_a_refused_connect_get_the_refused_words_not_the_ipv6_only_words(tmp_path):
+    warn = "[W socket.cpp:663] [c10d] The IPv6 network addresses of (trainer-3, 41000) cannot be retrieved (gai error: " \
+           "-2 - Name or service not known).\n"
+    refused = "[W socket.cpp:601] [c10d] The client socket has failed to connect to [trainer-3]:41000 (errno: 111 - " \
+              "Connection refused).\n"
+    text = (warn + refused) * 3 + ("torch.distributed.DistNetworkError: The client socket has timed out after 900s "
+                                   "while trying to connect to (trainer-3, 41000).\n")
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not acc, v
+    assert "trainer-3:41000 was reached but nothing listened on that port" in v["fix"], v
+    assert "falls back from IPv6 to IPv4" not in v["fix"], v
+    # the IPv6 warnings alone before the timeout keep the IPv6-only words
+    v, acc = _verdict(tmp_path, warn * 3 + "torch.distributed.DistNetworkError: The client socket has timed out after "
+                                           "900s while trying to connect to (trainer-3, 41000).\n")
+    assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not acc, v
+    assert "falls back from IPv6 to IPv4" in v["fix"], v
