@@ -86,3 +86,18 @@ def test_ipv6_warnings_before_a_refused_connect_get_the_refused_words_not_the_ip
                                            "900s while trying to connect to (trainer-3, 41000).\n")
     assert (v["cause"], v["culprits"]) == ("store_rendezvous", []) and not acc, v
     assert "falls back from IPv6 to IPv4" in v["fix"], v
+
+
+def test_eagain_on_a_device_path_claims_no_checkpoint_race(tmp_path):
+    text = ("Traceback (most recent call last):\n  File \"reader.py\", line 12, in <module>\n"
+            "    port = open('/dev/ttyACM3')\n"
+            "BlockingIOError: [Errno 11] Resource temporarily unavailable: '/dev/ttyACM3'\n")
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
+    assert "on '/dev/ttyACM3': it could not be opened or locked without blocking" in v["fix"], v
+    assert "lsof /dev/ttyACM3" in v["fix"], v
+    assert "save the checkpoint from one process only" not in v["fix"], v
+    # a checkpoint path keeps the race words
+    v, acc = _verdict(tmp_path, text.replace("/dev/ttyACM3", "/scratch/run9/last.ckpt"))
+    assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
+    assert "save the checkpoint from one process only" in v["fix"], v
