@@ -101,3 +101,22 @@ def test_eagain_on_a_device_path_claims_no_checkpoint_race(tmp_path):
     v, acc = _verdict(tmp_path, text.replace("/dev/ttyACM3", "/scratch/run9/last.ckpt"))
     assert (v["cause"], v["culprits"]) == ("unknown", []) and not acc, v
     assert "save the checkpoint from one process only" in v["fix"], v
+
+
+def test_vllm_v1_model_loading_line_gets_the_vllm_words(tmp_path):
+    text = ("(RayWorkerWrapper pid=7781, ip=10.2.0.5) INFO 02-11 09:12:44 [gpu_model_runner.py:1801] Model loading "
+            "took 31.0712 GiB and 22.47 seconds\n")
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "are start-up progress: the workers loaded their weights" in v["fix"], v
+
+
+def test_ray_dev_shm_warning_with_its_hint_wrapped_names_shm_size(tmp_path):
+    text = ("[2026-04-02 11:20:05,101 W 77 77] (raylet) store_runner.cc:83: System memory request exceeds memory "
+            "available in /dev/shm. The request is for 20401094656 bytes, and the amount available is 16106127360 "
+            "bytes.\nYou may be able to free up space by deleting files in\n/dev/shm. If you are inside a Docker "
+            "container, you may need to pass an argument with the flag '--shm-size' to 'docker run'.\n")
+    v, acc = _verdict(tmp_path, text)
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "Ray's warning that /dev/shm is smaller than its object store asks for" in v["fix"], v
+    assert "--shm-size" in v["fix"] and "--object-store-memory" in v["fix"], v
