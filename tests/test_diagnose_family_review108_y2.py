@@ -33,7 +33,8 @@ def test_one_rank_print_claims_no_agreement(tmp_path):
 
 
 def test_vector_results_differing_past_the_first_element_differ(tmp_path):
-    v, acc = _verdict(tmp_path, _lines(lambda r: f"{r}: ", {r: f"[9.0000, {r * 3 + 1}.2500, 4.0000]" for r in range(3)}))
+    vec = {r: f"[9.0000, {r * 3 + 1}.2500, 4.0000]" for r in range(3)}
+    v, acc = _verdict(tmp_path, _lines(lambda r: f"{r}: ", vec))
     assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
     assert "the all-reduce results printed differ between ranks" in v["fix"], v
     assert "agree on" not in v["fix"], v
@@ -71,8 +72,8 @@ def test_store_no_route_to_a_longer_name_is_worded_as_a_check(tmp_path):
 
 
 def test_ipv6_warnings_before_a_refused_connect_get_the_refused_words_not_the_ipv6_only_words(tmp_path):
-    warn = "[W socket.cpp:663] [c10d] The IPv6 network addresses of (trainer-3, 41000) cannot be retrieved (gai error: " \
-           "-2 - Name or service not known).\n"
+    warn = ("[W socket.cpp:663] [c10d] The IPv6 network addresses of (trainer-3, 41000) cannot be retrieved "
+            "(gai error: -2 - Name or service not known).\n")
     refused = "[W socket.cpp:601] [c10d] The client socket has failed to connect to [trainer-3]:41000 (errno: 111 - " \
               "Connection refused).\n"
     text = (warn + refused) * 3 + ("torch.distributed.DistNetworkError: The client socket has timed out after 900s "
