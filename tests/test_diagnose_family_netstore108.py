@@ -42,6 +42,9 @@ def test_torchft_lighthouse_bind_in_use_is_the_store_and_an_unrelated_program_is
     # the same Rust io::Error under another program's entry point: no torchft, no store frame
     v, acc = _verdict(tmp_path, _bare_in_use("/srv/webapp/bin/serve_metrics", "serve_main()"))
     assert v["cause"] != "store_rendezvous" and not acc, v
+    # the reading it keeps: an error no family reads, nobody named, the generic words (review b of round 108, 10)
+    assert (v["cause"], v["culprits"]) == ("unknown", []), v
+    assert "Read the full output around that line" in v["fix"], v
     assert "TORCHFT_LIGHTHOUSE" not in v["fix"], v
 
 
@@ -145,6 +148,9 @@ def test_openmpi_tcp_connect_warning_is_network_setup_and_another_box_is_not(tmp
                                 "but there are no active ports detected (or Open MPI was unable to use\n"
                                 "them).  This is most certainly not what you wanted.\n")
     assert "btl_tcp_if_include" not in v["fix"] and v["cause"] != "network_setup", v
+    # the reading it keeps: Open MPI's OpenFabrics notice alone is no failure (review b of round 108, finding 10)
+    assert (v["cause"], v["culprits"]) == ("none", []) and not acc, v
+    assert "Nothing to fix in these lines" in v["fix"], v
 
 
 # --- TensorPipe's listener at init_rpc --------------------------------------------------------------------------------

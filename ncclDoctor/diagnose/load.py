@@ -989,6 +989,11 @@ SNIFF = 8192
 #             fix says what runs after loading and what to collect if it hangs or runs out of memory there
 #             (S.R_VLLM_WEIGHTS_LOADED, readers.exits, verdict.noise; round 108's hf-deepseek-v3-25) -- 1 of the
 #             corpus's input lines, that line
+#   available in /dev/shm, deleting files in (was "deleting files in /dev/shm")  the raylet's own line ("System memory
+#             request exceeds memory available in /dev/shm") and Ray's hint cut at 80 columns before "/dev/shm"
+#             (S.R_RAY_SHM_HINT; review b of round 108, finding 7)
+#   Model loading took, weights took (was "Loading model weights took")  vLLM V1's "Model loading took N GiB and N
+#             seconds" / "Loading weights took N seconds" (S.R_VLLM_WEIGHTS_LOADED; review b of round 108, finding 6)
 #   result: tensor(  a test script's own print of a collective's result under srun -l's rank tag ("11: allreduce
 #             result: tensor(-1657.0815, device='cuda:3')"), a line per rank, which holds no other word: values that
 #             agree on every rank are the test working (S.R_COLL_RESULT_PRINT, readers.exits, verdict.noise; round
@@ -1097,8 +1102,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"EADDRINUSE", b"file_system_monitor", b"is using nccl==", b"Process process ",
             b"norm across the workers", b"peer ranks. Expected", b" via P2P/IPC",
             b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
-            b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in /dev/shm",
-            b"Loading model weights took", b"result: tensor(")
+            b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in",
+            b"weights took", b"result: tensor(", b"available in /dev/shm", b"Model loading took")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1325,13 +1330,16 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 425 (session 45, round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
+    Now: 427 (session 45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
+    "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
+    files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
+    took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
     "deleting files in /dev/shm" for Ray's /dev/shm hint, "Loading model weights took" for vLLM's start-up line,
     "result: tensor(" for a test's print of a collective's result; before them session 44's, round 107's: "EZ9999" for
     Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 41 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 43 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

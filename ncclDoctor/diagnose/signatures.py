@@ -4710,16 +4710,25 @@ R_RAY_FS_FULL = re.compile(r"file_system_monitor\.cc:\d+\]?:?\s+(?P<path>\S+) is
 # container, ... '--shm-size' ...". A start-up warning with nothing failing after it is none (lead rules K, N, CI (1));
 # the hint, not the warning's own line, is read: a wrap splits the warning anywhere, the hint holds its words on one
 # line (round 108's gpustack-5014, open-instruct-1067)
-R_RAY_SHM_HINT = re.compile(r"free up space by deleting files in /dev/shm")
+# The raylet's own line is read too where a paste keeps it whole, and the hint cut at 80 columns
+# before "/dev/shm" (review b of round 108, finding 7)
+R_RAY_SHM_HINT = re.compile(r"free up space by deleting files in(?: /dev/shm|\s*$)|"
+                            r"System memory request exceeds memory available in /dev/shm")
 # vLLM's start-up line as a worker has loaded its weights ("model_runner.py:1099] Loading model weights took 16.9583
 # GB", a Ray worker's under its "(RayWorkerWrapper pid=N, ip=...)" prefix): progress, no failure (lead rules K, T;
 # round 108's hf-deepseek-v3-25)
-R_VLLM_WEIGHTS_LOADED = re.compile(r"\bLoading model weights took [\d.]+ ?[GM]i?B\b")
+# vLLM V1 (>= 0.6) words it "Model loading took 15.2241 GiB and 13.02 seconds" / "Loading weights took 12.31 seconds"
+# (review b of round 108, finding 6)
+R_VLLM_WEIGHTS_LOADED = re.compile(r"\b(?:Loading model weights took [\d.]+ ?[GM]i?B\b|"
+                                   r"Model loading took [\d.]+ ?[GM]i?B and [\d.]+ ?s|Loading weights took [\d.]+ ?s)")
 # A test script's own print of a collective's result, a line per rank under srun -l's "N: " tag ("11: allreduce
 # result: tensor(-1657.0815, device='cuda:3')", NERSC's pytorch-nccl-test): the program's output, no failure; values
 # that agree on every rank after a collective are the test working (lead rules K, CG (2); round 108's nersc-416584)
-R_COLL_RESULT_PRINT = re.compile(r"^\s{0,4}(?P<rank>\d{1,6}): (?P<op>broadcast|all_?reduce|all_?gather|reduce) result: "
-                                 r"tensor\((?P<value>[^,)\n]{1,200})")
+# Under torchrun's "[rankN]: " prefix too; a vector's value is its whole "[a, b, ...]" text, so elements past the
+# first are compared (review b of round 108, findings 2 and 8)
+R_COLL_RESULT_PRINT = re.compile(r"^\s{0,4}(?:\[rank(?P<trank>\d{1,6})\]|(?P<rank>\d{1,6})): "
+                                 r"(?P<op>broadcast|all_?reduce|all_?gather|reduce) result: "
+                                 r"tensor\((?P<value>\[[^\]\n]{0,400}\]?|[^,)\n]{1,200})")
 # torch's notice that a setting does not apply to some operations: ProcessGroupNCCL.cpp's TORCH_WARN_ONCE (torch
 # 2.1-2.2): "Warning: 0TORCH_NCCL_AVOID_RECORD_STREAMS=1 has no effect for point-to-point collectives. (function
 # operator())", whose leading digit is the flag's value that TORCH_WARN_ONCE(flag, msg) printed into the text

@@ -165,11 +165,13 @@ class ExitReaders:
             ev.rank = None  # the raylet's own line: no rank's progress or failure
             ev.data.update(ray_dir=full.group("path"), ray_pct=full.group("pct"))
             return ev
-        if "deleting files in /dev/shm" in text and S.R_RAY_SHM_HINT.search(text):  # Ray's /dev/shm hint (K, N, CI)
+        if (("deleting files in" in text or "available in /dev/shm" in text)
+                and S.R_RAY_SHM_HINT.search(text)):  # Ray's /dev/shm hint (K, N, CI)
             ev = self._benign(lineno, text, "ray dev shm short")
             ev.rank = None  # Ray's own start-up warning: no rank's progress or failure
             return ev
-        if "model weights took" in text and S.R_VLLM_WEIGHTS_LOADED.search(text):  # vLLM's start-up progress (K, T)
+        if (("weights took" in text or "Model loading took" in text)
+                and S.R_VLLM_WEIGHTS_LOADED.search(text)):  # vLLM's start-up progress (K, T)
             ev = self._benign(lineno, text, "vllm weights loaded")
             ev.rank = None  # a worker's progress at start-up, not a rank of the job's process group
             return ev
@@ -177,7 +179,7 @@ class ExitReaders:
                                           or S.R_COLL_RESULT_PRINT.match(text)):  # a test's print (K, CG (2))
             ev = self._benign(lineno, text, "collective result print")
             ev.rank = None  # a value printed, not the rank's progress or failure
-            ev.data.update(printed_by=int(cr.group("rank")), op=cr.group("op").replace("_", ""),
+            ev.data.update(printed_by=int(cr.group("rank") or cr.group("trank")), op=cr.group("op").replace("_", ""),
                            value=cr.group("value").strip())
             return ev
         if "in DeepSpeed not yet" in text and S.R_DS_NCCL_BACKEND.search(text):

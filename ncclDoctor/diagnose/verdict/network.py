@@ -866,6 +866,12 @@ def _own_socket_fix(connect: list) -> str:
     tp = next((e for e in connect if e.data.get("tp_listener")), None)
     if tp is not None:
         said = str(tp.data["what"]).split(": ", 1)[-1]
+        if "in use" in said.lower():  # EADDRINUSE: the port is taken, not the address invalid (review b, finding 3)
+            return out + (f"TensorPipe's listener could not listen ('{said}'): the port it binds is already taken on "
+                          "this host -- a stale RPC agent of an earlier run or another job still holds it: find the "
+                          "holder with ss -ltnp / lsof -i :PORT and end it, or give init_rpc a free port (the "
+                          "init_method's / MASTER_PORT's port, one per job), and call rpc.shutdown() at the end of "
+                          "every run. ")
         out += (f"TensorPipe's listener could not listen on the address it auto-detected ('{said}'): set "
                 "TP_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to a valid interface; make the hostname resolve to a local "
                 "routable address (/etc/hosts), not an invalid one -- check socket.getaddrinfo(socket.gethostname(), "

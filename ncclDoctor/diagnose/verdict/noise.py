@@ -1242,12 +1242,26 @@ def _collective_results(c: Collected) -> str:
     agree = [op for op, by in seen.items() if len(set(by.values())) == 1]
     differ = [op for op in seen if op not in agree]
     ranks = max((len(by) for by in seen.values()), default=0)
+    # ranks below the highest that printed, or below the job's size where the lines give it, that printed no result:
+    # a rank missing is what a rank stuck in the collective leaves (review b of round 108, finding 1)
+    printed = set().union(*(set(by) for by in seen.values())) if seen else set()
+    size = max(([max(printed) + 1] if len(printed) > 1 else []) + [n for n, _ in c.world if 0 < n <= 4096], default=0)
+    missing = [r for r in range(size) if r not in printed]
     words = []
-    if agree and not differ:
+    if missing:
+        named = ", ".join(str(r) for r in missing[:8]) + (" ..." if len(missing) > 8 else "")
+        words.append(f"rank{'s' if len(missing) > 1 else ''} {named} printed no result (a rank stuck in the "
+                     "collective prints none; the log may also be cut): if the job hung, take a py-spy dump (py-spy "
+                     f"dump --pid PID) of rank {missing[0]}'s process while it hangs and every rank's log with "
+                     "NCCL_DEBUG=INFO")
+    if len(printed) == 1 and not missing:  # one rank's print: nothing to compare it with
+        words.append(f"only rank {min(printed)} printed a result, so there is nothing to compare it with")
+    if agree and not differ and ranks >= 2:
         ops = " and ".join(names.get(op, op) for op in agree)
-        words.append(f"nothing failing: the {ops} results agree on all {ranks} ranks (each rank's print of the "
-                     "result is the same value; values that differ before a collective are each rank's own input); "
-                     "no action needed")
+        scope = f"all {ranks} ranks" if not missing else f"the {ranks} ranks that printed one"
+        words.append(f"nothing failing: the {ops} results agree on {scope} (each rank's print of the "
+                     "result is the same value; values that differ before a collective are each rank's own input)"
+                     + ("; no action needed" if not missing else ""))
     elif differ:
         words.append("the " + " and ".join(names.get(op, op) for op in differ) + " results printed differ between "
                      "ranks and nothing failing is shown: check the collective's correctness with nccl-tests "

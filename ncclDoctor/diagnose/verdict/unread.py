@@ -1179,7 +1179,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            if hosts else "")
         + (_LOADER_CUT_FIX if e.data.get("loader") or _loader_cut(c) else "")
         + (_SMDDP_ERROR_FIX if any(_R_SMDDP_ERROR.search(x) for x in [what] + [x.text for x in c.exceptions]) else "")
-        + (_FILE_LOCK_FIX if _R_FILE_LOCK.search(what) else "")
+        + _file_lock_fix(what)
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
@@ -1192,7 +1192,22 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # it was raised on) or HDF5's "unable to lock file, errno = 11" -- every rank running the same save or open on one
 # shared path at once. No class covers it (unknown, nobody); the fix is one writer, a file per rank, or no lock. EAGAIN
 # with no file after it (a socket's recv, a fork) is not this and keeps the plain words.
-_R_FILE_LOCK = re.compile(r"unable to lock file|\[Errno 11\] Resource temporarily unavailable: ['\"][^'\"]+['\"]")
+_R_FILE_LOCK = re.compile(r"unable to lock file|\[Errno 11\] Resource temporarily unavailable: ['\"]([^'\"]+)['\"]")
+# the paths a save or open shared by every rank is made on: a checkpoint, an HDF5 file, a lock file (review b of round
+# 108, finding 9: EAGAIN on another path, a device such as /dev/ttyUSB0, shows no race)
+_R_SHARED_SAVE = re.compile(r"(?i)checkpoint|ckpt|\.(?:pth?|tar|h5|hdf5?|lock|safetensors|bin|pkl|npz)$")
+
+
+def _file_lock_fix(what: str) -> str:
+    m = _R_FILE_LOCK.search(what)
+    if not m:
+        return ""
+    path = m.group(1)
+    if path is None or _R_SHARED_SAVE.search(path):
+        return _FILE_LOCK_FIX
+    return (f"Errno 11 (EAGAIN, 'Resource temporarily unavailable') on '{path}': it could not be opened or locked "
+            f"without blocking -- another process holds it (lsof {path}, fuser {path}); if several processes open "
+            "this file (every rank running the same open), open it from one process only or give each its own. ")
 _FILE_LOCK_FIX = ("Errno 11 (EAGAIN, 'Resource temporarily unavailable') on a file is a file lock or open conflict: "
                   "the processes open or write one shared file at once (every rank runs the same save or open): save "
                   "the checkpoint from one process only (global rank 0) and barrier around it (dist.barrier()), or "
