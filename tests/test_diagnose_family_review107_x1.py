@@ -129,6 +129,10 @@ def test_a_victims_traceback_is_never_the_culprit(tmp_path, exc):
     assert _raised(tmp_path, text) == {}  # the filter itself: a victim's exception is never "raised and left"
     v, acc = verdict_accused(tmp_path, text)
     assert 1 not in v["culprits"] and not acc & {0, 1, 2}, v
+    # and read positively: the ranks that timed out are victims in the rank table, rank 1 at most a low lead there
+    roles = {r["rank"]: r["role"] for r in diagnose_text(tmp_path, text, "table.log")["ranks"]}
+    assert roles[0] == roles[2] == "victim (timed out)", roles
+    assert roles[1] not in ("culprit (medium)", "culprit (high)"), roles
 
 
 def test_a_broadcast_object_lists_unpickling_is_a_victims(tmp_path):
@@ -150,6 +154,9 @@ def test_a_rank_itself_timed_out_is_not_named_on_its_traceback(tmp_path):
     assert _raised(tmp_path, text) == {}  # the filter itself: a rank inside the collective did not leave it
     v, acc = verdict_accused(tmp_path, text)
     assert 1 not in acc, v
+    # and read positively: all three ranks timed out and the table calls each a victim, none a culprit
+    roles = {r["rank"]: r["role"] for r in diagnose_text(tmp_path, text, "table.log")["ranks"]}
+    assert all(roles[r] == "victim (timed out)" for r in (0, 1, 2)), roles
 
 
 def test_two_ranks_raising_their_own_name_nobody(tmp_path):
