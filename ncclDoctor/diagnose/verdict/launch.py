@@ -76,17 +76,31 @@ def _launch_arg(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "config",
         f"{lone.who + ' exited' if lone is not None else 'the worker exited'} with argparse's usage error: {said} "
         "-- a mismatch between the launcher and the script that every worker hits, not a fault of the run",
-        f"argparse's '{'the following arguments are required' if e.data['missing'] else 'unrecognized arguments'}' "
-        "(its usage error, exit code 2) names the argument. "
-        "torch.distributed.launch of torch >= 2.0 passes --local-rank=N (older ones and DeepSpeed's launcher "
-        "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: read LOCAL_RANK from "
-        "os.environ (int(os.environ['LOCAL_RANK'])) in the script, or accept both spellings "
-        "(parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
-        "default=int(os.environ.get('LOCAL_RANK', 0)))), or use parse_known_args so the launcher's extra argument is "
-        "ignored; or launch with torchrun (torch.distributed.launch "
-        "--use-env; --use_env on torch < 2.0, which passes no --local_rank either): a launcher / script argument "
-        "mismatch.",
+        _local_rank_fix(e.data["missing"]),
         "high", ranks, [x.brief() for x in evs[:2]], job_wide=True)
+
+
+def _local_rank_fix(missing: bool) -> str:
+    """The fix for argparse refusing the launcher's local-rank argument. 'Required' (the script demands --local_rank
+    and the launcher passed none): the argument must become optional -- parse_known_args would not help, the required
+    argument is still absent. 'Unrecognized' (the launcher passed a spelling the script lacks): the script must accept
+    it, or ignore it with parse_known_args, or be launched by torchrun, which passes none."""
+    said = ("argparse's 'the following arguments are required' (its usage error, exit code 2) names the argument. "
+            if missing else "argparse's 'unrecognized arguments' (its usage error, exit code 2) names the argument. ")
+    launchers = ("torch.distributed.launch of torch >= 2.0 passes --local-rank=N (older ones and DeepSpeed's launcher "
+                 "--local_rank=N), torchrun passes none and sets the LOCAL_RANK env variable: ")
+    both = ("accept both spellings (parser.add_argument('--local-rank', '--local_rank', type=int, dest='local_rank', "
+            "default=int(os.environ.get('LOCAL_RANK', 0))))")
+    if missing:
+        return (said + launchers + "make the argument optional, its default read from the environment (drop "
+                "required=True and " + both + "), or read LOCAL_RANK from os.environ (int(os.environ['LOCAL_RANK'])) "
+                "in the script; or launch with the launcher the script was written for (python -m "
+                "torch.distributed.launch without --use_env / --use-env, which passes it): a launcher / script "
+                "argument mismatch.")
+    return (said + launchers + "read LOCAL_RANK from os.environ (int(os.environ['LOCAL_RANK'])) in the script, or "
+            + both + ", or use parse_known_args so the launcher's extra argument is ignored; or launch with torchrun "
+            "(torch.distributed.launch --use-env; --use_env on torch < 2.0, which passes no --local_rank either): a "
+            "launcher / script argument mismatch.")
 
 
 def _interpreter_as_script(e, evs: list) -> Verdict:

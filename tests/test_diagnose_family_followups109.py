@@ -1,0 +1,41 @@
+"""Follow-ups from round 108's reviews (session 46): the fix words of argparse's refusal of the local-rank argument
+follow which refusal it is. 'The following arguments are required: --local_rank' (torchrun passes none) needs the
+argument made optional -- parse_known_args would not supply a required argument; 'unrecognized arguments:
+--local-rank=N' (the launcher passed a spelling the script lacks) may be ignored with parse_known_args. Script names
+are made up."""
+
+from __future__ import annotations
+
+from ncclDoctor.diagnose.verdict import launch
+from tests.conftest import verdict_accused
+
+
+def test_local_rank_required_fix_makes_it_optional_not_parse_known_args(tmp_path):
+    """Lead rule U (2): two workers' argparse demanding --local_rank that torchrun never passes: config, nobody; the
+    fix says to make the argument optional with its default from LOCAL_RANK, and does not offer parse_known_args
+    (which leaves a required argument missing)."""
+    text = "".join(f"usage: pretrain_vit.py [-h] --cfg FILE --local_rank LOCAL_RANK\n"
+                   f"pretrain_vit.py: error: the following arguments are required: --local_rank\n" for _ in (0, 1))
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "config" and not acc and v["culprits"] == [], v
+    assert "make the argument optional, its default read from the environment (drop required=True" in v["fix"], v
+    assert "parse_known_args" not in v["fix"], v
+    assert "python -m torch.distributed.launch without --use_env" in v["fix"], v
+
+
+def test_local_rank_unrecognized_keeps_parse_known_args(tmp_path):
+    """The near shape: argparse refusing the launcher's --local-rank=N keeps parse_known_args and torchrun, and says
+    nothing of dropping required=True."""
+    text = "".join(f"eval_seg.py: error: unrecognized arguments: --local-rank={r}\n" for r in (2, 5))
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "config" and not acc, v
+    assert "use parse_known_args so the launcher's extra argument is ignored" in v["fix"], v
+    assert "required=True" not in v["fix"], v
+
+
+def test_local_rank_fix_words_differ_by_refusal():
+    """The function the verdicts use: the two refusals give different remedies, each naming its own argparse
+    message."""
+    req, unrec = launch._local_rank_fix(True), launch._local_rank_fix(False)
+    assert req.startswith("argparse's 'the following arguments are required'") and "parse_known_args" not in req
+    assert unrec.startswith("argparse's 'unrecognized arguments'") and "parse_known_args" in unrec
