@@ -14,8 +14,8 @@ def test_local_rank_required_fix_makes_it_optional_not_parse_known_args(tmp_path
     """Lead rule U (2): two workers' argparse demanding --local_rank that torchrun never passes: config, nobody; the
     fix says to make the argument optional with its default from LOCAL_RANK, and does not offer parse_known_args
     (which leaves a required argument missing)."""
-    text = "".join(f"usage: pretrain_vit.py [-h] --cfg FILE --local_rank LOCAL_RANK\n"
-                   f"pretrain_vit.py: error: the following arguments are required: --local_rank\n" for _ in (0, 1))
+    text = "".join("usage: pretrain_vit.py [-h] --cfg FILE --local_rank LOCAL_RANK\n"
+                   "pretrain_vit.py: error: the following arguments are required: --local_rank\n" for _ in (0, 1))
     v, acc = verdict_accused(tmp_path, text)
     assert v["cause"] == "config" and not acc and v["culprits"] == [], v
     assert "make the argument optional, its default read from the environment (drop required=True" in v["fix"], v
