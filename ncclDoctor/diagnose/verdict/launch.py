@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.generic import PARALLEL_UNFIT_FIX, R_PARALLEL_UNFIT
+from ncclDoctor.diagnose.generic import PARALLEL_DIM_FIX, PARALLEL_UNFIT_FIX, R_PARALLEL_UNFIT
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import strip_prefixes
@@ -2202,7 +2202,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            "name the engine looks up before it looks), the parallel sizes against the GPUs given to that engine "
            "(dp x tp = its GPUs) and matching framework / vLLM versions (the actor naming changes between releases)."
            if " actors" in said and _R_ACTORS_COUNTED.search(said) else "")
-        + _ckpt_shards(said) + _world_literal(said) + _divisible_named(said) + _ds_batch_world(said),
+        + _ckpt_shards(said) + _world_literal(said) + _divisible_named(said) + _ds_batch_world(said)
+        # a parallel size against what it splits (vLLM's "Total number of attention heads (12) must be divisible by
+        # tensor parallel size (8)"; round 109's fsdrive-21): the remedies where the size cannot change
+        + (" " + PARALLEL_DIM_FIX.rstrip() if R_PARALLEL_UNFIT.search(said) else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -3453,6 +3456,19 @@ def _choices(c: Collected, e) -> Verdict | None:
 _ZERO_PIPE = re.compile(r"(?i)\bZeRO\b[^\n]{0,80}?\bpipeline|\bpipeline[^\n]{0,80}?\bZeRO\b")
 
 
+# DeepSpeed's engine refusing no_sync under ZeRO stage 2/3 ("no_sync context manager is incompatible with gradient
+# partitioning logic of ZeRO stage 3", DeepSpeedEngine.no_sync): a trainer's gradient accumulation enters no_sync on
+# the engine -- the accumulation setting and the trainer / DeepSpeed versions every rank runs (round 109's
+# deepspeed-6793, as round 108's e5-v-23)
+_NO_SYNC_ZERO = re.compile(r"\bno_sync\b[^\n]{0,120}?\bZeRO\b")
+_NO_SYNC_ZERO_FIX = (
+    " no_sync is incompatible with ZeRO-3 gradient partitioning (and ZeRO-2's): do not use no_sync with ZeRO stage "
+    "2/3 -- set gradient_accumulation_steps=1 in the trainer and set gradient accumulation in the DeepSpeed config "
+    "and let the engine handle it, or use ZeRO stage 1 (ZeRO stage 1/2 instead of stage 3 if accumulation needs "
+    "no_sync); or match DeepSpeed and transformers/accelerate versions (a trainer release that skips no_sync under "
+    "DeepSpeed, or a DeepSpeed release that tolerates it).")
+
+
 def _clash_verdict(e, said: str, text: str, evs: list) -> Verdict:
     """A framework's own check that two of the job's settings cannot be combined (signatures.settings_clash, lead
     rule W): the settings every rank is started with, config, no rank; the fix names the check's two sides."""
@@ -3464,6 +3480,8 @@ def _clash_verdict(e, said: str, text: str, evs: list) -> Verdict:
            "DeepSpeed config JSON), then relaunch every rank.")
     if R_PARALLEL_UNFIT.search(said):  # the clash is the parallel layout against the world (generic.R_PARALLEL_UNFIT)
         fix = PARALLEL_UNFIT_FIX + fix
+    if _NO_SYNC_ZERO.search(said):
+        fix += _NO_SYNC_ZERO_FIX
     if _ZERO_PIPE.search(said):
         fix = ("DeepSpeed's pipeline engine (PipelineModule, used whenever the model is built as pipeline stages -- "
                "Megatron-DeepSpeed's default, even with --pipeline-model-parallel-size 1) supports ZeRO stage 0 or 1 "
