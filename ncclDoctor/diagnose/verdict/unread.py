@@ -1369,6 +1369,12 @@ def _entry_parser(own: list) -> Verdict | None:
 _R_RUN_ARGS_FILE = re.compile(r"torch[/\\]distributed[/\\]run\.py$")
 
 
+# torchrun's int() of a launch argument refusing an option flag ("invalid literal for int() with base 10:
+# '--work-dir'"): a launch script's positional GPU count left out, its next argument shifted into the count's place
+# (round 109's mmaction2-1476)
+_R_FLAG_FOR_INT = re.compile(r"\binvalid literal for int\(\) with base 10: '(--?[A-Za-z][\w-]{0,40})'")
+
+
 def _launcher_args(own: list) -> Verdict | None:
     """Lead rules X (2), U (2), Q: every traceback shown ends in a ValueError / TypeError raised in torchrun's own
     entry module (_R_RUN_ARGS_FILE, the innermost frame's file) -- the launcher converting or checking the arguments
@@ -1388,11 +1394,16 @@ def _launcher_args(own: list) -> Verdict | None:
         "(--nproc_per_node, --nnodes, the rendezvous settings) is empty or malformed -- the launch command every "
         "worker would share, so no rank is at fault",
         "Check the launch command and the launch script variables that build it: --nproc_per_node must be a number "
-        "(or gpu / cpu / auto), --nnodes N or MIN:MAX; an empty value ('invalid literal for int()') is a variable the "
+        "of GPUs (or gpu / cpu / auto), --nnodes N or MIN:MAX; an empty value ('invalid literal for int()') is a variable the "
         "script expected unset -- the GPUS argument of a dist_train.sh-style script (bash tools/dist_train.sh CONFIG "
         "GPUS), or $(dirname $0) expanded in an interactive shell instead of the script (run the script with bash, "
         "not its lines on the command line). Run the launcher directly to check: torchrun --nproc_per_node=2 "
-        "train.py ... (torchrun instead of the deprecated torch.distributed.launch).",
+        "train.py ... (torchrun instead of the deprecated torch.distributed.launch)."
+        + (" The value is one of the script's own options ('" + flag.group(1) + "'), given where the GPU count "
+           "belongs: a dist_train.sh-style script takes CONFIG then GPUS (a number) then extra arguments -- pass the "
+           "GPU count as the second positional argument instead of --gpus (bash tools/dist_train.sh CONFIG 1 "
+           "--work-dir DIR ...; drop --gpus when using dist_train.sh), or run python tools/train.py CONFIG for one "
+           "GPU." if (flag := _R_FLAG_FOR_INT.search(said)) else ""),
         "medium", [], [x.brief() for x in own[:3]], job_wide=True)
 
 
