@@ -723,6 +723,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._tests_seen: dict[int, set[tuple[str, str]]] = {}  # rank -> every process listed with it (two or more)
         self._tests_twice: Event | None = None  # the event kept aside for a rank listed twice (readers.nccl._tests_dev)
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
+        self._split_cls: tuple[int, str] = (-99, "")  # an exception's class with another process's frame after it
         self._dcp: Event | None = None  # torch.distributed.checkpoint's CheckpointException read (readers.crash)
         # a line a paste wrapped right after its "[Rank N]" tag, or after the "Watchdog" that follows it: (line, N, the
         # latter)

@@ -106,6 +106,14 @@ _R_ASCEND_PID = re.compile(r"\[PID: (\d{1,9})\]")
 # a line of CANN's own error block under its header: an error code line ("EL0004: ...") or one indented under it
 _R_CANN_BLOCK = re.compile(r"(?:E[A-Z]\d{4}:|\s)")
 
+
+# an exception's class with another process's frame line run after it on the same line ("AssertionError  File
+# \"/x/module.py\", line 1110, in _call_impl"): two processes' stderr interleaved; the class's message, ": ...", comes
+# on a line of its own within the next lines (crash._traceback_tail)
+_R_CLASS_THEN_FRAME = re.compile(r"^((?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception))[ \t]{1,16}"
+                                 r"File \"[^\"\n]{1,400}\", line \d{1,7}\b")
+
+
 class CrashReaders:
     def _cuda_error(self, lineno: int, text: str) -> Event | None:
         """A CUDA error a rank hit itself: the watchdog thread's exception, a kernel's
@@ -995,6 +1003,15 @@ class CrashReaders:
             ev.data.update(type=one.group("type"), message=said, settings=said, device_count=True, devices_seen=True)
             return ev
         m = exception_line(self._body)
+        if m is None and self._body[:2] == ": " and 0 < lineno - self._split_cls[0] <= 3:
+            # the message of the class shown right above, another process's frame line run in between ("AssertionError
+            # File \".../module.py\", line 1110, in _call_impl", then ": The dimension 0 to split, ... cannot split
+            # tensor evenly"): two processes' stderr interleaved, the same exception (round 109's
+            # colossalai-examples-99)
+            m = S.R_EXC_TAIL.match(self._split_cls[1] + self._body[:302].rstrip())
+            self._split_cls = (-99, "")
+        if m is None and "rror" in text and (c := _R_CLASS_THEN_FRAME.match(self._body)):
+            self._split_cls = (lineno, c.group(1))  # its message may come on a line of its own below (above)
         if not m:
             e = S.R_ERROR_LINE.match(self._body) if "rror" in text or "ERROR" in text or "FATAL" in text else None
             if e is None or ("checkpoint" in text and S.R_CKPT_KEY_NOTE.match(e.group(1))):
