@@ -317,8 +317,8 @@ CONFIG_FIELD_FIX = (
 # without specifying a scheduler in the config file."): the script and the DeepSpeed config every worker is given
 # disagree -- config, no rank (lead rules W, BF (3); round 109's andromeda-4). Before R_CONFIG_FIELD, whose fix is a
 # field's in general.
-R_DS_DUMMY = re.compile(r"\bcannot create an? Dummy(?:Scheduler|Optim)\b|"
-                        r"\bDummy(?:Scheduler|Optim)\b[^\n]{0,80}?\b(?:in|from) the (?:DeepSpeed )?config\b")
+R_DS_DUMMY = re.compile(r"\bcannot create an? `?Dummy(?:Scheduler|Optim)\b|"
+                        r"\bDummy(?:Scheduler|Optim)`?[^\n]{0,80}?\b(?:in|from) the (?:DeepSpeed )?config\b")
 DS_DUMMY = ("accelerate's own check refused a DummyScheduler / DummyOptim handed to prepare(): the DeepSpeed config "
             "every worker reads defines no scheduler / optimizer for it to stand for")
 DS_DUMMY_FIX = (
