@@ -383,7 +383,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     # every rank alike (lead rules Q, W) -- before the store's reading, whose words ("rendezvous", MASTER_ADDR) the
     # message holds
     ("config",
-     re.compile(r"(?i)environment variable '?\w+'? (?:expected|is not set|not set|must be set|is required)|"
+     (_R_LAUNCH_ENV :=
+      re.compile(r"(?i)environment variable '?\w+'? (?:expected|is not set|not set|must be set|is required)|"
                 r"KeyError: '(?:LOCAL_RANK|RANK|WORLD_SIZE|LOCAL_WORLD_SIZE|MASTER_ADDR|MASTER_HOST|"
                 r"MASTER_PORT|GROUP_RANK|NODE_RANK|SLURM_\w+|OMPI_COMM_WORLD_\w+|PMI_\w+)'|"
                 r"default process group (?:has not been|is not|was not) initiali[sz]ed|"
@@ -392,7 +393,7 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
                 # been initialized"): WORLD_SIZE from the launch, no process group created in the process -- the
                 # same for every process (lead rules BL (4), Q; round 95's diffusion-22)
                 r"\bdistributed (?:package|runtime) (?:is not available or )?(?:has not been|is not|was not) "
-                r"initiali[sz]ed"),
+                r"initiali[sz]ed")),
      "the script was started without what its distributed set-up needs: the variables a launcher sets (RANK, "
      "LOCAL_RANK, WORLD_SIZE, MASTER_ADDR) or the process group a distributed call needs (init_process_group)",
      "Launch with torchrun, or the script's own launcher (torchrun --nproc_per_node N script.py, N=1 for one GPU, "
@@ -400,7 +401,8 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
      "exported, accelerate launch / deepspeed, torchpack dist-run -np N / mpirun for a torchpack script), which "
      "sets RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT "
      "for each process, or set them yourself (export RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT: the env:// launch "
-     "variables); call torch.distributed.init_process_group before any collective or other distributed call "
+     "variables; to run a single process without a launcher, set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT by hand "
+     "for one process: RANK=0 WORLD_SIZE=1 MASTER_ADDR=localhost MASTER_PORT=a free port); call torch.distributed.init_process_group before any collective or other distributed call "
      "(barrier, all_reduce, get_rank, a DistributedSampler, a DDP wrapper; call init_process_group before "
      "training; call init_process_group before initialize_model_parallel: a framework's model-parallel groups, "
      "Megatron's mpu, need the default group first, which an XLA / TPU launch does not create) -- or the "
@@ -804,6 +806,41 @@ def named_setting(texts: list[str], beside: list[str] = ()) -> str:
             "shares, no rank's fault. ")
 
 
+# the launch-environment reading's own words (_R_LAUNCH_ENV): the variable a KeyError or torch's env:// check names
+# (group "var"), or c10d's "Default process group has not been initialized" (group "nopg")
+_R_LAUNCH_VAR = re.compile(r"KeyError: '(?P<kvar>\w{1,40})'|(?i:environment variable) '?(?P<evar>\w{1,40})'? "
+                           r"(?:expected|is not set|not set|must be set|is required)|"
+                           r"(?P<nopg>(?i:default process group (?:has not been|is not|was not) initiali[sz]ed))")
+# torchpack's own launcher variable (torchpack.distributed's init builds its URL from MASTER_HOST, which only its
+# dist-run exports over mpirun)
+_TORCHPACK_VARS = frozenset(("MASTER_HOST",))
+
+
+def _launch_env_words(text: str) -> str:
+    """The launch-environment fix's first sentence, from the words of the line it read (round 109's dat-31, pyskl-27,
+    chemformer-24, spvnas-85, instructseg-7): the variable the process looked for and no launcher set, named as the
+    line names it, with the launcher that sets it (torchpack's dist-run for MASTER_HOST); or, for c10d's "Default
+    process group has not been initialized", the call that never ran in the process. Else ''."""
+    m = _R_LAUNCH_VAR.search(text)
+    if m is None:
+        return ""
+    if m.group("nopg"):
+        return ("Default process group has not been initialized: no init_process_group ran in the process that made "
+                "the distributed call (an evaluation or test script started with plain python, or one that only "
+                "initialises under its distributed flag) -- launch it with torchrun / the distributed launcher and "
+                "the script's distributed option, or guard the call with dist.is_available() and "
+                "dist.is_initialized() (skip the collective on a single process). ")
+    var = m.group("kvar") or m.group("evar")
+    if var in _TORCHPACK_VARS:
+        return (f"{var} environment variable not set: torchpack's dist.init() reads it, and only its own launcher "
+                f"exports it -- launch with torchpack dist-run -np N python script.py ... (it exports {var} over "
+                f"mpirun, which must be installed with Open MPI), or export {var}=<host>:<port> yourself for a "
+                "single-process run. ")
+    return (f"{var} environment variable not set: the process was started without the launcher that exports it to "
+            f"every process (launch with torchrun / the deepspeed launcher so {var} is set), or a framework's own "
+            f"launch did not set it for the library reading it (match the framework's and the library's versions). ")
+
+
 def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | None:
     """The first reading whose words one of the failure's lines holds, in ``_READINGS`` order, as (cause, what it
     says, what to do, the index of the first line that holds them); None when the words say nothing general.
@@ -813,5 +850,5 @@ def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | N
             continue
         for i, t in enumerate(texts):
             if rx.search(t):
-                return cause, what, fix, i
+                return cause, what, (_launch_env_words(t) if rx is _R_LAUNCH_ENV else "") + fix, i
     return None

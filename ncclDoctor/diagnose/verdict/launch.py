@@ -507,9 +507,13 @@ def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> 
 _MODULE_ATTR = re.compile(r"^module '(?P<mod>[\w.]{1,80})' has no attribute '(?P<attr>\w{1,80})'")
 # torch.distributed's core API, defined in every torch build that has distributed support since torch 1.0: the
 # package lacking one of them is a build without it (torch.distributed.is_available() False -- Windows wheels before
-# 1.7, some macOS / mobile builds), not a version missing a newer name
+# 1.7, some macOS / mobile builds), not a version missing a newer name. The c10d stores (Store, TCPStore, FileStore,
+# HashStore, PrefixStore: torch.distributed's own since torch 1.0, from its compiled c10d bindings) count too: the
+# elastic launcher's "from torch.distributed import Store" failing is the same build without them (round 109's
+# yolov6-345, python -m torch.distributed.launch dying at its own import)
 _DIST_CORE = frozenset(("init_process_group", "is_initialized", "get_rank", "get_world_size", "barrier", "all_reduce",
-                        "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group"))
+                        "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group",
+                        "Store", "TCPStore", "FileStore", "HashStore", "PrefixStore"))
 
 
 def _dist_unbuilt(who: str, said: str, excs: list) -> Verdict:
