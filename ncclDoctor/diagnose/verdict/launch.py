@@ -1339,10 +1339,14 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{excs[-1].data['message'][:200]}, {excs[-1].where}): every worker imports the same Python environment, so "
         "each would stop on the same import -- a shared install missing, not one rank's fault, whatever rank the "
         "launcher's record names first",
-        f"Install '{name}' in the Python environment every worker runs (ModuleNotFoundError: the package that ships "
+        f"Install '{name}' in the Python environment every worker runs (ModuleNotFoundError: No module named "
+        f"'{name}': the package that ships "
         "it, at the version matching torch and the framework that imports it -- read the frame above the error for "
-        "which one; for a library's optional backend, its install notes or the setting that picks the backend), the "
-        "same Python environment on every rank and node (which python / sys.executable under the launcher), then "
+        f"which one; pip install {top} where the package bears the module's name, and the repository's own "
+        "requirements with pip install -r requirements.txt / pip install -e . in its root; for a library's optional "
+        "backend, its install notes or the setting that picks the backend), the "
+        "same Python environment on every rank and node (which python / which torchrun, sys.executable under the "
+        "launcher: python -m torch.distributed.run starts the workers with that same python), then "
         "relaunch." + (_SPAWN_IMPORT_FIX.format(top=top) if _spawned(c) else ""),
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
@@ -4253,6 +4257,8 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "NCCL (USE_NCCL=1 USE_SYSTEM_NCCL=1 against the NCCL built for the board; jetson-containers' "
          "ENABLE_DISTRIBUTED_JETSON_NCCL) -- or use the gloo backend there. " if cuda_only else "")
         + "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
+        "Windows / macOS torch builds have no NCCL: use gloo there, and skip or guard the code (tests) that asks "
+        "for nccl where torch.distributed.is_nccl_available() is False; "
         "for GPUs install torch's CUDA build (a PyTorch build with CUDA/NCCL) and check that the GPUs are visible "
         "(nvidia-smi, CUDA_VISIBLE_DEVICES, the container's --gpus; python -c 'import torch; "
         "print(torch.cuda.is_available(), torch.distributed.is_nccl_available())' must print True True); on another "
