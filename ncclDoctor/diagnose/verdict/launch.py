@@ -1377,6 +1377,57 @@ def _spawned(c: Collected) -> bool:
             or any(e.data.get("spawn_tb") for e in c.exceptions))
 
 
+# a spawned child unpickling the function its parent sent and not finding it in the __main__ it re-imported: pickle's
+# "Can't get attribute 'demo_basic' on <module '__main__' (built-in)>" (a notebook's kernel: its __main__ cannot be
+# imported) or "... on <module '__main__' from 'train.py'>" (the function defined under the script's __main__ guard, or
+# made at run time). Group 1: the function's name
+_R_MAIN_UNPICKLE = re.compile(r"^Can't get attribute '([\w.<>]{1,120})' on <module '__main__'")
+# the frames of a spawned child's own start: multiprocessing's spawn_main / _main, unpickling what its parent sent
+_R_SPAWN_CHILD_FUNC = re.compile(r"^(?:spawn_main|_main)$")
+
+
+def _spawn_main_unpickle(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules J and Q with BL (1)'s reading of a launch-structure fault (round 109's pytorch-ddp-example-ppak10):
+    every exception shown is a spawned child's own AttributeError "Can't get attribute 'FN' on <module '__main__'
+    ...>" raised while it unpickles its worker function (its traceback runs through multiprocessing's spawn_main /
+    _main: crash.py's ``spawn_tb``, or the raising frame is one of them), and nothing distributed failed. The spawn
+    start method starts each child as a new interpreter that re-imports __main__ and looks the function up by name; a
+    notebook's __main__ (built-in) cannot be imported, and a function defined under the script's __main__ guard is not
+    there. Every child meets it alike before any process group exists, so spawn's 'process N terminated with exit
+    code 1' names its child index, not a culprit: config, no rank."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    if not excs or not all(
+            e.data.get("type", "").rpartition(".")[2] == "AttributeError"
+            and _R_MAIN_UNPICKLE.match(e.data.get("message") or "")
+            and (e.data.get("spawn_tb") or _R_SPAWN_CHILD_FUNC.match(e.data.get("frame_func") or ""))
+            for e in excs):
+        return None
+    fn = _R_MAIN_UNPICKLE.match(excs[-1].data["message"]).group(1)
+    notebook = "(built-in)" in excs[-1].data["message"]
+    n = len(excs)
+    return Verdict(
+        "config",
+        f"{'every spawned child shown (' + str(n) + ')' if n > 1 else 'the spawned child shown'} died at start-up "
+        f"unpickling its worker function '{fn}' ({excs[-1].data['type']}: {excs[-1].data['message'][:160]}, "
+        f"{excs[-1].where}): the spawn start method re-imports __main__ in each child and looks the function up by "
+        "name, and "
+        + ("a notebook's __main__ (built-in) cannot be imported" if notebook else
+           "the __main__ it re-imported does not define it (defined under the if __name__ == '__main__' block, or "
+           "made at run time)")
+        + " -- every child fails alike before any process group exists, the way the job was launched, so the "
+        "child index spawn reports (process N terminated) is no culprit",
+        f"Move the worker function ('{fn}') into an importable .py module and import it where mp.spawn is called: the "
+        "spawn start method cannot unpickle functions defined in the notebook's __main__ (nor ones defined under a "
+        "script's __main__ block). Or run the script as a file (python script.py, or torchrun --nproc_per_node N "
+        "script.py instead of mp.spawn) with the worker defined at module level and the process start under an if "
+        "__name__ == '__main__' guard in a script; in a notebook use a notebook launcher (accelerate "
+        "notebook_launcher, the Lightning ddp_notebook strategy) or torch.multiprocessing.start_processes(..., "
+        "start_method='fork') where no CUDA was initialised in the kernel before it.",
+        "high", [], [e.brief() for e in excs[:3]], job_wide=True)
+
+
 # The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the
 # libraries loaded with it: "ImportError: .../site-packages/bmtrain/optim/_cuda.cpython-310-x86_64-linux-gnu.so:
 # undefined symbol: _ZNK3c107SymBool10guard_boolEPKcl". The extension was compiled against another version of the
