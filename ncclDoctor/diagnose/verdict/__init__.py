@@ -230,6 +230,7 @@ from ncclDoctor.diagnose.verdict.transport import (
 )
 from ncclDoctor.diagnose.verdict.unread import (
     _open_traceback,
+    _rdzv_identity,
     _unread_failure,
     module_check_fixes,
 )
@@ -261,7 +262,8 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _cuda_lib_crash, _cann_python_env, _kv_cache, _host_mem, _mp_tmp, _service_wait,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
-    _launch_setup, _cuda_fork, _settings_check, _no_key, _dtype_clash, _not_a_checkout, _spawned_path_missing,
+    _rdzv_identity, _launch_setup, _cuda_fork, _settings_check, _no_key, _dtype_clash, _not_a_checkout,
+    _spawned_path_missing,
     _launch_config_missing, _log_dir_missing, _ray_version_mismatch, _device_index_none,
     _ext_symbol, _import_alike,
     _version_required, _kwarg_newer_torch, _kwarg_refused, _agent_api_mismatch, _no_trainable, _object_lacks,

@@ -1092,6 +1092,15 @@ def _rdzv_identity_missing(e, own: list) -> Verdict | None:
         "medium", [], [x.brief() for x in (own or [e])[:3]], job_wide=True)
 
 
+def _rdzv_identity(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The detector of _rdzv_identity_missing (lead rule CJ (1)), before the readers of a framework's own settings
+    check whose words ("world_size") the message holds: every process's own exception shown is that refusal."""
+    own = [e for e in c.exceptions if not e.data.get("line")]
+    if not own or any(_rdzv_identity_missing(e, own) is None for e in own):
+        return None
+    return _rdzv_identity_missing(own[0], own)
+
+
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
     either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
