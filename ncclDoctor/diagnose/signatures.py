@@ -214,6 +214,10 @@ R_LINE_PREFIX = re.compile(
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
     r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
+    # a job runner's stream tag glued to each line of the worker's output ("[stderr]ModuleNotFoundError: ...",
+    # "[stderr]  File ...": round 109's pytorch-77737, an Azure ML style runner). Only without a colon after it: the
+    # "[stderr]: " of other collectors is left as it was read
+    r"|\[std(?:out|err)\](?!:)"
     # pytest's report of a failed test's captured output, every line under "E" and its indentation ("E" then eleven
     # spaces, "RuntimeError: ProcessGroupHCCL does not support gather"; round 88's transformers-pr27120): the "E" and
     # the spaces up to pytest's own indentation (the traceback's own stays after it)

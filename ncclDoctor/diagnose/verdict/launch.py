@@ -507,9 +507,13 @@ def _installed_lacks_name(c: Collected, excs: list, kind: str, message: str) -> 
 _MODULE_ATTR = re.compile(r"^module '(?P<mod>[\w.]{1,80})' has no attribute '(?P<attr>\w{1,80})'")
 # torch.distributed's core API, defined in every torch build that has distributed support since torch 1.0: the
 # package lacking one of them is a build without it (torch.distributed.is_available() False -- Windows wheels before
-# 1.7, some macOS / mobile builds), not a version missing a newer name
+# 1.7, some macOS / mobile builds), not a version missing a newer name. The c10d stores (Store, TCPStore, FileStore,
+# HashStore, PrefixStore: torch.distributed's own since torch 1.0, from its compiled c10d bindings) count too: the
+# elastic launcher's "from torch.distributed import Store" failing is the same build without them (round 109's
+# yolov6-345, python -m torch.distributed.launch dying at its own import)
 _DIST_CORE = frozenset(("init_process_group", "is_initialized", "get_rank", "get_world_size", "barrier", "all_reduce",
-                        "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group"))
+                        "broadcast", "all_gather", "destroy_process_group", "new_group", "ReduceOp", "group",
+                        "Store", "TCPStore", "FileStore", "HashStore", "PrefixStore"))
 
 
 def _dist_unbuilt(who: str, said: str, excs: list) -> Verdict:
@@ -1335,10 +1339,14 @@ def _module_missing(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{excs[-1].data['message'][:200]}, {excs[-1].where}): every worker imports the same Python environment, so "
         "each would stop on the same import -- a shared install missing, not one rank's fault, whatever rank the "
         "launcher's record names first",
-        f"Install '{name}' in the Python environment every worker runs (ModuleNotFoundError: the package that ships "
+        f"Install '{name}' in the Python environment every worker runs (ModuleNotFoundError: No module named "
+        f"'{name}': the package that ships "
         "it, at the version matching torch and the framework that imports it -- read the frame above the error for "
-        "which one; for a library's optional backend, its install notes or the setting that picks the backend), the "
-        "same Python environment on every rank and node (which python / sys.executable under the launcher), then "
+        f"which one; pip install {top} where the package bears the module's name, and the repository's own "
+        "requirements with pip install -r requirements.txt / pip install -e . in its root; for a library's optional "
+        "backend, its install notes or the setting that picks the backend), the "
+        "same Python environment on every rank and node (which python / which torchrun, sys.executable under the "
+        "launcher: python -m torch.distributed.run starts the workers with that same python), then "
         "relaunch." + (_SPAWN_IMPORT_FIX.format(top=top) if _spawned(c) else ""),
         "high", [], [e.brief() for e in excs[:2]], job_wide=True)
 
@@ -1367,6 +1375,57 @@ def _spawned(c: Collected) -> bool:
     return (any(e.data.get("launcher") == "torch.multiprocessing.spawn" for e in c.child_failures + c.worker_failures)
             or any(_R_SPAWN_FRAME.search(e.text) for e in c.samples.get("tb_cut", []))
             or any(e.data.get("spawn_tb") for e in c.exceptions))
+
+
+# a spawned child unpickling the function its parent sent and not finding it in the __main__ it re-imported: pickle's
+# "Can't get attribute 'demo_basic' on <module '__main__' (built-in)>" (a notebook's kernel: its __main__ cannot be
+# imported) or "... on <module '__main__' from 'train.py'>" (the function defined under the script's __main__ guard, or
+# made at run time). Group 1: the function's name
+_R_MAIN_UNPICKLE = re.compile(r"^Can't get attribute '([\w.<>]{1,120})' on <module '__main__'")
+# the frames of a spawned child's own start: multiprocessing's spawn_main / _main, unpickling what its parent sent
+_R_SPAWN_CHILD_FUNC = re.compile(r"^(?:spawn_main|_main)$")
+
+
+def _spawn_main_unpickle(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules J and Q with BL (1)'s reading of a launch-structure fault (round 109's pytorch-ddp-example-ppak10):
+    every exception shown is a spawned child's own AttributeError "Can't get attribute 'FN' on <module '__main__'
+    ...>" raised while it unpickles its worker function (its traceback runs through multiprocessing's spawn_main /
+    _main: crash.py's ``spawn_tb``, or the raising frame is one of them), and nothing distributed failed. The spawn
+    start method starts each child as a new interpreter that re-imports __main__ and looks the function up by name; a
+    notebook's __main__ (built-in) cannot be imported, and a function defined under the script's __main__ guard is not
+    there. Every child meets it alike before any process group exists, so spawn's 'process N terminated with exit
+    code 1' names its child index, not a culprit: config, no rank."""
+    if _run_failed(c):
+        return None
+    excs = [e for e in c.exceptions if not e.data.get("line")]
+    if not excs or not all(
+            e.data.get("type", "").rpartition(".")[2] == "AttributeError"
+            and _R_MAIN_UNPICKLE.match(e.data.get("message") or "")
+            and (e.data.get("spawn_tb") or _R_SPAWN_CHILD_FUNC.match(e.data.get("frame_func") or ""))
+            for e in excs):
+        return None
+    fn = _R_MAIN_UNPICKLE.match(excs[-1].data["message"]).group(1)
+    notebook = "(built-in)" in excs[-1].data["message"]
+    n = len(excs)
+    return Verdict(
+        "config",
+        f"{'every spawned child shown (' + str(n) + ')' if n > 1 else 'the spawned child shown'} died at start-up "
+        f"unpickling its worker function '{fn}' ({excs[-1].data['type']}: {excs[-1].data['message'][:160]}, "
+        f"{excs[-1].where}): the spawn start method re-imports __main__ in each child and looks the function up by "
+        "name, and "
+        + ("a notebook's __main__ (built-in) cannot be imported" if notebook else
+           "the __main__ it re-imported does not define it (defined under the if __name__ == '__main__' block, or "
+           "made at run time)")
+        + " -- every child fails alike before any process group exists, the way the job was launched, so the "
+        "child index spawn reports (process N terminated) is no culprit",
+        f"Move the worker function ('{fn}') into an importable .py module and import it where mp.spawn is called: the "
+        "spawn start method cannot unpickle functions defined in the notebook's __main__ (nor ones defined under a "
+        "script's __main__ block). Or run the script as a file (python script.py, or torchrun --nproc_per_node N "
+        "script.py instead of mp.spawn) with the worker defined at module level and the process start under an if "
+        "__name__ == '__main__' guard in a script; in a notebook use a notebook launcher (accelerate "
+        "notebook_launcher, the Lightning ddp_notebook strategy) or torch.multiprocessing.start_processes(..., "
+        "start_method='fork') where no CUDA was initialised in the kernel before it.",
+        "high", [], [e.brief() for e in excs[:3]], job_wide=True)
 
 
 # The dynamic linker refusing a compiled extension module at import, a symbol it was linked against missing from the
@@ -4267,6 +4326,8 @@ def _no_nccl(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "NCCL (USE_NCCL=1 USE_SYSTEM_NCCL=1 against the NCCL built for the board; jetson-containers' "
          "ENABLE_DISTRIBUTED_JETSON_NCCL) -- or use the gloo backend there. " if cuda_only else "")
         + "On CPU use the gloo backend (init_process_group('gloo'), or 'cpu:gloo,cuda:nccl' to pick per device); "
+        "Windows / macOS torch builds have no NCCL: use gloo there, and skip or guard the code (tests) that asks "
+        "for nccl where torch.distributed.is_nccl_available() is False; "
         "for GPUs install torch's CUDA build (a PyTorch build with CUDA/NCCL) and check that the GPUs are visible "
         "(nvidia-smi, CUDA_VISIBLE_DEVICES, the container's --gpus; python -c 'import torch; "
         "print(torch.cuda.is_available(), torch.distributed.is_nccl_available())' must print True True); on another "

@@ -1056,6 +1056,51 @@ def _read_said(shown: str, read: tuple) -> str:
             "not say")
 
 
+# torch's tcp:// and file:// rendezvous handlers refusing init_process_group without the process's rank or the world
+# size (rendezvous.py: raise _error("rank parameter missing"), "Error initializing torch.distributed using tcp://
+# rendezvous: rank parameter missing"): the message's words, or the raising frame's own code line where the paste cut
+# the message (round 109's bisenet-164, pytorch-24198)
+_R_RDZV_PARAM_MISSING = re.compile(r"\b(rank|world_size|world size) parameter missing\b")
+_R_RDZV_HANDLER = re.compile(r"^_(\w{1,16})_rendezvous_handler$")
+def _rdzv_identity_missing(e, own: list) -> Verdict | None:
+    """Lead rule CJ (1), with rule Q's last sentence and rule BL (4): torch's tcp:// or file:// rendezvous handler
+    refused init_process_group because the process's rank or the world size never reached it -- its ValueError's
+    words ("... rendezvous: rank parameter missing"), or, where the paste cut that message ("Error initializing
+    torch.distributed using fi"), the raising frame's own code line in a rendezvous handler (raise _error("rank
+    parameter missing")). The identity every process must be given by its launch, missing alike before any store,
+    NCCL or collective: env://'s "environment variable RANK expected, but not set" of another init method. Config,
+    no rank: an MPI launcher's [1,N] tag on the lines is no failure record of rank N (rules AG, AZ (3))."""
+    if not (e.data.get("type") or "").endswith("ValueError"):
+        return None
+    m = _R_RDZV_PARAM_MISSING.search(e.data.get("message") or "")
+    h = _R_RDZV_HANDLER.match(e.data.get("frame_func") or "")
+    if m is None and h is not None:
+        m = _R_RDZV_PARAM_MISSING.search(e.data.get("frame_code") or "")
+    if m is None:
+        return None
+    scheme = (re.search(r"\busing (\w{1,16})://", e.data.get("message") or "") or h)
+    via = f"{scheme.group(1)}:// " if scheme is not None else ""
+    what = exception_text(e)
+    return Verdict(
+        "config",
+        f"torch's {via}rendezvous refused init_process_group ({what[:240]}): the process's {m.group(1)} never reached "
+        "it -- the identity the launch gives every process (a launcher's rank, or rank= and world_size= passed to "
+        "init_process_group), missing alike in every process before any store, NCCL or collective: the way the job "
+        "was started, not a rank's fault (an MPI launcher's rank tag on the lines is its output tag, no failure "
+        "record)",
+        generic.RDZV_IDENTITY_FIX + _READ_AROUND,
+        "medium", [], [x.brief() for x in (own or [e])[:3]], job_wide=True)
+
+
+def _rdzv_identity(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """The detector of _rdzv_identity_missing (lead rule CJ (1)), before the readers of a framework's own settings
+    check whose words ("world_size") the message holds: every process's own exception shown is that refusal."""
+    own = [e for e in c.exceptions if not e.data.get("line")]
+    if not own or any(_rdzv_identity_missing(e, own) is None for e in own):
+        return None
+    return _rdzv_identity_missing(own[0], own)
+
+
 def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Issue #14 item 6: benign noise never becomes the verdict, and a failure line never becomes "nothing failed"
     either. A traceback's exception or a line announcing an error (a launcher's "Error: failed to run ...") that no
@@ -1077,6 +1122,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # on HOST": ColossalAI's CLI runs it there over ssh with fabric): the workers' errors are on those hosts
     hosts = [x for x in c.exceptions if x.data.get("line") and _R_RAN_ON.search(x.data.get("message") or "")]
     rpc = any(_R_RPC_TIMEOUT.search(x.text) for x in list(c.exceptions) + list(c.unread))
+    if (ident := _rdzv_identity_missing(e, own)) is not None:
+        return ident
     code = _script_bug(e, own)
     entry = _entry_parser(own) or _launcher_args(own)
     if entry is not None and not disk and not hosts:
