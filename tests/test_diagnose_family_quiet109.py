@@ -103,7 +103,7 @@ def test_roce_setup_names_its_hca_and_interface(tmp_path):
     interface the line names and checks the RoCE GID index (round 109's multus-cni-1100)."""
     fix = _none(tmp_path, _ib("RoCE"))
     assert "set NCCL_SOCKET_IFNAME / NCCL_IB_HCA explicitly to eth1 / mlx5_2" in fix, fix
-    assert "NCCL_IB_GID_INDEX" in fix and "ib_write_bw" in fix, fix
+    assert "NCCL_IB_GID_INDEX" in fix and "show_gids" in fix, fix
 
 
 def test_infiniband_setup_gets_no_roce_words(tmp_path):

@@ -611,8 +611,7 @@ def _roce_words(c: Collected) -> str:
     return (f" NCCL's IB transport runs over RoCE here ({m.group('hca')}, OOB {m.group('oob')}): if it fails or "
             f"hangs past these lines, set NCCL_SOCKET_IFNAME / NCCL_IB_HCA explicitly to {m.group('oob')} / "
             f"{m.group('hca')} on every node or pod, check the RoCE GID index (NCCL_IB_GID_INDEX: the RoCE v2 GID of "
-            "the interface's address in show_gids, the same kind on both ends, or unset so NCCL picks it) and run "
-            "ib_write_bw between the nodes or pods (ib_write_bw -x <gid>).")
+            "the interface's address in show_gids, the same kind on both ends, or unset so NCCL picks it).")
 
 
 # lead rules K, T: set-up chatter whose channels between nodes run over NCCL's IB/RoCE transport ("Channel 00/0 :
