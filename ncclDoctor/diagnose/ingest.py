@@ -270,6 +270,19 @@ def numbered_pieces(text: str) -> list[str] | None:
     return ([lead + head] if head else []) + [lead + text[b:e].rstrip() for (_, b), e in zip(cuts, ends)]
 
 
+def _info_notes(c: Collected, piece: str) -> None:
+    """The NCCL INFO set-up notes no family reads that the fix of set-up chatter names (lead rules K, Z; round 109's
+    nccl-tests-245): the aws-ofi-nccl net plugin's lines ('NET/OFI ...'), its note that it turned GPUDirect RDMA off
+    ('Could not disable CUDA API usage for HMEM, disabling GDR'), NCCL's DMA-BUF probe ('DMA-BUF is available on GPU
+    device N')."""
+    if "NET/OFI " in piece:
+        c.info_notes.add("ofi")
+        if "disabling GDR" in piece:
+            c.info_notes.add("ofi_gdr_off")
+    if "DMA-BUF is available" in piece:
+        c.info_notes.add("dmabuf_probe")
+
+
 def _line_key(text: str) -> str:
     return strip_prefixes(R_ANSI.sub("", text)).strip()
 
@@ -813,6 +826,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 c.nccl_info = True
             if not c.nvls_info and "NVLS" in piece and R_NVLS_INFO.search(piece):  # NVLS set-up (verdict.noise)
                 c.nvls_info = True
+            if "NCCL INFO " in piece and ("NET/OFI " in piece or "DMA-BUF is available" in piece):
+                _info_notes(c, piece)  # aws-ofi-nccl's set-up notes, NCCL's DMA-BUF probe (verdict.noise._ofi_words)
     if last_read and last_read == p._last_line and last_ev.kind == "nccl_warn":
         last_ev.data["at_end"] = True  # the input's last line: a WARN the paste may have cut (verdict.noise._cut_copy)
     p.input_tail(inp.tail, inp.lines)

@@ -159,12 +159,18 @@ class Collected:
     last_done: dict[str, int] = field(default_factory=dict)
     # the hosts NCCL's set-up chatter and an nccl-tests device list come from (first 8): one host, one node
     setup_hosts: set[str] = field(default_factory=set)
+    # the most nodes an NCCL communicator line says it spans ("comm 0x.. rank 0 nRanks 24 nNodes 3 ..."): one host's
+    # set-up lines of a job across several nodes (round 109's nccl-1453)
+    comm_nodes: int = 0
     # the processes and devices (host, pid, CUDA device) NCCL-prefixed lines come from (first 8)
     procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
     # an 'NCCL INFO' line was read, whether or not a family made an event of it (topology detection, KV Convert...)
     nccl_info: bool = False
     # an 'NCCL INFO NVLS ...' line was read (NVLink SHARP's set-up: multicast support, buffer binding, its comm)
     nvls_info: bool = False
+    # NCCL INFO set-up notes no family reads, named in a "none" fix (ingest._info_notes): "ofi", "ofi_gdr_off",
+    # "dmabuf_probe"
+    info_notes: set[str] = field(default_factory=set)
     # a frame of accelerate launch's own launcher (accelerate/commands/launch.py) was read: the job was launched by it
     accel_launch: bool = False
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
@@ -246,6 +252,7 @@ class Collected:
             host = ev.host or ev.data.get("host")
             if host and len(self.setup_hosts) < 8:
                 self.setup_hosts.add(host)
+            self.comm_nodes = max(self.comm_nodes, ev.data.get("comm_nodes") or 0)
             if ev.data.get("net"):
                 self.kinds["setup_net"] += 1
                 if ev.data.get("net_ib"):  # a channel over NCCL's IB/RoCE transport (NET/IB, a plugin's NET/IBext)
@@ -503,6 +510,8 @@ class Collected:
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         self.nccl_info = self.nccl_info or o.nccl_info
         self.nvls_info = self.nvls_info or o.nvls_info
+        self.comm_nodes = max(self.comm_nodes, o.comm_nodes)
+        self.info_notes |= o.info_notes
         self.accel_launch = self.accel_launch or o.accel_launch
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:

@@ -617,6 +617,8 @@ class NcclReaders:
             ev.data["net_ib"] = ev.data["net"] and " via NET/IB" in text
             ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
             ev.data["p2p"] = not ev.data["net"] and " via P2P/" in text
+            if self._comm_nodes:  # the nodes the communicators read so far span (their 'nNodes N'): state.comm_nodes
+                ev.data["comm_nodes"] = max((n for ns in self._comm_nodes.values() for n in ns), default=0)
             return ev
         if "nThread" in text and (pre := S.R_TESTS_PREAMBLE.search(text)):
             last, self._preamble = self._preamble, lineno

@@ -410,7 +410,8 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Nothing to fix in these lines. " + (_COLLNET_WORDS[0].upper() + _COLLNET_WORDS[1:] + ". "
                                                  if collnet_fell_back(c) else "")
             + "".join(w[0].upper() + w[1:] + ". " for w in said[:2]) + plugin + _if_it_hangs(c)
-            + (_MULTI_NODE_SETUP if len(c.setup_hosts) > 1 else "") + _env_before_mpirun(c),
+            + (_NVLS_HANG if c.nvls_info else "")
+            + (_MULTI_NODE_SETUP if len(c.setup_hosts) > 1 or c.comm_nodes > 1 else "") + _env_before_mpirun(c),
             "low", [], proof)
     if one_node:
         return Verdict("network_setup", f"the log stops {where} on one node ({next(iter(c.setup_hosts))}) with no "
@@ -423,7 +424,8 @@ def _setup_hang(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 # lead rules K, T: NCCL's set-up INFO lines of several nodes with nothing failing -- the reporter's failure lies past
 # them; what to check across the nodes (round 100's nccl-tests-133: two nodes, RoCE, different OOB interfaces)
-_MULTI_NODE_SETUP = (" Across several nodes: run the test on each node alone first, then across them; pass NCCL "
+_MULTI_NODE_SETUP = (" Across several nodes: run the test on each node alone first, then across them (run "
+                     "nccl-tests on each node alone, then pairs of nodes, to find a bad host or link); pass NCCL "
                      "variables to every node with mpirun -x (NCCL_DEBUG, NCCL_SOCKET_IFNAME, NCCL_IB_*), else the "
                      "remote ranks run without them; set NCCL_SOCKET_IFNAME to an interface both nodes share (the "
                      "'Bootstrap : Using' and OOB lines name the interface each node chose); on RoCE check the RoCE "
@@ -511,7 +513,10 @@ def _coll_trace_words(c: Collected) -> str:
     words = (" The 'NCCL INFO <op>: opCount N ... comm 0x..' lines are NCCL's COLL trace (NCCL_DEBUG_SUBSYS=COLL, a "
              "line per call issued): NCCL_DEBUG=INFO trace lines are not errors. If it hangs: collect every rank's "
              "trace and match send/recv opCounts per comm (the rank whose last opCount on a communicator is behind "
-             "the others' stopped issuing there).")
+             "the others' stopped issuing there). For normal runs, unset NCCL_DEBUG_SUBSYS=COLL (or NCCL_DEBUG=WARN) "
+             "to stop the per-collective INFO lines; to keep a trace, set NCCL_DEBUG_FILE per process (e.g. "
+             "nccl_log.%p) to separate the ranks' traces, and count a step's collectives with torch's CommDebugMode "
+             "rather than from these lines.")
     if any(sum(1 for comm in comms.values() if any(op in ("Send", "Recv") for op, _ in comm["ops"].values())) >= 2
            for comms in procs):
         words += (" One process issues Send/Recv on two communicators here: do not issue NCCL operations on two "
@@ -536,7 +541,8 @@ def _if_it_hangs(c: Collected) -> str:
     named = set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
     # with no host named, channels over NCCL's P2P transport (P2P/IPC, P2P/direct pointer: GPUs of one host only)
     # and none over a network are one node's ranks too (nccl-417, round 91: "[1] ... 1[21000] -> 0[1000] via P2P/IPC")
-    one_node = (len(named) == 1 or not named and c.kinds.get("setup_p2p")) and not c.kinds.get("setup_net")
+    one_node = ((len(named) == 1 or not named and c.kinds.get("setup_p2p")) and not c.kinds.get("setup_net")
+                and c.comm_nodes <= 1)  # one host's lines of a communicator of 'nNodes 3' (round 109's nccl-1453)
     # channels "via SHM" / "via direct shared memory" between GPUs of one host are NCCL's fallback where P2P could not
     # be enabled: the reader may take them (and the "Could not enable P2P" INFO beside them) for the failure
     shm = ("The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
@@ -546,8 +552,66 @@ def _if_it_hangs(c: Collected) -> str:
             "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
             "--pid of a stuck process (a py-spy dump if it hangs, of every rank), a Flight Recorder dump and "
             "TORCH_DISTRIBUTED_DEBUG=DETAIL (torch checks that every rank calls the same collective). "
-            + (_P2P_FIX if one_node else _SETUP_NET_FIX + (_IB_LINK_WORDS if c.kinds.get("setup_net_ib") else ""))
-            + _shown_settings(c))
+            + ((_P2P_OFF_FIX if _p2p_off(c) else _P2P_FIX) if one_node
+               else _SETUP_NET_FIX + (_IB_LINK_WORDS if c.kinds.get("setup_net_ib") else ""))
+            + _roce_words(c) + _ofi_words(c) + _shown_settings(c))
+
+
+def _ofi_words(c: Collected) -> str:
+    """Lead rules K, Z: set-up chatter with the aws-ofi-nccl net plugin's INFO notes (its 'NET/OFI' lines) and
+    nothing failing: the plugin's notes are no failure; what to check of the plugin and the fabric if the run hangs or
+    is slow past them (round 109's nccl-tests-245: two A10G nodes, GDR turned off by the plugin, DMA-BUF probed)."""
+    out = ""
+    if "ofi" in c.info_notes:
+        out += (" The 'NET/OFI' lines are the aws-ofi-nccl net plugin's notes (libfabric), not failures"
+                + (": its 'Could not disable CUDA API usage for HMEM, disabling GDR' means it sends through host "
+                   "memory (GPUDirect RDMA off, expected where the provider or instance has none; a newer libfabric / "
+                   "aws-ofi-nccl may enable it)" if "ofi_gdr_off" in c.info_notes else "")
+                + "; if it hangs or is slow between the nodes, check the aws-ofi-nccl / libfabric provider "
+                "(FI_PROVIDER=efa, FI_EFA_USE_DEVICE_RDMA) and plugin version, and check security groups allow all "
+                "traffic between the nodes (EFA needs it).")
+    if "dmabuf_probe" in c.info_notes:
+        out += (" NCCL's 'DMA-BUF is available on GPU device N' is a generic init probe, not a transport choice: "
+                "whether a channel uses GPUDirect RDMA shows in its 'via NET/.../GDRDMA' line (NCCL_DEBUG_SUBSYS="
+                "INIT,NET).")
+    return out
+
+
+def _p2p_off(c: Collected) -> bool:
+    """The lines show NCCL's P2P transport turned off (NCCL_P2P_DISABLE=1, or the NCCL_P2P_LEVEL=LOC it implies)."""
+    return "1" in (c.settings.get("NCCL_P2P_DISABLE") or {}) or "LOC" in (c.settings.get("NCCL_P2P_LEVEL") or {})
+
+
+# lead rules K, T: set-up chatter on one node with P2P already off (NCCL_P2P_DISABLE=1; NCCL 2.11 echoes it as
+# 'NCCL_P2P_LEVEL set by environment to LOC'): NCCL copies through shared memory, so a hang or failure past these lines
+# points at the SHM transport (/dev/shm too small in a container), not at P2P (round 109's nccl-606)
+_P2P_OFF_FIX = ("P2P is already off in these lines (NCCL_P2P_DISABLE=1 / NCCL_P2P_LEVEL=LOC): NCCL copies between "
+                "the GPUs through shared memory (/dev/shm), so if it stops or fails past here look at the SHM "
+                "transport: with P2P disabled NCCL uses shared memory -- enlarge /dev/shm in a container (docker "
+                "--shm-size=1g or --ipc=host; a 64 MB /dev/shm fails with 'posix_fallocate failed : No space left on "
+                "device'), or try NCCL_SHM_DISABLE=1 to isolate the SHM transport; rerun with NCCL_DEBUG=INFO "
+                "NCCL_DEBUG_SUBSYS=INIT,P2P,SHM and take a stack of the stuck process (gdb/py-spy). For the P2P "
+                "path itself, check IOMMU / ACS settings on the host and nvidia-smi topo -p2p.")
+
+
+# the IB/RoCE device and the interface NCCL's NET/IB line names ("NET/IB : Using [0]mlx5_4:1/RoCE [RO]; OOB
+# net1:172.20.1.1<0>"): read from the set-up samples
+_R_IB_USING = re.compile(r"NET/IB : Using \[\d+\](?P<hca>[\w.-]{1,32}):\d+/(?P<link>RoCE|IB)\b[^;\n]{0,40}; OOB "
+                         r"(?P<oob>[\w.-]{1,15}):")
+
+
+def _roce_words(c: Collected) -> str:
+    """Lead rules K, T: set-up chatter where NCCL's IB transport runs over RoCE ('NET/IB : Using [0]mlx5_4:1/RoCE'),
+    nothing failing: what an expert pins and checks if the job then fails or hangs -- the HCA and OOB interface, and the
+    RoCE GID index (round 109's multus-cni-1100: pods on a secondary macvlan RoCE network)."""
+    m = next((m for k in ("transport", "setup") for e in c.samples.get(k, [])
+              if "NET/IB : Using" in e.text and (m := _R_IB_USING.search(e.text))), None)
+    if m is None or m.group("link") != "RoCE":
+        return ""
+    return (f" NCCL's IB transport runs over RoCE here ({m.group('hca')}, OOB {m.group('oob')}): if it fails or "
+            f"hangs past these lines, set NCCL_SOCKET_IFNAME / NCCL_IB_HCA explicitly to {m.group('oob')} / "
+            f"{m.group('hca')} on every node or pod, check the RoCE GID index (NCCL_IB_GID_INDEX: the RoCE v2 GID of "
+            "the interface's address in show_gids, the same kind on both ends, or unset so NCCL picks it).")
 
 
 # lead rules K, T: set-up chatter whose channels between nodes run over NCCL's IB/RoCE transport ("Channel 00/0 :
@@ -601,6 +665,16 @@ def _shown_settings(c: Collected) -> str:
     if shown:
         out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
                 "NCCL picks; they do not fail by themselves.")
+        tuned = [x for x in shown if not x.startswith(("NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"))]
+        if tuned:  # forced settings are the first thing an expert takes out when a run is slow or hangs
+            out += (f" If the run is slow or hangs, try without {tuned[0]} (unset it"
+                    + (" and the other forced NCCL_* variables" if len(tuned) > 1 else "")
+                    + ") to let NCCL choose by itself.")
+    if c.settings.get("NCCL_HOSTID"):  # lead rules K, T: round 109's nccl-1781 (two pods, one host id forced)
+        out += (" NCCL_HOSTID forces the host hash that makes ranks count as one node: NCCL_HOSTID only makes the "
+                "host hashes match; /dev/shm and the IPC namespace must also be shared between the pods or containers "
+                "(hostIPC, --ipc=host) for NCCL's P2P and SHM transports, and all the GPUs visible to each -- set it "
+                "alike only where the processes really share one physical host.")
     out += _socket_words(c) + _alias_words(c)
     plugins = sorted(n for n in c.networks if n not in _OWN_NETS and not n.endswith("_using"))
     if plugins:
@@ -632,6 +706,9 @@ def _alias_words(c: Collected) -> str:
             "addresses and labels; remove the avahi / link-local alias interface if it is not needed).")
 
 
+_R_EC2_HOST = re.compile(r"ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.|$)")  # an EC2 instance's default hostname
+
+
 def _socket_words(c: Collected) -> str:
     """NCCL's set-up chatter showing it loaded its internal socket transport (NET/Socket, 'Using internal Network
     Socket'): no failure, but what an expert checks first if the job hangs or is slow between nodes -- whether the
@@ -647,6 +724,16 @@ def _socket_words(c: Collected) -> str:
               "only says NCCL fell back to sockets)" if noverbs else "")
            + "; if the nodes do have IB, install libibverbs (rdma-core; ibv_devinfo lists the devices) and leave "
            "NCCL_IB_DISABLE unset.")
+    hosts = set(c.setup_hosts) | {h for h, _, _ in c.procs if h}
+    ifaces = sorted(i for i in c.used_ifaces if i != "lo")
+    # lead rules K, T: one interface across the nodes (round 109's horovod-3658)
+    if len(hosts) > 1 and len(ifaces) == 1:
+        out += (f" If it hangs between the nodes, rerun with NCCL_DEBUG=INFO with NCCL_SOCKET_IFNAME={ifaces[0]} on "
+                + ("both nodes" if len(hosts) == 2 else "every node")
+                + " and check that no firewall (a cloud security group) blocks the TCP ports between them.")
+    if "1" in (c.settings.get("NCCL_IB_DISABLE") or {}) and hosts and all(_R_EC2_HOST.match(h) for h in hosts):
+        out += (" On AWS, use EFA (aws-ofi-nccl) instead of NCCL_IB_DISABLE=1 sockets on AWS for speed where the "
+                "instances have EFA.")
     odd = doubtful_used(c)
     if odd:
         out += (f" Its sockets also use {', '.join(odd)} (a docker/veth, virtual or link-local interface other nodes "
@@ -701,7 +788,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     if c.kinds.get("pg_not_destroyed"):
         benign.append(
             "the process-group destructor warning at exit is harmless: call dist.destroy_process_group() at the "
-            "end of main to silence it"
+            "end of main to silence it (call dist.destroy_process_group() before the program exits)"
         )
     whats = {e.data.get("what") for e in c.samples.get("benign", [])}
     if "barrier device warning" in whats:
@@ -710,12 +797,18 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "device id is provided', 'barrier(): using the device under current context') is a harmless "
                       "warning while every process uses its own GPU: call torch.cuda.set_device(local_rank) first "
                       "and pass device_id=torch.device('cuda', local_rank) to init_process_group (or "
-                      "device_ids=[local_rank] to barrier) to silence it; only a wrong guess (two ranks on one GPU) "
+                      "device_ids=[local_rank] to barrier: barrier(device_ids=[local_rank])) to silence it; only a "
+                      "wrong guess (two ranks on one GPU) "
                       "would hang")
     if _no_plugin(c):
         benign.append(_NO_PLUGIN_WORDS)
     if _no_tuner(c):
         benign.append(_NO_TUNER_WORDS)
+    if "torchrun master_addr default warning" in whats:  # lead rule BR (3): printed for torchrun's own default
+        benign.append("torchrun's 'master_addr is only used for static rdzv_backend and when rdzv_endpoint is not "
+                      "specified' is printed for torchrun's default --master_addr when --rdzv_backend c10d and "
+                      "--rdzv_endpoint are used, and the command shown gives none: ignore it -- do not pass "
+                      "--master_addr/MASTER_ADDR with the c10d rendezvous (only static rdzv_backend uses it)")
     if "torchrun OMP_NUM_THREADS banner" in whats:  # lead rules K, L: the launcher's notice of its own default
         benign.append("torchrun's banner ('Setting OMP_NUM_THREADS environment variable for each process to be 1 in "
                       "default') only says it gave each worker one OpenMP thread: nothing to fix -- set "
@@ -945,7 +1038,9 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "failed ... EOF' is the TCPStore server seeing a client's connection close, which every "
                       "process does when it exits, harmless at job end). If the job failed, the cause is in the "
                       "worker's own traceback (decorate main with torch.distributed.elastic's @record so torchrun's "
-                      "error file keeps it)")
+                      "error file keeps it); if it hangs after this, collect py-spy stacks of every rank, and check "
+                      "that the store's address (MASTER_ADDR / the rdzv endpoint) resolves to the same host on every "
+                      "node (hostname in /etc/hosts)")
     if "cuda ipc producer exit" in whats:  # lead rule AH (3): printed as a process exits, it shows nothing failing
         benign.append("torch's 'Producer process has been terminated before all shared CUDA tensors released' "
                       "(CudaIPCTypes, see Note [Sharing CUDA tensors]) is an exit-time warning, harmless: a process "
@@ -1412,7 +1507,9 @@ def settle(v: Verdict, findings: list[Finding], field: list[dict] | None = None)
             "hangs or freezes while it runs, the lines do not show it: collect dmesg -T from that moment (Xid errors, "
             "soft lockups, PCIe/AER errors) and the run's NCCL_DEBUG=INFO output; NCCL_P2P_DISABLE=1 tells whether "
             "GPU peer-to-peer traffic is involved (nvidia-smi topo -m shows the path between the GPUs), and the "
-            "busbw of a clean run is the baseline to compare later runs with.",
+            "busbw of a clean run is the baseline to compare later runs with. If the bandwidth is the concern, "
+            "check the GPU link with nvidia-smi topo -m and nvidia-smi nvlink -s, and rerun with NCCL_DEBUG=INFO "
+            "NCCL_DEBUG_SUBSYS=INIT,GRAPH to see the topology and channels NCCL chose.",
             v.confidence, [], v.proof)
     if not bad:
         return v
