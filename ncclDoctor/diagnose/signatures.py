@@ -2341,11 +2341,11 @@ R_TESTS_V1_ORDINAL = re.compile(r"\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invali
 # torch's distributed test harness's exit of a process that raised (testing/_internal/common_distributed.py:
 # logger.error("Caught exception: \n%s exiting process %s with exit code: %s", traceback, rank, TEST_ERROR_EXIT_CODE
 # 10): its exit line comes after the traceback, on a line of its own (parse: the test_harness event, verdict.early_exit)
-# torch's MultiProcessTestCase asserting its processes' common exit code ("AssertionError: False is not true : Expected
-# zero exit code but got -11", with or without "for pid: N"): parse keeps the code for the harness's fix (verdict.harness;
-# round 109's pytorch-pr48500)
-R_HARNESS_CODE = re.compile(r"\bExpected zero exit code but got (-?\d{1,4})\b")
 R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code: 10\b")
+# torch's MultiProcessTestCase asserting its processes' common exit code ("AssertionError: False is not true :
+# Expected zero exit code but got -11", with or without "for pid: N"): parse keeps the code for the harness's fix
+# (verdict.harness; round 109's pytorch-pr48500)
+R_HARNESS_CODE = re.compile(r"\bExpected zero exit code but got (-?\d{1,4})\b")
 # multiprocessing's header of a child whose target raised ("Process process 1:"), for a child torch's distributed test
 # harness named itself: test_distributed.py and common_distributed's MultiProcessTestCase start each rank as
 # multiprocessing.Process(name="process " + str(rank)) from the test's own process -- no launcher agent -- so N is that
