@@ -1287,7 +1287,9 @@ R_GLOO_IO_TIMEOUT = re.compile(r"\b(Read|Write) error \[([^\]\s]{1,200})\](?::([
 # read a source site so) -- or, at 542/543 in some versions, the listener's "accept:", a set-up message that a pair
 # inside a running collective cannot print. Lines that another run-time message (Read error, Read timeout) shares
 # in some version are not read (round 73's torch 1.0 optimizer, its gloo of Nov-Dec 2018 at line 543)
-R_GLOO_PAIR_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/pair\.cc:(\d{1,5})\]\W*$")
+# The paste may also stop inside the message's first words ("pair.cc:598] Connection clos": round 109's
+# pytorch-61201): group "rest", which the reader takes only where it begins "Connection closed by peer"
+R_GLOO_PAIR_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/pair\.cc:(\d{1,5})\]\W*(?P<rest>[A-Za-z ]{0,24})$")
 GLOO_PAIR_CLOSED_LINES = frozenset({500, 501, 541, 542, 543, 544, 545, 575, 597, 598})
 # gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
 # device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
