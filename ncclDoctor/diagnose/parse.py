@@ -488,6 +488,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
+        self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
@@ -1912,6 +1913,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._eval(lineno, bare, m.start(), True)
         if not self.accel_frame and "accelerate" in text and S.R_ACCEL_LAUNCH_FRAME.search(text):
             self.accel_frame = True  # the job came through accelerate launch (verdict.exits' shared-failure fix)
+        if not self.accel_test and "test_script.py FAILED" in text and S.R_ACCEL_TEST_TITLE.search(text):
+            self.accel_test = True  # the failed script is accelerate test's own (verdict.exits' shared-failure fix)
         if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):

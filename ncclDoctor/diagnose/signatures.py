@@ -1329,6 +1329,10 @@ R_KERNEL_BELOW_MIN = re.compile(r"Detected kernel version (\d{1,3}(?:\.\d{1,4}){
 # accelerate launch's own launcher frame ('File ".../accelerate/commands/launch.py", line 666, in multi_gpu_launcher'):
 # parse.input_tail's ``accel_launch``
 R_ACCEL_LAUNCH_FRAME = re.compile(r'\baccelerate[/\\]commands[/\\]launch\.py", line \d{1,7}, in ')
+# torchrun's failure record titled with accelerate test's own script ("/x/site-packages/accelerate/test_utils/scripts/
+# test_script.py FAILED"): the job is `accelerate test`, run with the saved accelerate config (parse's ``accel_test``,
+# verdict.exits' shared-failure fix; round 109's accelerate-2390)
+R_ACCEL_TEST_TITLE = re.compile(r"\baccelerate[/\\]test_utils[/\\]scripts[/\\]test_script\.py FAILED\s*$")
 # the DataLoader's frame re-raising a worker's exception: _process_data itself (its "data.reraise()"), or _next_data
 # on its call of it ("return self._process_data(data)"): verdict.unread's cut reading, parse's ``loader_reraise``
 R_LOADER_DATA_FILE = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
