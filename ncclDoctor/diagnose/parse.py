@@ -1913,7 +1913,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._eval(lineno, bare, m.start(), True)
         if not self.accel_frame and "accelerate" in text and S.R_ACCEL_LAUNCH_FRAME.search(text):
             self.accel_frame = True  # the job came through accelerate launch (verdict.exits' shared-failure fix)
-        if not self.accel_test and "test_script.py FAILED" in text and S.R_ACCEL_TEST_TITLE.search(text):
+        if not self.accel_test and "test_script.py FAILED" in text and S.R_ACCEL_TEST_TITLE.search(
+                S.R_ANSI.sub("", text) if "\x1b" in text else text):
             self.accel_test = True  # the failed script is accelerate test's own (verdict.exits' shared-failure fix)
         if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
