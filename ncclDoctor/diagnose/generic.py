@@ -48,7 +48,11 @@ R_FAILURE_WORD = re.compile(
     # 11.16489500" a line per worker), pasted without the "FloatingPointError: Fatal error: gradients are inconsistent
     # between workers" above it: that error's own text, raised only when the all-reduced norms differ (or are NaN), a
     # line of its own in nothing else (numerics.R_GRAD_TABLE, INCONSISTENT_FIX; round 104's fairseq-3920)
-    r"|" + R_GRAD_TABLE.pattern)
+    r"|" + R_GRAD_TABLE.pattern +
+    # ProcessGroupNCCL starting its Flight Recorder dump ("ProcessGroupNCCL preparing to dump debug info."), which it
+    # does only once something failed (a collective timeout, the watchdog, a peer's dump signal): at E level, but in
+    # none of the words above (lead rule AB (2); verdict.unread._FR_DUMP_FIX; round 109's pytorch-pr137523)
+    r"|\bProcessGroupNCCL preparing to dump debug info\b")
 # lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
 # is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
 # failure table (read by its own family), nccl-tests' result table

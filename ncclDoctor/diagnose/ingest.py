@@ -873,6 +873,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite
         c.kinds["agent_frame"] += 1
     c.accel_launch = c.accel_launch or p.accel_frame
+    c.accel_test = c.accel_test or p.accel_test
 
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:

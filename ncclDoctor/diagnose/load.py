@@ -1004,6 +1004,11 @@ SNIFF = 8192
 #             where two processes' stderr interleaved put another's frame between it and its "AssertionError"
 #             (readers.crash._traceback_tail, generic.R_PARALLEL_UNFIT; round 109's colossalai-examples-99) -- none
 #             of the corpus's input lines
+#   test_script.py FAILED  the title of torchrun's failure record when the failed script is accelerate test's own
+#             ("/x/site-packages/accelerate/test_utils/scripts/test_script.py FAILED"), which holds no other word: the
+#             job is `accelerate test`, so a failure every rank shares asks for accelerate's config and a one-process
+#             run (S.R_ACCEL_TEST_TITLE, parse's accel_test, verdict.exits; session 46, round 109's accelerate-2390)
+#             -- 2 of the corpus's input lines, both that title
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1109,7 +1114,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
             b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in",
             b"weights took", b"result: tensor(", b"available in /dev/shm", b"Model loading took",
-            b"split tensor evenly")
+            b"split tensor evenly", b"test_script.py FAILED")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1336,9 +1341,9 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 428 (session 46, round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on a line of
-    its own; before them session 45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own
-    /dev/shm warning,
+    Now: 429 (session 46, round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on a line of
+    its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script; before them
+    session 45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
     "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
     files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
     took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
@@ -1347,7 +1352,7 @@ def _automata():
     Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 44 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 45 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

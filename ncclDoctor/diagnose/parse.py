@@ -471,6 +471,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # (line, N) of the last "Process process N:" header (S.R_HARNESS_PROC): torch's test harness's child N raised,
         # its traceback below; its connection error is tagged with N (_harness_error)
         self._harness_proc: tuple[int, int] | None = None
+        # the exit code of torch's test harness's last "Expected zero exit code but got N" assertion (verdict.harness)
+        self._harness_code: str | None = None
         # the launch environments pasted as dicts, one key a line (S.R_ENV_DICT_KEY): each block's keys read so far
         # ({"start": line, "last": line, KEY: value}), the last one open; and the event once two blocks of one world
         # give the same RANK (readers.settings._env_dict_key, verdict.world._env_rank_twice)
@@ -486,6 +488,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
+        self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
@@ -1141,6 +1144,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # and its rank's part unread (lead rules AB (2), BG (6)); kept aside like a cut frame, nothing to read in it
             ev = self._context(last[0], last[2], "tb_cut")
             ev.data.update(what="header", rank=ev.rank, func=None, code=None, jit=None)
+            if self._harness_proc is not None and 0 < last[0] - self._harness_proc[0] <= 2:
+                # right under multiprocessing's "Process process N:" header of torch's test harness's child N
+                # (S.R_HARNESS_PROC): the harness's own process raised (verdict.harness, round 109's pytorch-89686)
+                ev.data["harness_index"] = self._harness_proc[1]
             ev.rank = None  # a traceback cut before its error counts for no rank's state
             self.aside.append(ev)
             return
@@ -1187,6 +1194,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        jit=f"{self.path}:{self._jit_at}" if self._jit_at else None,
                        # NVML's warning that the GDK's stub libnvidia-ml.so was loaded (verdict.unread._nvml_stub_cut)
                        nvml_stub=self._nvml_stub,
+                       # torch's test harness's exit-code assertion earlier in this input ("Expected zero exit code
+                       # but got -11"): the code every test process ended with (verdict.harness)
+                       harness_code=self._harness_code,
                        # torch's warning that it cannot use the installed NumPy (verdict.unread._numpy_abi_cut)
                        numpy_abi=self._numpy_abi,
                        # accelerate's advisory that the host's kernel is below its minimum (verdict.unread's fix)
@@ -1904,6 +1914,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 self._eval(lineno, bare, m.start(), True)
         if not self.accel_frame and "accelerate" in text and S.R_ACCEL_LAUNCH_FRAME.search(text):
             self.accel_frame = True  # the job came through accelerate launch (verdict.exits' shared-failure fix)
+        if not self.accel_test and "test_script.py FAILED" in text and S.R_ACCEL_TEST_TITLE.search(
+                S.R_ANSI.sub("", text) if "\x1b" in text else text):
+            self.accel_test = True  # the failed script is accelerate test's own (verdict.exits' shared-failure fix)
         if self.agent_frame is None and "distributed/" in text and S.R_AGENT_FRAME.search(text):
             self.agent_frame = Event("agent_frame", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
         if "process" in text and len(self.closed_pids) < 1024 and (cl := S.R_CLOSING_PID.search(text)):
@@ -2785,6 +2798,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._init_frame(text)
         if "init_parallel_env" in body and S.R_PADDLE_INIT_FRAME.search(body):
             self._paddle_init = lineno  # a traceback's frame inside Paddle's set-up call (_nccl_error reads it)
+        if "Expected zero exit code but got " in body and (hc := S.R_HARNESS_CODE.search(body)):
+            self._harness_code = hc.group(1)  # torch's test harness's assertion on its processes' exit code
         if "Process process " in body and (hp := S.R_HARNESS_PROC.search(body)):
             self._harness_proc = (lineno, int(hp.group(1)))  # the harness's child N raised: its traceback follows
         if "exiting process" in body and not self._harness_seen and S.R_TEST_HARNESS_EXIT.search(body):

@@ -1291,7 +1291,9 @@ R_GLOO_IO_TIMEOUT = re.compile(r"\b(Read|Write) error \[([^\]\s]{1,200})\](?::([
 # read a source site so) -- or, at 542/543 in some versions, the listener's "accept:", a set-up message that a pair
 # inside a running collective cannot print. Lines that another run-time message (Read error, Read timeout) shares
 # in some version are not read (round 73's torch 1.0 optimizer, its gloo of Nov-Dec 2018 at line 543)
-R_GLOO_PAIR_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/pair\.cc:(\d{1,5})\]\W*$")
+# The paste may also stop inside the message's first words ("pair.cc:598] Connection clos": round 109's
+# pytorch-61201): group "rest", which the reader takes only where it begins "Connection closed by peer"
+R_GLOO_PAIR_CUT = re.compile(r"\[[^\]\n]{0,200}gloo/transport/tcp/pair\.cc:(\d{1,5})\]\W*(?P<rest>[A-Za-z ]{0,24})$")
 GLOO_PAIR_CLOSED_LINES = frozenset({500, 501, 541, 542, 543, 544, 545, 575, 597, 598})
 # gloo's enforce header with nothing after its "]" ("RuntimeError: [enforce fail at .../gloo/transport/tcp/
 # device.cc:84]"): its condition and message ("ifa != nullptr. Unable to find address for: ^lo") were put on the
@@ -1331,6 +1333,10 @@ R_KERNEL_BELOW_MIN = re.compile(r"Detected kernel version (\d{1,3}(?:\.\d{1,4}){
 # accelerate launch's own launcher frame ('File ".../accelerate/commands/launch.py", line 666, in multi_gpu_launcher'):
 # parse.input_tail's ``accel_launch``
 R_ACCEL_LAUNCH_FRAME = re.compile(r'\baccelerate[/\\]commands[/\\]launch\.py", line \d{1,7}, in ')
+# torchrun's failure record titled with accelerate test's own script ("/x/site-packages/accelerate/test_utils/scripts/
+# test_script.py FAILED"): the job is `accelerate test`, run with the saved accelerate config (parse's ``accel_test``,
+# verdict.exits' shared-failure fix; round 109's accelerate-2390)
+R_ACCEL_TEST_TITLE = re.compile(r"\baccelerate[/\\]test_utils[/\\]scripts[/\\]test_script\.py FAILED\s*$")
 # the DataLoader's frame re-raising a worker's exception: _process_data itself (its "data.reraise()"), or _next_data
 # on its call of it ("return self._process_data(data)"): verdict.unread's cut reading, parse's ``loader_reraise``
 R_LOADER_DATA_FILE = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in '
@@ -2346,6 +2352,10 @@ R_TESTS_V1_ORDINAL = re.compile(r"\bCuda failure [\w/.\-]{1,128}:\d{1,6} 'invali
 # logger.error("Caught exception: \n%s exiting process %s with exit code: %s", traceback, rank, TEST_ERROR_EXIT_CODE
 # 10): its exit line comes after the traceback, on a line of its own (parse: the test_harness event, verdict.early_exit)
 R_TEST_HARNESS_EXIT = re.compile(r"\bexiting process(?: \d{1,7})? with exit code: 10\b")
+# torch's MultiProcessTestCase asserting its processes' common exit code ("AssertionError: False is not true :
+# Expected zero exit code but got -11", with or without "for pid: N"): parse keeps the code for the harness's fix
+# (verdict.harness; round 109's pytorch-pr48500)
+R_HARNESS_CODE = re.compile(r"\bExpected zero exit code but got (-?\d{1,4})\b")
 # multiprocessing's header of a child whose target raised ("Process process 1:"), for a child torch's distributed test
 # harness named itself: test_distributed.py and common_distributed's MultiProcessTestCase start each rank as
 # multiprocessing.Process(name="process " + str(rank)) from the test's own process -- no launcher agent -- so N is that

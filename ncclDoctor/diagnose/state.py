@@ -173,6 +173,8 @@ class Collected:
     info_notes: set[str] = field(default_factory=set)
     # a frame of accelerate launch's own launcher (accelerate/commands/launch.py) was read: the job was launched by it
     accel_launch: bool = False
+    # torchrun's record titled with accelerate test's own script (accelerate/test_utils/scripts/test_script.py) was read
+    accel_test: bool = False
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
     # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
     barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
@@ -513,6 +515,7 @@ class Collected:
         self.comm_nodes = max(self.comm_nodes, o.comm_nodes)
         self.info_notes |= o.info_notes
         self.accel_launch = self.accel_launch or o.accel_launch
+        self.accel_test = self.accel_test or o.accel_test
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

@@ -32,6 +32,8 @@ class StoreReaders:
         m = io or S.R_GLOO_KIND.search(text)
         cut = (S.R_GLOO_PAIR_CUT.search(text) if not m and "pair.cc:" in text and "enforce fail" not in text
                else None)
+        if cut and cut.group("rest") and not "Connection closed by peer".startswith(cut.group("rest")):
+            cut = None  # other words after the site: not the close's message cut short
         if cut and int(cut.group(1)) in S.GLOO_PAIR_CLOSED_LINES:
             # the message cut after its source site, a line that prints only the peer's close (signatures)
             ev = self._context(lineno, text, "gloo_error")

@@ -90,6 +90,7 @@ from ncclDoctor.diagnose.verdict.exits import (
     _terminated,
     _workers_raised,
 )
+from ncclDoctor.diagnose.verdict.harness import harness_fix
 from ncclDoctor.diagnose.verdict.launch import (
     _abstract_unbuilt,
     _agent_api_mismatch,
@@ -326,8 +327,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         if v is not None:
             if v.cause != "desync" and ddp_gather_aborted(c):
                 v.summary += DDP_ABORTED_WORDS
-            return _with_settings(_numerics_fix(c, v), env_findings)
-    return _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
+            return harness_fix(c, _with_settings(_numerics_fix(c, v), env_findings))
+    return harness_fix(c, _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
             or _version_twice(c, ks) or _net_plugin_split(c, ks)
             or _ib_unseen(c, ks) or _login_prompt(c, ks) or _setup_hang(c, ks)
@@ -338,7 +339,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
             or _own_wait(c, ks) or _subgroup_stall(c, ks) or _recv_garbage(c, ks) or _rank_sentinel(c, ks)
-            or _none(c, ks)))
+            or _none(c, ks))))
 
 
 # Lead rule BZ (1): a bare "OSError: [Errno 24] Too many open files" (EMFILE) read as unknown -- a process out of file

@@ -974,6 +974,14 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         shared += ("It was launched by accelerate launch: run the script with a single process (accelerate launch "
                    "--num_processes 1) to surface the exception, or accelerate launch --debug to see the workers' own "
                    "output. ")
+    if shared and c.accel_test:
+        # the script is accelerate test's own (torchrun's record titled accelerate/test_utils/scripts/test_script.py;
+        # round 109's accelerate-2390): the same failure on every rank is the environment or config it checks
+        shared += ("The script is accelerate test's own check (accelerate/test_utils/scripts/test_script.py, run with "
+                   "the saved accelerate config): check accelerate env / accelerate config: distributed_type and "
+                   "num_processes against the GPUs visible (a MEGATRON_LM or DeepSpeed type needs that package "
+                   "installed), run accelerate test with one process to isolate the distributed part, and rerun with "
+                   "NCCL_DEBUG=INFO to see where the test script failed. ")
     return Verdict("unknown", what + cause + held,
                    alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")
                    + (NATIVE_FIX if native else "")

@@ -886,7 +886,8 @@ _R_CONNECT_URL = re.compile(r"connect to '?((?:tcp|http|https)://[\w.\-\[\]:]{1,
 
 
 _GLOO_CTOR_FIX = ("A peer closed its gloo connection while the group was being created: every process must stay "
-                  "until all have connected -- call dist.barrier(group=pg) right after creating the ProcessGroupGloo "
+                  "until all have connected (synchronize all ranks after process-group creation before any rank "
+                  "exits) -- call dist.barrier(group=pg) right after creating the ProcessGroupGloo "
                   "(or the group of init_process_group / new_group), before any process can finish its work and exit, "
                   "and destroy_process_group only after that barrier; in tests give each test a fresh store and port "
                   "(port reuse between tests) and read the first error of every spawned process. ")

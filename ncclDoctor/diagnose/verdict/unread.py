@@ -1967,6 +1967,17 @@ _AIO_SWAP_FIX = (
     "swapper's fix is in a newer release. ")
 
 
+# ProcessGroupNCCL's "preparing to dump debug info" with no watchdog timeout, SeqNum or error text shown: the Flight
+# Recorder's dump path ran, so something failed first -- which rank and what the lines do not say (lead rule AB (2);
+# round 109's pytorch-pr137523, rank 0's dump line and an NCCL profiler plugin's own dump start)
+_R_FR_DUMP = re.compile(r"\bProcessGroupNCCL preparing to dump debug info\b")
+_FR_DUMP_FIX = (
+    "ProcessGroupNCCL preparing to dump debug info is its Flight Recorder dump starting, which it does after a "
+    "collective timeout, a watchdog failure or a peer's dump signal: look earlier in every rank's log for the "
+    "collective timeout, exception or desync report that triggered the dump; read the flight recorder dump "
+    "(TORCH_NCCL_TRACE_BUFFER_SIZE, TORCH_NCCL_DUMP_ON_TIMEOUT, debug_info_dir; torch's fr_trace analyzer) to find "
+    "the rank behind; py-spy dump the stacks of every rank while it hangs; rerun with NCCL_DEBUG=INFO and "
+    "TORCH_DISTRIBUTED_DEBUG=DETAIL (it checks that every rank calls the same collective). ")
 # torch's MultiProcessTestCase harness (torch.testing._internal.common_distributed._check_return_codes): "Process 1
 # terminated or timed out after 156.03 seconds" -- the test's child process ended or hung past the harness's timeout;
 # no exit code, signal or exception of the child is given (lead rule BA (1): no failure record, no collective)
@@ -2071,6 +2082,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
                        + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
                        + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
+                       + (_FR_DUMP_FIX if any(_R_FR_DUMP.search(u.text) for u in unread) else "")
                        + _READ_AROUND + _connect_warned(c), "low", [], proof)
     return Verdict(read[0], _read_said(f"the lines report a failure ('{quoted.text[:200]}')", read)
                    if read[0] in _SHARED_CAUSES else f"{said}; its words say {read[1]}; which rank, and why, these "
