@@ -1019,7 +1019,7 @@ R_C10D_BIND_LOG = re.compile(r"\[[WE](?:\d{3,4} \d\d:\d\d:\d\d[.\d]{0,10})? [^\]
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \((?:errno|generic error): 98")
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
-R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
+R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b|\bcode: -98\b")
 # accelerate launch's own check of the rendezvous port before it starts a process (commands/launch.py: "Tried to launch
 # distributed communication on port `29500`, but another process is utilizing it"): its main_process_port is the port
 # torchrun's store binds (MASTER_PORT), already bound on this host -- the store's port taken (lead rule AN (2))

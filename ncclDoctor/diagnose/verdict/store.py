@@ -516,21 +516,23 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              f"the store could not listen: {port} is already in use on this host (errno 98)")
             + " — another job (or a leftover process of an earlier one) holds it, or two processes both try to host "
             "the store",
-            ("Port already in use: pass accelerate launch --main_process_port N (or main_process_port in its config "
-             "file; 0 picks a free port on one node). " if acc else "")
+            ("Port already in use: pass accelerate launch --main_process_port N, or set main_process_port in the "
+             "accelerate config file (0 picks a free port on one node). " if acc else "")
             # the port named where it is known; else the error's words once (review 102 (1) finding 7: not "Address
             # already in use (the store's port already in use on this host)")
             + (f"Address already in use ({port} already in use on this host)" if in_use else
                "Address already in use on this host")
             + ", EADDRINUSE"
             + ": pick a free port for each run -- use a "
-            "free MASTER_PORT / --master_port, a different port per job on a shared node: torchrun --master_port N "
+            "free MASTER_PORT / --master_port, a different port per job on a shared node (give each concurrent job its "
+            "own MASTER_PORT): torchrun --master_port N "
             "(MASTER_PORT=N) or "
             "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); a "
             "port hard-coded in the launch script or code overrides MASTER_PORT, so change it there; find the holder "
             "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
-            "(two jobs on the same port collide); do not call "
-            "init_process_group with a hand-made store when torchrun already hosts one."
+            "(two jobs on the same port collide; do not start two server instances with the same port on one host, "
+            "and in a test suite call destroy_process_group at the end of each test so the store's port is "
+            "released); do not call init_process_group with a hand-made store when torchrun already hosts one."
             + (_FT_IN_USE_FIX if any(e.data.get("ft_coord") for e in evs) else "")
             + (_EPHEMERAL_IN_USE_FIX.format(port=in_use) if _EPHEMERAL[0] <= in_use <= _EPHEMERAL[1] else "")
             + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),
