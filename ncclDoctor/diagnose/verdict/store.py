@@ -7,7 +7,7 @@ import ipaddress
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import Event, is_loopback
+from ncclDoctor.diagnose.signatures import R_STORE_KEY0, Event, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.network import loopback_master
@@ -756,6 +756,8 @@ def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:
     terminate, not a first failure)."""
     waiting = sorted({e.rank for e in evs if e.rank is not None} - {0})
     hvd = any("horovod" in e.text.lower() for e in evs)
+    # the wait the line names ("Wait timeout after 30 seconds"): the timeout to raise beyond
+    secs = next((k.group(1) for e in evs if (k := R_STORE_KEY0.search(e.text)) and k.group(1)), None)
     return Verdict(
         "rank_missing",
         f"{_named(waiting) if waiting else 'a process (its rank not shown)'} was connected to the rendezvous store "
@@ -765,8 +767,10 @@ def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:
         "Find why rank 0 never reached the rendezvous: its own log (an error or a slow start before it), its host "
         "started and reachable on the interface the job uses"
         + (" (HOROVOD_GLOO_IFACE / --network-interface), horovodrun hosts / slots; at many nodes rank 0 can be "
-           "slow to start: raise the gloo timeout (horovodrun --gloo-timeout-seconds, HOROVOD_GLOO_TIMEOUT_SECONDS "
-           "/ --start-timeout), or use the MPI controller instead of gloo" if hvd else
+           "slow to start: raise the gloo timeout (horovodrun --gloo-timeout-seconds, "
+           + (f"increase HOROVOD_GLOO_TIMEOUT_SECONDS beyond {secs} s" if secs else "HOROVOD_GLOO_TIMEOUT_SECONDS")
+           + " / --start-timeout), or use the MPI controller instead of gloo; check the rendezvous server address "
+           "reachability from every worker (horovodrun's HTTP store on the driver)" if hvd else
            " (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME); py-spy dump rank 0's process while the others wait; raise "
            "the store / process-group timeout (init_process_group(timeout=...)) if rank 0 is only slow to start")
         + ".",
