@@ -203,9 +203,9 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "'this job is timed-out'): the SIGTERM the tasks receive after it is that stop from outside, and no rank "
             "shows a failure of its own before it; no rank is at fault",
             "Nothing to fix in the ranks: ask for more wall-clock time (raise the Slurm --time limit: #SBATCH --time / "
-            "srun --time) or make the job resumable -- have Slurm send a warning signal before the limit (#SBATCH --signal=SIGUSR1@90, Lightning's "
-            "SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle it), save a checkpoint on it and "
-            "requeue (#SBATCH --requeue), then resume from that checkpoint.",
+            "srun --time) or make the job resumable -- have Slurm send a warning signal before the limit (#SBATCH "
+            "--signal=SIGUSR1@90, Lightning's SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle "
+            "it), save a checkpoint on it and requeue (#SBATCH --requeue), then resume from that checkpoint.",
             "high", [], [e.brief() for e in limit[:3]])
     node = [e for e in sigs if e.data.get("sched") == "node failure"]
     if node and not forced and not c.kinds.get("watchdog_timeout") and not any(
