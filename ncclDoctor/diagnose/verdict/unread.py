@@ -2344,6 +2344,20 @@ _CUT_METRIC_ONE_FIX = (
 # fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
 # installed accelerate -- the error text still cut, the cause unknown (lead rules BG (6), AB (2), T; round 92's
 # model-optimizer-1045). A Trainer cut elsewhere (its train(), its data) is not read so
+# ... verl's driver creating its Ray worker group (init_workers: "wg_dict = self.ray_worker_group_cls(..."), where it
+# waits for the group's register center actor, the named actor through which the rank-0 worker publishes the master
+# address and port ("Waiting for register center actor ... Elapsed time: N seconds out of M seconds"): the actors
+# never placed, failed at start or stale Ray state -- the cut names nobody (rules BG (6), BJ (1), AD (2); round 109's
+# adjudication of verl-1144); what to look at goes into the fix (rule T)
+_R_VERL_WORKER_GROUP = re.compile(r"\bray_worker_group_cls\(")
+_VERL_WORKER_GROUP_FIX = (
+    "Its last frame is verl creating its Ray worker group (init_workers), where the driver waits for the group's "
+    "register center actor, which the rank-0 worker actor creates: check that the Ray cluster has the GPUs/CPUs the "
+    "resource pool asks for (ray status, n_gpus_per_node x nnodes), look for placement groups stuck pending (ray list "
+    "placement-groups), read the rank-0 worker actor's own logs (Ray's worker logs, RAY_DEDUP_LOGS=0) for its start-up "
+    "error, restart the Ray cluster (ray stop) to clear stale actors / a name clash, check the worker environment "
+    "(runtime_env, CUDA visibility) on every node, and raise verl's register-center wait "
+    "(trainer.ray_wait_register_center_timeout) only if the actors are slow to start. ")
 _R_TRAINER_ACCEL = re.compile(r"\bcreate_accelerator_and_postprocess\b")
 _TRAINER_ACCEL_FIX = (
     "Its last frame is the HF Trainer building its Accelerator (create_accelerator_and_postprocess): there the "
@@ -3457,6 +3471,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
+                   + (_VERL_WORKER_GROUP_FIX if _R_VERL_WORKER_GROUP.search(str(ev.data.get("code") or "")) else "")
                    + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
                    + (_CUT_ARGS_FIX if not coll and not comp and _args_parse_cut(ev) else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
