@@ -257,6 +257,7 @@ def test_oom_without_a_host_label_keeps_naming_its_gpus_rank(tmp_path):
     assert v["cause"] == "gpu_oom" and acc == {3}, (v, acc)
     assert memory._R_HOST_BEFORE_OOM.search(f"node-a7: {_OOM}")
     assert not memory._R_HOST_BEFORE_OOM.search(f"rank3: {_OOM}")
+    assert memory._R_HOST_BEFORE_OOM.search(f"[default0]:node-a7: {_OOM}")  # behind torchrun's role prefix
 
 
 # --- torch <= 1.3's "cached" ------------------------------------------------------------------------------------------

@@ -406,8 +406,9 @@ def _gpu_owner(c: Collected) -> str:
 
 # A multi-host runner's host label right before the OOM's exception ("gpu-q-13: torch.cuda.OutOfMemoryError: ...":
 # pdsh's, which DeepSpeed's and accelerate's runners use only when the job spans hosts): a name with a letter and a
-# digit (not srun -l's bare task number, not a "rank3: " tag)
-_R_HOST_BEFORE_OOM = re.compile(r"(?:^|\s)(?!rank\d)[A-Za-z][\w.\-]{0,62}\d[\w.\-]{0,62}: (?:[\w.]{0,40}"
+# digit (not srun -l's bare task number, not a "rank3: " tag), wherever a prefix of its own puts it (torchrun's
+# "[default0]:node7: ...")
+_R_HOST_BEFORE_OOM = re.compile(r"(?<![\w.\-])(?!rank\d)[A-Za-z][\w.\-]{0,62}\d[\w.\-]{0,62}: (?:[\w.]{0,40}"
                                 r"OutOfMemoryError|RuntimeError: CUDA out of memory)\b")
 
 
