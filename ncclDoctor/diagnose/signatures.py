@@ -1023,7 +1023,7 @@ R_C10D_BIND_LOG = re.compile(r"\[[WE](?:\d{3,4} \d\d:\d\d:\d\d[.\d]{0,10})? [^\]
 R_BIND_PORT = re.compile(r"(?:listen on|bind to) \[?[^\]\s]*\]?:(\d+) \((?:errno|generic error): 98")
 # the port is taken in any wording: torch 1.x's bare "RuntimeError: Address already in use" under the TCPStore frame,
 # 2.x's DistNetworkError "... port: 29500, useIpv6: 0, code: -98, name: EADDRINUSE, message: address already in use"
-R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b")
+R_ADDR_IN_USE = re.compile(r"[Aa]ddress already in use|EADDRINUSE|errno:? 98\b|\bcode: -98\b")
 # accelerate launch's own check of the rendezvous port before it starts a process (commands/launch.py: "Tried to launch
 # distributed communication on port `29500`, but another process is utilizing it"): its main_process_port is the port
 # torchrun's store binds (MASTER_PORT), already bound on this host -- the store's port taken (lead rule AN (2))
@@ -1255,8 +1255,11 @@ R_GLOO_PG_TIMEOUT = re.compile(r"(?:\[Errno \d{1,4}\] )?(?:Connection timed(?: o
 # A store read naming the one key it waited for, key "0" ("Wait timeout for key(s): 0", gloo's store wait as Horovod's
 # HTTP store and torch's gloo store print it; "keys: 0"): the key rank 0 publishes (its address for the gloo
 # rendezvous, the NCCL unique id): a connected rank waited for rank 0, which never got there (lead rules G, Y)
-R_STORE_KEY0 = re.compile(r"[Ww]ait timeout for key\(s\): ?\[?'?0'?\]?\s*$|[Ww]ait timeout after \d{1,12} ?ms, keys?: "
-                          r"\[?'?0'?\]?\s*$")
+# Horovod's newer HTTP store says how long it waited and ends on its own advice ("Wait timeout after 30 seconds for
+# key(s): 0. You may want to increase the timeout via HOROVOD_GLOO_TIMEOUT_SECONDS"; round 109's ray-25866): the key
+# list still ends at "0", the sentence after it is no other key
+R_STORE_KEY0 = re.compile(r"[Ww]ait timeout (?:after (\d{1,9}) seconds )?for key\(s\): ?\[?'?0'?\]?(?:\.\s.*)?\s*$"
+                          r"|[Ww]ait timeout after \d{1,12} ?ms, keys?: \[?'?0'?\]?\s*$")
 # a serving framework's logger record head before a worker's traceback line ("ERROR 08-06 22:23:09
 # [multiproc_executor.py:487] torch.distributed.DistStoreError: ..."; older vLLM without the brackets)
 R_LOG_RECORD_HEAD = re.compile(r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d "

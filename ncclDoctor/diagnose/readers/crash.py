@@ -1707,9 +1707,14 @@ class CrashReaders:
             # request, the GPU's capacity, what this process's allocator holds allocated, what is free, what it
             # reserves ("cached" in torch <= 1.3) -- read once, by verdict.memory's _old_owner, _held_elsewhere and
             # _old_figures_fix alike; "split_hint" where the message itself offers max_split_size_mb (torch >= 1.10)
+            # torch <= 1.3's "X cached" is the allocator's cached-but-free memory (its reserved less allocated), not
+            # its whole reservation: what it reserves is A + X (round 109's deepspeed-237: "25.59 GiB already
+            # allocated; ...; 14.59 MiB cached" is a process holding 25.6 GiB, not 14.59 MiB)
+            alloc, held = _bytes(f.group(4)), _bytes(f.group(6))
             ev.data["old_figs"] = dict(gpu=int(f.group(2)), tried=_bytes(t.group(1)) if t else None,
-                                       total=_bytes(f.group(3)), alloc=_bytes(f.group(4)), free=_bytes(f.group(5)),
-                                       reserved=_bytes(f.group(6)), split_hint="max_split_size_mb" in text,
+                                       total=_bytes(f.group(3)), alloc=alloc, free=_bytes(f.group(5)),
+                                       reserved=alloc + held if f.group(0).endswith("cached") else held,
+                                       split_hint="max_split_size_mb" in text,
                                        dev=f.group(1))  # torch_npu's "NPU N" or CUDA's "GPU N"
         if self._tb.step and 0 < lineno - self._tb.frame[0] <= 8:  # its traceback runs through a training step
             ev.data["in_step"] = True

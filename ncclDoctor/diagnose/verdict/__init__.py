@@ -179,6 +179,7 @@ from ncclDoctor.diagnose.verdict.nccl import (
 )
 from ncclDoctor.diagnose.verdict.network import (
     _ccl_exchange,
+    _engine_handshake,
     _ib_device_range,
     _ib_unseen,
     _link_local_roles,
@@ -260,7 +261,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     # an OOM first: the CUDA errors that follow one ('invalid resource handle') are its consequences
     # a shared library that cannot be loaded explains the aborts and worker deaths after it (rule AF (2))
     _gpu_oom, _ucx_cuda, _cuda, _lib_unloadable, _launcher_shim, _runtime_signal, _interposer_crash, _nccl_crash,
-    _cuda_lib_crash, _cann_python_env, _kv_cache, _host_mem, _mp_tmp, _service_wait,
+    _cuda_lib_crash, _cann_python_env, _kv_cache, _host_mem, _mp_tmp, _service_wait, _engine_handshake,
     _killed, _ray_died,
     _dataloader, _bus_error, _launch_arg,
     _rdzv_identity, _launch_setup, _cuda_fork, _settings_check, _no_key, _dtype_clash, _not_a_checkout,

@@ -95,7 +95,8 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + "Lower that rank's batch size or sequence length (reduce batch size per GPU and keep the global batch with "
         "gradient accumulation), enable gradient checkpointing (activation "
         "checkpointing: model.gradient_checkpointing_enable()), or set "
-        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True against fragmentation (torch >= 2.1); check nvidia-smi for "
+        "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (or max_split_size_mb) against fragmentation (torch >= "
+        "2.1); check nvidia-smi for "
         "another "
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
@@ -365,7 +366,7 @@ def _gpu_owner(c: Collected) -> str:
     local rank N, rank N when nothing says the job spans nodes. "" when the text does not prove it (a lone process
     on its GPU, other processes of other sizes: another job or an engine; several OOMs on other GPUs); else why."""
     evs = [e for e in c.samples.get("cuda_oom", []) if e.data.get("gpu") is not None]
-    if not evs or len({e.data["gpu"] for e in evs}) != 1 or node_count(c) > 1:
+    if not evs or len({e.data["gpu"] for e in evs}) != 1 or node_count(c) > 1 or _host_labelled(evs):
         return ""
     d, gpu = evs[0].data, evs[0].data["gpu"]
     if gpu > 0 and all(R_VLLM_MP_WORKER.search(e.text) for e in evs) and not (
@@ -401,6 +402,20 @@ def _gpu_owner(c: Collected) -> str:
     return (f" on GPU {gpu}, which its own process computes on ({len(others)} other processes hold only "
             f"{others[0] / 2**20:.0f} MiB contexts there): the process whose device is GPU {gpu}, local rank {gpu} of "
             "a job nothing says spans nodes")
+
+
+# A multi-host runner's host label right before the OOM's exception ("gpu-q-13: torch.cuda.OutOfMemoryError: ...":
+# pdsh's, which DeepSpeed's and accelerate's runners use only when the job spans hosts): a name with a letter and a
+# digit (not srun -l's bare task number, not a "rank3: " tag), wherever a prefix of its own puts it (torchrun's
+# "[default0]:node7: ...")
+_R_HOST_BEFORE_OOM = re.compile(r"(?<![\w.\-])(?!rank\d)[A-Za-z][\w.\-]{0,62}\d[\w.\-]{0,62}: (?:[\w.]{0,40}"
+                                r"OutOfMemoryError|RuntimeError: CUDA out of memory)\b")
+
+
+def _host_labelled(evs: list) -> bool:
+    """Lead rules A, U (3), BX (1) (round 109's deepspeed-2899): an OOM line behind a multi-host runner's host label
+    (pdsh's "host: ") comes from a job spread over hosts, so its GPU index is a local one that names no global rank."""
+    return any(_R_HOST_BEFORE_OOM.search(e.text) for e in evs)
 
 
 def _shared(d: dict, own: float) -> bool:
@@ -547,7 +562,7 @@ def _old_owner(c: Collected) -> str:
     OOMs name several GPUs or none (a bare "CUDA error: out of memory"), or the lines show several nodes."""
     evs = c.samples.get("cuda_oom", [])
     figs = [e.data.get("old_figs") for e in evs]
-    if not evs or None in figs or len({f["gpu"] for f in figs}) != 1 or node_count(c) > 1:
+    if not evs or None in figs or len({f["gpu"] for f in figs}) != 1 or node_count(c) > 1 or _host_labelled(evs):
         return ""
     if any(e.data.get("repeated") for e in evs):
         return ""  # Ray's "[repeated Nx across cluster]": several workers raised it alike (lead rule J), no one index's

@@ -556,6 +556,41 @@ def _service_wait(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in waits[:3]], job_wide=True)
 
 
+# vLLM's front end (its API server process, core_client's __init__) giving up on the engine core's start-up handshake:
+# "TimeoutError: Timed out waiting for engines to send initial message on input socket" (the message's two literals
+# joined without a space in some releases: "sendinitial")
+_R_ENGINE_HANDSHAKE = re.compile(r"\bTimed out waiting for engines? (?:core )?to send ?initial message on (?:the )?"
+                                 r"input socket\b")
+
+
+def _engine_handshake(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules AQ (3), AX (3), BN (1) (round 109's adjudication of vllm-ascend-3977): a serving framework's front
+    end raising its own start-up timeout because its engine never sent the first handshake message on the framework's
+    own socket -- no engine, worker or rank shown exiting or raising, nothing else failing: the framework's service
+    socket that never answered at start-up, network_setup, nobody (the front end holds no rank), low confidence (a
+    slow or failed engine start is in the fix, rule T). Not read so: the same wait beside an engine's or worker's own
+    error or exit (that error is the cause), or a framework's wait in the middle of a run (rule P / BN (1))."""
+    waits = [e for e in c.exceptions if _R_ENGINE_HANDSHAKE.search(exception_text(e))]
+    if not waits or len(waits) != len(c.exceptions) or c.worker_failures or c.child_failures:
+        return None
+    if any(v and k not in QUIET_KINDS + ("signal",) for k, v in c.kinds.items()):
+        return None
+    return Verdict(
+        "network_setup",
+        "the serving framework's front end (vLLM's API server, core_client) gave up at start-up waiting for its engine "
+        f"core's first message on its own input socket ('{exception_text(waits[0])[:120]}'): the framework's service "
+        "socket never got its handshake, and no engine or worker is shown exiting or raising -- the engine never "
+        "connected back (its address or port unreachable), or is still loading or died while starting; the front end "
+        "holds no rank, so no rank is at fault",
+        "Read the engine core processes' own log for their start-up error (device / HCCL / NCCL init, model load, "
+        "out of memory); raise the engine start-up timeout (VLLM_ENGINE_READY_TIMEOUT_S) if engines load slowly (a "
+        "large model's weights); check the data-parallel address / RPC port (--data-parallel-address, "
+        "--data-parallel-rpc-port, VLLM_HOST_IP) is reachable between the front end and the engines, set no_proxy for "
+        "local addresses and open the ZMQ ports in the firewall; try --api-server-count 1 / a single engine to isolate "
+        "the handshake, and match the vllm and plugin (vllm-ascend) versions.",
+        "low", [], [e.brief() for e in waits[:3]], job_wide=True)
+
+
 def _link_local_roles(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule AU (3) (round 78's vllm-dgx-spark-7): a launch prints the addresses of two nodes' roles (a head and a
     worker, the master and a node) and they are IPv4 link-local (169.254.x.x): a multi-node job's sockets (NCCL's,

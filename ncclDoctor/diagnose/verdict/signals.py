@@ -202,10 +202,10 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "the scheduler stopped the job at its time limit (Slurm's 'CANCELLED ... DUE TO TIME LIMIT', a wrapper's "
             "'this job is timed-out'): the SIGTERM the tasks receive after it is that stop from outside, and no rank "
             "shows a failure of its own before it; no rank is at fault",
-            "Nothing to fix in the ranks: ask for more wall-clock time (#SBATCH --time / srun --time) or make the job "
-            "resumable -- have Slurm send a warning signal before the limit (#SBATCH --signal=SIGUSR1@90, Lightning's "
-            "SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle it), save a checkpoint on it and "
-            "requeue (#SBATCH --requeue), then resume from that checkpoint.",
+            "Nothing to fix in the ranks: ask for more wall-clock time (raise the Slurm --time limit: #SBATCH --time / "
+            "srun --time) or make the job resumable -- have Slurm send a warning signal before the limit (#SBATCH "
+            "--signal=SIGUSR1@90, Lightning's SLURMEnvironment(auto_requeue=True) or submitit's checkpoint() handle "
+            "it), save a checkpoint on it and requeue (#SBATCH --requeue), then resume from that checkpoint.",
             "high", [], [e.brief() for e in limit[:3]])
     node = [e for e in sigs if e.data.get("sched") == "node failure"]
     if node and not forced and not c.kinds.get("watchdog_timeout") and not any(
@@ -324,8 +324,10 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "nothing and no worker shows a failure of its own: the SIGTERM came from outside the job (the scheduler "
             "or platform: time limit, preemption, a cancel, an out-of-memory guard; or a kill); which worker it hit "
             "first these lines do not say",
-            "Find who sent SIGTERM: the scheduler's or platform's record (sacct -j JOB, kubectl describe pod, the "
-            "cloud job's events for preemption), dmesg on the node, each worker's own log (per-rank logs: torchrun "
+            "Find who sent SIGTERM: the scheduler's or platform's record (sacct -j JOB, PBS's qstat -xf JOB / "
+            "tracejob, kubectl describe pod, the cloud job's events for preemption; check the PBS walltime and the "
+            "test harness's per-test timeout, or a timeout wrapper's, and raise the one that was hit), dmesg on the "
+            "node, each worker's own log (per-rank logs: torchrun "
             "--log-dir DIR --redirects 3 --tee 3); if the host ran short of memory (large data caches in host RAM), "
             "a memory guard may be the sender.",
             "medium", [], [e.brief() for e in fails[:3]])

@@ -7,7 +7,7 @@ import ipaddress
 import re
 
 from ncclDoctor.diagnose.reason import Conclusion, _fmt_ranks
-from ncclDoctor.diagnose.signatures import Event, is_loopback
+from ncclDoctor.diagnose.signatures import R_STORE_KEY0, Event, is_loopback
 from ncclDoctor.diagnose.state import ERROR_KINDS, QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, hosts
 from ncclDoctor.diagnose.verdict.network import loopback_master
@@ -516,21 +516,23 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
              f"the store could not listen: {port} is already in use on this host (errno 98)")
             + " — another job (or a leftover process of an earlier one) holds it, or two processes both try to host "
             "the store",
-            ("Port already in use: pass accelerate launch --main_process_port N (or main_process_port in its config "
-             "file; 0 picks a free port on one node). " if acc else "")
+            ("Port already in use: pass accelerate launch --main_process_port N, or set main_process_port in the "
+             "accelerate config file (0 picks a free port on one node). " if acc else "")
             # the port named where it is known; else the error's words once (review 102 (1) finding 7: not "Address
             # already in use (the store's port already in use on this host)")
             + (f"Address already in use ({port} already in use on this host)" if in_use else
                "Address already in use on this host")
             + ", EADDRINUSE"
             + ": pick a free port for each run -- use a "
-            "free MASTER_PORT / --master_port, a different port per job on a shared node: torchrun --master_port N "
+            "free MASTER_PORT / --master_port, a different port per job on a shared node (give each concurrent job its "
+            "own MASTER_PORT): torchrun --master_port N "
             "(MASTER_PORT=N) or "
             "--rdzv_endpoint=HOST:PORT (--rdzv-endpoint=localhost:0 on one node lets torchrun pick a free one); a "
             "port hard-coded in the launch script or code overrides MASTER_PORT, so change it there; find the holder "
             "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
-            "(two jobs on the same port collide); do not call "
-            "init_process_group with a hand-made store when torchrun already hosts one."
+            "(two jobs on the same port collide; do not start two server instances with the same port on one host, "
+            "and in a test suite call destroy_process_group at the end of each test so the store's port is "
+            "released); do not call init_process_group with a hand-made store when torchrun already hosts one."
             + (_FT_IN_USE_FIX if any(e.data.get("ft_coord") for e in evs) else "")
             + (_EPHEMERAL_IN_USE_FIX.format(port=in_use) if _EPHEMERAL[0] <= in_use <= _EPHEMERAL[1] else "")
             + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),
@@ -754,6 +756,8 @@ def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:
     terminate, not a first failure)."""
     waiting = sorted({e.rank for e in evs if e.rank is not None} - {0})
     hvd = any("horovod" in e.text.lower() for e in evs)
+    # the wait the line names ("Wait timeout after 30 seconds"): the timeout to raise beyond
+    secs = next((k.group(1) for e in evs if (k := R_STORE_KEY0.search(e.text)) and k.group(1)), None)
     return Verdict(
         "rank_missing",
         f"{_named(waiting) if waiting else 'a process (its rank not shown)'} was connected to the rendezvous store "
@@ -763,8 +767,10 @@ def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:
         "Find why rank 0 never reached the rendezvous: its own log (an error or a slow start before it), its host "
         "started and reachable on the interface the job uses"
         + (" (HOROVOD_GLOO_IFACE / --network-interface), horovodrun hosts / slots; at many nodes rank 0 can be "
-           "slow to start: raise the gloo timeout (horovodrun --gloo-timeout-seconds, HOROVOD_GLOO_TIMEOUT_SECONDS "
-           "/ --start-timeout), or use the MPI controller instead of gloo" if hvd else
+           "slow to start: raise the gloo timeout (horovodrun --gloo-timeout-seconds, "
+           + (f"increase HOROVOD_GLOO_TIMEOUT_SECONDS beyond {secs} s" if secs else "HOROVOD_GLOO_TIMEOUT_SECONDS")
+           + " / --start-timeout), or use the MPI controller instead of gloo; check the rendezvous server address "
+           "reachability from every worker (horovodrun's HTTP store on the driver)" if hvd else
            " (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME); py-spy dump rank 0's process while the others wait; raise "
            "the store / process-group timeout (init_process_group(timeout=...)) if rank 0 is only slow to start")
         + ".",

@@ -1227,11 +1227,26 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_LOADER_CUT_FIX if e.data.get("loader") or _loader_cut(c) else "")
         + (_SMDDP_ERROR_FIX if any(_R_SMDDP_ERROR.search(x) for x in [what] + [x.text for x in c.exceptions]) else "")
         + _file_lock_fix(what)
+        + (_RAY_GET_TIMEOUT_FIX if any(_R_RAY_GET_TIMEOUT.search(x.text) for x in c.exceptions) else "")
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
         "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
+
+
+# Ray's own timed wait, ray.get(timeout=...) raising GetTimeoutError ("Get timed out: some object(s) not ready"): the
+# objects it waited for (a task's result, actors becoming ready: Ray Data's actor pool at start-up) were not ready in
+# time -- actors still starting (a large model loading), never placed, or dead; the lines cannot tell which (lead
+# rules P, BN (1): unknown, nobody; round 109's ray-47183)
+_R_RAY_GET_TIMEOUT = re.compile(r"\bGetTimeoutError\b|\bGet timed out: some object\(s\) not ready\b")
+_RAY_GET_TIMEOUT_FIX = (
+    "Ray's ray.get gave up waiting for objects that were not ready (GetTimeoutError): the actors or tasks it waited "
+    "on were still starting (a large model loading), were never placed for lack of resources, or died. Check `ray "
+    "status` / the dashboard for the GPUs and CPUs the actors need (a pending placement group), look at the actors' "
+    "and workers' logs (/tmp/ray/session_latest/logs) for a slow or failed actor init, py-spy dump the stuck actors, "
+    "and raise the wait (the get timeout; Ray Data's DataContext wait_for_min_actors_s for an actor pool) only if the "
+    "actors are just slow to start. ")
 
 
 # A file lock or open conflict on one file (round 108's pytorch-examples-813, ompi-6535; lead rules BJ (2), BG (1), AC
@@ -1590,6 +1605,20 @@ _FILELOCK_FIX = (
     "Hugging Face's cache; Megatron-Bridge's HF config lock: MEGATRON_CONFIG_LOCK_DIR, by default under "
     "~/.cache/huggingface); load or download the config / model once first (rank 0, then a barrier; or download it "
     "beforehand and set HF_HUB_OFFLINE=1) so the others only read it; or raise the lock's timeout. ")
+
+# Mooncake's KV-cache transfer failing in a prefill/decode-disaggregated serving deployment (vLLM's
+# mooncake_connector: "Mooncake transfer failed for request ...", its transfer engine's "Sync batch data transfer
+# timeout after N ns"): a pull of KV blocks from the remote instance that timed out or failed, which cannot tell a
+# stalled data path from a remote side that never made the blocks available (lead rule BP (2): unknown, nobody;
+# round 109's vllm-ascend-7846)
+_R_MOONCAKE = re.compile(r"\bMooncake transfer failed\b|\bSync batch data transfer timeout\b")
+_MOONCAKE_FIX = (
+    "Mooncake's transfer engine failed or timed out pulling the request's KV blocks from the remote (prefill) "
+    "instance: check the remote instance's logs and health for the same request (did it finish and keep its KV blocks "
+    "registered), check the link between the nodes used by the transfer engine (RDMA / device link status: "
+    "hccn_tool link / ping on Ascend, ibv_devinfo; the device IPs), verify the Mooncake transfer protocol and "
+    "device/NIC settings match on both sides, raise the Mooncake / KV transfer timeout if the link is only slow, and "
+    "take stacks (py-spy dump) of the prefill and decode workers during the stall. ")
 
 _READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
                 "--tee 3), with NCCL_DEBUG=WARN; the line's own library or launcher documents what it means.")
@@ -2083,6 +2112,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
                        + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
                        + (_FR_DUMP_FIX if any(_R_FR_DUMP.search(u.text) for u in unread) else "")
+                       + (_MOONCAKE_FIX if any(_R_MOONCAKE.search(u.text) for u in unread) else "")
                        + _READ_AROUND + _connect_warned(c), "low", [], proof)
     return Verdict(read[0], _read_said(f"the lines report a failure ('{quoted.text[:200]}')", read)
                    if read[0] in _SHARED_CAUSES else f"{said}; its words say {read[1]}; which rank, and why, these "
@@ -2384,6 +2414,20 @@ _CUT_METRIC_ONE_FIX = (
 # fsdp_config / deepspeed settings into accelerate's plugins there, so what raises is those arguments against the
 # installed accelerate -- the error text still cut, the cause unknown (lead rules BG (6), AB (2), T; round 92's
 # model-optimizer-1045). A Trainer cut elsewhere (its train(), its data) is not read so
+# ... verl's driver creating its Ray worker group (init_workers: "wg_dict = self.ray_worker_group_cls(..."), where it
+# waits for the group's register center actor, the named actor through which the rank-0 worker publishes the master
+# address and port ("Waiting for register center actor ... Elapsed time: N seconds out of M seconds"): the actors
+# never placed, failed at start or stale Ray state -- the cut names nobody (rules BG (6), BJ (1), AD (2); round 109's
+# adjudication of verl-1144); what to look at goes into the fix (rule T)
+_R_VERL_WORKER_GROUP = re.compile(r"\bray_worker_group_cls\(")
+_VERL_WORKER_GROUP_FIX = (
+    "Its last frame is verl creating its Ray worker group (init_workers), where the driver waits for the group's "
+    "register center actor, which the rank-0 worker actor creates: check that the Ray cluster has the GPUs/CPUs the "
+    "resource pool asks for (ray status, n_gpus_per_node x nnodes), look for placement groups stuck pending (ray list "
+    "placement-groups), read the rank-0 worker actor's own logs (Ray's worker logs, RAY_DEDUP_LOGS=0) for its start-up "
+    "error, restart the Ray cluster (ray stop) to clear stale actors / a name clash, check the worker environment "
+    "(runtime_env, CUDA visibility) on every node, and raise verl's register-center wait "
+    "(trainer.ray_wait_register_center_timeout) only if the actors are slow to start. ")
 _R_TRAINER_ACCEL = re.compile(r"\bcreate_accelerator_and_postprocess\b")
 _TRAINER_ACCEL_FIX = (
     "Its last frame is the HF Trainer building its Accelerator (create_accelerator_and_postprocess): there the "
@@ -2519,6 +2563,15 @@ _RDZV_CUT_FIX = (
     "etcd server must serve its v2 API (ETCD_ENABLE_V2=true for etcd 3.4+, or use the etcd-v2 backend); the c10d "
     "backend (--rdzv_backend=c10d) needs no etcd. To let the job go on after an agent fails, restart the failed agent "
     "before the rendezvous closes and give it --max_restarts. ")
+# ... its last frame the static rendezvous's own TCPStore(...) (torchrun's default without --rdzv_backend: the store
+# on --master_addr:--master_port): the cut exception is the store's -- on the node_rank 0 host a bind failure (the
+# port taken), on the others a connect timeout; both go into the fix (lead rules BC (1), T; round 109's vllm-39015)
+_STATIC_STORE_CUT_FIX = (
+    "Here the static rendezvous (torchrun's --master_addr / --master_port) was creating its TCPStore: on the node_rank "
+    "0 host that fails when the port is already in use -- pass a free --master_port / MASTER_PORT, or kill the stale "
+    "process of an earlier run holding it (ss -ltnp | grep PORT) -- and on the other nodes when the store is not "
+    "reachable in time: check MASTER_ADDR / master_addr is the node_rank 0 host and reachable from every node (nc -zv "
+    "HOST PORT, the firewall); print the full traceback's error text to tell a bind failure from a connect timeout. ")
 # ... or restarting it (_invoke_run calling _restart_workers, or that function itself: its workers stopped, then the
 # same rendezvous and start again), as it does after a worker failed or the membership changed (another node's agent
 # joined or left), max_restarts allowing (lead rule BC (1); round 90's dlrover-417)
@@ -3247,7 +3300,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
             + (f": '{code[:120]}'" if code else "") + f"), before its exception line: the elastic agent raised in "
             f"the rendezvous itself ({rdzv.group(1)}.py, {func}) -- meeting the other agents to form or re-form the "
             "worker group failed, before any worker of that round ran; no worker or rank is named in these lines",
-            _RDZV_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
+            (_STATIC_STORE_CUT_FIX if rdzv.group(1) == "static_tcp_rendezvous" and "TCPStore(" in (code or "")
+             else "") + _RDZV_CUT_FIX + _CUT_TB_FIX, "low", [], [ev.brief()])
     if _R_LAUNCHER_FILE.search(ev.text):
         return Verdict(
             "unknown",
@@ -3487,6 +3541,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_RAY_DIED_CUT_FIX if ev.data.get("ray_died") else "")
                    + (_TRAINER_ACCEL_FIX if _R_TRAINER_ACCEL.search(f"{ev.data.get('func')} {ev.data.get('code')}")
                       else "")
+                   + (_VERL_WORKER_GROUP_FIX if _R_VERL_WORKER_GROUP.search(str(ev.data.get("code") or "")) else "")
                    + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
                    + (_CUT_ARGS_FIX if not coll and not comp and _args_parse_cut(ev) else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
