@@ -263,12 +263,34 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
-            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c),
+            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c) + _ib_setup(c),
             "medium",
             who,
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+# the NET/IB settings that choose a RoCE port's GID by address (NCCL_IB_ADDR_RANGE, NCCL_IB_ADDR_FAMILY) or version
+_GID_BY_ADDRESS = ("NCCL_IB_ADDR_RANGE", "NCCL_IB_ADDR_FAMILY", "NCCL_IB_ROCE_VERSION_NUM")
+
+
+def _ib_setup(c: Collected) -> str:
+    """Lead rules J, T: an ncclSystemError whose '-> 2' trail starts in NCCL's own IB transport (transport/net_ib.cc)
+    failed a system call of NET/IB's set-up -- reading the RDMA port's GID table and its attributes in sysfs, or
+    opening the device -- not the fabric (no completion, port or ibv_modify_qp error): the fix names the GID choice and
+    the sysfs files it reads, and the NET/IB settings the lines show choosing the GID (round 109's nccl-1332); '' where
+    the trail does not run through net_ib.cc."""
+    if not any(f == "net_ib.cc" and n == 2 for f, n in c.retcodes):
+        return ""
+    gid = [n for n in _GID_BY_ADDRESS if c.settings.get(n)]
+    return (" The error unwinds from NCCL's IB transport set-up (net_ib.cc): a call choosing or reading the RDMA "
+            "port's GID failed; check /sys/class/infiniband/<dev>/ports/<port>/gid_attrs/types is readable in the "
+            "container/pod (mount /sys, or the RDMA device plugin), list the GIDs with show_gids, use NCCL_IB_HCA to "
+            "select the right RoCE device, and run once with NCCL_IB_DISABLE=1 to confirm the IB path is the cause"
+            + (f"; the lines show {' / '.join(gid)} set: set NCCL_IB_GID_INDEX explicitly (check show_gids) instead, "
+               "or make the range match the RoCE interface's subnet (ip addr)" if gid else "")
+            + "; upgrade NCCL (newer NET/IB skips GID entries it cannot read).")
 
 
 def _topo_files(c: Collected) -> str:
@@ -372,8 +394,11 @@ def _no_last_error(evs: list) -> str:
     sys_errs = [e for e in evs if e.data.get("code") == "ncclSystemError"]
     if not sys_errs or any(e.data.get("last_error") for e in sys_errs):
         return ""
-    return (" These lines carry no Last error: rerun with NCCL_DEBUG=INFO to see the failing system call, and check "
-            "the limits such a call hits: /dev/shm size, ulimit -l (memlock) and ulimit -n (nofile).")
+    return (" These lines carry no Last error: rerun with NCCL_DEBUG=INFO to see the failing system call "
+            "(NCCL_DEBUG_SUBSYS=INIT,SHM,NET), and check the limits such a call hits: /dev/shm size, ulimit -l "
+            "(memlock) and ulimit -n (nofile) -- raise the locked-memory limit (ulimit -l unlimited) and the "
+            "open-files limit; try NCCL_SHM_DISABLE=1 / NCCL_P2P_DISABLE=1 / NCCL_IB_DISABLE=1 to isolate the "
+            "transport.")
 
 
 def _old_nccl(evs: list) -> str:
