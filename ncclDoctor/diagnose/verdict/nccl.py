@@ -566,10 +566,26 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
         if who:
             meaning += f"; on {lone.who}, the one process the launcher shows failing"
+    fix = fam.fix + (_NVML_BUSID_FIX if fam.name == "nvml" and any(_R_NVML_BUSID.search(e.text) for e in same)
+                     else "")
     return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks and not who
                                                                   else ")"),
-                   fam.fix, "low" if cause == "unknown" else "medium", who, [e.brief() for e in same[:3]],
+                   fix, "low" if cause == "unknown" else "medium", who, [e.brief() for e in same[:3]],
                    job_wide=fam.job_wide)
+
+
+# NVML finding no GPU at a PCI bus id NCCL asks about (nvmlwrap.cc: "nvmlDeviceGetHandleByPciBusId() failed: Not
+# Found"): the GPU is not in this process's NVML view -- a Slurm task bound to its own GPU with the devices cgroup
+# constrained hides the node's other GPUs, which NCCL's topology of the node still names; a container or VM whose
+# GPUs are passed through at other bus ids (round 109's nccl-tests-300)
+_R_NVML_BUSID = re.compile(r"\bnvmlDeviceGetHandleByPciBusId\w*\(\) failed: Not Found")
+_NVML_BUSID_FIX = (
+    " NVML found no GPU at a bus id NCCL asked about: check that NVML sees the GPUs at the PCI bus ids CUDA reports "
+    "(nvidia-smi -q vs /sys/bus/pci, container/VM GPU passthrough). Under Slurm, per-task GPU binding with the "
+    "devices cgroup constrained (ConstrainDevices) hides the node's other GPUs from each task: request the GPUs with "
+    "--gpus-per-node instead of --gpu-bind/--tres-bind=gres/gpu:per_task:1 (or --tres-bind=gres/gpu:none) and let "
+    "each task pick its own with CUDA_VISIBLE_DEVICES / LOCAL_RANK; NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH "
+    "shows the topology NCCL detected.")
 
 
 def _no_algorithm_internal(c: Collected, same: list[Event]) -> Verdict | None:
