@@ -856,7 +856,8 @@ def _net_plugin_register(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "unlimited); disable GPUDirect RDMA for the plugin as a test (NCCL_NET_GDR_LEVEL=LOC"
         + (f", not {gdr[0]}" if gdr else "") + "), or drop the UCX net plugin and use the built-in IB/RoCE transport "
         "(NCCL_NET_PLUGIN=none / unset NCCL_PLUGIN_P2P=UCX); rebuild UCX and the plugin against the installed "
-        "NCCL/RCCL and ROCm/CUDA (--with-rocm / --with-cuda); UCX_LOG_LEVEL=debug to see why rcache rejects the region.",
+        "NCCL/RCCL and ROCm/CUDA (--with-rocm / --with-cuda); UCX_LOG_LEVEL=debug to see why rcache rejects the "
+        "region.",
         "medium", [], [u.brief() for u in reg[:3]], job_wide=True)
 
 

@@ -2029,20 +2029,21 @@ def _unread_words(c: Collected) -> Verdict | None:
 # gloo's ibverbs transport's enforce on a work completion, as its terminate line's what() keeps it ("[enforce fail at
 # .../gloo/transport/ibverbs/pair.cc:466] wc->status == IBV_WC_SUCCESS. 12 vs 0. Memory region send for slot 0: ...")
 # (a paste's wrapping may split the name: "IBV_    WC_SUCCESS")
-_R_VERBS_WC_ENFORCE = re.compile(r"\bibverbs[/\\]pair\.cc:\d{1,6}\] wc->status == IBV_\s{0,8}WC_SUCCESS\. (\d{1,3}) vs 0\b")
+_R_VERBS_WC_ENFORCE = re.compile(r"\bibverbs[/\\]pair\.cc:\d{1,6}\] wc->status == IBV_\s{0,8}WC_SUCCESS\. "
+                                 r"(\d{1,3}) vs 0\b")
 # the work completion's status (ibv_wc_status: 4 IBV_WC_LOC_PROT_ERR, 8 IBV_WC_LOC_ACCESS_ERR, 12 IBV_WC_RETRY_EXC_ERR),
 # by its name, its ibv_wc_status_str() words or the number gloo's enforce prints
 _R_WC_LOCAL = re.compile(r"(?i)\blocal (?:protection|access) error\b|\bIBV_WC_LOC_(?:PROT|ACCESS)_ERR\b")
 _R_WC_RETRY = re.compile(r"(?i)\btransport retry counter exceeded\b|\bIBV_WC_RETRY_EXC_ERR\b")
-_VERBS_GLOO_FIX = ("gloo's ibverbs transport reported that failed work completion: to tell the fabric from the transport "
-                   "and its buffers, use gloo's TCP transport over IPoIB instead of ibverbs (or the NCCL backend for "
-                   "GPU tensors), and update gloo (ibverbs transport fixes). ")
-_VERBS_LOCAL_FIX = ("A local protection / access error (status 4 / 8) is this side's memory registration, not the link: "
-                    "check memory registration (ibv_reg_mr access flags / lkey) and the locked-memory limit (ulimit -l "
-                    "unlimited); GPU buffers need GPUDirect / nv_peer_mem (nvidia-peermem) for GPU memory "
+_VERBS_GLOO_FIX = ("gloo's ibverbs transport reported that failed work completion: to tell the fabric from the "
+                   "transport and its buffers, use gloo's TCP transport over IPoIB instead of ibverbs (or the NCCL "
+                   "backend for GPU tensors), and update gloo (ibverbs transport fixes). ")
+_VERBS_LOCAL_FIX = ("A local protection / access error (status 4 / 8) is this side's memory registration, not the "
+                    "link: check memory registration (ibv_reg_mr access flags / lkey) and the locked-memory limit "
+                    "(ulimit -l unlimited); GPU buffers need GPUDirect / nv_peer_mem (nvidia-peermem) for GPU memory "
                     "registration -- load it, or keep GPU buffers off the verbs transport. ")
-_VERBS_RETRY_FIX = ("A retry-exceeded completion (status 12) is a send the peer's QP never acknowledged: check that the "
-                    "peer process was alive, then the link and route between the hosts (ibstat, ibv_devinfo, "
+_VERBS_RETRY_FIX = ("A retry-exceeded completion (status 12) is a send the peer's QP never acknowledged: check that "
+                    "the peer process was alive, then the link and route between the hosts (ibstat, ibv_devinfo, "
                     "ib_write_bw / ibv_rc_pingpong between the two hosts, the GID index, MTU / cable / subnet manager "
                     "(opensm) state). ")
 
