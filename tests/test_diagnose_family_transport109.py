@@ -1,5 +1,5 @@
 """NCCL system errors, IB/verbs completions and a net plugin's memory registration round 109 showed read wrong or with
-a fix an expert would not give (session 46; rules J, T, X (3), AQ (1), AC (4)): each shape varied (other hosts, pids,
+a fix an expert would not give (session 46; rules J, T, X (3), AQ (1), AC (4), AN (1), BJ (2)): each shape varied (other hosts, pids,
 ranks, paths, numbers) reads right, and a near shape keeps its old reading.
 
 - torch's one-line 'unhandled system error, NCCL version N' with no Last error (nccl-286): nccl_system, nobody; the fix
@@ -17,6 +17,9 @@ ranks, paths, numbers) reads right, and a near shape keeps its old reading.
 - UCX refusing a memory registration ('UCX ERROR failed to insert region') while the net plugin connects, before the
   proxy's failed Connect and the peers' closed sockets (rccl-1261): nccl_system, nobody (not network_setup). The same
   closed sockets with no registration failure stay network_setup.
+- nccl-tests' CUDA check naming only its host, its failure trail naming one process that the device table lists as one
+  rank (nccl-tests-355): cuda_error, that rank; the fix names Xid on that host and the transports each peer uses. Two
+  processes' trails, or a process of two GPUs, name no rank.
 """
 from __future__ import annotations
 
@@ -178,3 +181,37 @@ def test_ucx_registration_failure_at_connect_is_nccl_system_not_the_network(tmp_
     v, acc = _verdict(tmp_path, _ucx_setup([("gpu-a3", 8812, 0), ("gpu-a4", 1290, 1)], reg=False))
     assert v["cause"] == "network_setup" and not acc, v
     assert "rcache" not in v["fix"], v
+
+
+# --- nccl-tests' CUDA check whose failure trail names one process of its device table --------------------------------
+def _tests_run(fail_pids: list[int], gpus_per_proc: int = 1) -> str:
+    hosts, out = ("dgx-a", "dgx-b"), ["# nccl-tests version 2.17.1 nccl-headers=22703 nccl-library=22703",
+                                      "# Collective test starting: sendrecv_perf", "#", "# Using devices"]
+    rank = 0
+    for h, base in zip(hosts, (41120, 9310)):
+        for i in range(4 // gpus_per_proc):
+            for g in range(gpus_per_proc):
+                out.append(f"#  Rank {rank:2d} Group  0 Pid {base + i:6d} on {h:>8} device  {i * gpus_per_proc + g} "
+                           f"[0000:{17 + i:02x}:00] NVIDIA H100 80GB HBM3")
+                rank += 1
+    out += ["#", "#       size         count      type   redop    root     time   algbw   busbw #wrong",
+            "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)"]
+    for pid in fail_pids:
+        h = hosts[0] if pid >= 41120 else hosts[1]
+        out.append(f"     1048576        262144     float     sum      -1 {h}: Test CUDA failure common.cu:402 'an "
+                   "illegal memory access was encountered'")
+        out += [f" .. {h} pid {pid}: Test failure {f}" for f in ("common.cu:530", "sendrecv.cu:91", "common.cu:1370")]
+    return "\n".join(out) + "\n"
+
+
+def test_nccl_tests_cuda_failure_trail_of_one_process_names_its_rank(tmp_path):
+    for pid, rank in ((41122, 2), (9311, 5)):
+        v, acc = _verdict(tmp_path, _tests_run([pid]))
+        assert (v["cause"], v["culprits"]) == ("cuda_error", [rank]) and acc == {rank}, v
+        assert "NCCL_DEBUG=INFO to see the transports each peer uses" in v["fix"], v
+        assert "dmesg / nvidia-smi -q for Xid on dgx-" in v["fix"], v
+    # near shapes: two processes' trails, or a process of two GPUs (two ranks), name no rank
+    v, acc = _verdict(tmp_path, _tests_run([41121, 9312]))
+    assert v["cause"] == "cuda_error" and not acc, v
+    v, acc = _verdict(tmp_path, _tests_run([41121], gpus_per_proc=2))
+    assert v["cause"] == "cuda_error" and not acc, v
