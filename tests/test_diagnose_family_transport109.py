@@ -1,10 +1,12 @@
 """NCCL system errors, IB/verbs completions and a net plugin's memory registration round 109 showed read wrong or with
-a fix an expert would not give (session 46; rules J, T, X (3), AQ (1), AC (4), AN (1), BJ (2)): each shape varied (other hosts, pids,
-ranks, paths, numbers) reads right, and a near shape keeps its old reading.
+a fix an expert would not give (session 46; rules J, T, X (3), AQ (1), AC (4), AN (1), BJ (2)): each shape varied
+(other hosts, pids, ranks, paths, numbers) reads right, and a near shape keeps its old reading.
 
 - torch's one-line 'unhandled system error, NCCL version N' with no Last error (nccl-286): nccl_system, nobody; the fix
   adds NCCL_DEBUG_SUBSYS=INIT,SHM,NET, the memlock / open-files limits and the transport toggles. A system error whose
   Last error is shown gets none of those words.
+- NCCL's 'Failed to open libnvidia-ml.so.1' beside its system error (nccl-tests-320): the class stays nccl_system (as
+  the corpus's llamafactory-6161 reads it); the fix names the driver's NVML library and the paths that find it.
 - An ncclSystemError whose '-> 2' trail starts in net_ib.cc (nccl-1332): nccl_system, nobody; the fix names the GID's
   sysfs files, NCCL_IB_HCA, NCCL_IB_DISABLE=1 as a test, and NCCL_IB_GID_INDEX where the lines show the GID chosen by
   address (NCCL_IB_ADDR_RANGE ...). A trail through the topology (xml.cc) gets none of the IB words.
@@ -48,6 +50,25 @@ def test_bare_system_error_names_the_subsystems_limits_and_transport_toggles(tmp
                                 "9637888)\n")
     assert v["cause"] == "nccl_system" and not acc, v
     assert "to isolate the transport" not in v["fix"], v
+
+
+# --- NCCL unable to load the driver's NVML library -------------------------------------------------------------------
+def test_nvml_library_unloadable_names_the_drivers_library_and_its_paths(tmp_path):
+    v, acc = _verdict(tmp_path, "hpc-n4:31077:31090 [1] misc/nvmlwrap.cc:74 NCCL WARN Failed to open "
+                                "libnvidia-ml.so.1\n"
+                                "hpc-n4:31077:31090 [1] NCCL INFO misc/nvmlwrap.cc:198 -> 2\n"
+                                "hpc-n4:31077:31090 [1] NCCL INFO init.cc:361 -> 2\n"
+                                "hpc-n4: Test NCCL failure common.cu:1120 'unhandled system error (run with "
+                                "NCCL_DEBUG=INFO for details) / '\n")
+    assert v["cause"] == "nccl_system" and not acc, v  # the class stays (llamafactory-6161 reads it so)
+    assert "add the directory holding libnvidia-ml.so.1 to LD_LIBRARY_PATH / ldconfig" in v["fix"], v
+    assert "mount the driver libraries (nvidia-container-toolkit, --gpus all)" in v["fix"], v
+    # near shape: another library NCCL cannot open gets none of the NVML words
+    v, acc = _verdict(tmp_path, "hpc-n4:31077:31090 [1] NCCL INFO transport/net_ib.cc:210 -> 2\n"
+                                "hpc-n4: Test NCCL failure common.cu:1120 'unhandled system error (run with "
+                                "NCCL_DEBUG=INFO for details) / '\n")
+    assert v["cause"] == "nccl_system" and not acc, v
+    assert "gid_attrs" in v["fix"] and "libnvidia-ml" not in v["fix"], v
 
 
 # --- a system error unwinding from NET/IB's set-up -------------------------------------------------------------------

@@ -263,7 +263,8 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
-            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c) + _ib_setup(c),
+            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c) + _ib_setup(c)
+            + _nvml_unloadable(c, evs),
             "medium",
             who,
             [e.brief() for e in evs[:3]],
@@ -291,6 +292,24 @@ def _ib_setup(c: Collected) -> str:
             + (f"; the lines show {' / '.join(gid)} set: set NCCL_IB_GID_INDEX explicitly (check show_gids) instead, "
                "or make the range match the RoCE interface's subnet (ip addr)" if gid else "")
             + "; upgrade NCCL (newer NET/IB skips GID entries it cannot read).")
+
+
+# NCCL unable to dlopen the driver's NVML library (misc/nvmlwrap.cc: "NCCL WARN Failed to open libnvidia-ml.so.1", or
+# the same words as an error's Last error)
+_R_NVML_UNLOADABLE = re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})?\b")
+
+
+def _nvml_unloadable(c: Collected, evs: list) -> str:
+    """Lead rules J, T: the system error's call is NCCL loading the NVIDIA driver's NVML library, which it needs at
+    start-up on every rank: the fix names the driver's library and the paths that find it (round 109's
+    nccl-tests-320); '' where the lines do not show NVML failing to load."""
+    texts = [e.text for e in c.samples.get("nccl_warn", [])] + [e.data.get("last_error") or "" for e in evs]
+    if not any(_R_NVML_UNLOADABLE.search(t) for t in texts):
+        return ""
+    return (" NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1): install the NVIDIA driver's "
+            "NVML library (libnvidia-ml.so.1) or fix the driver installation, add the directory holding "
+            "libnvidia-ml.so.1 to LD_LIBRARY_PATH / ldconfig (or LD_PRELOAD it), and in containers, mount the driver "
+            "libraries (nvidia-container-toolkit, --gpus all); check that nvidia-smi runs on that host.")
 
 
 def _topo_files(c: Collected) -> str:
