@@ -338,6 +338,10 @@ def _host_alias(a: str, b: str) -> bool:
     return long_.startswith(short) and long_[len(short):len(short) + 1] in ("-", "_", ".")
 
 
+
+# nccl-tests' own failure trail under a failing check: " .. node0 pid 62767: Test failure common.cu:519"
+_R_TESTS_TRAIL = re.compile(r"^\.\. ([A-Za-z0-9][\w.\-]{0,62}) pid (\d{1,10}): Test failure [\w/.\-]{1,128}:\d{1,6}\b")
+
 class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, SettingsReaders, StoreReaders):
     def __init__(self, path: str, rank_hint: int | None = None, hint_is_local: bool = False):
         self.path = path
@@ -723,6 +727,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # nccl-tests' device table of the run being read: rank -> (host, pid) of the first process listed with it; a
         # second process listed with the same rank is a world of its own (readers.nccl, lead rule AA (1))
         self._tests_devs: dict[int, tuple[str, str]] = {}
+        # every (host, pid) nccl-tests' device tables list in this file, and the ranks listed for it (one: a process
+        # of one GPU; several: -g N threads, or a process listed again by another run)
+        self._tests_procs: dict[tuple[str, str], set[int]] = {}
         self._tests_seen: dict[int, set[tuple[str, str]]] = {}  # rank -> every process listed with it (two or more)
         self._tests_twice: Event | None = None  # the event kept aside for a rank listed twice (readers.nccl._tests_dev)
         self._last_exc: tuple[int, Event] | None = None  # the last exception line read (its message may go on)
@@ -2998,6 +3005,12 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines
             self.unread.append(Event("unread", f"{self.path}:{lineno}", body.strip()[: S.TEXT_CAP]))
+            if " pid " in body and self._tests_procs and (trail := _R_TESTS_TRAIL.match(body.strip())) is not None:
+                # nccl-tests' own failure trail (" .. HOST pid P: Test failure common.cu:N") of a process its device
+                # table lists as exactly one rank (one GPU per process): that rank's (verdict.cuda.tests_trail_rank)
+                mine = self._tests_procs.get(trail.group(1, 2), set())
+                if len(mine) == 1:
+                    self.unread[-1].data.update(tests_rank=next(iter(mine)), tests_host=trail.group(1))
             if (own := S.R_WORKER_RECORD.search(text)) is not None:
                 # a launcher's per-process record prefix after its clock ("... 22:40:24,365 (worker_7) : wandb: ERROR
                 # ..."): the line is that process's own (verdict.unread._unread_words; round 90's bigcode-megatron-27)

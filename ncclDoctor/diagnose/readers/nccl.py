@@ -522,6 +522,8 @@ class NcclReaders:
         every process launched is rank 0.. of a world of its own, nccl-tests not run as one MPI job (lead rule AA (1),
         as rule BD (3) reads two hosts each rank 0). Kept aside once as a ``launch_args`` event with ``own_worlds``
         (verdict.world._own_worlds), which counts the processes listed with that rank and their hosts."""
+        if len(self._tests_procs) < 256:
+            self._tests_procs.setdefault(proc, set()).add(rank)
         first = self._tests_devs.setdefault(rank, proc)
         if first == proc:
             return

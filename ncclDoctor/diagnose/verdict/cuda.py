@@ -174,6 +174,37 @@ def traced_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
                  f"right below it under its rank tag '[rank{r}]')")
 
 
+# nccl-tests' own CUDA check failing ("node0: Test CUDA failure common.cu:389 'an illegal memory access ...'"): the
+# host it names, no pid, no rank
+_R_TESTS_CUDA_FAIL = re.compile(r"(?:^|\s)([A-Za-z0-9][\w.\-]{0,62}): Test CUDA failure [\w/.\-]{1,128}:\d{1,6}\b")
+_R_TESTS_TRAIL_LINE = re.compile(r"\bpid \d{1,10}: Test failure [\w/.\-]{1,128}:\d{1,6}\b")
+
+
+def tests_trail_rank(c: Collected, evs: list[Event]) -> tuple[list[int], str]:
+    """Lead rules AN (1), BJ (2): nccl-tests' CUDA check failing names only its host ("node0: Test CUDA failure
+    common.cu:389 '...'"), but its failure trail below it (" .. node0 pid 62767: Test failure common.cu:519") names
+    the process, and the run's device table ("#  Rank  0 Group  0 Pid  62767 on node0 device 0 ...") lists that
+    process as exactly one rank (one GPU per process; parse: tests_rank). Where every such trail shown is that one
+    process's, on the host the failure names, and no launcher record names another, that rank is the one process shown
+    failing (round 109's nccl-tests-355). ([], "") otherwise: several processes' trails, a process of several GPUs
+    (-g N), or a failure line cut before its trail (the host alone holds several ranks: rule AC (1))."""
+    if c.child_failures or c.worker_failures or not evs:
+        return [], ""
+    hosts = {m.group(1) for e in evs if (m := _R_TESTS_CUDA_FAIL.search(e.text))}
+    if len(hosts) != 1 or not all(_R_TESTS_CUDA_FAIL.search(e.text) for e in evs):
+        return [], ""
+    trails = [u for u in c.unread if _R_TESTS_TRAIL_LINE.search(u.text)]
+    named = {(u.data.get("tests_host"), u.data.get("tests_rank")) for u in trails}
+    if not trails or len(named) != 1:
+        return [], ""
+    host, r = named.pop()
+    if r is None or host not in hosts:
+        return [], ""
+    r = int(r)
+    return [r], (f"rank {r} (nccl-tests' CUDA check on {host} unwinds through its failure trail of one process, which "
+                 f"the run's device table lists as rank {r} alone; no other process is shown failing)")
+
+
 def _launch_only(c: Collected, evs: list[Event], host: str | None, pid: int | None) -> bool:
     """Lead rules AM (3), AN (1), AT (1): rule AM (3) names the rank of NCCL's 'Cuda failure' at communicator
     creation. A WARN at a collective's launch (enqueue.cc, ncclLaunch*) whose return trail ("enqueue.cc:1382 -> 1")
@@ -732,6 +763,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         alone, only = traced_rank(c, evs)
     if not ranks and not alone and not other and not twice:
         alone, only = aborted_rank(c, evs)
+    if not ranks and not alone and not other and not twice:
+        alone, only = tests_trail_rank(c, evs)
     text = " ".join(
         (e.data.get("what") or "") + " " + (e.data.get("last_error") or "") + " " + e.text for e in evs
     ).lower()
@@ -1197,6 +1230,14 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                     "fault (IOMMU / ACS left on, nvidia-fabricmanager not running or not matching the driver on "
                     "NVSwitch systems; cuda-samples' p2pBandwidthLatencyTest checks it); upgrade NCCL where the GPU "
                     "is newer than the NCCL version.")
+        if tests_host := sorted({m.group(1) for e in evs if (m := _R_TESTS_CUDA_FAIL.search(e.text))}):
+            # nccl-tests' own CUDA check caught it (round 109's nccl-tests-355): the test runs only NCCL's kernels and
+            # its own, on the GPUs and paths its options choose
+            fix += (f" nccl-tests' own check caught it on {tests_host[0]}: check dmesg / nvidia-smi -q for Xid on "
+                    f"{tests_host[0]}; rerun that test with NCCL_DEBUG=INFO to see the transports each peer uses "
+                    "and with one size (-b = -e, -c 1) to capture the failing collective; an option that picks a "
+                    "kernel for one path (a device-API kernel for NVLink peers, -D) needs every peer on that path; "
+                    "rebuild nccl-tests against the same NCCL/CUDA it runs with.")
         if any(_NCCL_LAUNCH.search(e.text) for e in evs):  # NCCL's own WARN at its kernel launch/enqueue
             what += ", reported by NCCL at its own kernel launch (enqueue.cc)"
             fix = ("NCCL's own kernel faulted: a known NCCL bug on new GPUs/drivers (e.g. 2.26 on Blackwell); upgrade "

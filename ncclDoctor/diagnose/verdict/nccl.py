@@ -263,12 +263,53 @@ def _nccl_other(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Read the Last error line; rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see which call "
             "failed; check /dev/shm (docker --shm-size / --ipc=host), NCCL_SOCKET_IFNAME, and the GPUs each process "
             "sees: select them with CUDA_VISIBLE_DEVICES (contiguous, one per process) rather than a framework's "
-            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c),
+            "device list with gaps." + _no_last_error(evs) + _old_nccl(evs) + _topo_files(c) + _ib_setup(c)
+            + _nvml_unloadable(c, evs),
             "medium",
             who,
             [e.brief() for e in evs[:3]],
         )
     return None
+
+
+# the NET/IB settings that choose a RoCE port's GID by address (NCCL_IB_ADDR_RANGE, NCCL_IB_ADDR_FAMILY) or version
+_GID_BY_ADDRESS = ("NCCL_IB_ADDR_RANGE", "NCCL_IB_ADDR_FAMILY", "NCCL_IB_ROCE_VERSION_NUM")
+
+
+def _ib_setup(c: Collected) -> str:
+    """Lead rules J, T: an ncclSystemError whose '-> 2' trail starts in NCCL's own IB transport (transport/net_ib.cc)
+    failed a system call of NET/IB's set-up -- reading the RDMA port's GID table and its attributes in sysfs, or
+    opening the device -- not the fabric (no completion, port or ibv_modify_qp error): the fix names the GID choice and
+    the sysfs files it reads, and the NET/IB settings the lines show choosing the GID (round 109's nccl-1332); '' where
+    the trail does not run through net_ib.cc."""
+    if not any(f == "net_ib.cc" and n == 2 for f, n in c.retcodes):
+        return ""
+    gid = [n for n in _GID_BY_ADDRESS if c.settings.get(n)]
+    return (" The error unwinds from NCCL's IB transport set-up (net_ib.cc): a call choosing or reading the RDMA "
+            "port's GID failed; check /sys/class/infiniband/<dev>/ports/<port>/gid_attrs/types is readable in the "
+            "container/pod (mount /sys, or the RDMA device plugin), list the GIDs with show_gids, use NCCL_IB_HCA to "
+            "select the right RoCE device, and run once with NCCL_IB_DISABLE=1 to confirm the IB path is the cause"
+            + (f"; the lines show {' / '.join(gid)} set: set NCCL_IB_GID_INDEX explicitly (check show_gids) instead, "
+               "or make the range match the RoCE interface's subnet (ip addr)" if gid else "")
+            + "; upgrade NCCL (newer NET/IB skips GID entries it cannot read).")
+
+
+# NCCL unable to dlopen the driver's NVML library (misc/nvmlwrap.cc: "NCCL WARN Failed to open libnvidia-ml.so.1", or
+# the same words as an error's Last error)
+_R_NVML_UNLOADABLE = re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})?\b")
+
+
+def _nvml_unloadable(c: Collected, evs: list) -> str:
+    """Lead rules J, T: the system error's call is NCCL loading the NVIDIA driver's NVML library, which it needs at
+    start-up on every rank: the fix names the driver's library and the paths that find it (round 109's
+    nccl-tests-320); '' where the lines do not show NVML failing to load."""
+    texts = [e.text for e in c.samples.get("nccl_warn", [])] + [e.data.get("last_error") or "" for e in evs]
+    if not any(_R_NVML_UNLOADABLE.search(t) for t in texts):
+        return ""
+    return (" NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1): install the NVIDIA driver's "
+            "NVML library (libnvidia-ml.so.1) or fix the driver installation, add the directory holding "
+            "libnvidia-ml.so.1 to LD_LIBRARY_PATH / ldconfig (or LD_PRELOAD it), and in containers, mount the driver "
+            "libraries (nvidia-container-toolkit, --gpus all); check that nvidia-smi runs on that host.")
 
 
 def _topo_files(c: Collected) -> str:
@@ -372,8 +413,11 @@ def _no_last_error(evs: list) -> str:
     sys_errs = [e for e in evs if e.data.get("code") == "ncclSystemError"]
     if not sys_errs or any(e.data.get("last_error") for e in sys_errs):
         return ""
-    return (" These lines carry no Last error: rerun with NCCL_DEBUG=INFO to see the failing system call, and check "
-            "the limits such a call hits: /dev/shm size, ulimit -l (memlock) and ulimit -n (nofile).")
+    return (" These lines carry no Last error: rerun with NCCL_DEBUG=INFO to see the failing system call "
+            "(NCCL_DEBUG_SUBSYS=INIT,SHM,NET), and check the limits such a call hits: /dev/shm size, ulimit -l "
+            "(memlock) and ulimit -n (nofile) -- raise the locked-memory limit (ulimit -l unlimited) and the "
+            "open-files limit; try NCCL_SHM_DISABLE=1 / NCCL_P2P_DISABLE=1 / NCCL_IB_DISABLE=1 to isolate the "
+            "transport.")
 
 
 def _old_nccl(evs: list) -> str:
@@ -541,10 +585,26 @@ def _warn_family(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         who = lone.culprits if lone is not None and lone.exitcode not in (None, 0, -6, -15) else []
         if who:
             meaning += f"; on {lone.who}, the one process the launcher shows failing"
+    fix = fam.fix + (_NVML_BUSID_FIX if fam.name == "nvml" and any(_R_NVML_BUSID.search(e.text) for e in same)
+                     else "")
     return Verdict(cause, f"{meaning} (NCCL: '{_what(first)}'" + (f", on {_named(ranks)})" if ranks and not who
                                                                   else ")"),
-                   fam.fix, "low" if cause == "unknown" else "medium", who, [e.brief() for e in same[:3]],
+                   fix, "low" if cause == "unknown" else "medium", who, [e.brief() for e in same[:3]],
                    job_wide=fam.job_wide)
+
+
+# NVML finding no GPU at a PCI bus id NCCL asks about (nvmlwrap.cc: "nvmlDeviceGetHandleByPciBusId() failed: Not
+# Found"): the GPU is not in this process's NVML view -- a Slurm task bound to its own GPU with the devices cgroup
+# constrained hides the node's other GPUs, which NCCL's topology of the node still names; a container or VM whose
+# GPUs are passed through at other bus ids (round 109's nccl-tests-300)
+_R_NVML_BUSID = re.compile(r"\bnvmlDeviceGetHandleByPciBusId\w*\(\) failed: Not Found")
+_NVML_BUSID_FIX = (
+    " NVML found no GPU at a bus id NCCL asked about: check that NVML sees the GPUs at the PCI bus ids CUDA reports "
+    "(nvidia-smi -q vs /sys/bus/pci, container/VM GPU passthrough). Under Slurm, per-task GPU binding with the "
+    "devices cgroup constrained (ConstrainDevices) hides the node's other GPUs from each task: request the GPUs with "
+    "--gpus-per-node instead of --gpu-bind/--tres-bind=gres/gpu:per_task:1 (or --tres-bind=gres/gpu:none) and let "
+    "each task pick its own with CUDA_VISIBLE_DEVICES / LOCAL_RANK; NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH "
+    "shows the topology NCCL detected.")
 
 
 def _no_algorithm_internal(c: Collected, same: list[Event]) -> Verdict | None:

@@ -821,3 +821,45 @@ def _subgroup_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 def _plural(ids: list[int]) -> str:
     return "process" if len(ids) == 1 else "processes"
+
+
+# UCX refusing to register a buffer with the NIC: its registration cache's "rcache.c:985 UCX ERROR failed to insert
+# region 0x... [0x0..0x0]: Invalid parameter", or the verbs call itself ("UCX ERROR ibv_reg_mr(address=..., ...)
+# failed"): the memory registration a net plugin (UCX under NCCL/RCCL's rccl-rdma-sharp-plugins, NCCL_PLUGIN_P2P=UCX)
+# asks for while it connects its channels
+_R_UCX_REG = re.compile(r"\bUCX\s{1,4}ERROR\s{1,4}(?:failed to insert region\b|"
+                        r"ibv_reg_(?:dmabuf_)?mr\([^\n]{0,300}?\) failed\b)")
+
+
+def _net_plugin_register(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules J, X (3), AQ (1): UCX's own memory registration failing (_R_UCX_REG) while NCCL's UCX net plugin
+    connects its channels -- the plugin's "Failed: UCX error ... -5", the proxy's "Failed to execute operation Connect",
+    then an internal error -- is the host/stack refusing to register the (GPU) buffer: a system call of that node
+    failing, read by its own error (nccl_system), not the network; the peers' "Connection closed by remote peer"
+    after it is each process tearing its set-up down. Every process shown failing alike names no rank (round 109's
+    rccl-1261). None where UCX registered everything it was asked to."""
+    reg = [u for u in c.unread if _R_UCX_REG.search(u.text)]
+    if not reg:
+        return None
+    hosts = sorted({h for u in reg if (h := u.host or (m.group(1) if (m := _R_UCX_HOST.search(u.text)) else None))})
+    gdr = sorted({v for n in ("NCCL_NET_GDR_LEVEL",) for v in c.settings.get(n, ())})
+    return Verdict(
+        "nccl_system",
+        "UCX could not register a buffer with the NIC while the net plugin connected NCCL's channels ('"
+        + _R_UCX_REG.search(reg[0].text).group(0) + "'"
+        + (f", on {', '.join(hosts[:4])}" if hosts else "") + "): the host's RDMA stack refused the memory "
+        "registration (GPU memory for GPUDirect RDMA), a system call of the node failing before any data moved; the "
+        "'Connection closed by remote peer' after it is the set-up torn down, not the network"
+        + ("; every process shown fails alike, so no rank is at fault" if len(hosts) > 1 else ""),
+        "Check GPU peer memory for the NIC: amdgpu peer-direct / ib_peer_mem or nvidia-peermem, or enable dmabuf "
+        "(NCCL_ENABLE_DMABUF_SUPPORT=1), iommu=pt on the kernel command line; raise the locked-memory limit (ulimit -l "
+        "unlimited); disable GPUDirect RDMA for the plugin as a test (NCCL_NET_GDR_LEVEL=LOC"
+        + (f", not {gdr[0]}" if gdr else "") + "), or drop the UCX net plugin and use the built-in IB/RoCE transport "
+        "(NCCL_NET_PLUGIN=none / unset NCCL_PLUGIN_P2P=UCX); rebuild UCX and the plugin against the installed "
+        "NCCL/RCCL and ROCm/CUDA (--with-rocm / --with-cuda); UCX_LOG_LEVEL=debug to see why rcache rejects the "
+        "region.",
+        "medium", [], [u.brief() for u in reg[:3]], job_wide=True)
+
+
+# UCX's own log prefix "[1721186746.658016] [node02:10366:1]": the host that printed the line
+_R_UCX_HOST = re.compile(r"^\[\d{9,11}\.\d{1,9}\]\s{1,4}\[([A-Za-z0-9][\w.-]{0,62}):\d{1,9}\s{0,4}:\d{1,4}\]")

@@ -2057,6 +2057,11 @@ def _unread_words(c: Collected) -> Verdict | None:
     if (alike := _kwarg_alike(unread)) is not None:
         return alike
     read = generic.reading([u.text for u in unread])
+    if read is None and (wc := _verbs_wc_what(unread)) is not None:
+        # gloo's ibverbs enforce on a work completion ("wc->status == IBV_WC_SUCCESS. 12 vs 0"), kept as the what()
+        # of its terminate line: the completion error is the line's own (lead rule J), read like the line itself
+        read = generic.reading([wc[1]])
+        read = read and (*read[:3], wc[0])
     quoted = unread[read[3] if read else 0]
     said = f"the lines report a failure in words no known family reads ('{quoted.text[:200]}')"
     proof = [quoted.brief()] + [u.brief() for u in unread[:3] if u is not quoted][:2]
@@ -2118,7 +2123,50 @@ def _unread_words(c: Collected) -> Verdict | None:
                    if read[0] in _SHARED_CAUSES else f"{said}; its words say {read[1]}; which rank, and why, these "
                    "lines do not say",
                    (generic.named_setting([quoted.text]) if read[0] == "config" else "") + read[2] + " "
-                   + _READ_AROUND, "low", [], proof)
+                   + (_verbs_wc_fix(unread) if read[0] == "ib_fabric" else "") + _READ_AROUND, "low", [], proof)
+
+
+# gloo's ibverbs transport's enforce on a work completion, as its terminate line's what() keeps it ("[enforce fail at
+# .../gloo/transport/ibverbs/pair.cc:466] wc->status == IBV_WC_SUCCESS. 12 vs 0. Memory region send for slot 0: ...")
+# (a paste's wrapping may split the name: "IBV_    WC_SUCCESS")
+_R_VERBS_WC_ENFORCE = re.compile(r"\bibverbs[/\\]pair\.cc:\d{1,6}\] wc->status == IBV_\s{0,8}WC_SUCCESS\. "
+                                 r"(\d{1,3}) vs 0\b")
+# the work completion's status (ibv_wc_status: 4 IBV_WC_LOC_PROT_ERR, 8 IBV_WC_LOC_ACCESS_ERR, 12 IBV_WC_RETRY_EXC_ERR),
+# by its name, its ibv_wc_status_str() words or the number gloo's enforce prints
+_R_WC_LOCAL = re.compile(r"(?i)\blocal (?:protection|access) error\b|\bIBV_WC_LOC_(?:PROT|ACCESS)_ERR\b")
+_R_WC_RETRY = re.compile(r"(?i)\btransport retry counter exceeded\b|\bIBV_WC_RETRY_EXC_ERR\b")
+_VERBS_GLOO_FIX = ("gloo's ibverbs transport reported that failed work completion: to tell the fabric from the "
+                   "transport and its buffers, use gloo's TCP transport over IPoIB instead of ibverbs (or the NCCL "
+                   "backend for GPU tensors), and update gloo (ibverbs transport fixes). ")
+_VERBS_LOCAL_FIX = ("A local protection / access error (status 4 / 8) is this side's memory registration, not the "
+                    "link: check memory registration (ibv_reg_mr access flags / lkey) and the locked-memory limit "
+                    "(ulimit -l unlimited); GPU buffers need GPUDirect / nv_peer_mem (nvidia-peermem) for GPU memory "
+                    "registration -- load it, or keep GPU buffers off the verbs transport. ")
+_VERBS_RETRY_FIX = ("A retry-exceeded completion (status 12) is a send the peer's QP never acknowledged: check that "
+                    "the peer process was alive, then the link and route between the hosts (ibstat, ibv_devinfo, "
+                    "ib_write_bw / ibv_rc_pingpong between the two hosts, the GID index, MTU / cable / subnet manager "
+                    "(opensm) state). ")
+
+
+def _verbs_wc_what(unread: list) -> tuple[int, str] | None:
+    """The first unread line whose C++ what() is gloo's ibverbs enforce on a work completion: (its index, the
+    what()); None where none is."""
+    return next(((i, w) for i, u in enumerate(unread) if _R_VERBS_WC_ENFORCE.search(w := u.data.get("cpp_what") or "")),
+                None)
+
+
+def _verbs_wc_fix(unread: list) -> str:
+    """Lead rules J, T: the words for an IB work completion's own status where the lines give it -- a local
+    protection / access error is the buffer's registration (GPUDirect without peer memory), a retry-exceeded one the
+    peer or the path -- and gloo's ibverbs transport where it reported it (round 109's caffe2-2365, caffe2-616,
+    gloo-52); '' where neither is shown."""
+    texts = [t for u in unread for t in (u.text, u.data.get("cpp_what") or "")]
+    codes = {m.group(1) for t in texts if (m := _R_VERBS_WC_ENFORCE.search(t))}
+    local = "4" in codes or "8" in codes or any(_R_WC_LOCAL.search(t) for t in texts)
+    retry = "12" in codes or any(_R_WC_RETRY.search(t) for t in texts)
+    gloo = any(_R_VERBS_WC_ENFORCE.search(t) for t in texts)
+    return ((_VERBS_GLOO_FIX if gloo else "") + (_VERBS_LOCAL_FIX if local else "")
+            + (_VERBS_RETRY_FIX if retry else ""))
 
 
 def _connect_warned(c: Collected) -> str:
