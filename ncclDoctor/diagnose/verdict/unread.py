@@ -205,12 +205,12 @@ def _grad_none_fix(e) -> str:
 # 109's pytorch-133380)
 _R_ELASTIC_FRAME = re.compile(r"torch[/\\]distributed[/\\](?:launcher[/\\]api\.py|"
                               r"elastic[/\\][\w/\\]{1,120}\.py)$")
-_ELASTIC_NONE_FIX = ("torchrun's own code read .{attr} off None: the elastic agent's run returned no result, a "
-                     "launcher bug that reports no worker's failure. Check the workers' own logs (--log-dir, "
-                     "--redirects) for their exit (torchrun --tee 3, @record error files; dmesg for a worker the OOM killer ended) and "
-                     "whether the agent was interrupted or signalled (Ctrl-C, SIGTERM) before they finished; rerun "
-                     "with LOGLEVEL=INFO to see the elastic agent's worker monitoring, upgrade (or change) the torch "
-                     "release, and report the launcher bug with the agent's INFO log. ")
+_ELASTIC_NONE_FIX = (
+    "torchrun's own code read .{attr} off None: the elastic agent's run returned no result, a launcher bug that "
+    "reports no worker's failure. Check the workers' own logs (--log-dir, --redirects) for their exit (torchrun "
+    "--tee 3, @record error files; dmesg for a worker the OOM killer ended) and whether the agent was interrupted or "
+    "signalled (Ctrl-C, SIGTERM) before they finished; rerun with LOGLEVEL=INFO to see the elastic agent's worker "
+    "monitoring, upgrade (or change) the torch release, and report the launcher bug with the agent's INFO log. ")
 
 
 def _none_attr_fix(e, what: str) -> str:
