@@ -33,6 +33,8 @@ def test_ddp_param_check_without_its_head_is_desync_nobody_named(tmp_path):
         v, acc = _verdict(tmp_path, text)
         assert v["cause"] == "desync" and not acc, v
         assert "TORCH_DISTRIBUTED_DEBUG=DETAIL" in v["fix"], v
+        # the strides wording names the layout; the sizes wording does not
+        assert ("p.data = p.data.contiguous()" in v["fix"]) == ("match strides" in text), v
     # near shape: a model's own print of its parameter shapes is no check at all
     v, acc = _verdict(tmp_path, "params[41] in this process with sizes [128, 64, 1, 1] looks fine\n")
     assert v["cause"] == "none" and not acc, v
