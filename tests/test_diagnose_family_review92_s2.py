@@ -306,7 +306,8 @@ def test_expect_autograd_hooks_advises_static_graph_off(tmp_path):
 
 def test_mark_ready_twice_keeps_its_own_fix():
     fix = unread._ddp_reducer_fix(["RuntimeError: Expected to mark a variable ready only once. This error is caused"])
-    assert fix == unread._DDP_REDUCER_FIX and "use_reentrant=False" in fix
+    # the reducer's fix, then the marked-twice wording's causes (round 109's deepke-317), not expect_autograd_hooks_'
+    assert fix == unread._DDP_REDUCER_FIX + unread._DDP_READY_TWICE_FIX and "use_reentrant=False" in fix
 
 
 # --- 15. one wording each ---------------------------------------------------------------------------------------------

@@ -1009,6 +1009,17 @@ SNIFF = 8192
 #             job is `accelerate test`, so a failure every rank shares asks for accelerate's config and a one-process
 #             run (S.R_ACCEL_TEST_TITLE, parse's accel_test, verdict.exits; session 46, round 109's accelerate-2390)
 #             -- 2 of the corpus's input lines, both that title
+#   appears not to match  DDP's start-up check of every process's parameters against process 0's ("params[166] in
+#             this process with sizes [256, 256, 1, 1] appears not to match strides of the same param in process 0."),
+#             which holds no other word when pasted without its "RuntimeError: " head: the ranks built different
+#             models, which side the line does not say (S.R_DDP_SHAPE, readers.crash, verdict: desync, nobody named;
+#             round 109's edm-30) -- 7 of the corpus's input lines, every one that check, each holding "rror" too
+#   did not receive grad for rank  the list DDP's reducer error for unused parameters ends in ("Parameter indices
+#             which did not receive grad for rank 7: 1360 1361 ...", "Parameters which did not receive grad for rank
+#             1: a.b.freqs, ..."), which holds no other word when pasted alone: the unused-parameter error, the rank
+#             only the printing one (S.R_DDP_UNUSED_LIST, parse keeps it unread, verdict.unread._R_DDP_UNUSED; round
+#             109's pytorch-70099, seervideoldm-5) -- 22 of the corpus's input lines, every one that list (20 of them
+#             holding no other word), all in cases whose reducer error is shown too
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1114,7 +1125,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
             b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in",
             b"weights took", b"result: tensor(", b"available in /dev/shm", b"Model loading took",
-            b"split tensor evenly", b"test_script.py FAILED")
+            b"split tensor evenly", b"test_script.py FAILED", b"appears not to match", b"did not receive grad for rank")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1341,9 +1352,11 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 429 (session 46, round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on a line of
-    its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script; before them
-    session 45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
+    Now: 431 (session 46, round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on a line of
+    its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script, "appears not to
+    match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for the reducer's list of
+    parameters that got no gradient pasted alone; before them session 45, review b of round 108's fixes: "available in
+    /dev/shm" for the raylet's own /dev/shm warning,
     "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
     files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
     took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
@@ -1352,7 +1365,7 @@ def _automata():
     Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 45 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 47 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

@@ -2998,9 +2998,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         if ev is None and len(self.unread) < _UNREAD_KEEP and not (
                 self._pyspy_seen and S.R_PYSPY_FRAME.match(body)) and (is_failure_line(
                 body, text[: len(text) - len(body)] if "]" in text and text.endswith(body) else "")
-                or ("did not receive gradient" in body and S.R_DDP_UNUSED_HINT.search(body))):
+                or ("did not receive gradient" in body and S.R_DDP_UNUSED_HINT.search(body))
+                or ("did not receive grad for rank" in body and S.R_DDP_UNUSED_LIST.search(body))):
             # (DDP's reducer's unused-parameter error, by its last sentence alone: its "INFO or DETAIL" is no log
-            # level -- verdict.unread._R_DDP_UNUSED, verdict.exits._reducer_recorded)
+            # level -- verdict.unread._R_DDP_UNUSED, verdict.exits._reducer_recorded; or by the list of parameters it
+            # ends in alone, round 109's pytorch-70099)
             # (a py-spy dump's frame line below its thread header names a function, "ProcessGroupNCCL::abort
             # (libtorch_cuda.so)": a stack frame, not a failure announced -- round 82's nccl-992)
             # no family's, yet it says something failed: kept aside, read only when nothing else explains the lines

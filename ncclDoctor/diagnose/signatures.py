@@ -4713,6 +4713,11 @@ R_TOKENIZER_TOO_LONG = re.compile(r"Token indices sequence length is longer than
 # this error", reducer.cpp torch >= 1.9): a paste that keeps only that tail still shows the reducer's unused-parameter
 # error (its "INFO" keeps it from the failure lines' test, generic.R_NOT_A_FAILURE; parse keeps it unread)
 R_DDP_UNUSED_HINT = re.compile(r"\bwhich particular parameters did not receive gradient on this rank\b")
+# ... and the list that error ends in ("Parameter indices which did not receive grad for rank 7: 1360 1361 ...",
+# torch >= 1.9; "Parameters which did not receive grad for rank 1: a.b.weight, ..." under TORCH_DISTRIBUTED_DEBUG=INFO
+# or DETAIL): a paste that keeps only that list still shows the reducer's unused-parameter error, the rank in it only
+# the printing one (lead rule AW; round 109's pytorch-70099, seervideoldm-5). Parse keeps it unread.
+R_DDP_UNUSED_LIST = re.compile(r"\b(?:Parameter indices|Parameters) which did not receive grad for rank \d{1,6}:")
 # DeepSpeed's comm.py (init_deepspeed_backend), once a process at start: "NCCL backend in DeepSpeed not yet
 # implemented" -- its own optional NCCL backend is absent and it goes on with torch.distributed's NCCL: benign
 R_DS_NCCL_BACKEND = re.compile(r"\b(?:NCCL|CCL|MPI) backend in DeepSpeed not yet implemented")

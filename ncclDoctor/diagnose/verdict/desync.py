@@ -166,7 +166,13 @@ def _ddp_params(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Make every rank build the same model on every rank before DDP(...): the same config, the same "
             "checkpoint and model loading path (no rank-conditional layers, a checkpoint every rank reads alike), "
             "the same freezing of parameters; compare the param sizes per rank ([(n, p.shape) for n, p in "
-            "model.named_parameters()]) and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL.",
+            "model.named_parameters()]) and rerun with TORCH_DISTRIBUTED_DEBUG=DETAIL."
+            # its strides wording: the same sizes in another memory layout (round 109's edm-30, refdiff-2, fdm-4)
+            + (" The check compared strides: the parameter has the same sizes but another memory layout than in "
+               "process 0 (a non-contiguous parameter -- a 1x1 conv weight built by an einsum, permute or view -- or "
+               "channels_last on some ranks only): make the parameters contiguous (p.data = p.data.contiguous()) "
+               "or give them the same memory format on every rank before wrapping in DDP, with the same torch "
+               "version on every rank." if any("not to match strides" in x.text for x in shaped) else ""),
             "medium", [], [x.brief() for x in shaped[:3]])
     if ddp_gather_aborted(c):
         return None  # the timeouts decide (rules B, E, H); verdict() adds DDP_ABORTED_WORDS to their summary

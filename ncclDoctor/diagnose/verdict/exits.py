@@ -46,6 +46,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     _fmt_error_fix,
     _py_exception_fix,
     _raised_alike,
+    _wrapped_attr_fix,
     http_status_fix,
     missing_file_fix,
     torn_down_fix,
@@ -683,6 +684,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                                       "reset or refused it, not a connection of the job's" if http else ""),
                        (_NONFINITE_FIX if nonfinite else _HTTP_FIX if http else http_status_fix(text))
                        + _py_exception_fix(text)
+                       # a model attribute read through the DDP wrapper (round 109's ad-lgc-1, d3rlpy-367)
+                       + _wrapped_attr_fix(text, exc)
                        + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
                        + (_missing_path_fix(text, legacy_launch_shown(c))
                           if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text) else "")
@@ -985,6 +988,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     return Verdict("unknown", what + cause + held,
                    alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")
                    + (NATIVE_FIX if native else "")
+                   # a launcher's worker that died by a native signal: where in the job it crashed, NCCL's own log
+                   # says whether it was in the communicator's set-up (round 109's accelerate-847)
+                   + (NATIVE_WORKER_FIX if native else "")
                    + f"Read {tb} ({whose}its stderr, or " + logs,
                    "medium" if single else "low", ranks if single else [], [e.brief() for e in fails[:3]])
 
@@ -1017,7 +1023,12 @@ def _own_exception_note(rank: int, local_rank) -> str:
             + (f"local_rank {local_rank}" if local_rank is not None else f"rank {rank}")
             + f" is a Python exception, not a distributed failure -- read rank {rank}'s own traceback (its frames "
             "above that line, or rerun with it: torchrun --tee 3 / @record) and the input it was on (the data "
-            "sample, batch or config the last frame reads). ")
+            "sample, batch or config the last frame reads). "
+            # the record names one worker by its local rank: the others the launcher started may have raised the
+            # same exception, their records not pasted (round 109's dialki-3)
+            + (f"The record names only local_rank {local_rank}: read each worker's traceback (torchrun @record, "
+               "--log-dir) if more workers were launched -- they run the same code and may have failed alike. "
+               if local_rank is not None else ""))
 
 
 def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
@@ -2292,6 +2303,12 @@ NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no 
               "core -> bt); the usual cause is a "
               "version mismatch: a compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another "
               "torch/CUDA/gcc than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")
+
+# ... and for a worker a distributed launcher recorded dying so: NCCL's own log shows whether it crashed in the
+# communicator's set-up (GPU peer-to-peer, the transport) or in the job's code; mismatched builds are the usual cause
+NATIVE_WORKER_FIX = ("For a launcher's worker, rerun with NCCL_DEBUG=INFO to see where the worker crashed (in NCCL's "
+                     "set-up -- GPU peer-to-peer (try NCCL_P2P_DISABLE=1), its transport -- or in the job's own "
+                     "code), and check that the torch / NCCL / CUDA driver versions match. ")
 
 
 def _sglang_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:

@@ -14,6 +14,7 @@ from ncclDoctor.diagnose.signatures import (
     R_ARGS_FACTORY_NAME,
     R_CLASS_ATTR,
     R_DDP_UNUSED_HINT,
+    R_DDP_UNUSED_LIST,
     R_HTTP_STATUS,
     R_LOADER_DATA_FILE,
     R_MPI_TAG,
@@ -93,9 +94,12 @@ _EXPECT_HOOKS_FIX = ("DDP's reducer asserted expect_autograd_hooks_: backward ra
 # parameters that were not used in producing the loss returned by training_step"), as torch's message says "your
 # module has parameters that were not used in producing loss": the same check (round 93's chemprop-853)
 # (or only the error's last sentence, its hint to set TORCH_DISTRIBUTED_DEBUG: S.R_DDP_UNUSED_HINT; round 94's
-# styleavatar-16)
+# styleavatar-16), or only the list it ends in, "Parameter indices which did not receive grad for rank N: ..." /
+# "Parameters which did not receive grad for rank N: <names>" (S.R_DDP_UNUSED_LIST; round 109's pytorch-70099,
+# seervideoldm-5: the rank is the printing one, no culprit)
 _R_DDP_UNUSED = re.compile(r"Expected to have finished reduction in the prior iteration|"
-                           r"\bparameters that were not used in producing (?:the )?loss\b|" + R_DDP_UNUSED_HINT.pattern)
+                           r"\bparameters that were not used in producing (?:the )?loss\b|" + R_DDP_UNUSED_HINT.pattern
+                           + "|" + R_DDP_UNUSED_LIST.pattern)
 _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in the previous iteration (unused "
                    "parameters: 'Parameter indices which did not receive grad for rank N' lists them): the module "
                    "has parameters that take no part in the loss, the same model and DDP setting on every rank, not "
@@ -104,13 +108,29 @@ _DDP_UNUSED_FIX = ("DDP's reducer found parameters that received no gradient in 
                    "forward outputs in the loss participate (all forward outputs in the loss), or freeze / remove "
                    "the unused modules (requires_grad=False); static_graph=True when the unused set is the same "
                    "every step. TORCH_DISTRIBUTED_DEBUG=DETAIL (or INFO) prints the names of the parameters that "
-                   "got no gradient. ")
+                   "got no gradient: set TORCH_DISTRIBUTED_DEBUG=DETAIL to list the parameters that got no gradient "
+                   "by name (the list of indices maps to list(model.named_parameters())). Where the model runs "
+                   "under activation checkpointing, reentrant checkpointing hides the checkpointed parameters from "
+                   "DDP: use gradient checkpointing with use_reentrant=False, or turn it off. ")
 # ... and its check under static_graph=True ("Your training graph has changed in this iteration, e.g., one parameter is
 # unused in first iteration, but then got used in the second iteration. this is not compatible with static_graph set
 # to True."): the set of parameters the model uses changed between iterations, which static_graph promised it would
 # not -- the module and its DDP setting, every rank's (rule AW; round 93's hept-2, beside the same model's unfinished
 # reduction without static_graph)
 _R_DDP_STATIC_CHANGED = re.compile(r"\bYour training graph has changed in this iteration\b")
+# ... and its wording for one parameter whose autograd hook fired twice in one iteration ("Expected to mark a variable
+# ready only once", "Parameter at index 55 has been marked as ready twice"): reentrant checkpointing under
+# find_unused_parameters=True, or a parameter shared by several forward-backward passes (tied weights, a module called
+# twice) -- the module and DDP setting every rank runs (rule AW; round 109's deepke-317): what an expert adds to the
+# reducer's fix
+_R_DDP_READY_TWICE = re.compile(r"\bExpected to mark a variable ready only once\b|\bhas been marked as ready twice\b")
+_DDP_READY_TWICE_FIX = ("A parameter marked ready twice means its autograd hook fired twice in one iteration: "
+                        "reentrant gradient checkpointing together with find_unused_parameters=True, or a parameter "
+                        "used in several forward/backward passes per iteration (shared or tied weights, a module "
+                        "called twice). Set find_unused_parameters=False unless really needed, use non-reentrant "
+                        "checkpointing (use_reentrant=False) or _set_static_graph() / static_graph=True when the "
+                        "graph does not change between iterations, and make sure shared/tied parameters are used "
+                        "once per backward. ")
 _DDP_STATIC_CHANGED_FIX = ("DDP's reducer found that the set of parameters the model used changed between "
                            "iterations ('Your training graph has changed in this iteration'), which static_graph=True "
                            "promised it would not: a data-dependent graph (branches or heads the input selects, layers "
@@ -179,6 +199,19 @@ def _grad_none_fix(e) -> str:
 # iterating self.model.parameters() with no model attached, a one-frame traceback). A parameter's gradient read so
 # (crash reader's grad_none) has its own fix (_grad_none_fix).
 
+# ... raised in torchrun's own code (torch/distributed/launcher/api.py's launch_agent, torch/distributed/elastic/):
+# "if result.is_failed():" with result None -- the elastic agent's run returned no result, so torchrun's own code
+# failed without reporting any worker; the workers' own output says how they ended (lead rules X (2), BC (1); round
+# 109's pytorch-133380)
+_R_ELASTIC_FRAME = re.compile(r"torch[/\\]distributed[/\\](?:launcher[/\\]api\.py|"
+                              r"elastic[/\\][\w/\\]{1,120}\.py)$")
+_ELASTIC_NONE_FIX = (
+    "torchrun's own code read .{attr} off None: the elastic agent's run returned no result, a launcher bug that "
+    "reports no worker's failure. Check the workers' own logs (--log-dir, --redirects) for their exit (torchrun "
+    "--tee 3, @record error files; dmesg for a worker the OOM killer ended) and whether the agent was interrupted or "
+    "signalled (Ctrl-C, SIGTERM) before they finished; rerun with LOGLEVEL=INFO to see the elastic agent's worker "
+    "monitoring, upgrade (or change) the torch release, and report the launcher bug with the agent's INFO log. ")
+
 
 def _none_attr_fix(e, what: str) -> str:
     """The fix's words for an AttributeError of None (R_NONE_ATTR) that is not a gradient's (_grad_none_fix): which
@@ -189,6 +222,9 @@ def _none_attr_fix(e, what: str) -> str:
     if m is None or e.data.get("grad_none"):
         return ""
     attr = m.group("attr")
+    last = e.data.get("frame_file") or next(iter(e.data.get("tail_frames") or []), ("",))[0]
+    if _R_ELASTIC_FRAME.search(last or ""):
+        return _ELASTIC_NONE_FIX.format(attr=attr)
     code = (e.data.get("frame_code") or "").strip()
     at = re.search(r"(?P<obj>[A-Za-z_][\w.]{0,120})\." + re.escape(attr) + r"\b", code) if code else None
     obj = at.group("obj") if at else ""
@@ -372,7 +408,9 @@ def _ddp_fixes(texts: list[str]) -> list[str]:
         ddp = _DDP_REDUCER_FIX
     else:
         ddp = ""
-    return [f for f in (static, ddp) if f]
+    # a parameter marked ready twice: its own causes, beside the reducer's fix (round 109's deepke-317)
+    twice = _DDP_READY_TWICE_FIX if ddp and any(_R_DDP_READY_TWICE.search(t) for t in texts) else ""
+    return [f for f in (static, ddp, twice) if f]
 
 
 # DeepSpeed ZeRO-3's own bookkeeping of which sub-module gathered which parameter partition, refusing the step: the
@@ -654,7 +692,11 @@ def _wrapped_attr_fix(what: str, e=None) -> str:
     return (f"The code reads '{attr}' off the model after it was wrapped in {cls}: the wrapper does not forward the "
             f"model's own attributes, so read it through the wrapped module -- model.module.{attr} (self.model.module "
             f"in a trainer), accelerator.unwrap_model(model).{attr} under accelerate, or read it before wrapping; "
-            "where a library's trainer does it, update the library to a version that unwraps the model. ")
+            "where a library's trainer does it, update the library to a version that unwraps the model. In the "
+            f"code that reads it, access submodules of a {'DDP' if cls == 'DistributedDataParallel' else cls}-wrapped "
+            "module through .module -- unwrap the model (model.module / accelerator.unwrap_model) in the trainer "
+            "wherever it reads the model's own attributes -- and run on a single GPU to confirm: unwrapped, the same "
+            "code runs. ")
 
 
 # packages whose frames say nothing of who called the missing attribute: torch's own (its readings are elsewhere)
