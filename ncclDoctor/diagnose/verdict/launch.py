@@ -711,6 +711,7 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # arrived in). Python refusing one of them ("__init__() got an unexpected keyword argument 'find_unused_parameters'")
 # is a torch older than the code calling it, not a misspelt argument (lead rule BT (2))
 _TORCH_KWARG_SINCE = {
+    "process_group": ("DistributedDataParallel", "1.0"),
     "find_unused_parameters": ("DistributedDataParallel", "1.1"),
     "gradient_as_bucket_view": ("DistributedDataParallel", "1.7"),
     "static_graph": ("DistributedDataParallel", "1.11"),
@@ -744,6 +745,53 @@ def _builds_ddp(code: str, kw: str) -> bool:
     return not opened or any(_DDP_NAME.fullmatch(name) for name in opened)
 
 
+def _innermost(e) -> tuple[str, str]:
+    """An exception's innermost frame: its file and code line (the frame_file / frame_code parse read, else the
+    first of the frames above the input's last exception line, parse.input_tail's tail_frames, innermost first)."""
+    file, code = e.data.get("frame_file") or "", e.data.get("frame_code") or ""
+    frames = e.data.get("tail_frames") or ()
+    if not code and frames:
+        file, code = file or frames[0][0], frames[0][2]
+    return file, code
+
+
+# the same refusal with its line cut before the keyword's name ("__init__() got an unexpected keywor": a stored
+# excerpt or a terminal's width ending the line): what Python raises there is a keyword refused, its name lost
+_KWARG_REFUSED_CUT = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?__init__\(\) got an unexpected(?P<rest>[ a-z']{0,14})$")
+
+
+def _kwarg_cut_ddp(excs: list, kind: str, message: str, m: re.Match) -> Verdict | None:
+    """Lead rule BT (2) for a refusal whose line is cut before the keyword's name (round 109's fairseq-3945:
+    "TypeError: __init__() got an unexpected keywor"): every exception shown is that one TypeError, raised on a code
+    line that opens DDP's own call (DistributedDataParallel( / DDP(, _builds_ddp) in a framework's or the job's
+    frame, with no frame of torch. DDP's constructor refusing a keyword a framework passes it is the installed torch
+    older than the code every worker runs (the keywords DDP gained across releases: process_group, bucket_cap_mb,
+    find_unused_parameters, gradient_as_bucket_view, static_graph): config, culprits [], even with one spawned
+    child's traceback. Another class named by the message, or a code line that does not open DDP's call, is not
+    read here."""
+    if m.group("cls") not in (None, "DistributedDataParallel") or not " keyword argument '".startswith(
+            m.group("rest").rstrip() or " "):
+        return None
+    for e in excs:
+        file, code = _innermost(e)
+        if not code or not _builds_ddp(code, "\0") or re.search(r"(?:site|dist)-packages[/\\]torch[/\\]", file):
+            return None
+    return Verdict(
+        "config",
+        f"the code's call building torch's DistributedDataParallel passes a keyword argument the installed torch "
+        f"refuses ({kind}: {message[:200]}, {excs[-1].where}; the line is cut before the keyword's name): DDP's "
+        "constructor gained its keywords across torch releases (process_group in 1.0, find_unused_parameters in 1.1, "
+        "gradient_as_bucket_view in 1.7, static_graph in 1.11), so the torch installed is older than the framework "
+        "code every worker runs -- a version mismatch of the shared install, so no rank is at fault",
+        "Upgrade torch to the release the framework requires (its README / requirements / setup.py pins; "
+        "gradient_as_bucket_view needs torch >= 1.7, static_graph >= 1.11): check torch.__version__ in the training "
+        "environment (python -c 'import torch; print(torch.__version__)' under the launcher's interpreter) and pip "
+        "list for the torch and framework versions, or use a framework release matching the installed torch; the "
+        "full error line names the keyword. As a workaround on the old torch, drop that keyword from the "
+        "DistributedDataParallel(...) call. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BT (2) (rule AF (2)'s round-41 sentence; round 89's centerpoint-59): every exception shown is one
     Python signature TypeError of a constructor refusing a keyword argument that torch's API takes from a later
@@ -758,7 +806,10 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     older than the code)."""
     one = _one_error_matching(c, "TypeError", _KWARG_REFUSED)
     if one is None:
-        return None
+        one = _one_error_matching(c, "TypeError", _KWARG_REFUSED_CUT)
+        if one is None:
+            return None
+        return _kwarg_cut_ddp(*one)
     excs, kind, message, m = one
     kw = m.group("kw")
     if kw not in _TORCH_KWARG_SINCE:
@@ -767,9 +818,9 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if m.group("cls") not in (None, api):
         return None
     for e in excs:
-        code = e.data.get("frame_code") or ""
+        file, code = _innermost(e)
         if not _builds_ddp(code, kw) or "torch" in (e.data.get("tb_pkgs") or ()) or re.search(
-                r"(?:site|dist)-packages[/\\]torch[/\\]", e.data.get("frame_file") or ""):
+                r"(?:site|dist)-packages[/\\]torch[/\\]", file):
             return None
     return Verdict(
         "config",
@@ -777,8 +828,10 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{message[:200]}, {excs[-1].where}): {api} takes {kw} from torch {since} on, so the torch installed is older "
         "than the code every worker runs -- a version mismatch between framework code and torch, the shared install "
         "alike on every worker, so no rank is at fault",
-        f"Upgrade torch to >= {since} ({api}'s {kw} arrived in torch {since}; check python -c 'import torch; "
-        "print(torch.__version__)' under the launcher's interpreter): install the torch / CUDA versions the repo "
+        f"Upgrade PyTorch to >= {since} ({api}'s {kw} arrived in torch {since}; check torch.__version__ on every "
+        "node: python -c 'import torch; print(torch.__version__)' under the launcher's interpreter, and which "
+        f"{api} class the call wraps -- torch's or a library's such as apex's, reinstalled against the installed "
+        "torch): install the torch / CUDA versions the repo "
         f"documents (its README / requirements), the same on every node. As a workaround on the old torch, drop "
         f"{kw} from the {api}(...) call (the code must then not rely on what it does). Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
