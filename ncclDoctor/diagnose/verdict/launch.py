@@ -1289,6 +1289,62 @@ def _agent_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 
 
 
+# a library whose API a serving / training framework calls from its own installed code and that changes between
+# releases, known by the class names its API has: (the class pattern, the library's pip name, the framework's
+# switch for running without it). FlashInfer's attention wrappers (BatchPrefillWithPagedKVCacheWrapper,
+# BatchDecodeWithPagedKVCacheWrapper: begin_forward / plan / run took other arguments release to release)
+_LIB_API_CLASSES = (
+    (re.compile(r"^(?:Batch|Single)\w{0,60}Wrapper$"), "flashinfer",
+     "run without FlashInfer (sglang: drop --enable-flashinfer or pass --disable-flashinfer, the Triton attention "
+     "backend; vLLM: VLLM_ATTENTION_BACKEND=FLASH_ATTN)"),
+)
+_METHOD_REFUSED = re.compile(r"^(?P<cls>\w{1,80})\.(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
+                             r"positional arguments? but \d{1,3} (?:were|was) given|missing \d{1,3} required "
+                             r"(?:positional|keyword-only) arguments?|got an unexpected keyword argument)")
+_PKG_OF_FILE = re.compile(r"(?:site|dist)-packages[/\\](?P<pkg>\w{1,60})[/\\]")
+
+
+def _lib_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BT (2) with rule AF (2)'s round-41 sentence (round 109's sglang-565): every exception shown is one
+    Python signature TypeError of a method of a known third-party library's class (_LIB_API_CLASSES: FlashInfer's
+    Batch...Wrapper) refusing the arguments an installed framework's own code passes -- the innermost frame is in
+    that framework's package (site-packages/<framework>/, not the library's) and its code line calls the method named
+    -- with no NCCL, CUDA, timeout or connection failure. The installed library is of another release than the
+    framework was written against, the same install for every worker: config, culprits [], even with one worker's
+    traceback. A class the table does not know, a frame of the job's own script, or the library's own frame is not
+    read here."""
+    one = _one_error_matching(c, "TypeError", _METHOD_REFUSED)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    cls, fn = m.group("cls"), m.group("fn")
+    lib = next(((name, off) for pat, name, off in _LIB_API_CLASSES if pat.match(cls)), None)
+    if lib is None:
+        return None
+    name, off = lib
+    fws = set()
+    for e in excs:
+        file, code = _innermost(e)
+        pm = _PKG_OF_FILE.search(file)
+        if pm is None or pm.group("pkg") == name or f".{fn}(" not in code:
+            return None
+        fws.add(pm.group("pkg"))
+    if len(fws) != 1:
+        return None
+    fw = fws.pop()
+    return Verdict(
+        "config",
+        f"{fw}'s own code calls {name}'s {cls}.{fn}() and the installed {name} refuses the call's arguments ({kind}: "
+        f"{message[:200]}, {excs[-1].where}): {name}'s API changed between releases, so the installed {name} is not "
+        f"the one this {fw} release was written against -- a version mismatch of the shared install, the same on "
+        "every worker, so no rank is at fault",
+        f"Match the {name} version to the {fw} release: pin the {name} wheel {fw} was built against (the version "
+        f"{fw}'s requirements / install docs name for that release, built for the installed torch and CUDA), or "
+        f"upgrade {fw} to a release written for the installed {name}; check pip show {fw} {name} torch and reinstall "
+        f"them as one matching set (a fresh environment). As a workaround, {off}. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _name_lacking(message: str) -> str:
     """The fix's first sentence where the import failure is Python's "cannot import name 'N' from 'M'": the installed
     package (M's top-level name) lacks N in that version; a name or module path with a leading underscore is a private
