@@ -242,6 +242,10 @@ def test_completed_run_setting_a_removed_variable_is_config(tmp_path):
 
 
 def test_completed_run_with_valid_settings_stays_none(tmp_path):
-    """The same completed run setting only a variable NCCL reads (NCCL_IB_HCA): its parameters, none as before."""
+    """The same completed run setting only a variable NCCL reads (NCCL_IB_HCA): its parameters, none as before; the
+    removed one beside it is read (the guard)."""
     v, _ = verdict_accused(tmp_path, _tests_run("NCCL_IB_HCA set by environment to mlx5_0."))
     assert v["cause"] == "none", v
+    v2, _ = verdict_accused(tmp_path, _tests_run("NCCL_IB_HCA set by environment to mlx5_0.\nnodeA:9001:9001 [0] NCCL "
+                                                 "INFO NCCL_IB_CUDA_SUPPORT set by environment to 0."))
+    assert v2["cause"] == "config" and "NCCL_IB_CUDA_SUPPORT" in v2["fix"], v2
