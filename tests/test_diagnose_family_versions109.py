@@ -217,7 +217,7 @@ def test_side_server_bind_with_a_rank_not_destroyed_keeps_its_reading(tmp_path):
     assert not S.R_JOB_NCCL_TIMEOUT.search("export NCCL_TIMEOUT=3600")
 
 
-# --- a completed nccl-tests run still setting a variable NCCL removed ---------------------------------------------------
+# --- a completed nccl-tests run still setting a variable NCCL removed -------------------------------------------------
 def _tests_run(env: str) -> str:
     rows = "".join(f"   {n:>10}    {n // 4:>10}     float    none      -1    {n / 5e4:7.1f}   20.00   15.00      0"
                    f"    {n / 5e4:7.1f}   20.00   15.00    N/A\n" for n in (1048576, 2097152, 4194304))

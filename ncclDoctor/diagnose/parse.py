@@ -1065,7 +1065,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         for i in range(len(tail) - 1, -1, -1):
             t = _tail_line(tail[i])  # a blank line's prefix too
             if not shown and _R_NEXT_HEADER.match(t):
-                continue  # the header of the next message the paste stops at, nothing of it shown (round 109's sglang-565)
+                continue  # the next report's header the paste stops at, nothing of it shown (round 109's sglang-565)
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
                 if len(shown) == 5:

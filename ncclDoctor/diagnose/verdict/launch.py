@@ -757,7 +757,8 @@ def _innermost(e) -> tuple[str, str]:
 
 # the same refusal with its line cut before the keyword's name ("__init__() got an unexpected keywor": a stored
 # excerpt or a terminal's width ending the line): what Python raises there is a keyword refused, its name lost
-_KWARG_REFUSED_CUT = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?__init__\(\) got an unexpected(?P<rest>[ a-z']{0,14})$")
+_KWARG_REFUSED_CUT = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?__init__\(\) got an unexpected"
+                                r"(?P<rest>[ a-z']{0,14})$")
 
 
 def _kwarg_cut_ddp(excs: list, kind: str, message: str, m: re.Match) -> Verdict | None:
