@@ -1071,11 +1071,11 @@ _BACKWARD_TWICE = re.compile(r"^Trying to backward through the graph a second ti
 
 def _backward_twice(c: Collected) -> Verdict | None:
     """Lead rules J, BW (2) (round 109's mu-diff, read as round 92's swin-transformer-311 reads GradScaler's order
-    check): autograd refusing the training loop's backward through a graph it already freed, in several processes
-    alike (at least two tracebacks ending there, and where rank tags show, at least two ranks'), with nothing else
-    failing: torch refusing a call the job's code makes in the wrong order on every rank -- invalid_usage, no rank
-    named. One process's traceback alone (one tracebacks' end, or one rank's tag only) stays rule A's and BJ (2)'s
-    reading of that rank: not read here."""
+    check): autograd refusing the training loop's backward through a graph it already freed, in several tracebacks
+    alike (at least two ending there; two whole tracebacks under one rank tag stay two, as _scaler_order counts a
+    paste prefixed with one rank throughout), with nothing else failing: torch refusing a call the job's code makes in
+    the wrong order on every rank -- invalid_usage, no rank named. One traceback alone stays rule A's and BJ (2)'s
+    reading of that process: not read here."""
     if L._run_failed(c):
         return None
     hits = [e for e in c.exceptions if not e.data.get("line")
@@ -1083,9 +1083,6 @@ def _backward_twice(c: Collected) -> Verdict | None:
     if len(hits) < 2 or any(not _BACKWARD_TWICE.match(e.data.get("message") or "") for e in c.exceptions
                             if not e.data.get("line")):
         return None
-    tags = {e.rank for e in c.exceptions if e.rank is not None}
-    if len(tags) == 1:
-        return None  # one rank's own tagged failure: rule A's reading of that rank
     where = next((f"{file}: {code}" for e in hits for file, _, code in (e.data.get("tail_frames") or ())[::-1]
                   if code and "backward(" in code and "site-packages" not in file), "")
     return Verdict(
