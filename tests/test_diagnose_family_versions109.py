@@ -32,14 +32,14 @@ def test_ddp_refusing_process_group_is_a_torch_older_than_1_0(tmp_path):
     checks torch.__version__ on every node."""
     v, acc = verdict_accused(tmp_path, _ddp_tb("__init__() got an unexpected keyword argument 'process_group'"))
     assert v["cause"] == "config" and not acc and v["culprits"] == [], v
-    assert "Upgrade PyTorch to >= 1.0" in v["fix"] and "check torch.__version__ on every node" in v["fix"], v
+    assert "Upgrade torch to >= 1.0" in v["fix"] and "check torch.__version__ on every node" in v["fix"], v
 
 
 def test_another_class_refusing_process_group_is_not_ddps(tmp_path):
     """Python 3.10 names the class: SyncBatchNorm (or a user's class) refusing process_group is not DDP's constructor,
     and the torch-version reading stays off; the same line for DDP is read (the guard reads the class)."""
     v, _ = verdict_accused(tmp_path, _ddp_tb("GraphNorm.__init__() got an unexpected keyword argument 'process_group'"))
-    assert "Upgrade PyTorch to >= 1.0" not in v["fix"], v
+    assert "Upgrade torch to >= 1.0" not in v["fix"], v
     assert launch._KWARG_REFUSED.match("GraphNorm.__init__() got an unexpected keyword argument 'process_group'"
                                        ).group("cls") == "GraphNorm"
     assert launch._TORCH_KWARG_SINCE["process_group"] == ("DistributedDataParallel", "1.0")

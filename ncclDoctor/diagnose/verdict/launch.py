@@ -829,7 +829,7 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{message[:200]}, {excs[-1].where}): {api} takes {kw} from torch {since} on, so the torch installed is older "
         "than the code every worker runs -- a version mismatch between framework code and torch, the shared install "
         "alike on every worker, so no rank is at fault",
-        f"Upgrade PyTorch to >= {since} ({api}'s {kw} arrived in torch {since}; check torch.__version__ on every "
+        f"Upgrade torch to >= {since} ({api}'s {kw} arrived in torch {since}; check torch.__version__ on every "
         "node: python -c 'import torch; print(torch.__version__)' under the launcher's interpreter, and which "
         f"{api} class the call wraps -- torch's or a library's such as apex's, reinstalled against the installed "
         "torch): install the torch / CUDA versions the repo "
