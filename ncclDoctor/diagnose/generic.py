@@ -250,6 +250,25 @@ DIST_KWARG_FIX = (
     "install the torch the code was written for -- match the library version the code was written for (its README / "
     "requirements), the same on every node. ")
 
+# torch's UCC process group refusing a collective because UCC has no implementation of it for the tensors' memory
+# ("ProcessGroupUCC.cpp:488] [Rank 0][ProcessGroupUCC-0][READY]failed to init cuda collective, error code -1:
+# Operation is not supported"; -1 is UCC_ERR_NOT_SUPPORTED, the line's status text cut or not): the backend refusing
+# a collective it does not implement in this build, a call every rank makes alike -- invalid_usage, no rank (lead
+# rule CH (2), as 'ProcessGroupNCCL does not support gather' is read; round 109's pytorch-pr113620). Another error
+# code of UCC (a transport failing) keeps its old reading.
+R_UCC_UNSUPPORTED = re.compile(r"ProcessGroupUCC\b[^\n]{0,200}?\bfailed to init \w{1,20} collective, error code -1\b|"
+                               r"ProcessGroupUCC\b[^\n]{0,200}?\bOperation is not supported\b")
+UCC_UNSUPPORTED = (
+    "torch's UCC process group refused the collective: UCC has no implementation of it for these tensors in this "
+    "build (UCC_ERR_NOT_SUPPORTED, error code -1) -- the backend refusing a call every rank makes alike, not a "
+    "rank's fault")
+UCC_UNSUPPORTED_FIX = (
+    "Use the NCCL backend for CUDA tensors instead of UCC (init_process_group(backend='cpu:gloo,cuda:nccl') maps "
+    "each device type to its backend), or move the object collective to CPU tensors; to keep UCC, build UCC with CUDA "
+    "support (its tl/cuda and tl/nccl team layers, UCX built with CUDA) so ProcessGroupUCC can run CUDA collectives, "
+    "and set UCC_TLS to a transport that supports CUDA memory (UCC_LOG_LEVEL=debug shows which team layer refused); "
+    "in a test suite, skip that UCC test on a runner whose UCC lacks CUDA support. ")
+
 # the keywords c10d's functions have long taken (torch 1.x): the function refusing one of them is not torch's
 _DIST_KW_COMMON = frozenset((
     "group", "async_op", "tensor", "tensor_list", "op", "src", "dst", "tag", "object_list", "obj", "output", "input",
@@ -749,6 +768,7 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     ("config", R_DS_DUMMY, DS_DUMMY, DS_DUMMY_FIX + _SETTING_FIX),
     ("config", R_ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT_FIX + _SETTING_FIX),
     ("config", R_FLAT_PARAM_GRAD, FLAT_PARAM_GRAD, FLAT_PARAM_GRAD_FIX),
+    ("invalid_usage", R_UCC_UNSUPPORTED, UCC_UNSUPPORTED, UCC_UNSUPPORTED_FIX),
     ("config", R_CONFIG_FIELD, CONFIG_FIELD,
      CONFIG_FIELD_FIX + _SETTING_FIX),
     ("config",

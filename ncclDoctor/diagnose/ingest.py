@@ -39,6 +39,7 @@ from ncclDoctor.diagnose.parse import LineParser
 from ncclDoctor.diagnose.signatures import (
     ISO_CLOCK,
     R_ANSI,
+    R_JOB_NCCL_TIMEOUT,
     R_LINE_PREFIX,
     R_NVLS_INFO,
     R_PY_FRAME_END,
@@ -824,6 +825,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 c.add(ev)
             elif not c.nccl_info and " NCCL INFO " in piece:  # NCCL's INFO no family reads (verdict.noise, rule K)
                 c.nccl_info = True
+            elif "NCCL_TIMEOUT" in piece and R_JOB_NCCL_TIMEOUT.search(piece):
+                c.job_nccl_timeout = True  # the job's own line printing its parameter (lead rule CJ (2))
             if not c.nvls_info and "NVLS" in piece and R_NVLS_INFO.search(piece):  # NVLS set-up (verdict.noise)
                 c.nvls_info = True
             if "NCCL INFO " in piece and ("NET/OFI " in piece or "DMA-BUF is available" in piece):

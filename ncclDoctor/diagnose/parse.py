@@ -216,6 +216,11 @@ def _stack_names_deepspeed(lines: list[str], at: int) -> bool:
     return any("deepspeed" in t.lower() for t in lines[at + 1:])
 
 
+# a logger's bare header of an exception report ("Exception in ModelTpServer:", sglang's logger.error before the
+# traceback it prints): as a paste's last line it starts the next report and shows nothing of it
+_R_NEXT_HEADER = re.compile(r"^\s*Exception in \w{1,60}:\s*$")
+
+
 def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
     """The traceback frames at the end of ``tail`` (the input's last lines above its exception line), innermost
     first: (file, function, the code line under the frame), up to the first line that is neither a frame nor a
@@ -1070,6 +1075,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         shown = []  # (line number, line as the process printed it), the last four that are not blank nor a fence
         for i in range(len(tail) - 1, -1, -1):
             t = _tail_line(tail[i])  # a blank line's prefix too
+            if not shown and _R_NEXT_HEADER.match(t):
+                continue  # the next report's header the paste stops at, nothing of it shown (round 109's sglang-565)
             if t.strip() and not t.lstrip().startswith("```"):
                 shown.append((lines - len(tail) + 1 + i, t, tail[i]))
                 if len(shown) == 5:

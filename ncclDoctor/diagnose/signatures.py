@@ -2885,6 +2885,14 @@ R_COMM_BUSID = re.compile(r"\brank (\d+) nranks (\d+) cudaDev \d+ (?:nvmlDev \d+
 # collective of this process ran past its timeout
 R_CHECK_TIMEOUT_FRAME = re.compile(r"frame #\d{1,3}: c10d::ProcessGroupNCCL::WorkNCCL::checkTimeout\b")
 R_COMM_ABORTED = re.compile(r"\bnranks \d+\b.{0,80}- Abort COMPLETE")
+# a communicator destroyed after its run (ncclCommDestroy's "comm 0x... rank 3 nranks 4 cudaDev 3 busId 9000 - Destroy
+# COMPLETE"): state.Collected.destroyed, the ranks whose communicator ended cleanly (verdict.unread._side_bind)
+R_COMM_DESTROYED = re.compile(r"\bnranks \d+\b.{0,80}- Destroy COMPLETE")
+# a job's own log line printing a value under the name NCCL_TIMEOUT with its unit ("MAIN : NCCL_TIMEOUT = 1800000
+# ms"): the job's parameter, not NCCL's or torch's setting (lead rule CJ (2); an export or NCCL's "set by environment"
+# has no unit after the value)
+R_JOB_NCCL_TIMEOUT = re.compile(r"(?<![\w-])NCCL_TIMEOUT\s{0,3}[=:]\s{0,3}\d{1,12}\s{0,2}(?:ms|s|sec|secs|seconds|"
+                                r"milliseconds|min|minutes)\b")
 R_COMM_ID = re.compile(r"\bcommId (0x[0-9a-fA-F]{1,20})")
 R_IPC_DEV = re.compile(r"rank (\d+) failed to (?:get|open) CUDA IPC handle to device (\d+)")
 # NCCL's /dev/shm failures, 2.12-2.30 wordings (misc/shmutils.cc, os/linux.cc): "Error while creating shared

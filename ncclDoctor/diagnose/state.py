@@ -166,6 +166,10 @@ class Collected:
     procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
     # an 'NCCL INFO' line was read, whether or not a family made an event of it (topology detection, KV Convert...)
     nccl_info: bool = False
+    # (communicator size, rank) of each communicator NCCL destroyed cleanly ("... - Destroy COMPLETE", first 64), and
+    # whether a job's own log line prints a value as NCCL_TIMEOUT with a unit (S.R_JOB_NCCL_TIMEOUT: lead rule CJ (2))
+    destroyed: set[tuple[int, int]] = field(default_factory=set)
+    job_nccl_timeout: bool = False
     # an 'NCCL INFO NVLS ...' line was read (NVLink SHARP's set-up: multicast support, buffer binding, its comm)
     nvls_info: bool = False
     # NCCL INFO set-up notes no family reads, named in a "none" fix (ingest._info_notes): "ofi", "ofi_gdr_off",
@@ -223,6 +227,8 @@ class Collected:
             return
         if ev.kind == "run_done":
             _last_line(self.last_done, ev.where)
+        if ev.data.get("destroyed") and len(self.destroyed) < 64:
+            self.destroyed.add((ev.data["nranks"], ev.data["comm_rank"]))
         self.kinds[ev.kind] += 1
         if ev.data.get("barrier"):
             self._barrier(*ev.data["barrier"], ev)
@@ -511,6 +517,8 @@ class Collected:
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         self.nccl_info = self.nccl_info or o.nccl_info
+        self.destroyed.update(sorted(o.destroyed)[: max(64 - len(self.destroyed), 0)])
+        self.job_nccl_timeout = self.job_nccl_timeout or o.job_nccl_timeout
         self.nvls_info = self.nvls_info or o.nvls_info
         self.comm_nodes = max(self.comm_nodes, o.comm_nodes)
         self.info_notes |= o.info_notes

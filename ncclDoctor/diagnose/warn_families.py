@@ -379,7 +379,9 @@ FAMILIES = (
         "the job asks NCCL for a feature this GPU, driver or communicator does not have (e.g. an FP8 reduction "
         "before sm90, one-sided operations on an old driver)",
         "Use a data type / feature the GPUs support (or newer GPUs/driver, as the line says); the job's code or "
-        "its precision settings choose it."),
+        "its precision settings choose it. For NCCL's 'FP8 reduction support begins with sm90': run FP8 collectives "
+        "only on sm90 or newer GPUs (Hopper), upcast float8 tensors to bf16/fp16 before a reduction, and skip such a "
+        "test below sm90 (a compute-capability check)."),
     Family(
         # a net plugin (aws-ofi-nccl's register_mr_buffers: "NET/OFI Unable to register memory (type = 1) for device
         # 0. RC: 12, Error: Cannot allocate memory") failing to register a buffer with its NIC while NCCL connects the

@@ -462,6 +462,8 @@ class NcclReaders:
             found["comm_rank"] = int(nr.group(1))
         if S.R_SETUP_DONE.search(text):
             found["setup_done"] = True
+        if nr and "Destroy COMPLETE" in text and S.R_COMM_DESTROYED.search(text):
+            found["destroyed"] = True
         if nr and S.R_COMM_ABORTED.search(text):
             found["aborted"] = True
             if len(self._aborted) < MAX_PIDS:

@@ -715,6 +715,7 @@ def _kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
 # arrived in). Python refusing one of them ("__init__() got an unexpected keyword argument 'find_unused_parameters'")
 # is a torch older than the code calling it, not a misspelt argument (lead rule BT (2))
 _TORCH_KWARG_SINCE = {
+    "process_group": ("DistributedDataParallel", "1.0"),
     "find_unused_parameters": ("DistributedDataParallel", "1.1"),
     "gradient_as_bucket_view": ("DistributedDataParallel", "1.7"),
     "static_graph": ("DistributedDataParallel", "1.11"),
@@ -748,6 +749,54 @@ def _builds_ddp(code: str, kw: str) -> bool:
     return not opened or any(_DDP_NAME.fullmatch(name) for name in opened)
 
 
+def _innermost(e) -> tuple[str, str]:
+    """An exception's innermost frame: its file and code line (the frame_file / frame_code parse read, else the
+    first of the frames above the input's last exception line, parse.input_tail's tail_frames, innermost first)."""
+    file, code = e.data.get("frame_file") or "", e.data.get("frame_code") or ""
+    frames = e.data.get("tail_frames") or ()
+    if not code and frames:
+        file, code = file or frames[0][0], frames[0][2]
+    return file, code
+
+
+# the same refusal with its line cut before the keyword's name ("__init__() got an unexpected keywor": a stored
+# excerpt or a terminal's width ending the line): what Python raises there is a keyword refused, its name lost
+_KWARG_REFUSED_CUT = re.compile(r"^(?:(?P<cls>[A-Za-z_]\w{0,80})\.)?__init__\(\) got an unexpected"
+                                r"(?P<rest>[ a-z']{0,14})$")
+
+
+def _kwarg_cut_ddp(excs: list, kind: str, message: str, m: re.Match) -> Verdict | None:
+    """Lead rule BT (2) for a refusal whose line is cut before the keyword's name (round 109's fairseq-3945:
+    "TypeError: __init__() got an unexpected keywor"): every exception shown is that one TypeError, raised on a code
+    line that opens DDP's own call (DistributedDataParallel( / DDP(, _builds_ddp) in a framework's or the job's
+    frame, with no frame of torch. DDP's constructor refusing a keyword a framework passes it is the installed torch
+    older than the code every worker runs (the keywords DDP gained across releases: process_group, bucket_cap_mb,
+    find_unused_parameters, gradient_as_bucket_view, static_graph): config, culprits [], even with one spawned
+    child's traceback. Another class named by the message, or a code line that does not open DDP's call, is not
+    read here."""
+    if m.group("cls") not in (None, "DistributedDataParallel") or not " keyword argument '".startswith(
+            m.group("rest").rstrip() or " "):
+        return None
+    for e in excs:
+        file, code = _innermost(e)
+        if not code or not _builds_ddp(code, "\0") or re.search(r"(?:site|dist)-packages[/\\]torch[/\\]", file):
+            return None
+    return Verdict(
+        "config",
+        f"the code's call building torch's DistributedDataParallel passes a keyword argument the installed torch "
+        f"refuses ({kind}: {message[:200]}, {excs[-1].where}; the line is cut before the keyword's name): DDP's "
+        "constructor gained its keywords across torch releases (process_group in 1.0, find_unused_parameters in 1.1, "
+        "gradient_as_bucket_view in 1.7, static_graph in 1.11), so the torch installed is older than the framework "
+        "code every worker runs -- a version mismatch of the shared install, so no rank is at fault",
+        "Upgrade torch to the release the framework requires (its README / requirements / setup.py pins; "
+        "gradient_as_bucket_view needs torch >= 1.7, static_graph >= 1.11): check torch.__version__ in the training "
+        "environment (python -c 'import torch; print(torch.__version__)' under the launcher's interpreter) and pip "
+        "list for the torch and framework versions, or use a framework release matching the installed torch; the "
+        "full error line names the keyword. As a workaround on the old torch, drop that keyword from the "
+        "DistributedDataParallel(...) call. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule BT (2) (rule AF (2)'s round-41 sentence; round 89's centerpoint-59): every exception shown is one
     Python signature TypeError of a constructor refusing a keyword argument that torch's API takes from a later
@@ -762,7 +811,10 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     older than the code)."""
     one = _one_error_matching(c, "TypeError", _KWARG_REFUSED)
     if one is None:
-        return None
+        one = _one_error_matching(c, "TypeError", _KWARG_REFUSED_CUT)
+        if one is None:
+            return None
+        return _kwarg_cut_ddp(*one)
     excs, kind, message, m = one
     kw = m.group("kw")
     if kw not in _TORCH_KWARG_SINCE:
@@ -771,9 +823,9 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if m.group("cls") not in (None, api):
         return None
     for e in excs:
-        code = e.data.get("frame_code") or ""
+        file, code = _innermost(e)
         if not _builds_ddp(code, kw) or "torch" in (e.data.get("tb_pkgs") or ()) or re.search(
-                r"(?:site|dist)-packages[/\\]torch[/\\]", e.data.get("frame_file") or ""):
+                r"(?:site|dist)-packages[/\\]torch[/\\]", file):
             return None
     return Verdict(
         "config",
@@ -781,8 +833,10 @@ def _kwarg_newer_torch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         f"{message[:200]}, {excs[-1].where}): {api} takes {kw} from torch {since} on, so the torch installed is older "
         "than the code every worker runs -- a version mismatch between framework code and torch, the shared install "
         "alike on every worker, so no rank is at fault",
-        f"Upgrade torch to >= {since} ({api}'s {kw} arrived in torch {since}; check python -c 'import torch; "
-        "print(torch.__version__)' under the launcher's interpreter): install the torch / CUDA versions the repo "
+        f"Upgrade torch to >= {since} ({api}'s {kw} arrived in torch {since}; check torch.__version__ on every "
+        "node: python -c 'import torch; print(torch.__version__)' under the launcher's interpreter, and which "
+        f"{api} class the call wraps -- torch's or a library's such as apex's, reinstalled against the installed "
+        "torch): install the torch / CUDA versions the repo "
         f"documents (its README / requirements), the same on every node. As a workaround on the old torch, drop "
         f"{kw} from the {api}(...) call (the code must then not rely on what it does). Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
@@ -1238,6 +1292,62 @@ def _agent_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
+
+
+# a library whose API a serving / training framework calls from its own installed code and that changes between
+# releases, known by the class names its API has: (the class pattern, the library's pip name, the framework's
+# switch for running without it). FlashInfer's attention wrappers (BatchPrefillWithPagedKVCacheWrapper,
+# BatchDecodeWithPagedKVCacheWrapper: begin_forward / plan / run took other arguments release to release)
+_LIB_API_CLASSES = (
+    (re.compile(r"^(?:Batch|Single)\w{0,60}Wrapper$"), "flashinfer",
+     "run without FlashInfer (sglang: drop --enable-flashinfer or pass --disable-flashinfer, the Triton attention "
+     "backend; vLLM: VLLM_ATTENTION_BACKEND=FLASH_ATTN)"),
+)
+_METHOD_REFUSED = re.compile(r"^(?P<cls>\w{1,80})\.(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
+                             r"positional arguments? but \d{1,3} (?:were|was) given|missing \d{1,3} required "
+                             r"(?:positional|keyword-only) arguments?|got an unexpected keyword argument)")
+_PKG_OF_FILE = re.compile(r"(?:site|dist)-packages[/\\](?P<pkg>\w{1,60})[/\\]")
+
+
+def _lib_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rule BT (2) with rule AF (2)'s round-41 sentence (round 109's sglang-565): every exception shown is one
+    Python signature TypeError of a method of a known third-party library's class (_LIB_API_CLASSES: FlashInfer's
+    Batch...Wrapper) refusing the arguments an installed framework's own code passes -- the innermost frame is in
+    that framework's package (site-packages/<framework>/, not the library's) and its code line calls the method named
+    -- with no NCCL, CUDA, timeout or connection failure. The installed library is of another release than the
+    framework was written against, the same install for every worker: config, culprits [], even with one worker's
+    traceback. A class the table does not know, a frame of the job's own script, or the library's own frame is not
+    read here."""
+    one = _one_error_matching(c, "TypeError", _METHOD_REFUSED)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    cls, fn = m.group("cls"), m.group("fn")
+    lib = next(((name, off) for pat, name, off in _LIB_API_CLASSES if pat.match(cls)), None)
+    if lib is None:
+        return None
+    name, off = lib
+    fws = set()
+    for e in excs:
+        file, code = _innermost(e)
+        pm = _PKG_OF_FILE.search(file)
+        if pm is None or pm.group("pkg") == name or f".{fn}(" not in code:
+            return None
+        fws.add(pm.group("pkg"))
+    if len(fws) != 1:
+        return None
+    fw = fws.pop()
+    return Verdict(
+        "config",
+        f"{fw}'s own code calls {name}'s {cls}.{fn}() and the installed {name} refuses the call's arguments ({kind}: "
+        f"{message[:200]}, {excs[-1].where}): {name}'s API changed between releases, so the installed {name} is not "
+        f"the one this {fw} release was written against -- a version mismatch of the shared install, the same on "
+        "every worker, so no rank is at fault",
+        f"Match the {name} version to the {fw} release: pin the {name} wheel {fw} was built against (the version "
+        f"{fw}'s requirements / install docs name for that release, built for the installed torch and CUDA), or "
+        f"upgrade {fw} to a release written for the installed {name}; check pip show {fw} {name} torch and reinstall "
+        f"them as one matching set (a fresh environment). As a workaround, {off}. Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 
 def _name_lacking(message: str) -> str:

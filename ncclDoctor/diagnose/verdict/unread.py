@@ -2082,6 +2082,45 @@ def _nhc_bw_fix(texts: list[str]) -> str:
             + (f" ({code.group(1)})" if code else "") + ". ")
 
 
+# an application's own side service (a dashboard, a visualization or web server) failing to bind its port: "❌ Failed
+# to start web server: [Errno 98] Address already in use" -- not c10d's store (its TCPStore / rendezvous lines name it)
+_R_SIDE_BIND = re.compile(r"(?i)\b(?:web ?server|http server|dashboard|visuali[sz]ation|tensorboard|gradio|flask|"
+                          r"uvicorn|streamlit|api server)\b[^\n]{0,120}?(?:\[Errno 98\] )?Address already in use")
+_R_STORE_WORDS = re.compile(r"(?i)TCPStore|c10d|rendezvous|rdzv|MASTER_PORT|master_port|\bstore\b")
+
+
+def _side_bind(c: Collected, unread: list) -> Verdict | None:
+    """Lead rule CJ (2) (round 109's genetictrading-torchrun-20250710; read like rule BY (1)): every line announcing a
+    failure is an application's own side service failing to bind its port (_R_SIDE_BIND: a web server, dashboard,
+    visualization server; no word of c10d's store), no traceback's exception is shown, and every rank of a
+    communicator of two or more ranks is shown destroying it cleanly ("- Destroy COMPLETE" for ranks 0..n-1): the run
+    went past that line and ended its NCCL communicators normally -- nothing distributed failed: none, culprits [], low
+    confidence (rules K, AN (2) does not apply). Where a job's own line prints NCCL_TIMEOUT with a unit, the fix says
+    what that name is (rule CJ (2): the job's parameter, not a setting NCCL or torch reads)."""
+    if c.exceptions or c.last_raised or not all(
+            _R_SIDE_BIND.search(u.text) and not _R_STORE_WORDS.search(u.text) for u in unread):
+        return None
+    sizes = {n for n, _ in c.destroyed if n >= 2}
+    whole = [n for n in sorted(sizes) if {r for m, r in c.destroyed if m == n} >= set(range(n))]
+    if not whole:
+        return None
+    n = whole[-1]
+    return Verdict(
+        "none",
+        f"nothing distributed failed: every rank of the {n}-rank NCCL communicator destroyed it cleanly ('Destroy "
+        f"COMPLETE') after the run; the failure line ('{unread[0].text.strip()[:160]}') is the application's own side "
+        "service (a web / dashboard server) failing to bind its port, which the run went past -- not the c10d store",
+        "Nothing failed in the distributed run: every rank initialised NCCL and destroyed its communicator at the end. "
+        "The [Errno 98] 'Address already in use' line is the application's own server (not the c10d store / "
+        "master_port): free that port (another instance or an earlier run still holds it: ss -ltnp), or start the "
+        "server on rank 0 only or on another port."
+        + (" The job's own 'NCCL_TIMEOUT = ...' line is its own parameter: NCCL_TIMEOUT is not a variable NCCL or "
+           "PyTorch reads -- to set the process group's timeout, pass it to init_process_group(timeout=datetime."
+           "timedelta(...)); torch's watchdog variables are TORCH_NCCL_BLOCKING_WAIT / TORCH_NCCL_ASYNC_ERROR_HANDLING."
+           if c.job_nccl_timeout else ""),
+        "low", [], [u.brief() for u in unread[:2]], job_wide=True)
+
+
 def _unread_words(c: Collected) -> Verdict | None:
     """Lines that announce a failure in words no family reads (generic.py): not "none", which would tell the user
     that a failure is not one. Their general words give a reading where they have one (connection refused, preempted,
@@ -2096,6 +2135,8 @@ def _unread_words(c: Collected) -> Verdict | None:
     unread = [u for u in unread if not _cut_code_line(c, u)]
     if not unread:
         return None
+    if (side := _side_bind(c, unread)) is not None:
+        return side
     if (alike := _kwarg_alike(unread)) is not None:
         return alike
     read = generic.reading([u.text for u in unread])

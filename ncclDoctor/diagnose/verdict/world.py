@@ -1090,19 +1090,44 @@ def _nodes_disagree(evs: list) -> tuple[str, object, object] | None:
 
 def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict | None:
     bad = [f for f in env if f.severity != Severity.INFO]
-    if not bad or finished(c):  # a run that completed: its settings are its parameters, not its failure
+    done = finished(c)
+    if done:
+        # a run that completed: its settings are its parameters, not its failure -- except a variable NCCL removed
+        # (ENV003), set in the launch all the same: the one thing wrong the lines show (lead rules L, V (1); round
+        # 109's nccl-tests-321, an nccl-tests run completing with NCCL_IB_CUDA_SUPPORT exported)
+        bad = [f for f in bad if f.code == "ENV003"]
+    if not bad:
         return None
     said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:3])
     return Verdict(
         "config",
-        "settings in the logs are wrong: " + said,
+        ("the run completed, but a setting in the logs is one NCCL no longer reads: " if done else
+         "settings in the logs are wrong: ") + said,
         f"Change the settings: {said.rstrip('.')}. {' '.join(dict.fromkeys(f.fix for f in bad[:3] if f.fix))} "
+        + _removed_words(c) +
         f"({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the details; `ncclDoctor env` checks a "
         "node's environment the same way.)",
-        "high",
+        "low" if done else "high",
         [],
         [e for f in bad[:3] for e in f.evidence[:1]],
     )
+
+
+def _removed_words(c: Collected) -> str:
+    """The fix's words for each variable NCCL removed that the logs set: what replaced it, since which release."""
+    from ncclDoctor.knowledge.env_vars import BY_NAME
+
+    out = []
+    for name in sorted(c.settings):
+        info = BY_NAME.get(name)
+        if info is None or info.status != "removed":
+            continue
+        ver = re.sub(r"^NCCL\s*", "", info.removed_in or "")
+        ver = re.sub(r"^(\d+\.\d+)\.0$", r"\1", ver)
+        out.append(f"Remove the removed {name} variable" + (f" (replaced by {info.replacement}" if info.replacement
+                                                             else " (no replacement") + (f" since NCCL {ver})" if ver
+                                                                                          else ")") + ". ")
+    return "".join(out)
 
 
 def _rank_sentinel(c: Collected, ks: list[Conclusion]) -> Verdict | None:
