@@ -5,10 +5,10 @@ names one local rank, or where nothing fails after the lines.
 - A bare "RuntimeError: CUDA error: invalid device ordinal" (no traceback above it, no source file on it) under a shown
   launch of several processes per node (torchrun / torch.distributed.launch --nproc_per_node N > 1) is the local ranks
   past the node's last GPU asking for one that does not exist (rules AU (2), Q), even beside torchrun's record of the
-  one local rank that failed first (codellama-123) or the set_device frame pasted below the error (unilm-511). Not read
-  so: the same record with no launch line shown keeps rule A's reading (round 23's simpletuner-40: cuda_error, that
-  rank), and so does an ordinal raised under the process's own frames (an index its code computed) or under a command
-  line whose CUDA_VISIBLE_DEVICES leaves as many GPUs as processes.
+  one local rank that failed first (codellama-123) or the set_device frame pasted below the error (unilm-511); the same
+  record with no launch line shown reads so too (session 46's ruling: round 109's mlp-maps-21, round 23's
+  simpletuner-40 relabelled). Not read so: an ordinal raised under the process's own frames (an index its code
+  computed) or under a command line whose CUDA_VISIBLE_DEVICES leaves as many GPUs as processes.
 - A shell that cannot find the launcher itself ("/bin/sh: 1: torchrun: not found", "bash: deepspeed: command not
   found") with nothing else run: no worker ever started, the launch's environment (rules X (2), AF (2);
   llamafactory-5217); the fix puts the launcher on the PATH. Another program not found (a monitoring tool) is not read
@@ -49,9 +49,10 @@ def test_bare_ordinal_with_the_set_device_frame_pasted_below_it_is_config(tmp_pa
     assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
 
 
-def test_the_record_without_a_launch_line_keeps_naming_its_rank(tmp_path):
-    v, _ = _verdict(tmp_path, _ORDINAL + _RECORD.format(lr=1))
-    assert (v["cause"], v["culprits"]) == ("cuda_error", [1]), v
+def test_the_record_without_a_launch_line_is_config_too(tmp_path):
+    # rule AU (2), "whether or not the launch setting is shown" (session 46's ruling; simpletuner-40 relabelled)
+    v, acc = _verdict(tmp_path, _ORDINAL + _RECORD.format(lr=1))
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
 
 
 def test_an_ordinal_under_the_process_own_frames_keeps_its_rank(tmp_path):

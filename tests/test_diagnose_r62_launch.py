@@ -110,8 +110,9 @@ def test_a_ranks_invalid_ordinal_under_its_own_codes_frame_or_a_visible_gpus_fau
         p="[rank3]: ")
     v = _verdict(tmp_path, bare, "bare.log")
     assert (v["cause"], v["culprits"]) == ("cuda_error", [3]), v
-    # a launcher's record of the one worker that failed, beside the bare line, is read by rule A (round 23's
-    # simpletuner-40), also when a tag on every line names that same rank
+    # a launcher's record of the one worker that failed, beside the bare line, changes nothing: rule AU (2)'s launch
+    # error, also when a tag on every line names that same rank (session 46's ruling: round 109's mlp-maps-21, round
+    # 23's simpletuner-40 relabelled)
     recorded = ("RuntimeError: CUDA error: invalid device ordinal\n" + _CUDA_TAIL.format(p="")
                 + "WARNING:torch.distributed.elastic.multiprocessing.api:Sending process 4410 closing signal SIGTERM\n"
                 "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 1 (pid: 4411) "
@@ -119,7 +120,7 @@ def test_a_ranks_invalid_ordinal_under_its_own_codes_frame_or_a_visible_gpus_fau
     for p in ("", "[rank1]: "):
         text = "".join(p + x + "\n" for x in recorded.splitlines())
         v = _verdict(tmp_path, text, "recorded.log")
-        assert (v["cause"], v["culprits"]) == ("cuda_error", [1]), (p, v)
+        assert (v["cause"], v["culprits"]) == ("config", []), (p, v)
 
 
 # --- Lightning's WORLD_SIZE warning: the launch environment contradicting the trainer's world (rules V (1), AA (1)) --

@@ -334,7 +334,8 @@ def _procs_past_gpus(c: Collected, evs: list[Event]) -> Verdict | None:
         # it is read as what it nearly always is under a launch of several processes per node, a local rank asking at
         # start-up for a GPU past the node's last; a launcher's record naming the one local rank that failed first
         # only says which local rank that was (the others are then torn down), not a rank at fault. Without the
-        # launch line shown, such a record keeps rule A's reading (_ordinal_launch; round 23's simpletuner-40)
+        # launch line shown, such a record is read the same (_ordinal_launch; session 46's ruling, round 109's
+        # mlp-maps-21 and round 23's simpletuner-40 relabelled)
         bare = (not at_set and top.data.get("gpus") is None and all(
             e.data.get("no_frames") and "invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
             for e in evs))
@@ -391,6 +392,14 @@ def _index_past_unsaid(evs: list[Event]) -> Verdict:
         "medium", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
+def _ordinal_at_start(evs: list[Event]) -> bool:
+    """Every failing line is 'invalid device ordinal' said bare (no traceback above it, no source file on it: parse's
+    no_frames) or raised by the frame that selects the process's GPU (at_set_device): rule AU (2)'s start-up shape."""
+    return bool(evs) and all(
+        "invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
+        and (e.data.get("no_frames") or e.data.get("at_set_device")) for e in evs)
+
+
 def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -> Verdict | None:
     """Lead rules Q and W: 'invalid device ordinal' is CUDA refusing a device index at or past the GPUs the process
     sees (cudaErrorInvalidDevice, at torch.cuda.set_device, CuPy's Device(i).use(), cudaSetDevice) -- the index comes
@@ -400,7 +409,9 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
     the rank's own lines (TAGGED) show it raised by the frame that selects its GPU (torch.cuda.set_device, CuPy's
     Device(i).use(), transformers' TrainingArguments._setup_devices): a launcher's tag on every line says who printed
     them, not whose index it was. A tagged rank's ordinal raised elsewhere (an index its code computed) stays its CUDA
-    error, and a launcher's record naming the one failed rank is read by rule A (round 23's simpletuner-40)."""
+    error. A launcher's record naming the one failed rank beside an ordinal said bare or at set_device changes
+    nothing (rule AU (2), session 46: round 109's mlp-maps-21, round 23's simpletuner-40 relabelled); with RECORD the
+    verdict says what the record tells and the fix names the processes per node against the GPUs visible."""
     if not evs or not all("invalid device ordinal" in ((e.data.get("what") or "") + " " + e.text).lower()
                           for e in evs):
         return None
@@ -408,22 +419,31 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
     # one rank's own index, whichever rank's tag the line carries
     several = any(_TWO_WRITERS.search(e.text) for e in evs)
     # lead rule AU (2): with no traceback shown above it, nothing says the rank's own code computed the index: the
-    # error is read as what it nearly always is, a process asking at start-up for a GPU its launch gave it -- where no
-    # launcher's RECORD of a failed worker is shown (rule A's reading of one, round 23's simpletuner-40, stays)
+    # error is read as what it nearly always is, a process asking at start-up for a GPU its launch gave it -- beside a
+    # launcher's record of the failed worker too ("whether or not the launch setting is shown"; session 46's ruling)
     # lead rule BA (5): an accelerator runtime refusing the device id it maps for the process (Ascend's "device id
     # error" under its communicator's creation) is the device the process was given, as at set_device
     if tagged and not several and not all(e.data.get("at_set_device") or e.data.get("device_map")
-                                          or (e.data.get("no_frames") and not record) for e in evs):
+                                          or e.data.get("no_frames") for e in evs):
         return None  # a rank's own ordinal elsewhere (an index its code computed) stays its CUDA error
     if all(e.data.get("accel") == "ascend" for e in evs):
         return _npu_ordinal(evs, tagged)
     where = ("the frame selecting its GPU" if all(e.data.get("at_set_device") for e in evs) else "its CUDA call")
     who = ("more than one process asked" if several else f"{_named(tagged)} asked" if tagged else "a process asked")
+    # the launcher's record beside it (rule AU (2), session 46): which worker failed first, the others torn down
+    told = ("; the launcher's record of the one worker that failed only says which local rank hit it first (the "
+            "others are then torn down), every worker being given its GPU the same way" if record else "")
+    more = ("Keep --num_processes / nproc_per_node no more than the GPUs visible: set --nproc_per_node to the number "
+            "of GPUs visible (torch.cuda.device_count()), or CUDA_VISIBLE_DEVICES to as many GPUs as processes per "
+            "node; use torch.cuda.set_device(local_rank) with local_rank < visible GPU count; check nvidia-smi for "
+            "the GPUs the job expects, and the project's own gpus / device setting against the launch; "
+            "CUDA_LAUNCH_BLOCKING=1 to see the exact call if the ordinal is set elsewhere. " if record else "")
     return Verdict(
         "config",
         f"{who} CUDA for a GPU index its host does not have ('invalid device ordinal' at {where}): the device index "
         "comes from the launch (the local rank, a device / cuda_id argument, CUDA_VISIBLE_DEVICES), which gives every "
-        "process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's",
+        f"process its GPU the same way -- a launch setting, not a CUDA fault and not one rank's{told}",
+        more +
         "Give each process a device index below the number of GPUs it sees: count them on every host (nvidia-smi -L; "
         "with CUDA_VISIBLE_DEVICES set, only those, renumbered from 0) -- launch no more processes per node than "
         "visible GPUs: start no more processes per host than that (--nproc_per_node / num_processes / the launch "
@@ -1421,8 +1441,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"{_named(shown) if shown else 'a process'}{lead} hit {what}: the driver is the host's and the build every "
             "rank runs, so every process there fails alike -- the driver / build pair is at fault, not a rank",
             fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
-    if (not recorded and not xids and not hsa and other is None and not c.samples.get("launch_procs")
-            and (launch := _ordinal_launch(evs, ranks, bool(c.worker_failures or c.child_failures)))):
+    # lead rule AU (2) (session 46's ruling): the ordinal said bare or at the frame selecting the GPU is the launch's
+    # device index even where a launcher's record names the one local rank that failed first -- the record says which
+    # worker that was, the others then torn down, not a rank at fault (round 109's mlp-maps-21; round 23's
+    # simpletuner-40 relabelled so). An ordinal under the process's own frames keeps rule A's reading of the record
+    if ((not recorded or _ordinal_at_start(evs)) and not xids and not hsa and other is None
+            and not c.samples.get("launch_procs")
+            and (launch := _ordinal_launch(evs, [] if recorded else ranks, bool(c.worker_failures or c.child_failures)))):
         return launch
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     # (the P2P transport's IPC-handle WARN cut inside its message is read by its source location: round 91's ray-17909)
