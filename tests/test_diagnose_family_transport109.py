@@ -5,8 +5,9 @@ a fix an expert would not give (session 46; rules J, T, X (3), AQ (1), AC (4), A
 - torch's one-line 'unhandled system error, NCCL version N' with no Last error (nccl-286): nccl_system, nobody; the fix
   adds NCCL_DEBUG_SUBSYS=INIT,SHM,NET, the memlock / open-files limits and the transport toggles. A system error whose
   Last error is shown gets none of those words.
-- NCCL's 'Failed to open libnvidia-ml.so.1' beside its system error (nccl-tests-320): the class stays nccl_system (as
-  the corpus's llamafactory-6161 reads it); the fix names the driver's NVML library and the paths that find it.
+- NCCL's 'Failed to open libnvidia-ml.so.1' beside its system error (nccl-tests-320): config, nobody (rule AT (1) as
+  the lead ruled in session 46; the corpus's llamafactory-6161 relabelled so); the fix names the driver's NVML library
+  and the paths that find it.
 - An ncclSystemError whose '-> 2' trail starts in net_ib.cc (nccl-1332): nccl_system, nobody; the fix names the GID's
   sysfs files, NCCL_IB_HCA, NCCL_IB_DISABLE=1 as a test, and NCCL_IB_GID_INDEX where the lines show the GID chosen by
   address (NCCL_IB_ADDR_RANGE ...). A trail through the topology (xml.cc) gets none of the IB words.
@@ -60,7 +61,7 @@ def test_nvml_library_unloadable_names_the_drivers_library_and_its_paths(tmp_pat
                                 "hpc-n4:31077:31090 [1] NCCL INFO init.cc:361 -> 2\n"
                                 "hpc-n4: Test NCCL failure common.cu:1120 'unhandled system error (run with "
                                 "NCCL_DEBUG=INFO for details) / '\n")
-    assert v["cause"] == "nccl_system" and not acc, v  # the class stays (llamafactory-6161 reads it so)
+    assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v  # rule AT (1): the driver's library
     assert "add the directory holding libnvidia-ml.so.1 to LD_LIBRARY_PATH / ldconfig" in v["fix"], v
     assert "mount the driver libraries (nvidia-container-toolkit, --gpus all)" in v["fix"], v
     # near shape: another library NCCL cannot open gets none of the NVML words

@@ -270,6 +270,24 @@ FAMILIES = (
         "NCCL_CUDA_PATH at it; check the NVIDIA driver is installed (nvidia-smi).",
         job_wide=True),
     Family(
+        # misc/nvmlwrap.cc: "Failed to open libnvidia-ml.so.1" (a WARN, or an ncclSystemError's Last error): NCCL's
+        # dlopen of the driver's NVML library at communicator creation, before any NVML call. Lead rule AT (1) as read
+        # in session 46: NCCL unable to load a driver library (libcuda.so above, libnvidia-ml.so.1 here, both the
+        # driver's) is rule AF (2)'s unloadable shared install every rank fails alike, config, no rank (round 109's
+        # nccl-tests-320; round 30's llamafactory-6161 relabelled). NVML calls failing once loaded stay "nvml" below
+        "nvml_unloadable", "config",
+        re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})?\b"),
+        "NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1) at start-up: the loader does not "
+        "find the driver's libnvidia-ml.so.1 on its path -- the node's driver install / loader path (or the "
+        "container's driver mounts), which every rank shares, not a rank",
+        "Install the NVIDIA driver's NVML library (libnvidia-ml.so.1) or fix the driver installation (nvidia-smi "
+        "works but NCCL cannot dlopen libnvidia-ml.so.1: check the CUDA / driver installation); add the directory "
+        "holding libnvidia-ml.so.1 to LD_LIBRARY_PATH / ldconfig (ldconfig -p | grep libnvidia-ml), or "
+        "LD_PRELOAD=<that directory>/libnvidia-ml.so.1; in containers, mount the driver libraries "
+        "(nvidia-container-toolkit, --gpus all); check that nvidia-smi runs on that host, match the NCCL build to "
+        "the installed driver, and rerun with NCCL_DEBUG=INFO to confirm NVML loads.",
+        job_wide=True),
+    Family(
         # misc/cudawrap.cc (NCCL >= 2.13): "Retrieve cuDeviceGet failed with 0 status 1", "CUDA some PFN functions not
         # found in the library": NCCL's lookup of the CUDA driver's entry points (cuGetProcAddress) at start-up came
         # back empty -- the driver library the process loaded, or an interposer preloaded in front of it (HAMi-core's

@@ -302,7 +302,9 @@ _R_NVML_UNLOADABLE = re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})
 def _nvml_unloadable(c: Collected, evs: list) -> str:
     """Lead rules J, T: the system error's call is NCCL loading the NVIDIA driver's NVML library, which it needs at
     start-up on every rank: the fix names the driver's library and the paths that find it (round 109's
-    nccl-tests-320); '' where the lines do not show NVML failing to load."""
+    nccl-tests-320); '' where the lines do not show NVML failing to load. warn_families' "nvml_unloadable" reads the
+    same words first (config, rule AT (1), session 46's ruling); this is the generic system error's words for them
+    where that family did not (a WARN read as harmless)."""
     texts = [e.text for e in c.samples.get("nccl_warn", [])] + [e.data.get("last_error") or "" for e in evs]
     if not any(_R_NVML_UNLOADABLE.search(t) for t in texts):
         return ""
