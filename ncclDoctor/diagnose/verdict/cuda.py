@@ -1447,7 +1447,8 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # simpletuner-40 relabelled so). An ordinal under the process's own frames keeps rule A's reading of the record
     if ((not recorded or _ordinal_at_start(evs)) and not xids and not hsa and other is None
             and not c.samples.get("launch_procs")
-            and (launch := _ordinal_launch(evs, [] if recorded else ranks, bool(c.worker_failures or c.child_failures)))):
+            and (launch := _ordinal_launch(evs, [] if recorded else ranks,
+                                           bool(c.worker_failures or c.child_failures)))):
         return launch
     warns = [e for e in evs if e.kind == "cuda_error"]  # NCCL's own lines; ncclUnhandledCudaError is their echo
     # (the P2P transport's IPC-handle WARN cut inside its message is read by its source location: round 91's ray-17909)
