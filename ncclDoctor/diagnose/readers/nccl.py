@@ -100,6 +100,11 @@ class NcclReaders:
             ev.data["last_error"] = le.group(1).strip()[: S.TEXT_CAP]
         self.last_error, self.last_error_line, self._follow = ev, lineno, 3
         self._detail_next = bool(code != "unknown" and not le and _R_ERROR_STRING.match(self._body))
+        if le and not ev.data["last_error"]:
+            # a bare "Last error:" read as an error of its own (its code line cut, or further above than the label's
+            # window: a paste re-wrapped at 80 columns, round 30's llamafactory-6161 under --perturb wrap80): NCCL
+            # prints its text on the next line, which joins this error (parse's Last error branch)
+            self.want_last_error = True
         return ev
 
     def _ib(self, lineno: int, text: str) -> Event | None:
