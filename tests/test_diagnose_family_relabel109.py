@@ -128,6 +128,23 @@ def test_nccl_unable_to_open_nvml_is_config_nobody(tmp_path):
     assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not acc, v
 
 
+def test_nvml_last_error_reads_config_when_its_label_stands_far_below_the_error(tmp_path):
+    # a paste re-wrapped at 80 columns (its own wrap at 112 columns kept, trailing blanks wrapped onto lines of their
+    # own): the bare "Last error:" stands more than four lines below the error's head and its text on the line after
+    for rank in (1, 2):
+        pad = " " * 32
+        text = (f"[rank{rank}]: torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distri\n"
+                f"buted/c10d/NCCLUtils.hpp:317, un\n"
+                f"handled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5\n{pad}\n"
+                f"[rank{rank}]: ncclSystemError: System call (e.g. socket, malloc) or external library \n"
+                f"call failed or device error.    \n"
+                f"[rank{rank}]: Last error:{' ' * 57}\n{pad}\n"
+                f"[rank{rank}]: Failed to open libnvidia-ml.so.1{' ' * 39}\n{pad}\n")
+        v, acc = _verdict(tmp_path, text)
+        assert (v["cause"], v["culprits"]) == ("config", []) and not acc, (rank, v)
+        assert "libnvidia-ml.so.1" in v["fix"], v
+
+
 def test_the_relabelled_nvml_corpus_case_reads_config(tmp_path):
     v, acc = corpus_case_verdict(tmp_path, "llamafactory-6161-two-gpu-barrier-libnvidia-ml-missing")
     assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v
