@@ -1,0 +1,44 @@
+"""Review b of round 109's fixes (session 46, fixer y2): the lead's ten rulings. Each test reads the finding's shape
+from lines other than the review's own inputs (other hosts, ranks, numbers) and, where it matters, a near shape that
+keeps its old reading. Hosts, pids, addresses and paths are made up."""
+
+from __future__ import annotations
+
+from tests.conftest import verdict_accused
+
+
+# --- 1. pdsh host labels without a digit ---------------------------------------------------------------------------
+def _oom_tb(label, gpu=5):
+    pre = f"{label}: " if label else ""
+    return (f"{pre}Traceback (most recent call last):\n{pre}  File \"pretrain.py\", line 212, in <module>\n"
+            f"{pre}    outputs = model(**batch)\n{pre}torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to "
+            f"allocate 1.50 GiB (GPU {gpu}; 79.15 GiB total capacity; 74.20 GiB already allocated; 900.00 MiB free; "
+            "75.30 GiB reserved in total by PyTorch)\n")
+
+
+def test_oom_behind_digitless_pdsh_label_names_no_rank(tmp_path):
+    """Ruling 1 (rules A, U (3), BX (1)): DeepSpeed's runner launches over pdsh -w on two hosts named without digits;
+    the OOM behind 'saturn: ' is a local GPU index of a multi-host job: gpu_oom, nobody named."""
+    text = ("jupiter: [2024-05-02 08:11:40,120] [INFO] [runner.py:555:main] cmd = pdsh -S -f 1024 -w jupiter,saturn "
+            "export PYTHONPATH=/home/u/proj; cd /home/u/proj; python -u -m deepspeed.launcher.launch\n"
+            + _oom_tb("saturn"))
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "gpu_oom" and not acc and v["culprits"] == [], (v, acc)
+
+
+def test_oom_behind_two_digitless_labels_or_hostfile_names_no_rank(tmp_path):
+    """Ruling 1: two distinct labels on the lines, or a hostfile's 'HOST slots=N' lines naming two hosts, show the
+    job spread over hosts: nobody named."""
+    two = "head-b: Traceback (most recent call last):\nhead-b: RuntimeError: NCCL communicator was aborted\n"
+    v, acc = verdict_accused(tmp_path, two + _oom_tb("head-a"))
+    assert v["cause"] == "gpu_oom" and not acc, (v, acc)
+    v, acc = verdict_accused(tmp_path, "mars slots=8\nvenus slots=8\n" + _oom_tb("venus"))
+    assert v["cause"] == "gpu_oom" and not acc, (v, acc)
+
+
+def test_oom_behind_one_digitless_label_alone_keeps_its_rank(tmp_path):
+    """Near: one label without a digit and nothing showing several hosts ('localhost: '), or no label at all: the
+    single-node reading of rule U (3) stands (local rank 5 of a job nothing says spans nodes)."""
+    for label in ("localhost", ""):
+        v, acc = verdict_accused(tmp_path, _oom_tb(label))
+        assert v["cause"] == "gpu_oom" and acc == {5}, (label, v, acc)
