@@ -42,3 +42,28 @@ def test_oom_behind_one_digitless_label_alone_keeps_its_rank(tmp_path):
     for label in ("localhost", ""):
         v, acc = verdict_accused(tmp_path, _oom_tb(label))
         assert v["cause"] == "gpu_oom" and acc == {5}, (label, v, acc)
+
+
+# --- 2. vLLM's engine-handshake timeout beside an engine's own failure ------------------------------------------------
+_HANDSHAKE = "(APIServer pid=4410) TimeoutError: Timed out waiting for engines to send initial message on input socket.\n"
+
+
+def test_engine_handshake_beside_engine_failure_is_not_network_setup(tmp_path):
+    """Ruling 2 (rule AQ (3)): the engine's own failure kept as an unread line (EngineCore failed to start, a worker
+    dead with an exit code) decides: not network_setup, and never 'no engine or worker is shown exiting'."""
+    for own in ("(EngineCore_DP2 pid=5120) ERROR 03-11 09:14:02 [core.py:711] EngineCore failed to start.\n",
+                "(EngineCore_DP0 pid=5121) ERROR 03-11 09:14:01 [multiproc_executor.py:490] WorkerProc failed to "
+                "start.\n(EngineCore_DP0 pid=5121) ERROR 03-11 09:14:01 [multiproc_executor.py:490] Process "
+                "VllmWorker-1 died unexpectedly (exit code -9)\n"):
+        v, acc = verdict_accused(tmp_path, own + _HANDSHAKE)
+        assert v["cause"] != "network_setup" and not acc, (v, acc)
+        assert "no engine or worker is shown exiting" not in v["summary"], v
+
+
+def test_engine_handshake_alone_keeps_network_setup(tmp_path):
+    """Near: the front end's traceback alone (nothing else failing): network_setup, nobody, low."""
+    text = ("(APIServer pid=4410) Traceback (most recent call last):\n(APIServer pid=4410)   File \"/opt/venv/lib/"
+            "python3.12/site-packages/vllm/v1/engine/core_client.py\", line 512, in __init__\n(APIServer pid=4410)     "
+            "raise TimeoutError(\"Timed out waiting for engines to send\"\n" + _HANDSHAKE)
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "network_setup" and v["confidence"] == "low" and not acc, (v, acc)
