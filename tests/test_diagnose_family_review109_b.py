@@ -67,3 +67,33 @@ def test_engine_handshake_alone_keeps_network_setup(tmp_path):
             "raise TimeoutError(\"Timed out waiting for engines to send\"\n" + _HANDSHAKE)
     v, acc = verdict_accused(tmp_path, text)
     assert v["cause"] == "network_setup" and v["confidence"] == "low" and not acc, (v, acc)
+
+
+# --- 3. @record's wrapper frame is not torchrun's own code ---------------------------------------------------------
+_WRAPPER = ("  File \"/usr/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/errors/__init__.py\", "
+            "line 355, in wrapper\n    return f(*args, **kwargs)\n")
+
+
+def test_user_none_attribute_under_record_keeps_the_user_reading(tmp_path):
+    """Ruling 3: the user's own frame innermost under @record's wrapper (or the wrapper innermost, the script's
+    frame outer): the script read an attribute off None -- no 'launcher bug' words; the code line's object named."""
+    inner = ("Traceback (most recent call last):\n  File \"/usr/bin/torchrun\", line 8, in <module>\n    "
+             "sys.exit(main())\n" + _WRAPPER + "  File \"/home/u/finetune.py\", line 77, in main\n    "
+             "trainer.optimizer.zero_grad()\nAttributeError: 'NoneType' object has no attribute 'zero_grad'\n")
+    v, _ = verdict_accused(tmp_path, inner)
+    assert "launcher bug" not in v["fix"] and "torchrun's own code" not in v["fix"], v
+    assert "reads .zero_grad off trainer.optimizer, which is None" in v["fix"], v
+    outer = ("Traceback (most recent call last):\n  File \"/home/u/finetune.py\", line 90, in <module>\n    main()\n"
+             + _WRAPPER + "AttributeError: 'NoneType' object has no attribute 'zero_grad'\n")
+    v, _ = verdict_accused(tmp_path, outer)
+    assert "launcher bug" not in v["fix"] and "reads .zero_grad off a value that is None" in v["fix"], v
+
+
+def test_none_attribute_in_launch_agent_keeps_the_launcher_reading(tmp_path):
+    """Near: the innermost frame is torchrun's launch_agent (launcher/api.py): the launcher-bug words stand."""
+    text = ("Traceback (most recent call last):\n  File \"/usr/bin/torchrun\", line 8, in <module>\n    "
+            "sys.exit(main())\n" + _WRAPPER + "  File \"/usr/lib/python3.11/site-packages/torch/distributed/"
+            "launcher/api.py\", line 260, in launch_agent\n    if result.is_failed():\n"
+            "AttributeError: 'NoneType' object has no attribute 'is_failed'\n")
+    v, _ = verdict_accused(tmp_path, text)
+    assert "torchrun's own code read .is_failed off None" in v["fix"], v
