@@ -97,3 +97,30 @@ def test_none_attribute_in_launch_agent_keeps_the_launcher_reading(tmp_path):
             "AttributeError: 'NoneType' object has no attribute 'is_failed'\n")
     v, _ = verdict_accused(tmp_path, text)
     assert "torchrun's own code read .is_failed off None" in v["fix"], v
+
+
+# --- 4. aws-ofi-nccl's words follow what the lines show --------------------------------------------------------------
+def _ofi_lines(*notes):
+    return "".join(f"trn-host-4:7710:7710 [0] NCCL {n}\n" for n in notes) + (
+        "trn-host-4:7710:7744 [0] NCCL INFO comm 0x7f10 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0\n")
+
+
+def test_ofi_plugin_that_failed_is_not_called_notes(tmp_path):
+    """Ruling 4 (rule T): the plugin's own WARN says it failed and NCCL went on over sockets: its NET/OFI lines are
+    not called 'notes ... not failures', and no EFA / security-group advice is given for a run on sockets."""
+    v, _ = verdict_accused(tmp_path, _ofi_lines(
+        "INFO NET/OFI Initializing aws-ofi-nccl 1.9.1-aws", "WARN NET/OFI aws-ofi-nccl initialization failed",
+        "INFO NET/Socket : Using [0]eth0:10.1.4.4<0>", "INFO Using network Socket"))
+    assert v["cause"] == "none", v
+    assert "'initialization failed'" in v["fix"], v
+    assert "not failures" not in v["fix"] and "security groups" not in v["fix"], v
+
+
+def test_ofi_notes_without_the_plugin_in_use_get_no_efa_advice(tmp_path):
+    """Ruling 4: the plugin's INFO notes, no WARN, NCCL on sockets: notes, but no EFA / provider advice; with 'Using
+    network AWS Libfabric' (near shape) the provider and security-group checks are named."""
+    notes = ("INFO NET/OFI Initializing aws-ofi-nccl 1.9.1-aws", "INFO NET/OFI Using Libfabric version 1.20")
+    v, _ = verdict_accused(tmp_path, _ofi_lines(*notes, "INFO Using network Socket"))
+    assert "plugin's notes (libfabric), not failures." in v["fix"] and "security groups" not in v["fix"], v
+    v, _ = verdict_accused(tmp_path, _ofi_lines(*notes, "INFO Using network AWS Libfabric"))
+    assert "check security groups allow all traffic between the nodes (EFA needs it)" in v["fix"], v

@@ -562,14 +562,21 @@ def _ofi_words(c: Collected) -> str:
     nothing failing: the plugin's notes are no failure; what to check of the plugin and the fabric if the run hangs or
     is slow past them (round 109's nccl-tests-245: two A10G nodes, GDR turned off by the plugin, DMA-BUF probed)."""
     out = ""
-    if "ofi" in c.info_notes:
+    # the plugin's own WARN ("NET/OFI aws-ofi-nccl initialization failed", "OFI fi_getinfo() call failed") says it
+    # failed: its lines are not called notes; its EFA / provider advice only where the plugin is the transport in use:
+    # NCCL's own line shows it carrying the traffic ("Using network AWS Libfabric"), or its notes stand with no other
+    # transport shown (its own set-up going on: round 109's nccl-tests-245) -- lead ruling 4 of review 109 b
+    warned = any("NET/OFI" in e.text for e in c.samples.get("nccl_warn", []))
+    in_use = any(k.startswith("AWS") or "Libfabric" in k or "OFI" in k for k in c.networks) or not any(
+        k in c.networks for k in ("Socket", "IB"))
+    if "ofi" in c.info_notes and not warned:
         out += (" The 'NET/OFI' lines are the aws-ofi-nccl net plugin's notes (libfabric), not failures"
                 + (": its 'Could not disable CUDA API usage for HMEM, disabling GDR' means it sends through host "
                    "memory (GPUDirect RDMA off, expected where the provider or instance has none; a newer libfabric / "
                    "aws-ofi-nccl may enable it)" if "ofi_gdr_off" in c.info_notes else "")
-                + "; if it hangs or is slow between the nodes, check the aws-ofi-nccl / libfabric provider "
-                "(FI_PROVIDER=efa, FI_EFA_USE_DEVICE_RDMA) and plugin version, and check security groups allow all "
-                "traffic between the nodes (EFA needs it).")
+                + ("; if it hangs or is slow between the nodes, check the aws-ofi-nccl / libfabric provider "
+                   "(FI_PROVIDER=efa, FI_EFA_USE_DEVICE_RDMA) and plugin version, and check security groups allow "
+                   "all traffic between the nodes (EFA needs it)." if in_use else "."))
     if "dmabuf_probe" in c.info_notes:
         out += (" NCCL's 'DMA-BUF is available on GPU device N' is a generic init probe, not a transport choice: "
                 "whether a channel uses GPUDirect RDMA shows in its 'via NET/.../GDRDMA' line (NCCL_DEBUG_SUBSYS="
