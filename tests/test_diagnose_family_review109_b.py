@@ -124,3 +124,30 @@ def test_ofi_notes_without_the_plugin_in_use_get_no_efa_advice(tmp_path):
     assert "plugin's notes (libfabric), not failures." in v["fix"] and "security groups" not in v["fix"], v
     v, _ = verdict_accused(tmp_path, _ofi_lines(*notes, "INFO Using network AWS Libfabric"))
     assert "check security groups allow all traffic between the nodes (EFA needs it)" in v["fix"], v
+
+
+# --- 5. torch's test harness: its current wording, and only where the lines show it -------------------------------
+def test_harness_current_exit_record_with_pid_gets_the_harness_remedy(tmp_path):
+    """Ruling 5 (a): torch's _check_return_codes as it prints now ('Expected zero exit code but got -11 for pid: N',
+    under assertEqual's 'Scalars are not equal!'): the SIGSEGV words and the harness's remedy."""
+    for text in ("AssertionError: False is not true : Expected zero exit code but got -11 for pid: 60418\n",
+                 "AssertionError: Scalars are not equal!\n\nExpected 0 but got -11.\nAbsolute difference: 11\n"
+                 "Expected zero exit code but got -11 for pid: 60418\n"):
+        v, acc = verdict_accused(tmp_path, text)
+        assert not acc, (v, acc)
+        assert "Exit code -11 is SIGSEGV in the test process" in v["fix"], v
+        assert "These lines are torch's own distributed test harness" in v["fix"], v
+
+
+def test_generic_processes_exited_line_is_not_called_the_harness(tmp_path):
+    """Ruling 5 (b): 'Processes 3, 4 exited with error code 1' with no sign of torch's harness: not called the
+    harness; near shapes -- its code 10, or a common_distributed frame beside it -- are."""
+    v, _ = verdict_accused(tmp_path, "[2025-02-03 11:20:00] pool: Processes 3, 4 exited with error code 1\n")
+    assert "test harness" not in v["fix"], v
+    v, _ = verdict_accused(tmp_path, "[2025-02-03 11:20:00] pool: Processes 3, 4 exited with error code 10\n")
+    assert "These lines are torch's own distributed test harness" in v["fix"], v
+    text = ("Traceback (most recent call last):\n  File \"/opt/pytorch/torch/testing/_internal/common_distributed.py\", "
+            "line 690, in _check_return_codes\n    raise RuntimeError(\nRuntimeError: Processes 3, 4 exited with error "
+            "code 1\n")
+    v, _ = verdict_accused(tmp_path, text)
+    assert "These lines are torch's own distributed test harness" in v["fix"], v
