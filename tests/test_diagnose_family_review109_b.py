@@ -151,3 +151,25 @@ def test_generic_processes_exited_line_is_not_called_the_harness(tmp_path):
             "code 1\n")
     v, _ = verdict_accused(tmp_path, text)
     assert "These lines are torch's own distributed test harness" in v["fix"], v
+
+
+# --- 6. wrapped DDP shape check and Flight Recorder dump line -----------------------------------------------------
+def test_wrapped_ddp_shape_check_reads_as_unwrapped(tmp_path):
+    """Ruling 6: DDP's check wrapped after 'of the same' (or right after 'appears not to match sizes') under
+    torchrun's prefix: desync, nobody, as the one-line form."""
+    for head, tail in (("sizes of the same", "param in process 0."), ("sizes", "of the same param in process 0.")):
+        text = (f"[default1]:replicas[0][12] in this process with sizes [1024, 4096] appears not to match {head}\n"
+                f"[default1]:{tail}\n")
+        v, acc = verdict_accused(tmp_path, text)
+        assert v["cause"] == "desync" and not acc and v["culprits"] == [], (head, v, acc)
+
+
+def test_wrapped_flight_recorder_dump_line_reads_as_unwrapped(tmp_path):
+    """Ruling 6: ProcessGroupNCCL's 'preparing to dump debug' / 'info. Include stack trace: 1' wrapped: unknown,
+    nobody, low -- as the one-line form; a near line that only names a dump elsewhere stays none."""
+    text = ("[rank5]:[E0212 08:30:11.123456789 ProcessGroupNCCL.cpp:1412] [PG ID 0 PG GUID 0(default_pg) Rank 5] "
+            "ProcessGroupNCCL preparing to dump debug\n[rank5]: info. Include stack trace: 1\n")
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "unknown" and v["confidence"] == "low" and not acc, (v, acc)
+    v, acc = verdict_accused(tmp_path, "[rank5]: training step 40 done; debug dump disabled\n")
+    assert v["cause"] == "none" and not acc, (v, acc)

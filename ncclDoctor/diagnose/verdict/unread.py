@@ -2046,7 +2046,7 @@ _AIO_SWAP_FIX = (
 # ProcessGroupNCCL's "preparing to dump debug info" with no watchdog timeout, SeqNum or error text shown: the Flight
 # Recorder's dump path ran, so something failed first -- which rank and what the lines do not say (lead rule AB (2);
 # round 109's pytorch-pr137523, rank 0's dump line and an NCCL profiler plugin's own dump start)
-_R_FR_DUMP = re.compile(r"\bProcessGroupNCCL preparing to dump debug info\b")
+_R_FR_DUMP = re.compile(r"\bProcessGroupNCCL preparing to dump debug(?: info)?\b")  # also wrapped after "debug"
 _FR_DUMP_FIX = (
     "ProcessGroupNCCL preparing to dump debug info is its Flight Recorder dump starting, which it does after a "
     "collective timeout, a watchdog failure or a peer's dump signal: look earlier in every rank's log for the "
