@@ -173,3 +173,31 @@ def test_wrapped_flight_recorder_dump_line_reads_as_unwrapped(tmp_path):
     assert v["cause"] == "unknown" and v["confidence"] == "low" and not acc, (v, acc)
     v, acc = verdict_accused(tmp_path, "[rank5]: training step 40 done; debug dump disabled\n")
     assert v["cause"] == "none" and not acc, (v, acc)
+
+
+# --- 7. one node with P2P already off ------------------------------------------------------------------------------
+def _p2p_setup(*settings):
+    return ("gpu-box:5501:5501 [2] NCCL INFO Bootstrap : Using enp3s0:192.168.7.2<0>\n"
+            "gpu-box:5501:5530 [2] NCCL INFO comm 0x61a0 rank 2 nRanks 4 nNodes 1 localRanks 4 localRank 2 MNNVL 0\n"
+            + "".join(f"gpu-box:5501:5501 [2] NCCL INFO {n} set by environment to {v}\n" for n, v in settings)
+            + "gpu-box:5501:5530 [2] NCCL INFO Channel 01/0 : 2[2] -> 3[3] via SHM/direct/direct\n")
+
+
+def test_p2p_off_on_one_node_is_not_asked_to_be_unset(tmp_path):
+    """Ruling 7: P2P already off (NCCL_P2P_DISABLE=1) and channels over SHM: the fix keeps it off as the test -- no
+    'try without NCCL_P2P_DISABLE=1', no 'fallback where NCCL could not enable P2P' -- and names nvidia-smi topo
+    -p2p with its capability letter."""
+    v, _ = verdict_accused(tmp_path, _p2p_setup(("NCCL_P2P_DISABLE", "1")))
+    assert v["cause"] == "none", v
+    assert "P2P is already off in these lines" in v["fix"], v
+    assert "try without NCCL_P2P_DISABLE" not in v["fix"] and "could not enable P2P" not in v["fix"], v
+    assert "nvidia-smi topo -p2p r" in v["fix"], v
+
+
+def test_other_forced_setting_beside_p2p_off_is_still_named(tmp_path):
+    """Near: another forced setting beside P2P off (NCCL_ALGO=Ring) is still the one to try without; with P2P on,
+    a forced setting keeps the 'try without' words."""
+    v, _ = verdict_accused(tmp_path, _p2p_setup(("NCCL_P2P_DISABLE", "1"), ("NCCL_ALGO", "Ring")))
+    assert "try without NCCL_ALGO=Ring" in v["fix"] and "try without NCCL_P2P_DISABLE" not in v["fix"], v
+    v, _ = verdict_accused(tmp_path, _p2p_setup(("NCCL_ALGO", "Ring")))
+    assert "try without NCCL_ALGO=Ring" in v["fix"] and "normal fallback where NCCL could not enable P2P" in v["fix"], v

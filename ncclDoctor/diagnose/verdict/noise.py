@@ -545,9 +545,13 @@ def _if_it_hangs(c: Collected) -> str:
                 and c.comm_nodes <= 1)  # one host's lines of a communicator of 'nNodes 3' (round 109's nccl-1453)
     # channels "via SHM" / "via direct shared memory" between GPUs of one host are NCCL's fallback where P2P could not
     # be enabled: the reader may take them (and the "Could not enable P2P" INFO beside them) for the failure
-    shm = ("The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
-           "fallback where NCCL could not enable P2P between two GPUs (slower, it works). " if one_node and
-           c.kinds.get("setup_shm") else "")
+    # (with P2P turned off by the settings shown the SHM channels are that setting's, not a fallback: ruling 7 of
+    # review 109 b)
+    shm = ("" if not (one_node and c.kinds.get("setup_shm")) else
+           "The channels through shared memory (SHM) are not an error: with P2P disabled by the settings shown NCCL "
+           "copies between the GPUs through shared memory (slower, it works). " if _p2p_off(c) else
+           "The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
+           "fallback where NCCL could not enable P2P between two GPUs (slower, it works). ")
     return (shm + "If the job does hang right after them, collect what shows where: every rank's log with "
             "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
             "--pid of a stuck process (a py-spy dump if it hangs, of every rank), a Flight Recorder dump and "
@@ -598,7 +602,7 @@ _P2P_OFF_FIX = ("P2P is already off in these lines (NCCL_P2P_DISABLE=1 / NCCL_P2
                 "--shm-size=1g or --ipc=host; a 64 MB /dev/shm fails with 'posix_fallocate failed : No space left on "
                 "device'), or try NCCL_SHM_DISABLE=1 to isolate the SHM transport; rerun with NCCL_DEBUG=INFO "
                 "NCCL_DEBUG_SUBSYS=INIT,P2P,SHM and take a stack of the stuck process (gdb/py-spy). For the P2P "
-                "path itself, check IOMMU / ACS settings on the host and nvidia-smi topo -p2p.")
+                "path itself, check IOMMU / ACS settings on the host and nvidia-smi topo -p2p r (read capability).")
 
 
 # the IB/RoCE device and the interface NCCL's NET/IB line names ("NET/IB : Using [0]mlx5_4:1/RoCE [RO]; OOB
@@ -672,7 +676,13 @@ def _shown_settings(c: Collected) -> str:
     if shown:
         out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
                 "NCCL picks; they do not fail by themselves.")
-        tuned = [x for x in shown if not x.startswith(("NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"))]
+        # P2P turned off stays off as the test the P2P advice asks for (a hang with P2P on is what it works around:
+        # IOMMU / ACS-broken P2P), so it is not among the settings to try without (ruling 7 of review 109 b)
+        p2p = ("NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL") if _p2p_off(c) else ()
+        tuned = [x for x in shown if not x.startswith(("NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA") + p2p)]
+        level = next((x for x in shown if x.startswith("NCCL_P2P_LEVEL=")), None)
+        if p2p and level and "1" in (c.settings.get("NCCL_P2P_DISABLE") or {}):
+            out += f" {level} is redundant beside NCCL_P2P_DISABLE=1 (drop it)."
         if tuned:  # forced settings are the first thing an expert takes out when a run is slow or hangs
             out += (f" If the run is slow or hangs, try without {tuned[0]} (unset it"
                     + (" and the other forced NCCL_* variables" if len(tuned) > 1 else "")
