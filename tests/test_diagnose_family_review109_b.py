@@ -201,3 +201,21 @@ def test_other_forced_setting_beside_p2p_off_is_still_named(tmp_path):
     assert "try without NCCL_ALGO=Ring" in v["fix"] and "try without NCCL_P2P_DISABLE" not in v["fix"], v
     v, _ = verdict_accused(tmp_path, _p2p_setup(("NCCL_ALGO", "Ring")))
     assert "try without NCCL_ALGO=Ring" in v["fix"] and "normal fallback where NCCL could not enable P2P" in v["fix"], v
+
+
+# --- 8. Horovod's key-0 wait wrapped before its variable ----------------------------------------------------------
+def test_horovod_key0_wait_wrapped_keeps_horovods_fix(tmp_path):
+    """Ruling 8 (rules G, Y): Horovod's HTTP-store wait wrapped before 'HOROVOD_GLOO_TIMEOUT_SECONDS': rank 0, and
+    the fix keeps Horovod's words (its timeout variable beyond the seconds named, horovodrun)."""
+    text = ("[1,5]<stderr>:RuntimeError: Wait timeout after 45 seconds for key(s): 0. You may want to increase the "
+            "timeout via\n[1,5]<stderr>:HOROVOD_GLOO_TIMEOUT_SECONDS\n")
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "rank_missing" and acc == {0}, (v, acc)
+    assert "HOROVOD_GLOO_TIMEOUT_SECONDS beyond 45 s" in v["fix"] and "horovodrun" in v["fix"], v
+
+
+def test_gloo_key0_wait_keeps_torchs_fix(tmp_path):
+    """Near: gloo's own 'Wait timeout for key(s): 0' (no seconds, no Horovod): torch's words, no Horovod's."""
+    v, acc = verdict_accused(tmp_path, "[rank5]: RuntimeError: Wait timeout for key(s): 0\n")
+    assert v["cause"] == "rank_missing" and acc == {0}, (v, acc)
+    assert "HOROVOD_GLOO" not in v["fix"] and "init_process_group(timeout=...)" in v["fix"], v
