@@ -219,3 +219,23 @@ def test_gloo_key0_wait_keeps_torchs_fix(tmp_path):
     v, acc = verdict_accused(tmp_path, "[rank5]: RuntimeError: Wait timeout for key(s): 0\n")
     assert v["cause"] == "rank_missing" and acc == {0}, (v, acc)
     assert "HOROVOD_GLOO" not in v["fix"] and "init_process_group(timeout=...)" in v["fix"], v
+
+
+# --- 9. nNodes: a running max, not a per-line recomputation ---------------------------------------------------------
+def test_channel_lines_copy_a_running_nnodes_max(tmp_path):
+    """Ruling 9: the nNodes branch keeps the most nodes read so far; each set-up channel line copies that int (no
+    generator over every host's values per channel line) and carries the same value as before."""
+    import inspect
+
+    from ncclDoctor.diagnose import parse
+    from ncclDoctor.diagnose.readers import nccl
+
+    assert "for ns in self._comm_nodes.values()" not in inspect.getsource(nccl), "per-line recomputation is back"
+    p = parse.LineParser(str(tmp_path / "n.log"))
+    lines = ["hx-1:200:210 [0] NCCL INFO comm 0x11 rank 0 nRanks 16 nNodes 2 localRanks 8 localRank 0 MNNVL 0",
+             "hx-2:300:310 [0] NCCL INFO comm 0x12 rank 8 nRanks 24 nNodes 3 localRanks 8 localRank 0 MNNVL 0",
+             "hx-1:200:210 [0] NCCL INFO comm 0x13 rank 0 nRanks 8 nNodes 1 localRanks 8 localRank 0 MNNVL 0",
+             "hx-1:200:210 [0] NCCL INFO Channel 00/0 : 8[0] -> 0[0] [receive] via NET/Socket/0"]
+    evs = [p.parse(i, t) for i, t in enumerate(lines, 1)]
+    assert p._comm_nodes_max == 3, p._comm_nodes
+    assert evs[-1] is not None and evs[-1].data.get("comm_nodes") == 3, evs[-1]

@@ -829,6 +829,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # nNodes values seen (first 16 hosts, 4 values each), shared by this file's net-plugin events
         # (readers.nccl, verdict.world._net_plugin_split: a host in a world of its own is not one job with another)
         self._comm_nodes: dict[str, list[int]] = {}
+        self._comm_nodes_max = 0  # the most of those nodes, kept as each is read (readers.nccl's channel lines)
 
     def _version_printer(self, lineno: int, text: str) -> None:
         """Follows the NCCL-prefixed lines up to the first bare "NCCL version X" line: ncclCommInitRank prints it in
