@@ -239,3 +239,18 @@ def test_channel_lines_copy_a_running_nnodes_max(tmp_path):
     evs = [p.parse(i, t) for i, t in enumerate(lines, 1)]
     assert p._comm_nodes_max == 3, p._comm_nodes
     assert evs[-1] is not None and evs[-1].data.get("comm_nodes") == 3, evs[-1]
+
+
+# --- 10. the master_addr near test asserts what the warning IS read as -------------------------------------------
+def test_master_addr_given_with_c10d_reads_as_config(tmp_path):
+    """Ruling 10 (rule BP (1)): torchrun's warning beside a command that gives --master_addr itself with the c10d
+    rendezvous: config, nobody, the fix giving every node one endpoint or the static rendezvous -- not none, and not
+    the default's 'ignore it' words. (A test-only finding: tests/test_diagnose_family_quiet109.py's near test now
+    asserts the same reading.)"""
+    text = ("torchrun --nnodes 2 --nproc_per_node 4 --rdzv_backend c10d --master_addr node-a7 train_ddp.py\n"
+            "master_addr is only used for static rdzv_backend and when rdzv_endpoint is not specified.\n"
+            "INFO:torch.distributed.elastic.agent.server.api:[default] Rendezvous'ing worker group\n")
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "config" and not acc and v["culprits"] == [], (v, acc)
+    assert "--rdzv_endpoint=MASTER_ADDR:PORT" in v["fix"], v
+    assert "printed for torchrun's default --master_addr" not in v["fix"], v
