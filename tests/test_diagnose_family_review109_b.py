@@ -45,7 +45,8 @@ def test_oom_behind_one_digitless_label_alone_keeps_its_rank(tmp_path):
 
 
 # --- 2. vLLM's engine-handshake timeout beside an engine's own failure ------------------------------------------------
-_HANDSHAKE = "(APIServer pid=4410) TimeoutError: Timed out waiting for engines to send initial message on input socket.\n"
+_HANDSHAKE = ("(APIServer pid=4410) TimeoutError: Timed out waiting for engines to send initial message on input "
+              "socket.\n")
 
 
 def test_engine_handshake_beside_engine_failure_is_not_network_setup(tmp_path):
@@ -70,8 +71,8 @@ def test_engine_handshake_alone_keeps_network_setup(tmp_path):
 
 
 # --- 3. @record's wrapper frame is not torchrun's own code ---------------------------------------------------------
-_WRAPPER = ("  File \"/usr/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/errors/__init__.py\", "
-            "line 355, in wrapper\n    return f(*args, **kwargs)\n")
+_WRAPPER = ("  File \"/usr/lib/python3.11/site-packages/torch/distributed/elastic/multiprocessing/errors/"
+            "__init__.py\", line 355, in wrapper\n    return f(*args, **kwargs)\n")
 
 
 def test_user_none_attribute_under_record_keeps_the_user_reading(tmp_path):
@@ -146,9 +147,9 @@ def test_generic_processes_exited_line_is_not_called_the_harness(tmp_path):
     assert "test harness" not in v["fix"], v
     v, _ = verdict_accused(tmp_path, "[2025-02-03 11:20:00] pool: Processes 3, 4 exited with error code 10\n")
     assert "These lines are torch's own distributed test harness" in v["fix"], v
-    text = ("Traceback (most recent call last):\n  File \"/opt/pytorch/torch/testing/_internal/common_distributed.py\", "
-            "line 690, in _check_return_codes\n    raise RuntimeError(\nRuntimeError: Processes 3, 4 exited with error "
-            "code 1\n")
+    text = ("Traceback (most recent call last):\n  File \"/opt/pytorch/torch/testing/_internal/"
+            "common_distributed.py\", line 690, in _check_return_codes\n    raise RuntimeError(\n"
+            "RuntimeError: Processes 3, 4 exited with error code 1\n")
     v, _ = verdict_accused(tmp_path, text)
     assert "These lines are torch's own distributed test harness" in v["fix"], v
 

@@ -1358,11 +1358,11 @@ def _automata():
     matches, is in the comment above TRIGGERS.
 
     Now: 433 (session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
-    and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on a line of
-    its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script, "appears not to
-    match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for the reducer's list of
-    parameters that got no gradient pasted alone; before them session 45, review b of round 108's fixes: "available in
-    /dev/shm" for the raylet's own /dev/shm warning,
+    and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on
+    a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
+    "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for
+    the reducer's list of parameters that got no gradient pasted alone; before them session 45, review b of round
+    108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
     "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
     files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
     took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,

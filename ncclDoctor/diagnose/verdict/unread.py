@@ -199,7 +199,8 @@ def _grad_none_fix(e) -> str:
 # iterating self.model.parameters() with no model attached, a one-frame traceback). A parameter's gradient read so
 # (crash reader's grad_none) has its own fix (_grad_none_fix).
 
-# ... raised in torchrun's own code (torch/distributed/launcher/api.py's launch_agent, torch/distributed/elastic/agent/):
+# ... raised in torchrun's own code (torch/distributed/launcher/api.py's launch_agent, torch/distributed/elastic/
+# agent/):
 # "if result.is_failed():" with result None -- the elastic agent's run returned no result, so torchrun's own code
 # failed without reporting any worker; the workers' own output says how they ended (lead rules X (2), BC (1); round
 # 109's pytorch-133380). Only where the exception's innermost frame is that code: the @record decorator's wrapper
