@@ -121,7 +121,8 @@ def _code_not_error(line: str, frame: str) -> bool:
 # runner's lines (two distinct labels: several hosts)
 _R_PDSH_HOSTS = re.compile(r"\bpdsh\b[^\n]{0,200}? -w ([\w.\-]{1,64}(?:,[\w.\-]{1,64}){1,255})")
 _R_HOSTFILE_LINE = re.compile(r"^\s*([A-Za-z][\w.\-]{0,62})\s+slots\s*=\s*\d{1,4}\s*$")
-_R_HOST_LABEL = re.compile(r"^(?!rank\d)([A-Za-z][\w.\-]{0,62}): (?=Traceback|\s{0,8}File \"|[\w.]{0,40}Error|"
+_R_HOST_LABEL = re.compile(r"^(?!rank\d)(?![\w.\-]{0,62}(?:Error|Exception|Warning|Interrupt):)"
+                           r"([A-Za-z][\w.\-]{0,62}): (?=Traceback|\s{0,8}File \"|[\w.]{0,40}Error|"
                            r"\[[\d\-: ,]{10,30}\] \[)")
 _R_CLASS_CUT = re.compile(r"^[A-Z][A-Za-z0-9_]{2,60}$")
 
@@ -1990,7 +1991,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0 = Event("launch_args", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
-        if ": " in text and len(self._label_hosts) < 16 and (hl := _R_HOST_LABEL.match(text)):
+        if len(self._label_hosts) < 16 and ("Traceback" in text or "Error" in text or "runner.py" in text) and (
+                hl := _R_HOST_LABEL.match(text)):
             self._label_hosts.add(hl.group(1))
         if "pdsh" in text and (ph := _R_PDSH_HOSTS.search(text)):
             self._hosts_shown.update(ph.group(1).split(",")[:16])
