@@ -233,6 +233,10 @@ def test_master_addr_given_keeps_its_reading(tmp_path):
     v, acc = verdict_accused(tmp_path, _rdzv(
         "torchrun --nnodes 3 --nproc_per_node 2 --rdzv_backend c10d --master_addr gpu-h01 /home/u/ddp/run_ddp.py"))
     assert not acc and "printed for torchrun's default --master_addr" not in v["fix"], v
+    # what the line IS read as (rule BP (1)): the user's master_addr unused by the c10d rendezvous -- config, nobody,
+    # the fix giving every node one rendezvous endpoint or the static rendezvous (review 109 b finding 10)
+    assert v["cause"] == "config" and v["culprits"] == [], v
+    assert "--rdzv_endpoint=MASTER_ADDR:PORT" in v["fix"] and "--rdzv_backend=static" in v["fix"], v
 
 
 # --- an nccl-tests table that ran clean -------------------------------------------------------------------------------

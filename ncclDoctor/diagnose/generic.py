@@ -52,7 +52,8 @@ R_FAILURE_WORD = re.compile(
     # ProcessGroupNCCL starting its Flight Recorder dump ("ProcessGroupNCCL preparing to dump debug info."), which it
     # does only once something failed (a collective timeout, the watchdog, a peer's dump signal): at E level, but in
     # none of the words above (lead rule AB (2); verdict.unread._FR_DUMP_FIX; round 109's pytorch-pr137523)
-    r"|\bProcessGroupNCCL preparing to dump debug info\b")
+    # (wrapped at 80/120 columns, "... preparing to dump debug" then " info. ..." on the next line: read alike)
+    r"|\bProcessGroupNCCL preparing to dump debug(?: info)?\b")
 # lines that hold those words without announcing a failure: a traceback's frames and scaffolding (its last line
 # is the exception, read elsewhere), NCCL's INFO chatter, Python warnings, a setting's name or value, torchrun's
 # failure table (read by its own family), nccl-tests' result table

@@ -1020,6 +1020,10 @@ SNIFF = 8192
 #             only the printing one (S.R_DDP_UNUSED_LIST, parse keeps it unread, verdict.unread._R_DDP_UNUSED; round
 #             109's pytorch-70099, seervideoldm-5) -- 22 of the corpus's input lines, every one that list (20 of them
 #             holding no other word), all in cases whose reducer error is shown too
+#   pdsh,  slots=  a multi-host runner's hosts: pdsh's "-w a,b" list on DeepSpeed's / accelerate's runner line and a
+#             DeepSpeed hostfile's "HOST slots=N" lines; with two or more hosts shown, an OOM behind a "HOST: " label
+#             is a local GPU index of a multi-host job, no rank (parse._R_PDSH_HOSTS, verdict.memory._host_labelled;
+#             lead ruling 1 of review 109 b) -- 7 and 2 of the corpus's input lines
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1125,7 +1129,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"mismatch between collectives", b"Failed: /", b"bw(GB", b"EZ9999", b"Final validation metrics",
             b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in",
             b"weights took", b"result: tensor(", b"available in /dev/shm", b"Model loading took",
-            b"split tensor evenly", b"test_script.py FAILED", b"appears not to match", b"did not receive grad for rank")
+            b"split tensor evenly", b"test_script.py FAILED", b"appears not to match", b"did not receive grad for rank",
+            b"pdsh", b" slots=")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1352,11 +1357,12 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 431 (session 46, round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on a line of
-    its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script, "appears not to
-    match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for the reducer's list of
-    parameters that got no gradient pasted alone; before them session 45, review b of round 108's fixes: "available in
-    /dev/shm" for the raylet's own /dev/shm warning,
+    Now: 433 (session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
+    and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on
+    a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
+    "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for
+    the reducer's list of parameters that got no gradient pasted alone; before them session 45, review b of round
+    108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
     "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
     files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
     took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
@@ -1365,7 +1371,7 @@ def _automata():
     Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 47 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 49 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

@@ -116,6 +116,14 @@ def _code_not_error(line: str, frame: str) -> bool:
 
 # an exception's class name cut by the paste before its colon ("ValueErro", "RuntimeErr"), at the traceback's margin:
 # one word, no message (input_tail reads it only right under a frame's `raise` line)
+# a multi-host runner's hosts (lead ruling 1 of review 109 b): pdsh's "-w a,b" host list (DeepSpeed's / accelerate's
+# runner lines), a DeepSpeed hostfile's "HOST slots=N" lines, and the "HOST: " label pdsh puts on a traceback's or
+# runner's lines (two distinct labels: several hosts)
+_R_PDSH_HOSTS = re.compile(r"\bpdsh\b[^\n]{0,200}? -w ([\w.\-]{1,64}(?:,[\w.\-]{1,64}){1,255})")
+_R_HOSTFILE_LINE = re.compile(r"^\s*([A-Za-z][\w.\-]{0,62})\s+slots\s*=\s*\d{1,4}\s*$")
+_R_HOST_LABEL = re.compile(r"^(?!rank\d)(?![\w.\-]{0,62}(?:Error|Exception|Warning|Interrupt):)"
+                           r"([A-Za-z][\w.\-]{0,62}): (?=Traceback|\s{0,8}File \"|[\w.]{0,40}Error|"
+                           r"\[[\d\-: ,]{10,30}\] \[)")
 _R_CLASS_CUT = re.compile(r"^[A-Z][A-Za-z0-9_]{2,60}$")
 
 
@@ -539,6 +547,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.ds_kill_pids: list[int] = []
         self._ds_kill_from: set[str] = set()  # the prefixes before those lines' "[" (pdsh names the host there)
         self.oom_kills: list[Event] = []  # the kernel OOM killer's "Killed process P" events (first 8; finish)
+        # the hosts a multi-host runner's lines name (_R_PDSH_HOSTS, _R_HOSTFILE_LINE, _R_HOST_LABEL; first 16) and
+        # the CUDA OOM events read (first 16): finish marks those events "multi_host" where two or more hosts show
+        self._hosts_shown: set[str] = set()
+        self._label_hosts: set[str] = set()
+        self._oom_evs: list[Event] = []
         self.rank0_proc: Event | None = None  # the process that printed NCCL's version line (_version_printer)
         self.store_host: Event | None = None  # a launcher that leaves the store to rank 0's process (R_DS_LAUNCHER)
         self.bars: dict[int | None, Event] = {}  # the last data-preparation bar of each prefix's rank (_bar)
@@ -817,6 +830,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # nNodes values seen (first 16 hosts, 4 values each), shared by this file's net-plugin events
         # (readers.nccl, verdict.world._net_plugin_split: a host in a world of its own is not one job with another)
         self._comm_nodes: dict[str, list[int]] = {}
+        self._comm_nodes_max = 0  # the most of those nodes, kept as each is read (readers.nccl's channel lines)
 
     def _version_printer(self, lineno: int, text: str) -> None:
         """Follows the NCCL-prefixed lines up to the first bare "NCCL version X" line: ncclCommInitRank prints it in
@@ -917,6 +931,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._spawn_shown_cut()
         if self.oom_kills and self.ds_kill_pids:
             self._oom_killed_worker()
+        if self._oom_evs and (len(self._hosts_shown) > 1 or len(self._label_hosts) > 1):
+            for ev in self._oom_evs:  # the job is shown launched over several hosts (memory._host_labelled)
+                ev.data["multi_host"] = True
         if self.ds_kill is not None and len(self._ds_kill_from) == 1:
             # lead rule M: one launcher's kill lines list every worker it started, the failed one too: how many it ran
             self.ds_kill.data["workers"] = len(self.ds_kill_pids)
@@ -1974,7 +1991,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._rank0 = Event("launch_args", f"{self.path}:{lineno}", text.strip()[: S.TEXT_CAP])
             self._rank0.data.update(rank0_host=True, host=ha.group(1).strip(), master=self._init_url[1], addrs=[])
             return self._rank0
+        if len(self._label_hosts) < 16 and ("Traceback" in text or "Error" in text or "runner.py" in text) and (
+                hl := _R_HOST_LABEL.match(text)):
+            self._label_hosts.add(hl.group(1))
+        if "pdsh" in text and (ph := _R_PDSH_HOSTS.search(text)):
+            self._hosts_shown.update(ph.group(1).split(",")[:16])
+        if "slots" in text and len(self._hosts_shown) < 16 and (hf := _R_HOSTFILE_LINE.match(text)):
+            self._hosts_shown.add(hf.group(1))
         ev = self._parse(lineno, text)
+        if ev is not None and ev.kind == "cuda_oom" and len(self._oom_evs) < 16:
+            self._oom_evs.append(ev)
         if self._unload_what:
             if ev is None and self._unload_what == lineno:  # std::terminate's what() of CUDA's unload at exit
                 ev = self._context(lineno, text, "benign")

@@ -3019,9 +3019,11 @@ R_DDP_PARAMS = re.compile(r"DDP expects same model across all ranks, but Rank (\
 # ... and its shape check, torch 1.8-1.10's verify_replica0_across_processes and later verify_params_across_processes:
 # "replicas[0][0] in this process with sizes [200, 128] appears not to match sizes of the same param in process 0."
 # ("params[3] in this process with strides ..."): this process's model differs from rank 0's, its rank not said
+# A line wrapped at 80/120 columns keeps its head: the check's words up to "appears not to match sizes|strides" read
+# alike, the process then process 0 (the only one it compares against; lead ruling 6 of review 109 b)
 R_DDP_SHAPE = re.compile(r"(?:replicas\[\d{1,6}\]\[\d{1,9}\]|params\[\d{1,9}\]) in this process with "
-                         r"(sizes|strides) \[([^\]]{0,120})\] appears not to match (?:sizes|strides) of the same param "
-                         r"in process (\d+)")
+                         r"(sizes|strides) \[([^\]]{0,120})\] appears not to match (?:sizes|strides)\b"
+                         r"(?:(?: of the same)?(?: param)? in process (\d+))?")
 # The scheduler stopping the job from outside: slurmstepd's "*** JOB 608 ON node CANCELLED AT 2022-08-12T02:06:12
 # DUE TO JOB REQUEUE ***" (also PREEMPTION, TIME LIMIT, NODE FAILURE) and a Slurm wrapper's notice of the warning
 # signal that #SBATCH --signal=USR2@120 sends before preemption (submitit: "Caught signal SIGUSR2 on host: this job

@@ -1319,7 +1319,7 @@ class CrashReaders:
         ds = S.R_DDP_SHAPE.search(text) if "appears not to match" in text else None
         if ds:  # DDP's shape check: this process's parameter differs from process 0's
             ev = self._context(lineno, text, "ddp_params")
-            ev.data.update(reporter=ev.rank, reporter_params=None, odd=int(ds.group(3)), odd_params=None,
+            ev.data.update(reporter=ev.rank, reporter_params=None, odd=int(ds.group(3) or 0), odd_params=None,
                            shape=f"{ds.group(1)} [{ds.group(2)}]")
             ev.rank = None  # which side is wrong is not said: the check compares against process 0
             return ev

@@ -449,6 +449,7 @@ class NcclReaders:
                 seen = self._comm_nodes[m.group("host")] = []
             if seen is not None and int(nn.group(1)) not in seen and len(seen) < 4:
                 seen.append(int(nn.group(1)))
+                self._comm_nodes_max = max(self._comm_nodes_max, seen[-1])  # a running max (review 109 b finding 9)
         nr = S.R_NRANKS.search(text)
         split = nr is not None and ("ncclCommSplit" in text or " parent 0x" in text)
         if nr and not split and len(self.pid_rank) < MAX_PIDS:
@@ -627,7 +628,7 @@ class NcclReaders:
             ev.data["shm"] = not ev.data["net"] and bool(S.R_SETUP_SHM.search(text))
             ev.data["p2p"] = not ev.data["net"] and " via P2P/" in text
             if self._comm_nodes:  # the nodes the communicators read so far span (their 'nNodes N'): state.comm_nodes
-                ev.data["comm_nodes"] = max((n for ns in self._comm_nodes.values() for n in ns), default=0)
+                ev.data["comm_nodes"] = self._comm_nodes_max  # kept as each nNodes line is read, not per line
             return ev
         if "nThread" in text and (pre := S.R_TESTS_PREAMBLE.search(text)):
             last, self._preamble = self._preamble, lineno

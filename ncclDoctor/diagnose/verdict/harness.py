@@ -19,11 +19,15 @@ from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict
 
 # the harness's own summary lines (common_distributed's _check_return_codes / _check_no_test_errors), wherever the
-# reader kept them (an unread line, an exception's last line)
+# reader kept them (an unread line, an exception's last line, an exit record: torch's current "Expected zero exit code
+# but got -11 for pid: N"). "Processes N exited with error code C" alone is the harness's only with its code 10
+# (TEST_ERROR_EXIT_CODE) or beside another sign of it (lead ruling 5 of review 109 b): other launchers word it alike
 _R_HARNESS_LINE = re.compile(
-    r"\bProcess(?:es)? \d{1,5}(?:, \d{1,5}){0,63} exited with error code -?\d{1,4}\b|"
+    r"\bProcess(?:es)? \d{1,5}(?:, \d{1,5}){0,63} exited with error code (?P<exited>-?\d{1,4})\b|"
     r"\bProcess \d{1,5} (?:terminated or )?timed out after \d[\d.]{0,30} seconds|"
     r"\bExpected zero exit code but got (?P<code>-?\d{1,4})\b")
+# the harness's own names where a line or an exception's frame shows them
+_R_HARNESS_NAME = re.compile(r"\bMultiProcessTestCase\b|common_distributed\b")
 # the harness's frames a cut traceback stops in
 _HARNESS_FUNCS = ("_check_return_codes", "_check_no_test_errors", "_join_processes")
 _R_GLOO_TERMINATE = re.compile(r"\bterminate called after throwing an instance of '(?:gloo::)?\w{0,40}IoException'")
@@ -50,13 +54,17 @@ GLOO_TERMINATE_FIX = (
 
 def _harness(c: Collected) -> tuple[bool, bool]:
     """(whether the lines show torch's test harness, whether it reports a process killed by SIGSEGV)."""
-    texts = [e.text for e in c.exceptions] + [u.text for u in c.unread]
+    evs = list(c.exceptions) + list(c.unread) + list(c.worker_failures) + list(c.child_failures)
+    texts = [e.text for e in evs]
     hits = [m for t in texts for m in _R_HARNESS_LINE.finditer(t)]
     cut = c.samples.get("tb_cut", [])
-    seen = bool(hits) or any(e.data.get("func") in _HARNESS_FUNCS or e.data.get("harness_index") is not None
-                             for e in cut)
-    segv = any(m.group("code") == "-11" for m in hits) or any(
-        e.data.get("harness_code") == "-11" for e in cut)
+    named = any(_R_HARNESS_NAME.search(t) for t in texts) or any(
+        _R_HARNESS_NAME.search(e.data.get("frame_file") or "") for e in evs)
+    own = [m for m in hits if m.group("exited") is None or m.group("exited") == "10"]
+    seen = bool(own) or named or any(e.data.get("func") in _HARNESS_FUNCS or e.data.get("harness_index") is not None
+                                     for e in cut)
+    segv = seen and (any("-11" in (m.group("code"), m.group("exited")) for m in hits) or any(
+        e.data.get("harness_code") == "-11" for e in cut))
     return seen, segv
 
 

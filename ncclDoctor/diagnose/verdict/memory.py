@@ -405,17 +405,22 @@ def _gpu_owner(c: Collected) -> str:
 
 
 # A multi-host runner's host label right before the OOM's exception ("gpu-q-13: torch.cuda.OutOfMemoryError: ...":
-# pdsh's, which DeepSpeed's and accelerate's runners use only when the job spans hosts): a name with a letter and a
-# digit (not srun -l's bare task number, not a "rank3: " tag), wherever a prefix of its own puts it (torchrun's
-# "[default0]:node7: ...")
+# pdsh's, which DeepSpeed's and accelerate's runners use only when the job spans hosts), wherever a prefix of its own
+# puts it (torchrun's "[default0]:node7: ..."): a name with a letter and a digit (not srun -l's bare task number, not
+# a "rank3: " tag) reads as a host on its own; a name without a digit ("beta: ", "worker-a: ") only where the job is
+# shown launched over several hosts (parse: pdsh's -w list, a hostfile's lines, two distinct labels -- the event's
+# "multi_host"; lead ruling 1 of review 109 b)
 _R_HOST_BEFORE_OOM = re.compile(r"(?<![\w.\-])(?!rank\d)[A-Za-z][\w.\-]{0,62}\d[\w.\-]{0,62}: (?:[\w.]{0,40}"
                                 r"OutOfMemoryError|RuntimeError: CUDA out of memory)\b")
+_R_LABEL_BEFORE_OOM = re.compile(r"(?<![\w.\-])(?!rank\d)[A-Za-z][\w.\-]{0,62}: (?:[\w.]{0,40}"
+                                 r"OutOfMemoryError|RuntimeError: CUDA out of memory)\b")
 
 
 def _host_labelled(evs: list) -> bool:
     """Lead rules A, U (3), BX (1) (round 109's deepspeed-2899): an OOM line behind a multi-host runner's host label
     (pdsh's "host: ") comes from a job spread over hosts, so its GPU index is a local one that names no global rank."""
-    return any(_R_HOST_BEFORE_OOM.search(e.text) for e in evs)
+    return any(_R_HOST_BEFORE_OOM.search(e.text)
+               or (e.data.get("multi_host") and _R_LABEL_BEFORE_OOM.search(e.text)) for e in evs)
 
 
 def _shared(d: dict, own: float) -> bool:

@@ -575,6 +575,11 @@ def _engine_handshake(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return None
     if any(v and k not in QUIET_KINDS + ("signal",) for k, v in c.kinds.items()):
         return None
+    if any(not _R_ENGINE_HANDSHAKE.search(e.text) for e in c.unread):
+        # an engine's or worker's own failure kept as an unread line ("EngineCore failed to start.", "WorkerProc
+        # failed to start.", "Process VllmWorker-3 died unexpectedly (exit code -9)"): that failure decides, not the
+        # front end's wait (lead ruling 2 of review 109 b)
+        return None
     return Verdict(
         "network_setup",
         "the serving framework's front end (vLLM's API server, core_client) gave up at start-up waiting for its engine "

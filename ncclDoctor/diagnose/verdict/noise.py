@@ -545,9 +545,13 @@ def _if_it_hangs(c: Collected) -> str:
                 and c.comm_nodes <= 1)  # one host's lines of a communicator of 'nNodes 3' (round 109's nccl-1453)
     # channels "via SHM" / "via direct shared memory" between GPUs of one host are NCCL's fallback where P2P could not
     # be enabled: the reader may take them (and the "Could not enable P2P" INFO beside them) for the failure
-    shm = ("The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
-           "fallback where NCCL could not enable P2P between two GPUs (slower, it works). " if one_node and
-           c.kinds.get("setup_shm") else "")
+    # (with P2P turned off by the settings shown the SHM channels are that setting's, not a fallback: ruling 7 of
+    # review 109 b)
+    shm = ("" if not (one_node and c.kinds.get("setup_shm")) else
+           "The channels through shared memory (SHM) are not an error: with P2P disabled by the settings shown NCCL "
+           "copies between the GPUs through shared memory (slower, it works). " if _p2p_off(c) else
+           "The channels through shared memory (SHM) are not an error: the shared memory transport is a normal "
+           "fallback where NCCL could not enable P2P between two GPUs (slower, it works). ")
     return (shm + "If the job does hang right after them, collect what shows where: every rank's log with "
             "NCCL_DEBUG=INFO (an 'Init COMPLETE' line per rank, or the rank that never printed one), py-spy dump "
             "--pid of a stuck process (a py-spy dump if it hangs, of every rank), a Flight Recorder dump and "
@@ -562,14 +566,21 @@ def _ofi_words(c: Collected) -> str:
     nothing failing: the plugin's notes are no failure; what to check of the plugin and the fabric if the run hangs or
     is slow past them (round 109's nccl-tests-245: two A10G nodes, GDR turned off by the plugin, DMA-BUF probed)."""
     out = ""
-    if "ofi" in c.info_notes:
+    # the plugin's own WARN ("NET/OFI aws-ofi-nccl initialization failed", "OFI fi_getinfo() call failed") says it
+    # failed: its lines are not called notes; its EFA / provider advice only where the plugin is the transport in use:
+    # NCCL's own line shows it carrying the traffic ("Using network AWS Libfabric"), or its notes stand with no other
+    # transport shown (its own set-up going on: round 109's nccl-tests-245) -- lead ruling 4 of review 109 b
+    warned = any("NET/OFI" in e.text for e in c.samples.get("nccl_warn", []))
+    in_use = any(k.startswith("AWS") or "Libfabric" in k or "OFI" in k for k in c.networks) or not any(
+        k in c.networks for k in ("Socket", "IB"))
+    if "ofi" in c.info_notes and not warned:
         out += (" The 'NET/OFI' lines are the aws-ofi-nccl net plugin's notes (libfabric), not failures"
                 + (": its 'Could not disable CUDA API usage for HMEM, disabling GDR' means it sends through host "
                    "memory (GPUDirect RDMA off, expected where the provider or instance has none; a newer libfabric / "
                    "aws-ofi-nccl may enable it)" if "ofi_gdr_off" in c.info_notes else "")
-                + "; if it hangs or is slow between the nodes, check the aws-ofi-nccl / libfabric provider "
-                "(FI_PROVIDER=efa, FI_EFA_USE_DEVICE_RDMA) and plugin version, and check security groups allow all "
-                "traffic between the nodes (EFA needs it).")
+                + ("; if it hangs or is slow between the nodes, check the aws-ofi-nccl / libfabric provider "
+                   "(FI_PROVIDER=efa, FI_EFA_USE_DEVICE_RDMA) and plugin version, and check security groups allow "
+                   "all traffic between the nodes (EFA needs it)." if in_use else "."))
     if "dmabuf_probe" in c.info_notes:
         out += (" NCCL's 'DMA-BUF is available on GPU device N' is a generic init probe, not a transport choice: "
                 "whether a channel uses GPUDirect RDMA shows in its 'via NET/.../GDRDMA' line (NCCL_DEBUG_SUBSYS="
@@ -591,7 +602,7 @@ _P2P_OFF_FIX = ("P2P is already off in these lines (NCCL_P2P_DISABLE=1 / NCCL_P2
                 "--shm-size=1g or --ipc=host; a 64 MB /dev/shm fails with 'posix_fallocate failed : No space left on "
                 "device'), or try NCCL_SHM_DISABLE=1 to isolate the SHM transport; rerun with NCCL_DEBUG=INFO "
                 "NCCL_DEBUG_SUBSYS=INIT,P2P,SHM and take a stack of the stuck process (gdb/py-spy). For the P2P "
-                "path itself, check IOMMU / ACS settings on the host and nvidia-smi topo -p2p.")
+                "path itself, check IOMMU / ACS settings on the host and nvidia-smi topo -p2p r (read capability).")
 
 
 # the IB/RoCE device and the interface NCCL's NET/IB line names ("NET/IB : Using [0]mlx5_4:1/RoCE [RO]; OOB
@@ -665,7 +676,13 @@ def _shown_settings(c: Collected) -> str:
     if shown:
         out += (f" The NCCL settings these lines show ({', '.join(shown[:6])}) only change which transport or path "
                 "NCCL picks; they do not fail by themselves.")
-        tuned = [x for x in shown if not x.startswith(("NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA"))]
+        # P2P turned off stays off as the test the P2P advice asks for (a hang with P2P on is what it works around:
+        # IOMMU / ACS-broken P2P), so it is not among the settings to try without (ruling 7 of review 109 b)
+        p2p = ("NCCL_P2P_DISABLE", "NCCL_P2P_LEVEL") if _p2p_off(c) else ()
+        tuned = [x for x in shown if not x.startswith(("NCCL_DEBUG", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA") + p2p)]
+        level = next((x for x in shown if x.startswith("NCCL_P2P_LEVEL=")), None)
+        if p2p and level and "1" in (c.settings.get("NCCL_P2P_DISABLE") or {}):
+            out += f" {level} is redundant beside NCCL_P2P_DISABLE=1 (drop it)."
         if tuned:  # forced settings are the first thing an expert takes out when a run is slow or hangs
             out += (f" If the run is slow or hangs, try without {tuned[0]} (unset it"
                     + (" and the other forced NCCL_* variables" if len(tuned) > 1 else "")

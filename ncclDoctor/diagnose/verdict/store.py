@@ -755,7 +755,10 @@ def _key0_wait(c: Collected, evs: list[Event]) -> Verdict:
     got there. rank_missing, culprit rank 0, the waiting ranks innocent (an abort after it is the exception's
     terminate, not a first failure)."""
     waiting = sorted({e.rank for e in evs if e.rank is not None} - {0})
-    hvd = any("horovod" in e.text.lower() for e in evs)
+    # Horovod's words: its name on the line, or its HTTP store's own wording ("Wait timeout after 30 seconds for
+    # key(s)": horovod/common/gloo/http_store.cc; gloo's and torch's say "Wait timeout for key(s)"), which a wrap
+    # before "HOROVOD_GLOO_TIMEOUT_SECONDS" leaves alone on its line (ruling 8 of review 109 b)
+    hvd = any("horovod" in e.text.lower() or " seconds for key(s)" in e.text for e in evs)
     # the wait the line names ("Wait timeout after 30 seconds"): the timeout to raise beyond
     secs = next((k.group(1) for e in evs if (k := R_STORE_KEY0.search(e.text)) and k.group(1)), None)
     return Verdict(

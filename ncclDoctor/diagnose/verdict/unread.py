@@ -199,12 +199,15 @@ def _grad_none_fix(e) -> str:
 # iterating self.model.parameters() with no model attached, a one-frame traceback). A parameter's gradient read so
 # (crash reader's grad_none) has its own fix (_grad_none_fix).
 
-# ... raised in torchrun's own code (torch/distributed/launcher/api.py's launch_agent, torch/distributed/elastic/):
+# ... raised in torchrun's own code (torch/distributed/launcher/api.py's launch_agent, torch/distributed/elastic/
+# agent/):
 # "if result.is_failed():" with result None -- the elastic agent's run returned no result, so torchrun's own code
 # failed without reporting any worker; the workers' own output says how they ended (lead rules X (2), BC (1); round
-# 109's pytorch-133380)
+# 109's pytorch-133380). Only where the exception's innermost frame is that code: the @record decorator's wrapper
+# (elastic/multiprocessing/errors/__init__.py), on every recorded worker's traceback, is never it (lead ruling 3 of
+# review 109 b)
 _R_ELASTIC_FRAME = re.compile(r"torch[/\\]distributed[/\\](?:launcher[/\\]api\.py|"
-                              r"elastic[/\\][\w/\\]{1,120}\.py)$")
+                              r"elastic[/\\]agent[/\\][\w/\\]{1,120}\.py)$")
 _ELASTIC_NONE_FIX = (
     "torchrun's own code read .{attr} off None: the elastic agent's run returned no result, a launcher bug that "
     "reports no worker's failure. Check the workers' own logs (--log-dir, --redirects) for their exit (torchrun "
@@ -222,10 +225,13 @@ def _none_attr_fix(e, what: str) -> str:
     if m is None or e.data.get("grad_none"):
         return ""
     attr = m.group("attr")
-    last = e.data.get("frame_file") or next(iter(e.data.get("tail_frames") or []), ("",))[0]
+    # the innermost frame: the traceback's last frame as read above its exception (tail_frames, innermost first),
+    # else the frame the crash reader kept
+    inner = next(iter(e.data.get("tail_frames") or []), None)
+    last = inner[0] if inner else e.data.get("frame_file")
     if _R_ELASTIC_FRAME.search(last or ""):
         return _ELASTIC_NONE_FIX.format(attr=attr)
-    code = (e.data.get("frame_code") or "").strip()
+    code = ((inner[2] if inner and len(inner) > 2 else "") or e.data.get("frame_code") or "").strip()
     at = re.search(r"(?P<obj>[A-Za-z_][\w.]{0,120})\." + re.escape(attr) + r"\b", code) if code else None
     obj = at.group("obj") if at else ""
     return ((f"'{code[:120]}' reads .{attr} off {obj}, which is None" if obj else
@@ -2041,7 +2047,7 @@ _AIO_SWAP_FIX = (
 # ProcessGroupNCCL's "preparing to dump debug info" with no watchdog timeout, SeqNum or error text shown: the Flight
 # Recorder's dump path ran, so something failed first -- which rank and what the lines do not say (lead rule AB (2);
 # round 109's pytorch-pr137523, rank 0's dump line and an NCCL profiler plugin's own dump start)
-_R_FR_DUMP = re.compile(r"\bProcessGroupNCCL preparing to dump debug info\b")
+_R_FR_DUMP = re.compile(r"\bProcessGroupNCCL preparing to dump debug(?: info)?\b")  # also wrapped after "debug"
 _FR_DUMP_FIX = (
     "ProcessGroupNCCL preparing to dump debug info is its Flight Recorder dump starting, which it does after a "
     "collective timeout, a watchdog failure or a peer's dump signal: look earlier in every rank's log for the "
