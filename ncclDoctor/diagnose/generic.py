@@ -937,7 +937,9 @@ _TORCHPACK_VARS = frozenset(("MASTER_HOST",))
 def _launch_env_words(text: str) -> str:
     """The launch-environment fix's first sentence, from the words of the line it read (round 109's dat-31, pyskl-27,
     chemformer-24, spvnas-85, instructseg-7): the variable the process looked for and no launcher set, named as the
-    line names it, with the launcher that sets it (torchpack's dist-run for MASTER_HOST); or, for c10d's "Default
+    line names it, with the launcher that sets THAT variable (_launcher_of: torchrun / the deepspeed launcher for
+    torch's env:// variables, srun for SLURM_*, mpirun for OMPI_* / PMI_*, torchpack's dist-run for MASTER_HOST; no
+    launcher for any other variable, HF_TOKEN and the like); or, for c10d's "Default
     process group has not been initialized", the call that never ran in the process. Else ''."""
     m = _R_LAUNCH_VAR.search(text)
     if m is None:
@@ -954,9 +956,29 @@ def _launch_env_words(text: str) -> str:
                 f"exports it -- launch with torchpack dist-run -np N python script.py ... (it exports {var} over "
                 f"mpirun, which must be installed with Open MPI), or export {var}=<host>:<port> yourself for a "
                 "single-process run. ")
+    who = _launcher_of(var)
+    if who is None:  # not a launch variable (HF_TOKEN and the like): no launcher sets it (review a of round 109, 4)
+        return (f"{var} environment variable not set: the process reads it and nothing set it -- export {var} in the "
+                "environment every process starts with (the job script, the container's environment). ")
     return (f"{var} environment variable not set: the process was started without the launcher that exports it to "
-            f"every process (launch with torchrun / the deepspeed launcher so {var} is set), or a framework's own "
+            f"every process (launch with {who} so {var} is set), or a framework's own "
             f"launch did not set it for the library reading it (match the framework's and the library's versions). ")
+
+
+# the launchers that export a launch variable to every process: torch's env:// variables (torchrun, the deepspeed
+# launcher), SLURM's own (srun), Open MPI's and PMI's (mpirun); None for a variable no launcher sets
+_TORCH_LAUNCH_VARS = frozenset(("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+                                "GROUP_RANK", "NODE_RANK"))
+
+
+def _launcher_of(var: str) -> str | None:
+    if var in _TORCH_LAUNCH_VARS:
+        return "torchrun / the deepspeed launcher"
+    if var.startswith("SLURM_"):
+        return "srun"
+    if var.startswith(("OMPI_", "PMI_")):
+        return "mpirun"
+    return None
 
 
 def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | None:
