@@ -166,7 +166,27 @@ PARALLEL_UNFIT_FIX = (
     "Change the parallel sizes or the GPU count until they fit -- the same on every node -- or run on as many GPUs "
     "as the config was written for (launch with nproc_per_node matching the parallel layout: the world size "
     "divisible by tensor x pipeline x context parallel size); check the GPUs each process sees (nvidia-smi inside "
-    "the container, torch.cuda.device_count()). " + PARALLEL_DIM_FIX)
+    "the container, torch.cuda.device_count()). ")
+# the dimension a parallel size splits, named by the message (review a of round 109, finding 6): attention / KV heads,
+# the vocabulary, the layers, the hidden / head size, a tensor's dimension or a weight's shape, the batch -- only then
+# does PARALLEL_DIM_FIX follow; the world size against the parallel sizes gets PARALLEL_UNFIT_FIX alone
+R_SPLIT_DIM = re.compile(r"(?i)\b(?:(?:attention|kv|key[_ ]value|query)[_ ])?heads?\b|\bnum_(?:key_value_)?heads\b|"
+                         r"\bvocab(?:ulary|_size)?\b|\b(?:num[_ ])?layers?\b|\bhidden[_ ]size\b|\bhead[_ ](?:size|dim)\b|"
+                         r"\bdimension\b|\bdim\b|\bshape\b|\bsplit\b|\bnot compatible with sharding\b|"
+                         r"\b(?:micro[_ ]|global[_ ]|train[_ ])?batch(?:[_ ]size)?\b")
+
+
+# the parallel frameworks' bare divisibility helper ("AssertionError: 250682 is not divisible by 8": ensure_divisibility
+# / divide), which names neither side: called on the world against a parallel size or on a dimension it splits, so both
+# remedies stay (round 109's vllm-440, gpustack-4769, lmops-292, colossalai-3043)
+_R_BARE_DIVISIBLE = re.compile(r"(?:^|\b\w{0,40}Error: )\d{1,9} is not divisible by \d{1,9}\.?\s*$")
+
+
+def parallel_dim_words(text: str) -> str:
+    """PARALLEL_DIM_FIX where ``text`` names the dimension a parallel size splits (R_SPLIT_DIM) or is the frameworks'
+    bare divisibility check naming neither side (_R_BARE_DIVISIBLE), else '': the world size against the parallel
+    sizes gets PARALLEL_UNFIT_FIX alone (review a of round 109, finding 6)."""
+    return PARALLEL_DIM_FIX if R_SPLIT_DIM.search(text) or _R_BARE_DIVISIBLE.search(text.strip()) else ""
 
 # vLLM's own parallel-state check (distributed/parallel_state.py's initialize_model_parallel: "world_size (8) is not
 # equal to tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)"): the processes that build one engine
@@ -990,5 +1010,7 @@ def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | N
             continue
         for i, t in enumerate(texts):
             if rx.search(t):
+                if rx is R_PARALLEL_UNFIT:  # the split dimension's remedies only where the line names it
+                    fix = fix.replace(PARALLEL_UNFIT_FIX, PARALLEL_UNFIT_FIX + parallel_dim_words(t), 1)
                 return cause, what, (_launch_env_words(t) if rx is _R_LAUNCH_ENV else "") + fix, i
     return None
