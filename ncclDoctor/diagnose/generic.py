@@ -171,8 +171,9 @@ PARALLEL_UNFIT_FIX = (
 # the vocabulary, the layers, the hidden / head size, a tensor's dimension or a weight's shape, the batch -- only then
 # does PARALLEL_DIM_FIX follow; the world size against the parallel sizes gets PARALLEL_UNFIT_FIX alone
 R_SPLIT_DIM = re.compile(r"(?i)\b(?:(?:attention|kv|key[_ ]value|query)[_ ])?heads?\b|\bnum_(?:key_value_)?heads\b|"
-                         r"\bvocab(?:ulary|_size)?\b|\b(?:num[_ ])?layers?\b|\bhidden[_ ]size\b|\bhead[_ ](?:size|dim)\b|"
-                         r"\bdimension\b|\bdim\b|\bshape\b|\bsplit\b|\bnot compatible with sharding\b|"
+                         r"\bvocab(?:ulary|_size)?\b|\b(?:num[_ ])?layers?\b|\bhidden[_ ]size\b|"
+                         r"\bhead[_ ](?:size|dim)\b|\bdimension\b|\bdim\b|\bshape\b|\bsplit\b|"
+                         r"\bnot compatible with sharding\b|"
                          r"\b(?:micro[_ ]|global[_ ]|train[_ ])?batch(?:[_ ]size)?\b")
 
 
