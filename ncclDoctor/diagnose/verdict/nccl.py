@@ -300,12 +300,13 @@ def _ib_setup(c: Collected) -> str:
 # version NCCL picks a GID by ("RoCE version", NCCL_IB_ROCE_VERSION_NUM), NCCL_IB_GID_INDEX
 _R_GID = re.compile(r"(?i)\bgids?\b|\bgid[_ ]?(?:attrs|index|idx|tbl|table)\b|ibv_query_gid|\broce[ _]?v(?:ersion)?\b|"
                     r"ROCE_VERSION_NUM|IB_GID_INDEX")
-_GID_SETTINGS = ("NCCL_IB_GID_INDEX", "NCCL_IB_ROCE_VERSION_NUM")
+_GID_SETTINGS = ("NCCL_IB_GID_INDEX",) + _GID_BY_ADDRESS
 
 
 def _gid_named(c: Collected) -> bool:
     """Some line of the input names a GID or its sysfs read (_R_GID): an NCCL WARN or error (its Last error), an NCCL
-    setting that picks the GID (NCCL_IB_GID_INDEX, NCCL_IB_ROCE_VERSION_NUM), a line no reader took."""
+    setting that picks the GID (NCCL_IB_GID_INDEX, or by address / RoCE version: _GID_BY_ADDRESS), a line no reader
+    took."""
     if any(c.settings.get(n) for n in _GID_SETTINGS):
         return True
     evs = c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []) + c.unread
