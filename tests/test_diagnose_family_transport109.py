@@ -64,12 +64,13 @@ def test_nvml_library_unloadable_names_the_drivers_library_and_its_paths(tmp_pat
     assert (v["cause"], v["culprits"]) == ("config", []) and not acc, v  # rule AT (1): the driver's library
     assert "add the directory holding libnvidia-ml.so.1 to LD_LIBRARY_PATH / ldconfig" in v["fix"], v
     assert "mount the driver libraries (nvidia-container-toolkit, --gpus all)" in v["fix"], v
-    # near shape: another library NCCL cannot open gets none of the NVML words
+    # near shape: another library NCCL cannot open gets none of the NVML words (nor the GID words: no line names a
+    # GID -- review a of round 109, finding 5)
     v, acc = _verdict(tmp_path, "hpc-n4:31077:31090 [1] NCCL INFO transport/net_ib.cc:210 -> 2\n"
                                 "hpc-n4: Test NCCL failure common.cu:1120 'unhandled system error (run with "
                                 "NCCL_DEBUG=INFO for details) / '\n")
     assert v["cause"] == "nccl_system" and not acc, v
-    assert "gid_attrs" in v["fix"] and "libnvidia-ml" not in v["fix"], v
+    assert "gid_attrs" not in v["fix"] and "libnvidia-ml" not in v["fix"], v
 
 
 # --- a system error unwinding from NET/IB's set-up -------------------------------------------------------------------
@@ -93,11 +94,15 @@ def test_system_error_from_net_ib_names_the_gid_choice_and_the_address_settings(
     assert "gid_attrs/types is readable in the container/pod" in v["fix"], v
     assert "NCCL_IB_DISABLE=1 to confirm the IB path is the cause" in v["fix"], v
     assert "NCCL_IB_ADDR_RANGE / NCCL_IB_ADDR_FAMILY set: set NCCL_IB_GID_INDEX explicitly" in v["fix"], v
-    # no GID-by-address setting shown: the IB words, not the setting's
-    v, acc = _verdict(tmp_path, _ib_trail("gpu-b12", 7731, 0, "transport/net_ib.cc:276", []))
+    # a GID index set, no GID-by-address setting shown: the IB words, not the address settings'
+    v, acc = _verdict(tmp_path, _ib_trail("gpu-b12", 7731, 0, "transport/net_ib.cc:276", [("NCCL_IB_GID_INDEX", "3")]))
     assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not acc, v
     assert "NCCL_IB_HCA to select the right RoCE device" in v["fix"], v
     assert "NCCL_IB_GID_INDEX explicitly" not in v["fix"], v
+    # no line naming a GID: net_ib.cc alone gets no GID words (review a of round 109, finding 5)
+    v, acc = _verdict(tmp_path, _ib_trail("gpu-b12", 7731, 0, "transport/net_ib.cc:276", []))
+    assert (v["cause"], v["culprits"]) == ("nccl_system", []) and not acc, v
+    assert "gid_attrs" not in v["fix"] and "port's GID" not in v["fix"], v
     # near shape: a system error whose trail runs through the topology, not net_ib.cc, gets no IB words
     v, acc = _verdict(tmp_path, "gpu-b12:7731:7790 [0] NCCL INFO graph/xml.cc:650 -> 2\n"
                                 "gpu-b12:7731:7790 [0] NCCL INFO graph/topo.cc:640 -> 2\n"

@@ -129,13 +129,16 @@ def test_backward_twice_on_several_ranks_is_the_loops_usage(tmp_path):
 
 def test_backward_twice_on_one_ranks_tag_keeps_that_ranks_reading(tmp_path):
     """One rank's own tagged traceback ending there: rule A's reading of that rank, not the job-wide usage error; two
-    ranks' are read, and two whole tracebacks under one tag (a paste prefixed with one rank throughout) too."""
+    ranks' are read. Two whole tracebacks under one tag are one process printing it twice (review a of round 109,
+    finding 2: processes, not tracebacks), read as the same paste without the tag reads (rankprefix)."""
     v, _ = verdict_accused(tmp_path, _twice((6,)))
     assert v["cause"] != "invalid_usage", v
     v2, _ = verdict_accused(tmp_path, _twice((0, 6)))
     assert v2["cause"] == "invalid_usage", v2
     v3, _ = verdict_accused(tmp_path, _twice((4, 4)))
-    assert v3["cause"] == "invalid_usage", v3
+    assert v3["cause"] != "invalid_usage", v3
+    bare, _ = verdict_accused(tmp_path, _twice((4, 4)).replace("[rank4]: ", ""))
+    assert bare["cause"] == v3["cause"], (bare, v3)
 
 
 # --- ProcessGroupUCC refusing a collective it does not implement ------------------------------------------------------

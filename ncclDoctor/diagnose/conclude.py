@@ -290,10 +290,12 @@ def _version(text: str) -> tuple[int, ...] | None:
 def _removed_later(c: Collected, env: dict[str, str]) -> set[str]:
     """Settings NCCL removed in a release later than every "NCCL version X" line the logs print (an NCCL 2.2.13's
     NCCL_SINGLE_RING_THRESHOLD, removed in 2.3): that NCCL still reads them, so ENV003 does not apply to the lines
-    (pytorch-7019, round 91). Without a version line the lint stands."""
+    (pytorch-7019, round 91); NCCL_DEBUG=INFO's "NCCL INFO NCCL version X" lines count too (review a of round 109,
+    finding 7). Without a version line the lint stands."""
     from ncclDoctor.knowledge.env_vars import BY_NAME
 
-    shown = [v for v in (_version(e.text) for e in c.samples.get("nccl_version", [])) if v]
+    shown = [v for v in (_version(t) for t in [e.text for e in c.samples.get("nccl_version", [])] + c.info_versions)
+             if v]
     if not shown:
         return set()
     out = set()

@@ -167,7 +167,28 @@ PARALLEL_UNFIT_FIX = (
     "Change the parallel sizes or the GPU count until they fit -- the same on every node -- or run on as many GPUs "
     "as the config was written for (launch with nproc_per_node matching the parallel layout: the world size "
     "divisible by tensor x pipeline x context parallel size); check the GPUs each process sees (nvidia-smi inside "
-    "the container, torch.cuda.device_count()). " + PARALLEL_DIM_FIX)
+    "the container, torch.cuda.device_count()). ")
+# the dimension a parallel size splits, named by the message (review a of round 109, finding 6): attention / KV heads,
+# the vocabulary, the layers, the hidden / head size, a tensor's dimension or a weight's shape, the batch -- only then
+# does PARALLEL_DIM_FIX follow; the world size against the parallel sizes gets PARALLEL_UNFIT_FIX alone
+R_SPLIT_DIM = re.compile(r"(?i)\b(?:(?:attention|kv|key[_ ]value|query)[_ ])?heads?\b|\bnum_(?:key_value_)?heads\b|"
+                         r"\bvocab(?:ulary|_size)?\b|\b(?:num[_ ])?layers?\b|\bhidden[_ ]size\b|"
+                         r"\bhead[_ ](?:size|dim)\b|\bdimension\b|\bdim\b|\bshape\b|\bsplit\b|"
+                         r"\bnot compatible with sharding\b|"
+                         r"\b(?:micro[_ ]|global[_ ]|train[_ ])?batch(?:[_ ]size)?\b")
+
+
+# the parallel frameworks' bare divisibility helper ("AssertionError: 250682 is not divisible by 8": ensure_divisibility
+# / divide), which names neither side: called on the world against a parallel size or on a dimension it splits, so both
+# remedies stay (round 109's vllm-440, gpustack-4769, lmops-292, colossalai-3043)
+_R_BARE_DIVISIBLE = re.compile(r"(?:^|\b\w{0,40}Error: )\d{1,9} is not divisible by \d{1,9}\.?\s*$")
+
+
+def parallel_dim_words(text: str) -> str:
+    """PARALLEL_DIM_FIX where ``text`` names the dimension a parallel size splits (R_SPLIT_DIM) or is the frameworks'
+    bare divisibility check naming neither side (_R_BARE_DIVISIBLE), else '': the world size against the parallel
+    sizes gets PARALLEL_UNFIT_FIX alone (review a of round 109, finding 6)."""
+    return PARALLEL_DIM_FIX if R_SPLIT_DIM.search(text) or _R_BARE_DIVISIBLE.search(text.strip()) else ""
 
 # vLLM's own parallel-state check (distributed/parallel_state.py's initialize_model_parallel: "world_size (8) is not
 # equal to tensor_model_parallel_size (4) x pipeline_model_parallel_size (1)"): the processes that build one engine
@@ -938,7 +959,9 @@ _TORCHPACK_VARS = frozenset(("MASTER_HOST",))
 def _launch_env_words(text: str) -> str:
     """The launch-environment fix's first sentence, from the words of the line it read (round 109's dat-31, pyskl-27,
     chemformer-24, spvnas-85, instructseg-7): the variable the process looked for and no launcher set, named as the
-    line names it, with the launcher that sets it (torchpack's dist-run for MASTER_HOST); or, for c10d's "Default
+    line names it, with the launcher that sets THAT variable (_launcher_of: torchrun / the deepspeed launcher for
+    torch's env:// variables, srun for SLURM_*, mpirun for OMPI_* / PMI_*, torchpack's dist-run for MASTER_HOST; no
+    launcher for any other variable, HF_TOKEN and the like); or, for c10d's "Default
     process group has not been initialized", the call that never ran in the process. Else ''."""
     m = _R_LAUNCH_VAR.search(text)
     if m is None:
@@ -955,9 +978,29 @@ def _launch_env_words(text: str) -> str:
                 f"exports it -- launch with torchpack dist-run -np N python script.py ... (it exports {var} over "
                 f"mpirun, which must be installed with Open MPI), or export {var}=<host>:<port> yourself for a "
                 "single-process run. ")
+    who = _launcher_of(var)
+    if who is None:  # not a launch variable (HF_TOKEN and the like): no launcher sets it (review a of round 109, 4)
+        return (f"{var} environment variable not set: the process reads it and nothing set it -- export {var} in the "
+                "environment every process starts with (the job script, the container's environment). ")
     return (f"{var} environment variable not set: the process was started without the launcher that exports it to "
-            f"every process (launch with torchrun / the deepspeed launcher so {var} is set), or a framework's own "
+            f"every process (launch with {who} so {var} is set), or a framework's own "
             f"launch did not set it for the library reading it (match the framework's and the library's versions). ")
+
+
+# the launchers that export a launch variable to every process: torch's env:// variables (torchrun, the deepspeed
+# launcher), SLURM's own (srun), Open MPI's and PMI's (mpirun); None for a variable no launcher sets
+_TORCH_LAUNCH_VARS = frozenset(("RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
+                                "GROUP_RANK", "NODE_RANK"))
+
+
+def _launcher_of(var: str) -> str | None:
+    if var in _TORCH_LAUNCH_VARS:
+        return "torchrun / the deepspeed launcher"
+    if var.startswith("SLURM_"):
+        return "srun"
+    if var.startswith(("OMPI_", "PMI_")):
+        return "mpirun"
+    return None
 
 
 def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | None:
@@ -969,5 +1012,7 @@ def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | N
             continue
         for i, t in enumerate(texts):
             if rx.search(t):
+                if rx is R_PARALLEL_UNFIT:  # the split dimension's remedies only where the line names it
+                    fix = fix.replace(PARALLEL_UNFIT_FIX, PARALLEL_UNFIT_FIX + parallel_dim_words(t), 1)
                 return cause, what, (_launch_env_words(t) if rx is _R_LAUNCH_ENV else "") + fix, i
     return None

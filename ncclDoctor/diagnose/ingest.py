@@ -827,6 +827,8 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
                 c.nccl_info = True
             elif "NCCL_TIMEOUT" in piece and R_JOB_NCCL_TIMEOUT.search(piece):
                 c.job_nccl_timeout = True  # the job's own line printing its parameter (lead rule CJ (2))
+            if "NCCL version" in piece and " NCCL INFO " in piece and len(c.info_versions) < 8:
+                c.info_versions.append(piece)  # the version NCCL's INFO shows (conclude._removed_later)
             if not c.nvls_info and "NVLS" in piece and R_NVLS_INFO.search(piece):  # NVLS set-up (verdict.noise)
                 c.nvls_info = True
             if "NCCL INFO " in piece and ("NET/OFI " in piece or "DMA-BUF is available" in piece):

@@ -166,6 +166,9 @@ class Collected:
     procs: set[tuple[str | None, int, int | None]] = field(default_factory=set)
     # an 'NCCL INFO' line was read, whether or not a family made an event of it (topology detection, KV Convert...)
     nccl_info: bool = False
+    # NCCL's own "NCCL INFO NCCL version 2.4.8+cuda10.1" lines (first 8): the version an NCCL_DEBUG=INFO run shows,
+    # which conclude._removed_later reads beside the bare "NCCL version" lines (review a of round 109, finding 7)
+    info_versions: list[str] = field(default_factory=list)
     # (communicator size, rank) of each communicator NCCL destroyed cleanly ("... - Destroy COMPLETE", first 64), and
     # whether a job's own log line prints a value as NCCL_TIMEOUT with a unit (S.R_JOB_NCCL_TIMEOUT: lead rule CJ (2))
     destroyed: set[tuple[int, int]] = field(default_factory=set)
@@ -517,6 +520,7 @@ class Collected:
         self.setup_hosts.update(sorted(o.setup_hosts)[: max(8 - len(self.setup_hosts), 0)])
         self.procs.update(sorted(o.procs, key=str)[: max(8 - len(self.procs), 0)])
         self.nccl_info = self.nccl_info or o.nccl_info
+        self.info_versions = (self.info_versions + o.info_versions)[:8]
         self.destroyed.update(sorted(o.destroyed)[: max(64 - len(self.destroyed), 0)])
         self.job_nccl_timeout = self.job_nccl_timeout or o.job_nccl_timeout
         self.nvls_info = self.nvls_info or o.nvls_info

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.generic import PARALLEL_DIM_FIX, PARALLEL_UNFIT_FIX, R_PARALLEL_UNFIT
+from ncclDoctor.diagnose.generic import PARALLEL_UNFIT_FIX, R_PARALLEL_UNFIT, parallel_dim_words
 from ncclDoctor.diagnose.lone import lone_failure
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.signatures import strip_prefixes
@@ -1317,7 +1317,9 @@ def _lib_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     -- with no NCCL, CUDA, timeout or connection failure. The installed library is of another release than the
     framework was written against, the same install for every worker: config, culprits [], even with one worker's
     traceback. A class the table does not know, a frame of the job's own script, or the library's own frame is not
-    read here."""
+    read here; nor where the library's name (flashinfer) appears nowhere in the traceback's frames or message (a
+    path, module, function or package of it): another library's BatchSamplerWrapper is not FlashInfer's (review a of
+    round 109, finding 3)."""
     one = _one_error_matching(c, "TypeError", _METHOD_REFUSED)
     if one is None:
         return None
@@ -1327,6 +1329,9 @@ def _lib_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if lib is None:
         return None
     name, off = lib
+    if not any(name in f"{file} {func} {code}".lower() for e in excs for file, func, code in
+               (e.data.get("tail_frames") or ())) and name not in message.lower():
+        return None  # the class name alone is no proof of the library: its name must appear in the lines (finding 3)
     fws = set()
     for e in excs:
         file, code = _innermost(e)
@@ -2373,8 +2378,10 @@ def _settings_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            if " actors" in said and _R_ACTORS_COUNTED.search(said) else "")
         + _ckpt_shards(said) + _world_literal(said) + _divisible_named(said) + _ds_batch_world(said)
         # a parallel size against what it splits (vLLM's "Total number of attention heads (12) must be divisible by
-        # tensor parallel size (8)"; round 109's fsdrive-21): the remedies where the size cannot change
-        + (" " + PARALLEL_DIM_FIX.rstrip() if R_PARALLEL_UNFIT.search(said) else ""),
+        # tensor parallel size (8)"; round 109's fsdrive-21): the remedies where the size cannot change; the world
+        # size against the parallel sizes (Megatron's "world size (6) is not divisible by tensor model parallel size
+        # (4) times pipeline ..."): the parallel-sizes advice alone (review a of round 109, finding 6)
+        + (" " + (parallel_dim_words(said) or PARALLEL_UNFIT_FIX).rstrip() if R_PARALLEL_UNFIT.search(said) else ""),
         "high", [], [x.brief() for x in evs[:2]], job_wide=True)
 
 
@@ -3648,7 +3655,7 @@ def _clash_verdict(e, said: str, text: str, evs: list) -> Verdict:
            "command line and config file (the launch script's arguments, the framework's config such as the "
            "DeepSpeed config JSON), then relaunch every rank.")
     if R_PARALLEL_UNFIT.search(said):  # the clash is the parallel layout against the world (generic.R_PARALLEL_UNFIT)
-        fix = PARALLEL_UNFIT_FIX + fix
+        fix = PARALLEL_UNFIT_FIX + parallel_dim_words(said) + fix
     if _NO_SYNC_ZERO.search(said):
         fix += _NO_SYNC_ZERO_FIX
     if _ZERO_PIPE.search(said):

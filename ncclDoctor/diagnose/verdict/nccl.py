@@ -281,8 +281,10 @@ def _ib_setup(c: Collected) -> str:
     failed a system call of NET/IB's set-up -- reading the RDMA port's GID table and its attributes in sysfs, or
     opening the device -- not the fabric (no completion, port or ibv_modify_qp error): the fix names the GID choice and
     the sysfs files it reads, and the NET/IB settings the lines show choosing the GID (round 109's nccl-1332); '' where
-    the trail does not run through net_ib.cc."""
-    if not any(f == "net_ib.cc" and n == 2 for f, n in c.retcodes):
+    the trail does not run through net_ib.cc, and '' where no line names a GID or its sysfs read (_gid_named):
+    net_ib.cc returns ncclSystemError for almost every verbs failure, a data-path request's or a memory
+    registration's among them (review a of round 109, finding 5)."""
+    if not any(f == "net_ib.cc" and n == 2 for f, n in c.retcodes) or not _gid_named(c):
         return ""
     gid = [n for n in _GID_BY_ADDRESS if c.settings.get(n)]
     return (" The error unwinds from NCCL's IB transport set-up (net_ib.cc): a call choosing or reading the RDMA "
@@ -292,6 +294,23 @@ def _ib_setup(c: Collected) -> str:
             + (f"; the lines show {' / '.join(gid)} set: set NCCL_IB_GID_INDEX explicitly (check show_gids) instead, "
                "or make the range match the RoCE interface's subnet (ip addr)" if gid else "")
             + "; upgrade NCCL (newer NET/IB skips GID entries it cannot read).")
+
+
+# a GID named by the lines: the port's GID table or its sysfs read ("gid_attrs", "GID index", ibv_query_gid), the RoCE
+# version NCCL picks a GID by ("RoCE version", NCCL_IB_ROCE_VERSION_NUM), NCCL_IB_GID_INDEX
+_R_GID = re.compile(r"(?i)\bgids?\b|\bgid[_ ]?(?:attrs|index|idx|tbl|table)\b|ibv_query_gid|\broce[ _]?v(?:ersion)?\b|"
+                    r"ROCE_VERSION_NUM|IB_GID_INDEX")
+_GID_SETTINGS = ("NCCL_IB_GID_INDEX",) + _GID_BY_ADDRESS
+
+
+def _gid_named(c: Collected) -> bool:
+    """Some line of the input names a GID or its sysfs read (_R_GID): an NCCL WARN or error (its Last error), an NCCL
+    setting that picks the GID (NCCL_IB_GID_INDEX, or by address / RoCE version: _GID_BY_ADDRESS), a line no reader
+    took."""
+    if any(c.settings.get(n) for n in _GID_SETTINGS):
+        return True
+    evs = c.samples.get("nccl_warn", []) + c.samples.get("nccl_error", []) + c.unread
+    return any(_R_GID.search(e.text) or _R_GID.search(e.data.get("last_error") or "") for e in evs)
 
 
 # NCCL unable to dlopen the driver's NVML library (misc/nvmlwrap.cc: "NCCL WARN Failed to open libnvidia-ml.so.1", or

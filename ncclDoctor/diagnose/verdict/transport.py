@@ -837,10 +837,17 @@ def _net_plugin_register(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     then an internal error -- is the host/stack refusing to register the (GPU) buffer: a system call of that node
     failing, read by its own error (nccl_system), not the network; the peers' "Connection closed by remote peer"
     after it is each process tearing its set-up down. Every process shown failing alike names no rank (round 109's
-    rccl-1261). None where UCX registered everything it was asked to."""
+    rccl-1261). None where UCX registered everything it was asked to, and none where the lines do not show the
+    registration breaking the connection set-up (no failed Connect of the proxy, no failing net plugin): beside a
+    completed run the UCX line is chatter (rule K), beside a hang in a later collective the hang's reading stays
+    (rule O; review a of round 109, finding 1)."""
     reg = [u for u in c.unread if _R_UCX_REG.search(u.text)]
     if not reg:
         return None
+    broke = [e for e in c.samples.get("nccl_warn", []) if _R_PLUGIN_CONNECT.search(e.data.get("warn") or e.text)]
+    if not broke:
+        return None
+    closed = any(e.data.get("what") == "Connection closed by remote peer" for e in c.samples.get("socket_error", []))
     hosts = sorted({h for u in reg if (h := u.host or (m.group(1) if (m := _R_UCX_HOST.search(u.text)) else None))})
     gdr = sorted({v for n in ("NCCL_NET_GDR_LEVEL",) for v in c.settings.get(n, ())})
     return Verdict(
@@ -848,8 +855,10 @@ def _net_plugin_register(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "UCX could not register a buffer with the NIC while the net plugin connected NCCL's channels ('"
         + _R_UCX_REG.search(reg[0].text).group(0) + "'"
         + (f", on {', '.join(hosts[:4])}" if hosts else "") + "): the host's RDMA stack refused the memory "
-        "registration (GPU memory for GPUDirect RDMA), a system call of the node failing before any data moved; the "
-        "'Connection closed by remote peer' after it is the set-up torn down, not the network"
+        "registration (GPU memory for GPUDirect RDMA) and the connection set-up failed on it ('"
+        + (broke[0].data.get("warn") or broke[0].text).strip()[:120] + "'): a system call of the node failing before "
+        "any data moved" + ("; the 'Connection closed by remote peer' after it is the set-up torn down, not the network"
+                            if closed else "")
         + ("; every process shown fails alike, so no rank is at fault" if len(hosts) > 1 else ""),
         "Check GPU peer memory for the NIC: amdgpu peer-direct / ib_peer_mem or nvidia-peermem, or enable dmabuf "
         "(NCCL_ENABLE_DMABUF_SUPPORT=1), iommu=pt on the kernel command line; raise the locked-memory limit (ulimit -l "
@@ -858,7 +867,14 @@ def _net_plugin_register(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "(NCCL_NET_PLUGIN=none / unset NCCL_PLUGIN_P2P=UCX); rebuild UCX and the plugin against the installed "
         "NCCL/RCCL and ROCm/CUDA (--with-rocm / --with-cuda); UCX_LOG_LEVEL=debug to see why rcache rejects the "
         "region.",
-        "medium", [], [u.brief() for u in reg[:3]], job_wide=True)
+        "medium", [], [u.brief() for u in reg[:2]] + [broke[0].brief()], job_wide=True)
+
+
+# the connection set-up failing on it: the net plugin's own failure ("ucx_plugin.c:498 NCCL WARN Failed: UCX error"),
+# the proxy's "[Proxy Service 1] Failed to execute operation Connect from rank 1, retcode 3" or its "Error encountered
+# progressing operation=Connect"
+_R_PLUGIN_CONNECT = re.compile(r"^Failed: UCX error\b|Failed to execute operation (?:Connect|Setup)\b|"
+                               r"Error encountered progressing operation=(?:Connect|Setup)\b")
 
 
 # UCX's own log prefix "[1721186746.658016] [node02:10366:1]": the host that printed the line

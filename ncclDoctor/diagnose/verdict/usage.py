@@ -1073,9 +1073,11 @@ def _backward_twice(c: Collected) -> Verdict | None:
     """Lead rules J, BW (2) (round 109's mu-diff, read as round 92's swin-transformer-311 reads GradScaler's order
     check): autograd refusing the training loop's backward through a graph it already freed, in several tracebacks
     alike (at least two ending there; two whole tracebacks under one rank tag stay two, as _scaler_order counts a
-    paste prefixed with one rank throughout), with nothing else failing: torch refusing a call the job's code makes in
-    the wrong order on every rank -- invalid_usage, no rank named. One traceback alone stays rule A's and BJ (2)'s
-    reading of that process: not read here."""
+    paste prefixed with one rank throughout), from two processes at least (_backward_procs: distinct rank tags or
+    pids, multiprocessing headers, launcher records), with nothing else failing: torch refusing a call the job's code
+    makes in the wrong order on every rank -- invalid_usage, no rank named. One traceback alone, or one process
+    printing it twice (one rank tag, one launcher record), stays rule A's and BJ (2)'s reading of that process: not
+    read here (review a of round 109, finding 2)."""
     if L._run_failed(c):
         return None
     hits = [e for e in c.exceptions if not e.data.get("line")
@@ -1083,11 +1085,14 @@ def _backward_twice(c: Collected) -> Verdict | None:
     if len(hits) < 2 or any(not _BACKWARD_TWICE.match(e.data.get("message") or "") for e in c.exceptions
                             if not e.data.get("line")):
         return None
+    if len(procs := _backward_procs(c, hits)) < 2:
+        return None  # one process printing it twice: rule A's reading of that process (review a of round 109, 2)
     where = next((f"{file}: {code}" for e in hits for file, _, code in (e.data.get("tail_frames") or ())[::-1]
                   if code and "backward(" in code and "site-packages" not in file), "")
     return Verdict(
         "invalid_usage",
-        f"autograd refused the training loop's backward in {len(hits)} tracebacks alike ('Trying to backward through "
+        f"autograd refused the training loop's backward in {len(hits)} tracebacks of {len(procs)} processes alike "
+        f"('Trying to backward through "
         f"the graph a second time', {hits[0].where}" + (f"; the job's call: {where}" if where else "") + "): the "
         "loop runs backward through a graph an earlier backward already freed (a loss term reused across two "
         "backward calls, typically a generator output shared by the generator and discriminator losses) -- the "
@@ -1098,6 +1103,22 @@ def _backward_twice(c: Collected) -> Verdict | None:
         "Read the traceback's frame of the job's own backward call for which loss it is; the job's code, every rank "
         "alike.",
         "medium", [], [e.brief() for e in hits[:2]], job_wide=True)
+
+
+_R_PROC_NAME = re.compile(r"\bProcess-\d{1,6}\b")
+
+
+def _backward_procs(c: Collected, hits: list[Event]) -> set:
+    """The processes the lines show raising autograd's refusal: the tracebacks' own rank tags and pids, the
+    multiprocessing headers above them ("Process Process-1:"), the launcher's records of failed workers (torchrun's
+    local_rank / pid). The largest of these counts: a paste prefixed with one rank throughout keeps its headers, so
+    it reads as it does without (rankprefix); tracebacks that name no process count as none."""
+    tags = {("rank", e.rank) if e.rank is not None else ("pid", e.host, e.pid) for e in hits
+            if e.rank is not None or e.pid is not None}
+    heads = {m.group(0) for e in c.samples.get("worker_raised", []) if not e.data.get("executor")
+             and (m := _R_PROC_NAME.search(e.text))}
+    records = {(e.host, e.data.get("local_rank"), e.data.get("pid")) for e in c.worker_failures}
+    return max((tags, heads, records), key=len)
 
 
 def _scaler_proc(e: Event) -> tuple:

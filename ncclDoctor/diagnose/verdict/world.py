@@ -1099,12 +1099,15 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
     if not bad:
         return None
     said = "; ".join(f.message.removeprefix("in the logs: ") for f in bad[:3])
+    gone = _removed_words(c, bad)
     return Verdict(
         "config",
         ("the run completed, but a setting in the logs is one NCCL no longer reads: " if done else
          "settings in the logs are wrong: ") + said,
-        f"Change the settings: {said.rstrip('.')}. {' '.join(dict.fromkeys(f.fix for f in bad[:3] if f.fix))} "
-        + _removed_words(c) +
+        f"Change the settings: {said.rstrip('.')}. "
+        # a removed variable's advice once: its own sentence (_removed_words), not ENV003's general "Remove it"
+        + "".join(x + " " for x in dict.fromkeys(f.fix for f in bad[:3] if f.fix and not (f.code == "ENV003" and gone)))
+        + "".join(gone.values()) +
         f"({' '.join(f.code for f in bad[:3])}: `ncclDoctor explain` has the details; `ncclDoctor env` checks a "
         "node's environment the same way.)",
         "low" if done else "high",
@@ -1113,21 +1116,24 @@ def _config(c: Collected, ks: list[Conclusion], env: list[Finding]) -> Verdict |
     )
 
 
-def _removed_words(c: Collected) -> str:
-    """The fix's words for each variable NCCL removed that the logs set: what replaced it, since which release."""
+def _removed_words(c: Collected, bad: list[Finding]) -> dict[str, str]:
+    """The fix's words for each variable NCCL removed that the logs set and whose ENV003 finding was kept (``bad``:
+    conclude.settings_findings drops it where the NCCL version shown still reads the variable): what replaced it,
+    since which release -- one sentence a variable (review a of round 109, finding 7)."""
     from ncclDoctor.knowledge.env_vars import BY_NAME
 
-    out = []
-    for name in sorted(c.settings):
+    kept = {n for f in bad if f.code == "ENV003" for n in c.settings if f"{n} was removed" in f.message}
+    out = {}
+    for name in sorted(kept):
         info = BY_NAME.get(name)
         if info is None or info.status != "removed":
             continue
         ver = re.sub(r"^NCCL\s*", "", info.removed_in or "")
         ver = re.sub(r"^(\d+\.\d+)\.0$", r"\1", ver)
-        out.append(f"Remove the removed {name} variable" + (f" (replaced by {info.replacement}" if info.replacement
-                                                             else " (no replacement") + (f" since NCCL {ver})" if ver
-                                                                                          else ")") + ". ")
-    return "".join(out)
+        out[name] = (f"Remove the removed {name} variable" + (f" (replaced by {info.replacement}" if info.replacement
+                                                               else " (no replacement") + (f" since NCCL {ver})" if ver
+                                                                                            else ")") + ". ")
+    return out
 
 
 def _rank_sentinel(c: Collected, ks: list[Conclusion]) -> Verdict | None:
