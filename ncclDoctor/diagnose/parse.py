@@ -446,6 +446,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._cupy_init = self._cupy_err = 0  # the lines of CuPy's communicator-creation and NcclError frames
         self._paddle_init = 0  # the line of a traceback frame in Paddle's init_parallel_env (its set-up call)
         self.want_last_error = False
+        self._le_bare = False  # want_last_error set by a bare 'Last error:' read as an error of its own (readers.nccl)
         self._detail_next = False  # the last NCCL error was ncclGetErrorString's line alone: its detail may follow
         self._follow = 0
         self._rdzv_done = -10  # the line of torchrun's "Rendezvous complete for workers" (its restart_count follows)
@@ -3001,11 +3002,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                 if not m and not (detail and self._body.strip()):  # a blank line between "Last error:" and its text
                     self._follow = 1
                     return None
+                bare, self._le_bare = self._le_bare and not m, False
                 self.want_last_error = m is not None and not detail  # NCCL prints it on the next line
                 self._follow = 1 if self.want_last_error else 0
                 if detail:
                     self._attach_last_error(detail)
-                return None
+                if not bare:
+                    return None
+                # the text after a bare label that was read as an error of its own: also read as its own line (the
+                # next rank's own error where two ranks' lines interleave, an NCCL WARN of its own)
         if "WARN" in text and "NCCL WARN" not in text and S.R_OLD_WARN.search(text):
             self._follow = max(self._follow, 6)  # NCCL 2.0-2.3: its return-code trail follows, without a trigger word
         ev = self._families(lineno, text)

@@ -103,8 +103,9 @@ class NcclReaders:
         if le and not ev.data["last_error"]:
             # a bare "Last error:" read as an error of its own (its code line cut, or further above than the label's
             # window: a paste re-wrapped at 80 columns, round 30's llamafactory-6161 under --perturb wrap80): NCCL
-            # prints its text on the next line, which joins this error (parse's Last error branch)
-            self.want_last_error = True
+            # prints its text on the next line, which joins this error (parse's Last error branch) and is still read
+            # as its own line too: two ranks' lines interleaved put the other rank's own error there
+            self.want_last_error = self._le_bare = True
         return ev
 
     def _ib(self, lineno: int, text: str) -> Event | None:
