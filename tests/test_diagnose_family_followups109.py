@@ -39,3 +39,24 @@ def test_local_rank_fix_words_differ_by_refusal():
     req, unrec = launch._local_rank_fix(True), launch._local_rank_fix(False)
     assert req.startswith("argparse's 'the following arguments are required'") and "parse_known_args" not in req
     assert unrec.startswith("argparse's 'unrecognized arguments'") and "parse_known_args" in unrec
+
+
+def test_children_with_one_long_error_line_are_not_a_hard_wrap(tmp_path):
+    """Review a of round 109 (y1's note): four multiprocessing children printing the same long error line made it the
+    longest line, each followed by the next child's 'Process Process-N:' header -- read as a text hard-wrapped at that
+    width, which joined the header onto the error and lost the children. The header is a line of its own: no wrap,
+    and the four children's refusal reads as autograd's second backward in several processes (invalid_usage)."""
+    from ncclDoctor.diagnose import ingest
+
+    err = ("RuntimeError: Trying to backward through the graph a second time (or directly access saved tensors after "
+           "they have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
+           "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+           "if you need to access saved tensors after calling backward.")
+    text = "".join(f"Process SpawnProcess-{n}:\nTraceback (most recent call last):\n"
+                   f'  File "/srv/envs/py/lib/python3.11/multiprocessing/process.py", line 314, in _bootstrap\n'
+                   f"    self.run()\n"
+                   f'  File "/home/u/proj/fit.py", line {40 + n}, in step\n    total.backward()\n{err}\n'
+                   for n in (1, 2, 3, 4))
+    assert ingest.wrap(text.encode()) is None
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "invalid_usage" and not acc and v["culprits"] == [], v

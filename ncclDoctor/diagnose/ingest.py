@@ -420,6 +420,10 @@ TERMINAL_WIDTHS = (80, 100, 120, 132, 160, 200)  # where one wrapped line is eno
 _NEW_LINE = re.compile(r"\[(?:rank\d|[EWIF]\d{4}|PG |Rank |\d{4}-)|\d{4}-(?:\d\d|[A-Z][a-z]{2})-\d\d|[EWIF]\d{4} |"
                        r"Traceback |  File \"|"
                        r"terminate called |"
+                       # multiprocessing's header of a child's traceback ("Process Process-2:", "Process
+                       # SpawnProcess-1:"): several children printing the same long error line make that line the
+                       # longest, and the next child's header after it is a line of its own, never its rest
+                       r"Process [A-Za-z]{0,20}Process-\d{1,5}:|"
                        # Open MPI's crash handler, each line its own ("[host:pid] *** Process received signal ***",
                        # "[host:pid] [ 3] /lib/libc.so.6(abort+0xd3)"): never the rest of the line above it
                        r"\[[\w.\-]{1,64}:\d{1,7}\] (?:\*\*\* |\[ ?\d{1,3}\] )|"

@@ -1105,7 +1105,8 @@ def _backward_twice(c: Collected) -> Verdict | None:
         "medium", [], [e.brief() for e in hits[:2]], job_wide=True)
 
 
-_R_PROC_NAME = re.compile(r"\bProcess-\d{1,6}\b")
+# multiprocessing's child names: "Process-1", and spawn / fork / forkserver contexts' "SpawnProcess-1" (nested ":3")
+_R_PROC_NAME = re.compile(r"\b(?:Spawn|Fork|ForkServer)?Process-\d{1,6}(?::\d{1,6}){0,4}\b")
 
 
 def _backward_procs(c: Collected, hits: list[Event]) -> set:
