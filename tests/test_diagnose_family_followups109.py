@@ -60,3 +60,27 @@ def test_children_with_one_long_error_line_are_not_a_hard_wrap(tmp_path):
     assert ingest.wrap(text.encode()) is None
     v, acc = verdict_accused(tmp_path, text)
     assert v["cause"] == "invalid_usage" and not acc and v["culprits"] == [], v
+
+
+def test_a_variable_no_launcher_sets_gets_no_launch_advice(tmp_path):
+    """Review a of round 109, finding 4's remainder: a job's own check that a variable no launcher sets is missing
+    (an access token) is the job's environment -- config, nobody -- and its fix says to export that variable to every
+    process, without the launch advice (torchrun, RANK / WORLD_SIZE) meant for torch's env:// variables."""
+    text = ("Traceback (most recent call last):\n  File \"/srv/app/finetune.py\", line 7, in <module>\n"
+            "    key = need('WANDB_API_KEY')\n"
+            "RuntimeError: environment variable WANDB_API_KEY is not set\n")
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "config" and not acc and v["culprits"] == [], v
+    assert "export WANDB_API_KEY in the environment every process starts with" in v["fix"], v
+    assert "Launch with torchrun" not in v["fix"] and "MASTER_PORT" not in v["fix"], v
+    assert "WANDB_API_KEY and nothing set it" in v["summary"], v
+
+
+def test_a_launch_variable_keeps_the_launch_advice(tmp_path):
+    """The near shape: KeyError of torch's env:// variable keeps the launch reading and its advice."""
+    text = ("Traceback (most recent call last):\n  File \"/srv/app/finetune.py\", line 9, in <module>\n"
+            "    lr = int(os.environ['LOCAL_RANK'])\nKeyError: 'LOCAL_RANK'\n")
+    v, acc = verdict_accused(tmp_path, text)
+    assert v["cause"] == "config" and not acc, v
+    assert "launch with torchrun / the deepspeed launcher so LOCAL_RANK is set" in v["fix"], v
+    assert "Launch with torchrun" in v["fix"], v

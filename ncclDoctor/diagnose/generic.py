@@ -1014,5 +1014,25 @@ def reading(texts: list[str], skip: tuple = ()) -> tuple[str, str, str, int] | N
             if rx.search(t):
                 if rx is R_PARALLEL_UNFIT:  # the split dimension's remedies only where the line names it
                     fix = fix.replace(PARALLEL_UNFIT_FIX, PARALLEL_UNFIT_FIX + parallel_dim_words(t), 1)
+                if rx is _R_LAUNCH_ENV and (var := _other_env_var(t)) is not None:
+                    # a variable no launcher sets (HF_TOKEN): the job's environment, not the launch -- none of the
+                    # launch fix applies (review a of round 109, finding 4's remainder)
+                    return cause, (f"the process needs the environment variable {var} and nothing set it: the job's "
+                                   "environment, every process alike"), _launch_env_words(t) + _OTHER_ENV_TAIL, i
                 return cause, what, (_launch_env_words(t) if rx is _R_LAUNCH_ENV else "") + fix, i
     return None
+
+
+_OTHER_ENV_TAIL = ("Check the variable's name and that the launch passes it to every process (srun --export, mpirun "
+                   "-x, a Kubernetes env: entry, the job script's export). ")
+
+
+def _other_env_var(text: str) -> str | None:
+    """The variable a launch-environment line names where no launcher sets it (not torch's env:// variables, SLURM_*,
+    OMPI_* / PMI_*, torchpack's MASTER_HOST), or None -- also None for c10d's default-group and the framework's
+    'distributed package' wordings, which name no variable."""
+    m = _R_LAUNCH_VAR.search(text)
+    if m is None or m.group("nopg"):
+        return None
+    var = m.group("kvar") or m.group("evar")
+    return var if var not in _TORCHPACK_VARS and _launcher_of(var) is None else None
