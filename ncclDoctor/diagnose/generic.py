@@ -972,7 +972,7 @@ def _launch_env_words(text: str) -> str:
                 "initialises under its distributed flag) -- launch it with torchrun / the distributed launcher and "
                 "the script's distributed option, or guard the call with dist.is_available() and "
                 "dist.is_initialized() (skip the collective on a single process). ")
-    var = m.group("kvar") or m.group("evar")
+    var = _launch_var(m)
     if var in _TORCHPACK_VARS:
         return (f"{var} environment variable not set: torchpack's dist.init() reads it, and only its own launcher "
                 f"exports it -- launch with torchpack dist-run -np N python script.py ... (it exports {var} over "
@@ -1034,5 +1034,10 @@ def _other_env_var(text: str) -> str | None:
     m = _R_LAUNCH_VAR.search(text)
     if m is None or m.group("nopg"):
         return None
-    var = m.group("kvar") or m.group("evar")
+    var = _launch_var(m)
     return var if var not in _TORCHPACK_VARS and _launcher_of(var) is None else None
+
+
+def _launch_var(m: re.Match) -> str:
+    """The variable an _R_LAUNCH_VAR match names (a KeyError's key or the 'environment variable X' wording)."""
+    return m.group("kvar") or m.group("evar")
