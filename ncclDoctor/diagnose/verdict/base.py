@@ -80,7 +80,14 @@ def dup_gpu_beside(c: Collected) -> bool:
     def beside(r: int | None, e: Event) -> bool:
         return r is not None and r not in pair and (e.data.get("gpu") is None or str(e.data["gpu"]) not in devs)
 
-    if any(beside(x.rank, x) for x in c.exceptions if not x.data.get("line")):
+    def carries(x: Event) -> bool:
+        """Round 110's sdpo-39 under a rank prefix: the exception whose own continuation is the refusal (torch's
+        "DistBackendError: NCCL error, NCCL version 2.27.3" and, the next line, "ncclInvalidUsage: Duplicate GPU
+        detected : rank 9 and rank 1 ...") is that refusal, not a failure of its own, whatever rank printed it."""
+        path, n = x.site()
+        return any(e.rank == x.rank and (s := e.site())[0] == path and 0 < s[1] - n <= 3 for e in evs)
+
+    if any(beside(x.rank, x) for x in c.exceptions if not x.data.get("line") and not carries(x)):
         return True
     return any(beside(r, e) for r, st in c.ranks.items() for e in own_errors(st) if e.kind in _OWN_FAILURE_KINDS)
 
