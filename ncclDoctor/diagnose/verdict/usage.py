@@ -1252,7 +1252,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            or "duplicate_gpu" in e.data]
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
-                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _backend_refused(c) or _reducer_no_param(c)
+                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _backend_refused(c)
+                or _reducer_no_param(c)
                 or _device_mesh_args(c) or _mesh_refused(c) or _call_refused(c) or _mesh_zero_dim(c)
                 or _ddp_device_args(c)
                 or _ddp_kwarg(c) or _src_not_in_group(c) or _self_peer(c)
