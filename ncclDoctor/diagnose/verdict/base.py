@@ -63,6 +63,15 @@ def waiting_pids(c: Collected) -> set[int]:
 _OWN_FAILURE_KINDS = ("cuda_oom", "crash", "signal", "runtime_signal", "sglang_crash")
 
 
+def carries_refusal(x: Event, evs: list[Event]) -> bool:
+    """Round 110's sdpo-39 under a rank prefix: the exception whose own continuation is the refusal (torch's
+    "DistBackendError: NCCL error, NCCL version 2.27.3" and, within the next three lines of the same file and rank,
+    "ncclInvalidUsage: Duplicate GPU detected : rank 9 and rank 1 ...") is that refusal, not a failure of its own,
+    whatever rank printed it."""
+    path, n = x.site()
+    return any(e.rank == x.rank and (s := e.site())[0] == path and 0 < s[1] - n <= 3 for e in evs)
+
+
 def dup_gpu_beside(c: Collected) -> bool:
     """Review 107 finding 1: a duplicate-GPU refusal that names its two ranks ("Duplicate GPU detected : rank 1 and
     rank 0 both on CUDA device 1000", torch's "Duplicated GPU device is not allowed by NCCL. Rank [0] and rank [1]
@@ -80,7 +89,7 @@ def dup_gpu_beside(c: Collected) -> bool:
     def beside(r: int | None, e: Event) -> bool:
         return r is not None and r not in pair and (e.data.get("gpu") is None or str(e.data["gpu"]) not in devs)
 
-    if any(beside(x.rank, x) for x in c.exceptions if not x.data.get("line")):
+    if any(beside(x.rank, x) for x in c.exceptions if not x.data.get("line") and not carries_refusal(x, evs)):
         return True
     return any(beside(r, e) for r, st in c.ranks.items() for e in own_errors(st) if e.kind in _OWN_FAILURE_KINDS)
 

@@ -52,11 +52,14 @@ def _size_mismatch(c: Collected) -> Verdict | None:
 # A paste that lost the newline after the message glues the next line's dotted name on ("Tensors must be CUDA and
 # densetorch.distributed.elastic.multiprocessing.errors.ChildFailedError:", round 72's newsreclib-32): the message
 # still ends at "dense" where a module path follows it, not in a longer word ("densely")
+# Two processes printing the same message at once interleave it ("RuntimeErrorRuntimeError: : No backend type
+# associated with device type cpuNo backend type associated with device type cpu", round 110's fastmoe-202): the
+# device's name ends where the other copy's "No backend type" begins
 _CPU_TENSOR = re.compile(r"\bTensors? must be CUDA and dense(?:\b|(?=[a-z_]\w{0,30}\.[a-z_]\w{0,30}\.))|"
-                         r"\bNo backend type associated with device type cpu\b")
+                         r"\bNo backend type associated with device type cpu(?:\b|(?=No backend type\b))")
 # The same dispatch for a device of another kind ("No backend type associated with device type xpu" / "mps" / "hpu"):
 # the group was created with no backend for that device (rule AV), whatever rank printed it
-_NO_BACKEND = re.compile(r"\bNo backend type associated with device type (\w{1,16})\b")
+_NO_BACKEND = re.compile(r"\bNo backend type associated with device type (\w{1,16}?)(?:\b|(?=No backend type\b))")
 # gloo's own check of a call's tensors (ProcessGroupGloo's assertTypeMatch / assertSizesMatch / assertLayoutMatch and
 # allgather_coalesced's output check, raised through invalidArgument with the op's name): "ProcessGroupGloo::allgather:
 # invalid tensor type at index 0 (expected TensorOptions(dtype=long long, device=cpu, ...), got TensorOptions(dtype=long
@@ -110,10 +113,15 @@ def _cpu_tensor(c: Collected) -> Verdict | None:
         "dense', or in newer torch 'No backend type associated with device type cpu': a CPU tensor / parameters not "
         "on GPU handed to a group whose only backend is NCCL); the same code runs on every rank, so no rank "
         "is at fault -- a usage error of the caller",
-        "Read the traceback: the frame that calls the collective names the tensor. Move it to the rank's GPU "
-        "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)), or use a gloo group for CPU tensors "
+        "Read the traceback: the frame that calls the collective names the tensor (check which parameters/buffers "
+        "stay on the CPU before broadcast/all_reduce). Move it to the rank's GPU "
+        "(.cuda() / .to(device) after torch.cuda.set_device(local_rank)): move the tensor to the GPU "
+        "(tensor.cuda() / to(device)) before the collective, a tensor the code builds itself (a meter's "
+        "torch.tensor([sum, count])) created with device=, a metric's states moved with the module (metric.to(device), "
+        "the metric registered in the LightningModule's __init__) before its sync; or use a gloo group for CPU "
+        "tensors -- use the gloo backend for CPU tensors beside NCCL "
         "(a cpu:gloo,cuda:nccl backend: init_process_group(backend=\"cpu:gloo,cuda:nccl\"), which sends CPU "
-        "tensors over gloo and CUDA ones over NCCL); a library's own broadcast of CPU parameters can "
+        "tensors over gloo and CUDA ones over NCCL); a library's own broadcast or metric sync of CPU tensors can "
         "need the torch / library version it was written for. "
         "Under DeepSpeed ZeRO-3 (zero.Init / partition_parameters broadcasting parameters still on the CPU: a model "
         "built or loaded outside zero.Init, or parameter offload with an engine that does not support it), try "
@@ -402,6 +410,79 @@ _BACKEND_LACKS = re.compile(r"^(?:\w{1,40}Error: )?(ProcessGroup\w{1,20}|Backend
                             r"(\w{1,60})")
 
 
+# Round 110's backend refusals in c10d's own words, each a call every rank makes alike (lead rules AV, CH (2)):
+# ProcessGroupGloo / ProcessGroupMPI before torch 2.x lacking the flat all-gather FSDP and ZeRO call ("no support for
+# _allgather_base in Gloo process group", pytorch-74041; "... in MPI process group", pytorch-85628; group 1: the op,
+# group 2: the backend)
+_PG_NO_SUPPORT = re.compile(r"\bno support for (_?\w{1,40}) in (\w{1,20}) process group\b")
+# ProcessGroupNCCL's dtype check (getNcclDataType): a tensor of a dtype the NCCL build cannot carry, BFloat16 before
+# NCCL 2.10.3 (gpt-neox-1020, pytorch-lightning-14347); group 1: the dtype
+_NCCL_DTYPE = re.compile(r"\bInput tensor data type is not supported for NCCL process group: ?(\w{1,30})")
+# torch 2.6's check of a group bound to one device (init_process_group(device_id=...)): a collective on a tensor of
+# another device (pytorch-146767)
+_NOT_BOUND_DEVICE = re.compile(r"\bAttempt to perform collective on tensor not on device passed to "
+                               r"init_process_group\b")
+
+
+def _backend_refused(c: Collected) -> Verdict | None:
+    """Lead rules AV, CH (2) (round 110): a process group refusing a call by what its backend implements -- an op it
+    has no support for (_PG_NO_SUPPORT), a dtype its NCCL build cannot carry (_NCCL_DTYPE), a tensor off the device
+    the group was bound to (_NOT_BOUND_DEVICE). The call and the build are the same on every rank: invalid_usage, no
+    rank named, whichever process printed it. An exception's message or an unread failure line only."""
+    for e, t in _refused_texts(c):
+        if "no support for" in t and (m := _PG_NO_SUPPORT.search(t)):
+            op, backend = m.group(1), m.group(2)
+            flat = "allgather_base" in op.lower() or "reduce_scatter_base" in op.lower()
+            return Verdict(
+                "invalid_usage",
+                f"the process group refused the call: '{m.group(0)}' ({e.where}) -- the {backend} process group of "
+                f"this torch build does not implement {op}"
+                + (" (the flat all-gather / reduce-scatter that FSDP and ZeRO call)" if flat else "")
+                + ", so it fails before any data moves; every rank makes the same call on the same build, so no rank "
+                "is at fault, a usage error of the caller",
+                f"The {backend} backend has no {op} in this torch: "
+                + ("use the NCCL backend for FSDP on GPUs (init_process_group('nccl'), or backend='cpu:gloo,"
+                   "cuda:nccl' for both), or call dist.all_gather (a list of tensors) instead of _allgather_base / "
+                   "all_gather_into_tensor on that backend, or disable the framework option (FSDP / ZeRO) that needs "
+                   "the flat all-gather there; " if flat else
+                   f"use a backend that implements {op} (nccl for CUDA tensors, gloo for CPU ones) or a collective "
+                   f"this backend has; ")
+                + f"or upgrade torch to a release whose {backend} process group implements it.",
+                "medium", [], [e.brief()], job_wide=True)
+        if "NCCL process group" in t and (m := _NCCL_DTYPE.search(t)):
+            dtype = m.group(1)
+            bf16 = dtype.lower() in ("bfloat16", "bf16")
+            return Verdict(
+                "invalid_usage",
+                f"ProcessGroupNCCL refused a tensor of dtype {dtype} ('{m.group(0)}', {e.where}): the NCCL this "
+                "torch was built with cannot carry that dtype"
+                + (" (bfloat16 needs NCCL 2.10.3 or later)" if bf16 else "")
+                + "; every rank makes the same call with the same build, so no rank is at fault, a usage error",
+                ("NCCL carries bfloat16 only from NCCL 2.10.3: check torch.cuda.nccl.version() on every node and "
+                 "upgrade to a torch built with NCCL >= 2.10 (BFloat16 support) -- a newer torch wheel or container "
+                 "image; or train in fp16 (or fp32) instead of bf16, or cast the tensor to float32/float16 before the "
+                 "collective." if bf16 else
+                 f"Cast the tensor to a dtype NCCL carries (float32/float16, an integer type) before the collective, "
+                 f"or upgrade to a torch built with an NCCL that supports {dtype} (check torch.cuda.nccl.version()), "
+                 "or run that collective on a gloo group (CPU tensors)."),
+                "medium", [], [e.brief()], job_wide=True)
+        if "init_process_group" in t and _NOT_BOUND_DEVICE.search(t):
+            return Verdict(
+                "invalid_usage",
+                f"the process group refused a collective on a tensor that is not on the device the group was bound "
+                f"to ('{_NOT_BOUND_DEVICE.search(t).group(0)}', {e.where}: init_process_group's device_id, or the "
+                "device torch bound the group to): the same code on every rank, so no rank is at fault, a usage "
+                "error of the caller",
+                "Move the tensor to the device passed to init_process_group (device_id) before the collective: call "
+                "torch.cuda.set_device(local_rank) before creating tensors and modules (a module parallelized or "
+                "wrapped before it reaches its device, a DeviceMesh of another device), and pass the correct "
+                "device_id to init_process_group (or leave it unset); check that every rank's tensors are on its own "
+                "GPU (not cuda:0). Code that ran on an older torch and fails on 2.6 meets its new device check: "
+                "upgrade torch (a fixed release) or pin the older one until the code binds its devices.",
+                "medium", [], [e.brief()], job_wide=True)
+    return None
+
+
 def _backend_device(backend: str) -> str:
     """Review 107 finding 3: the device a backend's collectives run on, for a barrier's stand-in tensor: CUDA for
     nccl, NPU for hccl (Ascend's torch_npu), CPU for gloo and mpi (and any other)."""
@@ -516,6 +597,8 @@ _DDP_DEVICE_ARGS = re.compile(r"\bDistributedDataParallel device_ids and output_
                               r"\bDistributedDataParallel's input module must be on the same type of devices\b|"
                               r"\bdevice_ids can only be None or contain a single element\b")
 _MODULE_DEVICES = re.compile(r"module parameters \{([^{}]{1,300})\}")
+# one CUDA device in that set: "device(type='cuda', index=1)" (group 1: the index)
+_CUDA_INDEX = re.compile(r"type=['\"]cuda['\"], index=(\d{1,3})")
 
 
 def _ddp_device_args(c: Collected) -> Verdict | None:
@@ -532,6 +615,10 @@ def _ddp_device_args(c: Collected) -> Verdict | None:
     m = _MODULE_DEVICES.search(t)
     where = m.group(1) if m else ""
     on_cpu = "'cpu'" in where or '"cpu"' in where
+    # round 110's bitsandbytes-366: the module's parameters on two or more GPUs ("{device(type='cuda', index=0),
+    # device(type='cuda', index=1)}") is a model split across GPUs (naive model parallel: device_map='auto' of
+    # transformers / accelerate, a pipeline of .to('cuda:1') stages) handed to DDP with one device id
+    split = len(set(_CUDA_INDEX.findall(where))) > 1
     return Verdict(
         "invalid_usage",
         "DistributedDataParallel refused its construction arguments ('" + strip_prefixes(t).strip()[:260] + "', "
@@ -544,7 +631,13 @@ def _ddp_device_args(c: Collected) -> Verdict | None:
         "before DDP (model.to(device) / .cuda() after torch.cuda.set_device(local_rank)) and check "
         "torch.cuda.is_available() is True (a CUDA build of torch, CUDA_VISIBLE_DEVICES not empty); a trainer that "
         "assumes CUDA (it passes device_ids=[local_rank] itself) must run on a CUDA GPU, or with one process and no "
-        "DDP where there is none (MPS/CPU are not supported by such DDP training).",
+        "DDP where there is none (MPS/CPU are not supported by such DDP training)."
+        + (" The module's parameters span several GPUs (a model split across GPUs: device_map='auto', naive model "
+           "parallel): do not wrap a multi-device (model-parallel) module in DDP with device_ids; pass "
+           "device_ids=None -- or load the whole model on one GPU per process (device_map={'': local_rank}) "
+           "instead of device_map='auto' (do not use device_map='auto' under torch.distributed.launch / DDP), run "
+           "naive model parallel as a single process without DDP, or use FSDP/DeepSpeed to shard a model that does "
+           "not fit one GPU." if split else ""),
         "medium", [], [e.brief()], job_wide=True)
 
 
@@ -1159,7 +1252,8 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
            or "duplicate_gpu" in e.data]
     if not evs:
         return (_size_mismatch(c) or _invalid_argument_at_init(c) or _cpu_tensor(c) or _dup_rank(c)
-                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _reducer_no_param(c)
+                or _pg_twice(c) or _symm_mem_overlap(c) or _backend_lacks(c) or _backend_refused(c)
+                or _reducer_no_param(c)
                 or _device_mesh_args(c) or _mesh_refused(c) or _call_refused(c) or _mesh_zero_dim(c)
                 or _ddp_device_args(c)
                 or _ddp_kwarg(c) or _src_not_in_group(c) or _self_peer(c)
@@ -1178,11 +1272,18 @@ def _invalid_usage(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "Call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) before init_process_group (or pass "
             "device_id=), and check CUDA_VISIBLE_DEVICES gives each local rank its own GPU (one GPU per process); "
             "start no more processes per node than it has GPUs (torchrun --nproc_per_node equal to the number of "
-            "visible GPUs, accelerate's num_processes: with one GPU, one process), one GPU per rank."
+            "visible GPUs, accelerate's num_processes: with one GPU, one process), one GPU per rank: give every "
+            "rank its own GPU (pass device_id to init_process_group to bind each rank to it). Run with "
+            "NCCL_DEBUG=INFO: each rank's init lines show its host hash and busId; two ranks of different nodes "
+            "on one busId means NCCL took the nodes for one host (containers with the same hostname and host "
+            "hash) -- give each container a unique hostname or set a distinct NCCL_HOSTID per node, and check the "
+            "launch (nnodes, nproc_per_node, node_rank) is consistent on every node."
             + (" Under Ray (Ray Train's TorchTrainer, a Ray actor per rank) Ray sets each worker's "
                "CUDA_VISIBLE_DEVICES itself: a fractional GPU per worker (resources_per_worker={'GPU': 0.5}, two "
                "trainers sharing GPUs) packs two ranks onto one device -- give each worker a whole GPU (ScalingConfig "
-               "resources_per_worker={'GPU': 1}, Ray num_gpus per worker 1)." if _under_ray(c, evs) else ""),
+               "resources_per_worker={'GPU': 1}, Ray num_gpus per worker 1); give each rank its own GPU: check "
+               "Ray's num_gpus per worker and the resource pool a framework places its workers in (verl's "
+               "n_gpus_per_node x nnodes must match the GPUs Ray really has)." if _under_ray(c, evs) else ""),
             "high",
             [],
             [e.brief() for e in evs[:3]],
