@@ -15,7 +15,7 @@ from tests.conftest import verdict_accused
 _MSG = "RuntimeError: Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!"
 
 
-# --- cuda:0 beside another GPU: a tensor made or loaded on the default GPU ---------------------------------------------
+# --- cuda:0 beside another GPU: a tensor made or loaded on the default GPU --------------------------------------------
 def _alike(a: str, b: str, a2: str, b2: str) -> str:
     tb = ("Traceback (most recent call last):\n"
           '  File "fit_vision.py", line 712, in <module>\n'
@@ -46,7 +46,7 @@ def test_two_gpus_neither_cuda0_keep_the_general_device_fix(tmp_path):
     assert not unread._R_DEVICE_CUDA0.search("devices, cuda:7 and cuda:10!")
 
 
-# --- the CPU as one device: the batch, an offload or a second model -----------------------------------------------------
+# --- the CPU as one device: the batch, an offload or a second model ---------------------------------------------------
 def test_cpu_with_the_gpu_index_hidden_names_the_batch_and_the_offload(tmp_path):
     """A report that hides the GPU's index ('cuda:y and cpu!'), untagged: unknown, nobody; the fix moves the batch to
     the model's device and names a CPU offload / a second model left on the CPU."""
@@ -105,7 +105,7 @@ def test_cpu_mismatch_in_the_jobs_own_step_is_not_deepspeeds(tmp_path):
     assert "disable CPU offload" in v["fix"], v
 
 
-# --- torch.cat's argument check, one rank's own beside a launcher's record of another -----------------------------------
+# --- torch.cat's argument check, one rank's own beside a launcher's record of another ---------------------------------
 def _cat_failed(suffix: str) -> str:
     return ("[rank3]: " + _MSG.format(a="cpu", b="cuda:3")[:-1] + "!" + suffix + "\n"
             "W0311 09:12:40.101000 8811 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 9120 "
@@ -134,7 +134,7 @@ def test_device_check_with_no_op_named_gets_no_cat_words(tmp_path):
     assert unread._R_DEVICE_JOIN.search("in method wrapper_CUDA_stack)").group("op") == "stack"
 
 
-# --- a worker killed by SIGFPE -----------------------------------------------------------------------------------------
+# --- a worker killed by SIGFPE ----------------------------------------------------------------------------------------
 def _killed(code: int, local: int = 6) -> str:
     return ("W0902 03:11:20.400000 140011 torch/distributed/elastic/multiprocessing/api.py:858] Sending process 77120 "
             "closing signal SIGTERM\n"
@@ -161,7 +161,7 @@ def test_sigsegv_worker_gets_no_sigfpe_words(tmp_path):
     assert "trap divide error" in exits.FPE_FIX and "trap divide error" not in exits.NATIVE_FIX
 
 
-# --- faulthandler: the crashing thread in NCCL's communicator set-up, or in a collective --------------------------------
+# --- faulthandler: the crashing thread in NCCL's communicator set-up, or in a collective ------------------------------
 def _fh(innermost: str) -> str:
     root = "/opt/py/lib/python3.12/site-packages/vllm"
     return ("Fatal Python error: Segmentation fault\n\n"
@@ -195,7 +195,7 @@ def test_segfault_in_a_pynccl_collective_keeps_the_collective_fix(tmp_path):
     assert not S.R_FH_COMM_INIT_FRAME.search('pynccl_wrapper.py", line 12 in ncclAllReduce')
 
 
-# --- srun's tasks ending in a segmentation fault -------------------------------------------------------------------------
+# --- srun's tasks ending in a segmentation fault ----------------------------------------------------------------------
 def test_srun_tasks_segfaulting_name_a_backtrace_and_a_one_task_run(tmp_path):
     """Lead rules A, J: srun's only lines, two tasks on two nodes ending in 'Segmentation fault (core dumped)':
     unknown, nobody; the fix is the native crash's (a core dump / gdb backtrace of the task, one task on one node)."""
