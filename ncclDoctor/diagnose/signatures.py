@@ -2790,6 +2790,9 @@ R_FH_COLL_FRAME = re.compile(r'(?:distributed_c10d|pynccl(?:_wrapper)?)\.py", li
                              r'all_gather|reduce_scatter|all_to_all|alltoall|broadcast|reduce|barrier|send|recv|isend|'
                              r'irecv|gather|scatter)\w{0,40}|nccl(?:AllReduce|AllGather|ReduceScatter|Broadcast|Reduce|'
                              r'Send|Recv|AllToAll|GroupEnd)\w{0,20})\s*$')
+# ... a serving engine's NCCL wrapper creating a communicator (sglang's / vLLM's pynccl_wrapper.py "in
+# ncclCommInitRank"): the crashing thread in NCCL's communicator set-up, not a collective (round 110's sglang-3451)
+R_FH_COMM_INIT_FRAME = re.compile(r'pynccl(?:_wrapper)?\.py", line \d{1,7} in (?P<op>ncclCommInitRank\w{0,20})\s*$')
 # a debugger's prompt asking for a process's stacks ("(gdb) bt", "(cuda-gdb) info cuda kernels", "(gdb) thread apply
 # all bt"): gdb / cuda-gdb attached to, or running, the process whose frames ("#6  0x00007f67 in f () from lib.so")
 # follow -- a stack shown, not a failure (readers.nccl, verdict.signals._pyspy_bare)

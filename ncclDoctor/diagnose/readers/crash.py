@@ -662,6 +662,9 @@ class CrashReaders:
             if ev.data.get("current") and "collective" not in ev.data and (
                     f := S.R_FH_COLL_FRAME.search(t)):  # the crashing thread inside a collective (its innermost)
                 ev.data["collective"] = f.group("op")
+            elif ev.data.get("current") and "comm_init" not in ev.data and "collective" not in ev.data and (
+                    f := S.R_FH_COMM_INIT_FRAME.search(t)):  # ... or in NCCL's communicator set-up (round 110)
+                ev.data["comm_init"] = f.group("op")
             elif not ev.data.get("current") and "thread_collective" not in ev.data and (
                     f := S.R_FH_COLL_FRAME.search(t)):
                 # another Python thread standing in a collective: where the process was when a thread with no Python

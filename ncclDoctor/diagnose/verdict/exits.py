@@ -1503,8 +1503,8 @@ def _some_raised(c: Collected, rank: int, evs: list[Event], proof: list[str]) ->
         "the script's or a library's (a library's bug: upgrade it, with the versions of the packages it needs "
         "together); then "
         f"read rank {rank}'s own output for its traceback (exitcode 1: a Python exception the record does not "
-        "carry), probably the same error. Keep one log file per rank (torchrun --log-dir DIR --redirects 3 --tee 3) "
-        "and run one process to reproduce it without the launcher.",
+        "carry), probably the same error. " + _py_exception_fix(text) + "Keep one log file per rank (torchrun "
+        "--log-dir DIR --redirects 3 --tee 3) and run one process to reproduce it without the launcher.",
         "medium", ranks, proof + [e.brief()])
 
 
@@ -1624,6 +1624,8 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    + (_init_crash_fix(init) if (init := _at_engine_nccl_init(c, evs)) and native and not (
                        coll or beside or nccl)
                       else "")
+                   + (_comm_init_crash_fix(fn) if native and not (coll or beside or nccl or init) and (
+                       fn := next((x.data["comm_init"] for x in evs if x.data.get("comm_init")), None)) else "")
                    + "Read that process's whole stderr (its 'Current thread' "
                    "stack names the Python frame it died in).", "low", [], [e.brief() for e in evs[:2]])
 
@@ -1665,6 +1667,20 @@ def _init_crash_fix(ver: str) -> str:
             "(--disable-custom-all-reduce). ")
 
 
+def _comm_init_crash_fix(fn: str) -> str:
+    """Lead rules A, AK (2): a native crash whose crashing thread stands in NCCL's communicator set-up (a serving
+    engine's pynccl calling ncclCommInitRank while its TP group is created) with no NCCL error printed: still unknown,
+    nobody named, but the fix is NCCL's init (round 110's sglang-3451)."""
+    return (f"It crashed in NCCL's communicator set-up ({fn}() in the crashing thread's stack, the process or TP group "
+            "being created) with no NCCL error printed: run with NCCL_DEBUG=INFO to see how far init got "
+            "(NCCL_DEBUG_SUBSYS=INIT), and get a native backtrace of the crash (gdb / core dump, python -X "
+            "faulthandler on every TP worker); check that the NCCL library the engine loads is the one torch pins "
+            "(reinstall nvidia-nccl-cu12 matching the torch build; SGLANG_NCCL_SO_PATH / VLLM_NCCL_SO_PATH) and the "
+            "driver / CUDA support for the GPU; as tests, try NCCL_CUMEM_ENABLE=0 / NCCL_P2P_DISABLE=1 (and "
+            "NCCL_SHM_DISABLE=1) -- a virtualised GPU (a vGPU profile) lacks some of those paths -- and the engine "
+            "with one GPU (--tp 1) to confirm the multi-GPU path is what crashes. ")
+
+
 def _hami_shown(c: Collected) -> bool:
     """A GPU-sharing interposer (HAMi-core's libvgpu.so) shows in the lines: its own lines among the unread ones, or
     a crash's frames in it -- what verdict._interposer_crash reads (review 107 finding 5 (c))."""
@@ -1683,8 +1699,9 @@ def _coll_crash_fix(coll: str | None, nccl: str | None, hami: bool = False) -> s
             "crashed worker for the native frames; check which libnccl the process loads and keep the same torch / "
             "NCCL / serving-engine versions on every node (a version mismatch, or an NCCL library other than the one "
             "torch pins: nvidia-nccl-cu12; vLLM's VLLM_NCCL_SO_PATH); in a serving engine (vLLM, SGLang) isolate it "
-            "with CUDA graphs off (--enforce-eager, --disable-cuda-graph) and custom all-reduce off "
-            "(--disable-custom-all-reduce), then upgrade the engine and NCCL; isolate the transport it crashes in "
+            "with CUDA graphs off (vLLM's --enforce-eager; in SGLang disable CUDA graphs (--disable-cuda-graph)) and "
+            "custom all-reduce off (--disable-custom-all-reduce), then upgrade the engine and NCCL; isolate the "
+            "transport it crashes in "
             "with NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1 or NCCL_CUMEM_ENABLE=0"
             + (" (a GPU-sharing / vGPU interposer preloaded in front of the CUDA driver, HAMi-core's libvgpu.so here, "
                "breaks NCCL's P2P / IPC paths: test without it)" if hami else "") + ". ")
@@ -2296,7 +2313,13 @@ ILL_FIX = ("SIGILL (Illegal instruction) means the process ran code built for an
 FPE_FIX = ("SIGFPE (Floating point exception, exit code -8) is in practice an integer division or modulo by zero in "
            "native code (a kernel or extension given an empty tensor, a zero batch or shard size, a world or group "
            "size that divides to 0), rarely a floating-point trap: check that no rank gets an empty share of the data "
-           "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation. ")
+           "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation: "
+           "run the worker with python -X faulthandler or under gdb to get the native frame of the SIGFPE, check "
+           "dmesg for 'trap divide error' naming the library (the kernel's line names the .so the division was in), "
+           "and reproduce on one GPU with CUDA_LAUNCH_BLOCKING=1 to find the failing batch. A known one is in a CUDA "
+           "math library: cuBLASLt's gemm heuristics dividing by zero on a GPU newer than the cuBLAS a torch build "
+           "bundles (H20 / Hopper) -- a newer nvidia-cublas-cu12 or a torch build with a newer CUDA fixes it; check "
+           "torch / CUDA / driver versions for the GPU. ")
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: "
               "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with "
               "core dumps enabled (ulimit -c unlimited) for the native one, a gdb backtrace / core dump (gdb python "

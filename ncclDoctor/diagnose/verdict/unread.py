@@ -847,7 +847,7 @@ _INCOMPLETE_CACHE_FIX = (
     "a shared network filesystem), and clear the stale .incomplete cache directory before rerunning. ")
 
 
-def _py_exception_fix(what: str) -> str:
+def _py_exception_fix(what: str, e=None) -> str:
     """The fix's words for an exception whose message alone says what the code did wrong (_R_NAMESPACE_ATTR,
     _R_MODULE_CALLED, _R_INCOMPLETE_CACHE); '' for any other."""
     if ".incomplete" in what and _R_INCOMPLETE_CACHE.search(what):
@@ -886,7 +886,7 @@ def _py_exception_fix(what: str) -> str:
     if "must match the size of tensor b" in what:
         return _short_batch_fix(what)
     if "same device" in what and _R_DEVICE_MISMATCH.search(what):
-        return (_CPU_TENSOR_FIX if _R_DEVICE_CPU.search(what) else "") + _DEVICE_MISMATCH
+        return _device_mismatch_fix(what, e)
     if "object has no attribute" in what and _R_STR_MODULE_ATTR.search(what):
         return _STR_MODULE_FIX.format(attr=_R_STR_MODULE_ATTR.search(what).group("attr"))
     if "'str' object has no attribute" in what and (m := _R_STR_TENSOR_ATTR.search(what)):
@@ -929,13 +929,60 @@ def _pickle_cut_fix(e, what: str) -> str:
 # tensor the code keeps or builds outside the model's own .to() -- an EMA / shadow copy of the parameters, a tensor
 # made without device= -- stayed on the CPU while each process's model is on its GPU. Every rank runs that code alike
 # (lead rules J, BJ (2), BG (1): unknown, no rank; round 92's uni-core-42, an EMA update 'self.param - new_param')
-_R_DEVICE_CPU = re.compile(r"\bdevices?, (?:cuda:\d{1,3} and cpu|cpu and cuda:\d{1,3})\b")
+# A report that hides the GPU's index ("cuda:x and cpu!") is the same message. Its other usual sources, said beside:
+# the batch never moved to the GPU, and model weights on the CPU by an offload or a second model (a DPO reference
+# model) never moved or wrapped (round 110's llamafactory-9560, llamafactory-7641)
+_R_DEVICE_CPU = re.compile(r"\bdevices?, (?:cuda:(?:\d{1,3}|[a-z]) and cpu|cpu and cuda:(?:\d{1,3}|[a-z]))\b")
 _CPU_TENSOR_FIX = ("One of the two devices is the CPU: a tensor the code keeps or builds outside the model's own .to() "
                    "-- an EMA / shadow copy of the parameters, a buffer not registered in the module, a tensor made "
                    "with torch.tensor / torch.zeros without device= -- stayed on the CPU while the model is on each "
                    "process's GPU: create it on the rank's device or move it there (.to(device), or .to(p.device) of "
                    "the tensor it meets), e.g. build the EMA copy after the model is moved to its GPU, or keep it "
-                   "on the CPU and move the other operand to it; check the library's EMA / device setting. ")
+                   "on the CPU and move the other operand to it; check the library's EMA / device setting. "
+                   "The CPU operand is as often the batch -- move input_ids / the batch to the model's device before "
+                   "the forward (batch.to(device), {k: v.to(device) for k, v in batch.items()}) -- or weights the "
+                   "model keeps on the CPU: a CPU offload (FSDP's or DeepSpeed's offload, device_map='auto' "
+                   "offloading layers) or a second model the step runs (a reference or teacher model) never moved "
+                   "to the GPU nor wrapped like the trained one -- move or prepare it with the accelerator, and "
+                   "disable CPU offload / device_map='auto' under DDP/DeepSpeed to test. ")
+# ... raised inside DeepSpeed ZeRO's own optimizer code (its frames in deepspeed/runtime/zero/: the step's
+# unscale_and_clip_grads): with CPU offload ZeRO keeps the fp32 partitions and their gradients on the CPU, and the
+# op met a GPU tensor there -- DeepSpeed's own code and its release, not the job's (round 110's huatuogpt-o1-9)
+_R_ZERO_FRAME = re.compile(r"deepspeed[/\\]+runtime[/\\]+zero[/\\]+")
+_ZERO_OFFLOAD_FIX = ("The op that failed is DeepSpeed ZeRO's own ({func} in {file}): with CPU offload ZeRO keeps the "
+                     "optimizer's fp32 partitions and their gradients on the CPU, and its step met a GPU tensor there "
+                     "-- a DeepSpeed release that does not handle the offloaded partitions in that step (with the "
+                     "transformers / accelerate versions that drive it): upgrade or pin DeepSpeed to a release that "
+                     "fixes it, with matching transformers / accelerate versions; as a test, disable offload_optimizer "
+                     "/ offload_param (keep the optimizer on GPU) or use ZeRO-2, or turn gradient clipping off. ")
+# one of two GPUs cuda:0, the default device ("cuda:6 and cuda:0!"): with one process per GPU, the process that owns
+# the other one made or loaded a tensor on cuda:0 -- .cuda() / device='cuda' with no current device set, a checkpoint
+# saved from cuda:0 loaded as it was (round 110's pytorch-elastic-169, stablediffusion-106)
+_R_DEVICE_CUDA0 = re.compile(r"\bdevices?, (?:cuda:0 and cuda:[1-9]\d{0,2}|cuda:[1-9]\d{0,2} and cuda:0)\b")
+_CUDA0_FIX = ("One of the two is cuda:0, the default GPU: with one process per GPU, the process that owns the other "
+              "GPU created or loaded a tensor on cuda:0 -- .cuda() or device='cuda' with no current device set, or a "
+              "checkpoint (a best metric, an optimizer state) saved from cuda:0 and loaded as it was. Call "
+              "torch.cuda.set_device(local_rank) before creating tensors and use cuda:local_rank everywhere (DDP's "
+              "device_ids=[local_rank]), and load checkpoints with map_location to the local device "
+              "(map_location=f'cuda:{local_rank}', or 'cpu'); a value kept only to compare (a best accuracy) can be "
+              "a Python float (.item()). ")
+# the argument check naming torch.cat / torch.stack ("(when checking argument for argument tensors in method
+# wrapper_CUDA_cat)"): the tensors joined sit on two devices (round 110's x-r1-21)
+_R_DEVICE_JOIN = re.compile(r"\bmethod wrapper_(?:CUDA_)?(?P<op>cat|stack)\b")
+
+
+def _device_mismatch_fix(what: str, e=None) -> str:
+    """The fix's words for torch's device check ("Expected all tensors to be on the same device, but found at least two
+    devices, A and B!"), by the two devices it names, the op its argument check names and the frames it was raised in
+    (tail_frames): the same code every process runs, unknown (lead rules BG (1), BJ (2)); only the fix differs."""
+    frames = (e.data.get("tail_frames") or []) if e is not None else []
+    zero = next(((f, fn) for f, fn, _ in frames if _R_ZERO_FRAME.search(f)), None)
+    join = _R_DEVICE_JOIN.search(what)
+    cpu = _R_DEVICE_CPU.search(what)
+    return ((_ZERO_OFFLOAD_FIX.format(func=zero[1], file=zero[0].rsplit("/", 1)[-1]) if zero and cpu else "")
+            + (f"The op is torch.{join.group('op')}: move the tensors to the same device before "
+               f"torch.{join.group('op')} (.to(device) / accelerator.device). " if join else "")
+            + (_CPU_TENSOR_FIX if cpu else _CUDA0_FIX if _R_DEVICE_CUDA0.search(what) else "") + _DEVICE_MISMATCH)
 
 # an nn.Module method called on a str ("'str' object has no attribute 'named_parameters'"): a model the code expects
 # as a module reached it as its path or name -- a config value or command-line argument never loaded, or a DDP launch
@@ -1219,7 +1266,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             f"rank {lone[0]}'s own traceback ends in {what[:240]} (its lines carry its rank tag), and no other process "
             "is shown failing: it failed first on its own exception (lead rule A), whose class names no known cause",
             _consistency_fix(e) + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e)
-            + _wrapped_attr_fix(what, e) + _py_exception_fix(what) + _pickle_cut_fix(e, what) + _lib_attr_fix(e, what)
+            + _wrapped_attr_fix(what, e) + _py_exception_fix(what, e) + _pickle_cut_fix(e, what)
+            + _lib_attr_fix(e, what)
             + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
             + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread]) + http_status_fix(what)
             + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
@@ -1254,7 +1302,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (code or _c10d_raised(e) or _raised_alike(own)) + _ddp_wait_fix(e) + _fmt_error_fix(e) + _consistency_fix(e)
         + _grad_none_fix(e) + _none_attr_fix(e, what) + _gather_literal_fix(e) + _cpp_what_fix(c, e)
         + _wrapped_attr_fix(what, e) + _shard_sized(what)
-        + _py_exception_fix(what) + _pickle_cut_fix(e, what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
+        + _py_exception_fix(what, e) + _pickle_cut_fix(e, what) + _ddp_reducer_fix([what]) + _dist_nn_backward_fix(e)
         + _unreduced_fix([x.text for x in c.exceptions] + [u.text for u in c.unread])
         + http_status_fix(what)
         + (_BUILT_FILE_FIX if _R_BUILT_FILE_MISSING.search(what) else "")
@@ -1667,6 +1715,25 @@ _MOONCAKE_FIX = (
     "hccn_tool link / ping on Ascend, ibv_devinfo; the device IPs), verify the Mooncake transfer protocol and "
     "device/NIC settings match on both sides, raise the Mooncake / KV transfer timeout if the link is only slow, and "
     "take stacks (py-spy dump) of the prefill and decode workers during the stall. ")
+
+# srun's record of tasks that died of a segmentation fault ("srun: error: node-3: task 1: Segmentation fault (core
+# dumped)"), the only lines shown: a native crash in each task's process with no stack, read like any SIGSEGV with
+# none (lead rules A, J; round 110's habitat-lab-298): what to do is the crash's backtrace and a one-task reproduction
+_R_SRUN_SEGV = re.compile(r"\bsrun: error: \S{1,255}: tasks? \d[\d,-]{0,60}: Segmentation fault\b")
+
+
+def _srun_segv_fix(texts: list[str]) -> str:
+    """The fix's words for srun's tasks ending in a segmentation fault (_R_SRUN_SEGV), '' where none is shown."""
+    if not any("Segmentation" in t and _R_SRUN_SEGV.search(t) for t in texts):
+        return ""
+    from ncclDoctor.diagnose.verdict.exits import NATIVE_FIX
+    return (NATIVE_FIX + "srun says its tasks died of a segmentation fault (SIGSEGV in the task's own process): get "
+            "a core dump / gdb backtrace of the crashing task (the 'core dumped' file, with ulimit -c unlimited in "
+            "the batch script), and run one task on one node to reproduce (srun -N1 -n1, then the same under the "
+            "full step) -- a crash already at start-up or import is a compiled extension or library that does not "
+            "match what the compute nodes have (the same build of torch, CUDA, the driver and glibc on every node; "
+            "rebuild it there). ")
+
 
 _READ_AROUND = ("Read the full output around that line and every rank's own log (torchrun --log-dir DIR --redirects 3 "
                 "--tee 3), with NCCL_DEBUG=WARN; the line's own library or launcher documents what it means.")
@@ -2194,7 +2261,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_PLUGGABLE_FREE if any(_R_PLUGGABLE_FREE.search(u.text) for u in unread) else
                           _CXX_TERMINATE_FIX if not syscall and any(_R_CXX_TERMINATE.search(u.text) for u in unread)
                           else "")
-                       + (_DEVICE_MISMATCH if any(_R_DEVICE_MISMATCH.search(u.text) for u in unread) else "")
+                       + next((_device_mismatch_fix(u.text) for u in unread if _R_DEVICE_MISMATCH.search(u.text)), "")
                        + (_GTEST_NEAR if any(_R_GTEST_NEAR.search(u.text) for u in unread) else "")
                        + (_VALUE_CHECK if any(_R_VALUE_CHECK.search(u.text) or _R_GTEST_NEAR.search(u.text)
                                               for u in unread) else "")
@@ -2207,7 +2274,8 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
                        + (_FR_DUMP_FIX if any(_R_FR_DUMP.search(u.text) for u in unread) else "")
                        + (_MOONCAKE_FIX if any(_R_MOONCAKE.search(u.text) for u in unread) else "")
-                       + _READ_AROUND + _connect_warned(c), "low", [], proof)
+                       + _srun_segv_fix([u.text for u in unread]) + _READ_AROUND + _connect_warned(c), "low", [],
+                       proof)
     return Verdict(read[0], _read_said(f"the lines report a failure ('{quoted.text[:200]}')", read)
                    if read[0] in _SHARED_CAUSES else f"{said}; its words say {read[1]}; which rank, and why, these "
                    "lines do not say",
