@@ -95,6 +95,8 @@ _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # [core.py:633]   File "C:\...": round 79's vllm-windows-19), as R_PY_FRAME_END finds the whole frames above it
 # after the path's closing quote: ', line N, in f', cut anywhere ('", li', '", line 41, i')
 _FRAME_AFTER_PATH = r'(?:,(?: (?:l(?:i(?:ne?)?)?|line \d{1,7}(?:,(?: (?:i|in(?: [\w<>.\-]{0,200})?)?)?)?))?)?'
+# the DataLoader's iterator constructor frame, where its multi-process iterator starts its workers (w.start())
+_R_LOADER_INIT_FRAME = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in __init__\s*$')
 _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}(?:"'
                              + _FRAME_AFTER_PATH + r')?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
@@ -1238,6 +1240,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
                              and _FRAME_HEAD_CUT.match(last[1]) else None),
                        loader=self._loader_tail or bool(S.R_LOADER_FETCH_FRAME.search(frame[1])),
+                       # cut in the DataLoader's multi-process iterator starting its workers (its __init__ frame and
+                       # "w.start()" among the last lines: round 110's allennlp-3924, pytorch-encoding-356):
+                       # verdict.exits._cut_call's _LOADER_START_CUT_FIX
+                       loader_start=any(x[1].strip() == "w.start()" for x in shown) and any(
+                           _R_LOADER_INIT_FRAME.search(x[1]) for x in shown),
                        # cut a few lines below a frame passing a tensor by file descriptor (a DataLoader's pin-memory
                        # thread rebuilding a worker's batch: rebuild_storage_fd -> resource_sharer's get_connection;
                        # round 82's yolox-34): verdict.unread's _CUT_LOADER_FIX
