@@ -31,7 +31,7 @@ import re
 
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.generic import is_failure_line
+from ncclDoctor.diagnose.generic import R_SPAWN_NO_MAIN_GUARD, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _MPI_PEER_NEAR,
     _TAG_CUT,
@@ -2019,6 +2019,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.store_vllm(lineno, text, ev)
         if ev is not None and ev.kind == "traceback_tail":
             self._last_tail = ev  # the input's last exception: input_tail marks it where the paste ends in it
+        elif (ev is None and "bootstrapping phase" in text and self._last_tail is not None
+              and not self._last_tail.data.get("message")
+              and 0 < lineno - int(self._last_tail.where.rpartition(":")[2]) <= 4
+              and R_SPAWN_NO_MAIN_GUARD.search(text)):
+            # multiprocessing's "RuntimeError: " whose message starts on the lines under it ("An attempt has been
+            # made to start a new process before the current process has finished its bootstrapping phase."): that
+            # message is the exception's (generic.R_SPAWN_NO_MAIN_GUARD: config; round 110's mmf-1182)
+            self._last_tail.data["message"] = text.strip()[:300]
         if self._top_frame is not None and self._top_frame[1] == lineno and self._top_frame[2] < 3:
             # a top-level frame's code line, carets and a wrapped line's blanks hold no trigger: read them one by one,
             # up to the exception or the next frame (parse._top_frame)
