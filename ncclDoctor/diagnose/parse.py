@@ -103,6 +103,10 @@ _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 # the lines of torchrun's failure record's header, above its "Failures:" section: its rules and "<script> FAILED"
 _CF_RECORD_HEAD = re.compile(r"^\s*(?:={8,}|-{8,}|\S{1,255} FAILED)\s*$")
+# an IPython traceback's header, its exception's class first, at the input's end, whole or cut inside its
+# "Traceback (most recent call last)" (the caller checks the rest is that text's start)
+_R_IPY_HEAD_END = re.compile(r"^\s*(?P<exc>(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception|Interrupt|Exit))"
+                             r"\s{2,}(?P<rest>Traceback(?: \(.{0,30})?)\s*$")
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 
 
@@ -1172,6 +1176,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # the same, cut inside its first frame's own line ('  File "/usr': round 83's skyreels-v1-66, a thread's
             # traceback under spawn): no frame of it is read, so it is read as the header alone
             last = shown[1]
+        ipy = _R_IPY_HEAD_END.match(last[1])
+        if ipy is not None and "Traceback (most recent call last)".startswith(ipy["rest"].rstrip()):
+            # the paste stops at an IPython (notebook) traceback's header, whole or cut inside it ("ProcessRaised
+            # Exception    Traceback (most re"), before its first frame: the header names the exception, nothing else
+            # of it shown -- read as a header alone, with its class (verdict.unread._cut_traceback; round 110's
+            # detectron2-2861)
+            ev = self._context(last[0], last[2], "tb_cut")
+            ev.data.update(what="header", rank=ev.rank, func=None, code=None, jit=None, ipython=ipy["exc"])
+            ev.rank = None
+            self.aside.append(ev)
+            return
         if _TB_HEAD_ALONE.match(last[1]):
             # the paste stops right at a traceback's header, before its first frame (round 75's grendel-gs-28): a
             # process began raising an uncaught exception and nothing of it was pasted -- something failed, its error

@@ -3630,8 +3630,8 @@ def _cut_traceback(c: Collected) -> Verdict | None:
         return Verdict("unknown", f"the input stops at {who} traceback header ({ev.text[:200]}), before its first "
                        "frame: a process began raising an uncaught exception there, and these lines show neither its "
                        "error nor which rank failed first",
-                       torn_down_fix(c) + _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low",
-                       [], [ev.brief()])
+                       _ipy_header_fix(ev) + torn_down_fix(c)
+                       + _CUT_TB_FIX.replace("stops inside its frames", "stops at its header"), "low", [], [ev.brief()])
     if ev.data.get("sem_probe"):
         return _cut_semaphore(ev, who)
     if ev.data.get("nvml_stub"):
@@ -3734,6 +3734,24 @@ def _spawn_start_cut_fix(ev) -> str:
             "cannot be pickled")
     where = f"{ev.data.get('func')}: '{str(ev.data.get('code') or '')[:80]}'"
     return _SPAWN_START_CUT_FIX.format(where=where, show=show) + (_SPAWN_NOTEBOOK_FIX if cls else "")
+
+
+def _ipy_header_fix(ev) -> str:
+    """The fix's words for an IPython traceback's header the input stops at (parse's ipython class on a ``header``
+    cut): the exception its header names, its text to show; torch.multiprocessing's ProcessRaisedException is a
+    spawned child's exception re-raised in the parent, its own traceback under it (lead rules BG (6), AB (2); round
+    110's detectron2-2861). '' for any other header."""
+    cls = ev.data.get("ipython")
+    if not isinstance(cls, str) or not cls:
+        return ""
+    name = cls.rpartition(".")[2]
+    if name == "ProcessRaisedException":
+        return ("The header names torch.multiprocessing's ProcessRaisedException: a process started by mp.spawn (a "
+                "framework's launch) raised, and the parent re-raised it -- show the full ProcessRaisedException "
+                "text (the child's 'Process N terminated with the following error' traceback): which process, which "
+                "exception; run with one process (num_gpus=1 / nprocs=1, no spawn) to see the real exception "
+                "directly. ")
+    return f"The header names the exception, {name}: show the full {name} text, its message and frames. "
 
 
 def _several_shown(c: Collected, ev) -> bool:
