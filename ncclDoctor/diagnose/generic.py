@@ -98,7 +98,9 @@ SPAWN_NO_MAIN_GUARD_FIX = (
     "Put the script's top-level code under a main guard: if __name__ == \"__main__\": main() (with "
     "multiprocessing.freeze_support() first where a frozen executable is built), so that a spawned child only "
     "imports the module and does not start a Pool or workers again; a library's multi-process helper (a "
-    "multi-GPU encode pool, num_proc > 1) called at module level needs that guard too. Or run it as a single "
+    "multi-GPU encode pool, num_proc > 1) called at module level needs that guard too, and so does a launch: call "
+    "mp.spawn / the launcher only inside main() (the spawn start method re-imports the main module in every worker), "
+    "or launch with torchrun / torch.distributed.launch instead of mp.spawn. Or run it as a single "
     "process (num_proc=1 / one GPU) to check, and start method fork (multiprocessing.set_start_method('fork'), "
     "Linux only, not with CUDA initialized before it) only where no CUDA is used in the parent.")
 

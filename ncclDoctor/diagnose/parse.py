@@ -31,7 +31,7 @@ import re
 
 from ncclDoctor.diagnose import numerics
 from ncclDoctor.diagnose import signatures as S
-from ncclDoctor.diagnose.generic import is_failure_line
+from ncclDoctor.diagnose.generic import R_SPAWN_NO_MAIN_GUARD, is_failure_line
 from ncclDoctor.diagnose.readers.common import (
     _MPI_PEER_NEAR,
     _TAG_CUT,
@@ -95,12 +95,18 @@ _CARETS = re.compile(r"^\s*[\^~]{1,400}\s*$")
 # [core.py:633]   File "C:\...": round 79's vllm-windows-19), as R_PY_FRAME_END finds the whole frames above it
 # after the path's closing quote: ', line N, in f', cut anywhere ('", li', '", line 41, i')
 _FRAME_AFTER_PATH = r'(?:,(?: (?:l(?:i(?:ne?)?)?|line \d{1,7}(?:,(?: (?:i|in(?: [\w<>.\-]{0,200})?)?)?)?))?)?'
+# the DataLoader's iterator constructor frame, where its multi-process iterator starts its workers (w.start())
+_R_LOADER_INIT_FRAME = re.compile(r'\btorch[/\\]utils[/\\]data[/\\]dataloader\.py", line \d{1,7}, in __init__\s*$')
 _FRAME_HEAD_CUT = re.compile(r'^(?:[^"\n]{0,80}\] )?\s*(?:F(?:il?)?|File(?: "(?:[^"\n]{1,1000}(?:"'
                              + _FRAME_AFTER_PATH + r')?)?)?)\s*$')
 # a plain Python traceback's header alone ("Traceback (most recent call last):"), nothing of it after: an IPython
 # header names its exception first (S.R_IPY_TB_HEAD) and a Ctrl-C's "^C" before it is the user's interrupt
 # the lines of torchrun's failure record's header, above its "Failures:" section: its rules and "<script> FAILED"
 _CF_RECORD_HEAD = re.compile(r"^\s*(?:={8,}|-{8,}|\S{1,255} FAILED)\s*$")
+# an IPython traceback's header, its exception's class first, at the input's end, whole or cut inside its
+# "Traceback (most recent call last)" (the caller checks the rest is that text's start)
+_R_IPY_HEAD_END = re.compile(r"^\s*(?P<exc>(?:[A-Za-z_]\w{0,60}\.){0,8}[A-Z]\w{0,60}(?:Error|Exception|Interrupt|Exit))"
+                             r"\s{2,}(?P<rest>Traceback(?: \(.{0,30})?)\s*$")
 _TB_HEAD_ALONE = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 
 
@@ -1170,6 +1176,17 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # the same, cut inside its first frame's own line ('  File "/usr': round 83's skyreels-v1-66, a thread's
             # traceback under spawn): no frame of it is read, so it is read as the header alone
             last = shown[1]
+        ipy = _R_IPY_HEAD_END.match(last[1])
+        if ipy is not None and "Traceback (most recent call last)".startswith(ipy["rest"].rstrip()):
+            # the paste stops at an IPython (notebook) traceback's header, whole or cut inside it ("ProcessRaised
+            # Exception    Traceback (most re"), before its first frame: the header names the exception, nothing else
+            # of it shown -- read as a header alone, with its class (verdict.unread._cut_traceback; round 110's
+            # detectron2-2861)
+            ev = self._context(last[0], last[2], "tb_cut")
+            ev.data.update(what="header", rank=ev.rank, func=None, code=None, jit=None, ipython=ipy["exc"])
+            ev.rank = None
+            self.aside.append(ev)
+            return
         if _TB_HEAD_ALONE.match(last[1]):
             # the paste stops right at a traceback's header, before its first frame (round 75's grendel-gs-28): a
             # process began raising an uncaught exception and nothing of it was pasted -- something failed, its error
@@ -1238,6 +1255,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                        into=(last[1].strip() if len(shown) >= 3 and frame is shown[2]
                              and _FRAME_HEAD_CUT.match(last[1]) else None),
                        loader=self._loader_tail or bool(S.R_LOADER_FETCH_FRAME.search(frame[1])),
+                       # cut in the DataLoader's multi-process iterator starting its workers (its __init__ frame and
+                       # "w.start()" among the last lines: round 110's allennlp-3924, pytorch-encoding-356):
+                       # verdict.exits._cut_call's _LOADER_START_CUT_FIX
+                       loader_start=any(x[1].strip() == "w.start()" for x in shown) and any(
+                           _R_LOADER_INIT_FRAME.search(x[1]) for x in shown),
                        # cut a few lines below a frame passing a tensor by file descriptor (a DataLoader's pin-memory
                        # thread rebuilding a worker's batch: rebuild_storage_fd -> resource_sharer's get_connection;
                        # round 82's yolox-34): verdict.unread's _CUT_LOADER_FIX
@@ -2012,6 +2034,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self.store_vllm(lineno, text, ev)
         if ev is not None and ev.kind == "traceback_tail":
             self._last_tail = ev  # the input's last exception: input_tail marks it where the paste ends in it
+        elif (ev is None and "bootstrapping phase" in text and self._last_tail is not None
+              and not self._last_tail.data.get("message")
+              and 0 < lineno - int(self._last_tail.where.rpartition(":")[2]) <= 4
+              and R_SPAWN_NO_MAIN_GUARD.search(text)):
+            # multiprocessing's "RuntimeError: " whose message starts on the lines under it ("An attempt has been
+            # made to start a new process before the current process has finished its bootstrapping phase."): that
+            # message is the exception's (generic.R_SPAWN_NO_MAIN_GUARD: config; round 110's mmf-1182)
+            self._last_tail.data["message"] = text.strip()[:300]
         if self._top_frame is not None and self._top_frame[1] == lineno and self._top_frame[2] < 3:
             # a top-level frame's code line, carets and a wrapped line's blanks hold no trigger: read them one by one,
             # up to the exception or the next frame (parse._top_frame)

@@ -116,6 +116,40 @@ PICKLE_SAVE_FIX = ("pickle could not serialise an object (a lambda, a local func
                    "everything it holds -- save the model's state_dict() (torch.save(model.state_dict(), path)), not "
                    "the module, or make the object picklable (module-level function instead of local "
                    "function/lambda). ")
+# the object pickle refused named (round 110's icefall-pr284, pytorch-distributed-tczhangzhi-20): a local object
+# ("Can't pickle local object 'DataModule.train_dataloaders.<locals>.worker_init_fn'") is a function defined inside
+# another one, which pickle cannot store by name -- whatever pickles it (spawn sending a worker, torch.save); a
+# function pickle looked up by name in __main__ and did not find ("Can't pickle <function main_worker at 0x..>:
+# attribute lookup main_worker on __main__ failed") is one the running __main__ does not hold under that name: the
+# script run where __main__ is not its file (an IDE console, a notebook, exec) or the function defined in a nested
+# scope -- the spawn start method sends the worker function (mp.spawn's target) that way
+R_PICKLE_LOCAL = re.compile(r"\bpickle local object '(?:[\w.]{0,200}\.)?<locals>\.(?P<name>[A-Za-z_]\w{0,80})'")
+R_PICKLE_MAIN_LOOKUP = re.compile(r"\battribute lookup (?P<name>[A-Za-z_]\w{0,80}) on __main__ failed\b")
+PICKLE_LOCAL_FIX = ("{name} is a local object (defined inside another function, or a lambda), which pickle cannot "
+                    "store by name: define {name} at module level (not a local function), or use functools.partial "
+                    "of a module-level function; num_workers=0 (DataLoader workers) or the fork start method avoids "
+                    "pickling it. ")
+PICKLE_MAIN_LOOKUP_FIX = (
+    "pickle stores a function by its module and name, and {name} is not found in the running __main__ (the spawn "
+    "start method sends the worker function of mp.spawn / multiprocessing that way): the script ran where __main__ is "
+    "not its file (an IDE console or runner, a notebook, exec), or {name} is defined in a nested scope. Run the script "
+    "as a file (python script.py); define {name} at module top level in an importable .py file, not in a "
+    "notebook/IPython or a nested scope; keep the mp.spawn call under if __name__ == '__main__':; or launch with "
+    "torchrun / torch.distributed.launch instead of mp.spawn. ")
+# spawned children dying as they read their start-up data from the parent (multiprocessing's spawn_main -> _main ->
+# reduction.pickle.load(from_parent): "_pickle.UnpicklingError: pickle data was truncated"): the parent stopped
+# sending it mid-way -- it died (the OOM killer) or failed while pickling; the children are its consequence (lead rule
+# BS (5); round 110's pytorch-47489, mmdetection-5301, pick-benchmark-9). Only in a spawned child's own traceback
+# (parse's spawn_tb: its spawn_main frame): torch.load of a checkpoint file cut short says the same words
+R_PICKLE_TRUNCATED = re.compile(r"\bUnpicklingError: pickle data was truncated\b")
+PICKLE_TRUNCATED_FIX = (
+    "'pickle data was truncated' in a spawned child (spawn_main -> pickle.load(from_parent)) is the child reading its "
+    "start-up data from the parent and finding it cut off: the parent stopped sending it mid-way. Find the parent "
+    "process's own error (it died or failed while writing the spawn data): check its traceback, dmesg for the OOM "
+    "killer (a parent killed while pickling a large dataset or model for each child); reduce what is pickled to the "
+    "children (large datasets/objects in args) or build them inside the worker; set DataLoader num_workers=0 or use "
+    "the fork start method to test; check /dev/shm and host memory (check /dev/shm size in a container: docker "
+    "--shm-size). ")
 
 
 def tracker_error(text: str) -> bool:
@@ -145,4 +179,12 @@ def fix_for(lines: list[tuple[str, dict]], procs: int = 0) -> list[str]:
     if pickle:
         frames = {d.get("mp_frame") for d in pickle}
         fix.append(LOADER_PICKLE_FIX if "loader" in frames else PICKLE_FIX if "spawn" in frames else PICKLE_SAVE_FIX)
+        for t in texts:
+            if (m := R_PICKLE_LOCAL.search(t)) and (f := PICKLE_LOCAL_FIX.format(name=m["name"])) not in fix:
+                fix.insert(0, f)
+            if (m := R_PICKLE_MAIN_LOOKUP.search(t)) and (
+                    f := PICKLE_MAIN_LOOKUP_FIX.format(name=m["name"])) not in fix:
+                fix.insert(0, f)
+    if any("truncated" in t and R_PICKLE_TRUNCATED.search(t) and d.get("spawn_tb") for t, d in lines):
+        fix.append(PICKLE_TRUNCATED_FIX)
     return fix

@@ -881,7 +881,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      f"error text, the full traceback / error text of process {lone.local_rank}: the error text of "
                      "the failed process is the answer; the child's own error text below the traceback's last "
                      "frame); with CUDA_LAUNCH_BLOCKING=1 a CUDA error is raised at the call that caused it, and "
-                     "running on one GPU (one process) reproduces it without spawn. " + call_fix + abort_fix)
+                     "running on one GPU (one process) reproduces it without spawn: run with a single process "
+                     "(nprocs=1) to get the plain exception. " + call_fix + abort_fix)
     if single and ranks and lone.event.data.get("error_file_copy"):
         # torchelastic's error handler copying the first failure's error file (lead rule BT (1)): that worker wrote its
         # exception there, so the file holds its traceback (round 89's deepmd-kit-4594)
@@ -1031,6 +1032,20 @@ def _own_exception_note(rank: int, local_rank) -> str:
                if local_rank is not None else ""))
 
 
+# a spawned child's traceback cut while its DataLoader starts its worker processes (the iterator's __init__ at
+# "w.start()", parse's loader_start; round 110's allennlp-3924, pytorch-encoding-356): under the spawn start method each
+# loader worker is sent the dataset, collate_fn and worker_init_fn pickled, so the error cut off there is most often
+# one of them not pickling, else a worker that could not be started (memory, process or file limits). The culprit
+# stays the child the record names (lead rules AL (2), BM (1)); the reading goes into the fix (rule T)
+_LOADER_START_CUT_FIX = (
+    "It stopped while its DataLoader started its worker processes (w.start()): under the spawn start method each "
+    "loader worker is sent the dataset, its collate_fn and worker_init_fn pickled -- check they pickle (no module "
+    "objects, lambdas, local functions or open handles as dataset attributes); use the fork start method for "
+    "DataLoader workers (multiprocessing_context='fork'), or set num_workers=0 to test the loader, then fewer "
+    "DataLoader workers per rank; a worker that could not start is host limits: enlarge /dev/shm (docker --shm-size), "
+    "raise ulimit -n / ulimit -u. ")
+
+
 def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
     """Lead rules A, AL (2): mp.spawn's record of process N whose traceback the paste cut before its exception
     (readers.exits._spawn_cut), the input's last frame below that record (parse.input_tail's tb_cut, its function
@@ -1054,7 +1069,8 @@ def _cut_call(c: Collected, rec: Event, n: int | None) -> tuple[str, str]:
         into = ev.data.get("into") or ""
         return f", at {where}", (
             f"Its last frame shown is {where}: the exception was raised there or below it. "
-            + (SAVE_WRITE_FIX if func in ("save", "_save") and R_SAVE_FRAME.search(ev.text) else
+            + (_LOADER_START_CUT_FIX if ev.data.get("loader_start") else
+               SAVE_WRITE_FIX if func in ("save", "_save") and R_SAVE_FRAME.search(ev.text) else
                LOAD_READ_FIX if R_LOAD_FRAME.search(ev.text) else
                _C10D_INTO_FIX if _R_C10D_INTO.search(into) else ""))
     name = coll.group(1)

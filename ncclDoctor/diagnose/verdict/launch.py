@@ -653,7 +653,8 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
             f"hasattr({mod}, \"{attr}\"))'. Use matching torch / test (framework) versions: the torch wheel of "
             f"the release the code was written for, or a build with {mod}.{attr} (rebuild torch with that backend "
             "enabled, its USE_* build flag and its library found at build time); where the code must run on builds "
-            f"without it, guard with hasattr({mod}, '{attr}') and skip that check; then relaunch.",
+            f"without it, guard with hasattr({mod}, '{attr}') and skip that check; then relaunch."
+            + _OLD_API_FIX.get((mod, attr), ""),
             "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     return Verdict(
         "config",
@@ -672,6 +673,17 @@ def _module_lacks(c: Collected, excs: list, message: str) -> Verdict | None:
            "compile (compile=False) to confirm the model runs eager; torch._dynamo.config.suppress_errors = True "
            "falls back to eager where compiling fails." if compiled else ""),
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# an API of torch's that a known release added, the one the code needs at least (round 110's pytorch-examples-457,
+# -465: torch 0.4 and mp.spawn, which came with torch 1.0): the upgrade, and the launch that older torch has
+_OLD_API_FIX = {
+    ("torch.multiprocessing", "spawn"): (
+        " torch.multiprocessing.spawn came with torch 1.0: upgrade PyTorch to 1.0 or later "
+        "(torch.multiprocessing.spawn was added in 1.0) -- check torch.__version__ in the environment that runs the "
+        "script -- or, on the old torch, launch with torch.distributed.launch instead of mp.spawn (one process per "
+        "GPU)."),
+}
 
 
 # A class's constructor refusing a keyword argument: "Config.__init__() got an unexpected keyword argument
