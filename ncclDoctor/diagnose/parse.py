@@ -250,6 +250,11 @@ def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
     return out
 
 
+# a frame line of a rich traceback's box ("│ /usr/lib/python3/dist-packages/triton/testing.py:103 in do_bench   │"):
+# its file, line and function (Parser._rich_cut)
+_RICH_FRAME = re.compile(r"^│\s*(?P<path>\S{1,1000}?):(?P<line>\d{1,7}) in (?P<func>[\w<>.]{1,200})\s*│?\s*$")
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -604,6 +609,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
+        self._rich_head: int | None = None  # the line of the last rich traceback's box header (_rich_cut)
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
         self._set_device_code = ""  # that line as printed
@@ -1207,7 +1213,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cut inside it ('[rank0]:   File "/usr/loc': round 81's torchrec-3560, hpcfund-58)
             frame = shown[3]
         else:
-            self._ipy_cut(tail, lines)
+            if not self._rich_cut(tail, lines):
+                self._ipy_cut(tail, lines)
             return
         ev = self._context(frame[0], frame[2], "tb_cut")
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
@@ -1501,6 +1508,41 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(arg="", missing=False, usage=True, cut=True, usage_cut="", headless=True, launcher=False,
                        local_underscore=_LOCAL_UNDERSCORE.search(said) is not None and "--local-rank" not in said)
         self.aside.append(ev)
+
+    def _rich_cut(self, tail: list[str], lines: int) -> bool:
+        """A rich traceback (rich.traceback / typer's pretty exceptions: a box headed "╭─── Traceback (most recent call
+        last) ───╮", each frame "│ /path/x.py:103 in do_bench │" with its source lines inside the box) that the paste
+        stops inside, before the box's closing "╰───╯" and the exception line under it: a process raised, its error
+        cut off -- kept aside as a ``tb_cut`` like a plain traceback's (lead rules AB (2), BG (6); round 110's
+        pytorch-139287, a rank's inductor autotuning traceback cut). Only where every line from the header to the
+        input's end is inside the box (starts with its "│" side)."""
+        frame = last = None
+        first = lines - len(tail) + 1  # the tail's first line's number
+        for i in range(len(tail) - 1, -1, -1):
+            t = _tail_line(tail[i]).strip()
+            while t.startswith("[rank") and "]:" in t[:16]:  # a launcher's rank prefix doubled by re-raises
+                t = t[t.index("]:") + 2:].strip()
+            if not t or t.startswith("```"):
+                continue
+            if t.startswith("╭") and "Traceback (most recent call last)" in t:
+                break  # the box's header in the tail
+            if not t.startswith("│"):
+                return False  # the box closed ("╰"), or a line outside it: not cut inside the box
+            last = last if last is not None else i
+            if frame is None and (m := _RICH_FRAME.match(t)) is not None:
+                frame = i, m.group("func")
+        else:  # every line of the tail inside a box: its header the last traceback header read above the tail
+            if self._rich_head is None or not self._tb_heads or self._tb_heads[-1] != self._rich_head or (
+                    self._rich_head >= first):
+                return False
+        if last is None:
+            return False
+        j, func = frame if frame is not None else (last, None)
+        ev = self._context(first + j, tail[j].rstrip("\r"), "tb_cut")
+        ev.data.update(what="frames", rank=ev.rank, func=func, code=None, jit=None, rich=True)
+        ev.rank = None  # a traceback cut before its error counts for no rank's state (input_tail)
+        self.aside.append(ev)
+        return True
 
     def _ipy_cut(self, tail: list[str], lines: int) -> None:
         """An IPython (notebook) traceback the paste cuts inside its frames: after an IPython header (S.R_IPY_TB_HEAD,
@@ -2640,6 +2682,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
+            if "╭" in body:  # a rich traceback's box header (_rich_cut)
+                self._rich_head = lineno
             self._follow = max(self._follow, 1)  # its first frame: a spawned worker's (trackers.R_MP_FRAME) or not
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
                 self._ipy_exc = ipy.group("exc")
