@@ -255,6 +255,10 @@ def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
 _RICH_FRAME = re.compile(r"^│\s*(?P<path>\S{1,1000}?):(?P<line>\d{1,7}) in (?P<func>[\w<>.]{1,200})\s*│?\s*$")
 
 
+# torch.cuda's own synchronize: a Stream's or Event's (torch/cuda/streams.py) or the device's (torch/cuda/__init__.py)
+_R_CUDA_SYNC_FILE = re.compile(r"torch[/\\]cuda[/\\](?:streams|__init__)\.py$")
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -610,6 +614,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
         self._rich_head: int | None = None  # the line of the last rich traceback's box header (_rich_cut)
+        self._kbd_ev: Event | None = None  # the last KeyboardInterrupt line's signal event (readers.crash, input_tail)
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
         self._set_device_code = ""  # that line as printed
@@ -1134,6 +1139,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # first -- read here too where the paste starts below the traceback's header, which the stream's frame
             # reading needs (verdict.library_builds: an installed framework's own code raising; round 95's musetalk-361)
             self._last_tail.data["tail_frames"] = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
+        if self._kbd_ev is not None and self._kbd_ev.where == f"{self.path}:{shown[0][0]}":
+            # the paste ends in a KeyboardInterrupt: where the frames right above it show the process interrupted
+            # inside a CUDA synchronize (torch.cuda's Stream / Event / device synchronize, its innermost frame), the
+            # traceback is that process's own stack waiting -- on a kernel, a peer's collective behind it -- not a
+            # launcher's wait on its workers (lead rules BS (2), AB (2), BD (2); round 110's yyt-t-xyzo, a ZeRO-3
+            # parameter fetch's event synchronize) (verdict.signals)
+            above = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
+            if above and above[0][1] == "synchronize" and _R_CUDA_SYNC_FILE.search(above[0][0]):
+                self._kbd_ev.data["kbd_wait"] = next((f for _, f, _ in above[1:] if f != "synchronize"), "synchronize")
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
             # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
             # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on
