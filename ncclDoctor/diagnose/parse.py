@@ -2944,12 +2944,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     ev.data.update(how="missing", ranks=[int(mr.group(1))])
                     ev.data["records"] = [("missing", ev.data["ranks"])]  # one record: every rank the block names
                     ev.data["tensors"] = [n for n in dict.fromkeys(names) if n]
+                    # each rank's own list (verdict.missing._hvd_crossed: ranks each missing another tensor)
+                    ev.data["per_rank"] = [(int(mr.group(1)), list(ev.data["tensors"]))]
                     self._hvd_missing = ev
                     return ev
                 held = self._hvd_missing.data
                 if len(held["ranks"]) < 1024:
                     held["ranks"].append(int(mr.group(1)))
                     held["tensors"] += [n for n in dict.fromkeys(names) if n and n not in held["tensors"]][:64]
+                    held["per_rank"].append((int(mr.group(1)), [n for n in dict.fromkeys(names) if n]))
                 return None
             self._hvd_head, self._hvd_missing = 0, None
         if ("issing ranks:" in body or "talled ranks:" in body) and S.R_HVD_MISSING_HEAD.search(body):
