@@ -1232,6 +1232,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _eintr_fix(c, what)
             + _worker_reraised(c, e, what)
             + _shard_sized_lone(what, lone[0])
+            + (f"A bare AssertionError says nothing of what it checked: print rank {lone[0]}'s full assertion "
+               "traceback (its last frame's assert line is the check), and where it raised resuming from a "
+               "checkpoint, check the checkpoint path exists on every node and is the one the loader expects (keep "
+               "the same config / world size as the saved run). " if _bare_assert(e) and _R_ASSERT_EXC.search(
+                   e.data["type"]) else "")
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames" if e.data.get("frame_file")
                else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
                f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
@@ -1402,6 +1407,14 @@ def _nan_guard_rank(own: list) -> int | None:
     return named.pop()
 
 
+def _bare_assert(e) -> bool:
+    """A bare AssertionError (no message) with none of its frames in the lines: it shows no check, so it names no
+    setting every rank shares (rule W's reading needs the check's words): it is that rank's own exception, read by
+    rule A -- beside another rank's traceback cut before its error text, which is no failure of its own (lead rule
+    AN (1); round 110's sa2va-138, a resume's assert on rank 1)."""
+    return not (e.data.get("message") or "").strip() and not e.data.get("frame_file") and not e.data.get("settings")
+
+
 def _own_exception(c: Collected, e, own: list) -> list[int]:
     """Lead rule A without a launcher's record: the exception ending a traceback whose lines carry one rank's tag
     ("[rank0]: KeyError: ..."), of no victim's class (a timeout, the store or a peer gone) and no assert (rule W),
@@ -1412,7 +1425,7 @@ def _own_exception(c: Collected, e, own: list) -> list[int]:
         return []
     if e.data.get("settings") and not (e.data.get("jit_cache") and not jit_cache_shared(c.exceptions)):
         return []  # a check every rank runs alike -- but one rank's JIT cache on its node's own /tmp is its own
-    if R_VICTIM_EXC.match(e.data["type"]) or _R_ASSERT_EXC.search(e.data["type"]):
+    if R_VICTIM_EXC.match(e.data["type"]) or (_R_ASSERT_EXC.search(e.data["type"]) and not _bare_assert(e)):
         return []
     if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:
         return []
