@@ -34,6 +34,8 @@ from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_st
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
     _R_DDP_MODULE_WIDE,
+    _R_STATE_DICT_LOAD,
+    _STATE_DICT_FIX,
     LOAD_READ_FIX,
     LOADER_RERAISE_FIX,
     R_ENOENT_PATH,
@@ -42,8 +44,6 @@ from ncclDoctor.diagnose.verdict.unread import (
     R_SAVE_FRAME,
     SAVE_WRITE_FIX,
     STATE_DICT_RESUME_FIX,
-    _R_STATE_DICT_LOAD,
-    _STATE_DICT_FIX,
     _connect_warned,
     _ddp_reducer_fix,
     _fmt_error_fix,
