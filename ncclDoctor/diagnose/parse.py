@@ -256,6 +256,15 @@ def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
     return out
 
 
+# a frame line of a rich traceback's box ("│ /usr/lib/python3/dist-packages/triton/testing.py:103 in do_bench   │"):
+# its file, line and function (Parser._rich_cut)
+_RICH_FRAME = re.compile(r"^│\s*(?P<path>\S{1,1000}?):(?P<line>\d{1,7}) in (?P<func>[\w<>.]{1,200})\s*│?\s*$")
+
+
+# torch.cuda's own synchronize: a Stream's or Event's (torch/cuda/streams.py) or the device's (torch/cuda/__init__.py)
+_R_CUDA_SYNC_FILE = re.compile(r"torch[/\\]cuda[/\\](?:streams|__init__)\.py$")
+
+
 def _tail_line(raw: str) -> str:
     """A line of the input's tail as the process printed it: past colour codes, launchers' and collectors' prefixes, a
     quoted paste's marks, and srun -l's task label ("3: [rank3]:   File ..."; S.R_SRUN, which strip_prefixes leaves
@@ -610,6 +619,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # the last IPython (notebook) traceback header's exception ("ProcessExitedException  Traceback (most recent
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
+        self._rich_head: int | None = None  # the line of the last rich traceback's box header (_rich_cut)
+        self._kbd_ev: Event | None = None  # the last KeyboardInterrupt line's signal event (readers.crash, input_tail)
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
         self._set_device_code = ""  # that line as printed
@@ -1134,6 +1145,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # first -- read here too where the paste starts below the traceback's header, which the stream's frame
             # reading needs (verdict.library_builds: an installed framework's own code raising; round 95's musetalk-361)
             self._last_tail.data["tail_frames"] = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
+        if self._kbd_ev is not None and self._kbd_ev.where == f"{self.path}:{shown[0][0]}":
+            # the paste ends in a KeyboardInterrupt: where the frames right above it show the process interrupted
+            # inside a CUDA synchronize (torch.cuda's Stream / Event / device synchronize, its innermost frame), the
+            # traceback is that process's own stack waiting -- on a kernel, a peer's collective behind it -- not a
+            # launcher's wait on its workers (lead rules BS (2), AB (2), BD (2); round 110's yyt-t-xyzo, a ZeRO-3
+            # parameter fetch's event synchronize) (verdict.signals)
+            above = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
+            if above and above[0][1] == "synchronize" and _R_CUDA_SYNC_FILE.search(above[0][0]):
+                self._kbd_ev.data["kbd_wait"] = next((f for _, f, _ in above[1:] if f != "synchronize"), "synchronize")
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
             # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
             # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on
@@ -1224,7 +1244,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # cut inside it ('[rank0]:   File "/usr/loc': round 81's torchrec-3560, hpcfund-58)
             frame = shown[3]
         else:
-            self._ipy_cut(tail, lines)
+            if not self._rich_cut(tail, lines):
+                self._ipy_cut(tail, lines)
             return
         ev = self._context(frame[0], frame[2], "tb_cut")
         # the rank is only said, kept off the event: a traceback cut before its error counts for no rank's state;
@@ -1523,6 +1544,41 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         ev.data.update(arg="", missing=False, usage=True, cut=True, usage_cut="", headless=True, launcher=False,
                        local_underscore=_LOCAL_UNDERSCORE.search(said) is not None and "--local-rank" not in said)
         self.aside.append(ev)
+
+    def _rich_cut(self, tail: list[str], lines: int) -> bool:
+        """A rich traceback (rich.traceback / typer's pretty exceptions: a box headed "╭─── Traceback (most recent call
+        last) ───╮", each frame "│ /path/x.py:103 in do_bench │" with its source lines inside the box) that the paste
+        stops inside, before the box's closing "╰───╯" and the exception line under it: a process raised, its error
+        cut off -- kept aside as a ``tb_cut`` like a plain traceback's (lead rules AB (2), BG (6); round 110's
+        pytorch-139287, a rank's inductor autotuning traceback cut). Only where every line from the header to the
+        input's end is inside the box (starts with its "│" side)."""
+        frame = last = None
+        first = lines - len(tail) + 1  # the tail's first line's number
+        for i in range(len(tail) - 1, -1, -1):
+            t = _tail_line(tail[i]).strip()
+            while t.startswith("[rank") and "]:" in t[:16]:  # a launcher's rank prefix doubled by re-raises
+                t = t[t.index("]:") + 2:].strip()
+            if not t or t.startswith("```"):
+                continue
+            if t.startswith("╭") and "Traceback (most recent call last)" in t:
+                break  # the box's header in the tail
+            if not t.startswith("│"):
+                return False  # the box closed ("╰"), or a line outside it: not cut inside the box
+            last = last if last is not None else i
+            if frame is None and (m := _RICH_FRAME.match(t)) is not None:
+                frame = i, m.group("func")
+        else:  # every line of the tail inside a box: its header the last traceback header read above the tail
+            if self._rich_head is None or not self._tb_heads or self._tb_heads[-1] != self._rich_head or (
+                    self._rich_head >= first):
+                return False
+        if last is None:
+            return False
+        j, func = frame if frame is not None else (last, None)
+        ev = self._context(first + j, tail[j].rstrip("\r"), "tb_cut")
+        ev.data.update(what="frames", rank=ev.rank, func=func, code=None, jit=None, rich=True)
+        ev.rank = None  # a traceback cut before its error counts for no rank's state (input_tail)
+        self.aside.append(ev)
+        return True
 
     def _ipy_cut(self, tail: list[str], lines: int) -> None:
         """An IPython (notebook) traceback the paste cuts inside its frames: after an IPython header (S.R_IPY_TB_HEAD,
@@ -2670,6 +2726,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._reply_workers.add(int(rf.group(1)))
         elif "Traceback (most recent call last)" in body and len(self._tb_heads) < 64:
             self._tb_heads.append(lineno)
+            if "╭" in body:  # a rich traceback's box header (_rich_cut)
+                self._rich_head = lineno
             self._follow = max(self._follow, 1)  # its first frame: a spawned worker's (trackers.R_MP_FRAME) or not
             if "  Traceback" in body and (ipy := S.R_IPY_TB_HEAD.match(S.strip_prefixes(body))):
                 self._ipy_exc = ipy.group("exc")
@@ -2916,12 +2974,15 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     ev.data.update(how="missing", ranks=[int(mr.group(1))])
                     ev.data["records"] = [("missing", ev.data["ranks"])]  # one record: every rank the block names
                     ev.data["tensors"] = [n for n in dict.fromkeys(names) if n]
+                    # each rank's own list (verdict.missing._hvd_crossed: ranks each missing another tensor)
+                    ev.data["per_rank"] = [(int(mr.group(1)), list(ev.data["tensors"]))]
                     self._hvd_missing = ev
                     return ev
                 held = self._hvd_missing.data
                 if len(held["ranks"]) < 1024:
                     held["ranks"].append(int(mr.group(1)))
                     held["tensors"] += [n for n in dict.fromkeys(names) if n and n not in held["tensors"]][:64]
+                    held["per_rank"].append((int(mr.group(1)), [n for n in dict.fromkeys(names) if n]))
                 return None
             self._hvd_head, self._hvd_missing = 0, None
         if ("issing ranks:" in body or "talled ranks:" in body) and S.R_HVD_MISSING_HEAD.search(body):

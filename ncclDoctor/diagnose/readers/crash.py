@@ -1519,8 +1519,10 @@ class CrashReaders:
             return ev
         if "KeyboardInterrupt" in text and S.R_KBD_INTERRUPT.match(self._body):  # SIGINT ended a traceback (Ctrl-C)
             ev = self._context(lineno, text, "signal")
-            ev.rank = None  # interrupted from outside, whichever process prints it: it names no rank at fault
-            ev.data.update(received=None, sent=None, ctrl_c=True)
+            # interrupted from outside, whichever process prints it: it names no rank at fault (its tag only said)
+            ev.data.update(received=None, sent=None, ctrl_c=True, tag_rank=ev.rank)
+            ev.rank = None
+            self._kbd_ev = ev  # the last one: parse.input_tail reads the frames above it where the paste ends in it
             return ev
         if "^C" in text and S.R_CTRL_C_TB.match(self._body):  # the echoed Ctrl-C, a traceback right after it
             ev = self._context(lineno, text, "signal")

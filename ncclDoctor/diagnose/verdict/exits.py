@@ -34,6 +34,8 @@ from ncclDoctor.diagnose.verdict.memory import _ROOT_UNSHOWN, _listed, _shell_st
 from ncclDoctor.diagnose.verdict.signals import _runner_signal, interrupted_kills
 from ncclDoctor.diagnose.verdict.unread import (
     _R_DDP_MODULE_WIDE,
+    _R_STATE_DICT_LOAD,
+    _STATE_DICT_FIX,
     LOAD_READ_FIX,
     LOADER_RERAISE_FIX,
     R_ENOENT_PATH,
@@ -41,6 +43,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     R_LOAD_READ_FAILED,
     R_SAVE_FRAME,
     SAVE_WRITE_FIX,
+    STATE_DICT_RESUME_FIX,
     _connect_warned,
     _ddp_reducer_fix,
     _fmt_error_fix,
@@ -687,6 +690,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                        # a model attribute read through the DDP wrapper (round 109's ad-lgc-1, d3rlpy-367)
                        + _wrapped_attr_fix(text, exc)
                        + (_PIN_MEMORY_FIX if _PIN_MEMORY.search(text) else "")
+                       # load_state_dict refusing the checkpoint a resume reads (round 110's chinese-llama-alpaca-2-161)
+                       + (_STATE_DICT_FIX + STATE_DICT_RESUME_FIX if _R_STATE_DICT_LOAD.search(text) else "")
                        + (_missing_path_fix(text, legacy_launch_shown(c))
                           if _R_NO_SUCH_PATH.search(text) and not _AFTERMATH_EXC.search(text) else "")
                        + _own_exception_note(ranks[0], lone.local_rank if lone is not None else None)
@@ -742,8 +747,11 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "settings give no worker an empty share (an integer divide by zero). " + abort_fix)
     # an expert's last resort when the launcher swallowed the worker's error: the same script without the launcher
     # prints its exception (or crash) straight to the terminal
+    # (a single process, a single-GPU debug run: round 110's cotr-15, torchtitan-61)
     alone = (f"; if it does not show, run rank {ranks[0]} alone: run the script without the launcher (one process, "
-             "its inputs) to see its error. " if single and ranks else ". ")
+             f"its inputs) to see its error; rerun with a single process to reproduce rank {ranks[0]}'s error, or "
+             "run a single-GPU debug run of the same config. "
+             if single and ranks else ". ")
     tb = f"the rank {ranks[0]} traceback" if single and ranks else "the failed rank's traceback"
     replica = {e.data["replica"] for e in fails if e.data.get("replica")}
     if lone is not None and not ranks and len(replica) == 1:  # a managed service's replica: a machine, its own log
@@ -801,6 +809,16 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "-- read every worker's own traceback above the launcher error, and run single-GPU / one process "
                      "to see the exception. "
                      + abort_fix)
+    elif lone is not None and lone.event.data.get("outer_launcher") and not ranks:
+        # a wrapper's CalledProcessError for the launcher command it ran as one subprocess (python -m
+        # torch.distributed.launch / torchrun ... script): its exit status is the launcher's, not any worker's, and
+        # names none (lead rules A, BG (6); round 110's maskrcnn-benchmark-1329, a SageMaker wrapper)
+        abort_fix = ("The CalledProcessError is a wrapper's record of the launcher command it ran as one subprocess: "
+                     "it says only that the launcher exited with that status, not which worker failed nor why -- read "
+                     "each worker's own log/traceback (the record hides which rank failed): run that launcher command "
+                     "directly, or read the output above the wrapper's error (a managed service's log stream), for "
+                     "the workers' tracebacks and torchrun's failure table; check the config path and arguments given "
+                     "to every worker, and rerun with NCCL_DEBUG=INFO for the distributed start-up. " + abort_fix)
     elif lone is not None and lone.event.data.get("last_launched") is not None:  # lead rule M
         abort_fix = ("DeepSpeed's launcher record does not say which worker failed (its command line is the last "
                      "one launched): read the full log of every worker (deepspeed --enable_each_rank_log DIR writes "

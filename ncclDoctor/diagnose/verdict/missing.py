@@ -575,7 +575,7 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     ready = {r for how, rs in recs if how == "ready" for r in rs}
     top = max([r for _, rs in recs for r in rs] + [-1]) + 1
     world = size if sure == "high" and size and size >= top else top
-    split = _hvd_split(recs, evs, world)
+    split = _hvd_split(recs, evs, world) or _hvd_crossed(evs, world)
     if split:
         return split
 
@@ -611,6 +611,39 @@ def _hvd_stall(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + f": {_named(ranks)} {'is' if len(ranks) == 1 else 'are'} what the others wait for (another code path, still "
         "busy, or dead), and the waiting ranks are victims",
         fix.format(who=_named(ranks)), "high", ranks, [e.brief() for e in evs[:3]])
+
+
+def _hvd_crossed(evs: list, world: int) -> Verdict | None:
+    """Lead rule D read through Horovod's "Missing ranks:" block: where the last block lists every rank of the world
+    (the world stated, else up to the highest rank listed), each missing tensors no other listed rank is missing --
+    rank 0 lacking a broadcast while rank 1 lacks the allreduces -- every rank has submitted what another still lacks:
+    they issued different collectives, none is merely behind (a desync). Two such sides (or more) give no majority,
+    so nobody is named (round 110's lightning-5155: a boolean broadcast on one rank, the gradient allreduces on the
+    other). Not where one block's ranks all lack the same tensors the rest submitted (rank_missing, horovod-3950)."""
+    last = next((e for e in reversed(evs) if e.data.get("per_rank")), None)
+    if last is None:
+        return None
+    per = {}
+    for r, names in last.data["per_rank"]:
+        per.setdefault(r, set()).update(names)
+    if len(per) < 2 or set(per) != set(range(world)) or not all(per.values()):
+        return None
+    if any(per[a] & per[b] for a in per for b in per if a < b):
+        return None  # a tensor two ranks both lack: not each missing its own
+    said = "; ".join(f"rank {r} lacks {', '.join(sorted(per[r])[:2])}{' ...' if len(per[r]) > 2 else ''}"
+                     for r in sorted(per)[:4])
+    return Verdict(
+        "desync",
+        f"Horovod's stall inspector lists every rank as missing tensors another rank has submitted ({said}): each "
+        "rank waits in a collective the other never issued, so none is merely behind -- the ranks submitted "
+        "different collectives, and with no majority the lines cannot say which took the other path",
+        "Every rank must call the same broadcast/allreduce in the same order: make every rank submit the same "
+        "Horovod ops in the same order (no rank-conditional broadcast / allreduce) -- a broadcast inside rank-0-only "
+        "code (a checkpoint or logging callback, a file-exists check) leaves the other ranks in it while rank 0 goes "
+        "on to the gradient allreduce; move it out so all ranks call it. HOROVOD_TIMELINE and "
+        "HOROVOD_STALL_CHECK_TIME_SECONDS to see which rank submits what; py-spy stacks of every rank (py-spy dump "
+        "--pid PID) show where each waits.",
+        "low", [], [e.brief() for e in evs[-2:]])
 
 
 def _hvd_stall_warned(c: Collected) -> Verdict | None:

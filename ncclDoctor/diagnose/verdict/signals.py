@@ -280,6 +280,31 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "rerun with NCCL_DEBUG=INFO to see where it stood.",
             "medium", [], [e.brief() for e in term[:3]])
     ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
+    held = next((e for e in ctrl_c if e.data.get("kbd_wait")), None)
+    if held is not None and not got and not forced and not cancel and _nothing_failed_first(c, ctrl_c):
+        # the KeyboardInterrupt ends a process's own stack interrupted inside a CUDA synchronize (parse.input_tail):
+        # not rule BS (2)'s ^C of the launcher's own wait, but a rank's own stack waiting, with no timeout, SeqNum,
+        # peer or error -- it shows where that process stood, not which rank it waited for nor why (lead rules
+        # BS (2), AB (2), BD (2); round 110's yyt-t-xyzo): unknown, nobody named
+        rank = held.data.get("tag_rank")
+        who = f"rank {rank}'s" if rank is not None else "a process's"
+        under = held.data["kbd_wait"]
+        return Verdict(
+            "unknown",
+            f"{who} own traceback ends in KeyboardInterrupt inside a CUDA synchronize"
+            + (f" (under {under})" if under != "synchronize" else "") + ": the process was interrupted (Ctrl-C) "
+            "while it sat waiting -- on its GPU's work, or a collective (a ZeRO-3 parameter all-gather, a peer's "
+            "send) queued before that synchronize -- with no timeout, SeqNum, peer or error shown; one process's "
+            "stack shows where it stood, not which rank it waited for nor why",
+            "Before interrupting, take a py-spy dump of every rank to see where each waits (py-spy dump --pid PID on "
+            "every rank; --native for the CUDA/NCCL frames): the rank not in the same all-gather or collective is "
+            "the one the others wait for. Rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL, and set a "
+            "collective timeout instead of Ctrl-C (init_process_group(timeout=...), DeepSpeed's timeout) so the hang "
+            "raises a watchdog error with its SeqNum. Under DeepSpeed ZeRO-3 every rank must run the same number of "
+            "forward passes: model.generate needs synced_gpus=True (every rank must call generate the same number of "
+            "steps; one that stops early leaves the others in the parameter all-gather), or generate under ZeRO "
+            "stage 2 / with gathered parameters.",
+            "low", [], [held.brief()])
     if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c, ctrl_c) and not _unfit(c):
         # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in
         # its join, a rank), and nothing failed before it: the user's Ctrl-C (or a kill -INT) stopped the job; the
@@ -397,8 +422,34 @@ def _pyspy_bare(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fix says what shows the rank that is elsewhere."""
     dumps = c.samples.get("pyspy_thread", [])
     if not dumps or c.exceptions or c.unread or any(c.kinds.get(k) for k in (
-            "pyspy_waiting", "pyspy_unsuspended", "teardown_stuck", "run_done")):
+            "pyspy_unsuspended", "teardown_stuck", "run_done")):
         return None
+    waits = c.samples.get("pyspy_waiting", [])
+    if waits and (len(dumps) != 1 or len({e.data.get("what") for e in waits}) != 1 or c.child_failures
+                  or c.worker_failures or any(own_errors(st) for st in c.ranks.values())):
+        return None  # several processes' dumps, or another reading's lines: not the one stack read here
+    if waits:
+        # one py-spy dump whose thread stands inside a torch.distributed collective (its distributed_c10d frame),
+        # nothing else failing: py-spy reads a live process, so it sat there -- waiting on a peer, or in a first
+        # collective still connecting; one stack shows neither which rank is elsewhere nor why (lead rules AB (2),
+        # BD (2), CC; round 110's transformers-22363, DeepSpeed's _broadcast_model on two nodes)
+        coll = waits[0].data.get("what")
+        return Verdict(
+            "unknown",
+            f"the lines are a py-spy dump of one process whose thread stands inside torch.distributed's {coll} "
+            "(distributed_c10d), with no timeout, SeqNum or error: py-spy reads a live process, so it sat in that "
+            "collective, but one process's stack shows neither which rank the others wait for nor why (a peer "
+            "elsewhere, or a first collective whose connection between the nodes never completes)",
+            f"Take a py-spy dump of every rank's process while it hangs (py-spy dump --pid PID on every node, all "
+            f"ranks): the rank whose main thread is not in the same {coll} is the one to read. Check that every rank "
+            f"calls the same {coll} (same group, same order; a rank-conditional branch around it leaves the others "
+            "waiting). Where it is the job's first collective (the engine's or DDP's model broadcast at start-up) "
+            "and the job spans nodes, rerun with NCCL_DEBUG=INFO (NCCL_DEBUG_SUBSYS=INIT,NET) to see whether the "
+            "communicator is set up, set NCCL_SOCKET_IFNAME to the interface the nodes reach each other on, try "
+            "NCCL_IB_DISABLE=1 to test without InfiniBand, and check the firewall / port reachability between the "
+            "nodes; set a process-group timeout (init_process_group(timeout=...)) and TORCH_DISTRIBUTED_DEBUG=DETAIL "
+            "so the wait raises an error that names the collective.",
+            "low", [], [dumps[0].brief(), waits[0].brief()])
     if dumps[0].data.get("tool") in ("faulthandler", "gdb", "lldb", "py-spy top"):
         return _stack_shown(c, dumps[0])
     # a thread-stack dump a signal handler printed ('File: "x.py", line 12, in f': readers.nccl) reads the same

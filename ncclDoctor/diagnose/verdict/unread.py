@@ -1280,6 +1280,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _eintr_fix(c, what)
             + _worker_reraised(c, e, what)
             + _shard_sized_lone(what, lone[0])
+            + (f"A bare AssertionError says nothing of what it checked: print rank {lone[0]}'s full assertion "
+               "traceback (its last frame's assert line is the check), and where it raised resuming from a "
+               "checkpoint, check the checkpoint path exists on every node and is the one the loader expects (keep "
+               "the same config / world size as the saved run). " if _bare_assert(e) and _R_ASSERT_EXC.search(
+                   e.data["type"]) else "")
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames" if e.data.get("frame_file")
                else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
                f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
@@ -1450,6 +1455,14 @@ def _nan_guard_rank(own: list) -> int | None:
     return named.pop()
 
 
+def _bare_assert(e) -> bool:
+    """A bare AssertionError (no message) with none of its frames in the lines: it shows no check, so it names no
+    setting every rank shares (rule W's reading needs the check's words): it is that rank's own exception, read by
+    rule A -- beside another rank's traceback cut before its error text, which is no failure of its own (lead rule
+    AN (1); round 110's sa2va-138, a resume's assert on rank 1)."""
+    return not (e.data.get("message") or "").strip() and not e.data.get("frame_file") and not e.data.get("settings")
+
+
 def _own_exception(c: Collected, e, own: list) -> list[int]:
     """Lead rule A without a launcher's record: the exception ending a traceback whose lines carry one rank's tag
     ("[rank0]: KeyError: ..."), of no victim's class (a timeout, the store or a peer gone) and no assert (rule W),
@@ -1460,7 +1473,7 @@ def _own_exception(c: Collected, e, own: list) -> list[int]:
         return []
     if e.data.get("settings") and not (e.data.get("jit_cache") and not jit_cache_shared(c.exceptions)):
         return []  # a check every rank runs alike -- but one rank's JIT cache on its node's own /tmp is its own
-    if R_VICTIM_EXC.match(e.data["type"]) or _R_ASSERT_EXC.search(e.data["type"]):
+    if R_VICTIM_EXC.match(e.data["type"]) or (_R_ASSERT_EXC.search(e.data["type"]) and not _bare_assert(e)):
         return []
     if any(x.rank != e.rank for x in c.exceptions) or c.child_failures or c.worker_failures:
         return []
@@ -2092,6 +2105,13 @@ _STATE_DICT_FIX = ("Those lines are torch's load_state_dict refusing the checkpo
                    "some ranks), which older releases mis-handle: upgrade torch (the PyTorch version with the uneven "
                    "sharding fix) or pad that dimension to a multiple of the shard count; strict=False skips missing "
                    "keys only, not a size mismatch. ")
+# ... and where a process raised it on its own (a lone worker's exception, the record naming it): resuming a run from
+# a checkpoint of another model or adapter config (round 110's chinese-llama-alpaca-2-161, a PEFT model's resume)
+STATE_DICT_RESUME_FIX = ("The checkpoint does not match the model (missing keys / unexpected keys): resume "
+                         "(resume_from_checkpoint, --resume) from a checkpoint made with the same model and config "
+                         "(for a PEFT / LoRA model the same adapter config: lora rank, target modules), or start a new "
+                         "run without it (clear output_dir); load_state_dict(strict=False) / load only the adapter "
+                         "weights where the keys differ on purpose. ")
 
 
 # DeepSpeed's async I/O op (csrc/aio: deepspeed_aio_handle_t's pread / pwrite, the ZeRO-Infinity NVMe swapper's
@@ -2410,7 +2430,11 @@ _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception an
                "traceback under mp.spawn is the 'process N terminated with the following error' block): the first "
                "error in time is the one to read. Check the torch / framework version the script needs; rerun with "
                "NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL if it fails in a collective or the process group's "
-               "set-up.")
+               "set-up."
+               # an expert's last resort when the error text cannot be got back: the script's own error shows in one
+               # process without the launcher (round 110's insightface-2163)
+               " If the error text cannot be got back, run single-process to see the error (the same script and "
+               "arguments on one GPU, without the launcher).")
 # A cut traceback that is a Ray driver's get() re-raising an actor's death (RayTaskError(ActorDiedError) /
 # RayActorError, parse.input_tail's ray_died) with no cause of the death pasted: a worker actor's process died (lead
 # rule BJ (1); round 91's rllm-115) -- why, only its own log and its node say; host memory is Ray's most common cause
@@ -2547,7 +2571,23 @@ _CUT_COLL_FIX = ("It stopped inside a collective every rank must enter ({coll}):
                  "the victim of a peer that failed, exited or never reached it -- check which peer exited first in "
                  "every rank's full log (rank 0's, the master's, first; each pod's or node's own), and the interface "
                  "the backend connects the ranks on (GLOO_SOCKET_IFNAME / NCCL_SOCKET_IFNAME naming the network they "
-                 "share; a proxy or sidecar in the way of their connections). ")
+                 "share; a proxy or sidecar in the way of their connections); with NCCL, NCCL_P2P_DISABLE=1 / "
+                 "NCCL_IB_DISABLE=1 to test the GPU peer path (the transport between GPUs and nodes it may fail in). ")
+# A cut traceback whose last frames are torchrun's own elastic agent (torch/distributed/run.py, launcher/api.py's
+# launch_agent, elastic/agent/server/api.py's run / _invoke_run), no worker's frame: the agent's process raised, on a
+# rendezvous error or on its workers' failure (its ChildFailedError record), the cut says neither (lead rules BC (1),
+# T; round 110's pytorch-73656). Its words only add the fix: the cause stays unread, nobody named
+_R_AGENT_FRAME = re.compile(r"\btorch[/\\]distributed[/\\](?:elastic[/\\]agent[/\\]server[/\\]api|launcher[/\\]api|"
+                            r"run)\.py\b")
+_CUT_AGENT_FIX = ("Its last frames are torchrun's own elastic agent (run -> launch_agent -> agent.run -> _invoke_run), "
+                  "not a worker's: the agent raises there on a rendezvous error (the nodes did not meet: the "
+                  "--rdzv-endpoint / MASTER_ADDR host must be a name or address every node reaches on the interface "
+                  "they share -- where nodes have one host name per network, the fast interconnect's; --local_addr "
+                  "sets the address a node advertises, NCCL_SOCKET_IFNAME / GLOO_SOCKET_IFNAME the interface the "
+                  "workers use; --rdzv_backend static with --master_addr / --master_port skips the c10d store's "
+                  "host lookup) or on its workers' failure (the ChildFailedError record under it, the workers' own "
+                  "tracebacks above): show the rest of the traceback and rerun with LOGLEVEL=INFO for the agent's own "
+                  "rendezvous log. ")
 # a cut traceback's last frame in the DataLoader's own fetch from its worker processes (torch/utils/data's
 # dataloader.py: _next_data, _get_data, _try_get_data) or in rebuilding a tensor a worker passed through shared
 # memory (torch/multiprocessing/reductions.py: rebuild_storage_fd, rebuild_storage_filename): the loader's machinery
@@ -3751,6 +3791,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
                    + (_VERL_WORKER_GROUP_FIX if _R_VERL_WORKER_GROUP.search(str(ev.data.get("code") or "")) else "")
                    + (_FSDP_STATE_FIX if ev.data.get("fsdp_state") else "")
                    + (_CUT_ARGS_FIX if not coll and not comp and _args_parse_cut(ev) else "")
+                   + (_CUT_AGENT_FIX if _R_AGENT_FRAME.search(ev.text) else "")
                    + _CUT_TB_FIX + _connect_warned(c) + _kernel_warned(ev), "low",
                    [], [ev.brief()])
 
