@@ -4255,7 +4255,9 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # which one is problematic and causing CUDA to be initialized."), and its check of the parent before it forks ("you
 # need to avoid running any instruction using `torch.cuda` in any cell"; its second half alone where the message is
 # split over lines, as IPython's listing of the raise prints its string literals, one per numbered line: round 81's
-# fastai-3923)
+# fastai-3923). Lightning's launcher refusing to fork its workers (ddp_notebook / ddp_fork: "Lightning can't create
+# new processes if CUDA is already initialized."), the same refusal by the same check of the parent (round 110's
+# lightning-21561)
 # An RDMA library's own fork-safety check aborting the process (libfabric's EFA provider: "A process has executed an
 # operation involving a call to the fork() system call ... For the libfabric EFA provider to work safely when fork()
 # is called, you will need to set the following environment variable: RDMAV_FORK_SAFE ... Your job will now abort."):
@@ -4268,7 +4270,8 @@ R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. T
                          r"you must use the '?spawn'? start method)?|"
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
-                         r"\b(?:avoid running any instruction )?using `?torch\.cuda`? in any cell")
+                         r"\b(?:avoid running any instruction )?using `?torch\.cuda`? in any cell|"
+                         r"\bcan'?t create new processes if CUDA is already initiali[sz]ed\b")
 # An assertion's condition (its `assert` line, or the condition's own line of a multi-line assert, as Python 3.11+
 # prints it) that a value is a multiple of a setting of the model's own config object ("hidden_states.size(1) %
 # self.config.mini_batch_size == 0"): the check names a setting every rank is built with (lead rules W, BF (3); round

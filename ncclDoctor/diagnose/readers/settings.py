@@ -24,7 +24,8 @@ class SettingsReaders:
         lead rules V (1), W). And torch refusing CUDA in a process started by fork (signatures.R_CUDA_FORK): the start
         method every worker shares (verdict.launch._cuda_fork, lead rule AF (2))."""
         f = S.R_CUDA_FORK.search(text) if ("forked subprocess" in text or "CUDA to be initiali" in text
-                                            or "torch.cuda` in any cell" in text) else None
+                                            or "torch.cuda` in any cell" in text
+                                            or "CUDA is already initiali" in text) else None
         if f:  # a worker forked after its parent initialised CUDA: the start method every worker shares (rule AF (2))
             ev = self._context(lineno, text, "cuda_fork")
             # torch's own sentence alone; a launcher's message from its start (after the last ": " before it: what

@@ -2296,7 +2296,9 @@ ILL_FIX = ("SIGILL (Illegal instruction) means the process ran code built for an
 FPE_FIX = ("SIGFPE (Floating point exception, exit code -8) is in practice an integer division or modulo by zero in "
            "native code (a kernel or extension given an empty tensor, a zero batch or shard size, a world or group "
            "size that divides to 0), rarely a floating-point trap: check that no rank gets an empty share of the data "
-           "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation. ")
+           "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation; the "
+           "kernel logs the trap itself: check dmesg for 'trap divide error' naming the library (traps: python[PID] "
+           "trap divide error ... in libNAME.so), the extension or kernel library that divided by zero. ")
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: "
               "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with "
               "core dumps enabled (ulimit -c unlimited) for the native one, a gdb backtrace / core dump (gdb python "

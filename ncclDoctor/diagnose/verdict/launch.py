@@ -4497,6 +4497,15 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                     "inside the function you launch), then call notebook_launcher first; or run the code as a script "
                     "with accelerate launch (or torchrun) instead: a script may start its workers with the spawn "
                     "method (a notebook's own functions cannot be pickled for it).")
+    if any("create new processes if CUDA" in e.text for e in evs):
+        # Lightning's fork strategies (ddp_notebook, ddp_fork) refuse to fork at all once the parent initialised CUDA
+        # (round 110's lightning-21561): the remedy is the notebook's own cells, or a script with a spawn strategy
+        notebook = ("Lightning's ddp_notebook / fork strategy forks its workers from the notebook's (or script's) own "
+                    "process, so nothing may touch CUDA before trainer.fit: restart the Python kernel, then remove "
+                    "torch.cuda.* calls / model.to('cuda') before trainer.fit in the notebook (load the model on CPU "
+                    "and let Lightning move it; no CUDA tensor or torch.cuda query in earlier cells); or run the "
+                    "training as a script with strategy='ddp' (torchrun / python train.py) instead of ddp_notebook, "
+                    "or use devices=1 in the notebook. " + notebook)
     return Verdict(
         "config",
         f"a worker process could not use CUDA: it was started with the fork start method after its parent had "
