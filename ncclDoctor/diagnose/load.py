@@ -1024,6 +1024,10 @@ SNIFF = 8192
 #             DeepSpeed hostfile's "HOST slots=N" lines; with two or more hosts shown, an OOM behind a "HOST: " label
 #             is a local GPU index of a multi-host job, no rank (parse._R_PDSH_HOSTS, verdict.memory._host_labelled;
 #             lead ruling 1 of review 109 b) -- 7 and 2 of the corpus's input lines
+#   ALREADY   a notebook's own handler printing torch_xla's refusal in capitals ("xmp.spawn FAILED: Runtime ALREADY
+#             initialized."), which holds no other word: the parent used the XLA device before xmp.spawn, config,
+#             nobody (S.R_XLA_RUNTIME_INIT, readers.settings._launch_mode, verdict.launch._cuda_fork; round 110's
+#             xla-9303) -- 0 of the corpus's input lines
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1077,7 +1081,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
-            b"CUDA to be initiali", b"torch.cuda` in any cell",
+            b"CUDA to be initiali", b"torch.cuda` in any cell", b"ALREADY",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices",
             b"model parallel with size", b"odel_parallel_size", b"Llama.build(", b"initialize_model_parallel(",
             b"non-zero status: ", b"exiting process",
@@ -1357,7 +1361,8 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 433 (session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
+    Now: 434 (session 47, round 110's fixes: "ALREADY" for a notebook's own print of torch_xla's "Runtime ALREADY
+    initialized" refusal of xmp.spawn; before it session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
     and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on
     a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
     "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for
@@ -1371,7 +1376,7 @@ def _automata():
     Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 49 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 50 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None

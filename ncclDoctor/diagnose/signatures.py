@@ -4266,6 +4266,12 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # Open MPI's own warning of the same fork ("Open MPI is currently operating in a condition that could result in
 # memory corruption") lets the job run on and is not read here.
 R_RDMA_FORK = re.compile(r"For the (?P<lib>[\w.-]{1,40}(?: [\w.-]{1,40}){0,4}?) to work safely when fork\(\)")
+# torch_xla's PJRT spawn refusing to start its workers because the calling process already initialised the XLA runtime
+# ("RuntimeError: Runtime is already initialized. Do not use the XLA device before calling xmp.spawn."), or a
+# notebook's own handler printing it ("xmp.spawn FAILED: Runtime ALREADY initialized."): the same refusal of the parent
+# as CUDA before a fork, a state every worker inherits (lead rules Q, W; rule CK; round 110's xla-9303). Read only on
+# a line that names xmp.spawn too: "Runtime already initialized" alone is any runtime's.
+R_XLA_RUNTIME_INIT = re.compile(r"\bRuntime (?:is |was )?already initiali[sz]ed\b", re.I)
 R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
                          r"you must use the '?spawn'? start method)?|"
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"

@@ -35,6 +35,12 @@ class SettingsReaders:
             ev.data["said"] = (f.group(0) if f.group(0).startswith(("Cannot", "using")) else
                                self._body[start:f.end()].strip()[:300])
             return ev
+        x = S.R_XLA_RUNTIME_INIT.search(text) if ("lready" in text or "LREADY" in text) and "xmp.spawn" in text else None
+        if x:  # torch_xla's spawn refused: the parent used the XLA device first (rules Q, W; round 110's xla-9303)
+            ev = self._context(lineno, text, "cuda_fork")
+            ev.rank = None
+            ev.data.update(said=x.group(0), xla=True)
+            return ev
         rf = S.R_RDMA_FORK.search(text) if "when fork()" in text else None
         if rf:  # an RDMA library's fork-safety check ending the process: its setting, every process's (rule W)
             ev = self._context(lineno, text, "fork_unsafe")

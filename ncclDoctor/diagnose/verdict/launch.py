@@ -4497,6 +4497,20 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                     "inside the function you launch), then call notebook_launcher first; or run the code as a script "
                     "with accelerate launch (or torchrun) instead: a script may start its workers with the spawn "
                     "method (a notebook's own functions cannot be pickled for it).")
+    if all(e.data.get("xla") for e in evs):
+        # torch_xla's PJRT spawn refusing a parent that already initialised the XLA runtime (round 110's xla-9303)
+        return Verdict(
+            "config",
+            f"xmp.spawn refused to start its workers: the calling process had already initialised the XLA runtime "
+            f"('{evs[0].data['said'][:160]}', {len(evs)} line(s)) -- the state every worker is started from, so no "
+            "rank is at fault",
+            "Runtime is already initialized: the process that calls xmp.spawn used the XLA device first. Do not use "
+            "the XLA device (xm.xla_device(), torch_xla.device(), xla_real_devices, a tensor or model on the TPU) in "
+            "any cell or line before xmp.spawn; move all XLA initialisation (the device, the model, the data loaders) "
+            "inside the spawned function; restart the notebook kernel and call xmp.spawn before touching the TPU, or "
+            "run the training as a script instead of notebook cells. Under PJRT (PJRT_DEVICE=TPU) unset "
+            "XRT_TPU_CONFIG (XRT is removed), and pass nprocs=None (all devices) or 1.",
+            "high", [], [e.brief() for e in evs[:3]], job_wide=True)
     if any("create new processes if CUDA" in e.text for e in evs):
         # Lightning's fork strategies (ddp_notebook, ddp_fork) refuse to fork at all once the parent initialised CUDA
         # (round 110's lightning-21561): the remedy is the notebook's own cells, or a script with a spawn strategy
