@@ -1362,22 +1362,21 @@ def _automata():
     matches, is in the comment above TRIGGERS.
 
     Now: 434 (session 47, round 110's fixes: "ALREADY" for a notebook's own print of torch_xla's "Runtime ALREADY
-    initialized" refusal of xmp.spawn; before it session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
-    and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on
-    a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
-    "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for
-    the reducer's list of parameters that got no gradient pasted alone; before them session 45, review b of round
-    108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
-    "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
-    files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
-    took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
-    "deleting files in /dev/shm" for Ray's /dev/shm hint, "Loading model weights took" for vLLM's start-up line,
-    "result: tensor(" for a test's print of a collective's result; before them session 44's, round 107's: "EZ9999" for
-    Ascend's inner-error warning that carries a rank tag,
-    "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
-    "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 50 (the seventh
-    pass's cost is its passes', not its words': see above)."""
+    initialized" refusal of xmp.spawn; before it session 46, review b of round 109's fixes: "pdsh" and " slots=" for a
+    multi-host runner's host list and hostfile lines; before them round 109's fixes: "split tensor evenly" for
+    ColossalAI's split check printed on a line of its own, "test_script.py FAILED" for torchrun's record titled with
+    accelerate test's own script, "appears not to match" for DDP's parameter check pasted without its head, "did not
+    receive grad for rank" for the reducer's list of parameters that got no gradient pasted alone; before them session
+    45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning, "Model loading
+    took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting files in
+    /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights took"; round
+    108's fixes: "remainder of ranks" for Horovod's stall warning printed alone, "deleting files in /dev/shm" for Ray's
+    /dev/shm hint, "Loading model weights took" for vLLM's start-up line, "result: tensor(" for a test's print of a
+    collective's result; before them session 44's, round 107's: "EZ9999" for Ascend's inner-error warning that carries a
+    rank tag, "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's
+    result, "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /"
+    for a relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 50 (the
+    seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

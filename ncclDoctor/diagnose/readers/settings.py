@@ -35,7 +35,8 @@ class SettingsReaders:
             ev.data["said"] = (f.group(0) if f.group(0).startswith(("Cannot", "using")) else
                                self._body[start:f.end()].strip()[:300])
             return ev
-        x = S.R_XLA_RUNTIME_INIT.search(text) if ("lready" in text or "LREADY" in text) and "xmp.spawn" in text else None
+        x = (S.R_XLA_RUNTIME_INIT.search(text) if ("lready" in text or "LREADY" in text) and "xmp.spawn" in text
+             else None)
         if x:  # torch_xla's spawn refused: the parent used the XLA device first (rules Q, W; round 110's xla-9303)
             ev = self._context(lineno, text, "cuda_fork")
             ev.rank = None

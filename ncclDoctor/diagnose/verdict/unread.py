@@ -2285,8 +2285,14 @@ def _kernel_warned(ev) -> str:
     k = ev.data.get("kernel_old")
     if not k:
         return ""
+    return kernel_words(k)
+
+
+def kernel_words(k: tuple[str, str]) -> str:
+    """The fix's sentence for accelerate's advisory that the host's kernel K[0] is below its minimum K[1]."""
     return (f" Accelerate warned at start-up that this host runs {k[0]}, a kernel version below {k[1]} (can hang): "
-            f"no failure by itself, but upgrade the kernel to {k[1]} or later if the job hangs.")
+            f"no failure by itself, but upgrade the kernel to {k[1]} or later (kernel {k[0]} can cause hangs) if the "
+            "job hangs or its processes wait on each other.")
 
 
 # A traceback that ends in (or is cut inside) the DataLoader's frames fetching a batch from its worker processes
