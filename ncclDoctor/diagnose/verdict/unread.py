@@ -1279,7 +1279,10 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
-        "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
+        "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up."
+        # a store client's retried connect warning in the lines (rules L, BM (2)): the address to check first
+        # (round 110's accelerate-2508: accelerate test on Windows, the worker's traceback cut)
+        + _connect_warned(c),
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
 
 
@@ -2274,7 +2277,8 @@ def _connect_warned(c: Collected) -> str:
             "resolves and is reachable here (MASTER_ADDR, or VLLM_HOST_IP for vLLM, instead of a container alias or "
             "a name with no usable address: MASTER_ADDR=localhost / 127.0.0.1 for a job on one machine)"
             + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- "
-               "use WSL/Linux where that does not serve" if win else "") + ".")
+               "on Windows use the gloo backend (NCCL is not built in) and set MASTER_ADDR=127.0.0.1 / localhost, "
+               "or use WSL/Linux where that does not serve" if win else "") + ".")
 
 
 def _kernel_warned(ev) -> str:
