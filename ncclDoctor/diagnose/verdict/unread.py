@@ -2869,6 +2869,40 @@ def _notebook_spawn(ev, who: str) -> Verdict:
         _NOTEBOOK_SPAWN_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# A start of torch.multiprocessing's children by fork, as the cut frame's code line shows it (accelerate's
+# notebook_launcher: start_processes(launcher, ..., start_method="fork")): the notebook's functions reach the children
+# by fork, not by re-importing __main__
+_R_FORK_START = re.compile(r"""\bstart_method\s?=\s?["']fork["']""")
+_NOTEBOOK_FORK_FIX = (
+    "Show the full ProcessExitedException text (which process, exit code or signal): the message the paste stops "
+    "before names the child and how it ended, and the child's own output (the kernel's terminal, the one that started "
+    "jupyter) shows its error. The notebook launcher forks its children from the kernel: do not initialise CUDA in "
+    "the notebook before notebook_launcher (fork start method) -- restart the kernel and call notebook_launcher "
+    "before any cell initialises CUDA, and build the model inside training_function rather than passing it in as an "
+    "argument (pass the model creation inside training_function rather than as an argument: a model created in the "
+    "kernel is copied into every forked child). A child killed by a signal (SIGKILL, exit -9) leaves no Python "
+    "error: check dmesg for the OOM killer (-9) and host memory (fewer or lighter objects passed through args, a "
+    "smaller batch). Or run the script with accelerate launch / torchrun instead of the notebook; upgrade accelerate "
+    "if its launcher is old.")
+
+
+def _notebook_fork_exited(ev, who: str) -> Verdict:
+    """Lead rules AU (1), BG (6), AB (2) (round 110's accelerate-664): an IPython traceback of torch.multiprocessing's
+    ProcessExitedException cut inside a start of the children by fork (accelerate's notebook_launcher,
+    start_processes(..., start_method="fork")), before its message: a forked child exited by a non-zero code or a
+    signal without a Python exception, and the message that would name it and its code or signal is cut. A forked
+    child does not re-import the notebook's __main__, so _notebook_spawn's reading does not hold: no cause, nobody
+    named, nobody innocent, low confidence."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} IPython (Jupyter notebook) traceback of torch.multiprocessing's "
+        f"ProcessExitedException raised where the children were started by fork ({ev.text[:200]}), before its "
+        "message: a forked child exited by a non-zero code or a signal without passing a Python exception back, and "
+        "the lines name neither the process nor its exit code or signal, nor show the child's own error -- a forked "
+        "child does not re-import the notebook's __main__; which process failed, and why, is not in these lines",
+        _NOTEBOOK_FORK_FIX, "low", [], [ev.brief()])
+
+
 # The cut frame inside PyTorch Lightning (pytorch_lightning / lightning.pytorch / lightning_fabric): its strategy's
 # launcher started the children, not an mp.spawn of a worker the notebook defines
 _R_LIGHTNING_FRAME = re.compile(r"(?:pytorch_lightning|lightning[/\\]pytorch|lightning_fabric|lightning[/\\]fabric)"
@@ -3346,6 +3380,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
         if _R_LIGHTNING_FRAME.search(ev.text):
             return _lightning_exited(ev, who)
+        if _R_FORK_START.search(code) or "notebook_launcher" in ev.text:
+            return _notebook_fork_exited(ev, who)
         return _notebook_spawn(ev, who)
     if (code and _R_SET_DEVICE_CALL.search(code)) or (func == "set_device" and _R_CUDA_INIT_FILE.search(ev.text)):
         return Verdict(
