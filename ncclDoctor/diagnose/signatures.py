@@ -2596,6 +2596,14 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # memory, a crash, a version it cannot serve) -- the accelerator runtime failing that process's call, read like a CUDA
 # error (lead rule AN (2)). xmp.spawn's child prints it first as "Exception in device=TPU:0: ..." (_mp_start_fn): the
 # process on that device ordinal, its spawn index on one host (lead rule AL (2))
+# torch_xla's XRT client failing its own session call to the TPU server ("RuntimeError: tensorflow/compiler/xla/
+# xla_client/xrt_computation_client.cc:1198 : Check failed: session.Run({tensorflow::Output(result, 0)}, &outputs) ==
+# ::tensorflow::Status::OK() (... vs. OK)", from xm.xla_device() -> _xla_get_devices at a child's start-up): the
+# accelerator runtime's own call failing in that process, read like a CUDA error (lead rules AN (2), BG (7); rule CK
+# (2): not the XRT mesh service's rendezvous texts, R_XRT_MESH; round 110's xla-1911). Only the session call's check:
+# another CHECK of the client is its own bookkeeping
+R_XRT_CLIENT_RUN = re.compile(r"\bxrt_computation_client\.cc:\d{1,5} ?: ?Check failed: session(?:\.|->)"
+                              r"[\w.>()-]{0,40}?Run\(")
 R_XRT_SESSION_LOST = re.compile(r"\bSession [0-9a-f]{8,32} is not found\b")
 R_XLA_DEVICE_EXC = re.compile(r"\bException in device=(?:TPU|XLA|GPU):(?P<ord>\d{1,4}): ")
 # Ascend's runtime codes for a wait that ran out (CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_TIMEOUT
