@@ -3435,8 +3435,11 @@ R_CTRL_C_TB = re.compile(r"^\s*(?:\^C)+\s*Traceback \(most recent call last\):?\
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.
 # glog's failure-signal handler (PaddlePaddle prints it as "[SignalInfo: *** SIGTERM (@0x147) received by PID 108
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
-R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
-                           r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
+# absl's FailureSignalHandler (torch_xla's TPU processes) prints the same without the address, its thread id in decimal
+# and the CPU ("*** SIGTERM received by PID 1163 (TID 1163) on cpu 81 from PID 850; stack trace: ***"; round 110's
+# xla-5616)
+R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) (?:\(@0x[0-9a-f]{1,16}\) )?received by PID (\d{1,10}) "
+                           r"\(TID (?:0x[0-9a-f]{1,16}|\d{1,10})\)(?: on cpu \d{1,4})? from PID (\d{1,10})")
 # A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training Completed
 # Successfully!", "Training job finished successfully"): a SIGTERM its handler logs right after it is the scheduler's
 # teardown of a finished step, not a stop; NCCL's INFO return-code trail after it is the communicators' teardown

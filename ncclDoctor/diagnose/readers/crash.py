@@ -1536,7 +1536,8 @@ class CrashReaders:
             # glog's handler: this process got a stop signal that another process (PID M) sent it
             ev = self._context(lineno, text, "signal")
             ev.rank = None  # a victim of the stop: it names no rank at fault
-            ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
+            ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False,
+                           absl="(@0x" not in gl.group(0))  # absl's FailureSignalHandler (TPU processes), not glog's
             self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
             return ev
         if "uccessfully" in text and S.R_JOB_DONE.search(self._body):
