@@ -1081,7 +1081,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
-            b"CUDA to be initiali", b"torch.cuda` in any cell", b"ALREADY",
+            b"CUDA to be initiali", b"torch.cuda` in any cell", b"ALREADY", b"in notebook_launcher", b"cuda.is_initialized()",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices",
             b"model parallel with size", b"odel_parallel_size", b"Llama.build(", b"initialize_model_parallel(",
             b"non-zero status: ", b"exiting process",

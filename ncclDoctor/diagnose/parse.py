@@ -509,6 +509,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
         # accelerate's kernel advisory, the first in this input (verdict._kernel_fix; _kernel_old is the cut's own)
         self.kernel_seen: tuple[str, str] | None = None
+        # a rich traceback frame of accelerate's notebook_launcher: (its line in the input, the frame's line number in
+        # launchers.py) (readers.settings._launch_mode: its cuda.is_initialized() check below it)
+        self._nb_frame: tuple[int, int] | None = None
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []

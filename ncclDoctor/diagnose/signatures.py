@@ -4282,6 +4282,13 @@ R_RDMA_FORK = re.compile(r"For the (?P<lib>[\w.-]{1,40}(?: [\w.-]{1,40}){0,4}?) 
 # notebook's own handler printing it ("xmp.spawn FAILED: Runtime ALREADY initialized."): the same refusal of the parent
 # as CUDA before a fork, a state every worker inherits (lead rules Q, W; rule CK; round 110's xla-9303). Read only on
 # a line that names xmp.spawn too: "Runtime already initialized" alone is any runtime's.
+# A rich (Typer / rich.traceback) traceback frame of accelerate's notebook_launcher ("│ /opt/conda/lib/python3.7/
+# site-packages/accelerate/launchers.py:102 in notebook_launcher │"), and a rich frame's numbered context line holding
+# its check of the parent ("│   100 │   │   │   if torch.cuda.is_initialized():   │"): the frame's line within three
+# after that check is the check's own raise -- the launcher refusing to fork the workers (its ValueError's text cut
+# below the box), the CUDA-before-fork config (lead rules Q, W; round 110's hf-notebooks-265)
+R_NB_LAUNCHER_FRAME = re.compile(r"\blaunchers\.py:(?P<line>\d{1,5}) in notebook_launcher\b")
+R_RICH_CUDA_CHECK = re.compile(r"(?:^|│)\s{0,8}(?P<n>\d{1,5}) │[│\s]{0,60}if torch\.cuda\.is_initiali[sz]ed\(\):")
 R_XLA_RUNTIME_INIT = re.compile(r"\bRuntime (?:is |was )?already initiali[sz]ed\b", re.I)
 R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
                          r"you must use the '?spawn'? start method)?|"

@@ -23,6 +23,21 @@ class SettingsReaders:
         Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.launch._launch_mode,
         lead rules V (1), W). And torch refusing CUDA in a process started by fork (signatures.R_CUDA_FORK): the start
         method every worker shares (verdict.launch._cuda_fork, lead rule AF (2))."""
+        at = 0
+        if "in notebook_launcher" in text and (nb := S.R_NB_LAUNCHER_FRAME.search(text)):
+            # a rich frame of notebook_launcher: its check below (on a later line, or on this one where a hard-wrapped
+            # box was joined into one line)
+            self._nb_frame, at = (lineno, int(nb.group("line"))), nb.end()
+        if "is_initiali" in text and self._nb_frame and 0 <= lineno - self._nb_frame[0] <= 12 and (
+                k := S.R_RICH_CUDA_CHECK.search(text, at)) and 0 < self._nb_frame[1] - int(k.group("n")) <= 3:
+            # the frame raised at notebook_launcher's own check that CUDA is uninitialised (round 110's
+            # hf-notebooks-265): its refusal to fork, the error text cut below the box
+            ev = self._context(lineno, text, "cuda_fork")
+            ev.rank = None
+            ev.data["said"] = "notebook_launcher's check 'if torch.cuda.is_initialized():' raised"
+            ev.data["notebook"] = True
+            self._nb_frame = None
+            return ev
         f = S.R_CUDA_FORK.search(text) if ("forked subprocess" in text or "CUDA to be initiali" in text
                                             or "torch.cuda` in any cell" in text
                                             or "CUDA is already initiali" in text) else None

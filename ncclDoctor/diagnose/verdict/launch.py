@@ -4487,14 +4487,16 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
                             ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
     notebook = ""
-    if any("notebook" in e.text or "in any cell" in e.text for e in evs):
+    if any("notebook" in e.text or "in any cell" in e.text or e.data.get("notebook") for e in evs):
         # accelerate's notebook_launcher forks its workers from the notebook's kernel (the only start method a
         # notebook's functions survive): CUDA must stay uninitialised in the kernel until it is called
         notebook = ("The notebook launcher forks its workers from the notebook's own process, so nothing may touch "
                     "CUDA before notebook_launcher() is called: restart the kernel, and run no torch.cuda "
                     "call before notebook_launcher (no .cuda()/.to('cuda') and no import that initialises CUDA: check "
                     "each import alone with torch.cuda.is_initialized(); move such imports and the model's creation "
-                    "inside the function you launch), then call notebook_launcher first; or run the code as a script "
+                    "inside the function you launch: create the Accelerator, model and dataloaders only inside the "
+                    "training function passed to notebook_launcher, and keep any model passed in as an argument on "
+                    "the CPU), then call notebook_launcher first; or run the code as a script "
                     "with accelerate launch (or torchrun) instead: a script may start its workers with the spawn "
                     "method (a notebook's own functions cannot be pickled for it).")
     if all(e.data.get("xla") for e in evs):
