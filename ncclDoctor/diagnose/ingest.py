@@ -883,6 +883,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
         c.kinds["agent_frame"] += 1
     c.accel_launch = c.accel_launch or p.accel_frame
     c.accel_test = c.accel_test or p.accel_test
+    c.kernel_old = c.kernel_old or p.kernel_seen
 
 
 def _dump(inp: Input, data: bytes, is_pickle: bool, c: Collected) -> None:

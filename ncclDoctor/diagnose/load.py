@@ -1029,6 +1029,17 @@ SNIFF = 8192
 #             its bootstrapping phase."), which hold no other word: the message is that exception's (parse keeps it
 #             on the exception; generic.R_SPAWN_NO_MAIN_GUARD: config; round 110's mmf-1182) -- none of the
 #             corpus's input lines
+#   ALREADY   a notebook's own handler printing torch_xla's refusal in capitals ("xmp.spawn FAILED: Runtime ALREADY
+#             initialized."), which holds no other word: the parent used the XLA device before xmp.spawn, config,
+#             nobody (S.R_XLA_RUNTIME_INIT, readers.settings._launch_mode, verdict.launch._cuda_fork; round 110's
+#             xla-9303) -- 0 of the corpus's input lines
+#   in notebook_launcher, cuda.is_initialized()  a rich (boxed) traceback's frame of accelerate's notebook_launcher
+#             ("launchers.py:102 in notebook_launcher") and its numbered context line "100 | if
+#             torch.cuda.is_initialized():", which hold no other word: the frame raised at the launcher's own check
+#             of the kernel, its refusal to fork, the error text cut below the box -- config, nobody
+#             (S.R_NB_LAUNCHER_FRAME, S.R_RICH_CUDA_CHECK, readers.settings._launch_mode; round 110's
+#             hf-notebooks-265) -- 4 and 1 of the corpus's input lines (IPython frames of the launcher and a listing
+#             of the check, read as before)
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1082,7 +1093,8 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"GPU blocks: 0",
             b"create process", b"_broadcast_coalesced", b"_sync_params_and_b", b"_sync_module_states",
             b"waitForInput", b"application crash on", b"ncompatible", b"ot compatible", b"forked subprocess",
-            b"CUDA to be initiali", b"torch.cuda` in any cell",
+            b"CUDA to be initiali", b"torch.cuda` in any cell", b"ALREADY",
+            b"in notebook_launcher", b"cuda.is_initialized()",
             b"main_process_ip", b"etDevice", b"set_device(", b"cuda.Device(", b"_setup_devices",
             b"model parallel with size", b"odel_parallel_size", b"Llama.build(", b"initialize_model_parallel(",
             b"non-zero status: ", b"exiting process",
@@ -1362,24 +1374,24 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 434 (session 47, round 110's fixes: "bootstrapping phase" for multiprocessing's bootstrapping refusal
-    whose message sits under a bare "RuntimeError: "; before it session 46, review b of round 109's fixes: "pdsh"
-    and " slots=" for a multi-host runner's host list
-    and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on
-    a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
-    "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for
-    the reducer's list of parameters that got no gradient pasted alone; before them session 45, review b of round
-    108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
-    "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
-    files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
-    took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone,
-    "deleting files in /dev/shm" for Ray's /dev/shm hint, "Loading model weights took" for vLLM's start-up line,
-    "result: tensor(" for a test's print of a collective's result; before them session 44's, round 107's: "EZ9999" for
-    Ascend's inner-error warning that carries a rank tag,
-    "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
-    "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 50 (the seventh
-    pass's cost is its passes', not its words': see above)."""
+    Now: 437 (session 47, round 110's fixes: "bootstrapping phase" for multiprocessing's bootstrapping refusal whose
+    message sits under a bare "RuntimeError: ", "ALREADY" for a notebook's own print of torch_xla's "Runtime ALREADY
+    initialized" refusal of xmp.spawn, "in notebook_launcher" and "cuda.is_initialized()" for a rich traceback cut at
+    notebook_launcher's own check of the kernel; before it session 46, review b of round 109's fixes: "pdsh" and "
+    slots=" for a multi-host runner's host list and hostfile lines; before them round 109's fixes: "split tensor evenly"
+    for ColossalAI's split check printed on a line of its own, "test_script.py FAILED" for torchrun's record titled with
+    accelerate test's own script, "appears not to match" for DDP's parameter check pasted without its head, "did not
+    receive grad for rank" for the reducer's list of parameters that got no gradient pasted alone; before them session
+    45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning, "Model loading
+    took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting files in
+    /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights took"; round
+    108's fixes: "remainder of ranks" for Horovod's stall warning printed alone, "deleting files in /dev/shm" for Ray's
+    /dev/shm hint, "Loading model weights took" for vLLM's start-up line, "result: tensor(" for a test's print of a
+    collective's result; before them session 44's, round 107's: "EZ9999" for Ascend's inner-error warning that carries a
+    rank tag, "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's
+    result, "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /"
+    for a relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 53 (the
+    seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -522,6 +522,11 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
         self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
+        # accelerate's kernel advisory, the first in this input (verdict._kernel_fix; _kernel_old is the cut's own)
+        self.kernel_seen: tuple[str, str] | None = None
+        # a rich traceback frame of accelerate's notebook_launcher: (its line in the input, the frame's line number in
+        # launchers.py) (readers.settings._launch_mode: its cuda.is_initialized() check below it)
+        self._nb_frame: tuple[int, int] | None = None
         # events kept aside and handed on at the end of the file, their lines read on as if unseen: processes per node
         # a launch starts, GPUs a node shows (_launch_gpus); a traceback cut inside init_process_group (finish)
         self.aside: list[Event] = []
@@ -2598,6 +2603,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._follow = max(self._follow, 6)
         if "recommended minimum" in body and self._kernel_old is None and (k := S.R_KERNEL_BELOW_MIN.search(body)):
             self._kernel_old = (k.group(1), k.group(2))
+            self.kernel_seen = self.kernel_seen or self._kernel_old  # the input's, kept past a new launch's reset
         if "stub library" in body and self._nvml_stub is None and S.R_NVML_STUB.search(body):
             self._nvml_stub = f"{self.path}:{lineno}"
         if "Failed to initialize NumPy" in body and (na := S.R_NUMPY_ABI.search(body)):

@@ -2596,6 +2596,14 @@ R_ARCH_UNSUPPORTED = re.compile(r"\bwith CUDA capability (?P<sm>sm_\d{2,3}) is n
 # memory, a crash, a version it cannot serve) -- the accelerator runtime failing that process's call, read like a CUDA
 # error (lead rule AN (2)). xmp.spawn's child prints it first as "Exception in device=TPU:0: ..." (_mp_start_fn): the
 # process on that device ordinal, its spawn index on one host (lead rule AL (2))
+# torch_xla's XRT client failing its own session call to the TPU server ("RuntimeError: tensorflow/compiler/xla/
+# xla_client/xrt_computation_client.cc:1198 : Check failed: session.Run({tensorflow::Output(result, 0)}, &outputs) ==
+# ::tensorflow::Status::OK() (... vs. OK)", from xm.xla_device() -> _xla_get_devices at a child's start-up): the
+# accelerator runtime's own call failing in that process, read like a CUDA error (lead rules AN (2), BG (7); rule CK
+# (2): not the XRT mesh service's rendezvous texts, R_XRT_MESH; round 110's xla-1911). Only the session call's check:
+# another CHECK of the client is its own bookkeeping
+R_XRT_CLIENT_RUN = re.compile(r"\bxrt_computation_client\.cc:\d{1,5} ?: ?Check failed: session(?:\.|->)"
+                              r"[\w.>()-]{0,40}?Run\(")
 R_XRT_SESSION_LOST = re.compile(r"\bSession [0-9a-f]{8,32} is not found\b")
 R_XLA_DEVICE_EXC = re.compile(r"\bException in device=(?:TPU|XLA|GPU):(?P<ord>\d{1,4}): ")
 # Ascend's runtime codes for a wait that ran out (CANN's ACL_ERROR_RT_STREAM_SYNC_TIMEOUT 507046, _EVENT_SYNC_TIMEOUT
@@ -3430,8 +3438,11 @@ R_CTRL_C_TB = re.compile(r"^\s*(?:\^C)+\s*Traceback \(most recent call last\):?\
 # outside (scheduler, kill); after a worker's failure it is the launcher's teardown, which that failure explains.
 # glog's failure-signal handler (PaddlePaddle prints it as "[SignalInfo: *** SIGTERM (@0x147) received by PID 108
 # (TID 0x7ff0553a4740) from PID 327 ***]"): the signal, the process that got it and the one that sent it (0: the kernel)
-R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) \(@0x[0-9a-f]{1,16}\) received by PID (\d{1,10}) "
-                           r"\(TID 0x[0-9a-f]{1,16}\) from PID (\d{1,10})")
+# absl's FailureSignalHandler (torch_xla's TPU processes) prints the same without the address, its thread id in decimal
+# and the CPU ("*** SIGTERM received by PID 1163 (TID 1163) on cpu 81 from PID 850; stack trace: ***"; round 110's
+# xla-5616)
+R_GLOG_SIGNAL = re.compile(r"\*\*\* (SIG[A-Z]{2,6}) (?:\(@0x[0-9a-f]{1,16}\) )?received by PID (\d{1,10}) "
+                           r"\(TID (?:0x[0-9a-f]{1,16}|\d{1,10})\)(?: on cpu \d{1,4})? from PID (\d{1,10})")
 # A job's own record that its work finished ("[submitit][INFO] - Job completed successfully", "Training Completed
 # Successfully!", "Training job finished successfully"): a SIGTERM its handler logs right after it is the scheduler's
 # teardown of a finished step, not a stop; NCCL's INFO return-code trail after it is the communicators' teardown
@@ -4258,7 +4269,9 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # which one is problematic and causing CUDA to be initialized."), and its check of the parent before it forks ("you
 # need to avoid running any instruction using `torch.cuda` in any cell"; its second half alone where the message is
 # split over lines, as IPython's listing of the raise prints its string literals, one per numbered line: round 81's
-# fastai-3923)
+# fastai-3923). Lightning's launcher refusing to fork its workers (ddp_notebook / ddp_fork: "Lightning can't create
+# new processes if CUDA is already initialized."), the same refusal by the same check of the parent (round 110's
+# lightning-21561)
 # An RDMA library's own fork-safety check aborting the process (libfabric's EFA provider: "A process has executed an
 # operation involving a call to the fork() system call ... For the libfabric EFA provider to work safely when fork()
 # is called, you will need to set the following environment variable: RDMAV_FORK_SAFE ... Your job will now abort."):
@@ -4267,11 +4280,25 @@ R_BOOTSTRAP_ONLY = re.compile(r"(?:(?P<who>\b[A-Z][\w-]{0,30}(?: [A-Z][\w-]{0,30
 # Open MPI's own warning of the same fork ("Open MPI is currently operating in a condition that could result in
 # memory corruption") lets the job run on and is not read here.
 R_RDMA_FORK = re.compile(r"For the (?P<lib>[\w.-]{1,40}(?: [\w.-]{1,40}){0,4}?) to work safely when fork\(\)")
+# torch_xla's PJRT spawn refusing to start its workers because the calling process already initialised the XLA runtime
+# ("RuntimeError: Runtime is already initialized. Do not use the XLA device before calling xmp.spawn."), or a
+# notebook's own handler printing it ("xmp.spawn FAILED: Runtime ALREADY initialized."): the same refusal of the parent
+# as CUDA before a fork, a state every worker inherits (lead rules Q, W; rule CK; round 110's xla-9303). Read only on
+# a line that names xmp.spawn too: "Runtime already initialized" alone is any runtime's.
+# A rich (Typer / rich.traceback) traceback frame of accelerate's notebook_launcher ("│ /opt/conda/lib/python3.7/
+# site-packages/accelerate/launchers.py:102 in notebook_launcher │"), and a rich frame's numbered context line holding
+# its check of the parent ("│   100 │   │   │   if torch.cuda.is_initialized():   │"): the frame's line within three
+# after that check is the check's own raise -- the launcher refusing to fork the workers (its ValueError's text cut
+# below the box), the CUDA-before-fork config (lead rules Q, W; round 110's hf-notebooks-265)
+R_NB_LAUNCHER_FRAME = re.compile(r"\blaunchers\.py:(?P<line>\d{1,5}) in notebook_launcher\b")
+R_RICH_CUDA_CHECK = re.compile(r"(?:^|│)\s{0,8}(?P<n>\d{1,5}) │[│\s]{0,60}if torch\.cuda\.is_initiali[sz]ed\(\):")
+R_XLA_RUNTIME_INIT = re.compile(r"\bRuntime (?:is |was )?already initiali[sz]ed\b", re.I)
 R_CUDA_FORK = re.compile(r"Cannot re-initialize CUDA in forked subprocess(?:\. To use CUDA with multiprocessing, "
                          r"you must use the '?spawn'? start method)?|"
                          r"\bCUDA (?:has|had) (?:already )?been initiali[sz]ed before [^\n]{0,80}?\bfork(?:ed|ing)?\b|"
                          r"\bcausing CUDA to be initiali[sz]ed\b|"
-                         r"\b(?:avoid running any instruction )?using `?torch\.cuda`? in any cell")
+                         r"\b(?:avoid running any instruction )?using `?torch\.cuda`? in any cell|"
+                         r"\bcan'?t create new processes if CUDA is already initiali[sz]ed\b")
 # An assertion's condition (its `assert` line, or the condition's own line of a multi-line assert, as Python 3.11+
 # prints it) that a value is a multiple of a setting of the model's own config object ("hidden_states.size(1) %
 # self.config.mini_batch_size == 0"): the check names a setting every rank is built with (lead rules W, BF (3); round

@@ -182,6 +182,9 @@ class Collected:
     accel_launch: bool = False
     # torchrun's record titled with accelerate test's own script (accelerate/test_utils/scripts/test_script.py) was read
     accel_test: bool = False
+    # accelerate's start-up advisory that the host's kernel is below its minimum: (version, minimum), the first read
+    # (parse's kernel_old; verdict._kernel_fix)
+    kernel_old: tuple[str, str] | None = None
     # torch's store-based barrier per key (first 16 keys): the ranks its "Added key ... for rank: R" lines checked in
     # (first 256), the count its "Completed ... with N nodes" line says, and those lines' events (first 4)
     barriers: dict[str, tuple[set[int], list[int], list[Event]]] = field(default_factory=dict)
@@ -528,6 +531,7 @@ class Collected:
         self.info_notes |= o.info_notes
         self.accel_launch = self.accel_launch or o.accel_launch
         self.accel_test = self.accel_test or o.accel_test
+        self.kernel_old = self.kernel_old or o.kernel_old
         for k, v in o.interfaces.items():
             if len(self.interfaces) < 16:
                 self.interfaces.setdefault(k, v)

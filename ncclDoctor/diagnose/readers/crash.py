@@ -267,6 +267,13 @@ class CrashReaders:
                            cuda_code=None, watchdog=False, accel="intel", aborts=True)
             self._cuda_open = (lineno, ev)
             return ev
+        xr = S.R_XRT_CLIENT_RUN.search(text) if "xrt_computation_client" in text else None
+        if xr:  # the XRT client's own session call to the TPU failing: read as CUDA's (lead rule AN (2), rule CK (2))
+            ev = self._context(lineno, text, "cuda_error")
+            ev.data.update(what="torch_xla's XRT session call to the TPU failed (xrt_computation_client's 'Check "
+                           "failed: session.Run(...)')", cuda_code=None, watchdog=False, accel="xla")
+            self._cuda_open = (lineno, ev)
+            return ev
         x = S.R_XRT_SESSION_LOST.search(text) if "is not found" in text else None
         if x:  # the XRT runtime lost the session of this process's device calls: read as CUDA's (lead rule AN (2))
             ev = self._context(lineno, text, "cuda_error")
@@ -1534,7 +1541,8 @@ class CrashReaders:
             # glog's handler: this process got a stop signal that another process (PID M) sent it
             ev = self._context(lineno, text, "signal")
             ev.rank = None  # a victim of the stop: it names no rank at fault
-            ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False)
+            ev.data.update(received=None, sent=None, worker_got=gl.group(1), sender=int(gl.group(3)), spawned=False,
+                           absl="(@0x" not in gl.group(0))  # absl's FailureSignalHandler (TPU processes), not glog's
             self._glog_stop, self._follow = (lineno, ev), max(self._follow, 8)  # the Python traceback follows
             return ev
         if "uccessfully" in text and S.R_JOB_DONE.search(self._body):

@@ -908,6 +908,14 @@ class ExitReaders:
             # AL (2); round 78's video_analyst-92); NCCL's peer-to-peer / IPC set-up stays rule V (2)'s platform
             self.queued.append(held[1])
             return
+        if ev.kind == "cuda_error" and ev.rank is None and ev.data.get("accel") == "xla" and lineno - held[0] <= 200 \
+                and held[1].data.get("local_rank") is not None:
+            # the child's own call into the TPU runtime failing (torch_xla's XRT session call): the process spawn
+            # names, its index on this one host (lead rules AL (2), AN (2); rule CK (2), round 110's xla-1911)
+            ev.rank = held[1].data["local_rank"]
+            ev.data["rank_from"] = f"spawn's '-- Process {ev.rank} terminated with the following error:'"
+            self.queued.append(held[1])
+            return
         if ev.kind == "cuda_oom" and ev.rank is None and lineno - held[0] <= 200:
             # the child's own traceback ends in a CUDA OOM: its GPU index names no other process (BX (1): the header's
             # index is the OOM's traceback's, verdict.memory's owner readings defer to it); whether the index is a

@@ -23,8 +23,24 @@ class SettingsReaders:
         Engine v1.5.0 supports only MPI bootstrap backend."): the launch every rank shares (verdict.launch._launch_mode,
         lead rules V (1), W). And torch refusing CUDA in a process started by fork (signatures.R_CUDA_FORK): the start
         method every worker shares (verdict.launch._cuda_fork, lead rule AF (2))."""
+        at = 0
+        if "in notebook_launcher" in text and (nb := S.R_NB_LAUNCHER_FRAME.search(text)):
+            # a rich frame of notebook_launcher: its check below (on a later line, or on this one where a hard-wrapped
+            # box was joined into one line)
+            self._nb_frame, at = (lineno, int(nb.group("line"))), nb.end()
+        if "is_initiali" in text and self._nb_frame and 0 <= lineno - self._nb_frame[0] <= 12 and (
+                k := S.R_RICH_CUDA_CHECK.search(text, at)) and 0 < self._nb_frame[1] - int(k.group("n")) <= 3:
+            # the frame raised at notebook_launcher's own check that CUDA is uninitialised (round 110's
+            # hf-notebooks-265): its refusal to fork, the error text cut below the box
+            ev = self._context(lineno, text, "cuda_fork")
+            ev.rank = None
+            ev.data["said"] = "notebook_launcher's check 'if torch.cuda.is_initialized():' raised"
+            ev.data["notebook"] = True
+            self._nb_frame = None
+            return ev
         f = S.R_CUDA_FORK.search(text) if ("forked subprocess" in text or "CUDA to be initiali" in text
-                                            or "torch.cuda` in any cell" in text) else None
+                                            or "torch.cuda` in any cell" in text
+                                            or "CUDA is already initiali" in text) else None
         if f:  # a worker forked after its parent initialised CUDA: the start method every worker shares (rule AF (2))
             ev = self._context(lineno, text, "cuda_fork")
             # torch's own sentence alone; a launcher's message from its start (after the last ": " before it: what
@@ -33,6 +49,13 @@ class SettingsReaders:
             start = self._body.rfind(": ", 0, f.start()) + 2 if ": " in self._body[:f.start()] else 0
             ev.data["said"] = (f.group(0) if f.group(0).startswith(("Cannot", "using")) else
                                self._body[start:f.end()].strip()[:300])
+            return ev
+        x = (S.R_XLA_RUNTIME_INIT.search(text) if ("lready" in text or "LREADY" in text) and "xmp.spawn" in text
+             else None)
+        if x:  # torch_xla's spawn refused: the parent used the XLA device first (rules Q, W; round 110's xla-9303)
+            ev = self._context(lineno, text, "cuda_fork")
+            ev.rank = None
+            ev.data.update(said=x.group(0), xla=True)
             return ev
         rf = S.R_RDMA_FORK.search(text) if "when fork()" in text else None
         if rf:  # an RDMA library's fork-safety check ending the process: its setting, every process's (rule W)

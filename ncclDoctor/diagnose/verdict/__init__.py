@@ -236,6 +236,7 @@ from ncclDoctor.diagnose.verdict.unread import (
     _open_traceback,
     _rdzv_identity,
     _unread_failure,
+    kernel_words,
     module_check_fixes,
 )
 from ncclDoctor.diagnose.verdict.usage import (
@@ -331,8 +332,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         if v is not None:
             if v.cause != "desync" and ddp_gather_aborted(c):
                 v.summary += DDP_ABORTED_WORDS
-            return harness_fix(c, _with_settings(_numerics_fix(c, v), env_findings))
-    return harness_fix(c, _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
+            return _kernel_fix(c, harness_fix(c, _with_settings(_numerics_fix(c, v), env_findings)))
+    return _kernel_fix(c, harness_fix(c, _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
             or _version_twice(c, ks) or _net_plugin_split(c, ks)
             or _ib_unseen(c, ks) or _login_prompt(c, ks) or _setup_hang(c, ks)
@@ -343,7 +344,17 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
             or _own_wait(c, ks) or _subgroup_stall(c, ks) or _recv_garbage(c, ks) or _rank_sentinel(c, ks)
-            or _none(c, ks))))
+            or _none(c, ks)))))
+
+
+def _kernel_fix(c: Collected, v: Verdict) -> Verdict:
+    """Lead rules K, T: accelerate's start-up advisory that the host's kernel is below its recommended minimum is no
+    failure, but where the job failed of a cause the lines do not name (cause unknown) an expert names the kernel
+    upgrade with the remedy of the failure read (round 92's medusa-134 on a cut traceback; round 110's accelerate-2084
+    on a rank's own exception): its sentence after the reading's fix, the reading unchanged."""
+    if c.kernel_old and v.cause == "unknown" and "upgrade the kernel" not in v.fix:
+        v.fix += kernel_words(c.kernel_old)
+    return v
 
 
 # Lead rule BZ (1): a bare "OSError: [Errno 24] Too many open files" (EMFILE) read as unknown -- a process out of file

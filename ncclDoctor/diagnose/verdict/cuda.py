@@ -1787,6 +1787,19 @@ def _accel_error(said: str, runtime: str, ranks: list[int], npu_code: int | None
                 "and relaunch; make sure two jobs do not share NPUs (ASCEND_RT_VISIBLE_DEVICES). If no process "
                 "holds it, read the ASCEND plog (/root/ascend/log, ASCEND_GLOBAL_LOG_LEVEL=1) for the driver's error "
                 "and reset or check that device (npu-smi).")
+    if runtime == "xla" and "session call to the TPU failed" in said:
+        # the XRT client's own session call failing (R_XRT_CLIENT_RUN; rule CK (2), round 110's xla-1911): at a
+        # process's start-up (xm.xla_device()) the TPU server did not answer or could not serve it; the status cut
+        return (f"an accelerator runtime error ({said}: torch_xla's XRT runtime on the TPU server): that process's "
+                "call to the TPU server's runtime failed -- the server not reachable or not serving (restarting, out "
+                "of host memory, another torch_xla version than it serves)",
+                f"The XRT session call of {who} failed: get the full XRT error text (it is cut at the check: the "
+                "status after 'vs. OK' names what the server said); restart the TPU runtime / reconnect the Colab "
+                "session (a factory reset of the runtime); check XRT_TPU_CONFIG / COLAB_TPU_ADDR points to a reachable "
+                "TPU; match torch_xla version to the TPU runtime (env-setup.py --version, the TPU software version); "
+                "run xm.xla_device() once outside xmp.spawn to test the TPU connection (without touching the device "
+                "in the parent before xmp.spawn with start_method='fork'); check every process's own log (its "
+                "TPU:N lines) and reduce the TPU host memory each process uses (smaller model or batch per core).")
     if runtime == "xla":
         return (f"an accelerator runtime error ({said}: torch_xla's XRT runtime on the TPU server): the TPU runtime "
                 "lost the session that process's device calls ran in -- it restarted under the process (its host out "

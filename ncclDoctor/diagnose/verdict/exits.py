@@ -956,7 +956,10 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                      "unlimited its core file gives the native backtrace (gdb python core -> bt); run with one "
                      "process (nprocs=1, one device) to reproduce it without spawn; check that torch, its device "
                      "library (CUDA, torch_xla) and every compiled extension are builds of matching versions, and "
-                     "the host memory the processes share (a smaller batch size). " + abort_fix)
+                     "the host memory the processes share (a smaller batch size); on a TPU (xmp.spawn, or a "
+                     "notebook launcher starting its workers on the TPU cores) match torch, torch_xla and the TPU "
+                     "runtime versions, try with fewer cores (nprocs=1) to isolate, and set PT_XLA_DEBUG=1 for "
+                     "torch_xla's own report. " + abort_fix)
     if lone is not None and not ranks and lone.multi_node and lone.local_rank is not None and codes and codes[0] > 0:
         # lead rule A's multi-node limit: the record names a local rank of one node only, and its exit status is the
         # worker's own (a Python exception not shown): where to read that worker's error, and how to tell its rank

@@ -4499,16 +4499,41 @@ def _cuda_fork(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     waits = [w for k, w in (("store_timeout", "store's wait for its clients"), ("uniqueid_wait", "ncclUniqueId wait"),
                             ("watchdog_timeout", "collective timeout")) if c.kinds.get(k)]
     notebook = ""
-    if any("notebook" in e.text or "in any cell" in e.text for e in evs):
+    if any("notebook" in e.text or "in any cell" in e.text or e.data.get("notebook") for e in evs):
         # accelerate's notebook_launcher forks its workers from the notebook's kernel (the only start method a
         # notebook's functions survive): CUDA must stay uninitialised in the kernel until it is called
         notebook = ("The notebook launcher forks its workers from the notebook's own process, so nothing may touch "
                     "CUDA before notebook_launcher() is called: restart the kernel, and run no torch.cuda "
                     "call before notebook_launcher (no .cuda()/.to('cuda') and no import that initialises CUDA: check "
                     "each import alone with torch.cuda.is_initialized(); move such imports and the model's creation "
-                    "inside the function you launch), then call notebook_launcher first; or run the code as a script "
+                    "inside the function you launch: create the Accelerator, model and dataloaders only inside the "
+                    "training function passed to notebook_launcher, and keep any model passed in as an argument on "
+                    "the CPU), then call notebook_launcher first; or run the code as a script "
                     "with accelerate launch (or torchrun) instead: a script may start its workers with the spawn "
                     "method (a notebook's own functions cannot be pickled for it).")
+    if all(e.data.get("xla") for e in evs):
+        # torch_xla's PJRT spawn refusing a parent that already initialised the XLA runtime (round 110's xla-9303)
+        return Verdict(
+            "config",
+            f"xmp.spawn refused to start its workers: the calling process had already initialised the XLA runtime "
+            f"('{evs[0].data['said'][:160]}', {len(evs)} line(s)) -- the state every worker is started from, so no "
+            "rank is at fault",
+            "Runtime is already initialized: the process that calls xmp.spawn used the XLA device first. Do not use "
+            "the XLA device (xm.xla_device(), torch_xla.device(), xla_real_devices, a tensor or model on the TPU) in "
+            "any cell or line before xmp.spawn; move all XLA initialisation (the device, the model, the data loaders) "
+            "inside the spawned function; restart the notebook kernel and call xmp.spawn before touching the TPU, or "
+            "run the training as a script instead of notebook cells. Under PJRT (PJRT_DEVICE=TPU) unset "
+            "XRT_TPU_CONFIG (XRT is removed), and pass nprocs=None (all devices) or 1.",
+            "high", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if any("create new processes if CUDA" in e.text for e in evs):
+        # Lightning's fork strategies (ddp_notebook, ddp_fork) refuse to fork at all once the parent initialised CUDA
+        # (round 110's lightning-21561): the remedy is the notebook's own cells, or a script with a spawn strategy
+        notebook = ("Lightning's ddp_notebook / fork strategy forks its workers from the notebook's (or script's) own "
+                    "process, so nothing may touch CUDA before trainer.fit: restart the Python kernel, then remove "
+                    "torch.cuda.* calls / model.to('cuda') before trainer.fit in the notebook (load the model on CPU "
+                    "and let Lightning move it; no CUDA tensor or torch.cuda query in earlier cells); or run the "
+                    "training as a script with strategy='ddp' (torchrun / python train.py) instead of ddp_notebook, "
+                    "or use devices=1 in the notebook. " + notebook)
     return Verdict(
         "config",
         f"a worker process could not use CUDA: it was started with the fork start method after its parent had "

@@ -240,6 +240,26 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "mp.spawn re-raises the failed child's traceback in the parent). If the parent itself was stopped, "
             "look at the scheduler (sacct, kubectl describe pod) and dmesg.",
             "low", [], [x.brief() for x in spawned[:3]])
+    absl = [e for e in worker if e.data.get("absl")]
+    if absl and len(absl) == len(worker) and not got and not forced and not cancel and _nothing_failed_first(c):
+        # rule CK (8): absl's crash handler (torch_xla's TPU processes) reporting a SIGTERM from another pid, the
+        # sender not identified and no exception, record or rank shown: a spawning parent tears its workers down the
+        # same way after another failure, as xla-6015 shows -- the first failure is not in the lines (round 110's
+        # xla-5616)
+        pids = sorted({e.data["sender"] for e in absl})
+        return Verdict(
+            "unknown",
+            f"a process's crash handler (absl's FailureSignalHandler) reports SIGTERM received from PID "
+            f"{', '.join(map(str, pids))}, which the lines do not identify: a spawning parent (xmp.spawn, a launcher) "
+            "tears its remaining workers down this way after one of them failed, and the stop is not shown coming "
+            "from outside the job; which process failed first, and why, is not in these lines, and a pid is no rank",
+            "Find the first worker's own error (the process that was not SIGTERM'd): look for a first failure in the "
+            "other TPU processes' logs before the teardown, or run with nprocs=1 / debug_single_process to surface the "
+            f"worker's exception; find what PID {pids[0]} is (the launcher / xmp.spawn parent, notebook kernel, "
+            "scheduler) and why it sent SIGTERM (ps -o pid,cmd -p PID while it runs); check host memory (dmesg -T for "
+            "the OOM killer) if the parent tore workers down after an OOM, and TPU VM preemption / maintenance "
+            "events; PT_XLA_DEBUG=1 and faulthandler / py-spy in the workers show where they were.",
+            "low", [], [e.brief() for e in absl[:3]])
     if worker and not got and not forced and not cancel and _nothing_failed_first(c):
         # a job process's own handler logged the SIGTERM it received, and nothing failed before it: the stop came
         # from outside (after a worker's failure it would be the launcher's teardown, read by that failure)

@@ -1332,7 +1332,10 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
-        "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up.",
+        "failure table; rerun with NCCL_DEBUG=INFO if it fails in the process group's set-up."
+        # a store client's retried connect warning in the lines (rules L, BM (2)): the address to check first
+        # (round 110's accelerate-2508: accelerate test on Windows, the worker's traceback cut)
+        + _connect_warned(c),
         "low", [], [x.brief() for x in (own or c.exceptions)[:3]])
 
 
@@ -2362,7 +2365,8 @@ def _connect_warned(c: Collected) -> str:
             "resolves and is reachable here (MASTER_ADDR, or VLLM_HOST_IP for vLLM, instead of a container alias or "
             "a name with no usable address: MASTER_ADDR=localhost / 127.0.0.1 for a job on one machine)"
             + ("; on Windows torch's store runs without libuv (USE_LIBUV=0) and only with the gloo backend -- "
-               "use WSL/Linux where that does not serve" if win else "") + ".")
+               "on Windows use the gloo backend (NCCL is not built in) and set MASTER_ADDR=127.0.0.1 / localhost, "
+               "or use WSL/Linux where that does not serve" if win else "") + ".")
 
 
 def _kernel_warned(ev) -> str:
@@ -2373,8 +2377,14 @@ def _kernel_warned(ev) -> str:
     k = ev.data.get("kernel_old")
     if not k:
         return ""
+    return kernel_words(k)
+
+
+def kernel_words(k: tuple[str, str]) -> str:
+    """The fix's sentence for accelerate's advisory that the host's kernel K[0] is below its minimum K[1]."""
     return (f" Accelerate warned at start-up that this host runs {k[0]}, a kernel version below {k[1]} (can hang): "
-            f"no failure by itself, but upgrade the kernel to {k[1]} or later if the job hangs.")
+            f"no failure by itself, but upgrade the kernel to {k[1]} or later (kernel {k[0]} can cause hangs) if the "
+            "job hangs or its processes wait on each other.")
 
 
 # A traceback that ends in (or is cut inside) the DataLoader's frames fetching a batch from its worker processes
@@ -2967,6 +2977,40 @@ def _notebook_spawn(ev, who: str) -> Verdict:
         _NOTEBOOK_SPAWN_FIX, "low", [], [ev.brief()], job_wide=True)
 
 
+# A start of torch.multiprocessing's children by fork, as the cut frame's code line shows it (accelerate's
+# notebook_launcher: start_processes(launcher, ..., start_method="fork")): the notebook's functions reach the children
+# by fork, not by re-importing __main__
+_R_FORK_START = re.compile(r"""\bstart_method\s?=\s?["']fork["']""")
+_NOTEBOOK_FORK_FIX = (
+    "Show the full ProcessExitedException text (which process, exit code or signal): the message the paste stops "
+    "before names the child and how it ended, and the child's own output (the kernel's terminal, the one that started "
+    "jupyter) shows its error. The notebook launcher forks its children from the kernel: do not initialise CUDA in "
+    "the notebook before notebook_launcher (fork start method) -- restart the kernel and call notebook_launcher "
+    "before any cell initialises CUDA, and build the model inside training_function rather than passing it in as an "
+    "argument (pass the model creation inside training_function rather than as an argument: a model created in the "
+    "kernel is copied into every forked child). A child killed by a signal (SIGKILL, exit -9) leaves no Python "
+    "error: check dmesg for the OOM killer (-9) and host memory (fewer or lighter objects passed through args, a "
+    "smaller batch). Or run the script with accelerate launch / torchrun instead of the notebook; upgrade accelerate "
+    "if its launcher is old.")
+
+
+def _notebook_fork_exited(ev, who: str) -> Verdict:
+    """Lead rules AU (1), BG (6), AB (2) (round 110's accelerate-664): an IPython traceback of torch.multiprocessing's
+    ProcessExitedException cut inside a start of the children by fork (accelerate's notebook_launcher,
+    start_processes(..., start_method="fork")), before its message: a forked child exited by a non-zero code or a
+    signal without a Python exception, and the message that would name it and its code or signal is cut. A forked
+    child does not re-import the notebook's __main__, so _notebook_spawn's reading does not hold: no cause, nobody
+    named, nobody innocent, low confidence."""
+    return Verdict(
+        "unknown",
+        f"the input stops inside {who} IPython (Jupyter notebook) traceback of torch.multiprocessing's "
+        f"ProcessExitedException raised where the children were started by fork ({ev.text[:200]}), before its "
+        "message: a forked child exited by a non-zero code or a signal without passing a Python exception back, and "
+        "the lines name neither the process nor its exit code or signal, nor show the child's own error -- a forked "
+        "child does not re-import the notebook's __main__; which process failed, and why, is not in these lines",
+        _NOTEBOOK_FORK_FIX, "low", [], [ev.brief()])
+
+
 # The cut frame inside PyTorch Lightning (pytorch_lightning / lightning.pytorch / lightning_fabric): its strategy's
 # launcher started the children, not an mp.spawn of a worker the notebook defines
 _R_LIGHTNING_FRAME = re.compile(r"(?:pytorch_lightning|lightning[/\\]pytorch|lightning_fabric|lightning[/\\]fabric)"
@@ -3444,6 +3488,8 @@ def _cut_where(ev, who: str) -> Verdict | None:
     if (ev.data.get("ipython") or "").rpartition(".")[2] == "ProcessExitedException":
         if _R_LIGHTNING_FRAME.search(ev.text):
             return _lightning_exited(ev, who)
+        if _R_FORK_START.search(code) or "notebook_launcher" in ev.text:
+            return _notebook_fork_exited(ev, who)
         return _notebook_spawn(ev, who)
     if (code and _R_SET_DEVICE_CALL.search(code)) or (func == "set_device" and _R_CUDA_INIT_FILE.search(ev.text)):
         return Verdict(
