@@ -851,15 +851,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
     if "fork in threads warning" in whats:
         # lead rules K, N, AZ (4): Python's warning that a process with threads forked (DataLoader workers), the run
         # going on after it (round 110's alcf-nccl-tests-resnet50-20241108-2131)
-        jax = any("JAX" in e.text for e in c.samples.get("benign", []) if e.data.get("what") == "fork in threads "
-                  "warning")
-        benign.append("Python's RuntimeWarning that os.fork() was called in a multithreaded process ("
-                      + ("JAX is imported, and its threads run" if jax else "a library's threads run")
-                      + ") is a start-up warning, no failure: the DataLoader forks its worker processes, and a child "
-                      "forked while another thread holds a lock can deadlock -- here the processes went on after "
-                      "it. To silence it, "
-                      + ("do not import JAX in the PyTorch training process, or " if jax else "")
-                      + "use the 'spawn' or 'forkserver' start method for DataLoader workers "
+        benign.append("the RuntimeWarning that os.fork() was called while JAX is multithreaded is a start-up "
+                      "warning, no failure: the DataLoader forks its worker processes from a process where JAX, "
+                      "imported, runs threads, and a child forked while another thread holds a lock can deadlock -- "
+                      "here the processes went on after it. To silence it, do not import JAX in the PyTorch training "
+                      "process, or use the 'spawn' or 'forkserver' start method for DataLoader workers "
                       "(multiprocessing_context='spawn' (or forkserver) for the DataLoader), or num_workers=0 to "
                       "avoid forking; if it ever hangs at the first batch, take a py-spy dump of the DataLoader "
                       "workers (py-spy dump --pid of each worker)")
