@@ -140,7 +140,7 @@ def test_a_driver_traceback_ending_in_an_actors_death_names_its_log_and_memory(t
     the fix sends to the dead actor's own log and an OOM kill."""
     v = _unknown(tmp_path, _driver_tb("ray.exceptions.RayActorError: The actor died unexpectedly before finishing "
                                       "this task."))
-    assert "read the dead actor's own log under /tmp/ray/session_latest/logs" in v["fix"].lower(), v
+    assert "the dead actor's own log (raylet / worker logs" in v["fix"], v
     assert "check dmesg / the Ray memory monitor for an OOM kill" in v["fix"], v
     # near shape: the same traceback ending in Ray's system error, no actor named: no dead-actor words
     v = _unknown(tmp_path, _driver_tb("ray.exceptions.RaySystemError: System error: cannot connect to GCS"))

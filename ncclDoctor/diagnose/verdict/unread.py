@@ -2376,8 +2376,8 @@ _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception an
 # rule BJ (1); round 91's rllm-115) -- why, only its own log and its node say; host memory is Ray's most common cause
 _RAY_DIED_CUT_FIX = (
     "The driver re-raises a Ray actor's death (ActorDiedError / RayActorError: 'The actor died unexpectedly'): one "
-    "of its worker actors' processes died. Read the dead actor's own log under /tmp/ray/session_latest/logs "
-    "(raylet / worker logs: ray logs worker-<WORKER_ID>.err on its node, "
+    "of its worker actors' processes died. Read the dead actor's own log (raylet / worker logs: ray logs "
+    "worker-<WORKER_ID>.err on its node, "
     "/tmp/ray/session_latest/logs/worker-*.err and raylet.out) for why; on that node check dmesg / the Ray memory "
     "monitor for an OOM kill (dmesg for the OOM killer: dmesg -T | grep -i 'killed process', host memory; the Ray "
     "memory monitor kills "
