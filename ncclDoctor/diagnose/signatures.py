@@ -4859,6 +4859,12 @@ R_ZERO3_TRACE_CACHE = re.compile(r"\bInvalidate trace cache @ step (\d{1,9})(?::
 # there is high memory pressure and is detrimental to performance. ...": torch's caching allocator freed its cache to
 # satisfy an allocation (cudaMalloc retries) -- memory pressure costing speed, the step going on: a performance
 # warning, no failure (lead rules K, N; round 93's peft-194); an out-of-memory error after it is read by its own lines
+# Python's warning that a process with running threads forked (multiprocessing's popen_fork.py under a DataLoader's
+# workers): JAX's own "RuntimeWarning: os.fork() was called. os.fork() is incompatible with multithreaded code, and
+# JAX is multithreaded, so this will likely lead to a deadlock." -- a start-up warning the process goes on after (lead
+# rules K, N, AZ (4); round 110's alcf-nccl-tests-resnet50-20241108-2131). Read where its line reaches the readers
+# (the trigger "ncompatible")
+R_FORK_THREADS_WARN = re.compile(r"\bos\.fork\(\) was called\. os\.fork\(\) is incompatible with multithreaded code\b")
 R_ZERO3_CACHE_FLUSHES = re.compile(r"\b(\d{1,9}) pytorch allocator cache flushes since last step\b")
 # torchx's local scheduler (local_scheduler.py) warning at a job's start that role replicas asking for GPUs run without
 # CUDA_VISIBLE_DEVICES set per replica: "Running multiple role replicas that require GPUs without / setting

@@ -293,7 +293,9 @@ def _ray_died(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "the Ray memory monitor, which kills workers itself above RAY_memory_usage_threshold; in a container check "
         "host RAM and --shm-size for the container, Ray's object store living in /dev/shm); for a crash, "
         "faulthandler / core dump for SIGSEGV: the worker-*.err holds its faulthandler stack, a core dump "
-        "(ulimit -c unlimited) its native one. If it is memory, reduce memory: a smaller batch, fewer workers per "
+        "(ulimit -c unlimited) its native one. Ray's own list of causes says what to check: check dmesg / the "
+        "kernel OOM killer for the host, check for a SIGSEGV or core dump in the worker, and check that nobody ran "
+        "ray stop --force on that node. If it is memory, reduce memory: a smaller batch, fewer workers per "
         "node, parameter / optimizer offload." + (
             # Ray's hint that the worker's pod may have hit its memory limit: where to look, not a cause shown
             " Ray hints the worker's pod may have exceeded its K8s memory limit: kubectl describe pod (an "

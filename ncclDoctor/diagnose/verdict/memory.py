@@ -101,7 +101,10 @@ def _gpu_oom(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "process on that GPU. An OOM at the first barrier or collective, before the model is allocated, means "
         "every process sits on GPU 0: call torch.cuda.set_device(int(os.environ['LOCAL_RANK'])) first. An OOM while "
         "the model loads (from_pretrained / load_model in the traceback, before any step) means the model itself does "
-        "not fit in the GPUs' memory: shard it (DeepSpeed ZeRO-3, FSDP), offload to CPU, or use more GPUs.",
+        "not fit in the GPUs' memory: shard it (DeepSpeed ZeRO-3, FSDP), offload to CPU, or use more GPUs. Where "
+        "the model's states fill the GPU during training (DDP, DeepSpeed ZeRO stage 1/2 keep every parameter on "
+        "each GPU), use ZeRO-3 or CPU offload to free GPU memory (DeepSpeed offload_optimizer / offload_param, FSDP "
+        "with CPU offload), or use a GPU with more memory.",
         "high" if len(ranks) == 1 and not owner else "medium",
         ranks,
         _samples(c, "cuda_oom"),

@@ -723,6 +723,9 @@ def _alias_words(c: Collected) -> str:
             "addresses and labels; remove the avahi / link-local alias interface if it is not needed).")
 
 
+# getaddrinfo's EAI_NONAME in c10d's IPv6 lookup warning ("cannot be retrieved (gai error: -2 - Name or service not
+# known)"): the host has no IPv6 address, or its name does not resolve yet (round 110's jobset-93)
+_R_GAI_NONAME = re.compile(r"\(gai error: -2 - Name or service not known\)")
 _R_EC2_HOST = re.compile(r"ip-\d{1,3}-\d{1,3}-\d{1,3}-\d{1,3}(?:\.|$)")  # an EC2 instance's default hostname
 
 
@@ -814,7 +817,8 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "device id is provided', 'barrier(): using the device under current context') is a harmless "
                       "warning while every process uses its own GPU: call torch.cuda.set_device(local_rank) first "
                       "and pass device_id=torch.device('cuda', local_rank) to init_process_group (or "
-                      "device_ids=[local_rank] to barrier: barrier(device_ids=[local_rank])) to silence it; only a "
+                      "device_ids=[local_rank] to barrier: dist.barrier(device_ids=[local_rank])) to silence it; only "
+                      "a "
                       "wrong guess (two ranks on one GPU) "
                       "would hang")
     if _no_plugin(c):
@@ -832,6 +836,29 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "OMP_NUM_THREADS explicitly to silence torchrun's banner (or tune it to the cores per process)")
     if "IPv6 lookup warning" in whats:
         benign.append("the IPv6 lookup warning of the store is harmless (it falls back to IPv4)")
+        if any(e.data.get("what") == "IPv6 lookup warning" and _R_GAI_NONAME.search(e.text)
+               for e in c.samples.get("benign", [])):
+            # lead rules L, N, BM (2): getaddrinfo's EAI_NONAME for the store's host, retried, nothing failing after
+            # it: the name has no IPv6 address, or does not resolve yet (a pod's DNS record before the pod runs);
+            # round 110's jobset-93
+            benign.append("its gai error -2 ('Name or service not known') says the store's host name has no IPv6 "
+                          "address, or does not resolve yet at all (on Kubernetes a headless service's DNS record "
+                          "of a pod appears only once that pod runs): the c10d client retries until it resolves -- "
+                          "nothing failed: a retried c10d warning. Only if a store / rendezvous timeout follows: make "
+                          "MASTER_ADDR resolvable from every node (getent hosts NAME there; on Kubernetes wait for "
+                          "the master pod's DNS record / publishNotReadyAddresses on the service, or use the master "
+                          "pod IP as MASTER_ADDR), and give it a longer rendezvous / store timeout")
+    if "fork in threads warning" in whats:
+        # lead rules K, N, AZ (4): Python's warning that a process with threads forked (DataLoader workers), the run
+        # going on after it (round 110's alcf-nccl-tests-resnet50-20241108-2131)
+        benign.append("the RuntimeWarning that os.fork() was called while JAX is multithreaded is a start-up "
+                      "warning, no failure: the DataLoader forks its worker processes from a process where JAX, "
+                      "imported, runs threads, and a child forked while another thread holds a lock can deadlock -- "
+                      "here the processes went on after it. To silence it, do not import JAX in the PyTorch training "
+                      "process, or use the 'spawn' or 'forkserver' start method for DataLoader workers "
+                      "(multiprocessing_context='spawn' (or forkserver) for the DataLoader), or num_workers=0 to "
+                      "avoid forking; if it ever hangs at the first batch, take a py-spy dump of the DataLoader "
+                      "workers (py-spy dump --pid of each worker)")
     if "SIGTERM after the job completed" in whats:
         benign.append("the SIGTERM a handler logged (submitit's 'Bypassing signal SIGTERM') came right after the job "
                       "recorded its own success: Slurm signals a step's processes when it ends, nothing was stopped; "
@@ -1319,16 +1346,28 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "agent waits (up to 300 s) at its exit barrier for the other nodes' agents: check the other "
                       "agent's logs and that every node uses the same rdzv settings (--rdzv-id, --rdzv-endpoint, "
                       "--nnodes)")
+    if "nccl abort trail" not in whats and "nccl teardown trail" not in whats and any(
+            st.counts.get("comm_aborted") for st in c.ranks.values()):
+        # lead rules K, CJ (2): NCCL's "Abort COMPLETE" of its communicators with nothing failing shown -- the
+        # process tore its communicators down by abort (at exit, or stopped by an error outside an NCCL-only log);
+        # round 110's megatron-lm-duihuhu
+        benign.append("NCCL's 'comm ... - Abort COMPLETE' lines are its communicators torn down by ncclCommAbort, "
+                      "no failure of their own (the '[Service thread] Connection closed by localRank N' lines are "
+                      "the same teardown): aborted rather than destroyed means the process exited without "
+                      "destroying its process groups, or was stopped by an error outside these NCCL lines -- use "
+                      "destroy_process_group() for a clean shutdown instead of abort at exit "
+                      "(torch.distributed.destroy_process_group() at the end of training), and if the job did fail, "
+                      "read the Python/torchrun output of each rank for the exception (not in the NCCL log)")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c) and not idle:  # lead rule T: a hang the reporter tells of, not shown by the lines
         hangs = (" If the job hung after these lines (nothing failed in them), collect stacks if it hangs, what "
                  "shows where each rank is: a py-spy dump of every rank's process while it hangs (py-spy dump --pid "
                  "PID: its stack; a py-spy dump if it hangs, before the job is killed), a Flight "
-                 "Recorder dump (" + FR_ON + "), and every rank's log rerun with NCCL_DEBUG=INFO (a hang "
-                 "in set-up shows as the rank that never printed 'Init COMPLETE'), with TORCH_DISTRIBUTED_DEBUG=DETAIL "
-                 "(torch checks that every rank calls the same collective) and a collective timeout set short enough "
-                 "to turn the hang into an error.")
+                 "Recorder dump (" + FR_ON + "), and every rank's log rerun with NCCL_DEBUG=INFO and "
+                 "TORCH_DISTRIBUTED_DEBUG=DETAIL (a hang in set-up shows as the rank that never printed 'Init "
+                 "COMPLETE'; with TORCH_DISTRIBUTED_DEBUG=DETAIL torch checks that every rank calls the same "
+                 "collective) and a collective timeout set short enough to turn the hang into an error.")
     if c.nvls_info and not finished(c):  # lead rules K, T: NCCL set NVLS up in these lines; if it hung there
         hangs += _NVLS_HANG
     return Verdict(

@@ -221,7 +221,13 @@ def _timeouts(c: Collected, ks: list[Conclusion]) -> Verdict | None:
          "rerun `ncclDoctor diagnose` on all of them: the rank whose log shows no timeout, or the lowest "
          "'last enqueued', is the culprit.")
         + " While the job still hangs, py-spy dump --pid PID on every rank's process "
-        "shows the one that is elsewhere in the code." + (GLOO_LATE if gloo else "")
+        "shows the one that is elsewhere in the code."
+        # lead rules B, E: a rank missing from the collective is not helped by a longer wait -- the remedy an expert
+        # names beside the hunt for it (round 110's alcf-nccl-tests-vae-20241108-2121)
+        + (" Raise the process group timeout only after finding the stuck rank: a longer timeout helps a rank that "
+           "is only slow (a long save or evaluation on one rank), not one that never issues the collective."
+           if inside or behind or torn else "")
+        + (GLOO_LATE if gloo else "")
         + (HCCL_WAIT if _hccl(c) else "") + (HCCL_CONNECT_WAIT if _hccl_connect(c) else "")
         + (_hccl_p2p_wait(c) or "")
         + (DEEPEP_WAIT if _backend(c, "deepep") else "") + (XCCL_WAIT if xccl else "")

@@ -36,8 +36,11 @@ from ncclDoctor.diagnose.verdict.noise import R_SHARP_LIB_LINE, collnet_fell_bac
 from ncclDoctor.diagnose.verdict.tracker_setup import tracker_fix
 
 # torch.distributed.rpc's timeout of a remote call (TensorPipe agent: "RPCErr:1:RPC ran for more than set timeout
-# (180000 ms) and will now be marked with an error"): the peer that should answer stalled or died; no rank is named
-_R_RPC_TIMEOUT = re.compile(r"RPC ran for more than set timeout \((\d{1,9}) ?ms\)")
+# (180000 ms) and will now be marked with an error"; torch <= 1.5's ProcessGroup agent: "RPC ran for more than 10
+# milliseconds and timed out."): the peer that should answer stalled or died; no rank is named (lead rule BN (1); round
+# 110's pytorch-33803)
+_R_RPC_TIMEOUT = re.compile(r"RPC ran for more than (?:set timeout \((\d{1,9}) ?ms\)"
+                            r"|(\d{1,9}) milliseconds and timed out)")
 # DDP's reducer (torch/csrc/distributed/c10d/reducer.cpp) refusing a backward its autograd hooks were not prepared
 # for: "expect_autograd_hooks_ INTERNAL ASSERT FAILED at .../reducer.cpp", "Expected to mark a variable ready only
 # once", "Expected to have finished reduction in the prior iteration before starting a new one", and the torch 1.5-era
@@ -1320,7 +1323,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + _worker_reraised(c, e, what)
         + (SAVE_WRITE_FIX if R_SAVE_WRITE_FAILED.search(what) else "")
         + _save_rename_fix(c, e) + (LOAD_READ_FIX if R_LOAD_READ_FAILED.search(what) else "") + _disk_fix(disk)
-        + (_RPC_TIMEOUT_FIX if rpc else "")
+        + (_rpc_timeout_fix([x.text for x in list(c.exceptions) + list(c.unread)]) if rpc else "")
         + ("The launcher ran that command on each host over ssh (its hostfile / --host list): run torchrun directly "
            "on each node with the same arguments to see the workers' own errors and the full output / traceback, and "
            "check that passwordless ssh from the launching node reaches every host by the name the hostfile gives. "
@@ -1329,6 +1332,7 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         + (_SMDDP_ERROR_FIX if any(_R_SMDDP_ERROR.search(x) for x in [what] + [x.text for x in c.exceptions]) else "")
         + _file_lock_fix(what)
         + (_RAY_GET_TIMEOUT_FIX if any(_R_RAY_GET_TIMEOUT.search(x.text) for x in c.exceptions) else "")
+        + (_RAY_DIED_CUT_FIX if any(_R_RAY_ACTOR_DIED.search(x.text) for x in c.exceptions) else "")
         + "Read the full output around that line: the traceback above it (its frames say where it failed) and every "
         "rank's own stderr (per-rank logs: torchrun --log-dir DIR --redirects 3 --tee 3); when a launcher only reports "
         "that its command failed, run that command (torchrun directly) to see the workers' own errors and torchrun's "
@@ -1827,6 +1831,30 @@ _RPC_TIMEOUT_FIX = ("torch.distributed.rpc's call timed out waiting for its peer
                     "rpc_timeout (TensorPipeRpcBackendOptions, or the call's timeout=) bounds each call, "
                     "num_rpc_threads / num_worker_threads the calls served at once; check the network between the "
                     "nodes. ")
+# the RPC timeout thrown as an uncaught C++ exception (std::terminate after its what()): the timeout of an rpc.remote /
+# RRef.to_here raised on the agent's own thread in old torch releases, never reaching the caller's future (round 110's
+# pytorch-33803)
+_RPC_TIMEOUT_TERMINATE = ("Here the RPC timeout escaped as an uncaught C++ exception (terminate called after its "
+                          "what()): in old torch releases the timeout of rpc.remote / RRef.to_here was raised on the "
+                          "RPC agent's thread instead of on the call's future -- upgrade torch (later releases set "
+                          "the timeout error on the future), then catch the timeout on the future (fut.wait / "
+                          "to_here in try) instead of an uncaught C++ exception. ")
+
+
+def _rpc_timeout_fix(texts: list[str]) -> str:
+    """The fix's words for torch.distributed.rpc's call timeout in these texts (_R_RPC_TIMEOUT), '' where none: what
+    the timeout is, a timeout under a second named as far too short, and the uncaught-exception words where the
+    timeout aborted the process (std::terminate)."""
+    ms = [int(m.group(1) or m.group(2)) for t in texts if (m := _R_RPC_TIMEOUT.search(t))]
+    if not ms:
+        return ""
+    short = min(ms)
+    return (_RPC_TIMEOUT_FIX
+            + (f"A {short} ms RPC timeout is far too short for a remote call: raise the RPC timeout (rpc_timeout in "
+               "init_rpc's rpc_backend_options, or the call's timeout=). " if short < 1000 else "")
+            + (_RPC_TIMEOUT_TERMINATE if any(_R_CXX_TERMINATE.search(t) for t in texts) else ""))
+
+
 _TENSORPIPE_EOF_FIX = ("That line is torch RPC's TensorPipe agent finding its peer's connection closed (EOF): the peer "
                        "process (the master) exited or crashed first, or shut down without rpc.shutdown() on every "
                        "worker -- read the full traceback of the master process; if it was still working, a call ran "
@@ -2261,7 +2289,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                            + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                            + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                            + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
-                           + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
+                           + _rpc_timeout_fix([u.text for u in unread])
                            # an uncaught C++ exception's abort beside the cut traceback: its backtrace says where
                            # (round 107's pytorch-39464, TensorPipe's agent aborting in a node-failure test)
                            + (_CXX_TERMINATE_FIX if any(_R_CXX_TERMINATE.search(u.text) for u in unread) else "")
@@ -2293,7 +2321,7 @@ def _unread_words(c: Collected) -> Verdict | None:
                        + (_STATE_DICT_FIX if any(_R_STATE_DICT_LOAD.search(u.text) for u in unread) else "")
                        + (_COLLECTIVE_RPC_FIX if any(_R_COLLECTIVE_RPC.search(u.text) for u in unread) else "")
                        + (_TENSORPIPE_EOF_FIX if any(_R_TENSORPIPE_EOF.search(u.text) for u in unread) else "")
-                       + (_RPC_TIMEOUT_FIX if any(_R_RPC_TIMEOUT.search(u.text) for u in unread) else "")
+                       + _rpc_timeout_fix([u.text for u in unread])
                        + (_AIO_SWAP_FIX if any(_R_AIO_SWAP.search(u.text) for u in unread) else "")
                        + (_FR_DUMP_FIX if any(_R_FR_DUMP.search(u.text) for u in unread) else "")
                        + (_MOONCAKE_FIX if any(_R_MOONCAKE.search(u.text) for u in unread) else "")
@@ -2449,12 +2477,18 @@ _CUT_TB_FIX = ("Paste the full traceback down to its last line, the exception an
 # RayActorError, parse.input_tail's ray_died) with no cause of the death pasted: a worker actor's process died (lead
 # rule BJ (1); round 91's rllm-115) -- why, only its own log and its node say; host memory is Ray's most common cause
 _RAY_DIED_CUT_FIX = (
-    "The driver re-raises a Ray actor's death (ActorDiedError): one of its worker actors' processes died. Read the "
-    "dead actor's own log (raylet / worker logs: ray logs worker-<WORKER_ID>.err on its node, "
-    "/tmp/ray/session_latest/logs/worker-*.err and raylet.out) for why; on that node dmesg for the OOM killer "
-    "(dmesg -T | grep -i 'killed process': host memory) and the Ray memory monitor, which kills workers itself above "
-    "RAY_memory_usage_threshold. If it is memory, reduce it: a smaller batch (rollout / generation batch, response "
-    "length), fewer workers per node, offload. ")
+    "The driver re-raises a Ray actor's death (ActorDiedError / RayActorError: 'The actor died unexpectedly'): one "
+    "of its worker actors' processes died. Read the dead actor's own log (raylet / worker logs: ray logs "
+    "worker-<WORKER_ID>.err on its node, "
+    "/tmp/ray/session_latest/logs/worker-*.err and raylet.out) for why; on that node check dmesg / the Ray memory "
+    "monitor for an OOM kill (dmesg for the OOM killer: dmesg -T | grep -i 'killed process', host memory; the Ray "
+    "memory monitor kills "
+    "workers itself above RAY_memory_usage_threshold), and the container's shared memory (/dev/shm, docker "
+    "--shm-size) that Ray's object store lives in. If it is memory, reduce it: a smaller batch (rollout / "
+    "generation batch, response length), fewer workers per node, offload. ")
+# the driver's own traceback ending in a Ray actor's death, its exception line shown (round 110's vllm-1437: vLLM's
+# engine starting its Ray workers): the same death, the same words as the cut traceback's
+_R_RAY_ACTOR_DIED = re.compile(r"\b(?:RayActorError|ActorDiedError)\b")
 # torch.save writing a file failing: its zip writer's own words ("PytorchStreamWriter failed writing file data.pkl: file
 # write failed", inline_container.cc, no errno), or a traceback cut inside torch/serialization.py's save / _save -- the
 # storage under the save path refused the write (a full disk, a quota, a permission, a locked or flaky drive). No
