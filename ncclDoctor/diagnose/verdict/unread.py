@@ -127,10 +127,12 @@ _R_DDP_READY_TWICE = re.compile(r"\bExpected to mark a variable ready only once\
 _DDP_READY_TWICE_FIX = ("A parameter marked ready twice means its autograd hook fired twice in one iteration: "
                         "reentrant gradient checkpointing together with find_unused_parameters=True, or a parameter "
                         "used in several forward/backward passes per iteration (shared or tied weights, a module "
-                        "called twice). Set find_unused_parameters=False unless really needed, use non-reentrant "
-                        "checkpointing (use_reentrant=False) or _set_static_graph() / static_graph=True when the "
-                        "graph does not change between iterations, and make sure shared/tied parameters are used "
-                        "once per backward. ")
+                        "called twice). Set find_unused_parameters=False unless really needed (the HF Trainer's / "
+                        "accelerate's: set ddp_find_unused_parameters=False), use non-reentrant checkpointing "
+                        "(use_reentrant=False; the HF Trainer's gradient_checkpointing_kwargs={'use_reentrant': "
+                        "False}) or _set_static_graph() / static_graph=True when the graph does not change between "
+                        "iterations, or disable gradient checkpointing, and make sure shared/tied parameters are "
+                        "used once per backward. ")
 _DDP_STATIC_CHANGED_FIX = ("DDP's reducer found that the set of parameters the model used changed between "
                            "iterations ('Your training graph has changed in this iteration'), which static_graph=True "
                            "promised it would not: a data-dependent graph (branches or heads the input selects, layers "
