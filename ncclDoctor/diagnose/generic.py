@@ -407,6 +407,78 @@ FLAT_PARAM_GRAD_FIX = (
     "to releases that support partially frozen models under FSDP, or use DeepSpeed ZeRO or DDP instead of FSDP for a "
     "partially frozen (pruned/LoRA) model. ")
 
+# torch FSDP's own check that the parameters it flattens into one FlatParameter share one dtype ("AssertionError: FSDP
+# expects uniform original parameter dtype but got {torch.bfloat16, torch.float32}"; the flattening's own "Must
+# flatten tensors with uniform dtype but got torch.float32 and torch.bfloat16"): a model cast to bf16 in part (a
+# train-dtype switch that leaves embeddings / norms in fp32) before wrapping -- the model every rank builds alike,
+# config, no rank (lead rules W, BF (4), BW (2); round 110's mini-trainer-115)
+R_FLAT_PARAM_DTYPE = re.compile(r"\bFSDP expects uniform original parameter dtype\b|"
+                                r"\bflatten tensors with uniform dtype\b")
+FLAT_PARAM_DTYPE = ("torch FSDP's own check refused parameters of mixed dtypes (bf16 beside fp32) in one wrapped "
+                    "unit: the model and its dtype setting every rank builds alike")
+FLAT_PARAM_DTYPE_FIX = (
+    "FSDP flattens each wrapped unit's parameters into one tensor of one dtype: cast the whole model to one dtype "
+    "before wrapping in FSDP (model.to(torch.bfloat16): every parameter, embeddings and norms included), or keep the "
+    "parameters float32 and use FSDP MixedPrecision with float32 parameters instead of mixed bf16/fp32 parameters "
+    "(MixedPrecision(param_dtype=torch.bfloat16) / FSDP2's MixedPrecisionPolicy computes in bf16 over fp32 master "
+    "weights); keep layers the model loads in fp32 (norms, embeddings) in the same dtype or wrap them separately "
+    "(their own FSDP unit), or use use_orig_params / FSDP2 (fully_shard) which allows mixed dtypes per module; until "
+    "then train in float32 (the framework's train-dtype setting). ")
+
+# torch's own check of a gradient assigned to a parameter of another dtype ("RuntimeError: attempting to assign a
+# gradient with dtype 'c10::BFloat16' to a tensor with dtype 'float'"), raised where FSDP writes its flat gradient
+# back (pre_unshard / _writeback_orig_params) under MixedPrecision with use_orig_params and torch.compile: the
+# precision settings and the model every rank shares, config, no rank (lead rules J, BW (2); round 110's
+# pytorch-111317)
+R_GRAD_DTYPE_ASSIGN = re.compile(r"\battempting to assign a gradient with dtype\b[^\n]{0,60}?\bto a tensor with dtype\b")
+GRAD_DTYPE_ASSIGN = ("torch's own check refused a gradient of another dtype than its parameter (bf16 onto fp32): "
+                     "the mixed-precision settings and the model every rank shares")
+GRAD_DTYPE_ASSIGN_FIX = (
+    "A gradient in the low precision was assigned to a full-precision parameter: check the FSDP MixedPrecision "
+    "settings (param_dtype / reduce_dtype / keep_low_precision_grads) against the parameters' own dtype -- load the "
+    "model in the same dtype as FSDP's parameters (fp32 master weights, bf16 via MixedPrecision), and avoid "
+    "autocasting the model to bf16 outside FSDP's mixed precision; with torch.compile on FSDP1 the gradient "
+    "writeback of use_orig_params=True (_writeback_orig_params) is where torch 2.1 fails: upgrade torch (FSDP "
+    "gradient writeback with mixed precision / use_orig_params fixed), set use_orig_params=False, or drop "
+    "torch.compile on the FSDP-wrapped model (compile only inner blocks). Code that sets .grad itself must cast the "
+    "gradient to the parameter's dtype. ")
+
+# torch autograd's own internal check that a saved variable's gradient accumulator is still alive ("RuntimeError:
+# !grad_accumulator_.expired()", raised unpacking ctx.saved_tensors in a custom autograd Function's backward): a
+# parameter replaced behind autograd's back -- FSDP's flat parameters (use_orig_params=False) freed and re-made
+# around a fused op's Function (flash-attn's fused layer_norm) under non-reentrant activation checkpointing; the model,
+# its wrapping and library versions every rank shares, config, no rank (lead rule BW (2); round 110's pytorch-103726)
+R_GRAD_ACC_EXPIRED = re.compile(r"!\s?grad_accumulator_\.expired\(\)")
+GRAD_ACC_EXPIRED = ("torch autograd's own check found a saved parameter's gradient accumulator gone "
+                    "(!grad_accumulator_.expired()): a parameter re-made behind autograd (FSDP's flat parameters) "
+                    "around a custom autograd Function under activation checkpointing -- the model, its wrapping and "
+                    "library versions every rank shares")
+GRAD_ACC_EXPIRED_FIX = (
+    "The custom autograd Function whose backward raised it (its frame: a fused op such as flash-attn's fused "
+    "layer_norm) saved a parameter that FSDP freed and re-made: use FSDP(use_orig_params=True) so parameters keep "
+    "their autograd accumulators, or exclude the fused layer-norm modules from activation checkpointing (check_fn) / "
+    "use CheckpointImpl.REENTRANT instead of NO_REENTRANT for these layers, or replace the fused op with the plain "
+    "one (torch.nn.LayerNorm); upgrade torch and flash-attn to releases that support FSDP with the fused ops; turn "
+    "off activation checkpointing under FSDP to confirm. ")
+
+# TorchDynamo's own internal function called with another signature than it has ("TypeError: _convert_frame_assert()
+# missing 2 required positional arguments: 'hooks' and 'frame_state'", under "BackendCompilerFailed: backend=
+# 'compile_fn' raised:", DDPOptimizer's compile_fn): torch's own code not matching itself -- an install mixing two
+# torch releases, or a library wrapping dynamo's internals written for another torch -- every rank alike, config, no
+# rank (lead rules AF (2), BT (2); round 110's pytorch-99067)
+R_DYNAMO_SIGNATURE = re.compile(r"\b_convert_frame(?:_assert)?\(\) (?:missing \d{1,2} required|got an unexpected "
+                                r"keyword|takes \d{1,2} positional)")
+DYNAMO_SIGNATURE = ("TorchDynamo's own internal function (its frame conversion) was called with another signature "
+                    "than the installed torch's: the torch install (or a library wrapping dynamo) not matching its own "
+                    "code, every rank alike")
+DYNAMO_SIGNATURE_FIX = (
+    "Install one consistent torch: do not mix a torch nightly's dynamo with an older install (reinstall torch "
+    "cleanly: pip uninstall torch, then install one release), and install matching torch and torch-dependent library "
+    "versions (a compile backend calling dynamo's _convert_frame_assert must match torch's dynamo); under DDP, "
+    "DDPOptimizer is the backend wrapping it: torch._dynamo.config.optimize_ddp = False skips it, or run the DDP job "
+    "without torch.compile (disable torch.compile / use the eager backend) until torch is upgraded to a release "
+    "whose DDPOptimizer matches its convert_frame API. ")
+
 # the settings check's own advice (the catch-all reading below), which the narrower config readings end with
 _SETTING_FIX = ("Read the setting the line names and correct it in the launch command or config (the same on "
                 "every node); print the effective settings (the launcher's config dump, printenv | grep -E "
@@ -790,6 +862,10 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     ("config", R_DS_DUMMY, DS_DUMMY, DS_DUMMY_FIX + _SETTING_FIX),
     ("config", R_ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT_FIX + _SETTING_FIX),
     ("config", R_FLAT_PARAM_GRAD, FLAT_PARAM_GRAD, FLAT_PARAM_GRAD_FIX),
+    ("config", R_FLAT_PARAM_DTYPE, FLAT_PARAM_DTYPE, FLAT_PARAM_DTYPE_FIX),
+    ("config", R_GRAD_DTYPE_ASSIGN, GRAD_DTYPE_ASSIGN, GRAD_DTYPE_ASSIGN_FIX),
+    ("config", R_GRAD_ACC_EXPIRED, GRAD_ACC_EXPIRED, GRAD_ACC_EXPIRED_FIX),
+    ("config", R_DYNAMO_SIGNATURE, DYNAMO_SIGNATURE, DYNAMO_SIGNATURE_FIX),
     ("invalid_usage", R_UCC_UNSUPPORTED, UCC_UNSUPPORTED, UCC_UNSUPPORTED_FIX),
     ("config", R_CONFIG_FIELD, CONFIG_FIELD,
      CONFIG_FIELD_FIX + _SETTING_FIX),
