@@ -268,7 +268,9 @@ DIST_KWARG = (
 DIST_KWARG_FIX = (
     "Match the call to the installed torch version's signature (python -c 'import torch; print(torch.__version__)'): "
     "drop the keyword the installed function does not take (torch.distributed.barrier takes no timeout: set timeout "
-    "in init_process_group(timeout=...) instead, or use dist.monitored_barrier(timeout=...) on a gloo group), or "
+    "in init_process_group(timeout=...) instead, or use dist.monitored_barrier(timeout=...) on a gloo group; "
+    "barrier's device_ids needs torch >= 1.8: upgrade torch to >= 1.8, or drop device_ids from dist.barrier() for "
+    "the old torch), or "
     "install the torch the code was written for -- match the library version the code was written for (its README / "
     "requirements), the same on every node. ")
 
@@ -291,13 +293,16 @@ UCC_UNSUPPORTED_FIX = (
     "and set UCC_TLS to a transport that supports CUDA memory (UCC_LOG_LEVEL=debug shows which team layer refused); "
     "in a test suite, skip that UCC test on a runner whose UCC lacks CUDA support. ")
 
-# the keywords c10d's functions have long taken (torch 1.x): the function refusing one of them is not torch's
+# the keywords c10d's functions have long taken (torch 1.x): the function refusing one of them is not torch's. Not
+# barrier's device_ids: torch.distributed.barrier takes it from torch 1.8 on, and code written for 1.8+ (yolov5's
+# torch_distributed_zero_first) refused it by an older torch is rule BT (2)'s install older than the code (round
+# 110's yolov5-4480, yolov5-obb-266); review 107's other readings stand
 _DIST_KW_COMMON = frozenset((
     "group", "async_op", "tensor", "tensor_list", "op", "src", "dst", "tag", "object_list", "obj", "output", "input",
     "input_list", "output_tensor", "input_tensor", "output_tensor_list", "input_tensor_list", "output_split_sizes",
     "input_split_sizes", "scatter_list", "gather_list"))
 _DIST_KW_TAKEN = {
-    "barrier": ("device_ids",), "monitored_barrier": ("timeout", "wait_all_ranks"),
+    "monitored_barrier": ("timeout", "wait_all_ranks"),
     "init_process_group": ("backend", "init_method", "timeout", "world_size", "rank", "store", "group_name",
                            "pg_options"),
     "new_group": ("ranks", "timeout", "backend", "pg_options"),
@@ -310,7 +315,7 @@ _R_DIST_CALL = re.compile(r"\b(?:dist|torch\.distributed)\.\w{1,40}\(")
 
 def dist_kwarg_foreign(message: str, data: dict) -> bool:
     """Review 107 finding 2: R_DIST_KWARG's refusal is not torch.distributed's -- the keyword is one c10d's function
-    has long taken (barrier's group, async_op, device_ids), or the traceback's frames are shown (``data``: an
+    has long taken (barrier's group, async_op), or the traceback's frames are shown (``data``: an
     exception's frame_file / frame_code / tail_frames) and neither the innermost frame is torch.distributed's
     (distributed_c10d.py, torch/distributed/) nor its code line calls dist. / torch.distributed. (a user's
     utils.barrier(...), trainer.barrier(...)). A bare message with no frame keeps the reading."""
@@ -322,7 +327,7 @@ def dist_kwarg_foreign(message: str, data: dict) -> bool:
     frames = list(data.get("tail_frames") or ())
     file, code = data.get("frame_file"), data.get("frame_code")
     if not file and not code and frames:
-        file, _, code = frames[-1]
+        file, _, code = frames[0]  # tail_frames: innermost first (parse._frames_above)
     if not file and not code:
         return False
     return not (_R_DIST_FRAME.search(file or "") or _R_DIST_CALL.search(code or ""))
