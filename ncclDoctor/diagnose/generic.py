@@ -435,7 +435,8 @@ FLAT_PARAM_DTYPE_FIX = (
 # back (pre_unshard / _writeback_orig_params) under MixedPrecision with use_orig_params and torch.compile: the
 # precision settings and the model every rank shares, config, no rank (lead rules J, BW (2); round 110's
 # pytorch-111317)
-R_GRAD_DTYPE_ASSIGN = re.compile(r"\battempting to assign a gradient with dtype\b[^\n]{0,60}?\bto a tensor with dtype\b")
+R_GRAD_DTYPE_ASSIGN = re.compile(r"\battempting to assign a gradient with dtype\b[^\n]{0,60}?\bto a tensor with "
+                                 r"dtype\b")
 GRAD_DTYPE_ASSIGN = ("torch's own check refused a gradient of another dtype than its parameter (bf16 onto fp32): "
                      "the mixed-precision settings and the model every rank shares")
 GRAD_DTYPE_ASSIGN_FIX = (

@@ -4976,9 +4976,11 @@ R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\",])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?((?:[^'\"\s\\;&|,]|,(?![A-Za-z_]\w{0,60}=)){0,120})")
 # A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
-# env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"): the variable and the value it keeps
-R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|was) (?:already )?set to "
-                          r"['\"`]?([^'\"`\s,;]{1,120})")
+# env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"; vLLM's Ray executor's "RAY_CGRAPH_get_timeout is
+# set to 300", which Ray's compiled-graph timeout then reports against: verdict.timeouts._serving_watchdog): the
+# variable and the value it keeps
+R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}|RAY_CGRAPH_\w{1,48}) (?:is|was) "
+                          r"(?:already )?set to ['\"`]?([^'\"`\s,;]{1,120})")
 
 
 def strip_prefixes(text: str) -> str:
