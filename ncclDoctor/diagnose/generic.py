@@ -326,8 +326,9 @@ def dist_kwarg_foreign(message: str, data: dict) -> bool:
         return True
     frames = list(data.get("tail_frames") or ())
     file, code = data.get("frame_file"), data.get("frame_code")
-    if not file and not code and frames:
-        file, _, code = frames[0]  # tail_frames: innermost first (parse._frames_above)
+    if not code and frames and (not file or file == frames[0][0]):
+        # tail_frames: innermost first (parse._frames_above); its code line where the frame's own was not read
+        file, _, code = frames[0]
     if not file and not code:
         return False
     return not (_R_DIST_FRAME.search(file or "") or _R_DIST_CALL.search(code or ""))
