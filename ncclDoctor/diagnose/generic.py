@@ -413,24 +413,6 @@ FLAT_PARAM_GRAD_FIX = (
     "to releases that support partially frozen models under FSDP, or use DeepSpeed ZeRO or DDP instead of FSDP for a "
     "partially frozen (pruned/LoRA) model. ")
 
-# torch FSDP's own check that the parameters it flattens into one FlatParameter share one dtype ("AssertionError: FSDP
-# expects uniform original parameter dtype but got {torch.bfloat16, torch.float32}"; the flattening's own "Must
-# flatten tensors with uniform dtype but got torch.float32 and torch.bfloat16"): a model cast to bf16 in part (a
-# train-dtype switch that leaves embeddings / norms in fp32) before wrapping -- the model every rank builds alike,
-# config, no rank (lead rules W, BF (4), BW (2); round 110's mini-trainer-115)
-R_FLAT_PARAM_DTYPE = re.compile(r"\bFSDP expects uniform original parameter dtype\b|"
-                                r"\bflatten tensors with uniform dtype\b")
-FLAT_PARAM_DTYPE = ("torch FSDP's own check refused parameters of mixed dtypes (bf16 beside fp32) in one wrapped "
-                    "unit: the model and its dtype setting every rank builds alike")
-FLAT_PARAM_DTYPE_FIX = (
-    "FSDP flattens each wrapped unit's parameters into one tensor of one dtype: cast the whole model to one dtype "
-    "before wrapping in FSDP (model.to(torch.bfloat16): every parameter, embeddings and norms included), or keep the "
-    "parameters float32 and use FSDP MixedPrecision with float32 parameters instead of mixed bf16/fp32 parameters "
-    "(MixedPrecision(param_dtype=torch.bfloat16) / FSDP2's MixedPrecisionPolicy computes in bf16 over fp32 master "
-    "weights); keep layers the model loads in fp32 (norms, embeddings) in the same dtype or wrap them separately "
-    "(their own FSDP unit), or use use_orig_params / FSDP2 (fully_shard) which allows mixed dtypes per module; until "
-    "then train in float32 (the framework's train-dtype setting). ")
-
 # torch's own check of a gradient assigned to a parameter of another dtype ("RuntimeError: attempting to assign a
 # gradient with dtype 'c10::BFloat16' to a tensor with dtype 'float'"), raised where FSDP writes its flat gradient
 # back (pre_unshard / _writeback_orig_params) under MixedPrecision with use_orig_params and torch.compile: the
@@ -869,7 +851,6 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     ("config", R_DS_DUMMY, DS_DUMMY, DS_DUMMY_FIX + _SETTING_FIX),
     ("config", R_ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT_FIX + _SETTING_FIX),
     ("config", R_FLAT_PARAM_GRAD, FLAT_PARAM_GRAD, FLAT_PARAM_GRAD_FIX),
-    ("config", R_FLAT_PARAM_DTYPE, FLAT_PARAM_DTYPE, FLAT_PARAM_DTYPE_FIX),
     ("config", R_GRAD_DTYPE_ASSIGN, GRAD_DTYPE_ASSIGN, GRAD_DTYPE_ASSIGN_FIX),
     ("config", R_GRAD_ACC_EXPIRED, GRAD_ACC_EXPIRED, GRAD_ACC_EXPIRED_FIX),
     ("config", R_DYNAMO_SIGNATURE, DYNAMO_SIGNATURE, DYNAMO_SIGNATURE_FIX),

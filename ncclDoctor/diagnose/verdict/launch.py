@@ -3214,7 +3214,7 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if one is None:
         return None
     excs, kind, message = one
-    if kind.rpartition(".")[2] == "ValueError" and (f := S.R_FSDP_FLATTEN.search(message or "")):
+    if kind.rpartition(".")[2] in ("ValueError", "AssertionError") and (f := S.R_FSDP_FLATTEN.search(message or "")):
         return _fsdp_flatten(excs, kind, message, f)
     if not (kind.endswith("RuntimeError") and S.R_DTYPE_CLASH.search(message or "")):
         return None
@@ -3480,7 +3480,13 @@ _FSDP_FLATTEN_FIX = {
         "trainable (LoRA) parameters to the same dtype (model.to(torch.bfloat16), or the LoRA/adapter weights to "
         "bfloat16), or load the base model in float32 and let FSDP's mixed_precision policy "
         "(MixedPrecision(param_dtype=torch.bfloat16), accelerate's / the trainer's mixed_precision=bf16, fsdp_config) "
-        "give the bf16 compute instead of a uniform dtype by hand; use_orig_params=True does not lift this check. "),
+        "give the bf16 compute instead of a uniform dtype by hand; use_orig_params=True does not lift this check. "
+        "A model cast to bf16 in part (a train-dtype switch that leaves embeddings / norms in fp32): cast the whole "
+        "model to one dtype before wrapping in FSDP (model.to(torch.bfloat16), embeddings and norms included), or "
+        "use FSDP MixedPrecision with float32 parameters instead of mixed bf16/fp32 parameters (FSDP2: "
+        "MixedPrecisionPolicy(param_dtype=torch.bfloat16) over fp32 master weights); keep layers the model loads in "
+        "fp32 (norms, embeddings) in the same dtype or wrap them separately (their own FSDP unit); FSDP2's "
+        "fully_shard shards each parameter on its own; until then train in float32. "),
     "requires_grad": (
         "With use_orig_params=False FSDP flattens a unit's parameters into one FlatParameter, which is either "
         "trainable or frozen: set use_orig_params=True (accelerate's fsdp_use_orig_params: true, the trainer's "
@@ -3509,7 +3515,8 @@ def _fsdp_flatten(excs: list, kind: str, message: str, f: re.Match) -> Verdict:
     FlatParameter because they differ in dtype, requires_grad or device (signatures.R_FSDP_FLATTEN). Every rank wraps
     the same model with the same settings, so every rank fails the same check at wrap time, even where one rank's
     traceback shows it: the model's set-up, config, no rank (called by _dtype_clash: the one failure shown)."""
-    what = "device" if f.group("device") else "integer" if f.group("integer") else f.group("what")
+    what = ("device" if f.group("device") else "integer" if f.group("integer") else "dtype" if f.group("orig")
+            else f.group("what"))
     differ = {"dtype": "dtypes", "requires_grad": "requires_grad (frozen and trainable)", "device": "devices",
               "integer": ""}[what]
     return Verdict(
