@@ -270,7 +270,9 @@ DIST_KWARG = (
 DIST_KWARG_FIX = (
     "Match the call to the installed torch version's signature (python -c 'import torch; print(torch.__version__)'): "
     "drop the keyword the installed function does not take (torch.distributed.barrier takes no timeout: set timeout "
-    "in init_process_group(timeout=...) instead, or use dist.monitored_barrier(timeout=...) on a gloo group), or "
+    "in init_process_group(timeout=...) instead, or use dist.monitored_barrier(timeout=...) on a gloo group; "
+    "barrier's device_ids needs torch >= 1.8: upgrade torch to >= 1.8, or drop device_ids from dist.barrier() for "
+    "the old torch), or "
     "install the torch the code was written for -- match the library version the code was written for (its README / "
     "requirements), the same on every node. ")
 
@@ -293,13 +295,16 @@ UCC_UNSUPPORTED_FIX = (
     "and set UCC_TLS to a transport that supports CUDA memory (UCC_LOG_LEVEL=debug shows which team layer refused); "
     "in a test suite, skip that UCC test on a runner whose UCC lacks CUDA support. ")
 
-# the keywords c10d's functions have long taken (torch 1.x): the function refusing one of them is not torch's
+# the keywords c10d's functions have long taken (torch 1.x): the function refusing one of them is not torch's. Not
+# barrier's device_ids: torch.distributed.barrier takes it from torch 1.8 on, and code written for 1.8+ (yolov5's
+# torch_distributed_zero_first) refused it by an older torch is rule BT (2)'s install older than the code (round
+# 110's yolov5-4480, yolov5-obb-266); review 107's other readings stand
 _DIST_KW_COMMON = frozenset((
     "group", "async_op", "tensor", "tensor_list", "op", "src", "dst", "tag", "object_list", "obj", "output", "input",
     "input_list", "output_tensor", "input_tensor", "output_tensor_list", "input_tensor_list", "output_split_sizes",
     "input_split_sizes", "scatter_list", "gather_list"))
 _DIST_KW_TAKEN = {
-    "barrier": ("device_ids",), "monitored_barrier": ("timeout", "wait_all_ranks"),
+    "monitored_barrier": ("timeout", "wait_all_ranks"),
     "init_process_group": ("backend", "init_method", "timeout", "world_size", "rank", "store", "group_name",
                            "pg_options"),
     "new_group": ("ranks", "timeout", "backend", "pg_options"),
@@ -312,7 +317,7 @@ _R_DIST_CALL = re.compile(r"\b(?:dist|torch\.distributed)\.\w{1,40}\(")
 
 def dist_kwarg_foreign(message: str, data: dict) -> bool:
     """Review 107 finding 2: R_DIST_KWARG's refusal is not torch.distributed's -- the keyword is one c10d's function
-    has long taken (barrier's group, async_op, device_ids), or the traceback's frames are shown (``data``: an
+    has long taken (barrier's group, async_op), or the traceback's frames are shown (``data``: an
     exception's frame_file / frame_code / tail_frames) and neither the innermost frame is torch.distributed's
     (distributed_c10d.py, torch/distributed/) nor its code line calls dist. / torch.distributed. (a user's
     utils.barrier(...), trainer.barrier(...)). A bare message with no frame keeps the reading."""
@@ -323,8 +328,9 @@ def dist_kwarg_foreign(message: str, data: dict) -> bool:
         return True
     frames = list(data.get("tail_frames") or ())
     file, code = data.get("frame_file"), data.get("frame_code")
-    if not file and not code and frames:
-        file, _, code = frames[-1]
+    if not code and frames and (not file or file == frames[0][0]):
+        # tail_frames: innermost first (parse._frames_above); its code line where the frame's own was not read
+        file, _, code = frames[0]
     if not file and not code:
         return False
     return not (_R_DIST_FRAME.search(file or "") or _R_DIST_CALL.search(code or ""))
@@ -408,6 +414,61 @@ FLAT_PARAM_GRAD_FIX = (
     "uniform inside each wrapped module before wrapping (freeze whole layers); upgrade torch/transformers/accelerate "
     "to releases that support partially frozen models under FSDP, or use DeepSpeed ZeRO or DDP instead of FSDP for a "
     "partially frozen (pruned/LoRA) model. ")
+
+# torch's own check of a gradient assigned to a parameter of another dtype ("RuntimeError: attempting to assign a
+# gradient with dtype 'c10::BFloat16' to a tensor with dtype 'float'"), raised where FSDP writes its flat gradient
+# back (pre_unshard / _writeback_orig_params) under MixedPrecision with use_orig_params and torch.compile: the
+# precision settings and the model every rank shares, config, no rank (lead rules J, BW (2); round 110's
+# pytorch-111317)
+R_GRAD_DTYPE_ASSIGN = re.compile(r"\battempting to assign a gradient with dtype\b[^\n]{0,60}?\bto a tensor with "
+                                 r"dtype\b")
+GRAD_DTYPE_ASSIGN = ("torch's own check refused a gradient of another dtype than its parameter (bf16 onto fp32): "
+                     "the mixed-precision settings and the model every rank shares")
+GRAD_DTYPE_ASSIGN_FIX = (
+    "A gradient in the low precision was assigned to a full-precision parameter: check the FSDP MixedPrecision "
+    "settings (param_dtype / reduce_dtype / keep_low_precision_grads) against the parameters' own dtype -- load the "
+    "model in the same dtype as FSDP's parameters (fp32 master weights, bf16 via MixedPrecision), and avoid "
+    "autocasting the model to bf16 outside FSDP's mixed precision; with torch.compile on FSDP1 the gradient "
+    "writeback of use_orig_params=True (_writeback_orig_params) is where torch 2.1 fails: upgrade torch (FSDP "
+    "gradient writeback with mixed precision / use_orig_params fixed), set use_orig_params=False, or drop "
+    "torch.compile on the FSDP-wrapped model (compile only inner blocks). Code that sets .grad itself must cast the "
+    "gradient to the parameter's dtype. ")
+
+# torch autograd's own internal check that a saved variable's gradient accumulator is still alive ("RuntimeError:
+# !grad_accumulator_.expired()", raised unpacking ctx.saved_tensors in a custom autograd Function's backward): a
+# parameter replaced behind autograd's back -- FSDP's flat parameters (use_orig_params=False) freed and re-made
+# around a fused op's Function (flash-attn's fused layer_norm) under non-reentrant activation checkpointing; the model,
+# its wrapping and library versions every rank shares, config, no rank (lead rule BW (2); round 110's pytorch-103726)
+R_GRAD_ACC_EXPIRED = re.compile(r"!\s?grad_accumulator_\.expired\(\)")
+GRAD_ACC_EXPIRED = ("torch autograd's own check found a saved parameter's gradient accumulator gone "
+                    "(!grad_accumulator_.expired()): a parameter re-made behind autograd (FSDP's flat parameters) "
+                    "around a custom autograd Function under activation checkpointing -- the model, its wrapping and "
+                    "library versions every rank shares")
+GRAD_ACC_EXPIRED_FIX = (
+    "The custom autograd Function whose backward raised it (its frame: a fused op such as flash-attn's fused "
+    "layer_norm) saved a parameter that FSDP freed and re-made: use FSDP(use_orig_params=True) so parameters keep "
+    "their autograd accumulators, or exclude the fused layer-norm modules from activation checkpointing (check_fn) / "
+    "use CheckpointImpl.REENTRANT instead of NO_REENTRANT for these layers, or replace the fused op with the plain "
+    "one (torch.nn.LayerNorm); upgrade torch and flash-attn to releases that support FSDP with the fused ops; turn "
+    "off activation checkpointing under FSDP to confirm. ")
+
+# TorchDynamo's own internal function called with another signature than it has ("TypeError: _convert_frame_assert()
+# missing 2 required positional arguments: 'hooks' and 'frame_state'", under "BackendCompilerFailed: backend=
+# 'compile_fn' raised:", DDPOptimizer's compile_fn): torch's own code not matching itself -- an install mixing two
+# torch releases, or a library wrapping dynamo's internals written for another torch -- every rank alike, config, no
+# rank (lead rules AF (2), BT (2); round 110's pytorch-99067)
+R_DYNAMO_SIGNATURE = re.compile(r"\b_convert_frame(?:_assert)?\(\) (?:missing \d{1,2} required|got an unexpected "
+                                r"keyword|takes \d{1,2} positional)")
+DYNAMO_SIGNATURE = ("TorchDynamo's own internal function (its frame conversion) was called with another signature "
+                    "than the installed torch's: the torch install (or a library wrapping dynamo) not matching its own "
+                    "code, every rank alike")
+DYNAMO_SIGNATURE_FIX = (
+    "Install one consistent torch: do not mix a torch nightly's dynamo with an older install (reinstall torch "
+    "cleanly: pip uninstall torch, then install one release), and install matching torch and torch-dependent library "
+    "versions (a compile backend calling dynamo's _convert_frame_assert must match torch's dynamo); under DDP, "
+    "DDPOptimizer is the backend wrapping it: torch._dynamo.config.optimize_ddp = False skips it, or run the DDP job "
+    "without torch.compile (disable torch.compile / use the eager backend) until torch is upgraded to a release "
+    "whose DDPOptimizer matches its convert_frame API. ")
 
 # the settings check's own advice (the catch-all reading below), which the narrower config readings end with
 _SETTING_FIX = ("Read the setting the line names and correct it in the launch command or config (the same on "
@@ -792,6 +853,9 @@ _READINGS: tuple[tuple[str, re.Pattern, str, str], ...] = (
     ("config", R_DS_DUMMY, DS_DUMMY, DS_DUMMY_FIX + _SETTING_FIX),
     ("config", R_ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT, ZERO_OFFLOAD_OPT_FIX + _SETTING_FIX),
     ("config", R_FLAT_PARAM_GRAD, FLAT_PARAM_GRAD, FLAT_PARAM_GRAD_FIX),
+    ("config", R_GRAD_DTYPE_ASSIGN, GRAD_DTYPE_ASSIGN, GRAD_DTYPE_ASSIGN_FIX),
+    ("config", R_GRAD_ACC_EXPIRED, GRAD_ACC_EXPIRED, GRAD_ACC_EXPIRED_FIX),
+    ("config", R_DYNAMO_SIGNATURE, DYNAMO_SIGNATURE, DYNAMO_SIGNATURE_FIX),
     ("invalid_usage", R_UCC_UNSUPPORTED, UCC_UNSUPPORTED, UCC_UNSUPPORTED_FIX),
     ("config", R_CONFIG_FIELD, CONFIG_FIELD,
      CONFIG_FIELD_FIX + _SETTING_FIX),

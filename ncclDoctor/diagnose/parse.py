@@ -2446,6 +2446,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if "-packages" in ff.group(1) and (pk := S.R_SITE_PKG.search(ff.group(1))) and (
                     pk.group("pkg") not in self._tb.pkgs) and len(self._tb.pkgs) < 16:
                 self._tb.pkgs.append(pk.group("pkg"))
+            elif "-packages" not in ff.group(1) and not self._tb.script:
+                self._tb.script = ff.group(1)  # the job's own outermost file read (crash reader: tb_script)
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level

@@ -4530,10 +4530,14 @@ R_DTYPE_CLASH = re.compile(r"\bexpected [\w ,]{1,60}? to have the same dtype\b|"
 # every rank fails the same check at wrap time (lead rules Q, W, AF (2)). Group what: the property that differs.
 # The same function's "Cannot flatten integer dtype tensors" (round 72's axolotl-2250, llama-cookbook-675): a unit
 # holding quantized weights (bitsandbytes int8, or 4-bit stored as uint8) that FSDP cannot flatten -- the wrapper
-# refusing the model's parameters is config, not a c10d call's invalid usage (group integer)
+# refusing the model's parameters is config, not a c10d call's invalid usage (group integer). FSDP's own assertion of
+# the same property before it flattens ("AssertionError: FSDP expects uniform original parameter dtype but got
+# {torch.bfloat16, torch.float32}": a model cast to bf16 in part, round 110's mini-trainer-115) is the dtype check
+# (group orig)
 R_FSDP_FLATTEN = re.compile(r"\bMust flatten tensors (?:with uniform `?(?P<what>dtype|requires_grad)`?|"
                             r"(?P<device>on the same device))\b|"
-                            r"\bCannot flatten (?P<integer>integer) dtype tensors\b")
+                            r"\bCannot flatten (?P<integer>integer) dtype tensors\b|"
+                            r"\bFSDP expects uniform original parameter (?P<orig>dtype)\b")
 # accelerate's own check in its DataLoaderDispatcher (data_loader.py): "You can't use batches of different size with
 # `dispatch_batches=True` or when using an `IterableDataset`. Either pass `dispatch_batches=False` ... or pass
 # `split_batches=True`" -- the main process fetched per-process batches of different sizes and cannot concatenate
@@ -5012,9 +5016,11 @@ R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\",])(?:export\s+|-e\s+)?"
                           r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
                           r"['\"]?((?:[^'\"\s\\;&|,]|,(?![A-Za-z_]\w{0,60}=)){0,120})")
 # A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
-# env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"): the variable and the value it keeps
-R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}) (?:is|was) (?:already )?set to "
-                          r"['\"`]?([^'\"`\s,;]{1,120})")
+# env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"; vLLM's Ray executor's "RAY_CGRAPH_get_timeout is
+# set to 300", which Ray's compiled-graph timeout then reports against: verdict.timeouts._serving_watchdog): the
+# variable and the value it keeps
+R_ENV_IS_SET = re.compile(r"\b((?:NCCL|TORCH_NCCL|GLOO)_[A-Z0-9_]{1,48}|RAY_CGRAPH_\w{1,48}) (?:is|was) "
+                          r"(?:already )?set to ['\"`]?([^'\"`\s,;]{1,120})")
 
 
 def strip_prefixes(text: str) -> str:

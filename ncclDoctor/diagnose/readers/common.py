@@ -27,6 +27,8 @@ class Stack:
     mp: tuple[int, str] = (-99, "")  # the last process-start frame (trackers.R_MP_FRAME): line, kind (parse._mp_kind)
     # the installed packages (site-packages/<pkg>/) of its frames, outermost first (crash reader: tb_pkgs)
     pkgs: list[str] = field(default_factory=list)
+    # the first frame's file outside site-packages (the job's own script or module; crash reader: tb_script)
+    script: str = ""
     # a frame of DataParallel's own machinery (torch/nn/parallel/data_parallel.py, parallel_apply.py, replicate.py,
     # scatter_gather.py; not DDP's distributed.py): one process driving every GPU, its replicas threads of it
     dp: bool = False

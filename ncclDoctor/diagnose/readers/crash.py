@@ -1089,6 +1089,8 @@ class CrashReaders:
         self._tb.save = (-99, "", "")  # read with its exception: no later exception's (review r2)
         if self._tb.pkgs:  # the installed packages its traceback's frames (those read) run through
             ev.data["tb_pkgs"] = list(self._tb.pkgs)
+        if self._tb.script:  # the job's own file its traceback's frames (those read) start from
+            ev.data["tb_script"] = self._tb.script
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):

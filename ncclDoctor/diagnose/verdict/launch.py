@@ -1124,6 +1124,119 @@ def _object_lacks(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         "to confirm, then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
+# an installed library's file (site-packages/<pkg>/ or dist-packages/<pkg>/): its package
+_LIB_FILE = re.compile(r"(?:site|dist)-packages[/\\](?P<pkg>\w{1,60})[/\\]")
+# torch autograd's call of a custom Function's backward (torch/autograd/function.py apply: "return user_fn(self,
+# *args)")
+_AUTOGRAD_APPLY = re.compile(r"torch[/\\]autograd[/\\]function\.py$")
+
+
+def _lib_backward_attr(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BW (2), AF (2) (round 41's sentence), J (round 110's megatron-bridge-824): every exception shown is
+    one AttributeError of an object of a named class (not None's) lacking an attribute, raised in an installed
+    library's own autograd Function backward -- the raising frame is a `backward` in site-packages/<pkg>/ (not
+    torch's), called right from torch/autograd/function.py's apply (the tail frames, innermost first) -- with no NCCL,
+    CUDA, timeout or connection failure. A layer's backward asking its own weight for what the framework should have
+    attached to it (Transformer Engine's Linear asking a Float8Tensor weight for main_grad) is the model's parameters
+    and the installed framework / library pair, the same on every rank: config, culprits [], even with one rank's tag
+    on the error line. Not read so: the error in a forward or in the job's own code (rule BJ (2)'s rank), None's
+    attribute, a backward not reached through autograd's apply, or a launcher's record naming one worker of
+    several."""
+    one = _one_error_matching(c, "AttributeError", _OBJECT_ATTR_ANY)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    cls, attr = m.group("cls"), m.group("attr")
+    if cls == "NoneType" or any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    pkgs = set()
+    for e in excs:
+        tail = list(e.data.get("tail_frames") or ())
+        file, func = str(e.data.get("frame_file") or ""), e.data.get("frame_func")
+        if not file and tail:
+            file, func = str(tail[0][0]), tail[0][1]
+        pm = _LIB_FILE.search(file)
+        if (pm is None or pm.group("pkg") == "torch" or func != "backward" or len(tail) < 2
+                or not _AUTOGRAD_APPLY.search(str(tail[1][0]))):
+            return None
+        pkgs.add(pm.group("pkg"))
+    if len(pkgs) != 1 or _one_worker_of_several(c, excs):
+        return None
+    pkg = pkgs.pop()
+    return Verdict(
+        "config",
+        f"{pkg}'s own layer backward (an autograd Function, reached through torch's autograd) asked an object of "
+        f"class {cls} for '{attr}', which it does not have ({kind}: {message[:200]}, {excs[-1].where}): the model's "
+        f"parameters as the installed framework builds them do not carry what this {pkg} release expects -- the "
+        "framework and library versions and the model's precision settings every rank shares, so the rank shown "
+        "raising it is no culprit",
+        f"Use matching {pkg} and framework versions (the framework's recipe / container pins them: pip show {pkg} and "
+        f"the framework, then install the pair released together), or upgrade {pkg} to a release whose backward "
+        f"handles {cls} weights; as a workaround turn off the setting that makes the weights {cls} or asks for "
+        f"'{attr}'"
+        + (" (main_grad is the fp32 gradient buffer Megatron's DDP wrapper attaches to each weight: disable "
+           "gradient_accumulation_fusion when using FP8 params, disable FP8 parameters (fp8_param / "
+           "--fp8-param-gather) or keep bf16 master weights, or run the recipe in bf16 (fp8 off) as a workaround; "
+           "use matching Transformer Engine and Megatron-core / Megatron-Bridge versions)"
+           if attr == "main_grad" else "") + ". Then relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
+# a model's forward refusing a keyword its caller passes ("FluxTransformer2DModel.forward() got an unexpected keyword
+# argument 'image_emb'"): a class's own forward, named as Python 3.10+ names it
+_FORWARD_KWARG = re.compile(r"^(?P<cls>[A-Za-z_]\w{0,80})\.forward\(\) got an unexpected keyword argument "
+                            r"'(?P<kw>\w{1,80})'")
+# a wrapper's call passing its arguments through (nn.Module's _call_impl "forward_call(*args, **kwargs)", accelerate's
+# model_forward, autocast's decorate_autocast "func(*args, **kwargs)", DDP's "self.module(*inputs, **kwargs)")
+_PASS_THROUGH = re.compile(r"\(\*\w{1,20}, \*\*\w{1,20}\)")
+
+
+def _forward_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BT (2), AF (2) (round 41's sentence; round 110's cpu095-ipa-easycontrol): every exception shown is
+    one TypeError of a model class's forward refusing a keyword argument ("X.forward() got an unexpected keyword
+    argument 'k'"), raised where a wrapper of an installed package (torch's nn.Module / DDP / autocast, accelerate's
+    model_forward) passes the job's arguments through (*args, **kwargs) -- the innermost frame such a pass-through in
+    site-packages -- and some frame above is the job's own (a file outside site-packages: tb_script), with no frame of
+    the model class's own forward (Python refuses at the call) and no NCCL, CUDA, timeout or connection failure. The job
+    calls the model's forward with an argument the installed class does not take: the script written for another
+    version (or a project's own modified fork) of the library that defines the class, the same script and install on
+    every worker -- config, culprits [], even with one rank's traceback. Not read so: the refusal raised on the job's
+    own code line (its own model, rule BJ (2)), an innermost frame that is not a pass-through, a traceback with no
+    frame of the job, or a launcher's record naming one worker of several."""
+    one = _one_error_matching(c, "TypeError", _FORWARD_KWARG)
+    if one is None:
+        return None
+    excs, kind, message, m = one
+    if any(e.data.get(k) for e in excs for k in ("rank_from", "in_handler", "settings")):
+        return None
+    scripts = []
+    for e in excs:
+        tail = list(e.data.get("tail_frames") or ())
+        if not tail or e.data.get("frame_file") or not e.data.get("tb_script"):
+            return None
+        file, _, code = tail[0]
+        if _LIB_FILE.search(str(file)) is None or not _PASS_THROUGH.search(code or ""):
+            return None
+        scripts.append(e.data["tb_script"])
+    if _one_worker_of_several(c, excs):
+        return None
+    cls, kw = m.group("cls"), m.group("kw")
+    script = re.split(r"[/\\]", str(scripts[-1]))[-1]
+    return Verdict(
+        "config",
+        f"the job's call of the model passes '{kw}' and the installed {cls}.forward() does not take it ({kind}: "
+        f"{message[:200]}, {excs[-1].where}; refused at the call, through the wrappers' pass-through): the script "
+        f"was written for another version of {cls} (another release of the library that defines it, or a project's "
+        "own modified copy of the class) than the one installed -- the same script against the same install on "
+        "every worker, so no rank is at fault",
+        f"Check the forward signature of {cls} against the call passing {kw}: check which class the model is loaded "
+        f"with (a project's own modified {cls}, imported from the project's source, not the library's stock class), "
+        "install the library version / fork the project pins (pip install -e of the project's patched library, or "
+        f"its requirements), or drop the {kw} argument or align {script} with the installed model API. Then "
+        "relaunch.",
+        "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+
+
 _SUPER_LACKS = re.compile(r"^'super' object has no attribute '(?P<attr>\w{1,80})'")
 
 
@@ -3113,7 +3226,7 @@ def _dtype_clash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     if one is None:
         return None
     excs, kind, message = one
-    if kind.rpartition(".")[2] == "ValueError" and (f := S.R_FSDP_FLATTEN.search(message or "")):
+    if kind.rpartition(".")[2] in ("ValueError", "AssertionError") and (f := S.R_FSDP_FLATTEN.search(message or "")):
         return _fsdp_flatten(excs, kind, message, f)
     if not (kind.endswith("RuntimeError") and S.R_DTYPE_CLASH.search(message or "")):
         return None
@@ -3379,7 +3492,13 @@ _FSDP_FLATTEN_FIX = {
         "trainable (LoRA) parameters to the same dtype (model.to(torch.bfloat16), or the LoRA/adapter weights to "
         "bfloat16), or load the base model in float32 and let FSDP's mixed_precision policy "
         "(MixedPrecision(param_dtype=torch.bfloat16), accelerate's / the trainer's mixed_precision=bf16, fsdp_config) "
-        "give the bf16 compute instead of a uniform dtype by hand; use_orig_params=True does not lift this check. "),
+        "give the bf16 compute instead of a uniform dtype by hand; use_orig_params=True does not lift this check. "
+        "A model cast to bf16 in part (a train-dtype switch that leaves embeddings / norms in fp32): cast the whole "
+        "model to one dtype before wrapping in FSDP (model.to(torch.bfloat16), embeddings and norms included), or "
+        "use FSDP MixedPrecision with float32 parameters instead of mixed bf16/fp32 parameters (FSDP2: "
+        "MixedPrecisionPolicy(param_dtype=torch.bfloat16) over fp32 master weights); keep layers the model loads in "
+        "fp32 (norms, embeddings) in the same dtype or wrap them separately (their own FSDP unit); FSDP2's "
+        "fully_shard shards each parameter on its own; until then train in float32. "),
     "requires_grad": (
         "With use_orig_params=False FSDP flattens a unit's parameters into one FlatParameter, which is either "
         "trainable or frozen: set use_orig_params=True (accelerate's fsdp_use_orig_params: true, the trainer's "
@@ -3408,7 +3527,8 @@ def _fsdp_flatten(excs: list, kind: str, message: str, f: re.Match) -> Verdict:
     FlatParameter because they differ in dtype, requires_grad or device (signatures.R_FSDP_FLATTEN). Every rank wraps
     the same model with the same settings, so every rank fails the same check at wrap time, even where one rank's
     traceback shows it: the model's set-up, config, no rank (called by _dtype_clash: the one failure shown)."""
-    what = "device" if f.group("device") else "integer" if f.group("integer") else f.group("what")
+    what = ("device" if f.group("device") else "integer" if f.group("integer") else "dtype" if f.group("orig")
+            else f.group("what"))
     differ = {"dtype": "dtypes", "requires_grad": "requires_grad (frozen and trainable)", "device": "devices",
               "integer": ""}[what]
     return Verdict(

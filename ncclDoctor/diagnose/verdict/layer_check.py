@@ -106,12 +106,28 @@ SHARDED_RECOMPUTE_FIX = ("a recomputed shape torch.Size([0]) is a parameter Deep
                          "or train with ZeRO stage 2")
 
 
-def recompute_fix() -> str:
+# ... its count wordings ("A different number of tensors was saved during the original forward and recomputation",
+# "trying to save more tensors during recomputation"): the recomputed blocks saved a different NUMBER of tensors,
+# which a fused op's autograd Function does when it saves otherwise on a recompute (xformers' SwiGLU, flash-attn /
+# apex fused kernels; round 110's tinyllama-152, the maintainer's fix the plain torch op)
+_RECOMPUTE_COUNT = re.compile(r"\bA different number of tensors was saved\b|\btrying to save more tensors during "
+                              r"recomputation\b")
+RECOMPUTE_COUNT_FIX = (
+    "A different number of tensors saved in the recompute is most often a fused kernel in the checkpointed blocks "
+    "(xformers' fused SwiGLU, flash-attn's / apex's fused ops) whose autograd Function saves otherwise when "
+    "recomputed: replace it with the plain torch op (nn.Linear + F.silu for SwiGLU) in checkpointed blocks, upgrade "
+    "xformers / torch to versions whose fused op supports checkpoint recomputation (match torch with the flash-attn / "
+    "xformers / Lightning versions the repo pins), switch checkpointing mode (use_reentrant=True / False) for the "
+    "wrapped blocks, or disable activation checkpointing to confirm (FSDP's activation_checkpointing_policy). ")
+
+
+def recompute_fix(message: str = "") -> str:
     """What an expert does about torch.utils.checkpoint's recompute check (_RECOMPUTE_MISMATCH): the checkpointed
     region's forward ran otherwise in backward's recomputation than in the forward; what its listing of saved and
     recomputed metadata says of the cause (one dimension a factor off: the input sharded otherwise; an empty
     recomputed shape: a sharded parameter not gathered)."""
     return (
+        (RECOMPUTE_COUNT_FIX if _RECOMPUTE_COUNT.search(message) else "") +
         "torch.utils.checkpoint's recompute check: the checkpointed blocks' forward, recomputed in backward, saved "
         "tensors of other shapes / dtypes than the forward did, so the recomputation did not replay it -- the "
         "same model and settings on every rank. Make it a deterministic forward on recompute: the same inputs, "
@@ -193,7 +209,7 @@ def _layer_check(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "blocks' recomputation saved tensors other than their forward did -- the model, its checkpointing and "
             "compile / sharding settings that every rank builds and runs alike, so the rank shown raising it is no "
             "culprit",
-            recompute_fix(), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
+            recompute_fix(message or ""), "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
     if (piped := _pipeline_assert(excs, cls, message, said, where)) is not None:
         return piped
     d = _NO_DERIVATIVE.match(message or "")

@@ -92,6 +92,44 @@ def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
+# a timeout's own error naming the setting that bounds it and the value it ran with (Ray's RayChannelTimeoutError:
+# "increase RAY_CGRAPH_get_timeout which is currently 10 seconds")
+_R_LIMIT_NAMED = re.compile(r"\bincrease (RAY_CGRAPH_\w{1,60}) which is currently (\d{1,9}) seconds?\b")
+
+
+def _limit_ignored(c: Collected, evs: list) -> Verdict | None:
+    """Lead rule CK (1) (round 110's vllm-16692): the framework's timeout error names the setting that bounds it and the
+    value it ran with ("increase RAY_CGRAPH_get_timeout which is currently 10 seconds"), while the lines show that same
+    setting set to another value ("RAY_CGRAPH_get_timeout is set to 300": readers.settings._env). The failure shown
+    is that setting's own limit firing at a value it was not given: the setting did not reach the process that reads
+    it (rules L, BP (1)) -- config, culprits [], nobody innocent. A limit the lines show set to the value the error
+    reports, or no setting shown, keeps rule P's unknown."""
+    for e in evs:
+        m = _R_LIMIT_NAMED.search(e.text)
+        if m is None:
+            continue
+        name, now = m.group(1), m.group(2)
+        shown = {v: w for v, w in (c.settings.get(name) or {}).items() if v != now and v.isdigit()}
+        if not shown:
+            continue
+        value, where = next(iter(shown.items()))
+        return Verdict(
+            "config",
+            f"the framework's timeout fired at {name}={now} s ({e.text.strip()[:200]}), while the lines show {name} "
+            f"set to {value} ({where}): the setting did not reach the process that reads it, so its default limit "
+            "fired -- a setting without effect, the same for every worker, not a rank's hang shown",
+            f"{name} not applied ({value} set, {now} s used): set it in the environment of every Ray node / worker "
+            f"before ray start or via runtime_env (Ray reads RAY_CGRAPH_* when its compiled graph is built, in the "
+            f"driver and worker processes: set {name} in the environment before Ray starts -- ray start / "
+            "runtime_env={'env_vars': {...}} -- so the value takes effect), or upgrade vLLM / Ray to a release that "
+            "propagates the compiled-graph timeout; or disable the compiled DAG (VLLM_USE_RAY_COMPILED_DAG=0) or use "
+            "the mp distributed executor backend. If it still times out at the longer limit, the execution is hung: "
+            "py-spy dump of every RayWorkerWrapper to find the worker that is slow or hung in execute_model, and "
+            "NCCL_DEBUG=INFO for the cross-node all-reduce.",
+            "medium", [], [e.brief()], job_wide=True)
+    return None
+
+
 def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rule P: a serving framework's own watchdog (SGLang's scheduler "Watchdog timeout
     (self.watchdog_timeout=N)", vLLM's "RPC call to execute_model timed out") with no NCCL timeout that names a
@@ -102,6 +140,8 @@ def _serving_watchdog(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     evs = c.samples.get("serving_watchdog", [])
     if not evs or any(t.seq is not None for t in c.samples.get("watchdog_timeout", [])):
         return None
+    if (ignored := _limit_ignored(c, evs)) is not None:
+        return ignored
     n = c.kinds.get("serving_watchdog", 0)
     return Verdict(
         "unknown",
