@@ -1024,6 +1024,11 @@ SNIFF = 8192
 #             DeepSpeed hostfile's "HOST slots=N" lines; with two or more hosts shown, an OOM behind a "HOST: " label
 #             is a local GPU index of a multi-host job, no rank (parse._R_PDSH_HOSTS, verdict.memory._host_labelled;
 #             lead ruling 1 of review 109 b) -- 7 and 2 of the corpus's input lines
+#   Errno 17]  EEXIST's "[Errno 17] File exists: '<path>'" printed after a job's own words, with no exception class
+#             ("Training failed: [Errno 17] File exists: '.../checkpoints/flow'": a directory-creation race in
+#             set-up code every rank runs, read as an unread failure line, unknown, nobody: rule CK (7); the fix names
+#             os.makedirs(..., exist_ok=True) on rank 0 only, diagnose.files; round 110's videotuna-45) -- 2 of the
+#             corpus's input lines, both a FileExistsError holding "rror" too
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1130,7 +1135,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in",
             b"weights took", b"result: tensor(", b"available in /dev/shm", b"Model loading took",
             b"split tensor evenly", b"test_script.py FAILED", b"appears not to match", b"did not receive grad for rank",
-            b"pdsh", b" slots=")
+            b"pdsh", b" slots=", b"Errno 17]")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1357,7 +1362,8 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 433 (session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
+    Now: 434 (session 47, round 110's fixes: "Errno 17]" for EEXIST's message after a job's own words; before it
+    session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host list
     and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed on
     a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
     "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for
@@ -1371,7 +1377,7 @@ def _automata():
     Ascend's inner-error warning that carries a rank tag,
     "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result,
     "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a
-    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 49 (the seventh
+    relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 50 (the seventh
     pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
