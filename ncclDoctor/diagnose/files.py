@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import re
 
-# the path an errno message names, quoted ("No such file or directory: '/x/y'", "File exists: '/x'")
-_Q = r"['\"]([^'\"\n]{1,600})['\"]"
-
 # datasets' (nlp's) download_and_prepare staging directory "<cache>/<name>/<config>/<version>/<hash>.incomplete",
 # made with a bare mkdir: several processes preparing the same dataset in one cache at once (round 110's
 # hf-datasets-532, xmp.spawn's processes on a TPU)
@@ -89,8 +86,8 @@ _EVAL_PART_FIX = (
     "part_N.pkl is a rank's partial evaluation results that the collecting process (rank 0, collect_results_cpu) "
     "reads from a temporary directory: the rank that wrote it runs on a machine whose disk this one does not see. "
     "Put the eval tmpdir on a filesystem shared by all nodes (or use gpu_collect=True): gpu_collect gathers the "
-    "results with all_gather instead of files; or mount the same work_dir mounted on every machine; delete a stale .eval_hook "
-    "directory before evaluating. ")
+    "results with all_gather instead of files; or mount the same work_dir on every machine; delete a stale "
+    ".eval_hook directory before evaluating. ")
 
 # a log file opened for writing whose directory does not exist ("No such file or directory: '.../train_<clock>.log'":
 # logging.FileHandler opening it creates the file, not the directories above it; round 110's openpcdet)
@@ -128,7 +125,8 @@ _PBG_FIX = (
 # MosaicML streaming's shard files ("<local>/shard.00085.mds.zstd"): decompressing a shard removes its compressed
 # file, and another process sharing that local cache (another node on a shared filesystem, another job) did it first
 # (round 110's streaming-400)
-_R_STREAM_SHARD = re.compile(r"No such file or directory: ['\"][^'\"\n]{0,600}/shard\.\d{3,6}\.mds(?:\.\w{1,6})?['\"]")
+_R_STREAM_SHARD = re.compile(r"No such file or directory: ['\"][^'\"\n]{0,600}/shard\.\d{3,6}\.mds"
+                             r"(?:\.\w{1,6})?['\"]")
 _STREAM_SHARD_FIX = (
     "The missing file is a MosaicML streaming shard in its local cache: decompressing a shard removes its compressed "
     "file, and another process using the same local directory (another node on a shared filesystem, another job) "
@@ -141,7 +139,8 @@ _STREAM_SHARD_FIX = (
 # 15 but it doesn't exist"): every process of the metric takes and checks the others' lock files (round 110's
 # evaluate-481)
 _R_METRIC_LOCK = re.compile(r"\bCouldn't acquire lock on \S{1,600}\.lock from process \d{1,7}\b"
-                            r"|\bExpected to find locked file \S{1,600}\.lock from process \d{1,7} but it doesn't exist")
+                            r"|\bExpected to find locked file \S{1,600}\.lock from process \d{1,7} "
+                            r"but it doesn't exist")
 _METRIC_LOCK_FIX = (
     "The metric's processes meet over lock files in its cache directory (evaluate's / datasets' cross-process "
     "rendezvous: each process locks its own .arrow.lock and checks the others'), and one did not find or could not "
