@@ -208,6 +208,7 @@ from ncclDoctor.diagnose.verdict.signals import (
 )
 from ncclDoctor.diagnose.verdict.store import (
     _exit_barrier,
+    _filestore_open,
     _store,
 )
 from ncclDoctor.diagnose.verdict.timeouts import (
@@ -290,6 +291,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _setup_aftermath, _root_unreached, _nvshmem_no_path, _ib_device_range, _link_unmade, _rpc_first_request, _rpc_setup,
     _ccl_exchange, _net_plugin_register, _network, _link_local_roles,
     _store_wait,
+    _filestore_open,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _peer_done, _missing, _first_missing, _unsuspended, _blocked,
