@@ -116,6 +116,9 @@ _EOF_LOAD_FIX = (
 # distributed PyTorch-BigGraph's checkpoint files (embeddings_*.h5 under checkpoint_path) opened where they do not
 # exist: every trainer machine reads and writes them in one directory (round 110's pytorch-biggraph-142)
 _R_ENOENT_ANY = re.compile(r"No such file or directory|errno = 2\b")
+# PBG's own name for a partition's checkpoint, "embeddings_<entity>_<part>.v<version>.h5": the file says whose it is
+# where the traceback's frames (torchbiggraph's) are not shown or were cut
+_R_PBG_CKPT = re.compile(r"/embeddings_[^'\"/\n]{1,200}_\d{1,5}\.v\d{1,9}\.h5\b")
 _PBG_FIX = (
     "Distributed PyTorch-BigGraph reads and writes every partition's checkpoint (embeddings_*.h5) in checkpoint_path "
     "from all its trainer machines: put the checkpoint_path on a filesystem every trainer machine shares (NFS, "
@@ -176,7 +179,7 @@ def fix_for(texts: list[str], pkgs: str = "") -> list[str]:
                        (_R_LOG_FILE_MISSING, _LOG_FILE_FIX)):
             if r.search(joined):
                 add(fix)
-        if "torchbiggraph" in pkgs and _R_ENOENT_ANY.search(joined):
+        if ("torchbiggraph" in pkgs or _R_PBG_CKPT.search(joined)) and _R_ENOENT_ANY.search(joined):
             add(_PBG_FIX)
     if "Ran out of input" in joined:
         for t in texts:
