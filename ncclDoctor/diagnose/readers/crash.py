@@ -1744,12 +1744,15 @@ class CrashReaders:
         return ev
 
     def _path_rest(self, lineno: int, body: str) -> None:
-        """The path an ENOENT message was cut before (``_path_cut``), alone and quoted on the next line: joined to the
-        exception's text and message, so that the path's form is read (diagnose.files)."""
+        """The path an ENOENT message was cut before (``_path_cut``), alone and quoted on the next line that is not
+        blank: joined to the exception's text and message, so that the path's form is read (diagnose.files)."""
         start, ev = self._path_cut
-        self._path_cut = None
         rest = body.strip()
-        if lineno == start + 1 and _R_QUOTED_PATH.fullmatch(rest):
+        if not rest and lineno - start <= 8:  # the blank lines unwrapping leaves before a path it joined (ingest)
+            self._follow = max(self._follow, 1)
+            return
+        self._path_cut = None
+        if lineno - start <= 8 and _R_QUOTED_PATH.fullmatch(rest):
             ev.text = ev.text.rstrip() + " " + rest
             ev.data["message"] += " " + rest
 
