@@ -220,3 +220,26 @@ def test_ran_out_of_input_in_a_spawned_child_gets_no_checkpoint_words(tmp_path):
     v, _ = verdict_accused(tmp_path, text)
     assert "avoid reading a checkpoint while another process writes it" not in v["fix"], v
     assert files.fix_for(['EOFError: Ran out of input\n/x/torch/serialization.py'])
+
+
+def test_a_wrap_before_the_class_word_and_the_path_is_joined(tmp_path):
+    """The same rank-tagged ENOENT behind milabench's head, hard-wrapped at 80 columns: cut between 'FileNotFound' and
+    'Error:', and the path line cut too (unwrapping leaves a blank line before the joined path): still rank 4's own
+    error, the hub cache words in its fix."""
+    head = "sd-multi.gpu-node-22.lab.internal.examples1.nolog [stderr] [rank4]: "
+    lines = [head + "Traceback (most recent call last):",
+             head + '  File "/scratch/venv/lib/python3.10/site-packages/safetensors/torch.py", line 311, in load_file',
+             head + '    with safe_open(filename, framework="pt", device=device) as f:',
+             head + "FileNotFoundError: No such file or directory: ",
+             '"/scratch/cache/huggingface/hub/models--someorg--diffusion-base/snapshots/77aa99bb00/vae/weights.bin"']
+    assert lines[3][:80].endswith("FileNotFound")  # the wrap falls right before the class's last word
+    text = "\n".join("\n".join(x[k:k + 80] for k in range(0, len(x), 80)) for x in lines) + "\n"
+    v = _unknown(tmp_path, text, {4})
+    assert "pre-download the model into the hugging face cache once before launching" in v["fix"].lower(), v
+
+
+def test_a_cut_class_needs_two_humps_before_its_last_word():
+    """Near shape: a line that ends in one capitalised word ('... Done') before a line 'Error: ...' is two lines."""
+    from ncclDoctor.diagnose import ingest
+    assert ingest._cut_class("x [rank1]: FileNotFound", "Error: No such file")
+    assert not ingest._cut_class("step 7 Done", "Error: disk quota exceeded")
