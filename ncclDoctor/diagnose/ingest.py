@@ -490,8 +490,15 @@ _CLASS_HEAD = re.compile(r"\b[A-Z]\w{0,60}$")
 _CLASS_REST = re.compile(r"[a-z]\w{0,60}(?:Error|Exception|Warning):")
 
 
+# the same cut right before the class's last word ("... FileNotFound" then "Error: No such file ..."; round 110's
+# milabench-281 under a wrap at 80): x ends in a name of two capitalised humps at least, y starts with that last word
+_CLASS_HUMPS = re.compile(r"\b[A-Z][a-z0-9]{1,30}(?:[A-Z][a-z0-9]{0,30}){1,6}$")
+_CLASS_WORD = re.compile(r"(?:Error|Exception|Warning):")
+
+
 def _cut_class(x: str, y: str) -> bool:
-    return bool(_CLASS_HEAD.search(x) and _CLASS_REST.match(y))
+    return bool(_CLASS_HEAD.search(x) and _CLASS_REST.match(y)) or bool(
+        _CLASS_WORD.match(y) and _CLASS_HUMPS.search(x))
 
 
 def _frame_then_code(x: str, y: str) -> bool:

@@ -1045,6 +1045,11 @@ SNIFF = 8192
 #             another value ("... which is currently 10 seconds") shows the setting without effect (S.R_ENV_IS_SET,
 #             readers.settings._env, verdict.timeouts._serving_watchdog: config; lead rule CK (1), round 110's
 #             vllm-16692) -- none of the corpus's input lines
+#   Errno 17]  EEXIST's "[Errno 17] File exists: '<path>'" printed after a job's own words, with no exception class
+#             ("Training failed: [Errno 17] File exists: '.../checkpoints/flow'": a directory-creation race in
+#             set-up code every rank runs, read as an unread failure line, unknown, nobody: rule CK (7); the fix names
+#             os.makedirs(..., exist_ok=True) on rank 0 only, diagnose.files; round 110's videotuna-45) -- 2 of the
+#             corpus's input lines, both a FileExistsError holding "rror" too
 # torchrun's summary block is read from its ChildFailedError line on (parse.want_more).
 TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"NET/IB", b"onnection", b"WARN",
             b"ailure", b"endezvous", b"rdzv_", b"Killed", b" code ", b"Xid", b"unreachable", b"timed out",
@@ -1152,7 +1157,7 @@ TRIGGERS = (b"NCCL", b"atchdog", b"rror", b"[c10d]", b"exitcode", b"signal", b"N
             b"fter broadcast", b"HABANA PT BRIDGE", b"remainder of ranks", b"deleting files in",
             b"weights took", b"result: tensor(", b"available in /dev/shm", b"Model loading took",
             b"split tensor evenly", b"test_script.py FAILED", b"appears not to match", b"did not receive grad for rank",
-            b"pdsh", b" slots=", b"bootstrapping phase", b"RAY_CGRAPH_")
+            b"pdsh", b" slots=", b"bootstrapping phase", b"RAY_CGRAPH_", b"Errno 17]")
 
 # round 101's word for a launcher's record of the worker command it ran, pasted without its "CalledProcessError"
 # head: a hit line it alone routes is read only where that command's config overrides are malformed
@@ -1379,25 +1384,25 @@ def _automata():
     docs/benchmarks.md (the bench_diagnose row); each word's reason, and how many of the corpus's input lines it
     matches, is in the comment above TRIGGERS.
 
-    Now: 438 (session 47, round 110's fixes: "RAY_CGRAPH_" for vLLM's notice of the Ray compiled-graph timeout it set,
-    "bootstrapping phase" for multiprocessing's bootstrapping refusal whose message sits under a bare "RuntimeError: ",
-    "ALREADY" for a notebook's own print of torch_xla's "Runtime ALREADY initialized" refusal of xmp.spawn, "in
-    notebook_launcher" and "cuda.is_initialized()" for a rich traceback cut at notebook_launcher's own check of the
-    kernel; before it session 46, review b of round 109's fixes: "pdsh" and " slots=" for a multi-host runner's host
-    list and hostfile lines; before them round 109's fixes: "split tensor evenly" for ColossalAI's split check printed
-    on a line of its own, "test_script.py FAILED" for torchrun's record titled with accelerate test's own script,
-    "appears not to match" for DDP's parameter check pasted without its head, "did not receive grad for rank" for the
-    reducer's list of parameters that got no gradient pasted alone; before them session 45, review b of round 108's
-    fixes: "available in /dev/shm" for the raylet's own /dev/shm warning, "Model loading took" for vLLM V1's start-up
-    line, and "deleting files in" / "weights took" widened from "deleting files in /dev/shm" / "Loading model weights
-    took" for the hint cut at 80 columns and vLLM V1's "Loading weights took"; round 108's fixes: "remainder of ranks"
-    for Horovod's stall warning printed alone, "deleting files in /dev/shm" for Ray's /dev/shm hint, "Loading model
-    weights took" for vLLM's start-up line, "result: tensor(" for a test's print of a collective's result; before them
-    session 44's, round 107's: "EZ9999" for Ascend's inner-error warning that carries a rank tag, "Final validation
-    metrics" for verl's end-of-run line, "fter broadcast" for a job's print of a broadcast's result, "HABANA PT BRIDGE"
-    for the HPU bridge's start-up banner; before them session 43's, round 106's: "Failed: /" for a relayed CUDA check's
-    print, "bw(GB" for a benchmark's own timing table): six of 64 and a seventh of 54 (the seventh pass's cost is its
-    passes', not its words': see above)."""
+    Now: 439 (session 47, round 110's fixes: "Errno 17]" for EEXIST's message after a job's own words, "RAY_CGRAPH_" for
+    vLLM's notice of the Ray compiled-graph timeout it set, "bootstrapping phase" for multiprocessing's bootstrapping
+    refusal whose message sits under a bare "RuntimeError: ", "ALREADY" for a notebook's own print of torch_xla's
+    "Runtime ALREADY initialized" refusal of xmp.spawn, "in notebook_launcher" and "cuda.is_initialized()" for a rich
+    traceback cut at notebook_launcher's own check of the kernel; before it session 46, review b of round 109's fixes:
+    "pdsh" and " slots=" for a multi-host runner's host list and hostfile lines; before them round 109's fixes: "split
+    tensor evenly" for ColossalAI's split check printed on a line of its own, "test_script.py FAILED" for torchrun's
+    record titled with accelerate test's own script, "appears not to match" for DDP's parameter check pasted without its
+    head, "did not receive grad for rank" for the reducer's list of parameters that got no gradient pasted alone; before
+    them session 45, review b of round 108's fixes: "available in /dev/shm" for the raylet's own /dev/shm warning,
+    "Model loading took" for vLLM V1's start-up line, and "deleting files in" / "weights took" widened from "deleting
+    files in /dev/shm" / "Loading model weights took" for the hint cut at 80 columns and vLLM V1's "Loading weights
+    took"; round 108's fixes: "remainder of ranks" for Horovod's stall warning printed alone, "deleting files in
+    /dev/shm" for Ray's /dev/shm hint, "Loading model weights took" for vLLM's start-up line, "result: tensor(" for a
+    test's print of a collective's result; before them session 44's, round 107's: "EZ9999" for Ascend's inner-error
+    warning that carries a rank tag, "Final validation metrics" for verl's end-of-run line, "fter broadcast" for a job's
+    print of a broadcast's result, "HABANA PT BRIDGE" for the HPU bridge's start-up banner; before them session 43's,
+    round 106's: "Failed: /" for a relayed CUDA check's print, "bw(GB" for a benchmark's own timing table): six of 64
+    and a seventh of 55 (the seventh pass's cost is its passes', not its words': see above)."""
     if _ahocorasick is None:
         return None
     if _AUTOMATON.get("words") is not TRIGGERS:

@@ -638,6 +638,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._oom_field: tuple[int, Event] | None = None
         # an OOM naming its GPU whose line was cut before what the process holds there: (line, event, its text)
         self._oom_cut: tuple[int, Event, str] | None = None
+        self._path_cut: tuple[int, Event] | None = None  # an ENOENT message cut before its path (crash._path_rest)
         # a device runtime's error line cut before its message, whose message a paste wrapped onto the next lines
         # (crash._cuda_head: nccl-tests' "Test CUDA failure F:N" then "'msg'", HIP's "Queue Q Aborting with error :"
         # then its HSA status, then its "Code: 0x.. Available Free mem : N MB"): (its line, the text joined so far,
@@ -2517,6 +2518,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._oom_field[1].data["field_rank"] = int(fr.group(1))  # the OOM's own process (verdict.memory)
         if self._oom_cut is not None:
             self._oom_rest(lineno, body)
+        if self._path_cut is not None:
+            self._path_rest(lineno, body)
         if self._cuda_head is not None and self._cuda_head_rest(lineno, body):
             return None
         if self._coord is not None and self._coord_line(lineno, body):

@@ -218,6 +218,13 @@ R_LINE_PREFIX = re.compile(
     # "[stderr]  File ...": round 109's pytorch-77737, an Azure ML style runner). Only without a colon after it: the
     # "[stderr]: " of other collectors is left as it was read
     r"|\[std(?:out|err)\](?!:)"
+    # milabench's per-run head before each line of a worker's output ("<bench>.<host>.<...> [stderr] [rank14]: ...":
+    # round 110's milabench-281): the run's name and the stream; the launcher's "[rankN]:" after it stays to be read
+    r"|[\w.\-]{1,120} \[std(?:out|err)\] (?=\S)"
+    # a multi-node runner's "[host:index]:" before each line ("[node2:7]:ValueError: ...": round 110's evaluate-481):
+    # the host and the process's index there, which names no global rank; the index is a plain number, not a port
+    # (an address "[host:29500]:" keeps its reading, as "[t2]:58152 (" above)
+    r"|\[[A-Za-z_][\w.\-]{0,63}:\d{1,3}\]:(?!\d{2,5}(?: \(|$))"
     # pytest's report of a failed test's captured output, every line under "E" and its indentation ("E" then eleven
     # spaces, "RuntimeError: ProcessGroupHCCL does not support gather"; round 88's transformers-pr27120): the "E" and
     # the spaces up to pytest's own indentation (the traceback's own stays after it)

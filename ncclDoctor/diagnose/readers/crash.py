@@ -107,6 +107,9 @@ _R_ASCEND_PID = re.compile(r"\[PID: (\d{1,9})\]")
 _R_CANN_BLOCK = re.compile(r"(?:E[A-Z]\d{4}:|\s)")
 
 
+# a path alone on its line, quoted: the rest of an ENOENT message cut before it (crash._path_rest)
+_R_QUOTED_PATH = re.compile(r"(['\"])[^'\"\n]{1,1000}\1")
+
 # an exception's class with another process's frame line run after it on the same line ("AssertionError  File
 # \"/x/module.py\", line 1110, in _call_impl"): two processes' stderr interleaved; the class's message, ": ...", comes
 # on a line of its own within the next lines (crash._traceback_tail)
@@ -1034,6 +1037,11 @@ class CrashReaders:
             return None
         ev = self._context(lineno, text, "traceback_tail")
         ev.data.update(type=m.group(1), message=(m.group(2) or "").strip())
+        if ev.data["message"].endswith("No such file or directory:"):
+            # the path wrapped onto the next line ('FileNotFoundError: No such file or directory: ' then '"/x/y"', a
+            # paste's own wrap; round 110's milabench-281): that line, which holds no trigger word, is its rest
+            self._path_cut = (lineno, ev)
+            self._follow = max(self._follow, 1)
         if 0 < lineno - self._elastic_frame <= 3:
             ev.data["elastic_frame"] = True  # raised right under a frame of torch's elastic launcher code
         if self._tb.mp[1] == "spawn" and 0 < lineno - self._tb.mp[0] <= 60:
@@ -1749,6 +1757,19 @@ class CrashReaders:
         if ev.rank is None:  # its next line may be the launcher's span field naming its process (S.R_FIELD_RANK)
             self._oom_field, self._follow = (lineno, ev), max(self._follow, 1)
         return ev
+
+    def _path_rest(self, lineno: int, body: str) -> None:
+        """The path an ENOENT message was cut before (``_path_cut``), alone and quoted on the next line that is not
+        blank: joined to the exception's text and message, so that the path's form is read (diagnose.files)."""
+        start, ev = self._path_cut
+        rest = body.strip()
+        if not rest and lineno - start <= 8:  # the blank lines unwrapping leaves before a path it joined (ingest)
+            self._follow = max(self._follow, 1)
+            return
+        self._path_cut = None
+        if lineno - start <= 8 and _R_QUOTED_PATH.fullmatch(rest):
+            ev.text = ev.text.rstrip() + " " + rest
+            ev.data["message"] += " " + rest
 
     def _oom_rest(self, lineno: int, body: str) -> None:
         """The rest of a CUDA OOM's line cut at a terminal's column (``_oom_cut``), on the next line under the same

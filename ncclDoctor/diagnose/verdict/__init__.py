@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ncclDoctor.diagnose import numerics, trackers
+from ncclDoctor.diagnose import files, numerics, trackers
 from ncclDoctor.diagnose.reason import Conclusion
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import (
@@ -210,6 +210,7 @@ from ncclDoctor.diagnose.verdict.signals import (
 )
 from ncclDoctor.diagnose.verdict.store import (
     _exit_barrier,
+    _filestore_open,
     _store,
 )
 from ncclDoctor.diagnose.verdict.timeouts import (
@@ -293,6 +294,7 @@ DETECTORS: list[Callable[[Collected, list[Conclusion]], Verdict | None]] = [
     _setup_aftermath, _root_unreached, _nvshmem_no_path, _ib_device_range, _link_unmade, _rpc_first_request, _rpc_setup,
     _ccl_exchange, _net_plugin_register, _network, _link_local_roles,
     _store_wait,
+    _filestore_open,
     _store,
     _exit_barrier,
     _evaluating, _desync, _sites_split, _coll_split, _peer_done, _missing, _first_missing, _unsuspended, _blocked,
@@ -389,6 +391,12 @@ def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
     # as a cut traceback's last frame: its remedy first (round 93's hept-2, accelerate-3536, deepspeed-chat-chatglm-7)
     cut = [f"{e.text}\n{e.data.get('code') or ''}" for e in c.samples.get("tb_cut", [])]
     v.fix = "".join(f for f in module_check_fixes(texts + cut) if f not in v.fix) + v.fix
+    # a file-system error tied to the distributed layout (files.py: a path another node wrote, ranks racing on one
+    # file, a lock file, an unwritable cache, a checkpoint read empty; rules BG (4), BJ (2), CK (7)): its remedy first
+    framed = [e.text + "\n" + " ".join(str(e.data.get(k) or "") for k in ("frame_file", "caller_file", "tail_frames"))
+              for e in c.exceptions] + [u.text for u in c.unread]
+    pkgs = " ".join(str(e.data.get("tb_pkgs") or "") for e in c.exceptions)
+    v.fix = "".join(f for f in files.fix_for(framed, pkgs) if f not in v.fix) + v.fix
     # a tracker's or logger's own failure (trackers.py; rules BG (1), BJ (2)): its remedy first, the reading's after
     read = _read_failure_lines(c, v)
     if read:

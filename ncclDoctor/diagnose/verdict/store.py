@@ -897,3 +897,36 @@ def _xrt_mesh(conn: list) -> Verdict:
         "stale processes holding the mesh port from an earlier run or restart the TPU runtime / notebook kernel; "
         "launch with xmp.spawn's start_method='fork' vs 'spawn' as the environment needs, and keep the torch_xla "
         "version matching the TPU runtime.", "medium", [], [e.brief() for e in conn[:3]], job_wide=True)
+
+
+# c10d's FileStore failing to open its own file ("RuntimeError: open(/shared/store_file): No such file or
+# directory", the store's syscall check: path in parentheses, then strerror) under torch.distributed's or DDP's frames
+# (init_process_group, a collective, DDP's constructor broadcast reading NCCL's unique id through the store): the
+# store file was not there when this process opened it -- the processes racing to create it, a run that deleted it,
+# a path not every process sees. The store itself cannot be read (lead rules L, Y: store_rendezvous); any process can
+# lose that race, and a line without a rank tag names none (rules J, AC (1)): nobody, low. The same message from other
+# frames (a dataset library's C++ open) is no store and keeps its reading (round 110's pytorch-13750)
+_R_FILESTORE_OPEN = re.compile(r"\bRuntimeError: open\(([^()\n]{1,600})\): No such file or directory\b")
+_R_DIST_FRAME = re.compile(r"torch[/\\](?:distributed[/\\]|nn[/\\]parallel[/\\]distributed\.py)")
+_FILESTORE_FIX = (
+    "The FileStore's file (init_method='file://...') was not there when this process opened it: the processes race "
+    "to create it, another run (or a rank) deleted it while the job ran, or it is on a filesystem not every process "
+    "sees. Use a fresh, unique file:// path per run that does not exist before launch and is not deleted while the "
+    "job runs (delete the stale store file before launching, never from the ranks themselves); put the file on a "
+    "filesystem every rank sees, with working locking (not a flaky NFS); or switch to tcp:// or env:// "
+    "initialisation (TCPStore); an old torch's FileStore opened its file racily: upgrade torch. ")
+
+
+def _filestore_open(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    for e in c.exceptions:
+        m = _R_FILESTORE_OPEN.search(e.text)
+        frames = " ".join(str(e.data.get(k) or "") for k in ("frame_file", "caller_file", "tail_frames"))
+        if m and _R_DIST_FRAME.search(frames):
+            return Verdict(
+                "store_rendezvous",
+                f"c10d's FileStore could not open its file {m.group(1)[:160]} ({e.text.strip()[:200]}) under "
+                "torch.distributed's frames: the store file was missing when this process opened it -- the "
+                "processes racing to create it, or it was removed or is not visible here (lead rules L, Y); any "
+                "process can lose that race, and the line names no rank (rules J, AC (1))",
+                _FILESTORE_FIX, "low", [], [e.brief()], job_wide=True)
+    return None
