@@ -1407,6 +1407,11 @@ R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Abort
 # resource_sharer / DupFd / reduce_storage frames): the file_descriptor sharing strategy keeps one descriptor per
 # shared tensor of a batch in flight, and the open-file limit ran out (round 81's face-recognition-framework-5)
 R_FETCH_FD_EXC = re.compile(r"^(?:builtins\.)?(?:OSError|IOError): \[Errno 24\] Too many open files")
+# ... or the DataLoader's own check saying so, wherever it stands: torch/utils/data/dataloader.py's _try_get_data
+# raises "RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase
+# the limit using `ulimit -n` ..." when receiving a batch from its workers hits EMFILE -- the loader's shared-tensor
+# channel, in the loader's own words, frames or not (round 110's neuralrecon-91)
+R_DL_FD_EXC = re.compile(r"\bToo many open files\. Communication with the workers is no longer possible")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")

@@ -1608,6 +1608,13 @@ class CrashReaders:
             ev.data.update(signal=None, bus_error=False, mp_tmp=p.group(3) or "/", mp_errno=int(p.group(1)),
                            mp_said=p.group(2).strip())
             return ev
+        f = S.R_DL_FD_EXC.search(text) if not m and "open files" in text else None
+        if f:  # the DataLoader's own "Too many open files. Communication with the workers is no longer possible":
+            # receiving a worker's batch ran out of descriptors (the file_descriptor strategy), as _fetch_reset's
+            # errno 24 under the fetch frames reads it (verdict.memory._fetch_reset)
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, fetch_reset=f.group(0), fd_limit=True, dl_check=True)
+            return ev
         if not m:
             return None
         ev = self._context(lineno, text, "dataloader")
