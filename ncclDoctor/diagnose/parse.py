@@ -423,7 +423,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._http_line = 0  # the last line of an HTTP client's connection error (readers.store._socket)
         self._mp_feed = -99  # the frame of multiprocessing's queue feeder thread (R_MP_FEED_FRAME), until a traceback
-        self._feed_pipe: tuple[int, str] | None = None  # the line (number, text) of that thread's own BrokenPipeError (teardown where the input goes on after it)
+        # the line (number, text) of that thread's own BrokenPipeError (teardown where the input goes on after it)
+        self._feed_pipe: tuple[int, str] | None = None
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process

@@ -1171,9 +1171,10 @@ R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")
 # in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
 # Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
 # sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's. The
-# exception may follow the reporter's own words and a colon, ASCII or full-width ("执行中报错：RuntimeError: Address
-# already in use", round 110's cdial-gpt-103): still the whole message of the exception
-R_BARE_IN_USE = re.compile(r"(?:^|[\s\"':\uff1a])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
+# exception may follow the reporter's own words and a colon, ASCII or full-width ("执行中报错：RuntimeError:
+# Address already in use", round 110's cdial-gpt-103): still the whole message of the exception
+R_BARE_IN_USE = re.compile(r"(?:^|[\s\"':\uff1a])"
+                           r"(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
 # (60) >= limit (60)" (the main server never answered), "... kvs_init: init main server address error",

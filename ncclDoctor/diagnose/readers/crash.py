@@ -982,7 +982,8 @@ class CrashReaders:
             return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised
         if "BrokenPipe" in text and 0 < lineno - self._mp_feed <= _FEED_NEAR \
                 and S.R_MP_PIPE_EXC.match(self._body.lstrip()):
-            self._feed_pipe = (lineno, text.strip()[: S.TEXT_CAP])  # parse.input_tail: the input ending on it shows no process going on
+            # parse.input_tail: the input ending on it shows no process going on
+            self._feed_pipe = (lineno, text.strip()[: S.TEXT_CAP])
             return None  # a queue feeder thread's own traceback (R_MP_FEED_FRAME): it ends, the process goes on
         k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None
         if k is not None:
