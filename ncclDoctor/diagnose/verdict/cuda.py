@@ -1171,7 +1171,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "new CUDA context -- it is in an exclusive compute mode and another process (a second rank on the same "
             "GPU, a leftover or another job's process) already holds it",
             "Check the GPU's compute mode and who holds it: nvidia-smi -q -d COMPUTE (Exclusive_Process admits one "
-            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; each rank "
+            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; under an "
+            # a parent that made a CUDA context before spawning its workers holds the GPU they then ask for (round
+            # 110's butspeechfit-safe-gpu-1: a GPU claimed in the parent on an Exclusive_Process node)
+            "exclusive mode run one process per GPU and create no CUDA context in the parent before spawning the "
+            "workers (claim the GPU inside each worker); each rank "
             "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
             "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
         )
