@@ -902,7 +902,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "GPU, not the training code",
             "Drain that node and check the GPU: nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER (volatile / "
             "aggregate uncorrectable counts, pending remaps), dmesg -T | grep -i xid (Xid 48, 94, 95), dcgmi diag -r "
-            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement.",
+            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement. Report the "
+            # the job itself goes on elsewhere (round 110's pytorch-63174: a multi-node run on a shared cluster,
+            # the faulty node not named in the lines)
+            "node to the cluster admins and restart from the last checkpoint without that node (sbatch --exclude); "
+            "where the lines name no host or rank, print them with every exception (srun -l, a rank / host log "
+            "prefix) to find the faulty node.",
         )
     elif "999" in text or "unknown error" in text:
         what, fix = (
