@@ -451,7 +451,10 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
         "torch.cuda.device_count() must exceed local_rank" + _mp_clause(evs)
         + ". Derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id / device "
         "argument as local rank modulo the number of GPUs; a device_ids= list given to dist.barrier the same), and "
-        "do not use the global rank as a device index.",
+        "do not use the global rank as a device index (on several nodes it runs past each node's GPUs: "
+        # cuda:{rank} on a multi-node job (round 110's vertex-ai-samples-1454)
+        "use torch.cuda.set_device(local_rank), not the global rank, with LOCAL_RANK from the launcher, then "
+        "torch.device('cuda')).",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
