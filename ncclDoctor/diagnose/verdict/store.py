@@ -536,7 +536,7 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             # the same remedy in a shared node's words (round 110's cdial-gpt-103: torch.distributed.launch's default
             # 29500 taken by another job)
             "Don't run two jobs on one node with the same master port (torchrun and torch.distributed.launch both "
-            "default to 29500): give each its own, or use --standalone on one node."
+            "default to 29500): give each its own."
             + (_FT_IN_USE_FIX if any(e.data.get("ft_coord") for e in evs) else "")
             + (_EPHEMERAL_IN_USE_FIX.format(port=in_use) if _EPHEMERAL[0] <= in_use <= _EPHEMERAL[1] else "")
             + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),
