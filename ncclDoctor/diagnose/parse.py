@@ -438,6 +438,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._io_flush = 0  # the line of Python's "Exception ignored in: <_io.BufferedWriter ...>" (R_IO_FLUSH_IGNORED)
         self._http_line = 0  # the last line of an HTTP client's connection error (readers.store._socket)
         self._mp_feed = -99  # the frame of multiprocessing's queue feeder thread (R_MP_FEED_FRAME), until a traceback
+        # the line (number, text) of that thread's own BrokenPipeError (teardown where the input goes on after it)
+        self._feed_pipe: tuple[int, str] | None = None
         self._one_proc = 0  # the line of a traceback frame in a launcher that runs ONE process (R_ONE_PROCESS_FRAME)
         self._launcher_raise = 0  # the line of a launcher's raise of its child's CalledProcessError (R_LAUNCHER_RAISE)
         self._glog_stop: tuple[int, Event] | None = None  # glog's line of a stop signal sent by another process
@@ -1051,6 +1053,24 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                    for i, t in ((i, _tail_line(raw)) for i, raw in enumerate(tail))):
                 e.data["hvd_went_on"] = True
 
+    def _feed_pipe_end(self, tail: list[str], lines: int) -> None:
+        """multiprocessing's queue feeder thread's own BrokenPipeError (its _feed -> send_bytes frames: the reading end
+        of its pipe closed) is teardown noise where the process goes on after it (lead rules N, AH (3)). Where it is
+        the input's last line, nothing after it but blank lines or a fence, the lines show no process going on and
+        nothing else: a pipe whose reader went away, the reader and why not shown -- kept aside as ``feed_pipe_end``,
+        read only when nothing else explains the lines (verdict.unread._feed_pipe_end: unknown, nobody named; lead
+        rules BS (5), BZ (1); round 110's fedtorch-4)."""
+        first = lines - len(tail) + 1
+        at, said = self._feed_pipe
+        if at < first:
+            return  # the input goes on far past it
+        after = [t for i, raw in enumerate(tail) if first + i > at
+                 and (t := _tail_line(raw).strip()) and not t.startswith("```")]
+        if after:
+            return
+        ev = Event("feed_pipe_end", f"{self.path}:{at}", said)
+        self.aside.append(ev)
+
     def _bind_went_on(self, tail: list[str], lines: int) -> None:
         """Lead rule BY (1) (round 95's colossalai-3595): c10d's logged bind failures of its server socket ([W] "failed
         to bind to [::]:29400 (errno: 98 ...)", [E] "failed to listen on any local network address": no exception
@@ -1094,6 +1114,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._pmix_went_on(tail, lines)
         if self._bind_logs:
             self._bind_went_on(tail, lines)
+        if self._feed_pipe:
+            self._feed_pipe_end(tail, lines)
         if self._cvd_evs:
             self._cvd_went_on(tail, lines)
         if self._hvd_warns:

@@ -1177,8 +1177,11 @@ R_BOOT_FIELD = re.compile(r"(\w{1,20}) (-?\d{1,12}) vs (-?\d{1,12})")
 # verbatim when the store (THD's init, 1.x's TCPStore) cannot listen on the master port ("RuntimeError: Address already
 # in use", THD's "... at .../THD/process_group/General.cpp:20", torchelastic's error file "message": "RuntimeError:
 # Address already in use"). NCCL ("Call to bind failed : ..."), gloo ("[.../pair.cc:N] bind: ...") and Python's
-# sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's
-R_BARE_IN_USE = re.compile(r"(?:^|[\s\"'])(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
+# sockets ("OSError: [Errno 98] ...") word it otherwise: those are their own connections, not the store's. The
+# exception may follow the reporter's own words and a colon, ASCII or full-width ("执行中报错：RuntimeError:
+# Address already in use", round 110's cdial-gpt-103): still the whole message of the exception
+R_BARE_IN_USE = re.compile(r"(?:^|[\s\"':\uff1a])"
+                           r"(?:RuntimeError|(?:torch\.distributed\.)?Dist(?:Network|Store)?Error): "
                            r"Address already in use(?: at \S{1,300}\.cpp:\d{1,6})?[\s\"',.]*$")
 # oneCCL's key-value store (its rendezvous, lead rule L): "|CCL_ERROR| internal_kvs.cpp:539 kvs_init: connection time
 # (60) >= limit (60)" (the main server never answered), "... kvs_init: init main server address error",
@@ -1412,6 +1415,11 @@ R_FETCH_CONN_EXC = re.compile(r"^(?:builtins\.)?Connection(?:Reset|Refused|Abort
 # resource_sharer / DupFd / reduce_storage frames): the file_descriptor sharing strategy keeps one descriptor per
 # shared tensor of a batch in flight, and the open-file limit ran out (round 81's face-recognition-framework-5)
 R_FETCH_FD_EXC = re.compile(r"^(?:builtins\.)?(?:OSError|IOError): \[Errno 24\] Too many open files")
+# ... or the DataLoader's own check saying so, wherever it stands: torch/utils/data/dataloader.py's _try_get_data
+# raises "RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase
+# the limit using `ulimit -n` ..." when receiving a batch from its workers hits EMFILE -- the loader's shared-tensor
+# channel, in the loader's own words, frames or not (round 110's neuralrecon-91)
+R_DL_FD_EXC = re.compile(r"\bToo many open files\. Communication with the workers is no longer possible")
 # A line that announces an error in its first word (a launcher's "Error: failed to run torchrun ... on HOST",
 # logging's "ERROR: ..." / "ERROR [date module]: ..."), read only when no family explains it.
 R_ERROR_LINE = re.compile(r"^\s*(?:Error|ERROR|FATAL|Fatal error)(?: ?\[[^\]\n]{0,80}\])?\s*:\s*(\S.{0,300}?)\s*$")

@@ -35,7 +35,7 @@ QUIET_KINDS = ("benign", "transport", "setting", "setup", "run_start", "setup_ne
                "rank_announce", "tb_cut", "tb_open", "cf_listed_cut", "pyspy_thread", "pyspy_abort", "exchange_frame",
                "rng_sync_frame", "funcol_done", "group_failed", "coll_print", "env_rank_twice", "link_local_role",
                "step_took", "rpc_remote_exc", "env_rank0_host", "slurm_gpus_tasks", "group_prints", "recv_print",
-               "recv_garbage", "rank_sentinel", "rank_shapes", "local_banner", "test_harness")
+               "recv_garbage", "rank_sentinel", "rank_shapes", "local_banner", "test_harness", "feed_pipe_end")
 # a job's own prints kept one event per file, each file's (Collected.job_prints; parse._group_print, _rank_print,
 # _rank_shape_print)
 JOB_PRINTS = ("group_prints", "rank_sentinel", "rank_shapes")

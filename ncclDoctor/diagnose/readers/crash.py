@@ -995,6 +995,8 @@ class CrashReaders:
             return None  # Python's ignored flush of a pipe at exit (R_IO_FLUSH_IGNORED): no exception the rank raised
         if "BrokenPipe" in text and 0 < lineno - self._mp_feed <= _FEED_NEAR \
                 and S.R_MP_PIPE_EXC.match(self._body.lstrip()):
+            # parse.input_tail: the input ending on it shows no process going on
+            self._feed_pipe = (lineno, text.strip()[: S.TEXT_CAP])
             return None  # a queue feeder thread's own traceback (R_MP_FEED_FRAME): it ends, the process goes on
         k = self._ckpt_recompute(lineno, text) if "recomputed metadata" in text else None
         if k is not None:
@@ -1630,6 +1632,13 @@ class CrashReaders:
             ev = self._context(lineno, text, "dataloader")
             ev.data.update(signal=None, bus_error=False, mp_tmp=p.group(3) or "/", mp_errno=int(p.group(1)),
                            mp_said=p.group(2).strip())
+            return ev
+        f = S.R_DL_FD_EXC.search(text) if not m and "open files" in text else None
+        if f:  # the DataLoader's own "Too many open files. Communication with the workers is no longer possible":
+            # receiving a worker's batch ran out of descriptors (the file_descriptor strategy), as _fetch_reset's
+            # errno 24 under the fetch frames reads it (verdict.memory._fetch_reset)
+            ev = self._context(lineno, text, "dataloader")
+            ev.data.update(signal=None, bus_error=False, fetch_reset=f.group(0), fd_limit=True, dl_check=True)
             return ev
         if not m:
             return None

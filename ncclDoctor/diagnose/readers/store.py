@@ -561,6 +561,8 @@ class StoreReaders:
             return None  # a file object's flush at interpreter exit into a pipe whose reader left: no socket, no peer
         if m and "BrokenPipe" in text and 0 < lineno - self._mp_feed <= _FEED_NEAR \
                 and S.R_MP_PIPE_EXC.match(self._body.lstrip()):
+            # parse.input_tail: the input ending on it shows no process going on
+            self._feed_pipe = (lineno, text.strip()[: S.TEXT_CAP])
             return None  # multiprocessing's queue feeder thread writing into a closed pipe (R_MP_FEED_FRAME): teardown
         if m and "ssh: " in text and S.R_SSH_CLIENT.search(text):
             return None  # ssh's own connect to a host, a launcher's (read by _launch_setup)

@@ -236,6 +236,7 @@ from ncclDoctor.diagnose.verdict.transport import (
     _truncated,
 )
 from ncclDoctor.diagnose.verdict.unread import (
+    _feed_pipe_end,
     _open_traceback,
     _rdzv_identity,
     _unread_failure,
@@ -348,7 +349,7 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
             or _warn_subsystem(c, ks)
             or _unread_failure(c, ks) or _launcher_waiting(c, ks) or _pyspy_bare(c, ks) or _open_traceback(c, ks)
             or _own_wait(c, ks) or _subgroup_stall(c, ks) or _recv_garbage(c, ks) or _rank_sentinel(c, ks)
-            or _none(c, ks)))))
+            or _feed_pipe_end(c, ks) or _none(c, ks)))))
 
 
 def _kernel_fix(c: Collected, v: Verdict) -> Verdict:

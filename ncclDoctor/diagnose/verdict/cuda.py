@@ -451,7 +451,10 @@ def _ordinal_launch(evs: list[Event], tagged: list[int], record: bool = False) -
         "torch.cuda.device_count() must exceed local_rank" + _mp_clause(evs)
         + ". Derive the index from the local rank (torch.cuda.set_device(LOCAL_RANK), the script's --cuda-id / device "
         "argument as local rank modulo the number of GPUs; a device_ids= list given to dist.barrier the same), and "
-        "do not use the global rank as a device index.",
+        "do not use the global rank as a device index (on several nodes it runs past each node's GPUs: "
+        # cuda:{rank} on a multi-node job (round 110's vertex-ai-samples-1454)
+        "use torch.cuda.set_device(local_rank), not the global rank, with LOCAL_RANK from the launcher, then "
+        "torch.device('cuda')).",
         "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
 
 
@@ -902,7 +905,12 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "GPU, not the training code",
             "Drain that node and check the GPU: nvidia-smi -q -d ECC,PAGE_RETIREMENT,ROW_REMAPPER (volatile / "
             "aggregate uncorrectable counts, pending remaps), dmesg -T | grep -i xid (Xid 48, 94, 95), dcgmi diag -r "
-            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement.",
+            "3; a pending row remap needs a GPU reset (nvidia-smi -r), repeated errors a replacement. Report the "
+            # the job itself goes on elsewhere (round 110's pytorch-63174: a multi-node run on a shared cluster,
+            # the faulty node not named in the lines)
+            "node to the cluster admins and restart from the last checkpoint without that node (sbatch --exclude); "
+            "where the lines name no host or rank, print them with every exception (srun -l, a rank / host log "
+            "prefix) to find the faulty node.",
         )
     elif "999" in text or "unknown error" in text:
         what, fix = (
@@ -1171,7 +1179,11 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "new CUDA context -- it is in an exclusive compute mode and another process (a second rank on the same "
             "GPU, a leftover or another job's process) already holds it",
             "Check the GPU's compute mode and who holds it: nvidia-smi -q -d COMPUTE (Exclusive_Process admits one "
-            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; each rank "
+            "process; nvidia-smi -c DEFAULT if the node allows sharing) and nvidia-smi's process list; under an "
+            # a parent that made a CUDA context before spawning its workers holds the GPU they then ask for (round
+            # 110's butspeechfit-safe-gpu-1: a GPU claimed in the parent on an Exclusive_Process node)
+            "exclusive mode run one process per GPU and create no CUDA context in the parent before spawning the "
+            "workers (claim the GPU inside each worker); each rank "
             "must select its own GPU (torch.cuda.set_device(LOCAL_RANK) before any CUDA call); kill stray processes "
             "or ask the scheduler for the GPUs (CUDA_VISIBLE_DEVICES as it sets it).",
         )

@@ -1087,12 +1087,16 @@ def _fetch_reset(evs: list, ranks: list[int]) -> Verdict:
         # "OSError: [Errno 24] Too many open files" under resource_sharer / DupFd / reduce_storage: the
         # file_descriptor sharing strategy keeps one descriptor per shared tensor, and the process's open-file limit
         # ran out -- the DataLoader's shared-memory transport hitting a host limit (lead rules F, AL (1); round 81's
-        # face-recognition-framework-5, as maskrcnn-benchmark-158 reads it)
+        # face-recognition-framework-5, as maskrcnn-benchmark-158 reads it); or the DataLoader's own check saying
+        # so ("Too many open files. Communication with the workers is no longer possible": round 110's
+        # neuralrecon-91)
+        where = ("the DataLoader's own check receiving a batch from its workers" if any(
+            x.data.get("dl_check") for x in evs) else "under multiprocessing's resource_sharer / DupFd frames")
         return Verdict(
             "dataloader_shm",
             f"{_named(ranks) if ranks else 'a process'} ran out of file descriptors passing a DataLoader batch's "
-            f"shared tensors between processes ('{_what(e)[:100]}' under multiprocessing's resource_sharer / "
-            "DupFd frames): the file_descriptor sharing strategy keeps one descriptor open per shared tensor, and "
+            f"shared tensors between processes ('{_what(e)[:100]}', {where}): the file_descriptor sharing strategy "
+            "keeps one descriptor open per shared tensor, and "
             "the open-file limit is too low for the batches in flight; a host limit, not a peer rank",
             "Too many open files is the file descriptor limit: raise it (ulimit -n 65536 before the launch; docker "
             "--ulimit nofile=65536) or call torch.multiprocessing.set_sharing_strategy('file_system') at the top "

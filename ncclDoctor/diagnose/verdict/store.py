@@ -535,7 +535,11 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "with lsof / netstat (`ss -ltnp | grep PORT`, lsof -i :PORT) and kill a stale process of an earlier run "
             "(two jobs on the same port collide; do not start two server instances with the same port on one host, "
             "and in a test suite call destroy_process_group at the end of each test so the store's port is "
-            "released); do not call init_process_group with a hand-made store when torchrun already hosts one."
+            "released); do not call init_process_group with a hand-made store when torchrun already hosts one. "
+            # the same remedy in a shared node's words (round 110's cdial-gpt-103: torch.distributed.launch's default
+            # 29500 taken by another job)
+            "Don't run two jobs on one node with the same master port (torchrun and torch.distributed.launch both "
+            "default to 29500): give each its own."
             + (_FT_IN_USE_FIX if any(e.data.get("ft_coord") for e in evs) else "")
             + (_EPHEMERAL_IN_USE_FIX.format(port=in_use) if _EPHEMERAL[0] <= in_use <= _EPHEMERAL[1] else "")
             + (_VLLM_IN_USE_FIX if _vllm_executor(c, evs) else ""),

@@ -3984,6 +3984,34 @@ def _unpickle_via(gather: str) -> str:
     return gather
 
 
+_FEED_PIPE_FIX = ("The other end of that queue went away first: find the first error of the process reading the "
+                  "queue (the consumer that exited -- a DataLoader worker, a spawned child or the parent) in its own "
+                  "log and exit code, and check dmesg for the OOM killer (dmesg -T | grep -i -e oom -e killed) if it "
+                  "left no error; close/join the multiprocessing queues before the main process exits (queue.close(); "
+                  "queue.join_thread(), and join the child processes) so the feeder thread has nobody to write to at "
+                  "shutdown; to isolate a DataLoader, use num_workers=0; keep the processes below the CPU cores (no "
+                  "oversubscription). If the run went on and finished, the feeder thread's broken pipe at shutdown "
+                  "is harmless.")
+
+
+def _feed_pipe_end(c: Collected, ks: list[Conclusion]) -> Verdict | None:
+    """Lead rules BS (5), BZ (1) (round 110's fedtorch-4): multiprocessing's queue feeder thread's own BrokenPipeError
+    (_feed -> send_bytes -> write: the pipe's reading end closed) ending the input, with nothing else read (no line
+    after it shows the process going on, which rules N and AH (3) read as teardown): a process's pipe lost its
+    reader, and the lines say neither whose process went away nor why -- not nothing: unknown, nobody named (the
+    feeder's own rank tag names the writer, not the process that left), low."""
+    evs = c.samples.get("feed_pipe_end", [])
+    if not evs:
+        return None
+    ev = evs[0]
+    return Verdict(
+        "unknown",
+        f"the input ends on multiprocessing's queue feeder thread failing to write ('{ev.text[:120]}' under its "
+        "_feed -> send_bytes frames): the process at the queue's other end had already closed the pipe -- exited "
+        "or was killed; these lines say neither which process that was nor why",
+        _FEED_PIPE_FIX, "low", [], [ev.brief()])
+
+
 def _open_traceback(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     """Lead rules AB (2), BG (6), AF (3): a Python traceback's header and its outermost frame with no exception line
     read after it in that file -- a paste that left the error out between two excerpts (other log lines follow it), or
