@@ -2144,13 +2144,17 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
         return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
                        + LAUNCHER_LOGS[launcher], "medium", ranks,
                        [e.brief() for e in fails[:4]])
+    # an expert's last resort where no worker's exception is in the lines: one process without the launcher prints
+    # it (round 110's llmzoo-42, two workers' exit 1 in one second)
     return Verdict("unknown", what,
                    (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
                    + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
                    "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
                    "so "
-                   "torchrun's summary carries each exception (error_file instead of <N/A>).",
+                   "torchrun's summary carries each exception (error_file instead of <N/A>). If they do not show, "
+                   "run with one GPU to reproduce the exception: the same script and config without the launcher, "
+                   "one process, prints its traceback to the terminal.",
                    "medium", ranks, [e.brief() for e in fails[:4]])
 
 
