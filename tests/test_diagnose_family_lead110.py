@@ -42,3 +42,22 @@ def test_lone_worker_keeps_its_own_single_process_words(tmp_path):
     assert (v["cause"], acc) == ("unknown", {2}), v
     assert "rerun with a single process to reproduce rank 2's error" in v["fix"]
     assert "run with one GPU to reproduce the exception" not in v["fix"]
+
+
+def test_a_rank_tail_of_frames_without_its_header_is_not_called_frameless(tmp_path):
+    """A rank's own traceback pasted from its middle (frames, no 'Traceback' header) ending in an exception that names
+    no known cause: rank 2's own exception (rule A); the fix reads those frames instead of claiming none are shown
+    (f5's note on round 110's huatuogpt-o1-9). Near shape: the exception line alone keeps the 'none of its frames'."""
+    site = "/opt/conda/lib/python3.11/site-packages/widgetlib/engine.py"
+    frames = [f'  File "{site}", line 812, in step', "    self.refresh_tables(group)",
+              f'  File "{site}", line 877, in refresh_tables', "    table.rebuild(epoch)"]
+    exc = "RuntimeError: widget table 7 is stale after rebuild"
+    v, acc = verdict_accused(tmp_path, "".join(f"[rank2]: {x}\n" for x in frames + [exc]))
+    assert (v["cause"], acc) == ("unknown", {2}), v
+    assert "Read rank 2's own traceback from its first frame" in v["fix"], v
+    assert "none of its frames" not in v["fix"], v
+    d = tmp_path / "near"
+    d.mkdir()
+    v, acc = verdict_accused(d, f"[rank2]: {exc}\n")
+    assert (v["cause"], acc) == ("unknown", {2}), v
+    assert "Only the last line of rank 2's traceback is in these lines, none of its frames" in v["fix"], v
