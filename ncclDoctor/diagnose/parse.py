@@ -523,6 +523,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
+        self.accel_seen = False  # a line names accelerate: its package's frames or `accelerate launch` (R_ACCEL_MENTION)
         self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
         # accelerate's kernel advisory, the first in this input (verdict._kernel_fix; _kernel_old is the cut's own)
         self.kernel_seen: tuple[str, str] | None = None
@@ -2050,6 +2051,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             m = S.R_EVAL_LINE.search(bare)
             if m:
                 self._eval(lineno, bare, m.start(), True)
+        if not self.accel_seen and "accelerate" in text and S.R_ACCEL_MENTION.search(text):
+            self.accel_seen = True  # verdict.store's env:// fix may speak of accelerate launch's one process
         if not self.accel_frame and "accelerate" in text and S.R_ACCEL_LAUNCH_FRAME.search(text):
             self.accel_frame = True  # the job came through accelerate launch (verdict.exits' shared-failure fix)
         if not self.accel_test and "test_script.py FAILED" in text and S.R_ACCEL_TEST_TITLE.search(

@@ -1345,6 +1345,9 @@ R_KERNEL_BELOW_MIN = re.compile(r"Detected kernel version (\d{1,3}(?:\.\d{1,4}){
                                 r"recommended minimum of (\d{1,3}(?:\.\d{1,4}){1,3})")
 # accelerate launch's own launcher frame ('File ".../accelerate/commands/launch.py", line 666, in multi_gpu_launcher'):
 # parse.input_tail's ``accel_launch``
+# a line naming accelerate: its package's files (".../accelerate/state.py") or its launcher's command (`accelerate
+# launch ...`, `accelerate-launch`): parse's ``accel_seen`` (verdict.store's env:// fix; review a of round 110, #7)
+R_ACCEL_MENTION = re.compile(r"\baccelerate(?:[/\\]|[ -]launch\b)")
 R_ACCEL_LAUNCH_FRAME = re.compile(r'\baccelerate[/\\]commands[/\\]launch\.py", line \d{1,7}, in ')
 # torchrun's failure record titled with accelerate test's own script ("/x/site-packages/accelerate/test_utils/scripts/
 # test_script.py FAILED"): the job is `accelerate test`, run with the saved accelerate config (parse's ``accel_test``,
