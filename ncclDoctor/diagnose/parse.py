@@ -1226,6 +1226,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # traceback under spawn): no frame of it is read, so it is read as the header alone
             last = shown[1]
         ipy = _R_IPY_HEAD_END.match(last[1])
+        if ipy is not None and ipy["exc"].rpartition(".")[2] == "KeyboardInterrupt" \
+                and "Traceback (most recent call last)".startswith(ipy["rest"].rstrip()):
+            # the header names KeyboardInterrupt: the user stopped the cell (Ctrl-C, the notebook's interrupt), read
+            # as the full KeyboardInterrupt traceback reads (readers.crash's ctrl_c signal: lead rule BS (2)), not as
+            # a process that began raising (review a of round 110, #2)
+            ev = self._context(last[0], last[2], "signal")
+            ev.data.update(received=None, sent=None, ctrl_c=True, tag_rank=ev.rank, ipython=True)
+            ev.rank = None
+            self.aside.append(ev)
+            return
         if ipy is not None and "Traceback (most recent call last)".startswith(ipy["rest"].rstrip()):
             # the paste stops at an IPython (notebook) traceback's header, whole or cut inside it ("ProcessRaised
             # Exception    Traceback (most re"), before its first frame: the header names the exception, nothing else
