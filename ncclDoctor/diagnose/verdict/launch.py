@@ -1212,7 +1212,11 @@ def _forward_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None
     scripts = []
     for e in excs:
         tail = list(e.data.get("tail_frames") or ())
-        if not tail or e.data.get("frame_file") or not e.data.get("tb_script"):
+        if e.data.get("frame_file"):
+            # the innermost frame read in full (parse's frame_file / frame_code), whether the tail holds it or not: a
+            # short traceback reads as a deeper one does (review a of round 110, #3)
+            tail = [(e.data["frame_file"], e.data.get("frame_func"), e.data.get("frame_code"))]
+        if not tail or not e.data.get("tb_script"):
             return None
         file, _, code = tail[0]
         if _LIB_FILE.search(str(file)) is None or not _PASS_THROUGH.search(code or ""):
