@@ -373,10 +373,10 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "init_process_group(world_size=1, "
             "rank=0) with an init_method file:// or tcp://127.0.0.1:PORT, or run without distributed (a framework's "
             "launcher none, distributed off). "
-            + (f"With one GPU, launch with torchrun / torch.distributed.launch so {' and '.join(missing)} "
-               f"{'is' if len(missing) == 1 else 'are'} set too (torchrun --nproc_per_node=1): accelerate launch with "
-               "one process and no --multi_gpu runs the script as plain python, without the launcher's variables."
-               if _accelerate_shown(c, evs) else ""),
+            + f"With one GPU, launch with torchrun / torch.distributed.launch so {' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} set too (torchrun --nproc_per_node=1)"
+            + (": accelerate launch with one process and no --multi_gpu runs the script as plain python, without the "
+               "launcher's variables." if _accelerate_shown(c, evs) else "."),
             "high", [], _samples(c, "store_timeout"))
     if any(e.data.get("not_a_host") for e in evs):  # the IPv6 lookup warning naming a file path as the host
         ep = next(e.data["endpoint"] for e in evs if e.data.get("not_a_host"))
