@@ -303,6 +303,11 @@ _LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
 _IMPORT_CODE = re.compile(r"\s*(?:import|from)\s")
 # a top-level frame that is not the user's script: an installed package's, runpy's, multiprocessing's, "<string>"
 _NOT_SCRIPT = ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 'File "<')
+# a frame's file that is not the job's own code (tb_script): Python's own library (runpy, multiprocessing, threading,
+# importlib, concurrent; "<frozen runpy>"), a console entry point (a script under a bin/ directory) or code run from
+# a string or the console ("<string>", "<console>", "<stdin>") -- review a of round 110, #4
+_NOT_JOB_FILE = re.compile(r"(?:^|[/\\])(?:runpy\.py|threading\.py|multiprocessing[/\\]|importlib[/\\]|concurrent[/\\])"
+                           r"|^<(?:frozen [\w.]{1,80}|string|console|stdin)>$|[/\\]bin[/\\][^/\\]{1,255}$")
 
 
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
@@ -2483,7 +2488,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     pk.group("pkg") not in self._tb.pkgs) and len(self._tb.pkgs) < 16:
                 self._tb.pkgs.append(pk.group("pkg"))
             elif "-packages" not in ff.group(1) and not self._tb.script:
-                self._tb.script = ff.group(1)  # the job's own outermost file read (crash reader: tb_script)
+                if _NOT_JOB_FILE.search(ff.group(1)):  # Python's own library, a console entry point: not the job's
+                    self._tb.entry = self._tb.entry or ff.group(1)
+                else:
+                    self._tb.script = ff.group(1)  # the job's own outermost file read (crash reader: tb_script)
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level

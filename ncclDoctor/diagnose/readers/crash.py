@@ -1104,6 +1104,8 @@ class CrashReaders:
             ev.data["tb_pkgs"] = list(self._tb.pkgs)
         if self._tb.script:  # the job's own file its traceback's frames (those read) start from
             ev.data["tb_script"] = self._tb.script
+        elif self._tb.entry:  # no file of the job's own read: Python's own library or a console entry point
+            ev.data["tb_entry"] = self._tb.entry
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):
