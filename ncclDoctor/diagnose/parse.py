@@ -528,7 +528,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
-        self.accel_seen = False  # a line names accelerate: its package's frames or `accelerate launch` (R_ACCEL_MENTION)
+        self.accel_seen = False  # a line names accelerate: its package's files, `accelerate launch` (R_ACCEL_MENTION)
         self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
         # accelerate's kernel advisory, the first in this input (verdict._kernel_fix; _kernel_old is the cut's own)
         self.kernel_seen: tuple[str, str] | None = None

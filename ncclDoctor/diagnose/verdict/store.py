@@ -14,7 +14,6 @@ from ncclDoctor.diagnose.verdict.network import loopback_master
 from ncclDoctor.diagnose.verdict.usage import _store_overcount
 
 
-
 def _accelerate_shown(c: Collected, evs: list) -> bool:
     """Review a of round 110, finding 7: accelerate appears in the lines -- its launcher's or test's frames, the
     store's own lines, or an exception's text or frames name it -- so the env:// fix may speak of accelerate launch
@@ -24,6 +23,7 @@ def _accelerate_shown(c: Collected, evs: list) -> bool:
     texts = [e.text for e in evs] + [
         f"{e.text} {e.data.get('caller_file') or ''} {e.data.get('tail_frames') or ''}" for e in c.exceptions]
     return any("accelerate" in t for t in texts)
+
 
 def _cgnat(endpoint: str) -> bool:
     try:
