@@ -1291,7 +1291,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "the same config / world size as the saved run). " if _bare_assert(e) and _R_ASSERT_EXC.search(
                    e.data["type"]) else "")
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames"
-               if e.data.get("frame_file") or e.data.get("tail_frames") else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
+               if e.data.get("frame_file") or e.data.get("tail_frames")
+               else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
                f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
             + " name the code and the data it read when it raised "
             + f"{e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
