@@ -3955,8 +3955,8 @@ _FORK_START_CUT_FIX = (
 
 
 def _fork_start_cut(ev) -> bool:
-    """The parent's start cut in popen_fork's own frames (__init__ / _launch): the fork start method (_FORK_START_CUT_FIX),
-    not spawn's pickling."""
+    """The parent's start cut in popen_fork's own frames (__init__ / _launch): the fork start method
+    (_FORK_START_CUT_FIX), not spawn's pickling."""
     m = _R_MP_START_FILE.search(ev.text)
     return m is not None and m["mod"] == "popen_fork"
 
