@@ -708,6 +708,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._killed_cmd: tuple[int, Event] | None = None
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
+        # Ray's compiled-graph timeout line without its "increase RAY_CGRAPH_x which is currently N seconds" (a paste
+        # hard-wrapped past it): its line and event, the next lines searched for it (watchdog._serving)
+        self._ray_timeout: tuple[int, Event] | None = None
         # a process's own "still in queue" / "still waiting" lines: how often each (its words from "still" on) was
         # printed (watchdog._own_wait), at most 64 kept
         self._own_waits: dict[str, int] = {}

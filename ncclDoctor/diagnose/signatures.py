@@ -5031,8 +5031,12 @@ R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_
 # --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a list of assignments, while a list value such as
 # NCCL_SOCKET_IFNAME=eth0,eth1 keeps its commas)
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\",])(?:export\s+|-e\s+)?"
-                          r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
+                          r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48}|"
+                          r"RAY_CGRAPH_\w{1,48})="
                           r"['\"]?((?:[^'\"\s\\;&|,]|,(?![A-Za-z_]\w{0,60}=)){0,120})")
+# a timeout's own error naming the setting that bounds it and the value it ran with (Ray's RayChannelTimeoutError:
+# "increase RAY_CGRAPH_get_timeout which is currently 10 seconds"): verdict.timeouts._limit_ignored, readers.watchdog
+R_LIMIT_NAMED = re.compile(r"\bincrease (RAY_CGRAPH_\w{1,60}) which is currently (\d{1,9}) seconds?\b")
 # A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
 # env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"; vLLM's Ray executor's "RAY_CGRAPH_get_timeout is
 # set to 300", which Ray's compiled-graph timeout then reports against: verdict.timeouts._serving_watchdog): the
