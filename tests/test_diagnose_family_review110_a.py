@@ -235,3 +235,13 @@ def test_env_unset_under_accelerate_keeps_the_accelerate_sentence(tmp_path):
          'master_addr = _get_env_or_raise("MASTER_ADDR")')], _ENV_ERR))
     assert v["cause"] == "config" and v["culprits"] == [] and not acc, v
     assert _ACCEL_ONE in v["fix"], v
+
+
+def test_forward_keyword_refused_with_no_frame_of_the_job_or_its_command_is_not_config(tmp_path):
+    """Near shape (the guard kept): only installed packages' frames, no job file and no entry point shown: not read
+    as the install mismatch."""
+    v, _ = verdict_accused(tmp_path, _tb([
+        (f"{_SP}/transformers/trainer.py", 3612, "compute_loss", "outputs = model(**inputs)"), _CALL_IMPL],
+        "TypeError: Qwen2Model.forward() got an unexpected keyword argument 'cache_position'"))
+    assert v["cause"] != "config", v
+    assert v["cause"] == "unknown", v
