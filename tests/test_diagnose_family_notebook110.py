@@ -182,6 +182,9 @@ def test_another_xla_error_in_a_spawned_child_keeps_its_exception_reading(tmp_pa
     v, acc = verdict_accused(tmp_path, _xrt_child(
         5, "RuntimeError: Cannot replicate if number of devices (1) is different from 8"))
     assert v["cause"] != "cuda_error", v
+    # the reading kept: torch_xla's own device-count check of the launch, config, nobody (review a of round 110, #8)
+    assert v["cause"] == "config" and v["culprits"] == [] and not acc, v
+    assert "Make the devices each process sees match the launch" in v["fix"], v
     assert S.R_XRT_CLIENT_RUN.search("xrt_computation_client.cc:88 : Check failed: session->session()->Run(")
 
 
@@ -206,6 +209,10 @@ def test_glog_sigterm_of_a_paddle_worker_keeps_its_reading(tmp_path):
     text = "[SignalInfo: *** SIGTERM (@0x2b1) received by PID 913 (TID 0x7f3a1c2e5740) from PID 689 ***]\n"
     v, acc = verdict_accused(tmp_path, text)
     assert "absl" not in v["summary"] and not acc, v
+    # the reading kept: a job process's handler logging the SIGTERM it got, the job stopped from outside (signal,
+    # nobody; review a of round 110, #8)
+    assert v["cause"] == "signal" and v["culprits"] == [], v
+    assert "Find who sent SIGTERM" in v["fix"], v
     assert S.R_GLOG_SIGNAL.search(text).group(3) == "689"
     absl = S.R_GLOG_SIGNAL.search("*** SIGTERM received by PID 77 (TID 77) on cpu 5 from PID 12; stack trace: ***")
     assert absl is not None and absl.group(3) == "12"

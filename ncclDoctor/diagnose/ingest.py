@@ -889,6 +889,7 @@ def _log(inp: Input, fh: BinaryIO, head: bytes, c: Collected, skip: Counter | No
     if p.agent_frame is not None:  # only counted: torchrun's own frame is no line to cite
         c.kinds["agent_frame"] += 1
     c.accel_launch = c.accel_launch or p.accel_frame
+    c.accel_seen = c.accel_seen or p.accel_seen
     c.accel_test = c.accel_test or p.accel_test
     c.kernel_old = c.kernel_old or p.kernel_seen
 

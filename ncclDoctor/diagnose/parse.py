@@ -303,6 +303,11 @@ _LOCAL_UNDERSCORE = re.compile(r"\[--local_rank\b")
 _IMPORT_CODE = re.compile(r"\s*(?:import|from)\s")
 # a top-level frame that is not the user's script: an installed package's, runpy's, multiprocessing's, "<string>"
 _NOT_SCRIPT = ("site-packages", "dist-packages", "runpy.py", "multiprocessing", 'File "<')
+# a frame's file that is not the job's own code (tb_script): Python's own library (runpy, multiprocessing, threading,
+# importlib, concurrent; "<frozen runpy>"), a console entry point (a script under a bin/ directory) or code run from
+# a string or the console ("<string>", "<console>", "<stdin>") -- review a of round 110, #4
+_NOT_JOB_FILE = re.compile(r"(?:^|[/\\])(?:runpy\.py|threading\.py|multiprocessing[/\\]|importlib[/\\]|concurrent[/\\])"
+                           r"|^<(?:frozen [\w.]{1,80}|string|console|stdin)>$|[/\\]bin[/\\][^/\\]{1,255}$")
 
 
 # googletest's header of a failed assertion ("/paddle/.../nccl_op_test.cu.cc:237: Failure"): what the assertion
@@ -523,6 +528,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._body = ""  # the current line without its launcher/collector prefixes (signatures.strip_prefixes)
         self.agent_frame: Event | None = None  # a frame of torchrun's own agent (R_AGENT_FRAME)
         self.accel_frame = False  # a frame of accelerate launch's own launcher (R_ACCEL_LAUNCH_FRAME)
+        self.accel_seen = False  # a line names accelerate: its package's files, `accelerate launch` (R_ACCEL_MENTION)
         self.accel_test = False  # torchrun's record titled with accelerate test's own script (R_ACCEL_TEST_TITLE)
         # accelerate's kernel advisory, the first in this input (verdict._kernel_fix; _kernel_old is the cut's own)
         self.kernel_seen: tuple[str, str] | None = None
@@ -702,6 +708,9 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         self._killed_cmd: tuple[int, Event] | None = None
         self._self_kill = False  # a serving framework's watchdog or its SIGQUIT seen: a later bare "Killed" is its own
         self._shm_wait = -99  # the line of a traceback frame in vLLM's shared-memory message queue (watchdog._serving)
+        # Ray's compiled-graph timeout line without its "increase RAY_CGRAPH_x which is currently N seconds" (a paste
+        # hard-wrapped past it): its line and event, the next lines searched for it (watchdog._serving)
+        self._ray_timeout: tuple[int, Event] | None = None
         # a process's own "still in queue" / "still waiting" lines: how often each (its words from "still" on) was
         # printed (watchdog._own_wait), at most 64 kept
         self._own_waits: dict[str, int] = {}
@@ -1225,6 +1234,16 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # traceback under spawn): no frame of it is read, so it is read as the header alone
             last = shown[1]
         ipy = _R_IPY_HEAD_END.match(last[1])
+        if ipy is not None and ipy["exc"].rpartition(".")[2] == "KeyboardInterrupt" \
+                and "Traceback (most recent call last)".startswith(ipy["rest"].rstrip()):
+            # the header names KeyboardInterrupt: the user stopped the cell (Ctrl-C, the notebook's interrupt), read
+            # as the full KeyboardInterrupt traceback reads (readers.crash's ctrl_c signal: lead rule BS (2)), not as
+            # a process that began raising (review a of round 110, #2)
+            ev = self._context(last[0], last[2], "signal")
+            ev.data.update(received=None, sent=None, ctrl_c=True, tag_rank=ev.rank, ipython=True)
+            ev.rank = None
+            self.aside.append(ev)
+            return
         if ipy is not None and "Traceback (most recent call last)".startswith(ipy["rest"].rstrip()):
             # the paste stops at an IPython (notebook) traceback's header, whole or cut inside it ("ProcessRaised
             # Exception    Traceback (most re"), before its first frame: the header names the exception, nothing else
@@ -2050,6 +2069,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             m = S.R_EVAL_LINE.search(bare)
             if m:
                 self._eval(lineno, bare, m.start(), True)
+        if not self.accel_seen and "accelerate" in text and S.R_ACCEL_MENTION.search(text):
+            self.accel_seen = True  # verdict.store's env:// fix may speak of accelerate launch's one process
         if not self.accel_frame and "accelerate" in text and S.R_ACCEL_LAUNCH_FRAME.search(text):
             self.accel_frame = True  # the job came through accelerate launch (verdict.exits' shared-failure fix)
         if not self.accel_test and "test_script.py FAILED" in text and S.R_ACCEL_TEST_TITLE.search(
@@ -2470,7 +2491,10 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
                     pk.group("pkg") not in self._tb.pkgs) and len(self._tb.pkgs) < 16:
                 self._tb.pkgs.append(pk.group("pkg"))
             elif "-packages" not in ff.group(1) and not self._tb.script:
-                self._tb.script = ff.group(1)  # the job's own outermost file read (crash reader: tb_script)
+                if _NOT_JOB_FILE.search(ff.group(1)):  # Python's own library, a console entry point: not the job's
+                    self._tb.entry = self._tb.entry or ff.group(1)
+                else:
+                    self._tb.script = ff.group(1)  # the job's own outermost file read (crash reader: tb_script)
             if self._mp_call is None and 0 < self._mp_fixup < lineno and ", in <module>" in body and not any(
                     w in body for w in _NOT_SCRIPT):
                 self._mp_call = (lineno, "")  # a spawn child's re-run of the user's script at its top level

@@ -1345,6 +1345,9 @@ R_KERNEL_BELOW_MIN = re.compile(r"Detected kernel version (\d{1,3}(?:\.\d{1,4}){
                                 r"recommended minimum of (\d{1,3}(?:\.\d{1,4}){1,3})")
 # accelerate launch's own launcher frame ('File ".../accelerate/commands/launch.py", line 666, in multi_gpu_launcher'):
 # parse.input_tail's ``accel_launch``
+# a line naming accelerate: its package's files (".../accelerate/state.py") or its launcher's command (`accelerate
+# launch ...`, `accelerate-launch`): parse's ``accel_seen`` (verdict.store's env:// fix; review a of round 110, #7)
+R_ACCEL_MENTION = re.compile(r"\baccelerate(?:[/\\]|[ -]launch\b)")
 R_ACCEL_LAUNCH_FRAME = re.compile(r'\baccelerate[/\\]commands[/\\]launch\.py", line \d{1,7}, in ')
 # torchrun's failure record titled with accelerate test's own script ("/x/site-packages/accelerate/test_utils/scripts/
 # test_script.py FAILED"): the job is `accelerate test`, run with the saved accelerate config (parse's ``accel_test``,
@@ -5028,8 +5031,12 @@ R_CUDA_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\";])(?:export\s+|-e\s+)?(CUDA_V[A-Z_
 # --export="NCCL_DEBUG=INFO,NCCL_IB_DISABLE=1" is a list of assignments, while a list value such as
 # NCCL_SOCKET_IFNAME=eth0,eth1 keeps its commas)
 R_ENV_ASSIGN = re.compile(r"(?:^|[\s`'\",])(?:export\s+|-e\s+)?"
-                          r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48})="
+                          r"((?:NCCL|TORCH_NCCL|TORCH_FR|TORCH_DISTRIBUTED|GLOO|CUDA_LAUNCH)_[A-Z0-9_]{1,48}|"
+                          r"RAY_CGRAPH_\w{1,48})="
                           r"['\"]?((?:[^'\"\s\\;&|,]|,(?![A-Za-z_]\w{0,60}=)){0,120})")
+# a timeout's own error naming the setting that bounds it and the value it ran with (Ray's RayChannelTimeoutError:
+# "increase RAY_CGRAPH_get_timeout which is currently 10 seconds"): verdict.timeouts._limit_ignored, readers.watchdog
+R_LIMIT_NAMED = re.compile(r"\bincrease (RAY_CGRAPH_\w{1,60}) which is currently (\d{1,9}) seconds?\b")
 # A framework's notice of a setting it found already made ("NCCL_CUMEM_ENABLE is set to 0, skipping override", vLLM's
 # env_override; "TORCH_NCCL_ASYNC_ERROR_HANDLING is already set to 1"; vLLM's Ray executor's "RAY_CGRAPH_get_timeout is
 # set to 300", which Ray's compiled-graph timeout then reports against: verdict.timeouts._serving_watchdog): the

@@ -180,6 +180,8 @@ class Collected:
     info_notes: set[str] = field(default_factory=set)
     # a frame of accelerate launch's own launcher (accelerate/commands/launch.py) was read: the job was launched by it
     accel_launch: bool = False
+    # a line names accelerate (its package's frames, `accelerate launch`): parse's ``accel_seen``
+    accel_seen: bool = False
     # torchrun's record titled with accelerate test's own script (accelerate/test_utils/scripts/test_script.py) was read
     accel_test: bool = False
     # accelerate's start-up advisory that the host's kernel is below its minimum: (version, minimum), the first read
@@ -530,6 +532,7 @@ class Collected:
         self.comm_nodes = max(self.comm_nodes, o.comm_nodes)
         self.info_notes |= o.info_notes
         self.accel_launch = self.accel_launch or o.accel_launch
+        self.accel_seen = self.accel_seen or o.accel_seen
         self.accel_test = self.accel_test or o.accel_test
         self.kernel_old = self.kernel_old or o.kernel_old
         for k, v in o.interfaces.items():

@@ -27,8 +27,12 @@ class Stack:
     mp: tuple[int, str] = (-99, "")  # the last process-start frame (trackers.R_MP_FRAME): line, kind (parse._mp_kind)
     # the installed packages (site-packages/<pkg>/) of its frames, outermost first (crash reader: tb_pkgs)
     pkgs: list[str] = field(default_factory=list)
-    # the first frame's file outside site-packages (the job's own script or module; crash reader: tb_script)
+    # the first frame's file outside site-packages (the job's own script or module; crash reader: tb_script), not
+    # Python's own library nor a console entry point (parse._NOT_JOB_FILE: review a of round 110, #4)
     script: str = ""
+    # the first such frame of Python's own library or a console entry point (runpy, bin/llamafactory-cli,
+    # "<string>"): the job's command shown, its own code not (crash reader: tb_entry)
+    entry: str = ""
     # a frame of DataParallel's own machinery (torch/nn/parallel/data_parallel.py, parallel_apply.py, replicate.py,
     # scatter_gather.py; not DDP's distributed.py): one process driving every GPU, its replicas threads of it
     dp: bool = False

@@ -274,7 +274,10 @@ class CrashReaders:
         if xr:  # the XRT client's own session call to the TPU failing: read as CUDA's (lead rule AN (2), rule CK (2))
             ev = self._context(lineno, text, "cuda_error")
             ev.data.update(what="torch_xla's XRT session call to the TPU failed (xrt_computation_client's 'Check "
-                           "failed: session.Run(...)')", cuda_code=None, watchdog=False, accel="xla")
+                           "failed: session.Run(...)')", cuda_code=None, watchdog=False, accel="xla", xrt_run=True)
+            d = S.R_XLA_DEVICE_EXC.search(text, 0, xr.start()) if "Exception in device=" in text else None
+            if d:  # xmp.spawn's own line for its child: the device ordinal is the process (verdict.cuda's count)
+                ev.data["xla_dev"] = int(d.group("ord"))
             self._cuda_open = (lineno, ev)
             return ev
         x = S.R_XRT_SESSION_LOST.search(text) if "is not found" in text else None
@@ -1101,6 +1104,8 @@ class CrashReaders:
             ev.data["tb_pkgs"] = list(self._tb.pkgs)
         if self._tb.script:  # the job's own file its traceback's frames (those read) start from
             ev.data["tb_script"] = self._tb.script
+        elif self._tb.entry:  # no file of the job's own read: Python's own library or a console entry point
+            ev.data["tb_entry"] = self._tb.entry
         self._last_exc = (lineno, ev)
         head = self._dcp.data["head"] if self._dcp is not None else None
         if head is not None and 0 < lineno - head[0] <= 400 and ev.rank in (None, self._dcp.data["printer"]):

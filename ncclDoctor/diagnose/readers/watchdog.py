@@ -180,7 +180,16 @@ class WatchdogReaders:
             self._self_kill = True
             ev = self._context(lineno, text, "serving_watchdog")
             ev.data.update(timeout_s=_int(w.group(1) or w.group(3)), rpc=w.group(2))
+            if "RayChannelTimeoutError" in text and "which is currently" not in text:
+                self._ray_timeout = (lineno, ev)  # its limit's words may be on the next lines (a hard-wrapped paste)
             return ev
+        if self._ray_timeout is not None and "which is currently" in text:
+            at, ray = self._ray_timeout
+            if 0 < lineno - at <= 2 and (lim := S.R_LIMIT_NAMED.search(text)):
+                # Ray's error hard-wrapped (at 120 columns): the limit it names and the value it ran with, read on
+                # the line after its own (verdict.timeouts._limit_ignored; review a of round 110, #6)
+                ray.data["limit_named"] = (lim.group(1), lim.group(2))
+            self._ray_timeout = None
         if "shm_broadcast" in text and S.R_SHM_BCAST_FRAME.search(text):
             self._shm_wait = lineno
             return None

@@ -777,6 +777,15 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # prints "terminate called recursively") on this CUDA error: two processes hit it on their own at once, so the
     # one rank a tag or a launcher's record names is not shown failing alone
     twice = next((e for e in evs if e.rank is None and e.text.count("terminate called after throwing") >= 2), None)
+    # rule CK (2) (review a of round 110, #1): the XRT client's session call failing in two or more processes -- spawn's
+    # 'Process N' blocks, or xmp.spawn's 'Exception in device=TPU:N' lines, each ordinal a process -- is every process
+    # failing alike: no one process named (the spawn block's index is only the one spawn printed)
+    xrt = [e for e in evs if e.data.get("xrt_run")]
+    xrt_procs = sorted({e.rank for e in xrt if e.rank is not None}
+                       | {e.data["xla_dev"] for e in xrt if e.rank is None and e.data.get("xla_dev") is not None})
+    xrt_all = len(xrt_procs) >= 2 and len(xrt) == len(evs)
+    if xrt_all:
+        ranks = []
     shown, ranks = ranks, [] if other is not None or (twice is not None and len(ranks) <= 1) else ranks
     twice = twice if twice is not None and not ranks else None
     alone, only = ([], "") if ranks or other or twice else destroyed_rank(c, evs)
@@ -1408,6 +1417,13 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "other GPUs and addresses), no rank named on their lines: a cause they share -- a kernel or build every "
             "rank runs, or the ROCm stack under them -- not one rank's fault",
             fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
+    if xrt_all:
+        return Verdict(
+            "cuda_error",
+            f"several processes (processes {', '.join(map(str, xrt_procs[:8]))}"
+            f"{', ...' if len(xrt_procs) > 8 or c.kinds.get('cuda_error', 0) > len(evs) else ''}) each hit {what} "
+            "alike: the TPU runtime they all call, not one process's fault",
+            fix, "medium", [], [e.brief() for e in evs[:3]], job_wide=True)
     conf, shared = "high" if len(ranks) == 1 else "medium", False
     if multicast and not ranks and not alone:
         shared = True  # the node's driver / GPUs, the same under every rank's communicator set-up (rule V (2))
@@ -1432,6 +1448,10 @@ def _cuda(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             ranks, only = [0], ("local rank 0 (the launcher's one worker: a single 'Killing subprocess' line, and "
                                 "it prints one for every worker it started)")
         conf = "medium" if ranks else conf
+    if conf == "high" and xrt:
+        # rule CK (2): the one process spawn shows failing on the XRT session call is a lead the experts doubted
+        # (the TPU server every process calls may have failed for all): medium (review a of round 110, #1)
+        conf = "medium"
     if conf == "high" and any(e.data.get("npu_kernel") and e.data.get("rank_from") for e in evs):
         # an Ascend kernel fault's rank taken from the block's head a few lines above, not from its own lines: in an
         # interleaved log a guess (review 107 finding 1)

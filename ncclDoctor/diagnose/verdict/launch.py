@@ -1196,7 +1196,9 @@ def _forward_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None
     one TypeError of a model class's forward refusing a keyword argument ("X.forward() got an unexpected keyword
     argument 'k'"), raised where a wrapper of an installed package (torch's nn.Module / DDP / autocast, accelerate's
     model_forward) passes the job's arguments through (*args, **kwargs) -- the innermost frame such a pass-through in
-    site-packages -- and some frame above is the job's own (a file outside site-packages: tb_script), with no frame of
+    site-packages (the innermost frame read in full or the tail's) -- and some frame above is the job's own (a file
+    outside site-packages and Python's own library: tb_script) or its command's (a console entry point, runpy:
+    tb_entry; then the call is the installed framework's and the fix names no file), with no frame of
     the model class's own forward (Python refuses at the call) and no NCCL, CUDA, timeout or connection failure. The job
     calls the model's forward with an argument the installed class does not take: the script written for another
     version (or a project's own modified fork) of the library that defines the class, the same script and install on
@@ -1212,19 +1214,31 @@ def _forward_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None
     scripts = []
     for e in excs:
         tail = list(e.data.get("tail_frames") or ())
-        if not tail or e.data.get("frame_file") or not e.data.get("tb_script"):
+        if e.data.get("frame_file"):
+            # the innermost frame read in full (parse's frame_file / frame_code), whether the tail holds it or not: a
+            # short traceback reads as a deeper one does (review a of round 110, #3)
+            tail = [(e.data["frame_file"], e.data.get("frame_func"), e.data.get("frame_code"))]
+        if not tail or not (e.data.get("tb_script") or e.data.get("tb_entry")):
             return None
         file, _, code = tail[0]
         if _LIB_FILE.search(str(file)) is None or not _PASS_THROUGH.search(code or ""):
             return None
-        scripts.append(e.data["tb_script"])
+        scripts.append(e.data.get("tb_script") or "")
     if _one_worker_of_several(c, excs):
         return None
     cls, kw = m.group("cls"), m.group("kw")
+    # the job's own file, where a frame of it is shown; Python's own library or a console entry point is not it: then
+    # the call is an installed library's, and the fix names no file (review a of round 110, #4)
     script = re.split(r"[/\\]", str(scripts[-1]))[-1]
+    pkgs = [p for p in excs[-1].data.get("tb_pkgs") or () if p != "torch"]
+    caller = "the job's call" if script else (
+        f"the installed {pkgs[0]}'s call" if pkgs else "an installed library's call")
+    align = (f"align {script} with the installed model API" if script else
+             "install the versions of the framework that calls the model and of the model's library that match "
+             "each other (the framework's pinned requirements)")
     return Verdict(
         "config",
-        f"the job's call of the model passes '{kw}' and the installed {cls}.forward() does not take it ({kind}: "
+        f"{caller} of the model passes '{kw}' and the installed {cls}.forward() does not take it ({kind}: "
         f"{message[:200]}, {excs[-1].where}; refused at the call, through the wrappers' pass-through): the script "
         f"was written for another version of {cls} (another release of the library that defines it, or a project's "
         "own modified copy of the class) than the one installed -- the same script against the same install on "
@@ -1232,8 +1246,7 @@ def _forward_kwarg_refused(c: Collected, ks: list[Conclusion]) -> Verdict | None
         f"Check the forward signature of {cls} against the call passing {kw}: check which class the model is loaded "
         f"with (a project's own modified {cls}, imported from the project's source, not the library's stock class), "
         "install the library version / fork the project pins (pip install -e of the project's patched library, or "
-        f"its requirements), or drop the {kw} argument or align {script} with the installed model API. Then "
-        "relaunch.",
+        f"its requirements), or drop the {kw} argument or {align}. Then relaunch.",
         "medium", [], [e.brief() for e in excs[:2]], job_wide=True)
 
 

@@ -14,6 +14,17 @@ from ncclDoctor.diagnose.verdict.network import loopback_master
 from ncclDoctor.diagnose.verdict.usage import _store_overcount
 
 
+def _accelerate_shown(c: Collected, evs: list) -> bool:
+    """Review a of round 110, finding 7: accelerate appears in the lines -- its launcher's or test's frames, the
+    store's own lines, or an exception's text or frames name it -- so the env:// fix may speak of accelerate launch
+    with one process (plain python); a srun or plain launch gets the env:// words without it."""
+    if c.accel_launch or c.accel_test or c.accel_seen:
+        return True
+    texts = [e.text for e in evs] + [
+        f"{e.text} {e.data.get('caller_file') or ''} {e.data.get('tail_frames') or ''}" for e in c.exceptions]
+    return any("accelerate" in t for t in texts)
+
+
 def _cgnat(endpoint: str) -> bool:
     try:
         return ipaddress.ip_address(endpoint.rsplit(":", 1)[0].strip("[]")) in ipaddress.ip_network("100.64.0.0/10")
@@ -362,9 +373,10 @@ def _store(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "init_process_group(world_size=1, "
             "rank=0) with an init_method file:// or tcp://127.0.0.1:PORT, or run without distributed (a framework's "
             "launcher none, distributed off). "
-            + (f"With one GPU, launch with torchrun / torch.distributed.launch so {' and '.join(missing)} "
-               f"{'is' if len(missing) == 1 else 'are'} set too (torchrun --nproc_per_node=1): accelerate launch with "
-               "one process and no --multi_gpu runs the script as plain python, without the launcher's variables."),
+            + f"With one GPU, launch with torchrun / torch.distributed.launch so {' and '.join(missing)} "
+            f"{'is' if len(missing) == 1 else 'are'} set too (torchrun --nproc_per_node=1)"
+            + (": accelerate launch with one process and no --multi_gpu runs the script as plain python, without the "
+               "launcher's variables." if _accelerate_shown(c, evs) else "."),
             "high", [], _samples(c, "store_timeout"))
     if any(e.data.get("not_a_host") for e in evs):  # the IPv6 lookup warning naming a file path as the host
         ep = next(e.data["endpoint"] for e in evs if e.data.get("not_a_host"))

@@ -18,7 +18,7 @@ from ncclDoctor.diagnose.reason import (
     timed_out_at,
     world_size,
 )
-from ncclDoctor.diagnose.signatures import FR_ON, Event
+from ncclDoctor.diagnose.signatures import FR_ON, R_LIMIT_NAMED, Event
 from ncclDoctor.diagnose.state import QUIET_KINDS, Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _first, _named, _ranks, _samples, waiting_pids
 
@@ -92,9 +92,6 @@ def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
-# a timeout's own error naming the setting that bounds it and the value it ran with (Ray's RayChannelTimeoutError:
-# "increase RAY_CGRAPH_get_timeout which is currently 10 seconds")
-_R_LIMIT_NAMED = re.compile(r"\bincrease (RAY_CGRAPH_\w{1,60}) which is currently (\d{1,9}) seconds?\b")
 
 
 def _limit_ignored(c: Collected, evs: list) -> Verdict | None:
@@ -105,10 +102,11 @@ def _limit_ignored(c: Collected, evs: list) -> Verdict | None:
     it (rules L, BP (1)) -- config, culprits [], nobody innocent. A limit the lines show set to the value the error
     reports, or no setting shown, keeps rule P's unknown."""
     for e in evs:
-        m = _R_LIMIT_NAMED.search(e.text)
-        if m is None:
+        # the error's own line, or the next line of a paste hard-wrapped past it (readers.watchdog: limit_named)
+        m = R_LIMIT_NAMED.search(e.text)
+        if m is None and e.data.get("limit_named") is None:
             continue
-        name, now = m.group(1), m.group(2)
+        name, now = (m.group(1), m.group(2)) if m is not None else e.data["limit_named"]
         shown = {v: w for v, w in (c.settings.get(name) or {}).items() if v != now and v.isdigit()}
         if not shown:
             continue

@@ -1291,7 +1291,8 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                "the same config / world size as the saved run). " if _bare_assert(e) and _R_ASSERT_EXC.search(
                    e.data["type"]) else "")
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames"
-               if e.data.get("frame_file") or e.data.get("tail_frames") else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
+               if e.data.get("frame_file") or e.data.get("tail_frames")
+               else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
                f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
             + " name the code and the data it read when it raised "
             + f"{e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
@@ -3869,7 +3870,7 @@ def _cut_traceback(c: Collected) -> Verdict | None:
     if loader:
         win += _LOADER_CUT_FIX
     if not loader and _parent_start_cut(ev):
-        win += _spawn_start_cut_fix(ev)
+        win += _fork_start_cut_fix(ev) if _fork_start_cut(ev) else _spawn_start_cut_fix(ev)
     return Verdict("unknown", f"the input stops inside {who} traceback ({ev.text[:200]}), before its exception line: "
                    "a process raised there, and these lines show neither its error nor which rank failed first"
                    + (f"; it stopped inside {coll}, where it may be waiting on a peer that failed first (a victim)"
@@ -3937,6 +3938,32 @@ def _parent_start_cut(ev) -> bool:
         return False
     mod = m["mod"]
     return func in _MP_START_FUNCS.get(mod, ("__init__", "_launch"))
+
+
+# the same parent cut in the fork start method's own start (popen_fork.py __init__ / _launch: "self.pid = os.fork()"):
+# a forked child is a copy of the parent and pickles nothing, so the spawn words (pickling, mp.spawn) do not apply;
+# the fork itself failing is host memory or the process limit, past it the worker's own error (review a of round
+# 110, #5; rules T, CK (9) stay the spawn parent's)
+_FORK_START_CUT_FIX = (
+    "The traceback stops in the parent forking a worker process ({where}), before that worker ran: under the fork "
+    "start method the worker is a copy of the parent and nothing is pickled, so the error cut off there is the fork "
+    "itself failing -- most often the host's memory (ENOMEM: a large parent process, memory overcommit, the cgroup's "
+    "limit) or its process limit (ulimit -u) -- or the worker's own error once it started. Print the full exception "
+    "(its error text is cut); check the host's free memory (free -g, dmesg -T for the OOM killer) and /dev/shm "
+    "(docker --shm-size), raise ulimit -u; for a DataLoader's workers set num_workers=0 to test the loader, then "
+    "fewer workers per rank. ")
+
+
+def _fork_start_cut(ev) -> bool:
+    """The parent's start cut in popen_fork's own frames (__init__ / _launch): the fork start method
+    (_FORK_START_CUT_FIX), not spawn's pickling."""
+    m = _R_MP_START_FILE.search(ev.text)
+    return m is not None and m["mod"] == "popen_fork"
+
+
+def _fork_start_cut_fix(ev) -> str:
+    """_FORK_START_CUT_FIX for a cut _fork_start_cut reads."""
+    return _FORK_START_CUT_FIX.format(where=f"{ev.data.get('func')}: '{str(ev.data.get('code') or '')[:80]}'")
 
 
 def _spawn_start_cut_fix(ev) -> str:
