@@ -235,6 +235,13 @@ def _stack_names_deepspeed(lines: list[str], at: int) -> bool:
 _R_NEXT_HEADER = re.compile(r"^\s*Exception in \w{1,60}:\s*$")
 
 
+# a frame of a distributed wait above an interrupted CUDA synchronize (Parser's kbd_wait): torch.distributed's or
+# DeepSpeed's code, or a collective / barrier / ZeRO-3 parameter fetch by its function's name
+_R_DIST_WAIT_FILE = re.compile(r"torch/distributed/|distributed_c10d|deepspeed/|partitioned_param_coordinator", re.I)
+_R_DIST_WAIT_FUNC = re.compile(r"^(?:_?all_?gather\w*|all_?reduce\w*|reduce_scatter\w*|broadcast\w*|all_to_all\w*"
+                               r"|barrier|monitored_barrier|fetch_sub_module|wait)$")
+
+
 def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
     """The traceback frames at the end of ``tail`` (the input's last lines above its exception line), innermost
     first: (file, function, the code line under the frame), up to the first line that is neither a frame nor a
@@ -1180,8 +1187,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # launcher's wait on its workers (lead rules BS (2), AB (2), BD (2); round 110's yyt-t-xyzo, a ZeRO-3
             # parameter fetch's event synchronize) (verdict.signals)
             above = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
-            if above and above[0][1] == "synchronize" and _R_CUDA_SYNC_FILE.search(above[0][0]):
+            if above and above[0][1] == "synchronize" and _R_CUDA_SYNC_FILE.search(above[0][0]) and any(
+                    _R_DIST_WAIT_FILE.search(f) or _R_DIST_WAIT_FUNC.search(fn) for f, fn, _ in above):
+                # only under a distributed wait (a collective, a ZeRO-3 parameter fetch, a barrier, torch.distributed
+                # or DeepSpeed frames): a plain torch.cuda.synchronize() in the job's own code interrupted is the
+                # user's Ctrl-C of rule BS (2) (review 110 b #6)
                 self._kbd_ev.data["kbd_wait"] = next((f for _, f, _ in above[1:] if f != "synchronize"), "synchronize")
+                self._kbd_ev.data["kbd_ds"] = any("deepspeed" in f.lower() for f, _, _ in above)
+                self._kbd_ev.data["kbd_generate"] = any(fn == "generate" for _, fn, _ in above)
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
             # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
             # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on
