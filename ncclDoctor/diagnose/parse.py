@@ -634,6 +634,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
         self._rich_head: int | None = None  # the line of the last rich traceback's box header (_rich_cut)
+        self._fork_ev: Event | None = None  # the last JAX fork warning's benign event (readers.exits, _fork_went_on)
         self._kbd_ev: Event | None = None  # the last KeyboardInterrupt line's signal event (readers.crash, input_tail)
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
@@ -1047,6 +1048,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if any(first + i > at and S.R_TRAIN_STEP_SHOWN.search(_tail_line(raw)) for i, raw in enumerate(tail)):
                 e.data["cvd_went_on"] = True
 
+    def _fork_went_on(self, tail: list[str], lines: int) -> None:
+        """JAX's fork warning (readers.exits: "RuntimeWarning: os.fork() was called ... JAX is multithreaded"), the
+        last of the file: marked ``went_on`` where a line after it is neither blank nor the warning's own (its source
+        line "self.pid = os.fork()", another fork warning) -- the run printed something after it. A paste that ends
+        on it is the shape of the deadlock it warns of: verdict.noise reads it at low, the hang words first (review
+        110 b #4)."""
+        first = lines - len(tail) + 1
+        at = int(self._fork_ev.where.rpartition(":")[2] or 0)
+        if at < first - 1 or any(first + i > at and (t := _tail_line(raw)) and "fork()" not in t
+                                 for i, raw in enumerate(tail)):
+            self._fork_ev.data["went_on"] = True  # (a warning above the tail: lines the tail does not hold follow it)
+
     def _hvd_went_on(self, tail: list[str], lines: int) -> None:
         """Horovod's stall warning ("... waiting for remainder of ranks for more than 60 seconds"; readers.watchdog)
         followed, in the input's last lines, by training steps (S.R_TRAIN_STEP_SHOWN: "Epoch 3/10 loss=0.29") or the
@@ -1127,6 +1140,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cvd_went_on(tail, lines)
         if self._hvd_warns:
             self._hvd_went_on(tail, lines)
+        if self._fork_ev is not None:
+            self._fork_went_on(tail, lines)
         if self._usage_at is not None:
             self._usage_cut(tail, lines)
         else:
