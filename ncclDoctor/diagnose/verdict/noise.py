@@ -1366,11 +1366,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         # round 110's megatron-lm-duihuhu
         benign.append("NCCL's 'comm ... - Abort COMPLETE' lines are its communicators torn down by ncclCommAbort, "
                       "no failure of their own (the '[Service thread] Connection closed by localRank N' lines are "
-                      "the same teardown): aborted rather than destroyed means the process exited without "
-                      "destroying its process groups, or was stopped by an error outside these NCCL lines -- use "
-                      "destroy_process_group() for a clean shutdown instead of abort at exit "
-                      "(torch.distributed.destroy_process_group() at the end of training), and if the job did fail, "
-                      "read the Python/torchrun output of each rank for the exception (not in the NCCL log)")
+                      "the same teardown): NCCL prints them whenever torch tears its communicators down at exit -- "
+                      "destroy_process_group() (on torch 2.3 to 2.5 implemented with ncclCommAbort) or the process "
+                      "group's destructor -- so they are harmless where the job finished; a job that did not "
+                      "finish has its exception in each rank's own output: if the job did fail, read the "
+                      "Python/torchrun output of each rank for the exception (not in the NCCL log)")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c) and not idle:  # lead rule T: a hang the reporter tells of, not shown by the lines
