@@ -1285,13 +1285,17 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _eintr_fix(c, what)
             + _worker_reraised(c, e, what)
             + _shard_sized_lone(what, lone[0]) + _empty_sized(what)
-            + (f"A bare AssertionError says nothing of what it checked: print rank {lone[0]}'s full assertion "
-               "traceback (its last frame's assert line is the check), and where it raised resuming from a "
+            + ((f"A bare AssertionError says nothing of what it checked: print rank {lone[0]}'s full assertion "
+                "traceback (its last frame's assert line is the check)" if not (
+                    e.data.get("frame_file") or e.data.get("tail_frames")) else
+                "A bare AssertionError carries no message: its last frame's assert line is the check that failed")
+               + ", and where it raised resuming from a "
                "checkpoint, check the checkpoint path exists on every node and is the one the loader expects (keep "
                "the same config / world size as the saved run). " if _bare_assert(e) and _R_ASSERT_EXC.search(
                    e.data["type"]) else "")
             + (f"Read rank {lone[0]}'s own traceback from its first frame: the last frames"
-               if e.data.get("frame_file") or e.data.get("tail_frames") else f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
+               if e.data.get("frame_file") or e.data.get("tail_frames") else
+               f"Only the last line of rank {lone[0]}'s traceback is in these lines, none of its frames: paste "
                f"rank {lone[0]}'s own traceback, the full one above that line; its last frames")
             + " name the code and the data it read when it raised "
             + f"{e.data['type']} (a file, a checkpoint or config key it expected, a batch); fix "
@@ -1465,11 +1469,11 @@ def _nan_guard_rank(own: list) -> int | None:
 
 
 def _bare_assert(e) -> bool:
-    """A bare AssertionError (no message) with none of its frames in the lines: it shows no check, so it names no
-    setting every rank shares (rule W's reading needs the check's words): it is that rank's own exception, read by
-    rule A -- beside another rank's traceback cut before its error text, which is no failure of its own (lead rule
-    AN (1); round 110's sa2va-138, a resume's assert on rank 1)."""
-    return not (e.data.get("message") or "").strip() and not e.data.get("frame_file") and not e.data.get("settings")
+    """A bare AssertionError (no message) naming no setting (rule W's reading needs a check on a shared setting): it
+    is that rank's own exception, read by rule A with rule BJ (2) -- the same whether or not its frames are in the
+    lines (bevformer-47's lone "assert False" names its rank; review 110 b #1), and beside another rank's traceback
+    cut before its error text, which is no failure of its own (lead rule AN (1); round 110's sa2va-138)."""
+    return not (e.data.get("message") or "").strip() and not e.data.get("settings")
 
 
 def _own_exception(c: Collected, e, own: list) -> list[int]:
