@@ -984,10 +984,27 @@ def _device_mismatch_fix(what: str, e=None) -> str:
     zero = next(((f, fn) for f, fn, _ in frames if _R_ZERO_FRAME.search(f)), None)
     join = _R_DEVICE_JOIN.search(what)
     cpu = _R_DEVICE_CPU.search(what)
+    # one process spread over several GPUs (device_map="auto", accelerate's hooks / dispatch, model parallel, or
+    # transformers' generate in a process with no rank): the one-process-per-GPU words would be the wrong remedy
+    # (review 110 b #3)
+    spread = bool(_R_DEVICE_SPREAD_TEXT.search(what)) or any(
+        _R_DEVICE_SPREAD_FILE.search(f) or (fn == "generate" and e.rank is None) for f, fn, _ in frames)
     return ((_ZERO_OFFLOAD_FIX.format(func=zero[1], file=zero[0].rsplit("/", 1)[-1]) if zero and cpu else "")
             + (f"The op is torch.{join.group('op')}: move the tensors to the same device before "
                f"torch.{join.group('op')} (.to(device) / accelerator.device). " if join else "")
-            + (_CPU_TENSOR_FIX if cpu else _CUDA0_FIX if _R_DEVICE_CUDA0.search(what) else "") + _DEVICE_MISMATCH)
+            + (_CPU_TENSOR_FIX if cpu else _SPREAD_FIX if spread else _CUDA0_FIX if _R_DEVICE_CUDA0.search(what)
+               else "") + _DEVICE_MISMATCH)
+
+
+# a model spread by one process over its GPUs, in the error's text or its frames (_device_mismatch_fix)
+_R_DEVICE_SPREAD_TEXT = re.compile(r"device_map|dispatch_model|\bhf_device_map\b")
+_R_DEVICE_SPREAD_FILE = re.compile(r"accelerate/(?:hooks|big_modeling|utils/modeling)\.py|/parallel_layers?/|"
+                                   r"model_parallel|pipeline_parallel")
+_SPREAD_FIX = ("One process here runs a model spread over several GPUs (device_map=\"auto\" / accelerate's dispatch "
+               "hooks, or model parallel): move the inputs to the model's first device (inputs.to(model.device), the "
+               "device of its embedding layer) and keep the sub-modules the code calls outside the model's forward "
+               "(a vision tower, a head, a cache) on the device device_map gave them (model.hf_device_map); or load it "
+               "on one GPU (device_map={\"\": 0}). ")
 
 # an nn.Module method called on a str ("'str' object has no attribute 'named_parameters'"): a model the code expects
 # as a module reached it as its path or name -- a config value or command-line argument never loaded, or a DDP launch
