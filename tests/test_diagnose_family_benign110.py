@@ -196,8 +196,10 @@ def test_a_rank_missing_fix_says_to_raise_the_timeout_only_after_the_hunt(tmp_pa
     # near shape: two ranks at different SeqNums and ops (a desync, rule D): not rank_missing, no such words
     text = (watchdog_line(0, 90, "ALLREDUCE", 1800030, 1800000, numel=1)
             + watchdog_line(1, 93, "ALLGATHER", 1800044, 1800000, numel=8))
-    v, _ = verdict_accused(tmp_path, text)
-    assert v["cause"] != "rank_missing", v
+    v, acc = verdict_accused(tmp_path, text)
+    # the reading it keeps: rule D's desync (two ops at two SeqNums), nobody named (review 110 b #9)
+    assert v["cause"] == "desync" and not acc and v["culprits"] == [], (v, acc)
+    assert "make every rank issue the same collectives in the same order" in v["fix"], v
     assert "only after finding the stuck rank" not in v["fix"], v
 
 
