@@ -40,10 +40,10 @@ from ncclDoctor.diagnose.signatures import (
     ISO_CLOCK,
     R_ANSI,
     R_JOB_NCCL_TIMEOUT,
-    R_LINE_PREFIX,
     R_NVLS_INFO,
     R_PY_FRAME_END,
     Event,
+    prefix_match,
     strip_prefixes,
 )
 from ncclDoctor.diagnose.state import Collected
@@ -264,7 +264,7 @@ def numbered_pieces(text: str) -> list[str] | None:
         at = hit.end()
     if len(cuts) < 3 or any(not (text[b:b + 1].isspace() or text.startswith("Traceback (", b)) for _, b in cuts[1:3]):
         return None
-    pre = R_LINE_PREFIX.match(text)
+    pre = prefix_match(text)
     lead = text[:pre.end()] if pre is not None and pre.end() <= first.start() else ""
     head = text[len(lead):first.start()].strip()
     ends = [a for a, _ in cuts[1:]] + [len(text)]
@@ -725,7 +725,7 @@ def _one_prefix(lines: list[str]) -> str | None:
     first = next((x for x in lines if x.strip()), "")
     heads, rest = [], first
     for _ in range(4):
-        m = R_LINE_PREFIX.match(rest)
+        m = prefix_match(rest)
         if not m or not m.end():
             break
         rest = rest[m.end():]

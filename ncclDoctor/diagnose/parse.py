@@ -235,6 +235,13 @@ def _stack_names_deepspeed(lines: list[str], at: int) -> bool:
 _R_NEXT_HEADER = re.compile(r"^\s*Exception in \w{1,60}:\s*$")
 
 
+# a frame of a distributed wait above an interrupted CUDA synchronize (Parser's kbd_wait): torch.distributed's or
+# DeepSpeed's code, or a collective / barrier / ZeRO-3 parameter fetch by its function's name
+_R_DIST_WAIT_FILE = re.compile(r"torch/distributed/|distributed_c10d|deepspeed/|partitioned_param_coordinator", re.I)
+_R_DIST_WAIT_FUNC = re.compile(r"^(?:_?all_?gather\w*|all_?reduce\w*|reduce_scatter\w*|broadcast\w*|all_to_all\w*"
+                               r"|barrier|monitored_barrier|fetch_sub_module|wait)$")
+
+
 def _frames_above(tail: list[str]) -> list[tuple[str, str, str]]:
     """The traceback frames at the end of ``tail`` (the input's last lines above its exception line), innermost
     first: (file, function, the code line under the frame), up to the first line that is neither a frame nor a
@@ -633,6 +640,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
         # call last)", S.R_IPY_TB_HEAD): its frames and source lines follow in IPython's own format (input_tail)
         self._ipy_exc: str | None = None
         self._rich_head: int | None = None  # the line of the last rich traceback's box header (_rich_cut)
+        self._fork_ev: Event | None = None  # the last JAX fork warning's benign event (readers.exits, _fork_went_on)
         self._kbd_ev: Event | None = None  # the last KeyboardInterrupt line's signal event (readers.crash, input_tail)
         self._set_device = -99  # the last traceback frame selecting the process's GPU (R_SET_DEVICE_FRAME)
         self._model_parallel: int | bool = False  # the lines above show model parallelism (R_MODEL_PARALLEL_SHOWN)
@@ -1049,6 +1057,18 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if any(first + i > at and S.R_TRAIN_STEP_SHOWN.search(_tail_line(raw)) for i, raw in enumerate(tail)):
                 e.data["cvd_went_on"] = True
 
+    def _fork_went_on(self, tail: list[str], lines: int) -> None:
+        """JAX's fork warning (readers.exits: "RuntimeWarning: os.fork() was called ... JAX is multithreaded"), the
+        last of the file: marked ``went_on`` where a line after it is neither blank nor the warning's own (its source
+        line "self.pid = os.fork()", another fork warning) -- the run printed something after it. A paste that ends
+        on it is the shape of the deadlock it warns of: verdict.noise reads it at low, the hang words first (review
+        110 b #4)."""
+        first = lines - len(tail) + 1
+        at = int(self._fork_ev.where.rpartition(":")[2] or 0)
+        if at < first - 1 or any(first + i > at and (t := _tail_line(raw)) and "fork()" not in t
+                                 for i, raw in enumerate(tail)):
+            self._fork_ev.data["went_on"] = True  # (a warning above the tail: lines the tail does not hold follow it)
+
     def _hvd_went_on(self, tail: list[str], lines: int) -> None:
         """Horovod's stall warning ("... waiting for remainder of ranks for more than 60 seconds"; readers.watchdog)
         followed, in the input's last lines, by training steps (S.R_TRAIN_STEP_SHOWN: "Epoch 3/10 loss=0.29") or the
@@ -1129,6 +1149,8 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             self._cvd_went_on(tail, lines)
         if self._hvd_warns:
             self._hvd_went_on(tail, lines)
+        if self._fork_ev is not None:
+            self._fork_went_on(tail, lines)
         if self._usage_at is not None:
             self._usage_cut(tail, lines)
         else:
@@ -1189,8 +1211,14 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             # launcher's wait on its workers (lead rules BS (2), AB (2), BD (2); round 110's yyt-t-xyzo, a ZeRO-3
             # parameter fetch's event synchronize) (verdict.signals)
             above = _frames_above(tail[:shown[0][0] - (lines - len(tail) + 1)])
-            if above and above[0][1] == "synchronize" and _R_CUDA_SYNC_FILE.search(above[0][0]):
+            if above and above[0][1] == "synchronize" and _R_CUDA_SYNC_FILE.search(above[0][0]) and any(
+                    _R_DIST_WAIT_FILE.search(f) or _R_DIST_WAIT_FUNC.search(fn) for f, fn, _ in above):
+                # only under a distributed wait (a collective, a ZeRO-3 parameter fetch, a barrier, torch.distributed
+                # or DeepSpeed frames): a plain torch.cuda.synchronize() in the job's own code interrupted is the
+                # user's Ctrl-C of rule BS (2) (review 110 b #6)
                 self._kbd_ev.data["kbd_wait"] = next((f for _, f, _ in above[1:] if f != "synchronize"), "synchronize")
+                self._kbd_ev.data["kbd_ds"] = any("deepspeed" in f.lower() for f, _, _ in above)
+                self._kbd_ev.data["kbd_generate"] = any(fn == "generate" for _, fn, _ in above)
         if any("dataloader" in t[1] and S.R_LOADER_FETCH_FRAME.search(t[1]) for t in shown[1:]):
             # the paste ends a few lines below a frame of the DataLoader fetching a batch from its worker processes
             # (__next__ -> _next_data -> _get_data -> _try_get_data), its error cut or ending right there: marked on

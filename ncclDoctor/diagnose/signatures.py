@@ -211,6 +211,11 @@ R_LINE_PREFIX = re.compile(
     # error ..." that a wrap put at the start of a piece): a port, then " (" or the end, is no prefix ("[default3]:8000,
     # Timeout(ms)=..." is a prefix before the rest of a number a wrap cut)
     r"|\[[A-Za-z_][\w\-]{0,31}?\d{1,5}\]:(?!\d{2,5}(?: \(|$))"
+    # a multi-node runner's "[host:index]:" before each line ("[node2:7]:ValueError: ...": round 110's evaluate-481):
+    # the host and the process's index there, which names no global rank; the index is a plain number, not a port
+    # (an address "[host:29500]:" keeps its reading, as "[t2]:58152 (" above). Beside the other "[" heads: it fails at
+    # the first character of a line that does not open with "[" (review 110 b #8)
+    r"|\[[A-Za-z_][\w.\-]{0,63}:\d{1,3}\]:(?!\d{2,5}(?: \(|$))"
     r"|\[(?:\d{1,6},)?\d{1,7}\]<std(?:out|err)>:"
     r"|[A-Za-z_][\w.\-]{0,63}/\d{1,6} \[\d{1,7}\]:"  # torchx's "role/replica [local_rank]:"
     r"|std(?:out|err):(?= )"  # accelerate's test runner (test_utils execute_subprocess_async: "stderr: " + line)
@@ -218,13 +223,6 @@ R_LINE_PREFIX = re.compile(
     # "[stderr]  File ...": round 109's pytorch-77737, an Azure ML style runner). Only without a colon after it: the
     # "[stderr]: " of other collectors is left as it was read
     r"|\[std(?:out|err)\](?!:)"
-    # milabench's per-run head before each line of a worker's output ("<bench>.<host>.<...> [stderr] [rank14]: ...":
-    # round 110's milabench-281): the run's name and the stream; the launcher's "[rankN]:" after it stays to be read
-    r"|[\w.\-]{1,120} \[std(?:out|err)\] (?=\S)"
-    # a multi-node runner's "[host:index]:" before each line ("[node2:7]:ValueError: ...": round 110's evaluate-481):
-    # the host and the process's index there, which names no global rank; the index is a plain number, not a port
-    # (an address "[host:29500]:" keeps its reading, as "[t2]:58152 (" above)
-    r"|\[[A-Za-z_][\w.\-]{0,63}:\d{1,3}\]:(?!\d{2,5}(?: \(|$))"
     # pytest's report of a failed test's captured output, every line under "E" and its indentation ("E" then eleven
     # spaces, "RuntimeError: ProcessGroupHCCL does not support gather"; round 88's transformers-pr27120): the "E" and
     # the spaces up to pytest's own indentation (the traceback's own stays after it)
@@ -233,6 +231,26 @@ R_LINE_PREFIX = re.compile(
     r"|<[a-z]{0,10}> {1,16}\[" + ISO_CLOCK + r"\] [\w.\-]{1,64} \|\|"  # Determined's "<info>  [clock] cid || "
     + r"|>(?: ?>){0,7})\s?"  # Markdown quoting of a pasted log ("> ", "> > "); the indentation after it stays
 )
+# milabench's per-run head before each line of a worker's output ("<bench>.<host>.<...> [stderr] [rank14]: ...":
+# round 110's milabench-281): the run's name and the stream; the launcher's "[rankN]:" after it stays to be read. Kept
+# out of R_LINE_PREFIX, whose other alternatives it would make try every line that opens with a word (backtracking up
+# to 120 characters): prefix_match and strip_prefixes try it only where R_LINE_PREFIX matched nothing and the line
+# holds " [std" (review 110 b #8)
+_R_MILABENCH_HEAD = re.compile(r"^\s*[\w.\-]{1,120} \[std(?:out|err)\] (?=\S)")
+
+
+def prefix_match(text: str) -> re.Match | None:
+    """R_LINE_PREFIX's match of the line's head, or, where it matched nothing, milabench's run head behind its
+    substring gate (None where neither matched)."""
+    m = _PREFIX(text)
+    if (m is None or not m.end()) and " [std" in text:
+        return _R_MILABENCH_HEAD.match(text) or m
+    return m
+
+
+_PREFIX = R_LINE_PREFIX.match
+
+
 # An experiment tracker's interactive login menu's last line, waiting for terminal input ("wandb: Enter your choice:",
 # the next process's output often glued after it): readers.exits._exit_noise, verdict.tracker_setup._login_prompt
 R_TRACKER_PROMPT = re.compile(r"\bwandb: Enter your choice:")
@@ -5050,8 +5068,8 @@ def strip_prefixes(text: str) -> str:
     most six, e.g. a kubectl timestamp then torchrun's ``[default0]:``; a collector's clock and level before a
     platform's own clock, level and role tag: round 78's yolox-1474 under Python logging's head)."""
     for _ in range(6):
-        m = R_LINE_PREFIX.match(text)
-        if not m or not m.end():
+        m = _PREFIX(text)
+        if (m is None or not m.end()) and (" [std" not in text or not (m := _R_MILABENCH_HEAD.match(text))):
             break
         text = text[m.end():]
     return text

@@ -220,6 +220,7 @@ class ExitReaders:
         if "fork()" in text and S.R_FORK_THREADS_WARN.search(text):  # a start-up warning (lead rules K, N, AZ (4))
             ev = self._benign(lineno, text, "fork in threads warning")
             ev.rank = None  # printed by a process forking its loader workers: no rank's progress or failure
+            self._fork_ev = ev  # Parser._fork_went_on marks it where a later line of the file is not the warning's
             return ev
         fl = S.R_ZERO3_CACHE_FLUSHES.search(text) if "cache flushes" in text else None
         if fl:  # ZeRO-3's memory-pressure performance warning, the step going on (lead rules K, N)

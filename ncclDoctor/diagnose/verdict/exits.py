@@ -625,8 +625,8 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
         return Verdict("unknown", f"every process the launcher's record shows ({who}) died of {sig} (exit code "
                        f"{codes[0]}) within the same second and none was only torn down: one cause shared by all of "
                        "them (the host, the container, a library every rank loads), not one rank's fault",
-                       (FPE_FIX if codes[0] == -8 else "")
-                       + (NATIVE_FIX if codes[0] in NATIVE_CRASH else ABORT_FIX if codes[0] == -6 else "")
+                       (fpe_fix(c) if codes[0] == -8 else "")
+                       + (native_fix(codes) if codes[0] in NATIVE_CRASH else ABORT_FIX if codes[0] == -6 else "")
                        + "Read one rank's stderr for the first native error line; check what the processes share "
                        "on that host (dmesg -T for the kernel's view of the crash, the driver, the container's "
                        "limits).", "low", [], [e.brief() for e in fails[:3]], job_wide=True)
@@ -1010,8 +1010,9 @@ def _exited(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                    "installed), run accelerate test with one process to isolate the distributed part, and rerun with "
                    "NCCL_DEBUG=INFO to see where the test script failed. ")
     return Verdict("unknown", what + cause + held,
-                   alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "") + (FPE_FIX if -8 in codes else "")
-                   + (NATIVE_FIX if native else "")
+                   alike_tb + shared + abort_fix + (ILL_FIX if -4 in codes else "")
+                   + (fpe_fix(c) if -8 in codes else "")
+                   + (native_fix(codes) if native else "")
                    # a launcher's worker that died by a native signal: where in the job it crashed, NCCL's own log
                    # says whether it was in the communicator's set-up (round 109's accelerate-847)
                    + (NATIVE_WORKER_FIX if native else "")
@@ -1657,7 +1658,7 @@ def _fatal_python(c: Collected, ks: list[Conclusion]) -> Verdict | None:
                       "shown, so the signal came in a thread without Python frames)" if beside else "")
                    + (f", inside the NCCL library ({nccl}() in its crash handler's backtrace)" if nccl else "")
                    + "; these lines do not say which rank nor why",
-                   (FPE_FIX if what.lower().startswith("floating point exception") else "")
+                   (fpe_fix(c) if what.lower().startswith("floating point exception") else "")
                    + (NATIVE_FIX if native else ABORT_FIX)
                    + (_coll_crash_fix(coll or beside, nccl, _hami_shown(c)) if coll or beside or nccl else "")
                    + (_init_crash_fix(init) if (init := _at_engine_nccl_init(c, evs)) and native and not (
@@ -1928,7 +1929,8 @@ def _native_crash(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     # its frames named in NCCL's topology code (rule AK (2)): that code's remedy is the fix, not a rebuilt extension
     topo = next((t for x in evs if (t := _nccl_topology(x))), None)
     fix = (NCCL_TOPO_CRASH_FIX.format(where=topo) if topo else ILL_FIX if e.data["signal"] == 4 else
-           ABORT_FIX if e.data["signal"] == 6 else FPE_FIX + NATIVE_FIX if e.data["signal"] == 8 else NATIVE_FIX)
+           ABORT_FIX if e.data["signal"] == 6 else fpe_fix(c) + native_fix([-8]) if e.data["signal"] == 8
+           else NATIVE_FIX)
     if lib and not topo:
         fix += (f"The crash is in {lib} (the first frame past the crash handler): a compiled library or extension "
                 "that does not match what it runs with -- rebuild or reinstall the package that ships it against the "
@@ -2141,13 +2143,14 @@ def _several(c: Collected, ranks: list[int], codes: list[int], fails: list[Event
     launcher = _launcher(fails)
     kill = (_KILL_BESIDE if -9 in codes and native else "")
     if launcher in LAUNCHER_LOGS:
-        return Verdict("unknown", what, (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
+        return Verdict("unknown", what, (fpe_fix(c) if -8 in codes else "") + (native_fix(codes) if native else "")
+                       + kill
                        + LAUNCHER_LOGS[launcher], "medium", ranks,
                        [e.brief() for e in fails[:4]])
     # an expert's last resort where no worker's exception is in the lines: one process without the launcher prints
     # it (round 110's llmzoo-42, two workers' exit 1 in one second)
     return Verdict("unknown", what,
-                   (FPE_FIX if -8 in codes else "") + (NATIVE_FIX if native else "") + kill
+                   (fpe_fix(c) if -8 in codes else "") + (native_fix(codes) if native else "") + kill
                    + f"Read the tracebacks of {_named(ranks)} (their stderr, or "
                    "torchrun --log-dir / --redirects 3 --tee 3 to keep one file per rank): the first error there is "
                    "the cause; decorate the entry point with torch.distributed.elastic.multiprocessing.errors.@record "
@@ -2356,19 +2359,45 @@ ILL_FIX = ("SIGILL (Illegal instruction) means the process ran code built for an
 FPE_FIX = ("SIGFPE (Floating point exception, exit code -8) is in practice an integer division or modulo by zero in "
            "native code (a kernel or extension given an empty tensor, a zero batch or shard size, a world or group "
            "size that divides to 0), rarely a floating-point trap: check that no rank gets an empty share of the data "
-           "or the model, and take the native backtrace (faulthandler, a core dump with gdb) to see the operation: "
-           "run the worker with python -X faulthandler or under gdb to get the native frame of the SIGFPE, check "
-           "dmesg for 'trap divide error' naming the library (the kernel's line names the .so the division was in), "
-           "and reproduce on one GPU with CUDA_LAUNCH_BLOCKING=1 to find the failing batch. A known one is in a CUDA "
-           "math library: cuBLASLt's gemm heuristics dividing by zero on a GPU newer than the cuBLAS a torch build "
-           "bundles (H20 / Hopper) -- a newer nvidia-cublas-cu12 or a torch build with a newer CUDA fixes it; check "
-           "torch / CUDA / driver versions for the GPU. ")
+           "or the model; run the worker with python -X faulthandler or under gdb to get the native frame of the "
+           "SIGFPE (a core dump's backtrace names the operation), check dmesg for 'trap divide error' naming the "
+           "library (the kernel's line names the .so the division was in), and reproduce on one GPU with "
+           "CUDA_LAUNCH_BLOCKING=1 to find the failing batch. ")
+# ... and one known case, said only where the lines name cuBLAS / cublasLt or that GPU (review 110 b #7; round 110's
+# vlm-r1-71: a crash handler's frames in cublasLt on an H20 host)
+_FPE_CUBLAS = ("A known one is in a CUDA math library: cuBLASLt's gemm heuristics dividing by zero on a GPU newer "
+               "than the cuBLAS a torch build bundles (H20 / Hopper) -- a newer nvidia-cublas-cu12 or a torch build "
+               "with a newer CUDA fixes it; check torch / CUDA / driver versions for the GPU. ")
+_R_FPE_CUBLAS = re.compile(r"cublas|(?<![A-Za-z0-9])H(?:20|100|200|800)(?![0-9])|\bHopper\b", re.I)
+
+
+def fpe_fix(c: Collected) -> str:
+    """FPE_FIX, with the cuBLASLt / H20 words where an event's text, host or native frames name cuBLAS or that GPU."""
+    def said(x) -> bool:
+        return bool(_R_FPE_CUBLAS.search(x.text) or (x.host and _R_FPE_CUBLAS.search(x.host)) or any(
+            _R_FPE_CUBLAS.search(str(f)) for k in ("funcs", "files", "libs") for f in (x.data.get(k) or [])))
+    evs = [x for v in c.samples.values() for x in v] + c.exceptions + c.child_failures + c.worker_failures
+    return FPE_FIX + (_FPE_CUBLAS if any(said(x) for x in evs) else "")
+
+
 NATIVE_FIX = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback: "
               "rerun with PYTHONFAULTHANDLER=1 (python -X faulthandler) for the Python stack at the crash and with "
               "core dumps enabled (ulimit -c unlimited) for the native one, a gdb backtrace / core dump (gdb python "
               "core -> bt); the usual cause is a "
               "version mismatch: a compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another "
               "torch/CUDA/gcc than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")
+
+# NATIVE_FIX after FPE_FIX, which already gave the faulthandler / gdb backtrace: the rest, said once (review 110 b #7)
+_NATIVE_AFTER_FPE = ("A segmentation fault (SIGSEGV) or another native crash leaves no Python traceback either (the "
+                     "faulthandler / gdb backtrace above shows its frame); the usual cause is a version mismatch: a "
+                     "compiled extension (the project's CUDA/C++ ops, mmcv, apex) built for another torch/CUDA/gcc "
+                     "than the installed one, so rebuild compiled ops against the installed torch/CUDA. ")
+
+
+def native_fix(codes) -> str:
+    """NATIVE_FIX, without its backtrace sentence where SIGFPE's words (FPE_FIX, said before it) already gave it."""
+    return _NATIVE_AFTER_FPE if -8 in codes else NATIVE_FIX
+
 
 # ... and for a worker a distributed launcher recorded dying so: NCCL's own log shows whether it crashed in the
 # communicator's set-up (GPU peer-to-peer, the transport) or in the job's code; mismatched builds are the usual cause

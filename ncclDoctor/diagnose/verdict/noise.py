@@ -848,17 +848,30 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                           "MASTER_ADDR resolvable from every node (getent hosts NAME there; on Kubernetes wait for "
                           "the master pod's DNS record / publishNotReadyAddresses on the service, or use the master "
                           "pod IP as MASTER_ADDR), and give it a longer rendezvous / store timeout")
+    fork_idle = False
     if "fork in threads warning" in whats:
-        # lead rules K, N, AZ (4): Python's warning that a process with threads forked (DataLoader workers), the run
-        # going on after it (round 110's alcf-nccl-tests-resnet50-20241108-2131)
-        benign.append("the RuntimeWarning that os.fork() was called while JAX is multithreaded is a start-up "
-                      "warning, no failure: the DataLoader forks its worker processes from a process where JAX, "
-                      "imported, runs threads, and a child forked while another thread holds a lock can deadlock -- "
-                      "here the processes went on after it. To silence it, do not import JAX in the PyTorch training "
+        # lead rules K, N, AZ (4): Python's warning that a process with threads forked (DataLoader workers); "went
+        # on" and a confidence from it only where a later line of its file is not the warning's own (readers.exits,
+        # Parser._fork_went_on: went_on; round 110's alcf-nccl-tests-resnet50-20241108-2131); a paste that ends on it
+        # is the shape of the hang it warns of: the hang words first, low (review 110 b #4)
+        went = any(e.data.get("went_on") for e in c.samples.get("benign", [])
+                   if e.data.get("what") == "fork in threads warning")
+        fork_idle = not went
+        hang = ("take a py-spy dump of the DataLoader workers (py-spy dump --pid of each worker) if it hangs at "
+                "the first batch")
+        benign.append(("the RuntimeWarning that os.fork() was called while JAX is multithreaded is a start-up "
+                       "warning, no failure: the DataLoader forks its worker processes from a process where JAX, "
+                       "imported, runs threads, and a child forked while another thread holds a lock can deadlock -- "
+                       "here the processes went on after it. " if went else
+                       "the RuntimeWarning that os.fork() was called while JAX is multithreaded warns of a deadlock, "
+                       "and these lines end on it (nothing after it shows the run going on or failing): "
+                       + hang + " -- a child forked while another thread held a lock waits forever; it is no failure "
+                       "where the run went on after it. ")
+                      + "To silence it, do not import JAX in the PyTorch training "
                       "process, or use the 'spawn' or 'forkserver' start method for DataLoader workers "
                       "(multiprocessing_context='spawn' (or forkserver) for the DataLoader), or num_workers=0 to "
-                      "avoid forking; if it ever hangs at the first batch, take a py-spy dump of the DataLoader "
-                      "workers (py-spy dump --pid of each worker)")
+                      "avoid forking" + ("; if it ever hangs at the first batch, take a py-spy dump of the DataLoader "
+                                         "workers (py-spy dump --pid of each worker)" if went else ""))
     if "SIGTERM after the job completed" in whats:
         benign.append("the SIGTERM a handler logged (submitit's 'Bypassing signal SIGTERM') came right after the job "
                       "recorded its own success: Slurm signals a step's processes when it ends, nothing was stopped; "
@@ -1001,7 +1014,7 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
                       "built-in transports")
     # NCCL's harmless WARNs say nothing of the failure the user may have seen; benign start-up lines alone do
     # not show the job got anywhere: "high" needs positive evidence that it ran to its end
-    conf = ("high" if finished(c) else "medium") if benign and len(benign) > bool(retry) else "low"
+    conf = ("high" if finished(c) else "medium") if benign and len(benign) - fork_idle > bool(retry) else "low"
     # after conf: start-up progress and a test's own prints explain nothing alarming (no confidence from them)
     if "vllm weights loaded" in whats:  # lead rules K, T: vLLM's start-up progress, the workers' weights loaded
         ray = any("RayWorker" in e.text for e in c.samples.get("benign", [])
@@ -1353,11 +1366,11 @@ def _none(c: Collected, ks: list[Conclusion]) -> Verdict:
         # round 110's megatron-lm-duihuhu
         benign.append("NCCL's 'comm ... - Abort COMPLETE' lines are its communicators torn down by ncclCommAbort, "
                       "no failure of their own (the '[Service thread] Connection closed by localRank N' lines are "
-                      "the same teardown): aborted rather than destroyed means the process exited without "
-                      "destroying its process groups, or was stopped by an error outside these NCCL lines -- use "
-                      "destroy_process_group() for a clean shutdown instead of abort at exit "
-                      "(torch.distributed.destroy_process_group() at the end of training), and if the job did fail, "
-                      "read the Python/torchrun output of each rank for the exception (not in the NCCL log)")
+                      "the same teardown): NCCL prints them whenever torch tears its communicators down at exit -- "
+                      "destroy_process_group() (on torch 2.3 to 2.5 implemented with ncclCommAbort) or the process "
+                      "group's destructor -- so they are harmless where the job finished; a job that did not "
+                      "finish has its exception in each rank's own output: if the job did fail, read the "
+                      "Python/torchrun output of each rank for the exception (not in the NCCL log)")
     # lead rule K: NCCL's set-up chatter alone; the fix says what to collect if the job hangs after it
     hangs = " " + _if_it_hangs(c) if _nccl_chatter(c) and not finished(c) else ""
     if not hangs and not finished(c) and not idle:  # lead rule T: a hang the reporter tells of, not shown by the lines

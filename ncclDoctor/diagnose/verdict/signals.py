@@ -301,7 +301,8 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "medium", [], [e.brief() for e in term[:3]])
     ctrl_c = [e for e in sigs if e.data.get("ctrl_c")]
     held = next((e for e in ctrl_c if e.data.get("kbd_wait")), None)
-    if held is not None and not got and not forced and not cancel and _nothing_failed_first(c, ctrl_c):
+    if (held is not None and not got and not forced and not cancel and _nothing_failed_first(c, ctrl_c)
+            and not _unfit(c)):
         # the KeyboardInterrupt ends a process's own stack interrupted inside a CUDA synchronize (parse.input_tail):
         # not rule BS (2)'s ^C of the launcher's own wait, but a rank's own stack waiting, with no timeout, SeqNum,
         # peer or error -- it shows where that process stood, not which rank it waited for nor why (lead rules
@@ -320,10 +321,11 @@ def _signal(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             "every rank; --native for the CUDA/NCCL frames): the rank not in the same all-gather or collective is "
             "the one the others wait for. Rerun with NCCL_DEBUG=INFO and TORCH_DISTRIBUTED_DEBUG=DETAIL, and set a "
             "collective timeout instead of Ctrl-C (init_process_group(timeout=...), DeepSpeed's timeout) so the hang "
-            "raises a watchdog error with its SeqNum. Under DeepSpeed ZeRO-3 every rank must run the same number of "
-            "forward passes: model.generate needs synced_gpus=True (every rank must call generate the same number of "
-            "steps; one that stops early leaves the others in the parameter all-gather), or generate under ZeRO "
-            "stage 2 / with gathered parameters.",
+            "raises a watchdog error with its SeqNum."
+            + (" Under DeepSpeed ZeRO-3 every rank must run the same number of forward passes: model.generate needs "
+               "synced_gpus=True (every rank must call generate the same number of steps; one that stops early leaves "
+               "the others in the parameter all-gather), or generate under ZeRO stage 2 / with gathered parameters."
+               if held.data.get("kbd_ds") or held.data.get("kbd_generate") else ""),
             "low", [], [held.brief()])
     if ctrl_c and not got and not forced and not cancel and _nothing_failed_first(c, ctrl_c) and not _unfit(c):
         # Python's "KeyboardInterrupt" ends a traceback: SIGINT interrupted a process of the job (a spawn parent in

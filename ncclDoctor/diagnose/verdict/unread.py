@@ -984,10 +984,27 @@ def _device_mismatch_fix(what: str, e=None) -> str:
     zero = next(((f, fn) for f, fn, _ in frames if _R_ZERO_FRAME.search(f)), None)
     join = _R_DEVICE_JOIN.search(what)
     cpu = _R_DEVICE_CPU.search(what)
+    # one process spread over several GPUs (device_map="auto", accelerate's hooks / dispatch, model parallel, or
+    # transformers' generate in a process with no rank): the one-process-per-GPU words would be the wrong remedy
+    # (review 110 b #3)
+    spread = bool(_R_DEVICE_SPREAD_TEXT.search(what)) or any(
+        _R_DEVICE_SPREAD_FILE.search(f) or (fn == "generate" and e.rank is None) for f, fn, _ in frames)
     return ((_ZERO_OFFLOAD_FIX.format(func=zero[1], file=zero[0].rsplit("/", 1)[-1]) if zero and cpu else "")
             + (f"The op is torch.{join.group('op')}: move the tensors to the same device before "
                f"torch.{join.group('op')} (.to(device) / accelerator.device). " if join else "")
-            + (_CPU_TENSOR_FIX if cpu else _CUDA0_FIX if _R_DEVICE_CUDA0.search(what) else "") + _DEVICE_MISMATCH)
+            + (_CPU_TENSOR_FIX if cpu else _SPREAD_FIX if spread else _CUDA0_FIX if _R_DEVICE_CUDA0.search(what)
+               else "") + _DEVICE_MISMATCH)
+
+
+# a model spread by one process over its GPUs, in the error's text or its frames (_device_mismatch_fix)
+_R_DEVICE_SPREAD_TEXT = re.compile(r"device_map|dispatch_model|\bhf_device_map\b")
+_R_DEVICE_SPREAD_FILE = re.compile(r"accelerate/(?:hooks|big_modeling|utils/modeling)\.py|/parallel_layers?/|"
+                                   r"model_parallel|pipeline_parallel")
+_SPREAD_FIX = ("One process here runs a model spread over several GPUs (device_map=\"auto\" / accelerate's dispatch "
+               "hooks, or model parallel): move the inputs to the model's first device (inputs.to(model.device), the "
+               "device of its embedding layer) and keep the sub-modules the code calls outside the model's forward "
+               "(a vision tower, a head, a cache) on the device device_map gave them (model.hf_device_map); or load it "
+               "on one GPU (device_map={\"\": 0}). ")
 
 # an nn.Module method called on a str ("'str' object has no attribute 'named_parameters'"): a model the code expects
 # as a module reached it as its path or name -- a config value or command-line argument never loaded, or a DDP launch
@@ -1285,8 +1302,11 @@ def _unread_failure(c: Collected, ks: list[Conclusion]) -> Verdict | None:
             + _eintr_fix(c, what)
             + _worker_reraised(c, e, what)
             + _shard_sized_lone(what, lone[0]) + _empty_sized(what)
-            + (f"A bare AssertionError says nothing of what it checked: print rank {lone[0]}'s full assertion "
-               "traceback (its last frame's assert line is the check), and where it raised resuming from a "
+            + ((f"A bare AssertionError says nothing of what it checked: print rank {lone[0]}'s full assertion "
+                "traceback (its last frame's assert line is the check)" if not (
+                    e.data.get("frame_file") or e.data.get("tail_frames")) else
+                "A bare AssertionError carries no message: its last frame's assert line is the check that failed")
+               + ", and where it raised resuming from a "
                "checkpoint, check the checkpoint path exists on every node and is the one the loader expects (keep "
                "the same config / world size as the saved run). " if _bare_assert(e) and _R_ASSERT_EXC.search(
                    e.data["type"]) else "")
@@ -1466,11 +1486,11 @@ def _nan_guard_rank(own: list) -> int | None:
 
 
 def _bare_assert(e) -> bool:
-    """A bare AssertionError (no message) with none of its frames in the lines: it shows no check, so it names no
-    setting every rank shares (rule W's reading needs the check's words): it is that rank's own exception, read by
-    rule A -- beside another rank's traceback cut before its error text, which is no failure of its own (lead rule
-    AN (1); round 110's sa2va-138, a resume's assert on rank 1)."""
-    return not (e.data.get("message") or "").strip() and not e.data.get("frame_file") and not e.data.get("settings")
+    """A bare AssertionError (no message) naming no setting (rule W's reading needs a check on a shared setting): it
+    is that rank's own exception, read by rule A with rule BJ (2) -- the same whether or not its frames are in the
+    lines (bevformer-47's lone "assert False" names its rank; review 110 b #1), and beside another rank's traceback
+    cut before its error text, which is no failure of its own (lead rule AN (1); round 110's sa2va-138)."""
+    return not (e.data.get("message") or "").strip() and not e.data.get("settings")
 
 
 def _own_exception(c: Collected, e, own: list) -> list[int]:
