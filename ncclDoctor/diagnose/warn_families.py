@@ -25,6 +25,9 @@ _NET_FIX = ("Set NCCL_SOCKET_IFNAME (and GLOO_SOCKET_IFNAME) to the interface th
             "through (nc -zv PEER PORT); rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,NET to see the choice.")
 
 
+# NCCL unable to dlopen the driver's NVML library (misc/nvmlwrap.cc: "NCCL WARN Failed to open libnvidia-ml.so.1",
+# or the same words as an error's Last error): the "nvml_unloadable" family below, and verdict.nccl's reading of it
+R_NVML_UNLOADABLE = re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})?\b")
 # aws-ofi-nccl's own words for failing to start (no usable EFA provider): its "ofi_init" family below where EFA was
 # meant, harmless otherwise (verdict.noise.R_OFI_INIT, lead rule Z)
 # (nccl_net_ofi_create_plugin's "Failed to initialize sendrecv protocol" / "... rdma protocol" and nccl_net_ofi_init's
@@ -276,7 +279,7 @@ FAMILIES = (
         # driver's) is rule AF (2)'s unloadable shared install every rank fails alike, config, no rank (round 109's
         # nccl-tests-320; round 30's llamafactory-6161 relabelled). NVML calls failing once loaded stay "nvml" below
         "nvml_unloadable", "config",
-        re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})?\b"),
+        R_NVML_UNLOADABLE,
         "NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1) at start-up: the loader does not "
         "find the driver's libnvidia-ml.so.1 on its path -- the node's driver install / loader path (or the "
         "container's driver mounts), which every rank shares, not a rank",

@@ -1444,7 +1444,6 @@ _LIB_API_CLASSES = (
 _METHOD_REFUSED = re.compile(r"^(?P<cls>\w{1,80})\.(?P<fn>\w{1,80})\(\) (?:takes (?:from \d{1,3} to )?\d{1,3} "
                              r"positional arguments? but \d{1,3} (?:were|was) given|missing \d{1,3} required "
                              r"(?:positional|keyword-only) arguments?|got an unexpected keyword argument)")
-_PKG_OF_FILE = re.compile(r"(?:site|dist)-packages[/\\](?P<pkg>\w{1,60})[/\\]")
 
 
 def _lib_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
@@ -1473,7 +1472,7 @@ def _lib_api_mismatch(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     fws = set()
     for e in excs:
         file, code = _innermost(e)
-        pm = _PKG_OF_FILE.search(file)
+        pm = _LIB_FILE.search(file)
         if pm is None or pm.group("pkg") == name or f".{fn}(" not in code:
             return None
         fws.add(pm.group("pkg"))

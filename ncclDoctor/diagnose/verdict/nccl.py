@@ -13,7 +13,7 @@ from ncclDoctor.diagnose.signatures import R_OFI_NO_NIC, R_TOPO_REALPATH, Event,
 from ncclDoctor.diagnose.state import Collected
 from ncclDoctor.diagnose.verdict.base import Verdict, _named, _samples, _what, place
 from ncclDoctor.diagnose.verdict.noise import collnet_fell_back, harmless_warn
-from ncclDoctor.diagnose.warn_families import _NET_FIX
+from ncclDoctor.diagnose.warn_families import _NET_FIX, R_NVML_UNLOADABLE
 
 # proxy.cc's ncclProxyCallBlocking: "Proxy Call to rank 7 failed (Connect)" -- the message types of set-up
 # (Init, SharedInit, Setup, Connect) fail when the connection to the peer cannot be made
@@ -313,11 +313,6 @@ def _gid_named(c: Collected) -> bool:
     return any(_R_GID.search(e.text) or _R_GID.search(e.data.get("last_error") or "") for e in evs)
 
 
-# NCCL unable to dlopen the driver's NVML library (misc/nvmlwrap.cc: "NCCL WARN Failed to open libnvidia-ml.so.1", or
-# the same words as an error's Last error)
-_R_NVML_UNLOADABLE = re.compile(r"\bFailed to open libnvidia-ml\.so(?:\.\d{1,3})?\b")
-
-
 def _nvml_unloadable(c: Collected, evs: list) -> str:
     """Lead rules J, T: the system error's call is NCCL loading the NVIDIA driver's NVML library, which it needs at
     start-up on every rank: the fix names the driver's library and the paths that find it (round 109's
@@ -325,7 +320,7 @@ def _nvml_unloadable(c: Collected, evs: list) -> str:
     same words first (config, rule AT (1), session 46's ruling); this is the generic system error's words for them
     where that family did not (a WARN read as harmless)."""
     texts = [e.text for e in c.samples.get("nccl_warn", [])] + [e.data.get("last_error") or "" for e in evs]
-    if not any(_R_NVML_UNLOADABLE.search(t) for t in texts):
+    if not any(R_NVML_UNLOADABLE.search(t) for t in texts):
         return ""
     return (" NCCL could not load the NVIDIA driver's NVML library (libnvidia-ml.so.1): install the NVIDIA driver's "
             "NVML library (libnvidia-ml.so.1) or fix the driver installation, add the directory holding "

@@ -92,8 +92,6 @@ def _blocked(c: Collected, ks: list[Conclusion]) -> Verdict | None:
     )
 
 
-
-
 def _limit_ignored(c: Collected, evs: list) -> Verdict | None:
     """Lead rule CK (1) (round 110's vllm-16692): the framework's timeout error names the setting that bounds it and the
     value it ran with ("increase RAY_CGRAPH_get_timeout which is currently 10 seconds"), while the lines show that same
