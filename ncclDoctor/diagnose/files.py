@@ -2,7 +2,7 @@
 path another node wrote and this one cannot see, ranks racing on one file or directory, a lock file, a cache directory
 the process cannot write, a checkpoint read while empty or cut short. None of them is a class of its own (lead rules
 BG (4), BJ (2), CK (7): the cause and the culprits stay the reading's); each shape only adds its remedy, first, to the
-fix of an ``unknown`` verdict (verdict._numerics_fix). A shape is read from the exception's own message (its path's
+fix of an ``unknown`` verdict (verdict._unknown_remedies). A shape is read from the exception's own message (its path's
 form) or from the frames its traceback names, never from the case's whole line."""
 
 from __future__ import annotations

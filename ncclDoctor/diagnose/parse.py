@@ -2656,7 +2656,7 @@ class LineParser(WatchdogReaders, NcclReaders, CrashReaders, ExitReaders, Settin
             if "No inf checks" in body and numerics.R_SCALER_NO_GRAD.search(body) and len(self.aside) < 256:
                 # GradScaler.step's own assert line as a traceback's source line, its message cut (or its
                 # AssertionError line not pasted): that check failed, whatever the exception line says or not
-                # (verdict._numerics_fix; lead rule BQ (3): a check read by its location; round 92's torchdistill-386)
+                # (verdict._unknown_remedies; rule BQ (3): a check read by its location; round 92's torchdistill-386)
                 ev = self._context(lineno, text, "scaler_no_grad")
                 ev.rank = None  # the job's optimizer set-up every process shares: no rank's own line
                 self.aside.append(ev)

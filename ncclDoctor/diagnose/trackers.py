@@ -4,7 +4,7 @@ log directory os.makedirs found already there, an object pickle refused), read f
 No cause class covers a tracker's own error (lead rules BG (1), BJ (2)): the verdict's cause and ranks stay what the
 reading of the failure says (unknown, culprits [] where every process failed alike: rules J, AX (4), AC (1)), and
 these lines only give its fix the remedy an expert names for them -- where they are the failure the verdict reads
-(its quoted or cited line, or the failure beside a launcher's report that names none: verdict._numerics_fix), never
+(its quoted or cited line, or the failure beside a launcher's report that names none: verdict._unknown_remedies), never
 in front of a crash's own fix:
 
 - wandb's own error line ("wandb: ERROR Error communicating with wandb process"): the tracker failed in its own code,

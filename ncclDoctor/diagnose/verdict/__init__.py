@@ -337,8 +337,8 @@ def verdict(c: Collected, ks: list[Conclusion], env_findings: list[Finding]) -> 
         if v is not None:
             if v.cause != "desync" and ddp_gather_aborted(c):
                 v.summary += DDP_ABORTED_WORDS
-            return _kernel_fix(c, harness_fix(c, _with_settings(_numerics_fix(c, v), env_findings)))
-    return _kernel_fix(c, harness_fix(c, _numerics_fix(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
+            return _kernel_fix(c, harness_fix(c, _with_settings(_unknown_remedies(c, v), env_findings)))
+    return _kernel_fix(c, harness_fix(c, _unknown_remedies(c, (_retcode_trail(c, ks) or _topo_realpath(c, ks)
             or _own_worlds(c, ks) or _rank0_elsewhere(c, ks) or _version_elsewhere(c, ks)
             or _version_twice(c, ks) or _net_plugin_split(c, ks)
             or _ib_unseen(c, ks) or _login_prompt(c, ks) or _setup_hang(c, ks)
@@ -373,11 +373,13 @@ _FD_LIMIT_FIX = (
     "check that the dataset closes the files it opens (ls /proc/PID/fd | wc -l shows how many a process holds). ")
 
 
-def _numerics_fix(c: Collected, v: Verdict) -> Verdict:
-    """A failure no class covers whose lines show the run's numbers diverging (a NaN grad norm, the fp16 loss scale
-    at its minimum) or GradScaler's own order check: its fix starts with that remedy (numerics.py, lead rules BJ (2),
-    BG (4)); the cause and the ranks stay the reading's. A tracker's or logger's own failure (wandb's ERROR, a log
-    directory raced, an object spawn cannot pickle: trackers.py) gets its remedy the same way."""
+def _unknown_remedies(c: Collected, v: Verdict) -> Verdict:
+    """The remedies put first in an ``unknown`` verdict's fix, each from the shape its lines show; the cause and the
+    ranks stay the reading's. A failure no class covers whose lines show the run's numbers diverging (a NaN grad norm,
+    the fp16 loss scale at its minimum) or GradScaler's own order check: that remedy (numerics.py, lead rules BJ (2),
+    BG (4)). A tracker's or logger's own failure (wandb's ERROR, a log directory raced, an object spawn cannot pickle:
+    trackers.py), a module's own bookkeeping check, a file-system error tied to the layout (files.py) and a process
+    out of descriptors get theirs the same way."""
     if v.cause != "unknown":
         return v
     texts = [e.text for e in c.exceptions] + [u.text for u in c.unread] + [
